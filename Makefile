@@ -1,0 +1,88 @@
+# Makefile — builds the engine library, the programs in bin/, the tests and the benchmarks.
+# `make help` lists the targets. Modes: default (-O2), SAN=1 (ASan+UBSan, in build/san), and the
+# benchmark build (-O3 -march=native, in build/bench). Each mode has its own object directory, so they
+# never mix, and every object records its header dependencies (-MMD).
+
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+ifeq ($(SAN),1)
+  BUILD := build/san
+  BIN := build/san/bin
+  MODE_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  MODE_LDFLAGS := -fsanitize=address,undefined
+else ifeq ($(BENCH),1)
+  BUILD := build/bench
+  BIN := build/bench/bin
+  MODE_CFLAGS := -O3 -march=native -g
+  MODE_LDFLAGS :=
+else
+  BUILD := build/release
+  BIN := bin
+  MODE_CFLAGS := -O2 -g
+  MODE_LDFLAGS :=
+endif
+
+WARNINGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ALL_CFLAGS = $(WARNINGS) -D_POSIX_C_SOURCE=200809L $(MODE_CFLAGS) -MMD -MP -Iarena $(CFLAGS)
+ALL_LDFLAGS = $(MODE_LDFLAGS) $(LDFLAGS)
+
+# Per-module lists (each module.mk adds to these).
+LIBS :=
+PROGRAMS :=
+TESTS :=
+BENCHES :=
+
+include arena/module.mk
+include tests/module.mk
+
+OBJ = $(BUILD)/obj
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+.PHONY: all deps test test-build bench league install clean help
+
+all: $(LIBS) $(PROGRAMS)
+
+deps:
+	@scripts/deps.sh
+
+test: deps
+	@$(MAKE) --no-print-directory test-build
+	@tests/run.sh "$(BUILD)/tests" "$(BIN)"
+
+test-build: $(LIBS) $(PROGRAMS) $(TESTS)
+
+bench:
+	@$(MAKE) --no-print-directory BENCH=1 bench-build
+	@for b in $(patsubst $(BUILD)/%,build/bench/%,$(BENCHES)); do "$$b" || exit 1; done
+
+bench-build: $(LIBS) $(PROGRAMS) $(BENCHES)
+
+league: deps all
+	@scripts/league-demo.sh "$(BIN)"
+
+install: all
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib" "$(DESTDIR)$(PREFIX)/include/darkhex"
+	install -m 755 $(PROGRAMS) "$(DESTDIR)$(PREFIX)/bin"
+	install -m 644 $(LIBS) "$(DESTDIR)$(PREFIX)/lib"
+	install -m 644 $(ENGINE_HEADERS) "$(DESTDIR)$(PREFIX)/include/darkhex"
+
+clean:
+	rm -rf build bin
+
+help:
+	@echo "make            build the libraries and the programs (into bin/)"
+	@echo "make test       install missing packages, build and run every test (SAN=1: ASan+UBSan)"
+	@echo "make bench      build with optimisation and print benchmark figures"
+	@echo "make league     install missing packages, build, and run the default league"
+	@echo "make deps       install missing Debian packages (apt-get; sudo when not root)"
+	@echo "make install    install programs, libraries and headers under PREFIX (default /usr/local)"
+	@echo "make clean      remove build/ and bin/"

@@ -1,0 +1,18 @@
+# arena/module.mk — the rules engine library and the `arena` program.
+
+ENGINE_SRC := arena/board.c arena/variant.c arena/game.c arena/keyset.c arena/tree.c
+ENGINE_HEADERS := arena/board.h arena/variant.h arena/game.h arena/rng.h arena/keyset.h arena/tree.h
+ENGINE_LIB := $(BUILD)/lib/libdarkhex-engine.a
+
+ARENA_SRC := arena/main.c arena/cli.c arena/cmd_replay.c arena/cmd_tree.c arena/cmd_random.c
+
+LIBS += $(ENGINE_LIB)
+PROGRAMS += $(BIN)/arena
+
+$(ENGINE_LIB): $(ENGINE_SRC:%.c=$(BUILD)/obj/%.o)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(BIN)/arena: $(ARENA_SRC:%.c=$(BUILD)/obj/%.o) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm

@@ -1,0 +1,47 @@
+/* arena/rng.h — the project's seeded pseudo-random generator (xoshiro256**, seeded by splitmix64).
+ * Header-only so that random playouts inline it; the same seed gives the same stream everywhere. */
+#ifndef ARENA_RNG_H
+#define ARENA_RNG_H
+
+#include <stdint.h>
+
+typedef struct {
+    uint64_t s[4];
+} hx_rng;
+
+static inline uint64_t hx_splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static inline void hx_rng_seed(hx_rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = hx_splitmix64(&seed);
+}
+
+static inline uint64_t hx_rng_next(hx_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t x = s[1] * 5;
+    uint64_t result = ((x << 7) | (x >> 57)) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = (s[3] << 45) | (s[3] >> 19);
+    return result;
+}
+
+/* Uniform integer in [0, n) for 0 < n < 2^32 (multiply-shift; the bias is below 2^-32 per draw). */
+static inline uint32_t hx_rng_below(hx_rng *r, uint32_t n)
+{
+    return (uint32_t)(((hx_rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+#endif

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# scripts/deps.sh — installs the Debian packages the project needs, only when something is missing.
+# Checks pkg-config modules and the gnuplot binary; installs through apt-get (sudo when not root).
+set -euo pipefail
+
+modules=(libzmq msgpack sqlite3 inih cmocka)
+packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libinih-dev libcmocka-dev)
+
+missing=()
+if ! command -v pkg-config >/dev/null 2>&1; then
+    missing+=(pkg-config)
+else
+    for m in "${modules[@]}"; do
+        pkg-config --exists "$m" || missing+=("$m")
+    done
+fi
+command -v gnuplot >/dev/null 2>&1 || missing+=(gnuplot)
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps: missing ${missing[*]}; installing ${packages[*]}" >&2
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+        echo "deps: not root and no sudo; install as root: apt-get install ${packages[*]}" >&2
+        exit 1
+    fi
+    sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"

@@ -1,0 +1,18 @@
+# tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
+
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli
+TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
+BENCHES += $(BUILD)/tests/bench_engine
+
+CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+$(BUILD)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS) -Itests
+
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/test_%.o $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lm
+
+$(BUILD)/tests/bench_engine: $(BUILD)/obj/tests/bench/bench_engine.o $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
