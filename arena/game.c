@@ -66,12 +66,11 @@ static inline void put_stone(hx_game *g, unsigned pc, unsigned color)
     unsigned like = (unsigned)(own[pc - w] == color) | (unsigned)(own[pc - w + 1] == color) << 1 |
                     (unsigned)(own[pc - 1] == color) << 2 | (unsigned)(own[pc + 1] == color) << 3 |
                     (unsigned)(own[pc + w - 1] == color) << 4 | (unsigned)(own[pc + w] == color) << 5;
-    const unsigned off[6] = { pc - w, pc - w + 1, pc - 1, pc + 1, pc + w - 1, pc + w };
     g->owner[pc] = (uint8_t)color;
     parent[pc] = (uint16_t)pc;
     unsigned root = pc;
     while (like) {
-        unsigned r = uf_find(parent, off[__builtin_ctz(like)]);
+        unsigned r = uf_find(parent, pc + (unsigned)g->neighbour[__builtin_ctz(like)]);
         like &= like - 1;
         if (r > root) {
             parent[root] = (uint16_t)r;
@@ -125,6 +124,8 @@ int hx_new(hx_game *g, hx_variant variant, int rows, int cols, unsigned flags)
     g->cells = (uint16_t)(rows * cols);
     g->npad = (uint16_t)((rows + 2) * (cols + 2));
     g->row_magic = (65536u + (unsigned)cols - 1) / (unsigned)cols;
+    const int16_t w16 = (int16_t)(cols + 2), nb[6] = { (int16_t)-w16, (int16_t)(1 - w16), -1, 1, (int16_t)(w16 - 1), w16 };
+    memcpy(g->neighbour, nb, sizeof nb);
     g->key_hash[0] = g->key_hash[1] = KEY_SEED;
 
     const unsigned w = g->stride, npad = g->npad, bottom_row = (unsigned)(rows + 1) * w;
@@ -206,18 +207,19 @@ static int do_swap(hx_game *g)
     return HX_SWAPPED;
 }
 
+/* Everything but an ordinary legal attempt: errors and the swap. */
+static __attribute__((noinline)) int attempt_unusual(hx_game *g, int cell)
+{
+    if (cell == HX_SWAP && hx_can_swap(g))
+        return do_swap(g);
+    return hx_check(g, cell);
+}
+
 int hx_attempt(hx_game *g, int cell)
 {
     const int p = g->to_move, o = p ^ 1;
-    if (g->winner != HX_NOBODY)
-        return HX_ERR_OVER;
-    if ((unsigned)cell >= g->cells) {
-        if (cell == HX_SWAP)
-            return hx_can_swap(g) ? do_swap(g) : HX_ERR_SWAP;
-        return HX_ERR_RANGE;
-    }
-    if (g->slot[p][cell] == NONE)
-        return hx_check(g, cell);
+    if (g->winner != HX_NOBODY || (unsigned)cell >= g->cells || g->slot[p][cell] == NONE)
+        return attempt_unusual(g, cell);
 
     const unsigned pc = pad_of(g, (unsigned)cell);
     forget(g, p, (unsigned)cell);

@@ -95,6 +95,7 @@ typedef struct hx_game {
     uint16_t n_learned[2];  /* opponent stones each player has learned (dark variants) */
     uint16_t n_events[2];   /* length of each player's information-state key */
     uint32_t row_magic;     /* cell / cols == (cell * row_magic) >> 16 for every cell index */
+    int16_t neighbour[6];   /* offsets of the six neighbours on the padded board */
     uint64_t key_hash[2];   /* running hash of each player's key (hx_key_fingerprint() finishes it) */
     /* arrays: hx_copy() copies only the part in use */
     uint8_t owner[HX_PAD_CELLS];          /* truth on the padded board: 0 empty, 1 Black, 2 White */
