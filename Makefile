@@ -47,7 +47,9 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test test-build bench league install clean help
+.PHONY: all deps test test-build bench bench-build league install clean help
+# Keep objects made through pattern chains (tests) so rebuilds stay incremental.
+.SECONDARY:
 
 all: $(LIBS) $(PROGRAMS)
 

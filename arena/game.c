@@ -215,22 +215,21 @@ static __attribute__((noinline)) int attempt_unusual(hx_game *g, int cell)
     return hx_check(g, cell);
 }
 
-int hx_attempt(hx_game *g, int cell)
+/* A legal attempt on a real cell by the player to move: the one hot path, shared by hx_attempt() and
+ * hx_playout(). */
+static inline int attempt_legal(hx_game *g, const int p, const unsigned cell)
 {
-    const int p = g->to_move, o = p ^ 1;
-    if (g->winner != HX_NOBODY || (unsigned)cell >= g->cells || g->slot[p][cell] == NONE)
-        return attempt_unusual(g, cell);
-
-    const unsigned pc = pad_of(g, (unsigned)cell);
-    forget(g, p, (unsigned)cell);
+    const int o = p ^ 1;
+    const unsigned pc = pad_of(g, cell);
+    forget(g, p, cell);
     if (g->owner[pc] == 0) {
         put_stone(g, pc, (unsigned)p + 1);
         g->n_stones[p]++;
-        record(g, p, (unsigned)cell, HX_PLACED);
-        tell(g, p, HX_EV_PLACED, (unsigned)cell);
+        record(g, p, cell, HX_PLACED);
+        tell(g, p, HX_EV_PLACED, cell);
         if (!g->dark) {
-            forget(g, o, (unsigned)cell);
-            tell(g, o, HX_EV_OPP_PLACED, (unsigned)cell);
+            forget(g, o, cell);
+            tell(g, o, HX_EV_OPP_PLACED, cell);
         }
         if (!(g->flags & HX_PLAY_TO_FULL)) {
             if (connected(g, p)) {
@@ -250,15 +249,38 @@ int hx_attempt(hx_game *g, int cell)
     /* A hidden opponent stone (own stones are never unknown to their owner). */
     g->n_learned[p]++;
     hx_outcome out = g->keeps_turn ? HX_REJECTED : HX_COLLISION;
-    record(g, p, (unsigned)cell, out);
-    tell(g, p, out == HX_REJECTED ? HX_EV_REJECTED : HX_EV_COLLIDED, (unsigned)cell);
+    record(g, p, cell, out);
+    tell(g, p, out == HX_REJECTED ? HX_EV_REJECTED : HX_EV_COLLIDED, cell);
     if (g->report == HX_REPORT_NOISY)
         tell(g, o, HX_EV_OPP_HIT, 0);
     else if (g->report == HX_REPORT_FLASH)
-        tell(g, o, HX_EV_OPP_HIT_AT, (unsigned)cell);
+        tell(g, o, HX_EV_OPP_HIT_AT, cell);
     if (!g->keeps_turn)
         g->to_move = (uint8_t)o;
     return out;
+}
+
+int hx_attempt(hx_game *g, int cell)
+{
+    const int p = g->to_move;
+    if (g->winner != HX_NOBODY || (unsigned)cell >= g->cells || g->slot[p][cell] == NONE)
+        return attempt_unusual(g, cell);
+    return attempt_legal(g, p, (unsigned)cell);
+}
+
+int hx_playout(hx_game *g, hx_rng *rng)
+{
+    int n = 0;
+    while (g->winner == HX_NOBODY) {
+        if (hx_can_swap(g)) {
+            hx_attempt(g, hx_random_legal(g, rng));
+        } else {
+            const int p = g->to_move;
+            attempt_legal(g, p, g->unknown[p][hx_rng_below(rng, g->n_unknown[p])]);
+        }
+        n++;
+    }
+    return n;
 }
 
 const char *hx_strerror(int err)

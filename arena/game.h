@@ -169,6 +169,10 @@ static inline int hx_random_legal(const hx_game *g, hx_rng *rng)
     return g->unknown[p][hx_rng_below(rng, n)];
 }
 
+/* Plays uniformly random legal attempts (hx_random_legal()) until the game is over; returns how many.
+ * The same seed gives the same game as calling hx_random_legal() and hx_attempt() in a loop. */
+int hx_playout(hx_game *g, hx_rng *rng);
+
 /* The i-th attempt of the game (0-based, i < hx_num_attempts()). */
 hx_move hx_move_at(const hx_game *g, int i);
 

@@ -192,6 +192,35 @@ static void copies_continue_identically(void **state)
     }
 }
 
+/* hx_playout plays the same game as the hx_random_legal + hx_attempt loop with the same seed. */
+static void playout_matches_the_attempt_loop(void **state)
+{
+    (void)state;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++)
+        for (uint64_t seed = 0; seed < 20; seed++) {
+            hx_game a, b;
+            hx_rng ra, rb;
+            unsigned flags = v == HX_HEX && seed % 2 ? HX_SWAP_RULE : 0;
+            start(&a, (hx_variant)v, 6, 6, flags);
+            start(&b, (hx_variant)v, 6, 6, flags);
+            hx_rng_seed(&ra, seed);
+            hx_rng_seed(&rb, seed);
+            int n = 0;
+            while (!hx_over(&a)) {
+                hx_attempt(&a, hx_random_legal(&a, &ra));
+                n++;
+            }
+            assert_int_equal(hx_playout(&b, &rb), n);
+            assert_int_equal(hx_num_attempts(&b), n);
+            assert_int_equal(hx_winner(&a), hx_winner(&b));
+            for (int i = 0; i < n; i++) {
+                assert_int_equal(hx_move_at(&a, i).cell, hx_move_at(&b, i).cell);
+                assert_int_equal(hx_move_at(&a, i).outcome, hx_move_at(&b, i).outcome);
+            }
+            assert_true(hx_key_fingerprint(&a, HX_WHITE) == hx_key_fingerprint(&b, HX_WHITE));
+        }
+}
+
 static void random_choice_is_uniform(void **state)
 {
     (void)state;
@@ -217,6 +246,7 @@ int main(void)
         cmocka_unit_test(order_matters),
         cmocka_unit_test(random_games_agree_with_a_plain_model),
         cmocka_unit_test(copies_continue_identically),
+        cmocka_unit_test(playout_matches_the_attempt_loop),
         cmocka_unit_test(random_choice_is_uniform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

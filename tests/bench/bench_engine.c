@@ -30,10 +30,7 @@ static double engine_rate(hx_variant v, int rows, int cols, double secs)
     do {
         for (int i = 0; i < 256; i++) {
             hx_new(&g, v, rows, cols, 0);
-            while (!hx_over(&g)) {
-                hx_attempt(&g, hx_random_legal(&g, &rng));
-                attempts++;
-            }
+            attempts += (uint64_t)hx_playout(&g, &rng);
             wins += hx_winner(&g) == HX_BLACK;
         }
         t = now() - t0;
