@@ -14,7 +14,7 @@
 
 enum { CELL_BITS = 9, PLAYER_SHIFT = 9, OUTCOME_SHIFT = 10 };
 
-/* One multiply per event on the hot path; hx_key_fingerprint() finishes with a full mix. */
+/* One multiply per event, then a full mix at the end. */
 static inline uint64_t key_step(uint64_t h, unsigned code)
 {
     return (((h << 5) | (h >> 59)) ^ (code + 1)) * 0x9e3779b97f4a7c15ULL;
@@ -28,11 +28,6 @@ uint64_t hx_key_hash(const uint16_t *key, int len)
     return hx_key_finish(h);
 }
 
-static inline void tell(hx_game *g, int player, hx_event_kind kind, unsigned cell)
-{
-    g->key_hash[player] = key_step(g->key_hash[player], (unsigned)kind << CELL_BITS | cell);
-    g->n_events[player]++;
-}
 
 /* The four edges are extra union-find nodes after the padded board, numbered above every cell. Unions link
  * the smaller root under the larger, so an edge node stays a root until it joins the opposite edge of its
@@ -126,7 +121,6 @@ int hx_new(hx_game *g, hx_variant variant, int rows, int cols, unsigned flags)
     g->row_magic = (65536u + (unsigned)cols - 1) / (unsigned)cols;
     const int16_t w16 = (int16_t)(cols + 2), nb[6] = { (int16_t)-w16, (int16_t)(1 - w16), -1, 1, (int16_t)(w16 - 1), w16 };
     memcpy(g->neighbour, nb, sizeof nb);
-    g->key_hash[0] = g->key_hash[1] = KEY_SEED;
 
     const unsigned w = g->stride, npad = g->npad, bottom_row = (unsigned)(rows + 1) * w;
     memset(g->owner, 0, npad);
@@ -201,8 +195,6 @@ static int do_swap(hx_game *g)
     put_stone(g, pad_of(g, mirrored), 2);
     g->n_stones[HX_WHITE]++;
     record(g, HX_WHITE, mirrored, HX_SWAPPED);
-    tell(g, HX_BLACK, HX_EV_SWAP, mirrored);
-    tell(g, HX_WHITE, HX_EV_SWAP, mirrored);
     g->to_move = HX_BLACK;
     return HX_SWAPPED;
 }
@@ -226,10 +218,8 @@ static inline int attempt_legal(hx_game *g, const int p, const unsigned cell)
         put_stone(g, pc, (unsigned)p + 1);
         g->n_stones[p]++;
         record(g, p, cell, HX_PLACED);
-        tell(g, p, HX_EV_PLACED, cell);
         if (!g->dark) {
             forget(g, o, cell);
-            tell(g, o, HX_EV_OPP_PLACED, cell);
         }
         if (!(g->flags & HX_PLAY_TO_FULL)) {
             if (connected(g, p)) {
@@ -250,11 +240,6 @@ static inline int attempt_legal(hx_game *g, const int p, const unsigned cell)
     g->n_learned[p]++;
     hx_outcome out = g->keeps_turn ? HX_REJECTED : HX_COLLISION;
     record(g, p, cell, out);
-    tell(g, p, out == HX_REJECTED ? HX_EV_REJECTED : HX_EV_COLLIDED, cell);
-    if (g->report == HX_REPORT_NOISY)
-        tell(g, o, HX_EV_OPP_HIT, 0);
-    else if (g->report == HX_REPORT_FLASH)
-        tell(g, o, HX_EV_OPP_HIT_AT, cell);
     if (!g->keeps_turn)
         g->to_move = (uint8_t)o;
     return out;
@@ -354,7 +339,7 @@ hx_move hx_move_at(const hx_game *g, int i)
     return m;
 }
 
-/* The single definition of who is told what; hx_attempt()'s incremental tell() calls follow it. */
+/* The single definition of who is told what. */
 int hx_events(const hx_game *g, int player, hx_event *out)
 {
     int n = 0;
@@ -379,6 +364,18 @@ int hx_events(const hx_game *g, int player, hx_event *out)
         out[n++] = e;
     }
     return n;
+}
+
+uint64_t hx_key_fingerprint(const hx_game *g, int player)
+{
+    uint16_t key[HX_MAX_EVENTS];
+    return hx_key_hash(key, hx_key(g, player, key));
+}
+
+int hx_key_length(const hx_game *g, int player)
+{
+    hx_event ev[HX_MAX_EVENTS];
+    return hx_events(g, player, ev);
 }
 
 int hx_key(const hx_game *g, int player, uint16_t *out)

@@ -4,7 +4,7 @@
  * Contract
  * - hx_game is a plain struct: no pointers, no heap. `*dst = *src` copies a game; hx_copy() does the same
  *   but touches only the parts in use, which is much cheaper on small boards.
- * - Nothing allocates; every call is O(1) amortised except the ones documented as O(cells) or O(events).
+ * - Nothing allocates; every call is O(1) amortised except the ones documented as O(cells) or O(attempts).
  * - Players: HX_BLACK (0) moves first and joins the top row to the bottom row; HX_WHITE (1) joins the left
  *   column to the right column.
  * - An attempt is legal when the game is not over and the cell is unknown in the mover's view (hx_view()
@@ -93,10 +93,8 @@ typedef struct hx_game {
     uint16_t n_unknown[2];
     uint16_t n_stones[2];
     uint16_t n_learned[2];  /* opponent stones each player has learned (dark variants) */
-    uint16_t n_events[2];   /* length of each player's information-state key */
     uint32_t row_magic;     /* cell / cols == (cell * row_magic) >> 16 for every cell index */
     int16_t neighbour[6];   /* offsets of the six neighbours on the padded board */
-    uint64_t key_hash[2];   /* running hash of each player's key (hx_key_fingerprint() finishes it) */
     /* arrays: hx_copy() copies only the part in use */
     uint8_t owner[HX_PAD_CELLS];          /* truth on the padded board: 0 empty, 1 Black, 2 White */
     uint16_t parent[HX_PAD_CELLS + 4];    /* union-find over padded cells and the four edges */
@@ -196,11 +194,10 @@ static inline uint64_t hx_key_finish(uint64_t z)
     return z ^ (z >> 31);
 }
 
-/* hx_key_hash() of `player`'s current key, kept up to date by every attempt. O(1). */
-static inline uint64_t hx_key_fingerprint(const hx_game *g, int player)
-{
-    return hx_key_finish(g->key_hash[player]);
-}
-static inline int hx_key_length(const hx_game *g, int player) { return g->n_events[player]; }
+/* hx_key_hash() of `player`'s current key, and the key's length. O(attempts): the engine keeps no
+ * per-attempt hash, which would cost a quarter of the playout speed; searches that need keys at every
+ * node extend their own hash as they descend. */
+uint64_t hx_key_fingerprint(const hx_game *g, int player);
+int hx_key_length(const hx_game *g, int player);
 
 #endif

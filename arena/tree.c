@@ -28,7 +28,7 @@ static void visit(walk *w, int depth)
     }
     int p = hx_to_move(g);
     int len = hx_key(g, p, w->key);
-    if (hx_keyset_add(&w->sets[p], hx_key_fingerprint(g, p), w->key, len) < 0) {
+    if (hx_keyset_add(&w->sets[p], hx_key_hash(w->key, len), w->key, len) < 0) {
         w->failed = 1;
         return;
     }
