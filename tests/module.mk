@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -16,3 +16,7 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/test_%.o $(ENGINE_LIB)
 $(BUILD)/tests/bench_engine: $(BUILD)/obj/tests/bench/bench_engine.o $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+
+$(BUILD)/tests/test_protocol: $(BUILD)/obj/tests/test_protocol.o $(PROTO_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(MSGPACK_LIBS) -lm
