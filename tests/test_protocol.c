@@ -219,6 +219,44 @@ static void missing_and_mistyped_keys_are_named(void **state)
     assert_string_equal(why, "missing key 'type'");
 }
 
+/* Mutated valid messages never crash the decoder (run under ASan+UBSan by `make test SAN=1`), and
+ * whatever it accepts encodes again. */
+static void mutations_never_crash(void **state)
+{
+    (void)state;
+    static pm_msg m, d;
+    memset(&m, 0, sizeof m);
+    m.type = PM_TURN, m.game = 3, m.n_events = 5;
+    for (int i = 0; i < 5; i++)
+        m.events[i] = (hx_event){ HX_EV_OPP_HIT_AT, i * 7 };
+    uint8_t base[512], mutant[512];
+    size_t n = pm_encode(&m, base, sizeof base);
+    assert_true(n > 0);
+    hx_rng rng;
+    hx_rng_seed(&rng, 11);
+    int accepted = 0;
+    for (int trial = 0; trial < 200000; trial++) {
+        memcpy(mutant, base, n);
+        size_t len = n;
+        int edits = 1 + (int)hx_rng_below(&rng, 4);
+        for (int e = 0; e < edits; e++) {
+            size_t at = hx_rng_below(&rng, (uint32_t)len);
+            switch (hx_rng_below(&rng, 3)) {
+            case 0: mutant[at] = (uint8_t)hx_rng_next(&rng); break;
+            case 1: mutant[at] ^= (uint8_t)(1u << hx_rng_below(&rng, 8)); break;
+            default: len = at + 1; break; /* truncate */
+            }
+        }
+        if (pm_decode(mutant, len, &d, why, sizeof why) == 0) {
+            accepted++;
+            assert_true(pm_encode(&d, buf, sizeof buf) > 0);
+        } else {
+            assert_true(why[0] != '\0');
+        }
+    }
+    assert_true(accepted > 0); /* some mutations (a changed cell, say) stay valid */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +264,7 @@ int main(void)
         cmocka_unit_test(unknown_keys_are_ignored),
         cmocka_unit_test(hostile_bytes_are_refused),
         cmocka_unit_test(missing_and_mistyped_keys_are_named),
+        cmocka_unit_test(mutations_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
