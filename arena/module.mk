@@ -4,15 +4,15 @@ ENGINE_SRC := arena/board.c arena/variant.c arena/game.c arena/keyset.c arena/tr
 ENGINE_HEADERS := arena/board.h arena/variant.h arena/game.h arena/rng.h arena/keyset.h arena/tree.h
 ENGINE_LIB := $(BUILD)/lib/libdarkhex-engine.a
 
-# The coordinator/agent protocol: MessagePack messages (needs msgpack-c).
-PROTO_SRC := arena/protocol.c
+# The coordinator/agent protocol: MessagePack messages (needs msgpack-c) and the referee that builds them.
+PROTO_SRC := arena/protocol.c arena/referee.c
 PROTO_LIB := $(BUILD)/lib/libdarkhex-proto.a
 MSGPACK_CFLAGS = $(shell pkg-config --cflags msgpack 2>/dev/null)
 MSGPACK_LIBS = $(shell pkg-config --libs msgpack 2>/dev/null || echo -lmsgpackc)
-ENGINE_HEADERS += arena/protocol.h
+ENGINE_HEADERS += arena/protocol.h arena/referee.h
 LIBS += $(PROTO_LIB)
 
-$(BUILD)/obj/arena/protocol.o: ALL_CFLAGS += $(MSGPACK_CFLAGS)
+$(PROTO_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(MSGPACK_CFLAGS)
 
 $(PROTO_LIB): $(PROTO_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
