@@ -18,6 +18,20 @@ $(PROTO_LIB): $(PROTO_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
+# The results database (needs SQLite).
+STORE_SRC := arena/store.c
+STORE_LIB := $(BUILD)/lib/libdarkhex-store.a
+SQLITE_CFLAGS = $(shell pkg-config --cflags sqlite3 2>/dev/null)
+SQLITE_LIBS = $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
+ENGINE_HEADERS += arena/store.h
+LIBS += $(STORE_LIB)
+
+$(STORE_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(SQLITE_CFLAGS) $(MSGPACK_CFLAGS)
+
+$(STORE_LIB): $(STORE_SRC:%.c=$(BUILD)/obj/%.o)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
 ARENA_SRC := arena/main.c arena/cli.c arena/cmd_replay.c arena/cmd_tree.c arena/cmd_random.c
 
 LIBS += $(ENGINE_LIB)

@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -20,3 +20,7 @@ $(BUILD)/tests/bench_engine: $(BUILD)/obj/tests/bench/bench_engine.o $(ENGINE_LI
 $(BUILD)/tests/test_protocol $(BUILD)/tests/test_referee: $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(MSGPACK_LIBS) -lm
+
+$(BUILD)/tests/test_store: $(BUILD)/obj/tests/test_store.o $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SQLITE_LIBS) $(MSGPACK_LIBS) -lm

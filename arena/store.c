@@ -1,0 +1,257 @@
+/* arena/store.c — SQLite results database: migrations, agents, runs, games and their attempts. */
+#include "store.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct hx_store {
+    sqlite3 *db;
+    sqlite3_stmt *insert_game, *insert_attempt;
+};
+
+/* migrations[i] takes the schema from version i to version i + 1. */
+static const char *const migrations[] = {
+    "CREATE TABLE agents ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL,"
+    "  command TEXT NOT NULL,"
+    "  version TEXT NOT NULL DEFAULT '',"
+    "  sha256 TEXT NOT NULL,"
+    "  first_seen TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+    "  UNIQUE (name, sha256));"
+    "CREATE TABLE runs ("
+    "  id INTEGER PRIMARY KEY,"
+    "  kind TEXT NOT NULL,"
+    "  description TEXT NOT NULL DEFAULT '',"
+    "  started TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+    "  finished TEXT);"
+    "CREATE TABLE games ("
+    "  id INTEGER PRIMARY KEY,"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  variant TEXT NOT NULL,"
+    "  rows INTEGER NOT NULL,"
+    "  cols INTEGER NOT NULL,"
+    "  swap INTEGER NOT NULL DEFAULT 0,"
+    "  black INTEGER NOT NULL REFERENCES agents(id),"
+    "  white INTEGER NOT NULL REFERENCES agents(id),"
+    "  seed INTEGER NOT NULL,"
+    "  winner TEXT NOT NULL CHECK (winner IN ('B','W')),"
+    "  reason TEXT NOT NULL,"
+    "  detail TEXT NOT NULL DEFAULT '',"
+    "  attempts INTEGER NOT NULL,"
+    "  seconds REAL NOT NULL,"
+    "  started TEXT NOT NULL,"
+    "  finished TEXT NOT NULL);"
+    "CREATE INDEX games_by_run ON games(run_id);"
+    "CREATE TABLE attempts ("
+    "  game_id INTEGER NOT NULL REFERENCES games(id),"
+    "  n INTEGER NOT NULL,"
+    "  player TEXT NOT NULL CHECK (player IN ('B','W')),"
+    "  cell TEXT NOT NULL,"
+    "  outcome TEXT NOT NULL,"
+    "  PRIMARY KEY (game_id, n)) WITHOUT ROWID;",
+};
+#define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
+_Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
+
+static int user_version(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    int v = -1;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    int v = user_version(db);
+    if (v < 0) {
+        snprintf(err, errlen, "%s: not a readable SQLite database (%s)", path, sqlite3_errmsg(db));
+        return false;
+    }
+    if (v > STORE_SCHEMA_VERSION) {
+        snprintf(err, errlen, "%s: database schema %d is newer than this arena's (%d); upgrade arena", path, v,
+                 STORE_SCHEMA_VERSION);
+        return false;
+    }
+    for (; v < STORE_SCHEMA_VERSION; v++) {
+        char *msg = NULL, bump[64];
+        snprintf(bump, sizeof bump, "PRAGMA user_version = %d;", v + 1);
+        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db, migrations[v], NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db, bump, NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+            snprintf(err, errlen, "%s: migration to schema %d failed: %s", path, v + 1, msg ? msg : "?");
+            sqlite3_free(msg);
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return false;
+        }
+    }
+    return true;
+}
+
+hx_store *store_open(const char *path, char *err, size_t errlen)
+{
+    hx_store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        store_close(s);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", NULL,
+                     NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: not a usable SQLite database: %s", path, msg ? msg : "?");
+        sqlite3_free(msg);
+        store_close(s);
+        return NULL;
+    }
+    if (!migrate(s->db, path, err, errlen)) {
+        store_close(s);
+        return NULL;
+    }
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO games (run_id, variant, rows, cols, swap, black, white, seed, winner, reason,"
+                           " detail, attempts, seconds, started, finished)"
+                           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           -1, &s->insert_game, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db, "INSERT INTO attempts (game_id, n, player, cell, outcome) VALUES (?,?,?,?,?)", -1,
+                           &s->insert_attempt, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(s->db));
+        store_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+void store_close(hx_store *s)
+{
+    if (!s)
+        return;
+    sqlite3_finalize(s->insert_game);
+    sqlite3_finalize(s->insert_attempt);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+const char *store_error(hx_store *s)
+{
+    return sqlite3_errmsg(s->db);
+}
+
+struct sqlite3 *store_db(hx_store *s)
+{
+    return s->db;
+}
+
+int64_t store_agent(hx_store *s, const char *name, const char *command, const char *version, const char *sha256)
+{
+    sqlite3_stmt *st;
+    int64_t id = -1;
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO agents (name, command, version, sha256) VALUES (?,?,?,?)"
+                           " ON CONFLICT (name, sha256) DO UPDATE SET command = excluded.command,"
+                           " version = excluded.version RETURNING id",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, command, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, version ? version : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, sha256, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return id;
+}
+
+int64_t store_run_begin(hx_store *s, const char *kind, const char *description)
+{
+    sqlite3_stmt *st;
+    int64_t id = -1;
+    if (sqlite3_prepare_v2(s->db, "INSERT INTO runs (kind, description) VALUES (?,?)", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, description ? description : "", -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) == SQLITE_DONE)
+        id = sqlite3_last_insert_rowid(s->db);
+    sqlite3_finalize(st);
+    return id;
+}
+
+int store_run_end(hx_store *s, int64_t run)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "UPDATE runs SET finished = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, run);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int64_t store_game(hx_store *s, const store_game_rec *g)
+{
+    const hx_game *game = g->game;
+    sqlite3_stmt *st = s->insert_game;
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, g->run);
+    sqlite3_bind_text(st, 2, hx_variant_name(hx_variant_of(game)), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, hx_rows(game));
+    sqlite3_bind_int(st, 4, hx_cols(game));
+    sqlite3_bind_int(st, 5, (game->flags & HX_SWAP_RULE) != 0);
+    sqlite3_bind_int64(st, 6, g->black);
+    sqlite3_bind_int64(st, 7, g->white);
+    sqlite3_bind_int64(st, 8, (int64_t)g->seed);
+    sqlite3_bind_text(st, 9, g->winner == HX_BLACK ? "B" : "W", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 10, pm_end_name(g->reason), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 11, g->detail ? g->detail : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 12, hx_num_attempts(game));
+    sqlite3_bind_double(st, 13, g->seconds);
+    sqlite3_bind_text(st, 14, g->started, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 15, g->finished, -1, SQLITE_TRANSIENT);
+    int64_t id = -1;
+    if (sqlite3_step(st) == SQLITE_DONE)
+        id = sqlite3_last_insert_rowid(s->db);
+    for (int i = 0; id >= 0 && i < hx_num_attempts(game); i++) {
+        hx_move m = hx_move_at(game, i);
+        char name[HX_CELL_NAME_MAX];
+        hx_cell_name(m.cell, hx_cols(game), name);
+        sqlite3_stmt *a = s->insert_attempt;
+        sqlite3_reset(a);
+        sqlite3_bind_int64(a, 1, id);
+        sqlite3_bind_int(a, 2, i + 1);
+        sqlite3_bind_text(a, 3, m.player == HX_BLACK ? "B" : "W", -1, SQLITE_STATIC);
+        sqlite3_bind_text(a, 4, m.outcome == HX_SWAPPED ? "swap" : name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(a, 5, hx_outcome_name(m.outcome), -1, SQLITE_STATIC);
+        if (sqlite3_step(a) != SQLITE_DONE)
+            id = -1;
+    }
+    if (id < 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return id;
+}
+
+void store_now(char out[32])
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, 32 - n, ".%03ldZ", ts.tv_nsec / 1000000);
+}
