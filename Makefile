@@ -37,6 +37,7 @@ TESTS :=
 BENCHES :=
 
 include arena/module.mk
+include agents/module.mk
 include tests/module.mk
 
 OBJ = $(BUILD)/obj

@@ -1,0 +1,23 @@
+# agents/module.mk — the bot SDK library and the bots built on it.
+
+SDK_SRC := agents/sdk/bot.c
+SDK_LIB := $(BUILD)/lib/libdarkhex-bot.a
+ZMQ_CFLAGS = $(shell pkg-config --cflags libzmq 2>/dev/null)
+ZMQ_LIBS = $(shell pkg-config --libs libzmq 2>/dev/null || echo -lzmq)
+ENGINE_HEADERS += agents/sdk/bot.h
+LIBS += $(SDK_LIB)
+PROGRAMS += $(BIN)/random
+
+$(BUILD)/obj/agents/%.o: ALL_CFLAGS += -Iagents/sdk $(ZMQ_CFLAGS) $(MSGPACK_CFLAGS)
+
+$(SDK_LIB): $(SDK_SRC:%.c=$(BUILD)/obj/%.o)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+# Every bot links the SDK, the protocol and the engine.
+BOT_LIBS = $(SDK_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+BOT_LDLIBS = $(ZMQ_LIBS) $(MSGPACK_LIBS) -lm
+
+$(BIN)/random: $(BUILD)/obj/agents/random/random.o $(BOT_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(BOT_LDLIBS)

@@ -1,0 +1,47 @@
+/* agents/random/random.c — the random bot: a uniformly random legal cell, seeded (--seed S mixed with each
+ * game's seed, so a game replays exactly). Built on the C SDK. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+
+static uint64_t base_seed = 1;
+static hx_rng rng;
+
+static void game_start(const bot_state *s, void *user)
+{
+    (void)user;
+    hx_rng_seed(&rng, base_seed ^ s->seed);
+}
+
+static int choose(const bot_state *s, void *user)
+{
+    (void)user;
+    uint16_t legal[HX_MAX_CELLS + 1];
+    int n = bot_legal(s, legal);
+    return legal[hx_rng_below(&rng, (uint32_t)n)];
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0) {
+            printf("usage: random [--seed S] [--endpoint ENDPOINT]\n\n"
+                   "A bot that attempts a uniformly random legal cell. The coordinator starts it with\n"
+                   "ARENA_ENDPOINT and ARENA_TOKEN set (docs/protocol.md). --seed S (default 1) is mixed\n"
+                   "with each game's seed.\n");
+            return 0;
+        }
+        if (strcmp(argv[i], "--seed") == 0) {
+            char *end;
+            if (i + 1 >= argc || (base_seed = strtoull(argv[i + 1], &end, 10), *end != '\0' || argv[i + 1][0] == '-')) {
+                fprintf(stderr, "random: --seed needs a whole number\n");
+                return 2;
+            }
+            i++;
+        }
+    }
+    bot_spec spec = { .name = "random", .version = "1.0", .choose = choose, .game_start = game_start };
+    return bot_run(&spec, argc, argv);
+}

@@ -1,0 +1,216 @@
+/* agents/sdk/bot.c — the SDK's message loop and the player's view. */
+#include "bot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <zmq.h>
+
+#include "protocol.h"
+
+double bot_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool can_swap(const bot_state *s)
+{
+    return s->swap_rule && s->color == HX_WHITE && s->own_stones == 0 && s->known_opponent_stones == 1 &&
+           s->n_events == 1;
+}
+
+int bot_legal(const bot_state *s, uint16_t *out)
+{
+    int n = 0;
+    for (int i = 0; i < s->cells; i++)
+        if (s->view[i] == HX_VIEW_UNKNOWN)
+            out[n++] = (uint16_t)i;
+    if (can_swap(s))
+        out[n++] = HX_SWAP;
+    return n;
+}
+
+/* Updates the view with one event and records it. */
+static void apply(bot_state *s, const bot_spec *spec, hx_event e)
+{
+    switch (e.kind) {
+    case HX_EV_PLACED:
+        s->view[e.cell] = HX_VIEW_OWN;
+        s->own_stones++;
+        break;
+    case HX_EV_REJECTED:
+    case HX_EV_COLLIDED:
+    case HX_EV_OPP_PLACED:
+        s->view[e.cell] = HX_VIEW_OPPONENT;
+        s->known_opponent_stones++;
+        break;
+    case HX_EV_SWAP: /* the only stone on the board moves to e.cell and becomes White's */
+        memset(s->view, HX_VIEW_UNKNOWN, (size_t)s->cells);
+        s->view[e.cell] = s->color == HX_WHITE ? HX_VIEW_OWN : HX_VIEW_OPPONENT;
+        s->own_stones = s->color == HX_WHITE;
+        s->known_opponent_stones = s->color == HX_BLACK;
+        break;
+    case HX_EV_OPP_HIT:
+    case HX_EV_OPP_HIT_AT:
+        break;
+    }
+    if (s->n_events < HX_MAX_EVENTS)
+        s->events[s->n_events++] = e;
+    if (spec->observe)
+        spec->observe(s, &e, spec->user);
+}
+
+typedef struct {
+    void *sock;
+    uint8_t buf[PM_MAX_MESSAGE];
+} link_t;
+
+static int send_msg(link_t *l, const pm_msg *m)
+{
+    size_t n = pm_encode(m, l->buf, sizeof l->buf);
+    return n && zmq_send(l->sock, l->buf, n, 0) == (int)n ? 0 : -1;
+}
+
+static void send_error(link_t *l, const char *text)
+{
+    static pm_msg m;
+    m.type = PM_ERROR;
+    snprintf(m.message, sizeof m.message, "%s", text);
+    send_msg(l, &m);
+}
+
+static const char *endpoint_arg(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--endpoint") == 0 && i + 1 < argc)
+            return argv[i + 1];
+        if (strncmp(argv[i], "--endpoint=", 11) == 0)
+            return argv[i] + 11;
+    }
+    return getenv("ARENA_ENDPOINT");
+}
+
+/* Handles one decoded message; returns 1 to stop (shutdown), -1 on a send failure, 0 otherwise. */
+static int handle(link_t *l, const bot_spec *spec, bot_state *s, pm_msg *m, pm_msg *out)
+{
+    switch (m->type) {
+    case PM_GAME_START:
+        memset(s, 0, sizeof *s);
+        s->game = m->game, s->variant = m->variant, s->rows = m->rows, s->cols = m->cols;
+        s->cells = m->rows * m->cols, s->color = m->color, s->move_ms = m->move_ms, s->seed = m->seed;
+        s->swap_rule = m->swap;
+        if (spec->game_start)
+            spec->game_start(s, spec->user);
+        return 0;
+    case PM_TURN: {
+        if (m->game != s->game) {
+            send_error(l, "turn for a game that was not started");
+            return 0;
+        }
+        s->deadline = bot_clock() + s->move_ms / 1000.0;
+        for (int i = 0; i < m->n_events; i++)
+            if (m->events[i].kind != HX_EV_OPP_HIT && m->events[i].cell >= s->cells)
+                return send_error(l, "turn event outside the board"), 0;
+            else
+                apply(s, spec, m->events[i]);
+        out->type = PM_MOVE;
+        out->game = s->game;
+        out->cell = spec->choose(s, spec->user);
+        return send_msg(l, out);
+    }
+    case PM_RESULT: {
+        if (m->game != s->game || (m->cell != HX_SWAP && m->cell >= s->cells))
+            return send_error(l, "result for another game or cell"), 0;
+        hx_event e = { .cell = m->cell };
+        switch (m->outcome) {
+        case HX_PLACED: e.kind = HX_EV_PLACED; break;
+        case HX_REJECTED: e.kind = HX_EV_REJECTED; break;
+        case HX_COLLISION: e.kind = HX_EV_COLLIDED; break;
+        case HX_SWAPPED:
+            e.kind = HX_EV_SWAP;
+            for (int i = 0; i < s->cells; i++) /* Black's stone at (r,c) comes back as White's at (c,r) */
+                if (s->view[i] == HX_VIEW_OPPONENT)
+                    e.cell = (i % s->cols) * s->cols + i / s->cols;
+            break;
+        }
+        apply(s, spec, e);
+        return 0;
+    }
+    case PM_GAME_END:
+        if (spec->game_end && m->game == s->game)
+            spec->game_end(s, m->winner, m->board, spec->user);
+        return 0;
+    case PM_PING:
+        out->type = PM_PONG;
+        out->nonce = m->nonce;
+        return send_msg(l, out);
+    case PM_SHUTDOWN:
+        return 1;
+    case PM_ERROR:
+        fprintf(stderr, "%s: coordinator says: %s\n", spec->name, m->message);
+        return 0;
+    default:
+        send_error(l, "unexpected message type");
+        return 0;
+    }
+}
+
+int bot_run(const bot_spec *spec, int argc, char **argv)
+{
+    const char *endpoint = endpoint_arg(argc, argv), *token = getenv("ARENA_TOKEN");
+    if (!endpoint) {
+        fprintf(stderr, "%s: no endpoint: pass --endpoint ENDPOINT or set ARENA_ENDPOINT\n", spec->name);
+        return 2;
+    }
+    void *ctx = zmq_ctx_new();
+    static link_t l;
+    l.sock = zmq_socket(ctx, ZMQ_DEALER);
+    int64_t max = PM_MAX_MESSAGE;
+    int linger = 1000;
+    zmq_setsockopt(l.sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
+    zmq_setsockopt(l.sock, ZMQ_LINGER, &linger, sizeof linger);
+    if (zmq_connect(l.sock, endpoint) != 0) {
+        fprintf(stderr, "%s: cannot connect to %s: %s\n", spec->name, endpoint, zmq_strerror(zmq_errno()));
+        zmq_close(l.sock);
+        zmq_ctx_term(ctx);
+        return 1;
+    }
+    static pm_msg in, out;
+    static bot_state s;
+    memset(&out, 0, sizeof out);
+    out.type = PM_HELLO;
+    out.protocol = PM_VERSION;
+    snprintf(out.token, sizeof out.token, "%s", token ? token : "");
+    snprintf(out.name, sizeof out.name, "%s", spec->name);
+    snprintf(out.version, sizeof out.version, "%s", spec->version ? spec->version : "");
+    out.variants = spec->variants;
+    int status = send_msg(&l, &out) == 0 ? 0 : 1;
+    char why[256];
+    while (status == 0) {
+        zmq_msg_t msg;
+        zmq_msg_init(&msg);
+        if (zmq_msg_recv(&msg, l.sock, 0) < 0) {
+            zmq_msg_close(&msg);
+            status = 1;
+            break;
+        }
+        int bad = pm_decode(zmq_msg_data(&msg), zmq_msg_size(&msg), &in, why, sizeof why);
+        zmq_msg_close(&msg);
+        if (bad) {
+            send_error(&l, why);
+            continue;
+        }
+        int r = handle(&l, spec, &s, &in, &out);
+        if (r == 1)
+            break;
+        if (r < 0)
+            status = 1;
+    }
+    zmq_close(l.sock);
+    zmq_ctx_term(ctx);
+    return status;
+}

@@ -1,0 +1,60 @@
+/* agents/sdk/bot.h — the C bot SDK: a bot is a few callbacks; the SDK connects to the coordinator
+ * (ZeroMQ DEALER, docs/protocol.md), says hello with the token it was given, keeps the player's view and
+ * event log (its information state) up to date, answers pings, and sends the moves the bot chooses.
+ *
+ *   static int choose(const bot_state *s, void *user) { ... return a cell from bot_legal() ... }
+ *   int main(int argc, char **argv) {
+ *       bot_spec spec = { .name = "mybot", .version = "1.0", .choose = choose };
+ *       return bot_run(&spec, argc, argv);
+ *   }
+ *
+ * bot_run() reads `--endpoint E` (or the ARENA_ENDPOINT environment variable) and ARENA_TOKEN, and returns
+ * the process exit status: 0 after a shutdown message, 1 when the connection fails, 2 for bad arguments.
+ * One process plays any number of games, one after another. */
+#ifndef AGENTS_SDK_BOT_H
+#define AGENTS_SDK_BOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game.h"
+
+/* What the player knows in the current game. */
+typedef struct {
+    uint64_t game;                 /* game id */
+    hx_variant variant;
+    int rows, cols, cells;
+    int color;                     /* HX_BLACK or HX_WHITE */
+    uint32_t move_ms;              /* budget per move */
+    uint64_t seed;                 /* the game's seed, for the bot's own randomness */
+    bool swap_rule;
+    uint8_t view[HX_MAX_CELLS];    /* HX_VIEW_UNKNOWN / HX_VIEW_OWN / HX_VIEW_OPPONENT */
+    int n_events;
+    hx_event events[HX_MAX_EVENTS]; /* everything this player did and was told, in order */
+    int own_stones, known_opponent_stones;
+    double deadline;               /* when the current move is due, in bot_clock() seconds */
+} bot_state;
+
+typedef struct {
+    const char *name, *version;
+    uint32_t variants;             /* bit v: can play hx_variant v; 0 = all */
+    /* Required: the attempt to make now, a cell from bot_legal() (or HX_SWAP). */
+    int (*choose)(const bot_state *s, void *user);
+    /* Optional: a game starts; an event was told (own results and opponent reports); the game ended
+     * (board: the full true board, 0 empty, 1 Black, 2 White). */
+    void (*game_start)(const bot_state *s, void *user);
+    void (*observe)(const bot_state *s, const hx_event *e, void *user);
+    void (*game_end)(const bot_state *s, int winner, const uint8_t *board, void *user);
+    void *user;
+} bot_spec;
+
+int bot_run(const bot_spec *spec, int argc, char **argv);
+
+/* Legal attempts in the current view: unknown cells in ascending order, then HX_SWAP when allowed.
+ * `out` holds HX_MAX_CELLS + 1 entries. Returns the count. */
+int bot_legal(const bot_state *s, uint16_t *out);
+
+/* Monotonic clock in seconds (the time base of bot_state.deadline). */
+double bot_clock(void);
+
+#endif
