@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # scripts/deps.sh — installs the Debian packages the project needs, only when something is missing.
-# Checks pkg-config modules and the gnuplot binary; installs through apt-get (sudo when not root).
+# Checks pkg-config modules, the gnuplot binary and the Python modules of the example bot; installs
+# through apt-get (sudo when not root).
 set -euo pipefail
 
 modules=(libzmq msgpack sqlite3 inih cmocka)
-packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libinih-dev libcmocka-dev)
+packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libinih-dev libcmocka-dev
+          python3-zmq python3-msgpack)
 
 missing=()
 if ! command -v pkg-config >/dev/null 2>&1; then
@@ -15,6 +17,8 @@ else
     done
 fi
 command -v gnuplot >/dev/null 2>&1 || missing+=(gnuplot)
+# The example Python bot (agents/examples/random_bot.py) runs on Debian's python3 with these modules.
+/usr/bin/python3 -c 'import zmq, msgpack' >/dev/null 2>&1 || missing+=(python3-zmq python3-msgpack)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

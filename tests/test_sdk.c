@@ -1,7 +1,7 @@
-/* tests/test_sdk.c — the C SDK and bin/random end to end: this test is the coordinator (a ZeroMQ ROUTER
- * on a private ipc endpoint), starts the bot as a process, checks its hello, and plays games in every
- * variant through the referee; every move the bot sends must be legal. Also: pings, garbage input, and
- * shutdown with exit status 0. */
+/* tests/test_sdk.c — bots end to end: this test is the coordinator (a ZeroMQ ROUTER on a private ipc
+ * endpoint), starts a bot as a process, checks its hello, and plays games in every variant through the
+ * referee; every move the bot sends must be legal. Also: pings, garbage input (C SDK), and shutdown with
+ * exit status 0. Bots: bin/random (C SDK) and agents/examples/random_bot.py (written from the docs). */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <sys/wait.h>
@@ -53,7 +53,7 @@ static void recv_from(coord *c, pm_msg *m)
         fail_msg("bad message from the bot: %s", why);
 }
 
-static void start_bot(coord *c, const char *token)
+static void start_bot(coord *c, const char *token, char *const argv[])
 {
     snprintf(c->dir, sizeof c->dir, "/tmp/arena-sdk-XXXXXX");
     assert_non_null(mkdtemp(c->dir));
@@ -64,15 +64,12 @@ static void start_bot(coord *c, const char *token)
     zmq_setsockopt(c->router, ZMQ_RCVTIMEO, &timeout, sizeof timeout);
     zmq_setsockopt(c->router, ZMQ_LINGER, &linger, sizeof linger);
     assert_int_equal(zmq_bind(c->router, c->endpoint), 0);
-    const char *dir = getenv("ARENA_BIN_DIR");
-    char exe[256];
-    snprintf(exe, sizeof exe, "%s/random", dir ? dir : "bin");
     c->pid = fork();
     assert_true(c->pid >= 0);
     if (c->pid == 0) {
         setenv("ARENA_ENDPOINT", c->endpoint, 1);
         setenv("ARENA_TOKEN", token, 1);
-        execl(exe, exe, "--seed", "3", (char *)NULL);
+        execv(argv[0], argv);
         _exit(127);
     }
 }
@@ -98,18 +95,17 @@ static int stop(coord *c)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static void random_bot_plays_every_variant(void **state)
+static void play_every_variant(char *const argv[], const char *name, bool garbage)
 {
-    (void)state;
     static coord c;
     static pm_msg m, got;
     static hx_referee r;
-    start_bot(&c, "tok-123");
+    start_bot(&c, "tok-123", argv);
     recv_from(&c, &got);
     assert_int_equal(got.type, PM_HELLO);
     assert_int_equal(got.protocol, PM_VERSION);
     assert_string_equal(got.token, "tok-123");
-    assert_string_equal(got.name, "random");
+    assert_string_equal(got.name, name);
 
     m.type = PM_PING, m.nonce = 4242;
     send_to(&c, &m);
@@ -117,11 +113,13 @@ static void random_bot_plays_every_variant(void **state)
     assert_int_equal(got.type, PM_PONG);
     assert_true(got.nonce == 4242);
 
-    const uint8_t garbage[] = { 0xc1, 0xff, 0x00 };
-    send_raw(&c, garbage, sizeof garbage);
-    recv_from(&c, &got);
-    assert_int_equal(got.type, PM_ERROR);
-    assert_non_null(strstr(got.message, "invalid MessagePack"));
+    if (garbage) {
+        const uint8_t bytes[] = { 0xc1, 0xff, 0x00 };
+        send_raw(&c, bytes, sizeof bytes);
+        recv_from(&c, &got);
+        assert_int_equal(got.type, PM_ERROR);
+        assert_non_null(strstr(got.message, "invalid MessagePack"));
+    }
 
     hx_rng rng;
     hx_rng_seed(&rng, 8);
@@ -146,8 +144,8 @@ static void random_bot_plays_every_variant(void **state)
                 assert_true(got.game == id);
                 int outcome = ref_move(&r, got.cell, &m);
                 if (outcome < 0)
-                    fail_msg("%s: the bot attempted an illegal cell %d: %s", hx_variant_name((hx_variant)v),
-                             got.cell, hx_strerror(outcome));
+                    fail_msg("%s, %s: the bot attempted an illegal cell %d: %s", name,
+                             hx_variant_name((hx_variant)v), got.cell, hx_strerror(outcome));
                 send_to(&c, &m);
             }
             ref_end(&r, hx_winner(&r.game), PM_END_CONNECTED, NULL, &m);
@@ -161,10 +159,28 @@ static void random_bot_plays_every_variant(void **state)
     assert_int_equal(stop(&c), 0);
 }
 
+static void c_random_bot(void **state)
+{
+    (void)state;
+    const char *dir = getenv("ARENA_BIN_DIR");
+    char exe[256];
+    snprintf(exe, sizeof exe, "%s/random", dir ? dir : "bin");
+    char *const argv[] = { exe, "--seed", "3", NULL };
+    play_every_variant(argv, "random", true);
+}
+
+static void python_random_bot(void **state)
+{
+    (void)state;
+    char *const argv[] = { "agents/examples/random_bot.py", NULL };
+    play_every_variant(argv, "pyrandom", false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(random_bot_plays_every_variant),
+        cmocka_unit_test(c_random_bot),
+        cmocka_unit_test(python_random_bot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,48 @@
+#!/usr/bin/python3
+"""A random Dark Hex bot in Python, written from docs/protocol.md (Debian: python3-zmq, python3-msgpack)."""
+import os, random, sys
+import msgpack, zmq
+
+def main():
+    args = sys.argv[1:]
+    endpoint = args[args.index("--endpoint") + 1] if "--endpoint" in args else os.environ["ARENA_ENDPOINT"]
+    sock = zmq.Context().socket(zmq.DEALER)
+    sock.connect(endpoint)
+    send = lambda **msg: sock.send(msgpack.packb(msg))
+    send(type="hello", protocol=1, token=os.environ.get("ARENA_TOKEN", ""), name="pyrandom",
+         version="1.0", variants=[], boards=[])
+    unknown, rng = set(), random.Random()
+    while True:
+        msg = msgpack.unpackb(sock.recv(), raw=False)
+        kind = msg.get("type")
+        if kind == "game_start":
+            unknown = set(range(msg["rows"] * msg["cols"]))
+            rng.seed(msg["seed"])
+            rows, cols, color, swap = msg["rows"], msg["cols"], msg["color"], msg["swap"]
+            moved = False
+        elif kind == "turn":
+            for event, cell in msg["events"]:
+                if event == "opp_placed":
+                    unknown.discard(cell)
+                elif event == "swap":        # our stone at (r,c) is now White's at (c,r)
+                    unknown = set(range(rows * cols)) - {cell}
+            options = sorted(unknown)
+            if swap and color == "W" and not moved and len(unknown) == rows * cols - 1:
+                options.append("swap")
+            moved = True
+            send(type="move", game=msg["game"], cell=rng.choice(options))
+        elif kind == "result":
+            if msg["cell"] == "swap":        # Black's stone at (r,c) became ours at (c,r)
+                (black,) = set(range(rows * cols)) - unknown
+                unknown = set(range(rows * cols)) - {(black % cols) * cols + black // cols}
+            else:
+                unknown.discard(msg["cell"])  # placed: ours; rejected or collision: theirs
+        elif kind == "ping":
+            send(type="pong", nonce=msg["nonce"])
+        elif kind == "shutdown":
+            return 0
+        elif kind == "error":
+            print("coordinator says:", msg.get("message"), file=sys.stderr)
+
+if __name__ == "__main__":
+    sys.exit(main())
