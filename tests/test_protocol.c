@@ -2,20 +2,10 @@
  * ignored, and malformed or hostile input is refused with a reason before anything is allocated. */
 #include <msgpack.h>
 
-#include "protocol.h"
-#include "test_util.h"
+#include "test_wire.h"
 
 static uint8_t buf[PM_MAX_MESSAGE + 16];
 static char why[256];
-
-static void round_trip(const pm_msg *in, pm_msg *out)
-{
-    size_t n = pm_encode(in, buf, sizeof buf);
-    assert_true(n > 0);
-    if (pm_decode(buf, n, out, why, sizeof why) != 0)
-        fail_msg("decode failed: %s", why);
-    assert_int_equal(out->type, in->type);
-}
 
 static void every_type_round_trips(void **state)
 {
@@ -30,7 +20,7 @@ static void every_type_round_trips(void **state)
     m.variants = 1u << HX_CLASSICAL | 1u << HX_ABRUPT_FLASH;
     m.n_boards = 2;
     m.boards[0][0] = 5, m.boards[0][1] = 5, m.boards[1][0] = 3, m.boards[1][1] = 11;
-    round_trip(&m, &d);
+    through_wire(&m, &d);
     assert_int_equal(d.protocol, PM_VERSION);
     assert_string_equal(d.token, "0123abcd");
     assert_string_equal(d.name, "random");
@@ -40,14 +30,14 @@ static void every_type_round_trips(void **state)
     assert_int_equal(d.boards[1][1], 11);
 
     m.variants = 0, m.n_boards = 0; /* none listed: every variant, any board */
-    round_trip(&m, &d);
+    through_wire(&m, &d);
     assert_int_equal(d.variants, (1u << HX_VARIANT_COUNT) - 1);
     assert_int_equal(d.n_boards, 0);
 
     memset(&m, 0, sizeof m);
     m.type = PM_GAME_START, m.game = 1ull << 40, m.variant = HX_ABRUPT_NOISY, m.rows = 3, m.cols = 19;
     m.color = HX_WHITE, m.move_ms = 250, m.seed = UINT64_MAX, m.swap = true;
-    round_trip(&m, &d);
+    through_wire(&m, &d);
     assert_true(d.game == m.game && d.seed == UINT64_MAX);
     assert_int_equal(d.variant, HX_ABRUPT_NOISY);
     assert_int_equal(d.rows, 3);
@@ -61,21 +51,21 @@ static void every_type_round_trips(void **state)
     m.events[0] = (hx_event){ HX_EV_REJECTED, 4 };
     m.events[1] = (hx_event){ HX_EV_OPP_HIT, 0 };
     m.events[2] = (hx_event){ HX_EV_OPP_HIT_AT, 360 };
-    round_trip(&m, &d);
+    through_wire(&m, &d);
     assert_int_equal(d.n_events, 3);
     assert_memory_equal(d.events, m.events, 3 * sizeof m.events[0]);
 
     memset(&m, 0, sizeof m);
     m.type = PM_MOVE, m.game = 7, m.cell = HX_SWAP;
-    round_trip(&m, &d);
+    through_wire(&m, &d);
     assert_int_equal(d.cell, HX_SWAP);
     m.cell = 12;
-    round_trip(&m, &d);
+    through_wire(&m, &d);
     assert_int_equal(d.cell, 12);
 
     memset(&m, 0, sizeof m);
     m.type = PM_RESULT, m.game = 9, m.cell = 3, m.outcome = HX_COLLISION, m.won = false;
-    round_trip(&m, &d);
+    through_wire(&m, &d);
     assert_int_equal(d.outcome, HX_COLLISION);
     assert_false(d.won);
 
@@ -83,7 +73,7 @@ static void every_type_round_trips(void **state)
     m.type = PM_GAME_END, m.game = 9, m.winner = HX_WHITE, m.reason = PM_END_ILLEGAL, m.n_cells = 4;
     strcpy(m.detail, "cell a1 already known");
     m.board[0] = 1, m.board[3] = 2;
-    round_trip(&m, &d);
+    through_wire(&m, &d);
     assert_int_equal(d.winner, HX_WHITE);
     assert_int_equal(d.reason, PM_END_ILLEGAL);
     assert_string_equal(d.detail, m.detail);
@@ -94,7 +84,7 @@ static void every_type_round_trips(void **state)
         memset(&m, 0, sizeof m);
         m.type = (pm_type)t, m.nonce = 99;
         strcpy(m.message, "hello there");
-        round_trip(&m, &d);
+        through_wire(&m, &d);
         if (t == PM_PING || t == PM_PONG)
             assert_true(d.nonce == 99);
         if (t == PM_ERROR)

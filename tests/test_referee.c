@@ -1,21 +1,8 @@
 /* tests/test_referee.c — what players are told: over many random games in every variant, the messages a
  * player receives (results and turn events, through encode/decode) rebuild exactly its own event log, so
  * it learns its information state and nothing more; only game_end shows the board. */
-#include "protocol.h"
 #include "referee.h"
-#include "test_util.h"
-
-static uint8_t wire[PM_MAX_MESSAGE];
-static char why[256];
-
-/* Sends a message through the wire format, as a bot would receive it. */
-static void deliver(const pm_msg *m, pm_msg *got)
-{
-    size_t n = pm_encode(m, wire, sizeof wire);
-    assert_true(n > 0);
-    if (pm_decode(wire, n, got, why, sizeof why) != 0)
-        fail_msg("decode: %s", why);
-}
+#include "test_wire.h"
 
 static bool own_kind(hx_event_kind k)
 {
@@ -38,14 +25,14 @@ static void players_learn_exactly_their_information_state(void **state)
             int n_told[2] = { 0, 0 };
             for (int p = 0; p < 2; p++) {
                 ref_game_start(&r, p, 100, 9, &m);
-                deliver(&m, &got);
+                through_wire(&m, &got);
                 assert_int_equal(got.color, p);
                 assert_int_equal(got.rows, rows);
             }
             while (!hx_over(&r.game)) {
                 int p = hx_to_move(&r.game);
                 ref_turn(&r, &m);
-                deliver(&m, &got);
+                through_wire(&m, &got);
                 for (int i = 0; i < got.n_events; i++) {
                     hx_event_kind k = got.events[i].kind;
                     assert_false(own_kind(k)); /* own results come in `result` */
@@ -58,7 +45,7 @@ static void players_learn_exactly_their_information_state(void **state)
                 int cell = hx_random_legal(&r.game, &rng);
                 int outcome = ref_move(&r, cell, &m);
                 assert_true(outcome >= 0);
-                deliver(&m, &got);
+                through_wire(&m, &got);
                 assert_int_equal(got.outcome, outcome);
                 assert_int_equal(got.won, hx_winner(&r.game) == p);
                 hx_event own = { .cell = got.cell };
@@ -82,7 +69,7 @@ static void players_learn_exactly_their_information_state(void **state)
                     assert_int_equal(n_told[p], n);
             }
             ref_end(&r, hx_winner(&r.game), PM_END_CONNECTED, NULL, &m);
-            deliver(&m, &got);
+            through_wire(&m, &got);
             assert_int_equal(got.n_cells, rows * cols);
             for (int i = 0; i < rows * cols; i++)
                 assert_int_equal(got.board[i], hx_owner(&r.game, i));
