@@ -111,6 +111,21 @@ static void raw_str(raw *r, const char *s)
     msgpack_pack_str_body(&r->pk, s, strlen(s));
 }
 
+/* Starts a map of `entries` pairs whose first pair is key: value (both strings). */
+static void raw_begin(raw *r, size_t entries, const char *key, const char *value)
+{
+    raw_init(r);
+    msgpack_pack_map(&r->pk, entries);
+    raw_str(r, key);
+    raw_str(r, value);
+}
+
+static void raw_int(raw *r, const char *key, int64_t value)
+{
+    raw_str(r, key);
+    msgpack_pack_int64(&r->pk, value);
+}
+
 static int raw_decode(raw *r, pm_msg *m)
 {
     int rc = pm_decode((const uint8_t *)r->sb.data, r->sb.size, m, why, sizeof why);
@@ -123,12 +138,10 @@ static void unknown_keys_are_ignored(void **state)
     (void)state;
     static pm_msg m;
     raw r;
-    raw_init(&r);
-    msgpack_pack_map(&r.pk, 4);
-    raw_str(&r, "comment"), raw_str(&r, "anything");
+    raw_begin(&r, 4, "comment", "anything");
     raw_str(&r, "type"), raw_str(&r, "move");
-    raw_str(&r, "cell"), msgpack_pack_int(&r.pk, 5);
-    raw_str(&r, "game"), msgpack_pack_int(&r.pk, 2);
+    raw_int(&r, "cell", 5);
+    raw_int(&r, "game", 2);
     assert_int_equal(raw_decode(&r, &m), 0);
     assert_int_equal(m.type, PM_MOVE);
     assert_int_equal(m.cell, 5);
@@ -173,38 +186,28 @@ static void missing_and_mistyped_keys_are_named(void **state)
     (void)state;
     static pm_msg m;
     raw r;
-    raw_init(&r);
-    msgpack_pack_map(&r.pk, 2);
-    raw_str(&r, "type"), raw_str(&r, "move");
-    raw_str(&r, "game"), msgpack_pack_int(&r.pk, 1);
+    raw_begin(&r, 2, "type", "move");
+    raw_int(&r, "game", 1);
     assert_int_equal(raw_decode(&r, &m), -1);
     assert_string_equal(why, "missing key 'cell'");
 
-    raw_init(&r);
-    msgpack_pack_map(&r.pk, 3);
-    raw_str(&r, "type"), raw_str(&r, "move");
-    raw_str(&r, "game"), msgpack_pack_int(&r.pk, 1);
+    raw_begin(&r, 3, "type", "move");
+    raw_int(&r, "game", 1);
     raw_str(&r, "cell"), msgpack_pack_double(&r.pk, 1.5);
     assert_int_equal(raw_decode(&r, &m), -1);
     assert_non_null(strstr(why, "key 'cell': expected a cell index"));
 
-    raw_init(&r);
-    msgpack_pack_map(&r.pk, 3);
-    raw_str(&r, "type"), raw_str(&r, "move");
-    raw_str(&r, "game"), msgpack_pack_int(&r.pk, -4);
-    raw_str(&r, "cell"), msgpack_pack_int(&r.pk, 1);
+    raw_begin(&r, 3, "type", "move");
+    raw_int(&r, "game", -4);
+    raw_int(&r, "cell", 1);
     assert_int_equal(raw_decode(&r, &m), -1);
     assert_non_null(strstr(why, "key 'game': expected an integer"));
 
-    raw_init(&r);
-    msgpack_pack_map(&r.pk, 1);
-    raw_str(&r, "type"), raw_str(&r, "teleport");
+    raw_begin(&r, 1, "type", "teleport");
     assert_int_equal(raw_decode(&r, &m), -1);
     assert_non_null(strstr(why, "key 'type': unknown value 'teleport'"));
 
-    raw_init(&r);
-    msgpack_pack_map(&r.pk, 1);
-    raw_str(&r, "kind"), raw_str(&r, "move");
+    raw_begin(&r, 1, "kind", "move");
     assert_int_equal(raw_decode(&r, &m), -1);
     assert_string_equal(why, "missing key 'type'");
 }
