@@ -2,8 +2,6 @@
 
 SDK_SRC := agents/sdk/bot.c
 SDK_LIB := $(BUILD)/lib/libdarkhex-bot.a
-ZMQ_CFLAGS = $(shell pkg-config --cflags libzmq 2>/dev/null)
-ZMQ_LIBS = $(shell pkg-config --libs libzmq 2>/dev/null || echo -lzmq)
 ENGINE_HEADERS += agents/sdk/bot.h
 LIBS += $(SDK_LIB)
 PROGRAMS += $(BIN)/random

@@ -159,3 +159,41 @@ void cli_game_require(const char *cmd, const cli_game_opts *o)
     if (!o->have_board)
         cli_usage_error(cmd, "missing --board ROWSxCOLS");
 }
+
+void cli_view_row(const hx_game *g, int player, int r, char *out)
+{
+    static const char mark[2][3] = { { '.', 'B', 'W' }, { '.', 'W', 'B' } };
+    for (int c = 0; c < hx_cols(g); c++)
+        out[c] = mark[player][hx_view(g, player, r * hx_cols(g) + c)];
+    out[hx_cols(g)] = '\0';
+}
+
+void cli_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+void cli_json_views(const hx_game *g)
+{
+    char row[HX_MAX_SIDE + 1];
+    printf("\"views\":{");
+    for (int p = 0; p < 2; p++) {
+        printf("%s\"%s\":[", p ? "," : "", cli_player(p));
+        for (int r = 0; r < hx_rows(g); r++) {
+            cli_view_row(g, p, r, row);
+            printf("%s\"%s\"", r ? "," : "", row);
+        }
+        printf("]");
+    }
+    printf("}");
+}

@@ -56,6 +56,16 @@ bool cli_game_option(const char *cmd, int c, const char *arg, char **argv, const
 /* After parsing: requires --variant and --board. */
 void cli_game_require(const char *cmd, const cli_game_opts *o);
 
+/* Row r of `player`'s view as text: '.' unknown, 'B' and 'W' for the stones it knows. out holds
+ * cols + 1 bytes. */
+void cli_view_row(const hx_game *g, int player, int r, char *out);
+
+/* Writes s as a JSON string (quoted, escaped) on stdout. */
+void cli_json_string(const char *s);
+
+/* Writes "views":{"B":[rows],"W":[rows]} for the current position on stdout. */
+void cli_json_views(const hx_game *g);
+
 /* Seconds from a monotonic clock. */
 double cli_now(void);
 

@@ -19,14 +19,6 @@ static const char help[] =
     "                \"to_move\",\"views\":{\"B\":[rows],\"W\":[rows]}}\n\n"
     "Exit status: 0 done, 2 bad input (unknown variant, bad board, malformed or illegal cell).\n";
 
-static void view_row(const hx_game *g, int player, int r, char *out)
-{
-    static const char mark[2][3] = { { '.', 'B', 'W' }, { '.', 'W', 'B' } };
-    for (int c = 0; c < hx_cols(g); c++)
-        out[c] = mark[player][hx_view(g, player, r * hx_cols(g) + c)];
-    out[hx_cols(g)] = '\0';
-}
-
 /* The i-th attempt, and its cell's name ("swap" for the swap move). */
 static const char *attempt_fields(const hx_game *g, int i, char name[HX_CELL_NAME_MAX], hx_move *m)
 {
@@ -52,7 +44,7 @@ static void print_text(const hx_game *g)
     for (int p = 0; p < 2; p++) {
         printf("view of %s:\n", cli_player(p));
         for (int r = 0; r < hx_rows(g); r++) {
-            view_row(g, p, r, row);
+            cli_view_row(g, p, r, row);
             printf("  %s\n", row);
         }
     }
@@ -60,7 +52,7 @@ static void print_text(const hx_game *g)
 
 static void print_json(const hx_game *g)
 {
-    char name[HX_CELL_NAME_MAX], row[HX_MAX_SIDE + 1];
+    char name[HX_CELL_NAME_MAX];
     hx_move m;
     printf("{\"attempts\":[");
     for (int i = 0; i < hx_num_attempts(g); i++) {
@@ -72,16 +64,9 @@ static void print_json(const hx_game *g)
     printf(hx_over(g) ? "\"%s\"" : "null", cli_player(hx_winner(g)));
     printf(",\"to_move\":");
     printf(hx_over(g) ? "null" : "\"%s\"", cli_player(hx_to_move(g)));
-    printf(",\"views\":{");
-    for (int p = 0; p < 2; p++) {
-        printf("%s\"%s\":[", p ? "," : "", cli_player(p));
-        for (int r = 0; r < hx_rows(g); r++) {
-            view_row(g, p, r, row);
-            printf("%s\"%s\"", r ? "," : "", row);
-        }
-        printf("]");
-    }
-    printf("}}\n");
+    printf(",");
+    cli_json_views(g);
+    printf("}\n");
 }
 
 int cmd_replay(int argc, char **argv)

@@ -15,6 +15,9 @@ static const struct {
     { "replay", cmd_replay, "play a list of attempts and show the result and both views" },
     { "tree", cmd_tree, "walk the complete game tree and count histories and information states" },
     { "random", cmd_random, "play uniformly random games: Black's win rate and attempts per second" },
+    { "match", cmd_match, "play games between two bot programs and store them" },
+    { "games", cmd_games, "list stored games" },
+    { "show", cmd_show, "replay a stored game with both players' views after each attempt" },
 };
 
 static void usage(FILE *out)

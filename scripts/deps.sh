@@ -4,8 +4,8 @@
 # through apt-get (sudo when not root).
 set -euo pipefail
 
-modules=(libzmq msgpack sqlite3 inih cmocka)
-packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libinih-dev libcmocka-dev
+modules=(libzmq msgpack sqlite3 inih cmocka libmd)
+packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libinih-dev libcmocka-dev libmd-dev
           python3-zmq python3-msgpack)
 
 missing=()

@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -21,6 +21,10 @@ $(BUILD)/tests/test_protocol $(BUILD)/tests/test_referee: $(BUILD)/tests/%: $(BU
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(MSGPACK_LIBS) -lm
 
+$(BUILD)/tests/test_match: $(BUILD)/obj/tests/test_match.o $(PROTO_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SQLITE_LIBS) $(MSGPACK_LIBS) -lm
+
 $(BUILD)/tests/test_store: $(BUILD)/obj/tests/test_store.o $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SQLITE_LIBS) $(MSGPACK_LIBS) -lm
@@ -29,3 +33,11 @@ $(BUILD)/obj/tests/test_sdk.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
 $(BUILD)/tests/test_sdk: $(BUILD)/obj/tests/test_sdk.o $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(ZMQ_LIBS) $(MSGPACK_LIBS) -lm
+
+# Test bots (tests/agents/): misbehaving on purpose; the match tests find them through ARENA_TEST_AGENTS.
+TEST_AGENTS := $(BUILD)/tests/agents/misbehave
+TESTS += $(TEST_AGENTS)
+$(BUILD)/obj/tests/agents/%.o: ALL_CFLAGS += $(ZMQ_CFLAGS) $(MSGPACK_CFLAGS)
+$(BUILD)/tests/agents/misbehave: $(BUILD)/obj/tests/agents/misbehave.o $(PROTO_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZMQ_LIBS) $(MSGPACK_LIBS) -lm

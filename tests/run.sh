@@ -6,6 +6,7 @@ set -uo pipefail
 
 dir=${1:?test directory}
 export ARENA_BIN_DIR=${2:?bin directory}
+export ARENA_TEST_AGENTS="$dir/agents"
 passed=0
 failed=0
 log=$(mktemp)

@@ -1,0 +1,165 @@
+/* tests/agents/misbehave.c — a test bot that speaks the protocol directly (no SDK) and misbehaves on
+ * purpose, once per game, at its second attempt of the game (or its third for `crash`):
+ *
+ *   --mode play        plays uniformly random legal cells (the well-behaved baseline)
+ *   --mode crash       abort()s (SIGABRT)
+ *   --mode exit        exits with status 7
+ *   --mode hang        never answers again (also not pings)
+ *   --mode late        answers 300 ms after its budget
+ *   --mode garbage     sends bytes that are not MessagePack
+ *   --mode illegal     attempts its own first stone again
+ *   --mode offboard    attempts a cell off the board
+ *   --mode wrong-game  answers for another game id
+ *   --mode twice       sends its move twice (the second one is out of turn)
+ *   --mode no-hello    connects and never says hello
+ *   --mode bad-token   says hello with a wrong token (a stray the coordinator must ignore)
+ *
+ * With ARENA_RECORD=FILE in its environment it appends every message it receives to FILE, each as a
+ * 4-byte little-endian length and the raw bytes, for tests that audit what a bot was told. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zmq.h>
+
+#include "protocol.h"
+#include "rng.h"
+
+static uint8_t buf[PM_MAX_MESSAGE];
+static pm_msg in, out;
+
+static void send_msg(void *sock, const pm_msg *m)
+{
+    size_t n = pm_encode(m, buf, sizeof buf);
+    if (n)
+        zmq_send(sock, buf, n, 0);
+}
+
+static void pause_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = "play", *endpoint = getenv("ARENA_ENDPOINT"), *token = getenv("ARENA_TOKEN");
+    const char *record = getenv("ARENA_RECORD");
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--mode") == 0)
+            mode = argv[++i];
+        else if (strcmp(argv[i], "--endpoint") == 0)
+            endpoint = argv[++i];
+    }
+    if (!endpoint) {
+        fprintf(stderr, "misbehave: no endpoint\n");
+        return 2;
+    }
+    void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_DEALER);
+    if (zmq_connect(sock, endpoint) != 0)
+        return 1;
+    if (strcmp(mode, "no-hello") == 0)
+        for (;;)
+            pause_ms(1000);
+    memset(&out, 0, sizeof out);
+    out.type = PM_HELLO;
+    out.protocol = PM_VERSION;
+    snprintf(out.token, sizeof out.token, "%s", strcmp(mode, "bad-token") == 0 ? "not-the-token" : token ? token : "");
+    snprintf(out.name, sizeof out.name, "misbehave-%s", mode);
+    snprintf(out.version, sizeof out.version, "1");
+    out.variants = (1u << HX_VARIANT_COUNT) - 1;
+    send_msg(sock, &out);
+
+    hx_rng rng;
+    hx_rng_seed(&rng, (uint64_t)getpid());
+    uint8_t known[HX_MAX_CELLS] = { 0 };
+    int cells = 0, attempts = 0, first = -1;
+    uint32_t move_ms = 1000;
+    char why[256];
+    FILE *rec = record ? fopen(record, "ab") : NULL;
+    for (;;) {
+        int n = zmq_recv(sock, buf, sizeof buf, 0);
+        if (n < 0)
+            break;
+        if (rec) {
+            uint8_t len[4] = { (uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24) };
+            fwrite(len, 1, 4, rec);
+            fwrite(buf, 1, (size_t)n, rec);
+            fflush(rec);
+        }
+        if (pm_decode(buf, (size_t)n, &in, why, sizeof why) != 0)
+            continue;
+        switch (in.type) {
+        case PM_GAME_START:
+            memset(known, 0, sizeof known);
+            cells = in.rows * in.cols;
+            attempts = 0;
+            first = -1;
+            move_ms = in.move_ms;
+            break;
+        case PM_RESULT:
+            if (in.cell >= 0 && in.cell < cells)
+                known[in.cell] = 1;
+            if (first < 0 && in.outcome == HX_PLACED)
+                first = in.cell;
+            break;
+        case PM_PING:
+            out.type = PM_PONG;
+            out.nonce = in.nonce;
+            send_msg(sock, &out);
+            break;
+        case PM_SHUTDOWN:
+            goto done;
+        case PM_TURN: {
+            for (int i = 0; i < in.n_events; i++)
+                if (in.events[i].kind == HX_EV_OPP_PLACED || in.events[i].kind == HX_EV_SWAP)
+                    known[in.events[i].cell] = 1;
+            int unknown[HX_MAX_CELLS], u = 0;
+            for (int c = 0; c < cells; c++)
+                if (!known[c])
+                    unknown[u++] = c;
+            attempts++;
+            memset(&out, 0, sizeof out);
+            out.type = PM_MOVE;
+            out.game = in.game;
+            out.cell = u ? unknown[hx_rng_below(&rng, (uint32_t)u)] : 0;
+            bool now = attempts == (strcmp(mode, "crash") == 0 ? 3 : 2);
+            if (now && strcmp(mode, "crash") == 0)
+                abort();
+            if (now && strcmp(mode, "exit") == 0)
+                exit(7);
+            if (now && strcmp(mode, "hang") == 0)
+                for (;;)
+                    pause_ms(1000);
+            if (now && strcmp(mode, "late") == 0)
+                pause_ms((long)move_ms + 300);
+            if (now && strcmp(mode, "garbage") == 0) {
+                static const uint8_t junk[] = { 0xc1, 0xc1, 'j', 'u', 'n', 'k' };
+                zmq_send(sock, junk, sizeof junk, 0);
+                break;
+            }
+            if (now && strcmp(mode, "illegal") == 0 && first >= 0)
+                out.cell = first;
+            if (now && strcmp(mode, "offboard") == 0)
+                out.cell = cells + 5;
+            if (now && strcmp(mode, "wrong-game") == 0)
+                out.game = in.game + 1000;
+            send_msg(sock, &out);
+            if (now && strcmp(mode, "twice") == 0)
+                send_msg(sock, &out);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+done:
+    if (rec)
+        fclose(rec);
+    zmq_close(sock);
+    zmq_ctx_term(ctx);
+    return 0;
+}
