@@ -563,7 +563,9 @@ static double check_deadlines(runner *r)
             continue;
         }
         if (t >= s->next_ping) {
-            if (s->unanswered >= 3) {
+            /* A process of ours is watched through its exit status; unanswered pings only condemn an agent
+             * that connected from elsewhere (a bot thinking in one thread cannot answer them). */
+            if (s->unanswered >= 3 && r->procs[mover].pid <= 0) {
                 fault(r, mover, PM_END_DISCONNECTED, "no answer to %d pings in %u ms", s->unanswered,
                       3 * r->cfg->ping_ms);
                 continue;

@@ -7,7 +7,8 @@
  *   crash           the process exited or was killed (its exit status or signal in the detail)
  *   illegal         an attempt at a cell the mover already knows, or off the board (the cell in the detail)
  *   protocol_error  a malformed message, a wrong game id, a message out of turn (what was wrong)
- *   disconnected    the agent stopped answering pings, or its connection could not be written to
+ *   disconnected    its connection could not be written to, or (an agent not started by this runner)
+ *                   it stopped answering pings
  *
  * The process at fault is killed with its process group and a fresh one is started for its next game;
  * the run goes on. Games come from the caller one at a time (next_game), so a league can feed a stored
@@ -55,8 +56,8 @@ typedef struct {
     uint32_t move_ms;          /* budget per attempt */
     uint32_t margin_ms;        /* added to move_ms before a move is late (transport, scheduling) */
     uint32_t handshake_ms;     /* from start to hello */
-    uint32_t ping_ms;          /* while waiting longer than this for a move, ping every ping_ms; no answer
-                                * to three pings in a row is `disconnected` */
+    uint32_t ping_ms;          /* while waiting longer than this for a move, ping every ping_ms; for an
+                                * agent not started here, three unanswered pings are `disconnected` */
     const char *log_dir;       /* agent output goes to log_dir/<log_prefix>-<name>-<n>.log, n counting
                                 * the run's processes from 1 */
     const char *log_prefix;

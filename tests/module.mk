@@ -41,3 +41,9 @@ $(BUILD)/obj/tests/agents/%.o: ALL_CFLAGS += $(ZMQ_CFLAGS) $(MSGPACK_CFLAGS)
 $(BUILD)/tests/agents/misbehave: $(BUILD)/obj/tests/agents/misbehave.o $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZMQ_LIBS) $(MSGPACK_LIBS) -lm
+
+BENCHES += $(BUILD)/tests/bench_match
+$(BUILD)/obj/tests/bench/bench_match.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
+$(BUILD)/tests/bench_match: $(BUILD)/obj/tests/bench/bench_match.o $(COORD_LIB) $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(COORD_LDLIBS)

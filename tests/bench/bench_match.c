@@ -1,0 +1,156 @@
+/* tests/bench/bench_match.c — the match runner's speed: bin/random against itself through the real
+ * coordinator loop (processes, ZeroMQ over ipc, MessagePack, referee) on 5x5 and 11x11 classical at
+ * concurrency 1 and 2, next to the raw ZeroMQ DEALER/ROUTER round trip over ipc between two processes
+ * measured in the same run. The harness's cost per attempt (one turn -> move round trip plus the result)
+ * is printed as a multiple of that raw round trip. Figures only; nothing is asserted. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zmq.h>
+
+#include "runner.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Microseconds per round trip of a 24-byte message: ROUTER here, an echoing DEALER in a child process. */
+static double raw_round_trip(int n)
+{
+    char dir[] = "/tmp/arena-bench-XXXXXX", endpoint[128];
+    if (!mkdtemp(dir))
+        return 0;
+    snprintf(endpoint, sizeof endpoint, "ipc://%s/raw.sock", dir);
+    void *ctx = zmq_ctx_new(), *router = zmq_socket(ctx, ZMQ_ROUTER);
+    zmq_bind(router, endpoint);
+    pid_t pid = fork();
+    if (pid == 0) {
+        void *c2 = zmq_ctx_new(), *dealer = zmq_socket(c2, ZMQ_DEALER);
+        zmq_connect(dealer, endpoint);
+        char buf[64];
+        zmq_send(dealer, "hello", 5, 0);
+        for (;;) {
+            int len = zmq_recv(dealer, buf, sizeof buf, 0);
+            if (len <= 0 || buf[0] == 'q')
+                break;
+            zmq_send(dealer, buf, (size_t)len, 0);
+        }
+        zmq_close(dealer);
+        zmq_ctx_term(c2);
+        _exit(0);
+    }
+    uint8_t id[256], msg[64] = "abcdefghijklmnopqrstuvwx";
+    int id_len = zmq_recv(router, id, sizeof id, 0);
+    zmq_recv(router, msg, sizeof msg, 0);
+    memcpy(msg, "abcdefghijklmnopqrstuvwx", 24);
+    double batch[7];
+    for (int k = 0; k < 8; k++) { /* a warm-up batch, then 7 batches: the median */
+        double t0 = now();
+        for (int i = 0; i < n; i++) {
+            zmq_send(router, id, (size_t)id_len, ZMQ_SNDMORE);
+            zmq_send(router, msg, 24, 0);
+            zmq_recv(router, id, sizeof id, 0);
+            zmq_recv(router, msg, sizeof msg, 0);
+        }
+        if (k > 0)
+            batch[k - 1] = (now() - t0) / n * 1e6;
+        if (k == 7) {
+            qsort(batch, 7, sizeof batch[0], by_value);
+            double us = batch[3];
+            zmq_send(router, id, (size_t)id_len, ZMQ_SNDMORE);
+            zmq_send(router, "q", 1, 0);
+            waitpid(pid, NULL, 0);
+            int linger = 0;
+            zmq_setsockopt(router, ZMQ_LINGER, &linger, sizeof linger);
+            zmq_close(router);
+            zmq_ctx_term(ctx);
+            char sock[160];
+            snprintf(sock, sizeof sock, "%s/raw.sock", dir);
+            unlink(sock);
+            rmdir(dir);
+            return us;
+        }
+    }
+    return 0;
+}
+
+typedef struct {
+    long games, next, attempts;
+    int size;
+} bench_run;
+
+static bool next_game(void *user, rn_game *g)
+{
+    bench_run *b = user;
+    if (b->next >= b->games)
+        return false;
+    long i = b->next++;
+    *g = (rn_game){ .id = (uint64_t)i + 1, .black = (int)(i % 2), .white = (int)(1 - i % 2),
+                    .variant = HX_CLASSICAL, .rows = b->size, .cols = b->size, .seed = (uint64_t)i * 7919 + 1 };
+    return true;
+}
+
+static bool finished(void *user, const rn_result *r, char *why, size_t whylen)
+{
+    bench_run *b = user;
+    if (r->reason != PM_END_CONNECTED) {
+        snprintf(why, whylen, "game %llu ended by %s: %s", (unsigned long long)r->game->id, pm_end_name(r->reason),
+                 r->detail);
+        return false;
+    }
+    b->attempts += hx_num_attempts(r->play);
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    const char *bot = argc > 1 ? argv[1] : "build/bench/bin/random";
+    ag_command cmd;
+    char err[512];
+    if (ag_command_parse(bot, &cmd, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_match: %s\n", err);
+        return 1;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    double raw = raw_round_trip(500);
+    printf("match runner: bin/random vs bin/random, classical, through arena's coordinator loop\n");
+    printf("raw ZeroMQ DEALER/ROUTER round trip over ipc (two processes, median of 7 x 500): %.1f us\n", raw);
+    printf("%-6s %5s %7s %10s %12s %14s %10s\n", "board", "conc", "games", "games/s", "attempts/s", "us/attempt",
+           "x raw RTT");
+    rn_agent agents[2] = { { "random", &cmd }, { "random", &cmd } };
+    static const struct { int size, conc; long games; } runs[] = {
+        { 5, 1, 400 }, { 5, 2, 400 }, { 11, 1, 80 }, { 11, 2, 80 },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        bench_run b = { .games = runs[i].games, .size = runs[i].size };
+        rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = runs[i].conc, .move_ms = 10000,
+                          .margin_ms = 50, .handshake_ms = 10000, .ping_ms = 10000, .log_dir = "/tmp/arena-bench-logs",
+                          .log_prefix = "bench", .next_game = next_game, .finished = finished, .user = &b };
+        double t0 = now();
+        if (rn_run(&cfg, err, sizeof err) != RN_DONE) {
+            fprintf(stderr, "bench_match: %s\n", err);
+            return 1;
+        }
+        double s = now() - t0, us = s / (double)b.attempts * 1e6;
+        printf("%2dx%-3d %5d %7ld %10.1f %12.0f %14.1f %9.2fx\n", runs[i].size, runs[i].size, runs[i].conc, b.games,
+               b.games / s, b.attempts / s, us, us / raw);
+    }
+    printf("(x raw RTT: wall time per attempt over the raw round trip; at concurrency 2 games overlap, so it can "
+           "drop below 1)\n");
+    return 0;
+}
