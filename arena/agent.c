@@ -1,5 +1,6 @@
 /* arena/agent.c — agent processes: command-line splitting, executable identity (SHA-256 through libmd),
  * posix_spawn into a process group of its own, killing, reaping, and the registry of live children. */
+#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np */
 #include "agent.h"
 
 #include <errno.h>
@@ -96,7 +97,10 @@ static int resolve(ag_command *c, char *err, size_t errlen)
 {
     const char *name = c->argv[0];
     if (strchr(name, '/')) {
-        if (snprintf(c->exe, sizeof c->exe, "%s", name) >= (int)sizeof c->exe || !executable(c->exe)) {
+        int n = name[0] != '/' && c->dir[0] ? snprintf(c->exe, sizeof c->exe, "%s/%s", c->dir, name)
+                                             : snprintf(c->exe, sizeof c->exe, "%s", name);
+        if (n >= (int)sizeof c->exe || !executable(c->exe)) {
+            name = c->exe;
             snprintf(err, errlen, "'%s': %s", name, access(name, F_OK) ? "no such file" : "not an executable file");
             return -1;
         }
@@ -114,9 +118,13 @@ static int resolve(ag_command *c, char *err, size_t errlen)
     return -1;
 }
 
-int ag_command_parse(const char *line, ag_command *c, char *err, size_t errlen)
+int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
+    if (dir && snprintf(c->dir, sizeof c->dir, "%s", dir) >= (int)sizeof c->dir) {
+        snprintf(err, errlen, "'%.40s...': directory name too long", dir);
+        return -1;
+    }
     if (snprintf(c->line, sizeof c->line, "%s", line) >= (int)sizeof c->line) {
         snprintf(err, errlen, "'%.40s...': command longer than %zu bytes", line, sizeof c->line - 1);
         return -1;
@@ -168,6 +176,8 @@ pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, con
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    if (c->dir[0])
+        posix_spawn_file_actions_addchdir_np(&fa, c->dir);
     sigset_t none, defaults;
     sigemptyset(&none);
     sigemptyset(&defaults);

@@ -18,15 +18,17 @@ typedef struct {
     char line[1024];          /* the command as given */
     int argc;
     char *argv[AG_MAX_ARGS + 1];
-    char exe[4096];           /* argv[0] resolved through PATH */
+    char exe[4096];           /* argv[0] resolved through PATH (or against dir) */
+    char dir[512];            /* working directory of the process; "" = the caller's */
     char sha256[65];          /* lowercase hex of the executable's contents */
     char store[2048];         /* backing storage of argv */
 } ag_command;
 
 /* Splits `line` into words (single and double quotes, backslash escapes; no expansions), resolves the
- * executable (a name without '/' is looked up in PATH) and hashes it. Returns 0, or -1 with a one-line
- * reason in err ("'bin/rando': no such file"). */
-int ag_command_parse(const char *line, ag_command *c, char *err, size_t errlen);
+ * executable (a name without '/' is looked up in PATH; a relative path is taken from `dir` when dir is
+ * given) and hashes it. `dir` (NULL or "" for none) becomes the process's working directory. Returns 0,
+ * or -1 with a one-line reason in err ("'bin/rando': no such file"). */
+int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err, size_t errlen);
 
 /* Starts the command with ARENA_ENDPOINT and ARENA_TOKEN set, `--endpoint endpoint` appended, stdin from
  * /dev/null and stdout+stderr appended to `log_path`, in a new process group (its id is the pid).

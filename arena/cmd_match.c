@@ -238,7 +238,7 @@ int cmd_match(int argc, char **argv)
         side *s = &m.sides[a];
         char err[512];
         s->label = a == 0 ? "BOT_A" : "BOT_B";
-        if (ag_command_parse(argv[optind + a], &s->cmd, err, sizeof err) != 0)
+        if (ag_command_parse(argv[optind + a], NULL, &s->cmd, err, sizeof err) != 0)
             cli_usage_error("match", "%s: %s", s->label, err);
         s->id = -1;
         char base[256];

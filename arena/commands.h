@@ -7,6 +7,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_random(int argc, char **argv);
 int cmd_match(int argc, char **argv);
+int cmd_league(int argc, char **argv);
 int cmd_games(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 

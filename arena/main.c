@@ -16,6 +16,7 @@ static const struct {
     { "tree", cmd_tree, "walk the complete game tree and count histories and information states" },
     { "random", cmd_random, "play uniformly random games: Black's win rate and attempts per second" },
     { "match", cmd_match, "play games between two bot programs and store them" },
+    { "league", cmd_league, "play a league from a config file (resumes an interrupted one)" },
     { "games", cmd_games, "list stored games" },
     { "show", cmd_show, "replay a stored game with both players' views after each attempt" },
 };

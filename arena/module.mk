@@ -34,23 +34,25 @@ $(STORE_LIB): $(STORE_SRC:%.c=$(BUILD)/obj/%.o)
 
 # The coordinator: agent processes (posix_spawn; SHA-256 of executables through libmd), the game loop over
 # ZeroMQ, and progress lines.
-COORD_SRC := arena/agent.c arena/runner.c arena/progress.c
+COORD_SRC := arena/agent.c arena/runner.c arena/progress.c arena/config.c arena/league.c
 COORD_LIB := $(BUILD)/lib/libdarkhex-coord.a
 ZMQ_CFLAGS = $(shell pkg-config --cflags libzmq 2>/dev/null)
 ZMQ_LIBS = $(shell pkg-config --libs libzmq 2>/dev/null || echo -lzmq)
 MD_LIBS = $(shell pkg-config --libs libmd 2>/dev/null || echo -lmd)
-ENGINE_HEADERS += arena/agent.h arena/runner.h arena/progress.h
+INIH_CFLAGS = $(shell pkg-config --cflags inih 2>/dev/null)
+INIH_LIBS = $(shell pkg-config --libs inih 2>/dev/null || echo -linih)
+ENGINE_HEADERS += arena/agent.h arena/runner.h arena/progress.h arena/config.h arena/league.h
 LIBS += $(COORD_LIB)
-COORD_LDLIBS = $(ZMQ_LIBS) $(MSGPACK_LIBS) $(SQLITE_LIBS) $(MD_LIBS) -lm
+COORD_LDLIBS = $(ZMQ_LIBS) $(MSGPACK_LIBS) $(SQLITE_LIBS) $(MD_LIBS) $(INIH_LIBS) -lm
 
-$(COORD_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(ZMQ_CFLAGS) $(MSGPACK_CFLAGS)
+$(COORD_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(ZMQ_CFLAGS) $(MSGPACK_CFLAGS) $(INIH_CFLAGS)
 
 $(COORD_LIB): $(COORD_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
 ARENA_SRC := arena/main.c arena/cli.c arena/cmd_replay.c arena/cmd_tree.c arena/cmd_random.c arena/cmd_match.c \
-             arena/cmd_games.c
+             arena/cmd_games.c arena/cmd_league.c
 
 LIBS += $(ENGINE_LIB)
 PROGRAMS += $(BIN)/arena

@@ -53,6 +53,8 @@ typedef struct {
     pm_msg *greeting;          /* per agent: its first hello */
     bool *greeted;
     bool exhausted, failed;
+    int k;                     /* slots */
+    char last_fault[PM_MAX_STRING + 32];
     char *err;
     size_t errlen;
     uint8_t buf[PM_MAX_MESSAGE];
@@ -270,6 +272,7 @@ static void fault(runner *r, int pi, pm_end_reason reason, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
+    snprintf(r->last_fault, sizeof r->last_fault, "%s: %s", pm_end_name(reason), detail);
     int si = p->slot;
     if (si >= 0 && r->slots[si].active) {
         slot *s = &r->slots[si];
@@ -347,7 +350,7 @@ static int acquire(runner *r, int agent, int si)
 
 static void fill_slots(runner *r)
 {
-    for (int si = 0; si < r->cfg->concurrency && !r->exhausted && !r->failed; si++) {
+    for (int si = 0; si < r->k && !r->exhausted && !r->failed; si++) {
         slot *s = &r->slots[si];
         if (s->active)
             continue;
@@ -552,7 +555,7 @@ static double check_deadlines(runner *r)
         else if (p->deadline < next)
             next = p->deadline;
     }
-    for (int si = 0; si < r->cfg->concurrency; si++) {
+    for (int si = 0; si < r->k; si++) {
         slot *s = &r->slots[si];
         if (!s->active || !s->started)
             continue;
@@ -662,21 +665,21 @@ static int make_dirs(const char *path)
     return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-rn_status rn_run(const rn_config *cfg, char *err, size_t errlen)
+static runner *runner_new(const rn_config *cfg, char *err, size_t errlen)
 {
     runner *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(err, errlen, "out of memory");
-        return RN_FAILED;
+        return NULL;
     }
     r->cfg = cfg;
     r->err = err;
     r->errlen = errlen;
     err[0] = '\0';
-    int k = cfg->concurrency < 1 ? 1 : cfg->concurrency;
-    r->n_procs = 2 * k + 2;
+    r->k = cfg->concurrency < 1 ? 1 : cfg->concurrency;
+    r->n_procs = 2 * r->k + 2;
     r->procs = calloc((size_t)r->n_procs, sizeof *r->procs);
-    r->slots = calloc((size_t)k, sizeof *r->slots);
+    r->slots = calloc((size_t)r->k, sizeof *r->slots);
     r->greeted = calloc((size_t)cfg->n_agents, sizeof *r->greeted);
     r->greeting = calloc((size_t)cfg->n_agents, sizeof *r->greeting);
     if (!r->procs || !r->slots || !r->greeted || !r->greeting)
@@ -687,29 +690,12 @@ rn_status rn_run(const rn_config *cfg, char *err, size_t errlen)
         open_endpoint(r);
     for (int i = 0; i < r->n_procs && r->procs; i++)
         r->procs[i].slot = -1;
+    return r;
+}
 
-    bool stopped = false;
-    while (!r->failed) {
-        if (cfg->stop && *cfg->stop) {
-            stopped = true;
-            break;
-        }
-        fill_slots(r);
-        bool busy = false;
-        for (int si = 0; si < k; si++)
-            busy |= r->slots[si].active;
-        if (!busy && r->exhausted)
-            break;
-        double next = check_deadlines(r);
-        if (r->failed)
-            break;
-        long wait = (long)((next - now()) * 1000.0) + 1;
-        zmq_pollitem_t item = { r->router, 0, ZMQ_POLLIN, 0 };
-        int rc = zmq_poll(&item, 1, wait < 1 ? 1 : wait > 100 ? 100 : wait);
-        if (rc > 0)
-            drain(r);
-        reap(r);
-    }
+/* Stops every process and frees r. Returns whether the run failed. */
+static bool runner_free(runner *r)
+{
     if (r->procs)
         shut_down(r);
     close_endpoint(r);
@@ -719,5 +705,68 @@ rn_status rn_run(const rn_config *cfg, char *err, size_t errlen)
     free(r->greeting);
     bool failed = r->failed;
     free(r);
+    return failed;
+}
+
+/* Waits for messages (or a deadline) and handles them. */
+static void step(runner *r, double next)
+{
+    long wait = (long)((next - now()) * 1000.0) + 1;
+    zmq_pollitem_t item = { r->router, 0, ZMQ_POLLIN, 0 };
+    int rc = zmq_poll(&item, 1, wait < 1 ? 1 : wait > 100 ? 100 : wait);
+    if (rc > 0)
+        drain(r);
+    reap(r);
+}
+
+rn_status rn_run(const rn_config *cfg, char *err, size_t errlen)
+{
+    runner *r = runner_new(cfg, err, errlen);
+    if (!r)
+        return RN_FAILED;
+    bool stopped = false;
+    while (!r->failed) {
+        if (cfg->stop && *cfg->stop) {
+            stopped = true;
+            break;
+        }
+        fill_slots(r);
+        bool busy = false;
+        for (int si = 0; si < r->k; si++)
+            busy |= r->slots[si].active;
+        if (!busy && r->exhausted)
+            break;
+        double next = check_deadlines(r);
+        if (r->failed)
+            break;
+        step(r, next);
+    }
+    bool failed = runner_free(r);
+    return failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
+}
+
+rn_status rn_probe(const rn_config *cfg, int agent, pm_msg *hello, char *err, size_t errlen)
+{
+    runner *r = runner_new(cfg, err, errlen);
+    if (!r)
+        return RN_FAILED;
+    bool stopped = false;
+    int pi = r->failed ? -1 : spawn(r, agent);
+    while (pi >= 0 && !r->failed) {
+        if (cfg->stop && *cfg->stop) {
+            stopped = true;
+            break;
+        }
+        if (r->procs[pi].state == P_READY) {
+            *hello = r->greeting[agent];
+            break;
+        }
+        if (r->procs[pi].state == P_FREE) {
+            fail(r, "agent '%s': %s", cfg->agents[agent].name, r->last_fault);
+            break;
+        }
+        step(r, check_deadlines(r));
+    }
+    bool failed = runner_free(r);
     return failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
 }

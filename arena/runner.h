@@ -79,4 +79,10 @@ typedef enum { RN_DONE = 0, RN_FAILED = 1, RN_STOPPED = 2 } rn_status;
  * in err). Every process it started is gone when it returns. */
 rn_status rn_run(const rn_config *cfg, char *err, size_t errlen);
 
+/* Starts one process of `agent`, waits for its hello (cfg->handshake_ms), copies it to *hello and stops
+ * the process: what the agent says it plays, before a schedule is written. RN_FAILED with the reason
+ * (it crashed, never said hello) in err. Only agents, n_agents, handshake_ms, log_dir, log_prefix and
+ * stop of cfg are used. */
+rn_status rn_probe(const rn_config *cfg, int agent, pm_msg *hello, char *err, size_t errlen);
+
 #endif

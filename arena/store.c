@@ -53,6 +53,29 @@ static const char *const migrations[] = {
     "  cell TEXT NOT NULL,"
     "  outcome TEXT NOT NULL,"
     "  PRIMARY KEY (game_id, n)) WITHOUT ROWID;",
+    /* 1 -> 2: leagues and their schedules; a game may fill one schedule row, at most once */
+    "CREATE TABLE leagues ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL,"
+    "  config TEXT NOT NULL,"
+    "  config_sha256 TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));"
+    "CREATE TABLE schedule ("
+    "  id INTEGER PRIMARY KEY,"
+    "  league_id INTEGER NOT NULL REFERENCES leagues(id),"
+    "  n INTEGER NOT NULL,"
+    "  variant TEXT NOT NULL,"
+    "  rows INTEGER NOT NULL,"
+    "  cols INTEGER NOT NULL,"
+    "  black TEXT NOT NULL,"
+    "  white TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  game_id INTEGER REFERENCES games(id),"
+    "  UNIQUE (league_id, n));"
+    "CREATE INDEX schedule_pending ON schedule(league_id, n) WHERE game_id IS NULL;"
+    "ALTER TABLE games ADD COLUMN schedule_id INTEGER REFERENCES schedule(id);"
+    "CREATE UNIQUE INDEX games_by_schedule ON games(schedule_id);",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
@@ -122,8 +145,8 @@ hx_store *store_open(const char *path, char *err, size_t errlen)
     }
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO games (run_id, variant, rows, cols, swap, black, white, seed, winner, reason,"
-                           " detail, attempts, seconds, started, finished)"
-                           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           " detail, attempts, seconds, started, finished, schedule_id)"
+                           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &s->insert_game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "INSERT INTO attempts (game_id, n, player, cell, outcome) VALUES (?,?,?,?,?)", -1,
                            &s->insert_attempt, NULL) != SQLITE_OK) {
@@ -222,9 +245,26 @@ int64_t store_game(hx_store *s, const store_game_rec *g)
     sqlite3_bind_double(st, 13, g->seconds);
     sqlite3_bind_text(st, 14, g->started, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 15, g->finished, -1, SQLITE_TRANSIENT);
+    if (g->schedule > 0)
+        sqlite3_bind_int64(st, 16, g->schedule);
+    else
+        sqlite3_bind_null(st, 16);
     int64_t id = -1;
     if (sqlite3_step(st) == SQLITE_DONE)
         id = sqlite3_last_insert_rowid(s->db);
+    if (id >= 0 && g->schedule > 0) {
+        sqlite3_stmt *u;
+        if (sqlite3_prepare_v2(s->db, "UPDATE schedule SET game_id = ? WHERE id = ? AND game_id IS NULL", -1, &u,
+                               NULL) != SQLITE_OK)
+            id = -1;
+        else {
+            sqlite3_bind_int64(u, 1, id);
+            sqlite3_bind_int64(u, 2, g->schedule);
+            if (sqlite3_step(u) != SQLITE_DONE || sqlite3_changes(s->db) != 1)
+                id = -1;
+            sqlite3_finalize(u);
+        }
+    }
     for (int i = 0; id >= 0 && i < hx_num_attempts(game); i++) {
         hx_move m = hx_move_at(game, i);
         char name[HX_CELL_NAME_MAX];
@@ -254,4 +294,105 @@ void store_now(char out[32])
     gmtime_r(&ts.tv_sec, &tm);
     size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(out + n, 32 - n, ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+int64_t store_league_unfinished(hx_store *s, const char *name, const char *config_sha256)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND EXISTS"
+                           " (SELECT 1 FROM schedule x WHERE x.league_id = l.id AND x.game_id IS NULL)"
+                           " ORDER BY l.id DESC LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, config_sha256, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return id;
+}
+
+int64_t store_league_create(hx_store *s, const char *name, const char *config, const char *config_sha256,
+                            uint64_t seed, const store_planned *plan, int n)
+{
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_stmt *st = NULL;
+    int64_t id = -1;
+    if (sqlite3_prepare_v2(s->db, "INSERT INTO leagues (name, config, config_sha256, seed) VALUES (?,?,?,?)", -1, &st,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, config, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, config_sha256, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 4, (int64_t)seed);
+        if (sqlite3_step(st) == SQLITE_DONE)
+            id = sqlite3_last_insert_rowid(s->db);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (id >= 0 && sqlite3_prepare_v2(s->db,
+                                      "INSERT INTO schedule (league_id, n, variant, rows, cols, black, white, seed)"
+                                      " VALUES (?,?,?,?,?,?,?,?)",
+                                      -1, &st, NULL) != SQLITE_OK)
+        id = -1;
+    for (int i = 0; id >= 0 && i < n; i++) {
+        const store_planned *p = &plan[i];
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int(st, 2, p->n);
+        sqlite3_bind_text(st, 3, hx_variant_name(p->variant), -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 4, p->rows);
+        sqlite3_bind_int(st, 5, p->cols);
+        sqlite3_bind_text(st, 6, p->black, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 7, p->white, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 8, (int64_t)p->seed);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            id = -1;
+    }
+    sqlite3_finalize(st);
+    if (id < 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return id;
+}
+
+int store_league_pending(hx_store *s, int64_t league, store_planned **out, int *n, int *total)
+{
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = *total = 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM schedule WHERE league_id = ?", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, league);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        *total = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT id, n, variant, rows, cols, black, white, seed FROM schedule"
+                           " WHERE league_id = ? AND game_id IS NULL ORDER BY n",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, league);
+    store_planned *rows = calloc((size_t)(*total > 0 ? *total : 1), sizeof *rows);
+    int k = 0, rc;
+    while (rows && (rc = sqlite3_step(st)) == SQLITE_ROW && k < *total) {
+        store_planned *p = &rows[k++];
+        p->id = sqlite3_column_int64(st, 0);
+        p->n = sqlite3_column_int(st, 1);
+        int v = hx_variant_parse((const char *)sqlite3_column_text(st, 2));
+        p->variant = v < 0 ? HX_HEX : (hx_variant)v;
+        p->rows = sqlite3_column_int(st, 3);
+        p->cols = sqlite3_column_int(st, 4);
+        snprintf(p->black, sizeof p->black, "%s", (const char *)sqlite3_column_text(st, 5));
+        snprintf(p->white, sizeof p->white, "%s", (const char *)sqlite3_column_text(st, 6));
+        p->seed = (uint64_t)sqlite3_column_int64(st, 7);
+    }
+    sqlite3_finalize(st);
+    if (!rows)
+        return -1;
+    *out = rows;
+    *n = k;
+    return 0;
 }

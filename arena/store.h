@@ -11,7 +11,7 @@
 #include "game.h"
 #include "protocol.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 #define STORE_DEFAULT_PATH "results/arena.db"
 
 typedef struct hx_store hx_store;
@@ -38,10 +38,34 @@ typedef struct {
     double seconds;
     const char *started, *finished; /* ISO 8601 UTC timestamps */
     const hx_game *game;
+    int64_t schedule;          /* the league schedule row this game plays, or 0 */
 } store_game_rec;
 
-/* Stores a game and its attempts in one transaction. Returns the game id, or -1. */
+/* Stores a game and its attempts in one transaction; with a schedule row, marks it played in the same
+ * transaction (a row already played makes the whole store fail: no game is played twice). Returns the
+ * game id, or -1. */
 int64_t store_game(hx_store *s, const store_game_rec *g);
+
+/* One planned league game (a row of the schedule table). */
+typedef struct {
+    int64_t id;                /* schedule.id (filled by store_league_pending) */
+    int n;                     /* position in the league, from 0 */
+    hx_variant variant;
+    int rows, cols;
+    char black[64], white[64]; /* agent names from the config */
+    uint64_t seed;
+} store_planned;
+
+/* The newest league with this name and config hash that still has unplayed games: its id, 0 when there
+ * is none, -1 on error. */
+int64_t store_league_unfinished(hx_store *s, const char *name, const char *config_sha256);
+
+/* A new league and its whole schedule, in one transaction. Returns the league id, or -1. */
+int64_t store_league_create(hx_store *s, const char *name, const char *config, const char *config_sha256,
+                            uint64_t seed, const store_planned *plan, int n);
+
+/* The unplayed games of a league in schedule order (*out: malloc'd, free it) and the schedule's size. */
+int store_league_pending(hx_store *s, int64_t league, store_planned **out, int *n, int *total);
 
 /* The last error message of the database, for reports. */
 const char *store_error(hx_store *s);

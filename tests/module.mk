@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -24,6 +24,10 @@ $(BUILD)/tests/test_protocol $(BUILD)/tests/test_referee: $(BUILD)/tests/%: $(BU
 $(BUILD)/tests/test_match: $(BUILD)/obj/tests/test_match.o $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SQLITE_LIBS) $(MSGPACK_LIBS) -lm
+
+$(BUILD)/tests/test_league: $(BUILD)/obj/tests/test_league.o $(COORD_LIB) $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(COORD_LDLIBS)
 
 $(BUILD)/tests/test_store: $(BUILD)/obj/tests/test_store.o $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)

@@ -122,7 +122,7 @@ int main(int argc, char **argv)
     const char *bot = argc > 1 ? argv[1] : "build/bench/bin/random";
     ag_command cmd;
     char err[512];
-    if (ag_command_parse(bot, &cmd, err, sizeof err) != 0) {
+    if (ag_command_parse(bot, NULL, &cmd, err, sizeof err) != 0) {
         fprintf(stderr, "bench_match: %s\n", err);
         return 1;
     }

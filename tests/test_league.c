@@ -1,0 +1,249 @@
+/* tests/test_league.c — leagues: config errors name file, line and key; the schedule has every pair in
+ * both colours with the right counts, deterministically; `arena league` killed with SIGKILL at random
+ * moments and restarted ends with exactly the planned games, none twice. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "league.h"
+#include "test_util.h"
+
+static char tmp[64], bin[512];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmp, sizeof tmp, "/tmp/arena-league-test-XXXXXX");
+    if (!mkdtemp(tmp))
+        return -1;
+    const char *b = getenv("ARENA_BIN_DIR");
+    snprintf(bin, sizeof bin, "%s", b ? b : "bin");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *write_config(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmp, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+#define HEAD "[league]\nname = t\nvariants = classical\nboards = 3x3\ngames = 2\n"
+#define AGENTS "[agent a]\ncommand = x\n[agent b]\ncommand = y\n"
+
+static void config_errors_name_file_line_and_key(void **state)
+{
+    (void)state;
+    static const struct { const char *text, *expect; } cases[] = {
+        { HEAD "colour = red\n" AGENTS, "bad.ini:6: [league] colour: unknown key" },
+        { "[league]\nname = t\nvariants = classical\nboards = 3x3\ngames = 3\n" AGENTS,
+          "bad.ini:5: [league] games: '3': expected an even number" },
+        { "[league]\nname = t\nvariants = classical, dark\nboards = 3x3\ngames = 2\n" AGENTS,
+          "bad.ini:3: [league] variants: unknown variant 'dark'" },
+        { "[league]\nname = t\nvariants = all\nboards = 3x3, 30x3\ngames = 2\n" AGENTS,
+          "bad.ini:4: [league] boards: board '30x3'" },
+        { "[league]\nvariants = all\nboards = 3x3\ngames = 2\n" AGENTS, "bad.ini: [league] name: missing" },
+        { HEAD "[agent a]\ncommand = x\n[agent b]\nargs = --fast\n", "bad.ini:8: [agent b] command: missing" },
+        { HEAD "[agents]\ncommand = x\n", "bad.ini:7: [agents] command: unknown section" },
+        { HEAD "mode = gauntlet\n" AGENTS, "[league] challenger: missing for mode = gauntlet" },
+        { HEAD "mode = swiss\n" AGENTS, "bad.ini:6: [league] mode: 'swiss': expected round-robin or gauntlet" },
+        { HEAD "[agent a]\ncommand = x\n", "needs at least two [agent NAME] sections" },
+        { HEAD "concurrency = 0\n" AGENTS, "bad.ini:6: [league] concurrency: '0'" },
+        { HEAD "this is not ini\n" AGENTS, "bad.ini:6: not INI syntax" },
+    };
+    static cfg_league c;
+    char err[1024];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *path = write_config("bad.ini", cases[i].text);
+        assert_int_equal(cfg_load(path, &c, err, sizeof err), -1);
+        if (!strstr(err, cases[i].expect))
+            fail_msg("case %zu: got \"%s\", expected \"%s\"", i, err, cases[i].expect);
+    }
+    assert_int_equal(cfg_load("/nonexistent/none.ini", &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot open"));
+}
+
+static void schedule_has_every_pair_in_both_colours(void **state)
+{
+    (void)state;
+    const char *path = write_config("ok.ini", "[league]\nname = s\nvariants = classical, abrupt-flash\n"
+                                              "boards = 3x3, 4x5\ngames = 4\nseed = 9\n"
+                                              "[agent a]\ncommand = x\n[agent b]\ncommand = y\nargs = -v\n"
+                                              "[agent c]\ncommand = z\n[agent d]\ncommand = w\n");
+    static cfg_league c;
+    char err[512];
+    assert_int_equal(cfg_load(path, &c, err, sizeof err), 0);
+    assert_string_equal(c.agents[1].cmdline, "y -v");
+    cfg_games plays[4];
+    for (int i = 0; i < 4; i++)
+        plays[i] = (cfg_games){ .variants = (1u << HX_VARIANT_COUNT) - 1 };
+    int n = lg_plan(&c, plays, NULL);
+    assert_int_equal(n, 2 * 2 * 4 * 6); /* variants x boards x games x pairs */
+    static store_planned p1[200], p2[200];
+    assert_int_equal(lg_plan(&c, plays, p1), n);
+    assert_int_equal(lg_plan(&c, plays, p2), n);
+    assert_memory_equal(p1, p2, sizeof p1[0] * (size_t)n); /* deterministic */
+    int count[4][4][2][2] = { { { { 0 } } } };             /* black, white, variant, board */
+    for (int i = 0; i < n; i++) {
+        int b = p1[i].black[0] - 'a', w = p1[i].white[0] - 'a';
+        assert_int_equal(p1[i].n, i);
+        assert_true(b != w);
+        count[b][w][p1[i].variant == HX_CLASSICAL ? 0 : 1][p1[i].rows == 3 ? 0 : 1]++;
+        for (int j = 0; j < i; j++)
+            assert_true(p1[i].seed != p1[j].seed);
+    }
+    for (int b = 0; b < 4; b++)
+        for (int w = 0; w < 4; w++)
+            for (int v = 0; v < 2; v++)
+                for (int k = 0; k < 2; k++)
+                    assert_int_equal(count[b][w][v][k], b == w ? 0 : 2); /* half of 4 with each colour */
+
+    c.seed = 10; /* another seed: the same games, other seeds */
+    assert_int_equal(lg_plan(&c, plays, p2), n);
+    assert_true(p2[0].seed != p1[0].seed && strcmp(p2[5].black, p1[5].black) == 0);
+
+    plays[3].variants = 1u << HX_CLASSICAL; /* d plays classical only, on 3x3 only */
+    plays[3].n_boards = 1;
+    plays[3].boards[0][0] = plays[3].boards[0][1] = 3;
+    assert_int_equal(lg_plan(&c, plays, NULL), 4 * (3 + 3 + 3 + 6));
+
+    c.mode = CFG_GAUNTLET; /* b against each other agent */
+    snprintf(c.challenger, sizeof c.challenger, "b");
+    plays[3] = plays[0];
+    n = lg_plan(&c, plays, p1);
+    assert_int_equal(n, 2 * 2 * 4 * 3);
+    for (int i = 0; i < n; i++)
+        assert_true(strcmp(p1[i].black, "b") == 0 || strcmp(p1[i].white, "b") == 0);
+}
+
+static long scalar(const char *db, const char *sql)
+{
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    if (sqlite3_prepare_v2(d, sql, -1, &st, NULL) != SQLITE_OK)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(d));
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    long v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    return v;
+}
+
+/* Kills (SIGKILL, with their process groups) the bots a killed coordinator left behind. */
+static void kill_orphans(const char *tag)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[300], buf[4096];
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < len; i++)
+            buf[i] = buf[i] ? buf[i] : ' ';
+        buf[len] = '\0';
+        if (strstr(buf, tag))
+            kill(-atoi(e->d_name), SIGKILL), kill(atoi(e->d_name), SIGKILL);
+    }
+    closedir(d);
+}
+
+static int league(const char *cfg, const char *db, const char *logs, int kill_after_ms)
+{
+    char arena[600];
+    snprintf(arena, sizeof arena, "%s/arena", bin);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execl(arena, arena, "league", cfg, "--db", db, "--logs", logs, "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    if (kill_after_ms > 0) {
+        struct timespec t = { kill_after_ms / 1000, (kill_after_ms % 1000) * 1000000L };
+        nanosleep(&t, NULL);
+        kill(pid, SIGKILL);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void killed_league_resumes_without_loss_or_duplicates(void **state)
+{
+    (void)state;
+    char text[2048], tag[64], db[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag k%d", (int)getpid());
+    snprintf(text, sizeof text,
+             "[league]\nname = soak\nvariants = classical, abrupt\nboards = 3x3, 4x4\ngames = 60\n"
+             "concurrency = 2\nseed = 3\n"
+             "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n"
+             "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n"
+             "[agent r3]\ncommand = %s/random\nargs = --seed 3 %s\n",
+             bin, tag, bin, tag, bin, tag);
+    const char *cfg = write_config("soak.ini", text);
+    snprintf(db, sizeof db, "%s/soak.db", tmp);
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    unsigned seed = (unsigned)getpid();
+    int kills = 0, rc = -1;
+    for (int round = 0; round < 8 && rc != 0; round++) {
+        rc = league(cfg, db, logs, 100 + (int)(rand_r(&seed) % 500));
+        kill_orphans(tag);
+        if (rc != 0) { /* else it finished before the kill */
+            assert_int_equal(rc, 128 + SIGKILL);
+            kills++;
+        }
+    }
+    if (rc != 0)
+        assert_int_equal(league(cfg, db, logs, 0), 0); /* plays whatever is left */
+    kill_orphans(tag);
+    const long planned = 2 * 2 * 60 * 3;
+    assert_true(kills >= 1);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM leagues"), 1);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM schedule"), planned);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM games"), planned);
+    assert_int_equal(scalar(db, "SELECT count(DISTINCT schedule_id) FROM games"), planned);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM games g JOIN schedule s ON s.game_id = g.id AND "
+                                "s.id = g.schedule_id"), planned);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM games WHERE attempts <> (SELECT count(*) FROM attempts a "
+                                "WHERE a.game_id = games.id)"), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+    /* running it again starts a new league (the last one is complete) */
+    assert_int_equal(league(cfg, db, logs, 0), 0);
+    kill_orphans(tag);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM leagues"), 2);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM games"), 2 * planned);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(config_errors_name_file_line_and_key),
+        cmocka_unit_test(schedule_has_every_pair_in_both_colours),
+        cmocka_unit_test(killed_league_resumes_without_loss_or_duplicates),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
