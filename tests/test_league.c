@@ -11,7 +11,7 @@
 
 #include "config.h"
 #include "league.h"
-#include "test_util.h"
+#include "test_sys.h"
 
 static char tmp[64], bin[512];
 
@@ -133,41 +133,7 @@ static void schedule_has_every_pair_in_both_colours(void **state)
         assert_true(strcmp(p1[i].black, "b") == 0 || strcmp(p1[i].white, "b") == 0);
 }
 
-static long scalar(const char *db, const char *sql)
-{
-    sqlite3 *d;
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    if (sqlite3_prepare_v2(d, sql, -1, &st, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(d));
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    long v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(d);
-    return v;
-}
 
-/* Kills (SIGKILL, with their process groups) the bots a killed coordinator left behind. */
-static void kill_orphans(const char *tag)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char path[300], buf[4096];
-        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        for (size_t i = 0; i < len; i++)
-            buf[i] = buf[i] ? buf[i] : ' ';
-        buf[len] = '\0';
-        if (strstr(buf, tag))
-            kill(-atoi(e->d_name), SIGKILL), kill(atoi(e->d_name), SIGKILL);
-    }
-    closedir(d);
-}
 
 static int league(const char *cfg, const char *db, const char *logs, int kill_after_ms)
 {
@@ -210,7 +176,7 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
     int kills = 0, rc = -1;
     for (int round = 0; round < 8 && rc != 0; round++) {
         rc = league(cfg, db, logs, 100 + (int)(rand_r(&seed) % 500));
-        kill_orphans(tag);
+        procs_with(tag, true);
         if (rc != 0) { /* else it finished before the kill */
             assert_int_equal(rc, 128 + SIGKILL);
             kills++;
@@ -218,24 +184,24 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
     }
     if (rc != 0)
         assert_int_equal(league(cfg, db, logs, 0), 0); /* plays whatever is left */
-    kill_orphans(tag);
+    procs_with(tag, true);
     const long planned = 2 * 2 * 60 * 3;
     assert_true(kills >= 1);
-    assert_int_equal(scalar(db, "SELECT count(*) FROM leagues"), 1);
-    assert_int_equal(scalar(db, "SELECT count(*) FROM schedule"), planned);
-    assert_int_equal(scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
-    assert_int_equal(scalar(db, "SELECT count(*) FROM games"), planned);
-    assert_int_equal(scalar(db, "SELECT count(DISTINCT schedule_id) FROM games"), planned);
-    assert_int_equal(scalar(db, "SELECT count(*) FROM games g JOIN schedule s ON s.game_id = g.id AND "
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues"), 1);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule"), planned);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), planned);
+    assert_int_equal(db_scalar(db, "SELECT count(DISTINCT schedule_id) FROM games"), planned);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games g JOIN schedule s ON s.game_id = g.id AND "
                                 "s.id = g.schedule_id"), planned);
-    assert_int_equal(scalar(db, "SELECT count(*) FROM games WHERE attempts <> (SELECT count(*) FROM attempts a "
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE attempts <> (SELECT count(*) FROM attempts a "
                                 "WHERE a.game_id = games.id)"), 0);
-    assert_int_equal(scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
     /* running it again starts a new league (the last one is complete) */
     assert_int_equal(league(cfg, db, logs, 0), 0);
-    kill_orphans(tag);
-    assert_int_equal(scalar(db, "SELECT count(*) FROM leagues"), 2);
-    assert_int_equal(scalar(db, "SELECT count(*) FROM games"), 2 * planned);
+    procs_with(tag, true);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues"), 2);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 2 * planned);
 }
 
 int main(void)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "protocol.h"
-#include "test_util.h"
+#include "test_sys.h"
 
 static char bin[512], agents[512], tmp[64];
 
@@ -58,46 +58,7 @@ static long json_int(const char *text, const char *within, const char *key)
     return strtol(p + strlen(pat), NULL, 10);
 }
 
-static long db_count(const char *db, const char *sql)
-{
-    sqlite3 *d;
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    if (sqlite3_prepare_v2(d, sql, -1, &st, NULL) != SQLITE_OK)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(d));
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    long n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(d);
-    return n;
-}
 
-/* Processes whose command line contains `tag`. */
-static int count_processes(const char *tag)
-{
-    DIR *d = opendir("/proc");
-    assert_non_null(d);
-    struct dirent *e;
-    int n = 0;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        char path[300], buf[4096];
-        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        for (size_t i = 0; i < len; i++)
-            if (buf[i] == '\0')
-                buf[i] = ' ';
-        buf[len] = '\0';
-        n += strstr(buf, tag) != NULL;
-    }
-    closedir(d);
-    return n;
-}
 
 static char out[1 << 16];
 
@@ -122,14 +83,14 @@ static long match_checked(const char *db, const char *variant, const char *bot_a
 
     char sql[512];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND reason = 'connected'", run_id);
-    assert_int_equal(db_count(db, sql), games);
+    assert_int_equal(db_scalar(db, sql), games);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND winner = 'B'", run_id);
-    assert_int_equal(db_count(db, sql), a_black + b_black);
+    assert_int_equal(db_scalar(db, sql), a_black + b_black);
     snprintf(sql, sizeof sql,
              "SELECT count(*) FROM games g WHERE run_id = %ld AND attempts = (SELECT count(*) FROM attempts a "
              "WHERE a.game_id = g.id) AND attempts > 0",
              run_id);
-    assert_int_equal(db_count(db, sql), games);
+    assert_int_equal(db_scalar(db, sql), games);
     if (distinct) { /* bot_b's wins by agent name in the database */
         const char *name = strstr(out, "\"b\":{\"name\":\"");
         assert_non_null(name);
@@ -138,7 +99,7 @@ static long match_checked(const char *db, const char *variant, const char *bot_a
                  "SELECT count(*) FROM games g JOIN agents a ON a.id = CASE g.winner WHEN 'B' THEN g.black "
                  "ELSE g.white END WHERE run_id = %ld AND a.name = '%.*s'",
                  run_id, (int)strcspn(name, "\""), name);
-        assert_int_equal(db_count(db, sql), b_wins);
+        assert_int_equal(db_scalar(db, sql), b_wins);
     }
     return run_id;
 }
@@ -156,9 +117,9 @@ static void random_against_random_and_python(void **state)
     long r3 = match_checked(db, "classical", a, "agents/examples/random_bot.py", 20, true);
     long r4 = match_checked(db, "abrupt-flash", a, "agents/examples/random_bot.py", 20, true);
     assert_true(r1 < r2 && r2 < r3 && r3 < r4);
-    assert_int_equal(db_count(db, "SELECT count(*) FROM games"), 80);
-    assert_int_equal(db_count(db, "SELECT count(*) FROM runs WHERE finished IS NOT NULL"), 4);
-    assert_int_equal(db_count(db, "SELECT count(DISTINCT name) FROM agents"), 2);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 80);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM runs WHERE finished IS NOT NULL"), 4);
+    assert_int_equal(db_scalar(db, "SELECT count(DISTINCT name) FROM agents"), 2);
 
     /* arena games and arena show read what was stored */
     assert_int_equal(run(out, sizeof out, "%s/arena games --db %s --run %ld --format csv --limit 0", bin, db, r1), 0);
@@ -191,7 +152,7 @@ static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
         { "hang", "timeout", "no move within 300 ms" },
         { "late", "timeout", "no move within 300 ms" },
         { "garbage", "protocol_error", "MessagePack" },
-        { "illegal", "illegal", "own stone" },
+        { "illegal", "illegal", "the mover" },
         { "offboard", "illegal", "off the 4x4 board" },
         { "wrong-game", "protocol_error", "for game 100" },
         { "twice", NULL, NULL }, /* out of turn, or illegal when its first attempt was rejected */
@@ -226,10 +187,10 @@ static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
             snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND reason <> 'connected'",
                      run_id);
         }
-        long n = db_count(db, sql);
+        long n = db_scalar(db, sql);
         if (n != 4)
             fail_msg("%s: %ld of 4 games recorded as '%s' with detail '%s'", m->mode, n, m->reason, m->detail);
-        if (count_processes(tag) != 0)
+        if (procs_with(tag, false) != 0)
             fail_msg("%s: a bot process outlived arena match", m->mode);
     }
 }
@@ -350,16 +311,16 @@ static void sigterm_leaves_no_bot_behind(void **state)
               "60000", "--concurrency", "2", "--db", db, "--quiet", cmd, cmd, (char *)NULL);
         _exit(127);
     }
-    for (int i = 0; i < 500 && count_processes(tag) < 5; i++) /* arena (its arguments name the bots), 4 bots */
+    for (int i = 0; i < 500 && procs_with(tag, false) < 5; i++) /* arena (its arguments name the bots), 4 bots */
         usleep(10000);
-    assert_int_equal(count_processes(tag), 5);
+    assert_int_equal(procs_with(tag, false), 5);
     usleep(100000);
     kill(pid, SIGTERM);
     int st;
     assert_int_equal(waitpid(pid, &st, 0), pid);
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 128 + SIGTERM);
-    assert_int_equal(count_processes(tag), 0);
+    assert_int_equal(procs_with(tag, false), 0);
 }
 
 static void bad_input_is_named(void **state)

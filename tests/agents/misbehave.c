@@ -7,7 +7,7 @@
  *   --mode hang        never answers again (also not pings)
  *   --mode late        answers 300 ms after its budget
  *   --mode garbage     sends bytes that are not MessagePack
- *   --mode illegal     attempts its own first stone again
+ *   --mode illegal     attempts its first cell again (its stone, or an opponent stone it learned)
  *   --mode offboard    attempts a cell off the board
  *   --mode wrong-game  answers for another game id
  *   --mode twice       sends its move twice (the second one is out of turn)
@@ -103,8 +103,8 @@ int main(int argc, char **argv)
         case PM_RESULT:
             if (in.cell >= 0 && in.cell < cells)
                 known[in.cell] = 1;
-            if (first < 0 && in.outcome == HX_PLACED)
-                first = in.cell;
+            if (first < 0 && in.cell >= 0 && in.cell < cells)
+                first = in.cell; /* known now: placed, rejected or collided */
             break;
         case PM_PING:
             out.type = PM_PONG;

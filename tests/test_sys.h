@@ -1,0 +1,59 @@
+/* tests/test_sys.h — helpers of the end-to-end tests: one number from an SQLite query, and the processes
+ * whose command line holds a tag (counted, or killed with their process groups). */
+#ifndef TESTS_TEST_SYS_H
+#define TESTS_TEST_SYS_H
+
+#include <dirent.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "test_util.h"
+
+static inline long db_scalar(const char *db, const char *sql)
+{
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    if (sqlite3_prepare_v2(d, sql, -1, &st, NULL) != SQLITE_OK)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(d));
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    long v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    return v;
+}
+
+/* Processes whose command line contains `tag`; with kill_them, each is sent SIGKILL with its group. */
+static inline int procs_with(const char *tag, bool kill_them)
+{
+    DIR *d = opendir("/proc");
+    assert_non_null(d);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[300], buf[4096];
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < len; i++)
+            buf[i] = buf[i] ? buf[i] : ' ';
+        buf[len] = '\0';
+        if (!strstr(buf, tag))
+            continue;
+        n++;
+        if (kill_them) {
+            kill(-atoi(e->d_name), SIGKILL);
+            kill(atoi(e->d_name), SIGKILL);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+#endif
