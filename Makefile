@@ -36,6 +36,7 @@ PROGRAMS :=
 TESTS :=
 BENCHES :=
 
+include ratings/module.mk
 include arena/module.mk
 include agents/module.mk
 include tests/module.mk

@@ -9,6 +9,8 @@ int cmd_random(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_league(int argc, char **argv);
 int cmd_games(int argc, char **argv);
+int cmd_ratings(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 
 #endif

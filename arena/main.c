@@ -17,6 +17,8 @@ static const struct {
     { "random", cmd_random, "play uniformly random games: Black's win rate and attempts per second" },
     { "match", cmd_match, "play games between two bot programs and store them" },
     { "league", cmd_league, "play a league from a config file (resumes an interrupted one)" },
+    { "ratings", cmd_ratings, "Elo ratings with intervals, per variant and board and pooled" },
+    { "matrix", cmd_matrix, "win matrices: rows move first, cells W-L" },
     { "games", cmd_games, "list stored games" },
     { "show", cmd_show, "replay a stored game with both players' views after each attempt" },
 };

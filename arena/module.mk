@@ -52,7 +52,7 @@ $(COORD_LIB): $(COORD_SRC:%.c=$(BUILD)/obj/%.o)
 	$(AR) rcs $@ $^
 
 ARENA_SRC := arena/main.c arena/cli.c arena/cmd_replay.c arena/cmd_tree.c arena/cmd_random.c arena/cmd_match.c \
-             arena/cmd_games.c arena/cmd_league.c
+             arena/cmd_games.c arena/cmd_league.c arena/cmd_ratings.c
 
 LIBS += $(ENGINE_LIB)
 PROGRAMS += $(BIN)/arena
@@ -61,8 +61,8 @@ $(ENGINE_LIB): $(ENGINE_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
-$(ARENA_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(SQLITE_CFLAGS) $(MSGPACK_CFLAGS)
+$(ARENA_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(SQLITE_CFLAGS) $(MSGPACK_CFLAGS) -Iratings
 
-$(BIN)/arena: $(ARENA_SRC:%.c=$(BUILD)/obj/%.o) $(COORD_LIB) $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+$(BIN)/arena: $(ARENA_SRC:%.c=$(BUILD)/obj/%.o) $(COORD_LIB) $(RATINGS_LIB) $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(COORD_LDLIBS)
