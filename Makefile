@@ -49,7 +49,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test test-build bench bench-build league install clean help
+.PHONY: all deps test test-build bench bench-build league plots install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -71,7 +71,11 @@ bench:
 bench-build: $(LIBS) $(PROGRAMS) $(BENCHES)
 
 league: deps all
-	@scripts/league-demo.sh "$(BIN)"
+	@scripts/league.sh "$(BIN)" configs/quick.ini
+
+LEAGUE ?= quick
+plots: all
+	@scripts/plots.sh "$(BIN)" results/arena.db "$(LEAGUE)" "results/$(LEAGUE)"
 
 install: all
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib" "$(DESTDIR)$(PREFIX)/include/darkhex"
@@ -86,7 +90,8 @@ help:
 	@echo "make            build the libraries and the programs (into bin/)"
 	@echo "make test       install missing packages, build and run every test (SAN=1: ASan+UBSan)"
 	@echo "make bench      build with optimisation and print benchmark figures"
-	@echo "make league     install missing packages, build, and run the default league"
+	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"
+	@echo "make plots      plots of a league already in results/arena.db (LEAGUE=name, default quick)"
 	@echo "make deps       install missing Debian packages (apt-get; sudo when not root)"
 	@echo "make install    install programs, libraries and headers under PREFIX (default /usr/local)"
 	@echo "make clean      remove build/ and bin/"

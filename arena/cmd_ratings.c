@@ -405,7 +405,7 @@ int cmd_matrix(int argc, char **argv)
             if (in[order[i]])
                 cols[m++] = order[i];
         char title[300];
-        snprintf(title, sizeof title, "%s: %ld games; rows move first (Black), %s", r.groups[g].name, total,
+        snprintf(title, sizeof title, "%s: %ld games; rows move first (Black); %s", r.groups[g].name, total,
                  score ? "cells: the row's score %" : "cells: the row's wins-losses");
         tb_table t;
         tb_init(&t, title, m + 1);

@@ -72,7 +72,8 @@ static int newton(const rt_data *d, const double *wins, double prior, double *th
 {
     int n = d->n, k = n + d->groups;
     double ridge = prior > 0 ? 0 : 1e-6; /* without a prior, a tiny pull to 0 fixes the scale's origin */
-    for (int it = 1; it <= 100; it++) {
+    double step = 0;
+    for (int it = 1; it <= 200; it++) {
         memset(h, 0, sizeof *h * (size_t)k * (size_t)k);
         memset(grad, 0, sizeof *grad * (size_t)k);
         for (int i = 0; i < n; i++) {
@@ -100,13 +101,13 @@ static int newton(const rt_data *d, const double *wins, double prior, double *th
         }
         if (cholesky_solve(h, grad, k) != 0)
             return -1;
-        double step = 0;
-        for (int i = 0; i < k; i++) {
+        step = 0;
+        for (int i = 0; i < k; i++) { /* Newton steps of at most 1 logit (217 Elo): no overshoot */
             double s = grad[i];
-            if (s > 5)
-                s = 5;
-            if (s < -5)
-                s = -5;
+            if (s > 1)
+                s = 1;
+            if (s < -1)
+                s = -1;
             theta[i] += s;
             if (theta[i] > MAX_LOGIT)
                 theta[i] = MAX_LOGIT;
@@ -117,7 +118,7 @@ static int newton(const rt_data *d, const double *wins, double prior, double *th
         if (step < 1e-9)
             return it;
     }
-    return prior > 0 ? -1 : 100; /* pure ML with a perfect scorer: ratings stop at the clip */
+    return step < 1e-6 || prior <= 0 ? 200 : -1; /* pure ML with a perfect scorer: ratings stop at the clip */
 }
 
 static int binomial(hx_rng *rng, double m, double p)

@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -28,6 +28,11 @@ $(BUILD)/tests/test_match: $(BUILD)/obj/tests/test_match.o $(PROTO_LIB) $(ENGINE
 $(BUILD)/tests/test_league: $(BUILD)/obj/tests/test_league.o $(COORD_LIB) $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(COORD_LDLIBS)
+
+$(BUILD)/obj/tests/test_ratings.o: ALL_CFLAGS += -Iratings
+$(BUILD)/tests/test_ratings: $(BUILD)/obj/tests/test_ratings.o $(RATINGS_LIB) $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SQLITE_LIBS) $(MSGPACK_LIBS) -lm
 
 $(BUILD)/tests/test_store: $(BUILD)/obj/tests/test_store.o $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
