@@ -56,3 +56,9 @@ $(BUILD)/obj/tests/bench/bench_match.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
 $(BUILD)/tests/bench_match: $(BUILD)/obj/tests/bench/bench_match.o $(COORD_LIB) $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(COORD_LDLIBS)
+
+BENCHES += $(BUILD)/tests/bench_ratings
+$(BUILD)/obj/tests/bench/bench_ratings.o: ALL_CFLAGS += -Iratings
+$(BUILD)/tests/bench_ratings: $(BUILD)/obj/tests/bench/bench_ratings.o $(RATINGS_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
