@@ -246,7 +246,7 @@ static int handler(void *user, const char *section, const char *key, const char 
                 return fail(p, section, key, "more than %d agents", CFG_MAX_AGENTS);
             a = &c->agents[c->n_agents++];
             memset(a, 0, sizeof *a);
-            snprintf(a->name, sizeof a->name, "%s", name);
+            memcpy(a->name, name, strlen(name) + 1); /* checked above: shorter than CFG_NAME_MAX */
             a->line = p->section_line;
         }
         return agent_key(p, a, key, value);
@@ -295,7 +295,10 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
             snprintf(err, errlen, "%s:%d: [agent %s] command: missing", path, a->line, a->name);
             return -1;
         }
-        snprintf(a->cmdline, sizeof a->cmdline, "%s%s%s", a->command, a->args[0] ? " " : "", a->args);
+        size_t n = strlen(a->command), m = strlen(a->args); /* both shorter than 512: cmdline holds them */
+        memcpy(a->cmdline, a->command, n);
+        a->cmdline[n] = ' ';
+        memcpy(a->cmdline + n + (m > 0), a->args, m + 1);
     }
     if (c->mode == CFG_GAUNTLET) {
         bool found = false;
