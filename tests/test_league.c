@@ -181,6 +181,11 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
             assert_int_equal(rc, 128 + SIGKILL);
             kills++;
         }
+        /* killed after its last game was stored (while stopping its bots): the league is complete, and
+         * running the command again would start the next league */
+        if (rc != 0 && access(db, F_OK) == 0 && db_scalar(db, "SELECT count(*) FROM leagues") == 1 &&
+            db_scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL") == 0)
+            rc = 0;
     }
     if (rc != 0)
         assert_int_equal(league(cfg, db, logs, 0), 0); /* plays whatever is left */
