@@ -197,3 +197,14 @@ void cli_json_views(const hx_game *g)
     }
     printf("}");
 }
+
+int cli_getopt(const char *cmd, int argc, char **argv, const struct option *options)
+{
+    opterr = 0;
+    int c = getopt_long(argc, argv, ":", options, NULL);
+    if (c == ':')
+        cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+    if (c == '?')
+        cli_usage_error(cmd, "unknown option '%s' (see 'arena %s --help')", argv[optind - 1], cmd);
+    return c;
+}

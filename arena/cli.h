@@ -3,6 +3,7 @@
 #ifndef ARENA_CLI_H
 #define ARENA_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -65,6 +66,19 @@ void cli_json_string(const char *s);
 
 /* Writes "views":{"B":[rows],"W":[rows]} for the current position on stdout. */
 void cli_json_views(const hx_game *g);
+
+/* Option ids and getopt_long entries shared by the commands that read the database (games, show,
+ * league, ratings, matrix); a command's own ids start at CLI_O_OWN. */
+enum { CLI_O_DB = 0x200, CLI_O_FORMAT, CLI_O_JSON, CLI_O_HELP, CLI_O_VARIANT, CLI_O_BOARD, CLI_O_OWN };
+#define CLI_DB_OPTIONS                                                                                    \
+    { "db", required_argument, 0, CLI_O_DB }, { "format", required_argument, 0, CLI_O_FORMAT },          \
+        { "json", no_argument, 0, CLI_O_JSON }, { "help", no_argument, 0, CLI_O_HELP }
+#define CLI_FILTER_OPTIONS                                                                                \
+    { "variant", required_argument, 0, CLI_O_VARIANT }, { "board", required_argument, 0, CLI_O_BOARD }
+
+/* getopt_long with its own messages off: returns the next option's id, or -1 at the end; a missing value
+ * or an unknown option exits through cli_usage_error() naming it. */
+int cli_getopt(const char *cmd, int argc, char **argv, const struct option *options);
 
 /* Seconds from a monotonic clock. */
 double cli_now(void);

@@ -88,13 +88,11 @@ static const char *text(sqlite3_stmt *st, int col)
 
 int cmd_games(int argc, char **argv)
 {
-    enum { O_DB = 256, O_RUN, O_VARIANT, O_BOARD, O_AGENT, O_REASON, O_LIMIT, O_FORMAT, O_JSON, O_HELP };
+    enum { O_RUN = CLI_O_OWN, O_AGENT, O_REASON, O_LIMIT };
     static const struct option options[] = {
-        { "db", required_argument, 0, O_DB },         { "run", required_argument, 0, O_RUN },
-        { "variant", required_argument, 0, O_VARIANT }, { "board", required_argument, 0, O_BOARD },
-        { "agent", required_argument, 0, O_AGENT },   { "reason", required_argument, 0, O_REASON },
-        { "limit", required_argument, 0, O_LIMIT },   { "format", required_argument, 0, O_FORMAT },
-        { "json", no_argument, 0, O_JSON },           { "help", no_argument, 0, O_HELP },
+        CLI_DB_OPTIONS, CLI_FILTER_OPTIONS,
+        { "run", required_argument, 0, O_RUN },     { "agent", required_argument, 0, O_AGENT },
+        { "reason", required_argument, 0, O_REASON }, { "limit", required_argument, 0, O_LIMIT },
         { 0, 0, 0, 0 },
     };
     const char *db = STORE_DEFAULT_PATH, *agent = NULL, *reason = NULL;
@@ -102,13 +100,12 @@ int cmd_games(int argc, char **argv)
     int variant = -1, rows = 0, cols = 0;
     out_format fmt = OUT_TEXT;
     int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((c = cli_getopt("games", argc, argv, options)) != -1) {
         switch (c) {
-        case O_DB: db = optarg; break;
+        case CLI_O_DB: db = optarg; break;
         case O_RUN: run = (int64_t)cli_count("games", "--run", optarg, 1, INT64_MAX); break;
-        case O_VARIANT: variant = (int)cli_variant("games", optarg); break;
-        case O_BOARD: cli_board("games", optarg, &rows, &cols); break;
+        case CLI_O_VARIANT: variant = (int)cli_variant("games", optarg); break;
+        case CLI_O_BOARD: cli_board("games", optarg, &rows, &cols); break;
         case O_AGENT: agent = optarg; break;
         case O_REASON:
             reason = optarg;
@@ -122,11 +119,9 @@ int cmd_games(int argc, char **argv)
             }
             break;
         case O_LIMIT: limit = (int64_t)cli_count("games", "--limit", optarg, 0, INT64_MAX); break;
-        case O_FORMAT: fmt = parse_format("games", optarg, true); break;
-        case O_JSON: fmt = OUT_JSON; break;
-        case O_HELP: fputs(games_help, stdout); return CLI_OK;
-        case ':': cli_usage_error("games", "option '%s' needs a value", argv[optind - 1]);
-        default: cli_usage_error("games", "unknown option '%s' (see 'arena games --help')", argv[optind - 1]);
+        case CLI_O_FORMAT: fmt = parse_format("games", optarg, true); break;
+        case CLI_O_JSON: fmt = OUT_JSON; break;
+        case CLI_O_HELP: fputs(games_help, stdout); return CLI_OK;
         }
     }
     if (optind < argc)
@@ -219,25 +214,18 @@ static void print_views(const hx_game *g, out_format fmt)
 
 int cmd_show(int argc, char **argv)
 {
-    enum { O_DB = 256, O_FORMAT, O_JSON, O_HELP };
-    static const struct option options[] = {
-        { "db", required_argument, 0, O_DB }, { "format", required_argument, 0, O_FORMAT },
-        { "json", no_argument, 0, O_JSON },   { "help", no_argument, 0, O_HELP },
-        { 0, 0, 0, 0 },
-    };
+    static const struct option options[] = { CLI_DB_OPTIONS, { 0, 0, 0, 0 } };
     const char *db = STORE_DEFAULT_PATH;
     out_format fmt = OUT_TEXT;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        switch (c) {
-        case O_DB: db = optarg; break;
-        case O_FORMAT: fmt = parse_format("show", optarg, false); break;
-        case O_JSON: fmt = OUT_JSON; break;
-        case O_HELP: fputs(show_help, stdout); return CLI_OK;
-        case ':': cli_usage_error("show", "option '%s' needs a value", argv[optind - 1]);
-        default: cli_usage_error("show", "unknown option '%s' (see 'arena show --help')", argv[optind - 1]);
-        }
+    for (int c; (c = cli_getopt("show", argc, argv, options)) != -1;) {
+        if (c == CLI_O_DB)
+            db = optarg;
+        else if (c == CLI_O_FORMAT)
+            fmt = parse_format("show", optarg, false);
+        else if (c == CLI_O_JSON)
+            fmt = OUT_JSON;
+        else if (c == CLI_O_HELP)
+            return fputs(show_help, stdout), CLI_OK;
     }
     if (argc - optind != 1)
         cli_usage_error("show", "expected one game id (see 'arena games')");

@@ -127,33 +127,29 @@ static char *read_file(const char *path)
 
 int cmd_league(int argc, char **argv)
 {
-    enum { O_DB = 256, O_RESUME, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_JSON, O_FORMAT, O_HELP };
+    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET };
     static const struct option options[] = {
-        { "db", required_argument, 0, O_DB },     { "resume", no_argument, 0, O_RESUME },
-        { "new", no_argument, 0, O_NEW },          { "logs", required_argument, 0, O_LOGS },
-        { "progress", required_argument, 0, O_PROGRESS }, { "quiet", no_argument, 0, O_QUIET },
-        { "json", no_argument, 0, O_JSON },        { "format", required_argument, 0, O_FORMAT },
-        { "help", no_argument, 0, O_HELP },        { 0, 0, 0, 0 },
+        CLI_DB_OPTIONS,
+        { "resume", no_argument, 0, O_RESUME },           { "new", no_argument, 0, O_NEW },
+        { "logs", required_argument, 0, O_LOGS },         { "progress", required_argument, 0, O_PROGRESS },
+        { "quiet", no_argument, 0, O_QUIET },             { 0, 0, 0, 0 },
     };
     const char *db = STORE_DEFAULT_PATH, *logs = "results/logs";
     bool resume = false, fresh = false, quiet = false;
     long every = 50;
     cli_format fmt = CLI_TEXT;
     int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((c = cli_getopt("league", argc, argv, options)) != -1) {
         switch (c) {
-        case O_DB: db = optarg; break;
+        case CLI_O_DB: db = optarg; break;
         case O_RESUME: resume = true; break;
         case O_NEW: fresh = true; break;
         case O_LOGS: logs = optarg; break;
         case O_PROGRESS: every = (long)cli_count("league", "--progress", optarg, 0, 100000000); break;
         case O_QUIET: quiet = true; break;
-        case O_JSON: fmt = CLI_JSON; break;
-        case O_FORMAT: fmt = cli_format_parse("league", optarg); break;
-        case O_HELP: fputs(help, stdout); return CLI_OK;
-        case ':': cli_usage_error("league", "option '%s' needs a value", argv[optind - 1]);
-        default: cli_usage_error("league", "unknown option '%s' (see 'arena league --help')", argv[optind - 1]);
+        case CLI_O_JSON: fmt = CLI_JSON; break;
+        case CLI_O_FORMAT: fmt = cli_format_parse("league", optarg); break;
+        case CLI_O_HELP: fputs(help, stdout); return CLI_OK;
         }
     }
     if (argc - optind != 1)

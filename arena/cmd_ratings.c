@@ -279,16 +279,13 @@ static void ratings_table(report *r, int g, tb_table *t, bool first, bool last)
     rt_data_free(&d);
 }
 
-typedef enum { O_DB = 256, O_LEAGUE, O_VARIANT, O_BOARD, O_SINCE, O_FORMAT, O_JSON, O_HELP, O_ANCHOR, O_BOOT,
-               O_SEED, O_PRIOR, O_SCOPE, O_SCORE } opt;
+typedef enum { O_LEAGUE = CLI_O_OWN, O_SINCE, O_ANCHOR, O_BOOT, O_SEED, O_PRIOR, O_SCOPE, O_SCORE } opt;
 
 static void parse(report *r, int argc, char **argv, const char *help, bool *score)
 {
     static const struct option options[] = {
-        { "db", required_argument, 0, O_DB },         { "league", required_argument, 0, O_LEAGUE },
-        { "variant", required_argument, 0, O_VARIANT }, { "board", required_argument, 0, O_BOARD },
-        { "since", required_argument, 0, O_SINCE },   { "format", required_argument, 0, O_FORMAT },
-        { "json", no_argument, 0, O_JSON },           { "help", no_argument, 0, O_HELP },
+        CLI_DB_OPTIONS, CLI_FILTER_OPTIONS,
+        { "league", required_argument, 0, O_LEAGUE }, { "since", required_argument, 0, O_SINCE },
         { "anchor", required_argument, 0, O_ANCHOR }, { "bootstrap", required_argument, 0, O_BOOT },
         { "seed", required_argument, 0, O_SEED },     { "prior", required_argument, 0, O_PRIOR },
         { "scope", required_argument, 0, O_SCOPE },   { "score", no_argument, 0, O_SCORE },
@@ -300,28 +297,27 @@ static void parse(report *r, int argc, char **argv, const char *help, bool *scor
     r->prior = 1;
     r->seed = 1;
     int c;
-    opterr = 0;
     bool matrix = score != NULL;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((c = cli_getopt(r->cmd, argc, argv, options)) != -1) {
         if (matrix && (c == O_ANCHOR || c == O_BOOT || c == O_SEED || c == O_PRIOR || c == O_SCOPE))
             c = '?';
         if (!matrix && c == O_SCORE)
             c = '?';
         switch (c) {
-        case O_DB: r->db = optarg; break;
+        case CLI_O_DB: r->db = optarg; break;
         case O_LEAGUE: r->league = optarg; break;
-        case O_VARIANT: r->variant = (int)cli_variant(r->cmd, optarg); break;
-        case O_BOARD: cli_board(r->cmd, optarg, &r->rows, &r->cols); break;
+        case CLI_O_VARIANT: r->variant = (int)cli_variant(r->cmd, optarg); break;
+        case CLI_O_BOARD: cli_board(r->cmd, optarg, &r->rows, &r->cols); break;
         case O_SINCE: r->since = optarg; break;
-        case O_FORMAT: {
+        case CLI_O_FORMAT: {
             int f = tb_format_parse(optarg);
             if (f < 0)
                 cli_usage_error(r->cmd, "--format '%s': expected text, md, csv, tex or json", optarg);
             r->fmt = (tb_format)f;
             break;
         }
-        case O_JSON: r->fmt = TB_JSON; break;
-        case O_HELP: fputs(help, stdout); exit(CLI_OK);
+        case CLI_O_JSON: r->fmt = TB_JSON; break;
+        case CLI_O_HELP: fputs(help, stdout); exit(CLI_OK);
         case O_ANCHOR: r->anchor = optarg; break;
         case O_BOOT: r->bootstrap = (int)cli_count(r->cmd, "--bootstrap", optarg, 0, 100000); break;
         case O_SEED: r->seed = cli_count(r->cmd, "--seed", optarg, 0, UINT64_MAX); break;
@@ -339,8 +335,8 @@ static void parse(report *r, int argc, char **argv, const char *help, bool *scor
                 cli_usage_error(r->cmd, "--scope '%s': expected all, groups or pooled", optarg);
             break;
         case O_SCORE: *score = true; break;
-        case ':': cli_usage_error(r->cmd, "option '%s' needs a value", argv[optind - 1]);
-        default: cli_usage_error(r->cmd, "unknown option '%s' (see 'arena %s --help')", argv[optind - 1], r->cmd);
+        default: cli_usage_error(r->cmd, "option '%s' does not apply to 'arena %s' (see --help)", argv[optind - 1],
+                                 r->cmd);
         }
     }
     if (optind < argc)

@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,20 +178,32 @@ struct sqlite3 *store_db(hx_store *s)
     return s->db;
 }
 
-int64_t store_agent(hx_store *s, const char *name, const char *command, const char *version, const char *sha256)
+/* A prepared statement with its first n parameters bound to the given texts (NULL binds ""), or NULL. */
+static sqlite3_stmt *prepare_texts(hx_store *s, const char *sql, int n, ...)
 {
     sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return NULL;
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 1; i <= n; i++) {
+        const char *t = va_arg(ap, const char *);
+        sqlite3_bind_text(st, i, t ? t : "", -1, SQLITE_TRANSIENT);
+    }
+    va_end(ap);
+    return st;
+}
+
+int64_t store_agent(hx_store *s, const char *name, const char *command, const char *version, const char *sha256)
+{
     int64_t id = -1;
-    if (sqlite3_prepare_v2(s->db,
-                           "INSERT INTO agents (name, command, version, sha256) VALUES (?,?,?,?)"
-                           " ON CONFLICT (name, sha256) DO UPDATE SET command = excluded.command,"
-                           " version = excluded.version RETURNING id",
-                           -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = prepare_texts(s,
+                                     "INSERT INTO agents (name, command, version, sha256) VALUES (?,?,?,?)"
+                                     " ON CONFLICT (name, sha256) DO UPDATE SET command = excluded.command,"
+                                     " version = excluded.version RETURNING id",
+                                     4, name, command, version, sha256);
+    if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, command, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 3, version ? version : "", -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 4, sha256, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) == SQLITE_ROW)
         id = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
@@ -199,12 +212,10 @@ int64_t store_agent(hx_store *s, const char *name, const char *command, const ch
 
 int64_t store_run_begin(hx_store *s, const char *kind, const char *description)
 {
-    sqlite3_stmt *st;
     int64_t id = -1;
-    if (sqlite3_prepare_v2(s->db, "INSERT INTO runs (kind, description) VALUES (?,?)", -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = prepare_texts(s, "INSERT INTO runs (kind, description) VALUES (?,?)", 2, kind, description);
+    if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, description ? description : "", -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) == SQLITE_DONE)
         id = sqlite3_last_insert_rowid(s->db);
     sqlite3_finalize(st);
@@ -298,15 +309,13 @@ void store_now(char out[32])
 
 int64_t store_league_unfinished(hx_store *s, const char *name, const char *config_sha256)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
-                           "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND EXISTS"
-                           " (SELECT 1 FROM schedule x WHERE x.league_id = l.id AND x.game_id IS NULL)"
-                           " ORDER BY l.id DESC LIMIT 1",
-                           -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = prepare_texts(s,
+                                     "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND EXISTS"
+                                     " (SELECT 1 FROM schedule x WHERE x.league_id = l.id AND x.game_id IS NULL)"
+                                     " ORDER BY l.id DESC LIMIT 1",
+                                     2, name, config_sha256);
+    if (!st)
         return -1;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, config_sha256, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(st);
     int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(st);
@@ -318,13 +327,10 @@ int64_t store_league_create(hx_store *s, const char *name, const char *config, c
 {
     if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         return -1;
-    sqlite3_stmt *st = NULL;
     int64_t id = -1;
-    if (sqlite3_prepare_v2(s->db, "INSERT INTO leagues (name, config, config_sha256, seed) VALUES (?,?,?,?)", -1, &st,
-                           NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 2, config, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 3, config_sha256, -1, SQLITE_TRANSIENT);
+    sqlite3_stmt *st = prepare_texts(s, "INSERT INTO leagues (name, config, config_sha256, seed) VALUES (?,?,?,?)", 3,
+                                     name, config, config_sha256);
+    if (st) {
         sqlite3_bind_int64(st, 4, (int64_t)seed);
         if (sqlite3_step(st) == SQLITE_DONE)
             id = sqlite3_last_insert_rowid(s->db);

@@ -137,16 +137,8 @@ static void schedule_has_every_pair_in_both_colours(void **state)
 
 static int league(const char *cfg, const char *db, const char *logs, int kill_after_ms)
 {
-    char arena[600];
-    snprintf(arena, sizeof arena, "%s/arena", bin);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        freopen("/dev/null", "w", stdout);
-        freopen("/dev/null", "w", stderr);
-        execl(arena, arena, "league", cfg, "--db", db, "--logs", logs, "--quiet", (char *)NULL);
-        _exit(127);
-    }
+    char *const argv[] = { "arena", "league", (char *)cfg, "--db", (char *)db, "--logs", (char *)logs, "--quiet", NULL };
+    pid_t pid = start_arena(argv);
     if (kill_after_ms > 0) {
         struct timespec t = { kill_after_ms / 1000, (kill_after_ms % 1000) * 1000000L };
         nanosleep(&t, NULL);

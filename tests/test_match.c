@@ -300,17 +300,9 @@ static void sigterm_leaves_no_bot_behind(void **state)
     snprintf(tag, sizeof tag, "--tag s%d", (int)getpid());
     snprintf(db, sizeof db, "%s/term.db", tmp);
     snprintf(cmd, sizeof cmd, "%s/misbehave --mode hang %s", agents, tag);
-    char arena[600];
-    snprintf(arena, sizeof arena, "%s/arena", bin);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        freopen("/dev/null", "w", stdout);
-        freopen("/dev/null", "w", stderr);
-        execl(arena, arena, "match", "--variant", "classical", "--board", "5x5", "--games", "4", "--move-time",
-              "60000", "--concurrency", "2", "--db", db, "--quiet", cmd, cmd, (char *)NULL);
-        _exit(127);
-    }
+    char *const argv[] = { "arena", "match", "--variant", "classical", "--board", "5x5", "--games", "4",
+                           "--move-time", "60000", "--concurrency", "2", "--db", db, "--quiet", cmd, cmd, NULL };
+    pid_t pid = start_arena(argv);
     for (int i = 0; i < 500 && procs_with(tag, false) < 5; i++) /* arena (its arguments name the bots), 4 bots */
         usleep(10000);
     assert_int_equal(procs_with(tag, false), 5);

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -54,6 +55,24 @@ static inline int procs_with(const char *tag, bool kill_them)
     }
     closedir(d);
     return n;
+}
+
+/* Starts `arena` (argv[0] is ignored; the program is ARENA_BIN_DIR/arena) with stdout and stderr to
+ * /dev/null. Returns its pid. */
+static inline pid_t start_arena(char *const argv[])
+{
+    const char *dir = getenv("ARENA_BIN_DIR");
+    char arena[600];
+    snprintf(arena, sizeof arena, "%s/arena", dir ? dir : "bin");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(126);
+        execv(arena, argv);
+        _exit(127);
+    }
+    return pid;
 }
 
 #endif
