@@ -49,7 +49,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test test-build bench bench-build league plots install clean help
+.PHONY: all deps test test-build bench bench-build league plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -75,13 +75,19 @@ league: deps all
 
 LEAGUE ?= quick
 plots: all
-	@scripts/plots.sh "$(BIN)" results/arena.db "$(LEAGUE)" "results/$(LEAGUE)"
+	@"$(BIN)/arena" plot --db results/arena.db --league "$(LEAGUE)"
+
+nightly: deps all
+	@scripts/nightly --bin "$(BIN)"
 
 install: all
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib" "$(DESTDIR)$(PREFIX)/include/darkhex"
 	install -m 755 $(PROGRAMS) "$(DESTDIR)$(PREFIX)/bin"
 	install -m 644 $(LIBS) "$(DESTDIR)$(PREFIX)/lib"
 	install -m 644 $(ENGINE_HEADERS) "$(DESTDIR)$(PREFIX)/include/darkhex"
+	install -d "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
+	install -m 755 scripts/plots.sh "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
+	install -m 644 scripts/*.gp "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
 
 clean:
 	rm -rf build bin
@@ -92,6 +98,7 @@ help:
 	@echo "make bench      build with optimisation and print benchmark figures"
 	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"
 	@echo "make plots      plots of a league already in results/arena.db (LEAGUE=name, default quick)"
+	@echo "make nightly    run configs/nightly.ini and write results/nightly/DATE/report.{md,html} (docs/nightly.md)"
 	@echo "make deps       install missing Debian packages (apt-get; sudo when not root)"
 	@echo "make install    install programs, libraries and headers under PREFIX (default /usr/local)"
 	@echo "make clean      remove build/ and bin/"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_db.h"
 #include "commands.h"
 #include "store.h"
 
@@ -18,6 +19,7 @@ static const char games_help[] =
     "seconds, detail.\n\n"
     "  --db PATH           results database (default results/arena.db)\n"
     "  --run N             games of run N only\n"
+    "  --league L          games of league L (an id, or a name: its newest league)\n"
     "  --variant V         one variant\n"
     "  --board RxC         one board size\n"
     "  --agent NAME        games where NAME played either colour\n"
@@ -51,20 +53,6 @@ static out_format parse_format(const char *cmd, const char *v, bool csv)
     cli_usage_error(cmd, "--format '%s': expected %s", v, csv ? "text, json or csv" : "text or json");
 }
 
-/* Opens an existing database read-only through the store (so the schema version is checked). */
-static hx_store *open_db(const char *cmd, const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        cli_usage_error(cmd, "--db %s: no such database", path);
-    fclose(f);
-    char err[512];
-    hx_store *s = store_open(path, err, sizeof err);
-    if (!s)
-        cli_fail(cmd, "%s", err);
-    return s;
-}
-
 static void csv_str(const char *s)
 {
     if (!strpbrk(s, ",\"\n")) {
@@ -80,22 +68,17 @@ static void csv_str(const char *s)
     putchar('"');
 }
 
-static const char *text(sqlite3_stmt *st, int col)
-{
-    const unsigned char *t = sqlite3_column_text(st, col);
-    return t ? (const char *)t : "";
-}
-
 int cmd_games(int argc, char **argv)
 {
-    enum { O_RUN = CLI_O_OWN, O_AGENT, O_REASON, O_LIMIT };
+    enum { O_RUN = CLI_O_OWN, O_AGENT, O_REASON, O_LIMIT, O_LEAGUE };
     static const struct option options[] = {
         CLI_DB_OPTIONS, CLI_FILTER_OPTIONS,
         { "run", required_argument, 0, O_RUN },     { "agent", required_argument, 0, O_AGENT },
         { "reason", required_argument, 0, O_REASON }, { "limit", required_argument, 0, O_LIMIT },
+        { "league", required_argument, 0, O_LEAGUE },
         { 0, 0, 0, 0 },
     };
-    const char *db = STORE_DEFAULT_PATH, *agent = NULL, *reason = NULL;
+    const char *db = STORE_DEFAULT_PATH, *agent = NULL, *reason = NULL, *league_name = NULL;
     int64_t run = -1, limit = 50;
     int variant = -1, rows = 0, cols = 0;
     out_format fmt = OUT_TEXT;
@@ -107,6 +90,7 @@ int cmd_games(int argc, char **argv)
         case CLI_O_VARIANT: variant = (int)cli_variant("games", optarg); break;
         case CLI_O_BOARD: cli_board("games", optarg, &rows, &cols); break;
         case O_AGENT: agent = optarg; break;
+        case O_LEAGUE: league_name = optarg; break;
         case O_REASON:
             reason = optarg;
             if (strcmp(reason, "forfeit") != 0) {
@@ -127,14 +111,15 @@ int cmd_games(int argc, char **argv)
     if (optind < argc)
         cli_usage_error("games", "unexpected argument '%s' (see 'arena games --help')", argv[optind]);
 
-    hx_store *s = open_db("games", db);
+    hx_store *s = cli_open_db("games", db);
     sqlite3_stmt *st;
     const char *sql =
         "SELECT g.id, g.run_id, g.variant, g.rows, g.cols, b.name, w.name, g.winner, g.reason, g.attempts,"
         " g.seconds, g.detail, g.started FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
         " WHERE (?1 < 0 OR g.run_id = ?1) AND (?2 IS NULL OR g.variant = ?2) AND (?3 = 0 OR (g.rows = ?3 AND"
         " g.cols = ?4)) AND (?5 IS NULL OR b.name = ?5 OR w.name = ?5) AND (?6 IS NULL OR g.reason = ?6 OR"
-        " (?6 = 'forfeit' AND g.reason <> 'connected')) ORDER BY g.id DESC LIMIT ?7";
+        " (?6 = 'forfeit' AND g.reason <> 'connected')) AND (?8 < 0 OR g.schedule_id IN"
+        " (SELECT id FROM schedule WHERE league_id = ?8)) ORDER BY g.id DESC LIMIT ?7";
     if (sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL) != SQLITE_OK)
         cli_fail("games", "%s: %s", db, store_error(s));
     sqlite3_bind_int64(st, 1, run);
@@ -147,6 +132,7 @@ int cmd_games(int argc, char **argv)
     if (reason)
         sqlite3_bind_text(st, 6, reason, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 7, limit ? limit : -1);
+    sqlite3_bind_int64(st, 8, league_name ? cli_league_id("games", s, db, league_name) : -1);
 
     if (fmt == OUT_TEXT)
         printf("%7s %5s %-16s %-5s %-14s %-14s %-2s %-14s %5s %8s  %s\n", "game", "run", "variant", "board", "black",
@@ -163,26 +149,26 @@ int cmd_games(int argc, char **argv)
         if (fmt == OUT_TEXT) {
             char board[16];
             snprintf(board, sizeof board, "%dx%d", r, cc);
-            printf("%7lld %5lld %-16s %-5s %-14.14s %-14.14s %-2s %-14s %5d %8.3f  %s\n", id, rn, text(st, 2), board,
-                   text(st, 5), text(st, 6), text(st, 7), text(st, 8), att, sec, text(st, 11));
+            printf("%7lld %5lld %-16s %-5s %-14.14s %-14.14s %-2s %-14s %5d %8.3f  %s\n", id, rn, cli_col_text(st, 2), board,
+                   cli_col_text(st, 5), cli_col_text(st, 6), cli_col_text(st, 7), cli_col_text(st, 8), att, sec, cli_col_text(st, 11));
         } else if (fmt == OUT_CSV) {
-            printf("%lld,%lld,%s,%d,%d,", id, rn, text(st, 2), r, cc);
-            csv_str(text(st, 5));
+            printf("%lld,%lld,%s,%d,%d,", id, rn, cli_col_text(st, 2), r, cc);
+            csv_str(cli_col_text(st, 5));
             putchar(',');
-            csv_str(text(st, 6));
-            printf(",%s,%s,%d,%.3f,", text(st, 7), text(st, 8), att, sec);
-            csv_str(text(st, 11));
-            printf(",%s\n", text(st, 12));
+            csv_str(cli_col_text(st, 6));
+            printf(",%s,%s,%d,%.3f,", cli_col_text(st, 7), cli_col_text(st, 8), att, sec);
+            csv_str(cli_col_text(st, 11));
+            printf(",%s\n", cli_col_text(st, 12));
         } else {
             printf("%s{\"game\":%lld,\"run\":%lld,\"variant\":\"%s\",\"rows\":%d,\"cols\":%d,\"black\":", n ? "," : "",
-                   id, rn, text(st, 2), r, cc);
-            cli_json_string(text(st, 5));
+                   id, rn, cli_col_text(st, 2), r, cc);
+            cli_json_string(cli_col_text(st, 5));
             printf(",\"white\":");
-            cli_json_string(text(st, 6));
-            printf(",\"winner\":\"%s\",\"reason\":\"%s\",\"attempts\":%d,\"seconds\":%.3f,\"detail\":", text(st, 7),
-                   text(st, 8), att, sec);
-            cli_json_string(text(st, 11));
-            printf(",\"started\":\"%s\"}", text(st, 12));
+            cli_json_string(cli_col_text(st, 6));
+            printf(",\"winner\":\"%s\",\"reason\":\"%s\",\"attempts\":%d,\"seconds\":%.3f,\"detail\":", cli_col_text(st, 7),
+                   cli_col_text(st, 8), att, sec);
+            cli_json_string(cli_col_text(st, 11));
+            printf(",\"started\":\"%s\"}", cli_col_text(st, 12));
         }
         n++;
     }
@@ -231,7 +217,7 @@ int cmd_show(int argc, char **argv)
         cli_usage_error("show", "expected one game id (see 'arena games')");
     int64_t id = (int64_t)cli_count("show", "GAME", argv[optind], 1, INT64_MAX);
 
-    hx_store *s = open_db("show", db);
+    hx_store *s = cli_open_db("show", db);
     sqlite3 *sdb = store_db(s);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(sdb,
@@ -243,17 +229,17 @@ int cmd_show(int argc, char **argv)
     sqlite3_bind_int64(st, 1, id);
     if (sqlite3_step(st) != SQLITE_ROW)
         cli_usage_error("show", "%s: no game %lld", db, (long long)id);
-    int v = hx_variant_parse(text(st, 0)), rows = sqlite3_column_int(st, 1), cols = sqlite3_column_int(st, 2);
+    int v = hx_variant_parse(cli_col_text(st, 0)), rows = sqlite3_column_int(st, 1), cols = sqlite3_column_int(st, 2);
     hx_game g;
     if (v < 0 || hx_new(&g, (hx_variant)v, rows, cols, sqlite3_column_int(st, 3) ? HX_SWAP_RULE : 0) != 0)
-        cli_fail("show", "%s: game %lld: unknown variant '%s' or board %dx%d", db, (long long)id, text(st, 0), rows,
+        cli_fail("show", "%s: game %lld: unknown variant '%s' or board %dx%d", db, (long long)id, cli_col_text(st, 0), rows,
                  cols);
     char black[256], white[256], winner[4], reason[32], detail[512];
-    snprintf(black, sizeof black, "%s", text(st, 4));
-    snprintf(white, sizeof white, "%s", text(st, 5));
-    snprintf(winner, sizeof winner, "%s", text(st, 6));
-    snprintf(reason, sizeof reason, "%s", text(st, 7));
-    snprintf(detail, sizeof detail, "%s", text(st, 8));
+    snprintf(black, sizeof black, "%s", cli_col_text(st, 4));
+    snprintf(white, sizeof white, "%s", cli_col_text(st, 5));
+    snprintf(winner, sizeof winner, "%s", cli_col_text(st, 6));
+    snprintf(reason, sizeof reason, "%s", cli_col_text(st, 7));
+    snprintf(detail, sizeof detail, "%s", cli_col_text(st, 8));
     sqlite3_finalize(st);
 
     if (fmt == OUT_JSON) {
@@ -275,20 +261,20 @@ int cmd_show(int argc, char **argv)
     sqlite3_bind_int64(st, 1, id);
     int n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *cell_name = text(st, 2), *stored = text(st, 3);
+        const char *cell_name = cli_col_text(st, 2), *stored = cli_col_text(st, 3);
         int cell = strcmp(cell_name, "swap") == 0 ? HX_SWAP : hx_cell_parse(cell_name, rows, cols, &(const char *){ 0 });
         int out = cell < 0 && cell != HX_SWAP ? -1 : hx_attempt(&g, cell);
         if (out < 0 || strcmp(hx_outcome_name((hx_outcome)out), stored) != 0 ||
-            strcmp(cli_player(hx_move_at(&g, hx_num_attempts(&g) - 1).player), text(st, 1)) != 0)
+            strcmp(cli_player(hx_move_at(&g, hx_num_attempts(&g) - 1).player), cli_col_text(st, 1)) != 0)
             cli_fail("show", "%s: game %lld, attempt %d (%s %s %s): the rules do not give this outcome", db,
-                     (long long)id, sqlite3_column_int(st, 0), text(st, 1), cell_name, stored);
+                     (long long)id, sqlite3_column_int(st, 0), cli_col_text(st, 1), cell_name, stored);
         if (fmt == OUT_JSON) {
             printf("%s{\"n\":%d,\"player\":\"%s\",\"cell\":\"%s\",\"outcome\":\"%s\"", n ? "," : "",
-                   sqlite3_column_int(st, 0), text(st, 1), cell_name, stored);
+                   sqlite3_column_int(st, 0), cli_col_text(st, 1), cell_name, stored);
             print_views(&g, fmt);
             printf("}");
         } else {
-            printf("%d. %s %s %s\n", sqlite3_column_int(st, 0), text(st, 1), cell_name, stored);
+            printf("%d. %s %s %s\n", sqlite3_column_int(st, 0), cli_col_text(st, 1), cell_name, stored);
             print_views(&g, fmt);
         }
         n++;

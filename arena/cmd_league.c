@@ -68,7 +68,8 @@ static bool next_game(void *user, rn_game *g)
         if (b < 0 || w < 0)
             continue; /* cannot happen: the schedule was written from this config */
         *g = (rn_game){ .id = (uint64_t)p->id, .black = b, .white = w, .variant = p->variant, .rows = p->rows,
-                        .cols = p->cols, .seed = p->seed, .tag = p };
+                        .cols = p->cols, .seed = p->seed, .tag = p,
+                        .flags = l->cfg->swap && p->variant == HX_HEX && p->rows == p->cols ? HX_SWAP_RULE : 0 };
         return true;
     }
     return false;

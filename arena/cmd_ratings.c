@@ -10,6 +10,7 @@
 
 #include "bt.h"
 #include "cli.h"
+#include "cli_db.h"
 #include "commands.h"
 #include "store.h"
 #include "table.h"
@@ -18,7 +19,7 @@
 #define MAX_GROUPS 64
 
 typedef struct {
-    int group, black, white, winner; /* winner: HX_BLACK or HX_WHITE */
+    int group, league, black, white, winner; /* winner: HX_BLACK or HX_WHITE; league: index, -1 for none */
 } result;
 
 typedef struct {
@@ -31,23 +32,33 @@ typedef struct {
 } group;
 
 typedef struct {
+    int64_t id;
+    char created[32];
+} league_info;
+
+#define MAX_LEAGUES 4096
+
+typedef struct {
     const char *cmd, *db, *league, *since, *anchor;
     int variant, rows, cols;
     tb_format fmt;
     int bootstrap, scope; /* scope: 0 all, 1 groups, 2 pooled */
+    bool history;         /* one pooled fit per league */
     double prior;
     uint64_t seed;
     /* loaded */
     player players[MAX_PLAYERS];
     group groups[MAX_GROUPS];
-    int n_players, n_groups;
+    league_info leagues[MAX_LEAGUES];
+    int n_players, n_groups, n_leagues;
     result *results;
     long n_results;
 } report;
 
 static const char ratings_help[] =
     "usage: arena ratings [--db PATH] [FILTERS] [--anchor NAME] [--bootstrap N] [--seed S] [--prior G]\n"
-    "                     [--scope all|groups|pooled] [--format text|md|csv|tex|json]\n\n"
+    "                     [--scope all|groups|pooled] [--history]\n"
+    "                     [--format text|md|csv|tex|json|html]\n\n"
     "Elo ratings from the stored games: a Bradley-Terry model with a fitted first-move advantage, by\n"
     "maximum likelihood, for each variant and board and pooled over all of them (one advantage per\n"
     "variant and board), with 95% intervals from a parametric bootstrap (docs/ratings.md).\n"
@@ -62,11 +73,13 @@ static const char ratings_help[] =
     "  --seed S           of the bootstrap (default 1)\n"
     "  --prior G          virtual games per player, half won, against the pool's zero (default 1)\n"
     "  --scope S          all (default), groups (each variant and board), pooled\n"
-    "  --format F         text (default), md, csv, tex, json; --json is --format json\n\n"
+    "  --history          one pooled fit per league instead: league, date, name, elo, +-, games, score %;\n"
+    "                     with --league, every league of that name (rating history for plots)\n"
+    "  --format F         text (default), md, csv, tex, json, html; --json is --format json\n\n"
     "Exit status: 0 done, 1 database error or no games, 2 bad input.\n";
 
 static const char matrix_help[] =
-    "usage: arena matrix [--db PATH] [FILTERS] [--score] [--format text|md|csv|tex|json]\n\n"
+    "usage: arena matrix [--db PATH] [FILTERS] [--score] [--format text|md|csv|tex|json|html]\n\n"
     "Win matrices, one per variant and board: rows are the agent moving first (Black), columns the agent\n"
     "moving second (White), each cell 'W-L' from the row's view. --score gives the row's score in %\n"
     "instead. Filters as for 'arena ratings' (--league, --variant, --board, --since).\n\n"
@@ -105,39 +118,22 @@ static int by_group_name(const void *a, const void *b)
 
 static void load(report *r)
 {
-    FILE *f = fopen(r->db, "rb");
-    if (!f)
-        cli_usage_error(r->cmd, "--db %s: no such database", r->db);
-    fclose(f);
-    char err[512];
-    hx_store *s = store_open(r->db, err, sizeof err);
-    if (!s)
-        cli_fail(r->cmd, "%s", err);
+    hx_store *s = cli_open_db(r->cmd, r->db);
     sqlite3 *db = store_db(s);
-    int64_t league = -1;
-    if (r->league) {
-        sqlite3_stmt *q;
-        sqlite3_prepare_v2(db, "SELECT id FROM leagues WHERE id = ?1 OR name = ?2 ORDER BY id DESC LIMIT 1", -1, &q,
-                           NULL);
-        char *end;
-        long long id = strtoll(r->league, &end, 10);
-        sqlite3_bind_int64(q, 1, *end ? -1 : id);
-        sqlite3_bind_text(q, 2, r->league, -1, SQLITE_STATIC);
-        if (sqlite3_step(q) == SQLITE_ROW)
-            league = sqlite3_column_int64(q, 0);
-        sqlite3_finalize(q);
-        if (league < 0)
-            cli_usage_error(r->cmd, "--league %s: no such league in %s", r->league, r->db);
-    }
+    int64_t league = r->league ? cli_league_id(r->cmd, s, r->db, r->league) : -1;
     sqlite3_stmt *q;
+    /* a history covers every league with the selected league's name (or every league) */
     const char *sql =
-        "SELECT g.variant, g.rows, g.cols, g.black, b.name, b.sha256, g.white, w.name, w.sha256, g.winner"
-        " FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
-        " LEFT JOIN schedule x ON x.id = g.schedule_id"
-        " WHERE (?1 < 0 OR x.league_id = ?1) AND (?2 IS NULL OR g.variant = ?2)"
+        "SELECT g.variant, g.rows, g.cols, g.black, b.name, b.sha256, g.white, w.name, w.sha256, g.winner,"
+        " x.league_id, l.created FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
+        " LEFT JOIN schedule x ON x.id = g.schedule_id LEFT JOIN leagues l ON l.id = x.league_id"
+        " WHERE (?1 < 0 OR (?6 = 0 AND x.league_id = ?1)"
+        "        OR (?6 = 1 AND l.name = (SELECT name FROM leagues WHERE id = ?1)))"
+        " AND (?6 = 0 OR l.id IS NOT NULL) AND (?2 IS NULL OR g.variant = ?2)"
         " AND (?3 = 0 OR (g.rows = ?3 AND g.cols = ?4)) AND (?5 IS NULL OR g.finished >= ?5) ORDER BY g.id";
     if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
         cli_fail(r->cmd, "%s: %s", r->db, sqlite3_errmsg(db));
+    sqlite3_bind_int(q, 6, r->history);
     sqlite3_bind_int64(q, 1, league);
     if (r->variant >= 0)
         sqlite3_bind_text(q, 2, hx_variant_name((hx_variant)r->variant), -1, SQLITE_STATIC);
@@ -163,6 +159,21 @@ static void load(report *r)
         x->white = find_or_add_player(r, sqlite3_column_int64(q, 6), (const char *)sqlite3_column_text(q, 7));
         snprintf(shas[x->white], sizeof shas[0], "%.7s", (const char *)sqlite3_column_text(q, 8));
         x->winner = strcmp((const char *)sqlite3_column_text(q, 9), "B") == 0 ? HX_BLACK : HX_WHITE;
+        x->league = -1;
+        if (r->history) {
+            int64_t id = sqlite3_column_int64(q, 10);
+            for (int k = r->n_leagues - 1; k >= 0 && x->league < 0; k--)
+                if (r->leagues[k].id == id)
+                    x->league = k;
+            if (x->league < 0) {
+                if (r->n_leagues == MAX_LEAGUES)
+                    cli_fail(r->cmd, "more than %d leagues in the history; select fewer with --since", MAX_LEAGUES);
+                league_info *li = &r->leagues[r->n_leagues];
+                li->id = id;
+                snprintf(li->created, sizeof li->created, "%s", cli_col_text(q, 11));
+                x->league = r->n_leagues++;
+            }
+        }
     }
     sqlite3_finalize(q);
     if (rc != SQLITE_DONE)
@@ -192,94 +203,152 @@ static void load(report *r)
     memcpy(r->groups, sorted, sizeof sorted);
 }
 
-/* Ratings of the results in group g (or all groups when g < 0) as a table. */
-static void ratings_table(report *r, int g, tb_table *t, bool first, bool last)
+/* One fit: the games of group g (every group when g < 0) in league l (every league when l < 0), the
+ * players' counts, and the players who played, best first. */
+typedef struct {
+    rt_data d;
+    rt_fit f;
+    long games[MAX_PLAYERS], as[MAX_PLAYERS][2], won_as[MAX_PLAYERS][2], total;
+    int anchor, rank[MAX_PLAYERS], m;
+} selection;
+
+/* Fits the selection; returns false (and holds nothing) when it has no games. */
+static bool fit_selection(report *r, int g, int l, selection *x)
 {
     int n = r->n_players, G = g < 0 ? r->n_groups : 1;
-    rt_data d;
-    if (rt_data_init(&d, n, G) != 0)
+    memset(x, 0, sizeof *x);
+    if (rt_data_init(&x->d, n, G) != 0)
         cli_fail(r->cmd, "out of memory");
-    long games[MAX_PLAYERS] = { 0 }, as[MAX_PLAYERS][2] = { { 0 } }, won_as[MAX_PLAYERS][2] = { { 0 } };
-    long total = 0;
     for (long i = 0; i < r->n_results; i++) {
-        const result *x = &r->results[i];
-        if (g >= 0 && x->group != g)
+        const result *y = &r->results[i];
+        if ((g >= 0 && y->group != g) || (l >= 0 && y->league != l))
             continue;
-        int gg = g < 0 ? x->group : 0;
-        *rt_cell(&d, d.games, gg, x->black, x->white) += 1;
-        *rt_cell(&d, d.wins, gg, x->black, x->white) += x->winner == HX_BLACK;
-        games[x->black]++, games[x->white]++;
-        as[x->black][0]++, as[x->white][1]++;
-        won_as[x->black][0] += x->winner == HX_BLACK;
-        won_as[x->white][1] += x->winner == HX_WHITE;
-        total++;
+        int gg = g < 0 ? y->group : 0;
+        *rt_cell(&x->d, x->d.games, gg, y->black, y->white) += 1;
+        *rt_cell(&x->d, x->d.wins, gg, y->black, y->white) += y->winner == HX_BLACK;
+        x->games[y->black]++, x->games[y->white]++;
+        x->as[y->black][0]++, x->as[y->white][1]++;
+        x->won_as[y->black][0] += y->winner == HX_BLACK;
+        x->won_as[y->white][1] += y->winner == HX_WHITE;
+        x->total++;
     }
-    if (total == 0) {
-        rt_data_free(&d);
-        return;
+    if (x->total == 0) {
+        rt_data_free(&x->d);
+        return false;
     }
-    int anchor = -1;
+    x->anchor = -1;
     for (int i = 0; i < n; i++)
-        if (r->anchor ? strcmp(r->players[i].name, r->anchor) == 0 : strcmp(r->players[i].name, "random") == 0)
-            anchor = i;
-    if (r->anchor && anchor < 0)
+        if (x->games[i] &&
+            (r->anchor ? strcmp(r->players[i].name, r->anchor) == 0 : strcmp(r->players[i].name, "random") == 0))
+            x->anchor = i;
+    if (r->anchor && x->anchor < 0 && l < 0)
         cli_usage_error(r->cmd, "--anchor %s: no such agent in the selected games", r->anchor);
-    rt_options o = { .prior = r->prior, .anchor = anchor, .bootstrap = r->bootstrap, .seed = r->seed };
-    rt_fit f;
-    if (rt_fit_all(&d, &o, &f) != 0)
+    rt_options o = { .prior = r->prior, .anchor = x->anchor, .bootstrap = r->bootstrap, .seed = r->seed };
+    if (rt_fit_all(&x->d, &o, &x->f) != 0)
         cli_fail(r->cmd, "%s: the rating fit did not converge", g < 0 ? "pooled" : r->groups[g].name);
-    /* players of this selection, best first */
-    int rank[MAX_PLAYERS], m = 0;
+    /* players of this selection, best first; those who did not play it are left out of the pool mean */
+    x->m = 0;
     for (int i = 0; i < n; i++)
-        if (games[i])
-            rank[m++] = i;
-    for (int i = 1; i < m; i++)
-        for (int j = i; j > 0 && (f.elo[rank[j]] > f.elo[rank[j - 1]] ||
-                                  (f.elo[rank[j]] == f.elo[rank[j - 1]] &&
-                                   strcmp(r->players[rank[j]].name, r->players[rank[j - 1]].name) < 0));
+        if (x->games[i])
+            x->rank[x->m++] = i;
+    const double *elo = x->f.elo;
+    for (int i = 1; i < x->m; i++)
+        for (int j = i; j > 0 && (elo[x->rank[j]] > elo[x->rank[j - 1]] ||
+                                  (elo[x->rank[j]] == elo[x->rank[j - 1]] &&
+                                   strcmp(r->players[x->rank[j]].name, r->players[x->rank[j - 1]].name) < 0));
              j--) {
-            int tmp = rank[j];
-            rank[j] = rank[j - 1];
-            rank[j - 1] = tmp;
+            int tmp = x->rank[j];
+            x->rank[j] = x->rank[j - 1];
+            x->rank[j - 1] = tmp;
         }
-    char title[300];
-    snprintf(title, sizeof title, "%s: %ld games", g < 0 ? "pooled" : r->groups[g].name, total);
-    tb_init(t, title, 9);
-    static const char *const head[] = { "rank", "name", "elo", "+-", "games", "score%", "black%", "white%", "los%" };
-    for (int c = 0; c < 9; c++)
-        tb_column(t, c, head[c], c != 1);
-    for (int k = 0; k < m; k++) {
-        int i = rank[k];
-        tb_row(t);
-        tb_set(t, 0, "%d", k + 1);
-        tb_set(t, 1, "%s", r->players[i].name);
-        tb_set(t, 2, "%.0f", f.elo[i] + 0.0);
-        if (f.resamples)
-            tb_set(t, 3, "%.0f", (f.hi[i] - f.lo[i]) / 2);
-        tb_set(t, 4, "%ld", games[i]);
-        tb_set(t, 5, "%.1f", 100.0 * (double)(won_as[i][0] + won_as[i][1]) / (double)games[i]);
-        if (as[i][0])
-            tb_set(t, 6, "%.1f", 100.0 * (double)won_as[i][0] / (double)as[i][0]);
-        if (as[i][1])
-            tb_set(t, 7, "%.1f", 100.0 * (double)won_as[i][1] / (double)as[i][1]);
-        if (k + 1 < m && f.resamples)
-            tb_set(t, 8, "%.0f", 100.0 * rt_los(&f, n, i, rank[k + 1]));
-    }
-    if (g >= 0)
-        snprintf(t->note, sizeof t->note, "first-move advantage: %+.0f Elo (95%%: %+.0f to %+.0f); anchor: %s",
-                 f.adv[0], f.adv_lo[0], f.adv_hi[0], anchor >= 0 ? r->players[anchor].name : "pool mean");
-    else
-        snprintf(t->note, sizeof t->note, "one first-move advantage per variant and board; anchor: %s",
-                 anchor >= 0 ? r->players[anchor].name : "pool mean");
-    if (!f.resamples)
-        strncat(t->note, "; no bootstrap", sizeof t->note - strlen(t->note) - 1);
-    tb_write(stdout, t, r->fmt, first, last);
-    tb_free(t);
-    rt_fit_free(&f);
-    rt_data_free(&d);
+    return true;
 }
 
-typedef enum { O_LEAGUE = CLI_O_OWN, O_SINCE, O_ANCHOR, O_BOOT, O_SEED, O_PRIOR, O_SCOPE, O_SCORE } opt;
+static void selection_free(selection *x)
+{
+    rt_fit_free(&x->f);
+    rt_data_free(&x->d);
+}
+
+/* Ratings of the results in group g (or all groups when g < 0) as a table. */
+static void ratings_table(report *r, int g, bool first, bool last)
+{
+    static selection x;
+    if (!fit_selection(r, g, -1, &x))
+        return;
+    const rt_fit *f = &x.f;
+    int n = r->n_players;
+    char title[300];
+    snprintf(title, sizeof title, "%s: %ld games", g < 0 ? "pooled" : r->groups[g].name, x.total);
+    tb_table t;
+    tb_init(&t, title, 9);
+    static const char *const head[] = { "rank", "name", "elo", "+-", "games", "score%", "black%", "white%", "los%" };
+    for (int c = 0; c < 9; c++)
+        tb_column(&t, c, head[c], c != 1);
+    for (int k = 0; k < x.m; k++) {
+        int i = x.rank[k];
+        tb_row(&t);
+        tb_set(&t, 0, "%d", k + 1);
+        tb_set(&t, 1, "%s", r->players[i].name);
+        tb_set(&t, 2, "%.0f", f->elo[i] + 0.0);
+        if (f->resamples)
+            tb_set(&t, 3, "%.0f", (f->hi[i] - f->lo[i]) / 2);
+        tb_set(&t, 4, "%ld", x.games[i]);
+        tb_set(&t, 5, "%.1f", 100.0 * (double)(x.won_as[i][0] + x.won_as[i][1]) / (double)x.games[i]);
+        if (x.as[i][0])
+            tb_set(&t, 6, "%.1f", 100.0 * (double)x.won_as[i][0] / (double)x.as[i][0]);
+        if (x.as[i][1])
+            tb_set(&t, 7, "%.1f", 100.0 * (double)x.won_as[i][1] / (double)x.as[i][1]);
+        if (k + 1 < x.m && f->resamples)
+            tb_set(&t, 8, "%.0f", 100.0 * rt_los(f, n, i, x.rank[k + 1]));
+    }
+    const char *anchor = x.anchor >= 0 ? r->players[x.anchor].name : "pool mean";
+    if (g >= 0)
+        snprintf(t.note, sizeof t.note, "first-move advantage: %+.0f Elo (95%%: %+.0f to %+.0f); anchor: %s",
+                 f->adv[0], f->adv_lo[0], f->adv_hi[0], anchor);
+    else
+        snprintf(t.note, sizeof t.note, "one first-move advantage per variant and board; anchor: %s", anchor);
+    if (!f->resamples)
+        strncat(t.note, "; no bootstrap", sizeof t.note - strlen(t.note) - 1);
+    tb_write(stdout, &t, r->fmt, first, last);
+    tb_free(&t);
+    selection_free(&x);
+}
+
+/* The rating history: one pooled fit per league, in league order. */
+static void history_table(report *r)
+{
+    static selection x;
+    tb_table t;
+    tb_init(&t, "rating history: pooled ratings of each league", 7);
+    static const char *const head[] = { "league", "date", "name", "elo", "+-", "games", "score%" };
+    for (int c = 0; c < 7; c++)
+        tb_column(&t, c, head[c], c != 1 && c != 2);
+    for (int l = 0; l < r->n_leagues; l++) {
+        if (!fit_selection(r, -1, l, &x))
+            continue;
+        for (int k = 0; k < x.m; k++) {
+            int i = x.rank[k];
+            tb_row(&t);
+            tb_set(&t, 0, "%lld", (long long)r->leagues[l].id);
+            tb_set(&t, 1, "%.19s", r->leagues[l].created);
+            tb_set(&t, 2, "%s", r->players[i].name);
+            tb_set(&t, 3, "%.0f", x.f.elo[i] + 0.0);
+            if (x.f.resamples)
+                tb_set(&t, 4, "%.0f", (x.f.hi[i] - x.f.lo[i]) / 2);
+            tb_set(&t, 5, "%ld", x.games[i]);
+            tb_set(&t, 6, "%.1f", 100.0 * (double)(x.won_as[i][0] + x.won_as[i][1]) / (double)x.games[i]);
+        }
+        selection_free(&x);
+    }
+    snprintf(t.note, sizeof t.note, "%d league%s; each fitted on its own games; anchor: %s", r->n_leagues,
+             r->n_leagues == 1 ? "" : "s",
+             r->anchor ? r->anchor : "'random' where it played, else the pool mean");
+    tb_write(stdout, &t, r->fmt, true, true);
+    tb_free(&t);
+}
+
+typedef enum { O_LEAGUE = CLI_O_OWN, O_SINCE, O_ANCHOR, O_BOOT, O_SEED, O_PRIOR, O_SCOPE, O_SCORE, O_HISTORY } opt;
 
 static void parse(report *r, int argc, char **argv, const char *help, bool *score)
 {
@@ -289,6 +358,7 @@ static void parse(report *r, int argc, char **argv, const char *help, bool *scor
         { "anchor", required_argument, 0, O_ANCHOR }, { "bootstrap", required_argument, 0, O_BOOT },
         { "seed", required_argument, 0, O_SEED },     { "prior", required_argument, 0, O_PRIOR },
         { "scope", required_argument, 0, O_SCOPE },   { "score", no_argument, 0, O_SCORE },
+        { "history", no_argument, 0, O_HISTORY },
         { 0, 0, 0, 0 },
     };
     r->db = STORE_DEFAULT_PATH;
@@ -299,7 +369,7 @@ static void parse(report *r, int argc, char **argv, const char *help, bool *scor
     int c;
     bool matrix = score != NULL;
     while ((c = cli_getopt(r->cmd, argc, argv, options)) != -1) {
-        if (matrix && (c == O_ANCHOR || c == O_BOOT || c == O_SEED || c == O_PRIOR || c == O_SCOPE))
+        if (matrix && (c == O_ANCHOR || c == O_BOOT || c == O_SEED || c == O_PRIOR || c == O_SCOPE || c == O_HISTORY))
             c = '?';
         if (!matrix && c == O_SCORE)
             c = '?';
@@ -312,7 +382,7 @@ static void parse(report *r, int argc, char **argv, const char *help, bool *scor
         case CLI_O_FORMAT: {
             int f = tb_format_parse(optarg);
             if (f < 0)
-                cli_usage_error(r->cmd, "--format '%s': expected text, md, csv, tex or json", optarg);
+                cli_usage_error(r->cmd, "--format '%s': expected text, md, csv, tex, json or html", optarg);
             r->fmt = (tb_format)f;
             break;
         }
@@ -335,6 +405,7 @@ static void parse(report *r, int argc, char **argv, const char *help, bool *scor
                 cli_usage_error(r->cmd, "--scope '%s': expected all, groups or pooled", optarg);
             break;
         case O_SCORE: *score = true; break;
+        case O_HISTORY: r->history = true; break;
         default: cli_usage_error(r->cmd, "option '%s' does not apply to 'arena %s' (see --help)", argv[optind - 1],
                                  r->cmd);
         }
@@ -350,13 +421,16 @@ int cmd_ratings(int argc, char **argv)
     r.cmd = "ratings";
     parse(&r, argc, argv, ratings_help, NULL);
     load(&r);
-    tb_table t;
     int tables = (r.scope != 2 ? r.n_groups : 0) + (r.scope != 1 ? 1 : 0), k = 0;
-    if (r.scope != 2)
-        for (int g = 0; g < r.n_groups; g++, k++)
-            ratings_table(&r, g, &t, k == 0, k == tables - 1);
-    if (r.scope != 1)
-        ratings_table(&r, -1, &t, k == 0, true);
+    if (r.history)
+        history_table(&r);
+    else {
+        if (r.scope != 2)
+            for (int g = 0; g < r.n_groups; g++, k++)
+                ratings_table(&r, g, k == 0, k == tables - 1);
+        if (r.scope != 1)
+            ratings_table(&r, -1, k == 0, true);
+    }
     free(r.results);
     return CLI_OK;
 }

@@ -12,5 +12,7 @@ int cmd_games(int argc, char **argv);
 int cmd_ratings(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -182,13 +182,17 @@ static int league_key(parse_state *p, const char *key, const char *value)
         if (!number(value, 1, 64, &v))
             return fail(p, "league", key, "'%s': expected 1 to 64 games at a time", value);
         c->concurrency = (int)v;
+    } else if (strcmp(key, "swap") == 0) {
+        if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
+            return fail(p, "league", key, "'%s': expected yes or no", value);
+        c->swap = strcmp(value, "yes") == 0;
     } else if (strcmp(key, "seed") == 0) {
         if (!number(value, 0, INT64_MAX, &v))
             return fail(p, "league", key, "'%s': expected a whole number", value);
         c->seed = (uint64_t)v;
     } else {
         return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
-                                      "move_time_ms, concurrency, seed)");
+                                      "move_time_ms, concurrency, seed, swap)");
     }
     return 1;
 }

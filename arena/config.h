@@ -40,6 +40,7 @@ typedef struct {
     uint32_t move_ms;
     int concurrency;
     uint64_t seed;
+    bool swap;                     /* hex games on square boards are played with the swap rule */
     int n_agents;
     cfg_agent agents[CFG_MAX_AGENTS];
 } cfg_league;

@@ -21,6 +21,8 @@ static const struct {
     { "matrix", cmd_matrix, "win matrices: rows move first, cells W-L" },
     { "games", cmd_games, "list stored games" },
     { "show", cmd_show, "replay a stored game with both players' views after each attempt" },
+    { "export", cmd_export, "write stored games as PGN (for Ordo) or SGF (for HexGui)" },
+    { "plot", cmd_plot, "gnuplot figures of a league: ratings, win-matrix heatmaps, rating history" },
 };
 
 static void usage(FILE *out)

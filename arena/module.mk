@@ -52,7 +52,7 @@ $(COORD_LIB): $(COORD_SRC:%.c=$(BUILD)/obj/%.o)
 	$(AR) rcs $@ $^
 
 ARENA_SRC := arena/main.c arena/cli.c arena/cmd_replay.c arena/cmd_tree.c arena/cmd_random.c arena/cmd_match.c \
-             arena/cmd_games.c arena/cmd_league.c arena/cmd_ratings.c
+             arena/cmd_games.c arena/cmd_league.c arena/cmd_ratings.c arena/cmd_export.c arena/cmd_plot.c arena/cli_db.c
 
 LIBS += $(ENGINE_LIB)
 PROGRAMS += $(BIN)/arena

@@ -97,7 +97,11 @@ static int newton(const rt_data *d, const double *wins, double prior, double *th
                         for (int v = 0; v < 3; v++)
                             h[idx[u] * k + idx[v]] += c * sgn[u] * sgn[v];
                 }
-            h[fg * k + fg] += 1e-9; /* a group with no games keeps its advantage at 0 */
+            /* the advantage's own prior: `prior` virtual games between equals, half won by Black, so a group
+             * where Black (or White) won every game keeps a finite advantage */
+            double pf = sigmoid(theta[fg]);
+            grad[fg] += prior * (0.5 - pf) - ridge * theta[fg];
+            h[fg * k + fg] += prior * pf * (1 - pf) + ridge + 1e-9; /* a group with no games keeps F at 0 */
         }
         if (cholesky_solve(h, grad, k) != 0)
             return -1;

@@ -6,7 +6,9 @@
  *
  * Players with all wins or all losses: every player also gets `prior` virtual games, half won and half
  * lost, against a virtual opponent rated at the pool's zero. This keeps every rating finite; with
- * prior = 1 it moves a player with 20 real games by a few Elo. Ratings are then shifted so that the
+ * prior = 1 it moves a player with 20 real games by a few Elo. Each group's first-move advantage gets the
+ * same prior (`prior` virtual games between equals, half won by Black), so a group where one colour won
+ * every game still has a finite advantage. Ratings are then shifted so that the
  * anchor is at 0 (a named player, or the mean of all players). */
 #ifndef RATINGS_BT_H
 #define RATINGS_BT_H

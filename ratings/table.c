@@ -1,4 +1,4 @@
-/* ratings/table.c — writing result tables in five formats (see table.h). */
+/* ratings/table.c — writing result tables in six formats (see table.h). */
 #include "table.h"
 
 #include <stdarg.h>
@@ -7,8 +7,8 @@
 
 int tb_format_parse(const char *name)
 {
-    static const char *const names[] = { "text", "md", "csv", "tex", "json" };
-    for (int i = 0; i < 5; i++)
+    static const char *const names[] = { "text", "md", "csv", "tex", "json", "html" };
+    for (int i = 0; i < 6; i++)
         if (strcmp(name, names[i]) == 0)
             return i;
     return -1;
@@ -95,6 +95,10 @@ static void escaped(FILE *out, const char *s, tb_format f)
         }
         if (f == TB_TEX && c == '\\') {
             fputs("\\textbackslash{}", out);
+            continue;
+        }
+        if (f == TB_HTML && strchr("<>&\"", c)) {
+            fputs(c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : "&quot;", out);
             continue;
         }
         fputc(c, out);
@@ -217,6 +221,27 @@ void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
             fprintf(out, "%% ");
             escaped(out, t->note, f);
             fputc('\n', out);
+        }
+        break;
+    case TB_HTML:
+        fputs("<table>\n<caption>", out);
+        escaped(out, t->title, f);
+        fputs("</caption>\n", out);
+        for (int r = -1; r < t->rows; r++) {
+            fputs("<tr>", out);
+            for (int c = 0; c < t->cols; c++) {
+                const char *tag = r < 0 ? "th" : "td";
+                fprintf(out, "<%s%s>", tag, t->right[c] ? " class=\"num\"" : "");
+                escaped(out, r < 0 ? (t->head[c] ? t->head[c] : "") : cell(t, r, c), f);
+                fprintf(out, "</%s>", tag);
+            }
+            fputs("</tr>\n", out);
+        }
+        fputs("</table>\n", out);
+        if (t->note[0]) {
+            fputs("<p class=\"note\">", out);
+            escaped(out, t->note, f);
+            fputs("</p>\n", out);
         }
         break;
     case TB_JSON:

@@ -1,5 +1,5 @@
-/* ratings/table.h — result tables (ratings, win matrices) written as aligned text, Markdown, CSV, LaTeX or
- * JSON. A table is a title, column names and rows of text cells; cells that read as numbers become JSON
+/* ratings/table.h — result tables (ratings, win matrices) written as aligned text, Markdown, CSV, LaTeX,
+ * JSON or an HTML fragment (<table> and a note; cells that read as numbers get class "num"). A table is a title, column names and rows of text cells; cells that read as numbers become JSON
  * numbers. Every format of the same table carries the same cells. */
 #ifndef RATINGS_TABLE_H
 #define RATINGS_TABLE_H
@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-typedef enum { TB_TEXT, TB_MD, TB_CSV, TB_TEX, TB_JSON } tb_format;
+typedef enum { TB_TEXT, TB_MD, TB_CSV, TB_TEX, TB_JSON, TB_HTML } tb_format;
 
 #define TB_MAX_COLS 64
 
@@ -20,7 +20,7 @@ typedef struct {
     char note[512];             /* a line under the table (text, md, tex) */
 } tb_table;
 
-/* Parses text|md|csv|tex|json. Returns -1 for anything else. */
+/* Parses text|md|csv|tex|json|html. Returns -1 for anything else. */
 int tb_format_parse(const char *name);
 
 void tb_init(tb_table *t, const char *title, int cols);

@@ -12,4 +12,4 @@ echo
 echo
 "$bin/arena" matrix --db "$db" --league "$name"
 echo
-scripts/plots.sh "$bin" "$db" "$name" "results/$name"
+"$bin/arena" plot --db "$db" --league "$name" --out "results/$name"

@@ -66,6 +66,7 @@ static void config_errors_name_file_line_and_key(void **state)
         { HEAD "mode = swiss\n" AGENTS, "bad.ini:6: [league] mode: 'swiss': expected round-robin or gauntlet" },
         { HEAD "[agent a]\ncommand = x\n", "needs at least two [agent NAME] sections" },
         { HEAD "concurrency = 0\n" AGENTS, "bad.ini:6: [league] concurrency: '0'" },
+        { HEAD "swap = maybe\n" AGENTS, "bad.ini:6: [league] swap: 'maybe': expected yes or no" },
         { HEAD "this is not ini\n" AGENTS, "bad.ini:6: not INI syntax" },
     };
     static cfg_league c;
