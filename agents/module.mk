@@ -19,3 +19,16 @@ BOT_LDLIBS = $(ZMQ_LIBS) $(MSGPACK_LIBS) -lm
 $(BIN)/random: $(BUILD)/obj/agents/random/random.o $(BOT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(BOT_LDLIBS)
+
+# The bridge builder: its planner is a library so the tests and the benchmark can drive it in-process.
+BRIDGE_LIB := $(BUILD)/lib/libdarkhex-bridge.a
+LIBS += $(BRIDGE_LIB)
+PROGRAMS += $(BIN)/bridge
+
+$(BRIDGE_LIB): $(BUILD)/obj/agents/bridge/planner.o
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(BIN)/bridge: $(BUILD)/obj/agents/bridge/bridge.o $(BRIDGE_LIB) $(BOT_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(BOT_LDLIBS)

@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -66,3 +66,13 @@ $(BUILD)/tests/bench_ratings: $(BUILD)/obj/tests/bench/bench_ratings.o $(RATINGS
 $(BUILD)/tests/test_reports: $(BUILD)/obj/tests/test_reports.o $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SQLITE_LIBS) -lm
+
+$(BUILD)/obj/tests/test_bridge.o $(BUILD)/obj/tests/bench/bench_bridge.o: ALL_CFLAGS += -Iagents/bridge
+$(BUILD)/tests/test_bridge: $(BUILD)/obj/tests/test_bridge.o $(BRIDGE_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lm
+
+BENCHES += $(BUILD)/tests/bench_bridge
+$(BUILD)/tests/bench_bridge: $(BUILD)/obj/tests/bench/bench_bridge.o $(BRIDGE_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm

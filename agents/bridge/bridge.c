@@ -1,0 +1,81 @@
+/* agents/bridge/bridge.c — the bridge-builder bot (bin/bridge): the planner of planner.h on the SDK's view,
+ * with the game's seeded tie-breaks and an estimate of the opponent stones it has not seen. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+#include "planner.h"
+
+static uint64_t base_seed = 1;
+static hx_rng rng;
+static uint16_t jitter[HX_MAX_CELLS];
+static br_options options;
+
+static void game_start(const bot_state *s, void *user)
+{
+    (void)user;
+    hx_rng_seed(&rng, base_seed ^ s->seed);
+    for (int i = 0; i < s->cells; i++)
+        jitter[i] = (uint16_t)hx_rng_below(&rng, BR_JITTER_MAX + 1);
+}
+
+static int choose(const bot_state *s, void *user)
+{
+    (void)user;
+    br_position p = { .rows = s->rows, .cols = s->cols, .color = s->color, .view = s->view,
+                      .hidden = br_hidden_estimate(s->variant, s->color, s->events, s->n_events,
+                                                    s->known_opponent_stones), .own_stones = s->own_stones,
+                      .dark = hx_variant_dark(s->variant), .jitter = jitter };
+    uint16_t legal[HX_MAX_CELLS + 1];
+    int n = bot_legal(s, legal);
+    p.can_swap = n > 0 && legal[n - 1] == HX_SWAP;
+    return br_choose(&p, &options, &rng, NULL);
+}
+
+static int number(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    *out = v ? strtod(v, &end) : 0;
+    if (!v || *end || !(*out >= lo && *out <= hi)) {
+        fprintf(stderr, "bridge: %s needs a number from %g to %g\n", opt, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options = br_defaults();
+    for (int i = 1; i < argc; i++) {
+        double v;
+        if (strcmp(argv[i], "--help") == 0) {
+            printf("usage: bridge [--seed S] [--hidden-weight W] [--fill-every K] [--endpoint ENDPOINT]\n\n"
+                   "The bridge builder (docs/bots.md): keeps two-bridges and edge templates, answers an intrusion\n"
+                   "into one by taking the other carrier, and otherwise adds the next stone of its shortest\n"
+                   "bridge path from edge to edge; plays every variant on its own view.\n\n"
+                   "  --seed S           mixed with each game's seed for the tie-breaks (default 1)\n"
+                   "  --hidden-weight W  dark variants: an unknown cell costs 1 + W * (unseen opponent stones /\n"
+                   "                     unknown cells) stones on the path (default %g)\n"
+                   "  --fill-every K     dark variants: every K-th stone fills a bridge of the path first,\n"
+                   "                     since unseen intrusions break bridges silently (default %d; 0: never)\n",
+                   options.hidden_weight, options.fill_every);
+            return 0;
+        }
+        if (strcmp(argv[i], "--seed") == 0) {
+            if (number("--seed", i + 1 < argc ? argv[i + 1] : NULL, 0, 1e18, &v) != 0)
+                return 2;
+            base_seed = strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--hidden-weight") == 0) {
+            if (number("--hidden-weight", i + 1 < argc ? argv[i + 1] : NULL, 0, 100, &v) != 0)
+                return 2;
+            options.hidden_weight = v, i++;
+        } else if (strcmp(argv[i], "--fill-every") == 0) {
+            if (number("--fill-every", i + 1 < argc ? argv[i + 1] : NULL, 0, 1000, &v) != 0 || v != (int)v)
+                return 2;
+            options.fill_every = (int)v, i++;
+        }
+    }
+    bot_spec spec = { .name = "bridge", .version = "1.0", .choose = choose, .game_start = game_start };
+    return bot_run(&spec, argc, argv);
+}
