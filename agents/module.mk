@@ -32,3 +32,13 @@ $(BRIDGE_LIB): $(BUILD)/obj/agents/bridge/planner.o
 $(BIN)/bridge: $(BUILD)/obj/agents/bridge/bridge.o $(BRIDGE_LIB) $(BOT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(BOT_LDLIBS)
+
+# The solver core (agents/solver/): the game interface, flat game trees, the CFR family, exact best
+# responses, and Dark Hex as a game. A library shared by the trainers, the policy bot and the tests.
+SOLVER_SRC := agents/solver/gametree.c agents/solver/cfr.c agents/solver/br.c agents/solver/darkhex.c
+SOLVER_LIB := $(BUILD)/lib/libdarkhex-solver.a
+LIBS += $(SOLVER_LIB)
+
+$(SOLVER_LIB): $(SOLVER_SRC:%.c=$(BUILD)/obj/%.o)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^

@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -74,5 +74,16 @@ $(BUILD)/tests/test_bridge: $(BUILD)/obj/tests/test_bridge.o $(BRIDGE_LIB) $(ENG
 
 BENCHES += $(BUILD)/tests/bench_bridge
 $(BUILD)/tests/bench_bridge: $(BUILD)/obj/tests/bench/bench_bridge.o $(BRIDGE_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+
+$(BUILD)/obj/tests/test_solver.o: ALL_CFLAGS += -Iagents/solver
+$(BUILD)/tests/test_solver: $(BUILD)/obj/tests/test_solver.o $(SOLVER_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lm
+
+BENCHES += $(BUILD)/tests/bench_solver
+$(BUILD)/obj/tests/bench/bench_solver.o: ALL_CFLAGS += -Iagents/solver
+$(BUILD)/tests/bench_solver: $(BUILD)/obj/tests/bench/bench_solver.o $(SOLVER_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
