@@ -46,15 +46,21 @@ typedef struct {
     char outcome[12];
 } ex_attempt;
 
-/* PGN tag values: backslash and quote escaped. */
-static void pgn_tag(FILE *o, const char *tag, const char *value)
+/* Writes value with a backslash before each backslash and each `special` (PGN: '"', SGF: ']'). */
+static void put_escaped(FILE *o, const char *value, char special)
 {
-    fprintf(o, "[%s \"", tag);
     for (const char *p = value; *p; p++) {
-        if (*p == '"' || *p == '\\')
+        if (*p == special || *p == '\\')
             fputc('\\', o);
         fputc(*p, o);
     }
+}
+
+/* A PGN tag pair. */
+static void pgn_tag(FILE *o, const char *tag, const char *value)
+{
+    fprintf(o, "[%s \"", tag);
+    put_escaped(o, value, '"');
     fputs("\"]\n", o);
 }
 
@@ -114,15 +120,11 @@ static void write_pgn(FILE *o, const ex_game *g, const ex_attempt *a, int n)
     fprintf(o, "}%s%s\n\n", col + 5 > 79 ? "\n" : " ", first_won ? "1-0" : "0-1");
 }
 
-/* SGF text values: ']' and '\' escaped. */
+/* An SGF text property. */
 static void sgf_text(FILE *o, const char *prop, const char *value)
 {
     fprintf(o, "%s[", prop);
-    for (const char *p = value; *p; p++) {
-        if (*p == ']' || *p == '\\')
-            fputc('\\', o);
-        fputc(*p, o);
-    }
+    put_escaped(o, value, ']');
     fputc(']', o);
 }
 
