@@ -37,6 +37,7 @@ TESTS :=
 BENCHES :=
 
 include ratings/module.mk
+include agents/solver/module.mk
 include arena/module.mk
 include agents/module.mk
 include tests/module.mk
@@ -49,7 +50,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test test-build bench bench-build league plots nightly install clean help
+.PHONY: all deps test test-build bench bench-build league policies plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -70,14 +71,26 @@ bench:
 
 bench-build: $(LIBS) $(PROGRAMS) $(BENCHES)
 
-league: deps all
+# CFR+ policies for the leagues (generated under results/policies/, not in git): every variant on the
+# boards whose game tree is small enough to solve in about a second each.
+POLICY_VARIANTS := hex classical abrupt classical-noisy classical-flash abrupt-noisy abrupt-flash
+POLICY_BOARDS := 3x2 2x3
+POLICIES := $(foreach v,$(POLICY_VARIANTS),$(foreach b,$(POLICY_BOARDS),results/policies/cfr_$(v)_$(b).pol))
+policies: $(POLICIES)
+
+results/policies/cfr_%.pol: $(BIN)/cfr-train
+	@mkdir -p $(@D)
+	@"$(BIN)/cfr-train" --variant $(word 1,$(subst _, ,$*)) --board $(word 2,$(subst _, ,$*)) --algo cfr+ \
+	    --iterations 1000 --eval-every 0 --fresh --quiet --out $@
+
+league: deps all policies
 	@scripts/league.sh "$(BIN)" configs/quick.ini
 
 LEAGUE ?= quick
 plots: all
 	@"$(BIN)/arena" plot --db results/arena.db --league "$(LEAGUE)"
 
-nightly: deps all
+nightly: deps all policies
 	@scripts/nightly --bin "$(BIN)"
 
 install: all
@@ -97,6 +110,7 @@ help:
 	@echo "make test       install missing packages, build and run every test (SAN=1: ASan+UBSan)"
 	@echo "make bench      build with optimisation and print benchmark figures"
 	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"
+	@echo "make policies  train the CFR+ policies the league configs use (results/policies/)"
 	@echo "make plots      plots of a league already in results/arena.db (LEAGUE=name, default quick)"
 	@echo "make nightly    run configs/nightly.ini and write results/nightly/DATE/report.{md,html} (docs/nightly.md)"
 	@echo "make deps       install missing Debian packages (apt-get; sudo when not root)"

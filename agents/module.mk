@@ -10,7 +10,7 @@ $(BUILD)/obj/agents/%.o: ALL_CFLAGS += -Iagents/sdk $(ZMQ_CFLAGS) $(MSGPACK_CFLA
 
 $(SDK_LIB): $(SDK_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # Every bot links the SDK, the protocol and the engine.
 BOT_LIBS = $(SDK_LIB) $(PROTO_LIB) $(ENGINE_LIB)
@@ -27,18 +27,20 @@ PROGRAMS += $(BIN)/bridge
 
 $(BRIDGE_LIB): $(BUILD)/obj/agents/bridge/planner.o
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN)/bridge: $(BUILD)/obj/agents/bridge/bridge.o $(BRIDGE_LIB) $(BOT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(BOT_LDLIBS)
 
-# The solver core (agents/solver/): the game interface, flat game trees, the CFR family, exact best
-# responses, and Dark Hex as a game. A library shared by the trainers, the policy bot and the tests.
-SOLVER_SRC := agents/solver/gametree.c agents/solver/cfr.c agents/solver/br.c agents/solver/darkhex.c
-SOLVER_LIB := $(BUILD)/lib/libdarkhex-solver.a
-LIBS += $(SOLVER_LIB)
+# The CFR trainer and the policy bot, on the solver library.
+PROGRAMS += $(BIN)/cfr-train $(BIN)/policy-bot
+$(BUILD)/obj/agents/cfr/%.o $(BUILD)/obj/agents/policy/%.o: ALL_CFLAGS += -Iagents/solver
 
-$(SOLVER_LIB): $(SOLVER_SRC:%.c=$(BUILD)/obj/%.o)
+$(BIN)/cfr-train: $(BUILD)/obj/agents/cfr/train.o $(SOLVER_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+
+$(BIN)/policy-bot: $(BUILD)/obj/agents/policy/policy_bot.o $(SOLVER_LIB) $(BOT_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(BOT_LDLIBS)

@@ -378,6 +378,35 @@ int hx_key_length(const hx_game *g, int player)
     return hx_events(g, player, ev);
 }
 
+uint64_t hx_events_hash(const hx_event *ev, int n)
+{
+    uint64_t h = KEY_SEED;
+    for (int i = 0; i < n; i++)
+        h = key_step(h, (unsigned)ev[i].kind << CELL_BITS | (unsigned)ev[i].cell);
+    return hx_key_finish(h);
+}
+
+uint64_t hx_view_key_of(const uint8_t *view, int cells, int player, int reports)
+{
+    uint64_t h = KEY_SEED ^ ((uint64_t)player << 32 | (uint64_t)reports);
+    for (int c = 0; c < cells; c++)
+        h = key_step(h, (unsigned)view[c] << CELL_BITS | (unsigned)c);
+    return hx_key_finish(h ^ (uint64_t)cells << 48);
+}
+
+uint64_t hx_view_key(const hx_game *g, int player)
+{
+    hx_event ev[HX_MAX_EVENTS];
+    int n = hx_events(g, player, ev), reports = 0;
+    for (int i = 0; i < n; i++)
+        reports += ev[i].kind == HX_EV_OPP_HIT || ev[i].kind == HX_EV_OPP_HIT_AT;
+    uint8_t view[HX_MAX_CELLS];
+    int cells = g->rows * g->cols;
+    for (int c = 0; c < cells; c++)
+        view[c] = (uint8_t)hx_view(g, player, c);
+    return hx_view_key_of(view, cells, player, reports);
+}
+
 int hx_key(const hx_game *g, int player, uint16_t *out)
 {
     hx_event ev[HX_MAX_EVENTS];

@@ -200,4 +200,15 @@ static inline uint64_t hx_key_finish(uint64_t z)
 uint64_t hx_key_fingerprint(const hx_game *g, int player);
 int hx_key_length(const hx_game *g, int player);
 
+/* hx_key_hash() of the key made of these events: what a bot that keeps its event log (bot_state.events)
+ * computes, equal to hx_key_fingerprint() of the game it is playing. */
+uint64_t hx_events_hash(const hx_event *ev, int n);
+
+/* The view key ("view" abstraction, docs/policy-format.md): a 64-bit hash of the player's colour, its view
+ * of every cell and the number of collision reports it has received (-noisy and -flash: with the view
+ * this fixes how many hidden opponent stones it knows of). hx_view_key_of() computes the same hash from a
+ * view array (HX_VIEW_* per cell) and a report count. */
+uint64_t hx_view_key(const hx_game *g, int player);
+uint64_t hx_view_key_of(const uint8_t *view, int cells, int player, int reports);
+
 #endif

@@ -16,7 +16,7 @@ $(PROTO_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(MSGPACK_CFLAGS)
 
 $(PROTO_LIB): $(PROTO_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # The results database (needs SQLite).
 STORE_SRC := arena/store.c
@@ -30,7 +30,7 @@ $(STORE_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(SQLITE_CFLAGS) $(MSGPACK_CFLA
 
 $(STORE_LIB): $(STORE_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # The coordinator: agent processes (posix_spawn; SHA-256 of executables through libmd), the game loop over
 # ZeroMQ, and progress lines.
@@ -49,20 +49,21 @@ $(COORD_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(ZMQ_CFLAGS) $(MSGPACK_CFLAGS)
 
 $(COORD_LIB): $(COORD_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 ARENA_SRC := arena/main.c arena/cli.c arena/cmd_replay.c arena/cmd_tree.c arena/cmd_random.c arena/cmd_match.c \
-             arena/cmd_games.c arena/cmd_league.c arena/cmd_ratings.c arena/cmd_export.c arena/cmd_plot.c arena/cli_db.c
+             arena/cmd_games.c arena/cmd_league.c arena/cmd_ratings.c arena/cmd_export.c arena/cmd_plot.c arena/cli_db.c \
+             arena/cmd_exploit.c
 
 LIBS += $(ENGINE_LIB)
 PROGRAMS += $(BIN)/arena
 
 $(ENGINE_LIB): $(ENGINE_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
-$(ARENA_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(SQLITE_CFLAGS) $(MSGPACK_CFLAGS) -Iratings
+$(ARENA_SRC:%.c=$(BUILD)/obj/%.o): ALL_CFLAGS += $(SQLITE_CFLAGS) $(MSGPACK_CFLAGS) -Iratings -Iagents/solver
 
-$(BIN)/arena: $(ARENA_SRC:%.c=$(BUILD)/obj/%.o) $(COORD_LIB) $(RATINGS_LIB) $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
+$(BIN)/arena: $(ARENA_SRC:%.c=$(BUILD)/obj/%.o) $(SOLVER_LIB) $(COORD_LIB) $(RATINGS_LIB) $(STORE_LIB) $(PROTO_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(COORD_LDLIBS)

@@ -7,4 +7,4 @@ LIBS += $(RATINGS_LIB)
 
 $(RATINGS_LIB): $(RATINGS_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^

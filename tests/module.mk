@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver test_policy test_trainer
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -63,7 +63,7 @@ $(BUILD)/tests/bench_ratings: $(BUILD)/obj/tests/bench/bench_ratings.o $(RATINGS
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
 
-$(BUILD)/tests/test_reports: $(BUILD)/obj/tests/test_reports.o $(ENGINE_LIB)
+$(BUILD)/tests/test_reports $(BUILD)/tests/test_trainer: $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SQLITE_LIBS) -lm
 
@@ -77,7 +77,11 @@ $(BUILD)/tests/bench_bridge: $(BUILD)/obj/tests/bench/bench_bridge.o $(BRIDGE_LI
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
 
-$(BUILD)/obj/tests/test_solver.o: ALL_CFLAGS += -Iagents/solver
+$(BUILD)/obj/tests/test_solver.o $(BUILD)/obj/tests/test_policy.o: ALL_CFLAGS += -Iagents/solver
+$(BUILD)/tests/test_policy: $(BUILD)/obj/tests/test_policy.o $(SOLVER_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lm
+
 $(BUILD)/tests/test_solver: $(BUILD)/obj/tests/test_solver.o $(SOLVER_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lm

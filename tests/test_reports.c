@@ -16,46 +16,11 @@
 
 static char tmp[64], bin[512], db[128];
 
-/* Runs a shell command; returns its exit status. */
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-/* The whole output of a shell command (malloc'd). */
-static char *output(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    size_t k;
-    while ((k = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-        n += k;
-        if (cap - n < 4096) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-    }
-    buf[n] = '\0';
-    assert_int_equal(pclose(p), 0);
-    return buf;
-}
-
 static char *read_file(const char *path)
 {
     char cmd[600];
     snprintf(cmd, sizeof cmd, "cat '%s'", path);
-    return output(cmd);
+    return sh_output(cmd);
 }
 
 static void write_config(const char *path, const char *name, const char *variants)
@@ -89,14 +54,14 @@ static int setup(void **state)
     char cfg[128];
     snprintf(cfg, sizeof cfg, "%s/r.ini", tmp);
     write_config(cfg, "r", "hex, classical, abrupt-noisy");
-    return run("'%s/arena' league '%s' --db '%s' --quiet --logs '%s/logs' >/dev/null", bin, cfg, db, tmp) == 0 ? 0
+    return sh_run("'%s/arena' league '%s' --db '%s' --quiet --logs '%s/logs' >/dev/null", bin, cfg, db, tmp) == 0 ? 0
                                                                                                               : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    return run("rm -rf '%s'", tmp) == 0 ? 0 : -1;
+    return sh_run("rm -rf '%s'", tmp) == 0 ? 0 : -1;
 }
 
 /* The value of property `id` in the SGF node text starting at p (up to the next ';' or ')'), unescaped. */
@@ -145,7 +110,7 @@ static void sgf_games_replay_to_their_stored_winners(void **state)
     (void)state;
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "'%s/arena' export --db '%s' --format sgf", bin, db);
-    char *sgf = output(cmd);
+    char *sgf = sh_output(cmd);
     int games = 0, swaps = 0, comments = 0;
     for (char *p = strstr(sgf, "(;"); p; p = strstr(p + 1, "(;")) {
         char v[4096], size[16], result[16];
@@ -199,7 +164,7 @@ static void pgn_games_carry_players_and_results(void **state)
     (void)state;
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "'%s/arena' export --db '%s' --format pgn --variant classical", bin, db);
-    char *pgn = output(cmd);
+    char *pgn = sh_output(cmd);
     int games = 0, first_won = 0;
     for (char *p = strstr(pgn, "[Event "); p; p = strstr(p + 1, "[Event ")) {
         char white[64], black[64], result[8], sql[512];
@@ -229,8 +194,8 @@ static void pgn_games_carry_players_and_results(void **state)
     free(pgn);
     assert_int_equal(games, db_scalar(db, "SELECT COUNT(*) FROM games WHERE variant = 'classical'"));
     assert_int_equal(first_won, db_scalar(db, "SELECT COUNT(*) FROM games WHERE variant = 'classical' AND winner = 'B'"));
-    assert_int_equal(run("'%s/arena' export --db '%s' --format xml 2>/dev/null", bin, db), 2);
-    assert_int_equal(run("'%s/arena' export --db '%s' 2>/dev/null", bin, db), 2);
+    assert_int_equal(sh_run("'%s/arena' export --db '%s' --format xml 2>/dev/null", bin, db), 2);
+    assert_int_equal(sh_run("'%s/arena' export --db '%s' 2>/dev/null", bin, db), 2);
 }
 
 static bool file_starts_with(const char *path, const char *magic, size_t n)
@@ -247,7 +212,7 @@ static bool file_starts_with(const char *path, const char *magic, size_t n)
 static void plots_are_written(void **state)
 {
     (void)state;
-    assert_int_equal(run("'%s/arena' plot --db '%s' --out '%s/plots' --bootstrap 20 >/dev/null", bin, db, tmp), 0);
+    assert_int_equal(sh_run("'%s/arena' plot --db '%s' --out '%s/plots' --bootstrap 20 >/dev/null", bin, db, tmp), 0);
     static const char *const names[] = { "ratings-pooled", "ratings-hex-3x3", "ratings-abrupt-noisy-3x3",
                                          "matrix-classical-3x3", "matrix-hex-3x3", "history" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -261,7 +226,7 @@ static void plots_are_written(void **state)
             fail_msg("%s: not an SVG", path);
         free(svg);
     }
-    assert_int_equal(run("'%s/arena' plot --db '%s' --league nosuch 2>/dev/null", bin, db), 2);
+    assert_int_equal(sh_run("'%s/arena' plot --db '%s' --league nosuch 2>/dev/null", bin, db), 2);
 }
 
 static void nightly_writes_a_self_contained_report(void **state)
@@ -272,7 +237,7 @@ static void nightly_writes_a_self_contained_report(void **state)
     snprintf(ndb, sizeof ndb, "%s/night.db", tmp);
     snprintf(out, sizeof out, "%s/nightly", tmp);
     write_config(cfg, "night", "classical, hex");
-    assert_int_equal(run("scripts/nightly --config '%s' --db '%s' --out '%s' --bin '%s' --date 2026-11-20 "
+    assert_int_equal(sh_run("scripts/nightly --config '%s' --db '%s' --out '%s' --bin '%s' --date 2026-11-20 "
                          "--bootstrap 20 >/dev/null 2>&1",
                          cfg, ndb, out, bin),
                      0);
@@ -310,7 +275,7 @@ static void nightly_writes_a_self_contained_report(void **state)
     assert_non_null(f);
     fputs("[league]\nname = bad\nvariants = all\nboards = 3x3\ngames = 3\n", f);
     fclose(f);
-    assert_int_equal(run("scripts/nightly --config '%s' --db '%s' --out '%s' --bin '%s' --date 2026-11-21 "
+    assert_int_equal(sh_run("scripts/nightly --config '%s' --db '%s' --out '%s' --bin '%s' --date 2026-11-21 "
                          ">/dev/null 2>&1",
                          bad, ndb, out, bin),
                      2);
@@ -319,11 +284,11 @@ static void nightly_writes_a_self_contained_report(void **state)
     assert_non_null(strstr(md, "FAILED"));
     assert_non_null(strstr(md, "bad.ini:5: [league] games"));
     free(md);
-    assert_int_equal(run("scripts/nightly --date 2026-1-1 >/dev/null 2>&1"), 2);
-    assert_int_equal(run("scripts/nightly --frobnicate >/dev/null 2>&1"), 2);
+    assert_int_equal(sh_run("scripts/nightly --date 2026-1-1 >/dev/null 2>&1"), 2);
+    assert_int_equal(sh_run("scripts/nightly --frobnicate >/dev/null 2>&1"), 2);
 
     /* a second night: a new league of the same name, and a second point in the rating history */
-    assert_int_equal(run("scripts/nightly --config '%s' --db '%s' --out '%s' --bin '%s' --date 2026-11-22 "
+    assert_int_equal(sh_run("scripts/nightly --config '%s' --db '%s' --out '%s' --bin '%s' --date 2026-11-22 "
                          "--bootstrap 20 >/dev/null 2>&1",
                          cfg, ndb, out, bin),
                      0);
@@ -331,7 +296,7 @@ static void nightly_writes_a_self_contained_report(void **state)
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "'%s/arena' ratings --db '%s' --league night --history --bootstrap 0 --format csv",
              bin, ndb);
-    char *csv = output(cmd);
+    char *csv = sh_output(cmd);
     int lines = 0;
     for (const char *p = csv; (p = strchr(p, '\n')); p++)
         lines++;

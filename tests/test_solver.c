@@ -35,7 +35,7 @@ static void kuhn_poker(void **state)
     (void)state;
     efg_game g = kuhn_game();
     sv_tree t;
-    assert_int_equal(sv_tree_build(&t, &g, 1000), 0);
+    assert_int_equal(sv_tree_build(&t, &g, 1000, false), 0);
     assert_int_equal(t.n_nodes, 55); /* 1 deal + 6 * (1 + 2 + 4 + 2) */
     assert_int_equal(t.infosets_of[0], 6);
     assert_int_equal(t.infosets_of[1], 6);
@@ -64,7 +64,7 @@ static void build_darkhex(sv_tree *t, hx_variant v, int rows, int cols)
     sv_darkhex p = { .variant = v, .rows = rows, .cols = cols };
     efg_game g;
     sv_darkhex_game(&g, &p);
-    assert_int_equal(sv_tree_build(t, &g, 1u << 24), 0);
+    assert_int_equal(sv_tree_build(t, &g, 1u << 24, false), 0);
 }
 
 static void darkhex_trees_match_arena_tree(void **state)

@@ -1,9 +1,14 @@
-/* tests/test_sys.h — helpers of the end-to-end tests: one number from an SQLite query, and the processes
- * whose command line holds a tag (counted, or killed with their process groups). */
+/* tests/test_sys.h — helpers of the end-to-end tests: shell commands (status, output), one number from an
+ * SQLite query, and the processes whose command line holds a tag (counted, or killed with their process
+ * groups). */
 #ifndef TESTS_TEST_SYS_H
 #define TESTS_TEST_SYS_H
 
 #include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdbool.h>
@@ -55,6 +60,41 @@ static inline int procs_with(const char *tag, bool kill_them)
     }
     closedir(d);
     return n;
+}
+
+/* Runs a shell command; returns its exit status. */
+static inline int sh_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int sh_run(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* The whole output of a shell command (malloc'd). */
+static inline char *sh_output(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    size_t k;
+    while ((k = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+        n += k;
+        if (cap - n < 4096) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+    }
+    buf[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    return buf;
 }
 
 /* Starts `arena` (argv[0] is ignored; the program is ARENA_BIN_DIR/arena) with stdout and stderr to

@@ -188,6 +188,11 @@ int bot_run(const bot_spec *spec, int argc, char **argv)
     snprintf(out.name, sizeof out.name, "%s", spec->name);
     snprintf(out.version, sizeof out.version, "%s", spec->version ? spec->version : "");
     out.variants = spec->variants;
+    for (int i = 0; i < spec->n_boards && i < 16 && i < PM_MAX_BOARDS; i++) {
+        out.boards[i][0] = spec->boards[i][0];
+        out.boards[i][1] = spec->boards[i][1];
+        out.n_boards = i + 1;
+    }
     int status = send_msg(&l, &out) == 0 ? 0 : 1;
     char why[256];
     while (status == 0) {

@@ -38,6 +38,8 @@ typedef struct {
 typedef struct {
     const char *name, *version;
     uint32_t variants;             /* bit v: can play hx_variant v; 0 = all */
+    int n_boards;                  /* boards it can play (rows, cols); 0 = any */
+    uint8_t boards[16][2];
     /* Required: the attempt to make now, a cell from bot_legal() (or HX_SWAP). */
     int (*choose)(const bot_state *s, void *user);
     /* Optional: a game starts; an event was told (own results and opponent reports); the game ended

@@ -115,6 +115,13 @@ static void refresh(sv_cfr *c, int player)
     }
 }
 
+void sv_cfr_resume(sv_cfr *c, long iteration)
+{
+    c->iteration = iteration;
+    refresh(c, 0);
+    refresh(c, 1);
+}
+
 void sv_cfr_iterate(sv_cfr *c)
 {
     const sv_tree *t = c->tree;
@@ -154,12 +161,11 @@ void sv_cfr_iterate(sv_cfr *c)
     c->iteration = it;
 }
 
-void sv_cfr_average(const sv_cfr *c, double *out)
+void sv_normalise(const sv_tree *t, const double *sums, double *out)
 {
-    const sv_tree *t = c->tree;
     for (uint32_t k = 0; k < t->n_infosets; k++) {
         const sv_infoset *is = &t->infosets[k];
-        const double *s = c->strategy_sum + is->offset;
+        const double *s = sums + is->offset;
         double sum = 0;
         for (int a = 0; a < is->n; a++)
             sum += s[a];
@@ -167,3 +173,5 @@ void sv_cfr_average(const sv_cfr *c, double *out)
             out[is->offset + a] = sum > 0 ? s[a] / sum : 1.0 / is->n;
     }
 }
+
+void sv_cfr_average(const sv_cfr *c, double *out) { sv_normalise(c->tree, c->strategy_sum, out); }

@@ -24,12 +24,19 @@ const char *sv_algo_name(sv_algo a);
 int sv_cfr_init(sv_cfr *c, const sv_tree *t, sv_algo algo);
 void sv_cfr_free(sv_cfr *c);
 
+/* Continues from regrets and sums filled in from a checkpoint: sets the iteration count and recomputes the
+ * current strategy. */
+void sv_cfr_resume(sv_cfr *c, long iteration);
+
 /* Runs one iteration (both players' passes). */
 void sv_cfr_iterate(sv_cfr *c);
 
 /* The average strategy (uniform where an information state was never reached): out[n_actions]. CFR+ uses
  * linear averaging (iteration t weighs t), DCFR its (t / (t + 1))^2 discount, vanilla CFR uniform weights. */
 void sv_cfr_average(const sv_cfr *c, double *out);
+
+/* Per information state of t, sums (one per action) normalised into out; uniform where they are all 0. */
+void sv_normalise(const sv_tree *t, const double *sums, double *out);
 
 /* Regret matching on `regret` (n actions) into `out`: positive parts normalised, else uniform. */
 void sv_regret_match(const float *regret, int n, double *out);

@@ -41,8 +41,16 @@ static uint64_t dh_infoset(const efg_game *g, const void *state)
     return hx_key_fingerprint(s, hx_to_move(s));
 }
 
+static uint64_t dh_view_key(const efg_game *g, const void *state)
+{
+    (void)g;
+    const hx_game *s = state;
+    return hx_view_key(s, hx_to_move(s));
+}
+
 void sv_darkhex_game(efg_game *g, const sv_darkhex *p)
 {
     *g = (efg_game){ .state_size = sizeof(hx_game), .root = dh_root, .player = dh_player, .utility = dh_utility,
-                     .actions = dh_actions, .apply = dh_apply, .infoset = dh_infoset, .ctx = p };
+                     .actions = dh_actions, .apply = dh_apply, .infoset = dh_infoset,
+                     .view_key = dh_view_key, .ctx = p };
 }

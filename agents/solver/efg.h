@@ -26,6 +26,9 @@ typedef struct efg_game {
     void (*apply)(const struct efg_game *g, void *dst, const void *src, int action);
     /* The acting player's perfect-recall information-state key, hashed to 64 bits. */
     uint64_t (*infoset)(const struct efg_game *g, const void *state);
+    /* Optional (NULL if the game has none): the acting player's imperfect-recall "view" key, an
+     * abstraction that merges information states (rules.md). */
+    uint64_t (*view_key)(const struct efg_game *g, const void *state);
     const void *ctx;                                     /* the game's parameters */
 } efg_game;
 

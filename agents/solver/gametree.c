@@ -9,7 +9,7 @@
 typedef struct {
     sv_tree *t;
     const efg_game *g;
-    uint32_t max_nodes, node_cap, action_cap;
+    uint32_t max_nodes, node_cap;
     unsigned char *states; /* MAX_DEPTH states */
     bool failed;
 } builder;
@@ -56,24 +56,24 @@ static bool grow_table(sv_tree *t)
     return true;
 }
 
-/* The information state of a player node, added with its actions when new. */
-static int64_t infoset_of(builder *b, int player, uint64_t key, int depth, const uint16_t *actions, int n)
+int64_t sv_tree_intern(sv_tree *t, int player, uint64_t key, int depth, const uint16_t *actions, int n)
 {
-    sv_tree *t = b->t;
-    int64_t found = t->cap ? sv_tree_find(t, player, key) : -1;
+    if (!t->cap && !grow_table(t))
+        return -1;
+    int64_t found = sv_tree_find(t, player, key);
     if (found >= 0)
         return t->infosets[found].n == n ? found : -1; /* a key listing other actions: not perfect recall */
     if ((t->n_infosets + 1) * 2 > t->cap && !grow_table(t))
         return -1;
-    if (t->n_actions + (uint32_t)n > b->action_cap) {
-        uint32_t cap = b->action_cap ? 2 * b->action_cap : 4096;
+    if (t->n_actions + (uint32_t)n > t->action_cap) {
+        uint32_t cap = t->action_cap ? 2 * t->action_cap : 4096;
         while (cap < t->n_actions + (uint32_t)n)
             cap *= 2;
         uint16_t *a = realloc(t->actions, sizeof *a * cap);
         if (!a)
             return -1;
         t->actions = a;
-        b->action_cap = cap;
+        t->action_cap = cap;
     }
     uint32_t k = t->n_infosets++;
     t->infosets[k] = (sv_infoset){ .key = key, .offset = t->n_actions, .n = (uint16_t)n, .player = (uint8_t)player,
@@ -140,11 +140,15 @@ static void expand(builder *b, uint32_t at, int level, int d0, int d1)
     int n = g->actions(g, s, actions, probs);
     if (player != EFG_CHANCE) {
         int depth = player == 0 ? d0 : d1;
-        int64_t k = infoset_of(b, player, g->infoset(g, s), depth, actions, n);
+        bool by_view = t->view_keys && g->view_key;
+        uint32_t before = t->n_infosets;
+        int64_t k = sv_tree_intern(t, player, by_view ? g->view_key(g, s) : g->infoset(g, s), depth, actions, n);
         if (k < 0) {
             b->failed = true;
             return;
         }
+        if (t->n_infosets > before && g->view_key)
+            t->infosets[k].view = by_view ? t->infosets[k].key : g->view_key(g, s);
         node->infoset = (uint32_t)k;
         node->depth = (uint8_t)(depth > 255 ? 255 : depth);
     }
@@ -165,9 +169,10 @@ static void expand(builder *b, uint32_t at, int level, int d0, int d1)
     }
 }
 
-int sv_tree_build(sv_tree *t, const efg_game *g, uint32_t max_nodes)
+int sv_tree_build(sv_tree *t, const efg_game *g, uint32_t max_nodes, bool view_keys)
 {
     memset(t, 0, sizeof *t);
+    t->view_keys = view_keys;
     builder b = { .t = t, .g = g, .max_nodes = max_nodes };
     b.states = malloc(g->state_size * MAX_DEPTH);
     if (!b.states || !reserve(&b, 1) || !grow_table(t)) {

@@ -23,6 +23,7 @@ typedef struct {
 
 typedef struct {
     uint64_t key;     /* the game's 64-bit key */
+    uint64_t view;    /* the view key of its histories when the game has one (else 0) */
     uint32_t offset;  /* into the per-action arrays (actions, regrets, strategies) */
     uint16_t n;       /* actions */
     uint8_t player;
@@ -38,14 +39,23 @@ typedef struct {
     uint16_t *actions;        /* [n_actions]: each information state's actions, from its offset */
     uint32_t *slots;          /* open addressing: key -> infoset index + 1 (0 empty) */
     uint32_t cap;             /* table capacity, a power of two */
+    uint32_t action_cap;      /* capacity of actions[] */
     int max_depth;
+    bool view_keys;           /* information states are keyed by the game's view key (an abstraction) */
 } sv_tree;
 
-/* Builds the whole tree of g. Returns 0, or -1 when out of memory or the tree exceeds max_nodes. */
-int sv_tree_build(sv_tree *t, const efg_game *g, uint32_t max_nodes);
+/* Builds the whole tree of g. With view_keys, histories are grouped by g->view_key instead of the
+ * perfect-recall key (imperfect recall: CFR's guarantees no longer hold). Returns 0, or -1 when out of
+ * memory, the tree exceeds max_nodes, or one key lists different actions at different histories. */
+int sv_tree_build(sv_tree *t, const efg_game *g, uint32_t max_nodes, bool view_keys);
 void sv_tree_free(sv_tree *t);
 
 /* The information state with this player and key, or -1. */
 int64_t sv_tree_find(const sv_tree *t, int player, uint64_t key);
+
+/* The information-state table alone (no nodes), for algorithms that sample instead of walking a built
+ * tree: finds (player, key) or adds it with these actions. Start from a zeroed sv_tree. Returns the
+ * index, or -1 when out of memory or the key is known with another number of actions. */
+int64_t sv_tree_intern(sv_tree *t, int player, uint64_t key, int depth, const uint16_t *actions, int n);
 
 #endif

@@ -37,7 +37,7 @@ int main(void)
         sv_darkhex_game(&g, &p);
         sv_tree t;
         double t0 = now();
-        if (sv_tree_build(&t, &g, 1u << 26) != 0)
+        if (sv_tree_build(&t, &g, 1u << 26, false) != 0)
             return 1;
         double built = now() - t0;
         volatile double sink = 0;

@@ -1,0 +1,457 @@
+/* agents/cfr/train.c — bin/cfr-train: trains a CFR-family policy for one variant and board and writes a
+ * policy file (docs/policy-format.md). Vanilla CFR, CFR+ and DCFR walk the built game tree; external-
+ * sampling MCCFR samples it, for boards whose tree does not fit. Progress on stderr, exact exploitability
+ * every K iterations when the tree can be built, a CSV curve, and checkpoints a killed run resumes from. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "br.h"
+#include "cfr.h"
+#include "checkpoint.h"
+#include "darkhex.h"
+#include "mccfr.h"
+#include "policy.h"
+#include "variant.h"
+
+enum { ALGO_MCCFR = 3 };
+
+static const char help[] =
+    "usage: cfr-train --variant V --board RxC --algo cfr|cfr+|dcfr|mccfr (--iterations N | --seconds S)\n"
+    "                 --out FILE [options]\n\n"
+    "Trains a policy by counterfactual regret minimisation and writes it as a policy file\n"
+    "(docs/policy-format.md) that bin/policy-bot plays and 'arena exploit' measures.\n\n"
+    "  --variant V            hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
+    "  --board RxC            rows x columns\n"
+    "  --swap                 hex with the swap rule\n"
+    "  --algo A               cfr (vanilla), cfr+ (linear averaging), dcfr (1.5, 0, 2): full passes over the\n"
+    "                         built tree; mccfr: external-sampling Monte Carlo CFR, for trees that do not fit\n"
+    "  --iterations N         stop after N iterations (in all, counting a resumed checkpoint's)\n"
+    "  --seconds S            stop after S seconds of training (in all); with --iterations, whichever first\n"
+    "  --out FILE             the policy file to write\n"
+    "  --keys perfect|view    information-state keys: perfect recall (default) or the view (an abstraction:\n"
+    "                         smaller, but without CFR's guarantees)\n"
+    "  --eval-every K         exact exploitability every K iterations (default: 10 for tree algorithms,\n"
+    "                         0 = only at the end); needs the tree to fit in --max-nodes\n"
+    "  --curve FILE           append iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white rows\n"
+    "  --checkpoint FILE      checkpoint file (default OUT.ckpt); an existing one is resumed\n"
+    "  --checkpoint-every S   seconds between checkpoints (default 60; 0 = only at the end)\n"
+    "  --fresh                ignore (and replace) an existing checkpoint\n"
+    "  --max-nodes N          largest tree to build (default 40000000 nodes, about 1.3 GB)\n"
+    "  --seed S               random seed of mccfr (default 1)\n"
+    "  --quiet                no progress lines\n"
+    "  --json                 print the summary as one JSON object (keys variant, board, algo, keys,\n"
+    "                         iterations, seconds, infosets, exploitability (null if not computed), out)\n\n"
+    "SIGINT or SIGTERM stops at the end of the current iteration, writes the checkpoint and the policy.\n"
+    "Exit status: 0 done, 1 failed (out of memory, I/O, tree too large), 2 bad input, 128+N stopped by signal N.\n";
+
+static _Noreturn void die(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cfr-train: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(status);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static volatile sig_atomic_t stop_signal;
+static void on_signal(int sig) { stop_signal = sig; }
+
+static long number(const char *opt, const char *v, long min)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || end == v || *end || n < min)
+        die(2, "--%s: expected a whole number >= %ld, got '%s'", opt, min, v);
+    return n;
+}
+
+typedef struct {
+    sv_darkhex params;
+    efg_game game;
+    int algo;
+    pf_keys keys;
+    sv_tree tree;       /* tree algorithms: the training tree (keyed as --keys) */
+    sv_cfr cfr;
+    sv_mccfr mc;
+    sv_tree eval;       /* the perfect-recall tree for exact evaluation (may be the training tree) */
+    bool have_eval, eval_is_tree;
+    double *probs;      /* scratch: the policy on the evaluation tree */
+} trainer;
+
+static const sv_tree *table_of(const trainer *t) { return t->algo == ALGO_MCCFR ? &t->mc.table : &t->tree; }
+static float *regret_of(trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.regret : t->cfr.regret; }
+static double *sums_of(trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.strategy_sum : t->cfr.strategy_sum; }
+static long iteration_of(const trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.iteration : t->cfr.iteration; }
+static const char *algo_name(int algo) { return algo == ALGO_MCCFR ? "mccfr" : sv_algo_name((sv_algo)algo); }
+
+/* The average strategy of the training table, per action of the table. */
+static double *average(const trainer *t)
+{
+    const sv_tree *tab = table_of(t);
+    double *avg = malloc(sizeof *avg * (tab->n_actions ? tab->n_actions : 1));
+    if (!avg)
+        die(1, "out of memory");
+    if (t->algo == ALGO_MCCFR)
+        sv_mccfr_average(&t->mc, avg);
+    else
+        sv_cfr_average(&t->cfr, avg);
+    return avg;
+}
+
+/* The table's policy on the evaluation tree (uniform where the table lacks a state). */
+static void project(const sv_tree *src, const double *p, const sv_tree *dst, double *out)
+{
+    for (uint32_t k = 0; k < dst->n_infosets; k++) {
+        const sv_infoset *is = &dst->infosets[k];
+        int64_t j = sv_tree_find(src, is->player, src->view_keys ? is->view : is->key);
+        for (int a = 0; a < is->n; a++)
+            out[is->offset + a] = j >= 0 && src->infosets[j].n == is->n ? p[src->infosets[j].offset + a]
+                                                                         : 1.0 / is->n;
+    }
+}
+
+static bool evaluate(trainer *t, sv_eval *e)
+{
+    if (!t->have_eval)
+        return false;
+    double *avg = average(t);
+    if (t->eval_is_tree) {
+        if (sv_evaluate(&t->eval, avg, e) != 0)
+            die(1, "out of memory");
+    } else {
+        project(table_of(t), avg, &t->eval, t->probs);
+        if (sv_evaluate(&t->eval, t->probs, e) != 0)
+            die(1, "out of memory");
+    }
+    free(avg);
+    return true;
+}
+
+static void save_checkpoint(trainer *t, const char *path, double seconds)
+{
+    sv_ckpt_meta m = { .variant = (int)t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
+                       .flags = t->params.flags, .keys = (int)t->keys, .iteration = iteration_of(t),
+                       .rng = t->mc.rng, .seconds = seconds };
+    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t->algo));
+    char err[512];
+    if (sv_ckpt_save(path, &m, table_of(t), regret_of(t), sums_of(t), err, sizeof err) != 0)
+        die(1, "checkpoint: %s", err);
+}
+
+/* Resumes from path if it exists. Returns the training seconds already spent. */
+static double resume(trainer *t, const char *path)
+{
+    if (access(path, F_OK) != 0)
+        return 0;
+    sv_ckpt_meta m;
+    sv_tree tab;
+    float *regret;
+    double *sum;
+    char err[512];
+    if (sv_ckpt_load(path, &m, &tab, &regret, &sum, err, sizeof err) != 0)
+        die(2, "%s (use --fresh to start over)", err);
+    if (m.variant != (int)t->params.variant || m.rows != t->params.rows || m.cols != t->params.cols ||
+        m.flags != t->params.flags || m.keys != (int)t->keys || strcmp(m.algo, algo_name(t->algo)) != 0)
+        die(2, "%s: the checkpoint is for %dx%d %s, keys %s, algo %s (use --fresh to start over)", path, m.rows,
+            m.cols, hx_variant_name((hx_variant)m.variant), m.keys == PF_KEYS_VIEW ? "view" : "perfect", m.algo);
+    if (t->algo == ALGO_MCCFR) {
+        sv_tree_free(&t->mc.table);
+        free(t->mc.regret);
+        free(t->mc.strategy_sum);
+        tab.view_keys = t->keys == PF_KEYS_VIEW;
+        t->mc.table = tab;
+        t->mc.regret = regret;
+        t->mc.strategy_sum = sum;
+        t->mc.cap = tab.n_actions;
+        t->mc.rng = m.rng;
+        t->mc.iteration = m.iteration;
+        if (sv_mccfr_reserve(&t->mc) != 0)
+            die(1, "out of memory");
+    } else {
+        uint32_t matched = 0;
+        for (uint32_t k = 0; k < tab.n_infosets; k++) {
+            const sv_infoset *is = &tab.infosets[k];
+            int64_t j = sv_tree_find(&t->tree, is->player, is->key);
+            if (j < 0 || t->tree.infosets[j].n != is->n)
+                continue;
+            memcpy(t->cfr.regret + t->tree.infosets[j].offset, regret + is->offset, sizeof *regret * is->n);
+            memcpy(t->cfr.strategy_sum + t->tree.infosets[j].offset, sum + is->offset, sizeof *sum * is->n);
+            matched++;
+        }
+        if (matched != t->tree.n_infosets || tab.n_infosets != t->tree.n_infosets)
+            die(2, "%s: the checkpoint's %u information states do not match the game's %u", path, tab.n_infosets,
+                t->tree.n_infosets);
+        sv_cfr_resume(&t->cfr, m.iteration);
+        sv_tree_free(&tab);
+        free(regret);
+        free(sum);
+    }
+    return m.seconds;
+}
+
+/* Keeps the curve's rows up to `iteration` (a killed run may have logged past its last checkpoint). */
+static FILE *open_curve(const char *path, long iteration)
+{
+    FILE *in = fopen(path, "r");
+    char *kept = NULL;
+    size_t kept_len = 0;
+    if (in) {
+        FILE *mem = open_memstream(&kept, &kept_len);
+        char line[512];
+        while (mem && fgets(line, sizeof line, in)) {
+            char *end;
+            long it = strtol(line, &end, 10);
+            if (end == line || it <= iteration)
+                fputs(line, mem);
+        }
+        if (mem)
+            fclose(mem);
+        fclose(in);
+    }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        die(1, "%s: %s", path, strerror(errno));
+    if (kept_len)
+        fwrite(kept, 1, kept_len, f);
+    else
+        fputs("iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white\n", f);
+    free(kept);
+    fflush(f);
+    return f;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "variant", required_argument, 0, 'v' },  { "board", required_argument, 0, 'b' },
+        { "swap", no_argument, 0, 'S' },           { "algo", required_argument, 0, 'a' },
+        { "iterations", required_argument, 0, 'n' }, { "seconds", required_argument, 0, 's' },
+        { "out", required_argument, 0, 'o' },      { "keys", required_argument, 0, 'k' },
+        { "eval-every", required_argument, 0, 'e' }, { "curve", required_argument, 0, 'c' },
+        { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
+        { "fresh", no_argument, 0, 'F' },          { "max-nodes", required_argument, 0, 'm' },
+        { "seed", required_argument, 0, 'r' },     { "quiet", no_argument, 0, 'q' },
+        { "json", no_argument, 0, 'j' },           { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    trainer t = { .params = { .variant = HX_VARIANT_COUNT }, .algo = -1 };
+    long iterations = -1, eval_every = -1, ckpt_every = 60, max_nodes = 40000000;
+    double seconds = -1;
+    uint64_t seed = 1;
+    const char *out = NULL, *curve_path = NULL, *ckpt_path = NULL;
+    bool fresh = false, quiet = false, json = false;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+        const char *why;
+        switch (c) {
+        case 'v':
+            if (hx_variant_parse(optarg) < 0)
+                die(2, "--variant: unknown variant '%s' (one of %s)", optarg, hx_variant_list());
+            t.params.variant = (hx_variant)hx_variant_parse(optarg);
+            break;
+        case 'b':
+            if (!hx_board_parse(optarg, &t.params.rows, &t.params.cols, &why))
+                die(2, "--board '%s': %s", optarg, why);
+            break;
+        case 'S': t.params.flags |= HX_SWAP_RULE; break;
+        case 'a':
+            t.algo = strcmp(optarg, "mccfr") == 0 ? ALGO_MCCFR : sv_algo_parse(optarg);
+            if (t.algo < 0)
+                die(2, "--algo: unknown algorithm '%s' (cfr, cfr+, dcfr or mccfr)", optarg);
+            break;
+        case 'n': iterations = number("iterations", optarg, 1); break;
+        case 's': {
+            char *end;
+            seconds = strtod(optarg, &end);
+            if (end == optarg || *end || !(seconds > 0))
+                die(2, "--seconds: expected a positive number, got '%s'", optarg);
+            break;
+        }
+        case 'o': out = optarg; break;
+        case 'k':
+            if (strcmp(optarg, "perfect") && strcmp(optarg, "view"))
+                die(2, "--keys: expected perfect or view, got '%s'", optarg);
+            t.keys = strcmp(optarg, "view") == 0 ? PF_KEYS_VIEW : PF_KEYS_PERFECT;
+            break;
+        case 'e': eval_every = number("eval-every", optarg, 0); break;
+        case 'c': curve_path = optarg; break;
+        case 'C': ckpt_path = optarg; break;
+        case 'E': ckpt_every = number("checkpoint-every", optarg, 0); break;
+        case 'F': fresh = true; break;
+        case 'm': max_nodes = number("max-nodes", optarg, 1); break;
+        case 'r': seed = (uint64_t)number("seed", optarg, 0); break;
+        case 'q': quiet = true; break;
+        case 'j': json = true; break;
+        case 'h': fputs(help, stdout); return 0;
+        case ':': die(2, "option '%s' needs a value (see 'cfr-train --help')", argv[optind - 1]);
+        default: die(2, "unknown option '%s' (see 'cfr-train --help')", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        die(2, "unexpected argument '%s' (see 'cfr-train --help')", argv[optind]);
+    if (t.params.variant == HX_VARIANT_COUNT || !t.params.rows || t.algo < 0 || !out)
+        die(2, "--variant, --board, --algo and --out are required (see 'cfr-train --help')");
+    if (iterations < 0 && seconds < 0)
+        die(2, "give --iterations N or --seconds S");
+    hx_game probe;
+    if (hx_new(&probe, t.params.variant, t.params.rows, t.params.cols, t.params.flags) != 0)
+        die(2, "cannot play %s on %dx%d%s", hx_variant_name(t.params.variant), t.params.rows, t.params.cols,
+            t.params.flags ? " with the swap rule" : "");
+    if (max_nodes > UINT32_MAX)
+        max_nodes = UINT32_MAX;
+    if (eval_every < 0)
+        eval_every = t.algo == ALGO_MCCFR ? 0 : 10;
+    char ckpt_default[4096];
+    if (!ckpt_path) {
+        snprintf(ckpt_default, sizeof ckpt_default, "%s.ckpt", out);
+        ckpt_path = ckpt_default;
+    }
+    sv_darkhex_game(&t.game, &t.params);
+
+    /* The trees: the training tree for the full-pass algorithms, and a perfect-recall one to evaluate on. */
+    if (t.algo != ALGO_MCCFR) {
+        if (sv_tree_build(&t.tree, &t.game, (uint32_t)max_nodes, t.keys == PF_KEYS_VIEW) != 0)
+            die(1, "the game tree of %dx%d %s does not fit in %ld nodes (try --algo mccfr or --max-nodes)",
+                t.params.rows, t.params.cols, hx_variant_name(t.params.variant), max_nodes);
+        if (sv_cfr_init(&t.cfr, &t.tree, (sv_algo)t.algo) != 0)
+            die(1, "out of memory");
+        if (t.keys == PF_KEYS_PERFECT) {
+            t.have_eval = t.eval_is_tree = true;
+            t.eval = t.tree;
+        }
+    } else if (sv_mccfr_init(&t.mc, &t.game, t.keys == PF_KEYS_VIEW, seed) != 0) {
+        die(1, "out of memory");
+    }
+    if (!t.have_eval && sv_tree_build(&t.eval, &t.game, (uint32_t)max_nodes, false) == 0) {
+        t.have_eval = true;
+        t.probs = malloc(sizeof *t.probs * (t.eval.n_actions ? t.eval.n_actions : 1));
+        if (!t.probs)
+            die(1, "out of memory");
+    }
+    if (!t.have_eval && !quiet)
+        fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: no exact exploitability\n", max_nodes);
+
+    double spent = fresh ? 0 : resume(&t, ckpt_path);
+    FILE *curve = curve_path ? open_curve(curve_path, iteration_of(&t)) : NULL;
+    struct sigaction sa = { .sa_handler = on_signal };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    double t0 = now() - spent, last_line = now(), last_ckpt = now();
+    long start_it = iteration_of(&t);
+    if (!quiet && start_it)
+        fprintf(stderr, "cfr-train: resumed from %s at iteration %ld (%.1f s)\n", ckpt_path, start_it, spent);
+    sv_eval e = { .exploitability = NAN };
+    bool have_e = false;
+    long e_it = -1;
+    while (!stop_signal && (iterations < 0 || iteration_of(&t) < iterations) &&
+           (seconds < 0 || now() - t0 < seconds)) {
+        if (t.algo == ALGO_MCCFR) {
+            if (sv_mccfr_iterate(&t.mc) != 0)
+                die(1, "out of memory after %u information states", t.mc.table.n_infosets);
+        } else {
+            sv_cfr_iterate(&t.cfr);
+        }
+        long it = iteration_of(&t);
+        bool eval_now = eval_every > 0 && it % eval_every == 0 && evaluate(&t, &e);
+        if (eval_now) {
+            have_e = true;
+            e_it = it;
+            if (curve) {
+                fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", it, now() - t0, e.exploitability, e.nashconv,
+                        e.ev0, e.br[0], e.br[1]);
+                fflush(curve);
+            }
+        }
+        double tn = now();
+        if (!quiet && (eval_now || tn - last_line >= 2)) {
+            double rate = (it - start_it) / (tn - t0 - spent > 0 ? tn - t0 - spent : 1e-9);
+            double eta = iterations > 0 ? (iterations - it) / rate : seconds - (tn - t0);
+            if (seconds > 0 && iterations > 0 && seconds - (tn - t0) < eta)
+                eta = seconds - (tn - t0);
+            fprintf(stderr, "iteration %ld  %.1f s  %.0f it/s  ETA %.0f s  infosets %u", it, tn - t0, rate,
+                    eta > 0 ? eta : 0, table_of(&t)->n_infosets);
+            if (eval_now)
+                fprintf(stderr, "  exploitability %.3e", e.exploitability);
+            fputc('\n', stderr);
+            last_line = tn;
+        }
+        if (ckpt_every > 0 && tn - last_ckpt >= (double)ckpt_every) {
+            save_checkpoint(&t, ckpt_path, tn - t0);
+            last_ckpt = now();
+        }
+    }
+    double total = now() - t0;
+    save_checkpoint(&t, ckpt_path, total);
+    if (e_it != iteration_of(&t))
+        have_e = evaluate(&t, &e);
+    if (have_e && curve && e_it != iteration_of(&t))
+        fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", iteration_of(&t), total, e.exploitability, e.nashconv,
+                e.ev0, e.br[0], e.br[1]);
+    if (curve)
+        fclose(curve);
+
+    pf_meta m = { .variant = t.params.variant, .rows = t.params.rows, .cols = t.params.cols, .flags = t.params.flags,
+                  .keys = t.keys, .iterations = (uint64_t)iteration_of(&t),
+                  .exploitability = have_e ? e.exploitability : NAN };
+    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t.algo));
+    double *avg = average(&t);
+    char err[512];
+    if (pf_save_tree(table_of(&t), avg, &m, out, err, sizeof err) != 0)
+        die(1, "%s", err);
+    free(avg);
+    if (json) {
+        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"keys\":\"%s\",\"iterations\":%ld,"
+               "\"seconds\":%.3f,\"infosets\":%u,\"exploitability\":",
+               hx_variant_name(t.params.variant), t.params.rows, t.params.cols, algo_name(t.algo),
+               t.keys == PF_KEYS_VIEW ? "view" : "perfect", iteration_of(&t), total, table_of(&t)->n_infosets);
+        if (have_e)
+            printf("%.9g", e.exploitability);
+        else
+            fputs("null", stdout);
+        fputs(",\"out\":", stdout);
+        putchar('"');
+        for (const char *p = out; *p; p++) {
+            if (*p == '"' || *p == '\\')
+                putchar('\\');
+            putchar(*p);
+        }
+        puts("\"}");
+    } else {
+        printf("%s: %dx%d %s, %s, %ld iterations in %.1f s, %u information states", out, t.params.rows, t.params.cols,
+               hx_variant_name(t.params.variant), algo_name(t.algo), iteration_of(&t), total,
+               table_of(&t)->n_infosets);
+        if (have_e)
+            printf(", exploitability %.3e", e.exploitability);
+        putchar('\n');
+    }
+    free(t.probs);
+    if (!t.eval_is_tree)
+        sv_tree_free(&t.eval);
+    sv_cfr_free(&t.cfr);
+    sv_tree_free(&t.tree);
+    sv_mccfr_free(&t.mc);
+    return stop_signal ? 128 + stop_signal : 0;
+}

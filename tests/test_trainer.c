@@ -1,0 +1,213 @@
+/* tests/test_trainer.c — the CFR programs end to end: cfr-train resumes a checkpoint to the same bytes as
+ * an uninterrupted run and keeps a clean curve, survives SIGKILL, refuses bad input (exit 2) and trees
+ * that do not fit (exit 1); `arena exploit` agrees with the trainer, reads two files, and refuses corrupt
+ * ones; policy-bot plays a solved policy in `arena match` and wins every game it must win. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_sys.h"
+#include "test_util.h"
+
+static char tmp[64], bin[512];
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *d = getenv("ARENA_BIN_DIR");
+    snprintf(bin, sizeof bin, "%s", d ? d : "bin");
+    snprintf(tmp, sizeof tmp, "/tmp/dh-trainer-XXXXXX");
+    return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return sh_run("rm -rf '%s'", tmp) == 0 ? 0 : -1;
+}
+
+/* The number after "key": in a JSON text. */
+static double json_number(const char *json, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(json, pat);
+    if (!p)
+        fail_msg("no key %s in %s", key, json);
+    return strtod(p + strlen(pat), NULL);
+}
+
+static void resume_gives_the_same_policy(void **state)
+{
+    (void)state;
+    const char *game = "--variant abrupt --board 3x2 --algo cfr+ --quiet --eval-every 20";
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 60 --out %s/a.pol --curve %s/a.csv >/dev/null", bin, game, tmp, tmp), 0);
+    /* A row past the checkpoint, as a killed run may leave: dropped on resume. */
+    assert_int_equal(sh_run("echo '80,9,9,9,9,9,9' >> %s/a.csv", tmp), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --iterations 120 --out %s/a.pol --curve %s/a.csv 2>&1", bin, game, tmp,
+             tmp);
+    free(sh_output(cmd));
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 120 --out %s/b.pol >/dev/null", bin, game, tmp), 0);
+    assert_int_equal(sh_run("cmp -s %s/a.pol %s/b.pol", tmp, tmp), 0);
+    snprintf(cmd, sizeof cmd, "cut -d, -f1 %s/a.csv | tr '\\n' ' '", tmp);
+    char *its = sh_output(cmd);
+    assert_string_equal(its, "iteration 20 40 60 80 100 120 ");
+    free(its);
+    /* More iterations of the same run continue it; --fresh starts over. */
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 120 --out %s/a.pol --fresh >/dev/null", bin, game, tmp), 0);
+    assert_int_equal(sh_run("cmp -s %s/a.pol %s/b.pol", tmp, tmp), 0);
+}
+
+static void killed_run_resumes(void **state)
+{
+    (void)state;
+    char out[256];
+    snprintf(out, sizeof out, "%s/k.pol", tmp);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char exe[600];
+        snprintf(exe, sizeof exe, "%s/cfr-train", bin);
+        if (!freopen("/dev/null", "w", stderr))
+            _exit(126);
+        execl(exe, exe, "--variant", "classical", "--board", "3x2", "--algo", "dcfr", "--seconds", "60",
+              "--checkpoint-every", "1", "--eval-every", "0", "--quiet", "--out", out, (char *)NULL);
+        _exit(127);
+    }
+    char ckpt[300];
+    snprintf(ckpt, sizeof ckpt, "%s.ckpt", out);
+    for (int i = 0; i < 200 && access(ckpt, F_OK) != 0; i++)
+        usleep(50000);
+    assert_int_equal(access(ckpt, F_OK), 0);
+    usleep(300000);
+    kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(access(out, F_OK), -1); /* the policy comes at the end */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/cfr-train --variant classical --board 3x2 --algo dcfr --iterations 1 --out %s 2>&1",
+             bin, out);
+    char *log = sh_output(cmd);
+    long at = 0;
+    const char *p = strstr(log, "at iteration ");
+    assert_non_null(p);
+    at = strtol(p + 13, NULL, 10);
+    print_message("killed after %ld checkpointed iterations; resumed: %s", at, log);
+    assert_true(at >= 1);
+    free(log);
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json %s", bin, out);
+    char *json = sh_output(cmd);
+    assert_true(json_number(json, "exploitability") < 0.1);
+    free(json);
+    /* The curve and the policy are the only files left besides the checkpoint: no temporaries. */
+    snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp || true", tmp);
+    char *n = sh_output(cmd);
+    assert_string_equal(n, "0\n");
+    free(n);
+}
+
+static void bad_input_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(sh_run("%s/cfr-train --variant dark --board 2x2 --algo cfr --iterations 1 --out %s/x.pol 2>/dev/null",
+                         bin, tmp), 2);
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr++ --iterations 1 --out %s/x.pol "
+                         "2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr --out %s/x.pol 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 3x3 --algo cfr+ --iterations 1 --max-nodes 1000 "
+                         "--out %s/x.pol 2>/dev/null", bin, tmp), 1);
+    assert_int_equal(access("x.pol", F_OK), -1);
+    /* A checkpoint of another algorithm, and a damaged one. */
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr --iterations 5 --quiet "
+                         "--out %s/y.pol >/dev/null", bin, tmp), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/cfr-train --variant classical --board 2x2 --algo dcfr --iterations 5 --out %s/y.pol "
+             "2>&1 >/dev/null; echo status $?", bin, tmp);
+    char *o = sh_output(cmd);
+    assert_non_null(strstr(o, "algo cfr"));
+    assert_non_null(strstr(o, "status 2"));
+    free(o);
+    assert_int_equal(sh_run("printf garbage > %s/y.pol.ckpt", tmp), 0);
+    snprintf(cmd, sizeof cmd, "%s/cfr-train --variant classical --board 2x2 --algo cfr --iterations 5 --out %s/y.pol "
+             "2>&1 >/dev/null; echo status $?", bin, tmp);
+    o = sh_output(cmd);
+    assert_non_null(strstr(o, "not a checkpoint"));
+    assert_non_null(strstr(o, "status 2"));
+    free(o);
+}
+
+static void exploit_agrees_with_the_trainer(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/cfr-train --variant classical --board 2x3 --algo cfr+ --iterations 300 --quiet --json "
+             "--out %s/e.pol", bin, tmp);
+    char *train = sh_output(cmd);
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json %s/e.pol", bin, tmp);
+    char *one = sh_output(cmd);
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json %s/e.pol %s/e.pol", bin, tmp, tmp);
+    char *two = sh_output(cmd);
+    double xt = json_number(train, "exploitability"), x1 = json_number(one, "exploitability");
+    print_message("2x3 classical CFR+ 300: trainer %.3e, arena exploit %.3e\n", xt, x1);
+    assert_true(xt < 1e-3);
+    assert_true(x1 < xt + 1e-5 && x1 > xt - 1e-5);
+    assert_true(json_number(two, "exploitability") == x1);
+    double nc = json_number(one, "nashconv");
+    assert_true(nc - (json_number(one, "br_black") + json_number(one, "br_white")) < 1e-9);
+    assert_true(json_number(one, "missing_black") == 0 && json_number(one, "missing_white") == 0);
+    free(train);
+    free(one);
+    free(two);
+    /* The uniform policy is far from equilibrium; exploitability is NashConv / 2. */
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --uniform --variant classical --board 2x3 --json", bin);
+    char *u = sh_output(cmd);
+    assert_true(json_number(u, "exploitability") > 0.1);
+    assert_true(json_number(u, "exploitability") == json_number(u, "nashconv") / 2);
+    free(u);
+    /* Corrupt or mismatched files: status 2. */
+    assert_int_equal(sh_run("head -c 500 %s/e.pol > %s/cut.pol", tmp, tmp), 0);
+    assert_int_equal(sh_run("%s/arena exploit %s/cut.pol 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/arena exploit %s/e.pol %s/y.pol 2>/dev/null", bin, tmp, tmp), 2);
+    assert_int_equal(sh_run("%s/arena exploit %s/e.pol --variant hex 2>/dev/null", bin, tmp), 2);
+}
+
+static void policy_bot_plays_a_solved_policy(void **state)
+{
+    (void)state;
+    /* 2x2 classical is a sure win for Black: the solved policy wins every game it plays as Black. */
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr+ --iterations 500 --quiet "
+                         "--out %s/s.pol >/dev/null", bin, tmp), 0);
+    assert_int_equal(sh_run("%s/arena match --variant classical --board 2x2 --games 40 --quiet --db %s/m.db "
+                         "--logs %s/logs '%s/policy-bot --policy %s/s.pol' '%s/random --seed 4' >/dev/null",
+                         bin, tmp, tmp, bin, tmp, bin), 0);
+    char db[200];
+    snprintf(db, sizeof db, "%s/m.db", tmp);
+    long as_black = db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id = g.black "
+                                  "WHERE a.name = 'policy-bot'");
+    long won_black = db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id = g.black "
+                                   "WHERE a.name = 'policy-bot' AND winner = 'B'");
+    long forfeits = db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'");
+    assert_int_equal(as_black, 20);
+    assert_int_equal(won_black, 20);
+    assert_int_equal(forfeits, 0);
+    /* It never needed the uniform fallback; a bad policy file stops it with status 2. */
+    assert_int_equal(sh_run("grep -l 'fell back' %s/logs/* 2>/dev/null", tmp), 1);
+    assert_int_equal(sh_run("%s/policy-bot --policy %s/cut.pol 2>/dev/null", bin, tmp), 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(resume_gives_the_same_policy),
+        cmocka_unit_test(killed_run_resumes),
+        cmocka_unit_test(bad_input_is_refused),
+        cmocka_unit_test(exploit_agrees_with_the_trainer),
+        cmocka_unit_test(policy_bot_plays_a_solved_policy),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
