@@ -1,14 +1,19 @@
 /* tests/bench/bench_solver.c — the solver core on Dark Hex 3x2 and 2x3 (classical and abrupt): time to
  * build the flat tree, CFR+ milliseconds per iteration (both players' passes), bytes per information
  * state, and one exact exploitability computation; the baseline is one plain pass over the same tree
- * (every node visited once), measured in the same run. */
+ * (every node visited once), measured in the same run. Then external-sampling MCCFR on 3x3 classical and
+ * abrupt (iterations per second, information states met) and loading a policy file. */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "br.h"
 #include "cfr.h"
 #include "darkhex.h"
+#include "mccfr.h"
+#include "policy.h"
 
 static double now(void)
 {
@@ -69,9 +74,49 @@ int main(void)
                "information state (+%.0f per tree node), exploitability after %d: %.2e, exact evaluation %.1f ms\n",
                1e3 * per, 1e3 * pass, per / pass, bytes, (double)(sizeof(sv_node) + sizeof(double)), iters,
                e.exploitability, 1e3 * ev);
+        if (i == 1) { /* writing and loading (mmap + full validation) the policy of abrupt 3x2 */
+            pf_meta m = { .variant = cases[i].v, .rows = cases[i].r, .cols = cases[i].c, .algo = "cfr+",
+                          .iterations = (uint64_t)iters, .exploitability = e.exploitability };
+            char path[] = "/tmp/bench-policy-XXXXXX", err[300];
+            int fd = mkstemp(path);
+            if (fd < 0)
+                return 1;
+            close(fd);
+            t0 = now();
+            if (pf_save_tree(&t, avg, &m, path, err, sizeof err) != 0)
+                return 1;
+            double saved = now() - t0;
+            pf_policy pol;
+            t0 = now();
+            if (pf_load(&pol, path, err, sizeof err) != 0)
+                return 1;
+            double loaded = now() - t0;
+            printf("      policy file: %u information states, written in %.1f ms, loaded and validated in %.2f ms\n",
+                   pol.n_entries, 1e3 * saved, 1e3 * loaded);
+            pf_close(&pol);
+            unlink(path);
+        }
         free(avg);
         sv_cfr_free(&c);
         sv_tree_free(&t);
+    }
+    printf("solver: external-sampling MCCFR on 3x3 (the full tree does not fit), 3 s each\n");
+    for (hx_variant v = HX_CLASSICAL; v <= HX_ABRUPT; v++) {
+        sv_darkhex p = { .variant = v, .rows = 3, .cols = 3 };
+        efg_game g;
+        sv_darkhex_game(&g, &p);
+        sv_mccfr m;
+        if (sv_mccfr_init(&m, &g, false, 1) != 0)
+            return 1;
+        double t0 = now();
+        while (now() - t0 < 3)
+            for (int k = 0; k < 10; k++)
+                if (sv_mccfr_iterate(&m) != 0)
+                    return 1;
+        double secs = now() - t0;
+        printf("  %-9s 3x3: %.0f iterations per second, %u information states met after %ld iterations\n",
+               hx_variant_name(v), (double)m.iteration / secs, m.table.n_infosets, m.iteration);
+        sv_mccfr_free(&m);
     }
     return 0;
 }
