@@ -1,7 +1,7 @@
 # arena/module.mk — the rules engine library and the `arena` program.
 
-ENGINE_SRC := arena/board.c arena/variant.c arena/game.c arena/keyset.c arena/tree.c
-ENGINE_HEADERS := arena/board.h arena/variant.h arena/game.h arena/rng.h arena/keyset.h arena/tree.h
+ENGINE_SRC := arena/board.c arena/variant.c arena/game.c arena/keyset.c arena/tree.c arena/infocount.c
+ENGINE_HEADERS := arena/board.h arena/variant.h arena/game.h arena/rng.h arena/keyset.h arena/tree.h arena/infocount.h
 ENGINE_LIB := $(BUILD)/lib/libdarkhex-engine.a
 
 # The coordinator/agent protocol: MessagePack messages (needs msgpack-c) and the referee that builds them.

@@ -1,6 +1,7 @@
 /* tests/test_tree.c — exhaustive tree counts: the 2x2 figures, the longest games, and the walker
  * against an independent count of information states. */
 #include "test_util.h"
+#include "infocount.h"
 #include "tree.h"
 
 static hx_tree_counts count(hx_variant v, int rows, int cols, unsigned flags, const char *prefix)
@@ -152,9 +153,34 @@ static void infosets_match_an_independent_count(void **state)
     }
 }
 
+/* Counting each player's own information states gives the full walk's counts on the boards the walk can
+ * do, and the published 3x3 classical figures (3,720,850 Black, 2,352,067 White). */
+static void infoset_counts_without_histories(void **state)
+{
+    (void)state;
+    static const int boards[][2] = { { 2, 2 }, { 3, 2 }, { 2, 3 } };
+    for (int i = 0; i < 3; i++) {
+        hx_game g;
+        start(&g, HX_CLASSICAL, boards[i][0], boards[i][1], 0);
+        hx_tree_counts n;
+        assert_int_equal(hx_tree_count(&g, &n), 0);
+        uint64_t k[2];
+        assert_int_equal(hx_count_infosets(HX_CLASSICAL, boards[i][0], boards[i][1], k), 0);
+        assert_int_equal(k[0], n.infosets[0]);
+        assert_int_equal(k[1], n.infosets[1]);
+    }
+    uint64_t k[2];
+    assert_int_equal(hx_count_infosets(HX_CLASSICAL, 3, 3, k), 0);
+    assert_int_equal(k[0], 3720850);
+    assert_int_equal(k[1], 2352067);
+    assert_int_equal(hx_count_infosets(HX_ABRUPT, 3, 3, k), -1);
+    assert_int_equal(hx_count_infosets(HX_CLASSICAL, 4, 3, k), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(infoset_counts_without_histories),
         cmocka_unit_test(classical_2x2_counts),
         cmocka_unit_test(classical_2x2_by_opening),
         cmocka_unit_test(histories_add_up_over_children),
