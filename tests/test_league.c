@@ -18,20 +18,13 @@ static char tmp[64], bin[512];
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmp, sizeof tmp, "/tmp/arena-league-test-XXXXXX");
-    if (!mkdtemp(tmp))
-        return -1;
-    const char *b = getenv("ARENA_BIN_DIR");
-    snprintf(bin, sizeof bin, "%s", b ? b : "bin");
-    return 0;
+    return e2e_dirs(tmp, "arena-league-test", bin);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    return system(cmd) == 0 ? 0 : -1;
+    return e2e_cleanup(tmp);
 }
 
 static const char *write_config(const char *name, const char *text)

@@ -18,23 +18,21 @@
 #include "mccfr.h"
 #include "policy.h"
 #include "rng.h"
+#include "test_sys.h"
 #include "test_util.h"
 
-static char dir[64];
+static char dir[64], bin[512];
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/dh-policy-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return e2e_dirs(dir, "dh-policy", bin);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return e2e_cleanup(dir);
 }
 
 static void build(sv_tree *t, efg_game *g, sv_darkhex *p, hx_variant v, int rows, int cols, bool view)
@@ -49,6 +47,18 @@ static double exploitability(const sv_tree *t, const double *probs)
     sv_eval e;
     assert_int_equal(sv_evaluate(t, probs, &e), 0);
     return e.exploitability;
+}
+
+/* A tree of the game and its uniform policy (malloc'd). */
+static double *uniform_on(sv_tree *t, hx_variant v, int rows, int cols)
+{
+    efg_game g;
+    sv_darkhex p;
+    build(t, &g, &p, v, rows, cols, false);
+    double *u = malloc(sizeof *u * t->n_actions);
+    assert_non_null(u);
+    sv_uniform(t, u);
+    return u;
 }
 
 /* A tree of the game and `iterations` of `algo` on it. */
@@ -137,11 +147,7 @@ static void corrupt_files_are_refused(void **state)
 {
     (void)state;
     sv_tree t;
-    efg_game g;
-    sv_darkhex p;
-    build(&t, &g, &p, HX_CLASSICAL, 2, 2, false);
-    double *u = malloc(sizeof *u * t.n_actions);
-    sv_uniform(&t, u);
+    double *u = uniform_on(&t, HX_CLASSICAL, 2, 2);
     pf_meta m = { .variant = HX_CLASSICAL, .rows = 2, .cols = 2, .algo = "uniform", .exploitability = NAN };
     char path[128], err[300];
     snprintf(path, sizeof path, "%s/u.pol", dir);
@@ -249,13 +255,12 @@ static void mccfr_converges(void **state)
     sv_tree_free(&kt);
 
     sv_tree t;
-    efg_game g;
-    sv_darkhex p;
-    build(&t, &g, &p, HX_CLASSICAL, 2, 2, false);
-    double *u = malloc(sizeof *u * t.n_actions);
-    sv_uniform(&t, u);
+    double *u = uniform_on(&t, HX_CLASSICAL, 2, 2);
     double xu = exploitability(&t, u);
     free(u);
+    efg_game g;
+    sv_darkhex p = { .variant = HX_CLASSICAL, .rows = 2, .cols = 2 };
+    sv_darkhex_game(&g, &p);
     assert_int_equal(sv_mccfr_init(&m, &g, false, 3), 0);
     for (int i = 0; i < 20000; i++)
         assert_int_equal(sv_mccfr_iterate(&m), 0);

@@ -38,18 +38,8 @@ static void write_config(const char *path, const char *name, const char *variant
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmp, sizeof tmp, "/tmp/arena-reports-test-XXXXXX");
-    if (!mkdtemp(tmp))
+    if (e2e_dirs(tmp, "arena-reports-test", bin) != 0)
         return -1;
-    const char *b = getenv("ARENA_BIN_DIR");
-    if (b && b[0] != '/') {
-        char cwd[256];
-        if (!getcwd(cwd, sizeof cwd))
-            return -1;
-        snprintf(bin, sizeof bin, "%s/%s", cwd, b);
-    } else {
-        snprintf(bin, sizeof bin, "%s", b ? b : "bin");
-    }
     snprintf(db, sizeof db, "%s/r.db", tmp);
     char cfg[128];
     snprintf(cfg, sizeof cfg, "%s/r.ini", tmp);
@@ -61,7 +51,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    return sh_run("rm -rf '%s'", tmp) == 0 ? 0 : -1;
+    return e2e_cleanup(tmp);
 }
 
 /* The value of property `id` in the SGF node text starting at p (up to the next ';' or ')'), unescaped. */

@@ -97,6 +97,28 @@ static inline char *sh_output(const char *cmd)
     return buf;
 }
 
+/* Setup of the end-to-end suites: a fresh directory "/tmp/PREFIX-XXXXXX" into tmp (64 bytes) and the
+ * absolute directory of the programs under test (ARENA_BIN_DIR, default bin) into bin (512 bytes).
+ * Returns 0, or -1 (cmocka's setup failure). e2e_cleanup() removes the directory. */
+static inline int e2e_dirs(char *tmp, const char *prefix, char *bin)
+{
+    snprintf(tmp, 64, "/tmp/%s-XXXXXX", prefix);
+    if (!mkdtemp(tmp))
+        return -1;
+    const char *b = getenv("ARENA_BIN_DIR");
+    b = b ? b : "bin";
+    char cwd[256];
+    if (b[0] == '/')
+        snprintf(bin, 512, "%s", b);
+    else if (getcwd(cwd, sizeof cwd))
+        snprintf(bin, 512, "%s/%s", cwd, b);
+    else
+        return -1;
+    return 0;
+}
+
+static inline int e2e_cleanup(const char *tmp) { return sh_run("rm -rf '%s'", tmp) == 0 ? 0 : -1; }
+
 /* Starts `arena` (argv[0] is ignored; the program is ARENA_BIN_DIR/arena) with stdout and stderr to
  * /dev/null. Returns its pid. */
 static inline pid_t start_arena(char *const argv[])

@@ -17,16 +17,13 @@ static char tmp[64], bin[512];
 static int setup(void **state)
 {
     (void)state;
-    const char *d = getenv("ARENA_BIN_DIR");
-    snprintf(bin, sizeof bin, "%s", d ? d : "bin");
-    snprintf(tmp, sizeof tmp, "/tmp/dh-trainer-XXXXXX");
-    return mkdtemp(tmp) ? 0 : -1;
+    return e2e_dirs(tmp, "dh-trainer", bin);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    return sh_run("rm -rf '%s'", tmp) == 0 ? 0 : -1;
+    return e2e_cleanup(tmp);
 }
 
 /* The number after "key": in a JSON text. */
@@ -122,6 +119,10 @@ static void bad_input_is_refused(void **state)
     assert_int_equal(sh_run("%s/cfr-train --variant classical --board 3x3 --algo cfr+ --iterations 1 --max-nodes 1000 "
                          "--out %s/x.pol 2>/dev/null", bin, tmp), 1);
     assert_int_equal(access("x.pol", F_OK), -1);
+    /* The bots' shared --seed parsing (bot_seed_option) refuses a bad value with status 2. */
+    assert_int_equal(sh_run("%s/policy-bot --seed x --policy %s/x.pol 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/random --seed -3 2>/dev/null", bin), 2);
+    assert_int_equal(sh_run("%s/bridge --seed 2>/dev/null", bin), 2);
     /* A checkpoint of another algorithm, and a damaged one. */
     assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr --iterations 5 --quiet "
                          "--out %s/y.pol >/dev/null", bin, tmp), 0);

@@ -62,11 +62,12 @@ int main(int argc, char **argv)
                    options.hidden_weight, options.fill_every);
             return 0;
         }
-        if (strcmp(argv[i], "--seed") == 0) {
-            if (number("--seed", i + 1 < argc ? argv[i + 1] : NULL, 0, 1e18, &v) != 0)
-                return 2;
-            base_seed = strtoull(argv[++i], NULL, 10);
-        } else if (strcmp(argv[i], "--hidden-weight") == 0) {
+        int seeded = bot_seed_option("bridge", argc, argv, &i, &base_seed);
+        if (seeded < 0)
+            return 2;
+        if (seeded)
+            continue;
+        if (strcmp(argv[i], "--hidden-weight") == 0) {
             if (number("--hidden-weight", i + 1 < argc ? argv[i + 1] : NULL, 0, 100, &v) != 0)
                 return 2;
             options.hidden_weight = v, i++;

@@ -179,14 +179,12 @@ int main(int argc, char **argv)
             fputs(help, stdout);
             return 0;
         }
-        if (strcmp(argv[i], "--seed") == 0) {
-            char *end;
-            if (i + 1 >= argc || (base_seed = strtoull(argv[i + 1], &end, 10), *end != '\0' || argv[i + 1][0] == '-')) {
-                fprintf(stderr, "policy-bot: --seed needs a whole number\n");
-                return 2;
-            }
-            i++;
-        } else if (strcmp(argv[i], "--policy") == 0 || strcmp(argv[i], "--policy-dir") == 0) {
+        int seeded = bot_seed_option("policy-bot", argc, argv, &i, &base_seed);
+        if (seeded < 0)
+            return 2;
+        if (seeded)
+            continue;
+        if (strcmp(argv[i], "--policy") == 0 || strcmp(argv[i], "--policy-dir") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "policy-bot: %s needs a value\n", argv[i]);
                 return 2;

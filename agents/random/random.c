@@ -33,14 +33,8 @@ int main(int argc, char **argv)
                    "with each game's seed.\n");
             return 0;
         }
-        if (strcmp(argv[i], "--seed") == 0) {
-            char *end;
-            if (i + 1 >= argc || (base_seed = strtoull(argv[i + 1], &end, 10), *end != '\0' || argv[i + 1][0] == '-')) {
-                fprintf(stderr, "random: --seed needs a whole number\n");
-                return 2;
-            }
-            i++;
-        }
+        if (bot_seed_option("random", argc, argv, &i, &base_seed) < 0)
+            return 2;
     }
     bot_spec spec = { .name = "random", .version = "1.0", .choose = choose, .game_start = game_start };
     return bot_run(&spec, argc, argv);

@@ -1,6 +1,7 @@
 /* agents/sdk/bot.c — the SDK's message loop and the player's view. */
 #include "bot.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,4 +219,21 @@ int bot_run(const bot_spec *spec, int argc, char **argv)
     zmq_close(l.sock);
     zmq_ctx_term(ctx);
     return status;
+}
+
+int bot_seed_option(const char *name, int argc, char **argv, int *i, uint64_t *seed)
+{
+    if (strcmp(argv[*i], "--seed") != 0)
+        return 0;
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = v && v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+    if (!end || *end || errno) {
+        fprintf(stderr, "%s: --seed needs a whole number\n", name);
+        return -1;
+    }
+    *seed = n;
+    ++*i;
+    return 1;
 }

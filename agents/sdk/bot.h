@@ -56,6 +56,11 @@ int bot_run(const bot_spec *spec, int argc, char **argv);
  * `out` holds HX_MAX_CELLS + 1 entries. Returns the count. */
 int bot_legal(const bot_state *s, uint16_t *out);
 
+/* For a bot's own option loop: when argv[*i] is "--seed", parses the whole number after it into *seed,
+ * moves *i onto that value and returns 1; returns 0 for any other argument; prints "NAME: --seed needs a
+ * whole number" on stderr and returns -1 for a missing or bad value (the bot then exits with status 2). */
+int bot_seed_option(const char *name, int argc, char **argv, int *i, uint64_t *seed);
+
 /* Monotonic clock in seconds (the time base of bot_state.deadline). */
 double bot_clock(void);
 

@@ -1,5 +1,6 @@
 /* agents/solver/gametree.c — building the flat game tree and the information-state table (see gametree.h). */
 #include "gametree.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,14 +66,10 @@ int64_t sv_tree_intern(sv_tree *t, int player, uint64_t key, int depth, const ui
         return t->infosets[found].n == n ? found : -1; /* a key listing other actions: not perfect recall */
     if ((t->n_infosets + 1) * 2 > t->cap && !grow_table(t))
         return -1;
-    if (t->n_actions + (uint32_t)n > t->action_cap) {
-        uint32_t cap = t->action_cap ? 2 * t->action_cap : 4096;
-        while (cap < t->n_actions + (uint32_t)n)
-            cap *= 2;
-        uint16_t *a = realloc(t->actions, sizeof *a * cap);
-        if (!a)
+    if (t->n_actions + (uint64_t)n > t->action_cap) {
+        uint32_t cap = sv_capacity(t->action_cap, (uint64_t)t->n_actions + (uint64_t)n, 4096);
+        if (!sv_resize(&t->actions, sizeof *t->actions, cap))
             return -1;
-        t->actions = a;
         t->action_cap = cap;
     }
     uint32_t k = t->n_infosets++;
@@ -94,16 +91,9 @@ static bool reserve(builder *b, uint32_t n)
     if (t->n_nodes + n > b->max_nodes)
         return false;
     if (t->n_nodes + n > b->node_cap) {
-        uint32_t cap = b->node_cap ? 2 * b->node_cap : 65536;
-        while (cap < t->n_nodes + n)
-            cap *= 2;
-        sv_node *nodes = realloc(t->nodes, sizeof *nodes * cap);
-        double *p = nodes ? realloc(t->chance_prob, sizeof *p * cap) : NULL;
-        if (nodes)
-            t->nodes = nodes;
-        if (!nodes || !p)
+        uint32_t cap = sv_capacity(b->node_cap, (uint64_t)t->n_nodes + n, 65536);
+        if (!sv_resize(&t->nodes, sizeof *t->nodes, cap) || !sv_resize(&t->chance_prob, sizeof *t->chance_prob, cap))
             return false;
-        t->chance_prob = p;
         b->node_cap = cap;
     }
     return true;

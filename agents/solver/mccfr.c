@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cfr.h"
+#include "grow.h"
 
 #define MAX_DEPTH 1024
 
@@ -55,18 +56,12 @@ int sv_mccfr_reserve(sv_mccfr *m)
     uint32_t need = m->table.n_actions;
     if (need <= m->cap)
         return 0;
-    uint32_t cap = m->cap ? m->cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    float *r = realloc(m->regret, sizeof *r * cap);
-    if (r)
-        m->regret = r;
-    double *s = r ? realloc(m->strategy_sum, sizeof *s * cap) : NULL;
-    if (!s)
+    uint32_t cap = sv_capacity(m->cap, need, 4096);
+    if (!sv_resize(&m->regret, sizeof *m->regret, cap) ||
+        !sv_resize(&m->strategy_sum, sizeof *m->strategy_sum, cap))
         return -1;
-    m->strategy_sum = s;
-    memset(m->regret + m->cap, 0, sizeof *r * (cap - m->cap));
-    memset(m->strategy_sum + m->cap, 0, sizeof *s * (cap - m->cap));
+    memset(m->regret + m->cap, 0, sizeof *m->regret * (cap - m->cap));
+    memset(m->strategy_sum + m->cap, 0, sizeof *m->strategy_sum * (cap - m->cap));
     m->cap = cap;
     return 0;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "checksum.h"
+#include "grow.h"
 #include "variant.h"
 
 #define MAGIC "DHXPOLCY"
@@ -233,24 +234,15 @@ int pf_writer_add(pf_writer *w, int player, uint64_t key, int n, const uint16_t 
     if (n < 1 || n > HX_MAX_CELLS + 1 || player < 0 || player > 1)
         return -1;
     if (w->n_entries == w->cap_entries) {
-        uint32_t cap = w->cap_entries ? 2 * w->cap_entries : 1024;
-        pf_entry *e = realloc(w->entries, sizeof *e * cap);
-        if (!e)
+        uint32_t cap = sv_capacity(w->cap_entries, (uint64_t)w->n_entries + 1, 1024);
+        if (!sv_resize(&w->entries, sizeof *w->entries, cap))
             return -1;
-        w->entries = e;
         w->cap_entries = cap;
     }
-    if (w->n_actions + (uint32_t)n > w->cap_actions) {
-        uint32_t cap = w->cap_actions ? 2 * w->cap_actions : 4096;
-        while (cap < w->n_actions + (uint32_t)n)
-            cap *= 2;
-        uint16_t *c = realloc(w->cells, sizeof *c * cap);
-        if (c)
-            w->cells = c;
-        float *q = c ? realloc(w->probs, sizeof *q * cap) : NULL;
-        if (!q)
+    if (w->n_actions + (uint64_t)n > w->cap_actions) {
+        uint32_t cap = sv_capacity(w->cap_actions, (uint64_t)w->n_actions + (uint64_t)n, 4096);
+        if (!sv_resize(&w->cells, sizeof *w->cells, cap) || !sv_resize(&w->probs, sizeof *w->probs, cap))
             return -1;
-        w->probs = q;
         w->cap_actions = cap;
     }
     double sum = 0;
