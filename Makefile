@@ -27,8 +27,8 @@ else
 endif
 
 WARNINGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-ALL_CFLAGS = $(WARNINGS) -D_POSIX_C_SOURCE=200809L $(MODE_CFLAGS) -MMD -MP -Iarena $(CFLAGS)
-ALL_LDFLAGS = $(MODE_LDFLAGS) $(LDFLAGS)
+ALL_CFLAGS = $(WARNINGS) -D_POSIX_C_SOURCE=200809L -pthread $(MODE_CFLAGS) -MMD -MP -Iarena $(CFLAGS)
+ALL_LDFLAGS = $(MODE_LDFLAGS) -pthread $(LDFLAGS)
 
 # Per-module lists (each module.mk adds to these).
 LIBS :=

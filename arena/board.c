@@ -75,3 +75,32 @@ void hx_cell_name(int cell, int cols, char out[HX_CELL_NAME_MAX])
     out[n++] = (char)('0' + row % 10);
     out[n] = '\0';
 }
+
+bool hx_set_joins(int rows, int cols, int player, uint64_t set)
+{
+    static const int dr[6] = { -1, -1, 0, 0, 1, 1 }, dc[6] = { 0, 1, -1, 1, -1, 0 };
+    int cells = rows * cols;
+    uint64_t seen = 0, todo = 0;
+    for (int c = 0; c < cells; c++)
+        if ((set >> c & 1) && (player == 0 ? c / cols == 0 : c % cols == 0))
+            todo |= 1ull << c;
+    while (todo) {
+        int c = __builtin_ctzll(todo);
+        todo &= todo - 1;
+        if (seen >> c & 1)
+            continue;
+        seen |= 1ull << c;
+        int r = c / cols, q = c % cols;
+        if (player == 0 ? r == rows - 1 : q == cols - 1)
+            return true;
+        for (int i = 0; i < 6; i++) {
+            int rr = r + dr[i], qq = q + dc[i];
+            if (rr < 0 || rr >= rows || qq < 0 || qq >= cols)
+                continue;
+            int d = rr * cols + qq;
+            if ((set >> d & 1) && !(seen >> d & 1))
+                todo |= 1ull << d;
+        }
+    }
+    return false;
+}

@@ -7,6 +7,7 @@
 #define ARENA_BOARD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define HX_MIN_SIDE 2
 #define HX_MAX_SIDE 19
@@ -24,5 +25,10 @@ int hx_cell_parse(const char *text, int rows, int cols, const char **why);
 
 /* Writes the lower-case name of cell index `cell` on a board with `cols` columns into out. */
 void hx_cell_name(int cell, int cols, char out[HX_CELL_NAME_MAX]);
+
+/* Whether the stones in `set` (bit i = cell i; boards of at most 64 cells) join the two sides of
+ * `player` (0 Black: top and bottom rows; 1 White: left and right columns). O(stones). Searches that
+ * tabulate wins over every stone set use this. */
+bool hx_set_joins(int rows, int cols, int player, uint64_t set);
 
 #endif

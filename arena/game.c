@@ -10,21 +10,16 @@
 #include <string.h>
 
 #define NONE 0xffffu
-#define KEY_SEED 0x6a09e667f3bcc909ULL
+#define KEY_SEED HX_KEY_SEED
 
 enum { CELL_BITS = 9, PLAYER_SHIFT = 9, OUTCOME_SHIFT = 10 };
 
-/* One multiply per event, then a full mix at the end. */
-static inline uint64_t key_step(uint64_t h, unsigned code)
-{
-    return (((h << 5) | (h >> 59)) ^ (code + 1)) * 0x9e3779b97f4a7c15ULL;
-}
 
 uint64_t hx_key_hash(const uint16_t *key, int len)
 {
     uint64_t h = KEY_SEED;
     for (int i = 0; i < len; i++)
-        h = key_step(h, key[i]);
+        h = hx_key_step(h, key[i]);
     return hx_key_finish(h);
 }
 
@@ -382,7 +377,7 @@ uint64_t hx_events_hash(const hx_event *ev, int n)
 {
     uint64_t h = KEY_SEED;
     for (int i = 0; i < n; i++)
-        h = key_step(h, (unsigned)ev[i].kind << CELL_BITS | (unsigned)ev[i].cell);
+        h = hx_key_step(h, (unsigned)ev[i].kind << CELL_BITS | (unsigned)ev[i].cell);
     return hx_key_finish(h);
 }
 
@@ -390,7 +385,7 @@ uint64_t hx_view_key_of(const uint8_t *view, int cells, int player, int reports)
 {
     uint64_t h = KEY_SEED ^ ((uint64_t)player << 32 | (uint64_t)reports);
     for (int c = 0; c < cells; c++)
-        h = key_step(h, (unsigned)view[c] << CELL_BITS | (unsigned)c);
+        h = hx_key_step(h, (unsigned)view[c] << CELL_BITS | (unsigned)c);
     return hx_key_finish(h ^ (uint64_t)cells << 48);
 }
 

@@ -186,6 +186,14 @@ int hx_key(const hx_game *g, int player, uint16_t *out);
 /* 64-bit hash of a key (for hash tables; equal keys have equal hashes). */
 uint64_t hx_key_hash(const uint16_t *key, int len);
 
+/* The key hash, event by event: start from HX_KEY_SEED, hx_key_step() each code (kind << 9 | cell),
+ * then hx_key_finish(). Searches that need keys at every node extend the state as they descend. */
+#define HX_KEY_SEED 0x6a09e667f3bcc909ULL
+static inline uint64_t hx_key_step(uint64_t h, unsigned code)
+{
+    return (((h << 5) | (h >> 59)) ^ (code + 1)) * 0x9e3779b97f4a7c15ULL;
+}
+
 /* Final mixing step of the key hash (splitmix64's finaliser). */
 static inline uint64_t hx_key_finish(uint64_t z)
 {

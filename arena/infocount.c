@@ -12,44 +12,17 @@
  * (opponent, m, free cells, L). */
 #include "infocount.h"
 
+#include "board.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct {
-    int rows, cols, cells;
+    int cells;
     uint8_t *wins[2];  /* wins[p][set]: the stone set joins p's two sides */
     int8_t *memo;      /* -1 unknown, else 0/1 */
     uint64_t count;
 } counter;
-
-/* Whether p's stones `set` join p's sides (a search over the set from p's first side). */
-static int joins(const counter *k, int p, unsigned set)
-{
-    unsigned seen = 0, todo = 0;
-    for (int c = 0; c < k->cells; c++)
-        if ((set >> c & 1) && (p == 0 ? c / k->cols == 0 : c % k->cols == 0))
-            todo |= 1u << c;
-    static const int dr[6] = { -1, -1, 0, 0, 1, 1 }, dc[6] = { 0, 1, -1, 1, -1, 0 };
-    while (todo) {
-        int c = __builtin_ctz(todo);
-        todo &= todo - 1;
-        if (seen >> c & 1)
-            continue;
-        seen |= 1u << c;
-        int r = c / k->cols, q = c % k->cols;
-        if (p == 0 ? r == k->rows - 1 : q == k->cols - 1)
-            return 1;
-        for (int i = 0; i < 6; i++) {
-            int rr = r + dr[i], qq = q + dc[i];
-            if (rr < 0 || rr >= k->rows || qq < 0 || qq >= k->cols)
-                continue;
-            int d = rr * k->cols + qq;
-            if ((set >> d & 1) && !(seen >> d & 1))
-                todo |= 1u << d;
-        }
-    }
-    return 0;
-}
 
 /* Some opponent set of m stones holds L, avoids B and does not win. */
 static int possible(counter *k, int opp, unsigned L, unsigned B, int m)
@@ -94,7 +67,7 @@ int hx_count_infosets(hx_variant v, int rows, int cols, uint64_t out[2])
     int cells = rows * cols;
     if (v != HX_CLASSICAL || rows < 2 || cols < 2 || cells > HX_INFOCOUNT_MAX_CELLS)
         return -1;
-    counter k = { .rows = rows, .cols = cols, .cells = cells };
+    counter k = { .cells = cells };
     size_t sets = (size_t)1 << cells, memo = (size_t)2 << (2 * cells + 5);
     k.wins[0] = malloc(sets);
     k.wins[1] = malloc(sets);
@@ -104,7 +77,7 @@ int hx_count_infosets(hx_variant v, int rows, int cols, uint64_t out[2])
         memset(k.memo, -1, memo);
         for (unsigned s = 0; s < sets; s++)
             for (int p = 0; p < 2; p++)
-                k.wins[p][s] = (uint8_t)joins(&k, p, s);
+                k.wins[p][s] = (uint8_t)hx_set_joins(rows, cols, p, s);
         walk(&k, 0, 0, 0, 0);
         out[0] = k.count;
         k.count = 0;

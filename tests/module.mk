@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver test_policy test_trainer
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver test_policy test_trainer test_infowalk
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -77,8 +77,8 @@ $(BUILD)/tests/bench_bridge: $(BUILD)/obj/tests/bench/bench_bridge.o $(BRIDGE_LI
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
 
-$(BUILD)/obj/tests/test_solver.o $(BUILD)/obj/tests/test_policy.o: ALL_CFLAGS += -Iagents/solver
-$(BUILD)/tests/test_policy: $(BUILD)/obj/tests/test_policy.o $(SOLVER_LIB) $(ENGINE_LIB)
+$(BUILD)/obj/tests/test_solver.o $(BUILD)/obj/tests/test_policy.o $(BUILD)/obj/tests/test_infowalk.o: ALL_CFLAGS += -Iagents/solver
+$(BUILD)/tests/test_policy $(BUILD)/tests/test_infowalk: $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(SOLVER_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lm
 
