@@ -2,15 +2,17 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "infocount.h"
+#include "infowalk.h"
 #include "tree.h"
 
 static const char help[] =
     "usage: arena tree --variant V --board RxC [--until-full] [--swap] [--prefix CELLS] [--json]\n"
-    "       arena tree --variant classical --board RxC --infosets-only [--json]\n\n"
+    "       arena tree --variant V --board RxC --infosets-only [--json]\n\n"
     "Walks every history of the game and prints: histories (every node, root and terminals included),\n"
     "terminal histories, Black wins among them, and the number of distinct decision information states\n"
     "of each player (perfect recall: what the player did and was told, in order).\n\n"
@@ -20,7 +22,9 @@ static const char help[] =
     "  --swap           hex with the swap rule (square boards)\n"
     "  --prefix CELLS   walk only below these attempts (comma-separated, as in 'arena replay')\n"
     "  --infosets-only  count only the information states, walking each player's own information states\n"
-    "                   instead of histories (classical, boards up to 10 cells: 3x3 in under a second)\n"
+    "                   instead of histories: classical up to 10 cells by a consistency count (3x3 in\n"
+    "                   under a second); the other dark variants up to 16 cells by the information-state\n"
+    "                   walk of 'arena exploit' (3x3 in minutes, on every processor)\n"
     "  --json           one JSON object with keys histories, terminals, black_wins, infosets_black,\n"
     "                   infosets_white, seconds (and variant, board, until_full, longest)\n\n"
     "Exit status: 0 done, 1 out of memory, 2 bad input.\n";
@@ -54,14 +58,27 @@ int cmd_tree(int argc, char **argv)
     cli_game_require("tree", &o);
 
     if (infosets_only) {
-        if (prefix || (o.flags & ~HX_SWAP_RULE) || o.variant != HX_CLASSICAL ||
-            o.rows * o.cols > HX_INFOCOUNT_MAX_CELLS)
-            cli_usage_error("tree", "--infosets-only counts classical on boards of at most %d cells, without "
-                            "--prefix or --until-full", HX_INFOCOUNT_MAX_CELLS);
+        const char *why;
+        bool counter = o.variant == HX_CLASSICAL && o.rows * o.cols <= HX_INFOCOUNT_MAX_CELLS;
+        if (prefix || o.flags || (!counter && !iw_supported(o.variant, o.rows, o.cols, false, &why)))
+            cli_usage_error("tree", "--infosets-only counts the dark variants (boards up to %d cells), without "
+                            "--prefix, --until-full or --swap", IW_MAX_CELLS);
         uint64_t n[2];
         double t0 = cli_now();
-        if (hx_count_infosets(o.variant, o.rows, o.cols, n) != 0)
-            cli_fail("tree", "out of memory");
+        if (counter) {
+            if (hx_count_infosets(o.variant, o.rows, o.cols, n) != 0)
+                cli_fail("tree", "out of memory");
+        } else {
+            /* The uniform policy reaches every information state. */
+            iw_result r;
+            char err[300];
+            long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+            if (iw_evaluate(o.variant, o.rows, o.cols, NULL, NULL, cpus > 0 ? (int)cpus : 1, NULL, NULL, &r, err,
+                            sizeof err) != 0)
+                cli_fail("tree", "%s", err);
+            n[0] = r.infosets[0];
+            n[1] = r.infosets[1];
+        }
         double secs = cli_now() - t0;
         if (o.format == CLI_JSON)
             printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"infosets_black\":%" PRIu64

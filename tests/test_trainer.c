@@ -3,6 +3,7 @@
  * that do not fit (exit 1); `arena exploit` agrees with the trainer, reads two files, and refuses corrupt
  * ones; policy-bot plays a solved policy in `arena match` and wins every game it must win. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,9 +162,29 @@ static void exploit_agrees_with_the_trainer(void **state)
     double nc = json_number(one, "nashconv");
     assert_true(nc - (json_number(one, "br_black") + json_number(one, "br_white")) < 1e-9);
     assert_true(json_number(one, "missing_black") == 0 && json_number(one, "missing_white") == 0);
+    assert_non_null(strstr(one, "\"method\":\"walk\""));
+    /* The information-state walk (the default here) and the whole tree agree. */
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json --method tree --quiet %s/e.pol", bin, tmp);
+    char *tree = sh_output(cmd);
+    assert_non_null(strstr(tree, "\"method\":\"tree\""));
+    static const char *keys[] = { "ev_black", "br_black", "br_white", "exploitability" };
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(json_number(tree, keys[i]) - json_number(one, keys[i])) < 1e-9);
+    assert_true(json_number(tree, "infosets_black") >= json_number(one, "infosets_black"));
+    free(tree);
     free(train);
     free(one);
     free(two);
+    /* arena tree --infosets-only walks abrupt the same way, and counts what the history walk counts. */
+    snprintf(cmd, sizeof cmd, "%s/arena tree --variant abrupt --board 3x2 --infosets-only --json", bin);
+    char *fast = sh_output(cmd);
+    snprintf(cmd, sizeof cmd, "%s/arena tree --variant abrupt --board 3x2 --json", bin);
+    char *slow = sh_output(cmd);
+    assert_true(json_number(fast, "infosets_black") == json_number(slow, "infosets_black"));
+    assert_true(json_number(fast, "infosets_white") == json_number(slow, "infosets_white"));
+    assert_true(json_number(fast, "infosets_white") > 1000);
+    free(fast);
+    free(slow);
     /* The uniform policy is far from equilibrium; exploitability is NashConv / 2. */
     snprintf(cmd, sizeof cmd, "%s/arena exploit --uniform --variant classical --board 2x3 --json", bin);
     char *u = sh_output(cmd);
@@ -175,6 +196,9 @@ static void exploit_agrees_with_the_trainer(void **state)
     assert_int_equal(sh_run("%s/arena exploit %s/cut.pol 2>/dev/null", bin, tmp), 2);
     assert_int_equal(sh_run("%s/arena exploit %s/e.pol %s/y.pol 2>/dev/null", bin, tmp, tmp), 2);
     assert_int_equal(sh_run("%s/arena exploit %s/e.pol --variant hex 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/arena exploit --uniform --variant hex --board 2x2 --method walk 2>/dev/null", bin), 2);
+    assert_int_equal(sh_run("%s/arena exploit %s/e.pol --threads 0 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/arena exploit %s/e.pol --method fast 2>/dev/null", bin, tmp), 2);
 }
 
 static void policy_bot_plays_a_solved_policy(void **state)

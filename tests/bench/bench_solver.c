@@ -1,8 +1,11 @@
 /* tests/bench/bench_solver.c — the solver core on Dark Hex 3x2 and 2x3 (classical and abrupt): time to
  * build the flat tree, CFR+ milliseconds per iteration (both players' passes), bytes per information
  * state, and one exact exploitability computation; the baseline is one plain pass over the same tree
- * (every node visited once), measured in the same run. Then external-sampling MCCFR on 3x3 classical and
- * abrupt (iterations per second, information states met) and loading a policy file. */
+ * (every node visited once), measured in the same run. The same policy evaluated by the information-state
+ * walk (infowalk.h), against the tree's evaluation. Then external-sampling MCCFR on 3x3 classical and
+ * abrupt (iterations per second, information states met), loading a policy file, and one exact
+ * exploitability computation on 3x3 classical by the walk on every processor (the uniform policy: nothing
+ * is pruned, so this is the slowest policy there is). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 #include "br.h"
 #include "cfr.h"
 #include "darkhex.h"
+#include "infowalk.h"
 #include "mccfr.h"
 #include "policy.h"
 
@@ -74,7 +78,7 @@ int main(void)
                "information state (+%.0f per tree node), exploitability after %d: %.2e, exact evaluation %.1f ms\n",
                1e3 * per, 1e3 * pass, per / pass, bytes, (double)(sizeof(sv_node) + sizeof(double)), iters,
                e.exploitability, 1e3 * ev);
-        if (i == 1) { /* writing and loading (mmap + full validation) the policy of abrupt 3x2 */
+        {
             pf_meta m = { .variant = cases[i].v, .rows = cases[i].r, .cols = cases[i].c, .algo = "cfr+",
                           .iterations = (uint64_t)iters, .exploitability = e.exploitability };
             char path[] = "/tmp/bench-policy-XXXXXX", err[300];
@@ -91,8 +95,20 @@ int main(void)
             if (pf_load(&pol, path, err, sizeof err) != 0)
                 return 1;
             double loaded = now() - t0;
-            printf("      policy file: %u information states, written in %.1f ms, loaded and validated in %.2f ms\n",
-                   pol.n_entries, 1e3 * saved, 1e3 * loaded);
+            if (i == 1) /* writing and loading (mmap + full validation) the policy of abrupt 3x2 */
+                printf("      policy file: %u information states, written in %.1f ms, loaded and validated in %.2f ms\n",
+                       pol.n_entries, 1e3 * saved, 1e3 * loaded);
+            iw_result r;
+            double wt[2];
+            for (int th = 1; th <= 2; th++) {
+                t0 = now();
+                if (iw_evaluate(cases[i].v, cases[i].r, cases[i].c, &pol, &pol, th, NULL, NULL, &r, err, sizeof err))
+                    return 1;
+                wt[th - 1] = now() - t0;
+            }
+            printf("      information-state walk: %.2f ms on 1 thread, %.2f ms on 2 (%.1fx faster than the tree's "
+                   "evaluation; exploitability differs by %.1e)\n", 1e3 * wt[0], 1e3 * wt[1], ev / wt[0],
+                   r.exploitability - e.exploitability);
             pf_close(&pol);
             unlink(path);
         }
@@ -118,5 +134,20 @@ int main(void)
                hx_variant_name(v), (double)m.iteration / secs, m.table.n_infosets, m.iteration);
         sv_mccfr_free(&m);
     }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cpus > 0 ? (int)cpus : 1;
+    printf("solver: exact exploitability of the uniform policy on 3x3 classical (information-state walk, %d "
+           "threads)\n", threads);
+    fflush(stdout);
+    iw_result r;
+    char err[300];
+    double t0 = now();
+    if (iw_evaluate(HX_CLASSICAL, 3, 3, NULL, NULL, threads, NULL, NULL, &r, err, sizeof err) != 0)
+        return 1;
+    double secs = now() - t0;
+    printf("  classical 3x3: %.1f s; %.3g (information state, opponent state) pairs, %.0f million per second; "
+           "%llu Black and %llu White information states; exploitability %.6f\n", secs, (double)r.pairs,
+           r.pairs / secs / 1e6, (unsigned long long)r.infosets[0], (unsigned long long)r.infosets[1],
+           r.exploitability);
     return 0;
 }
