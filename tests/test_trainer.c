@@ -201,6 +201,29 @@ static void exploit_agrees_with_the_trainer(void **state)
     assert_int_equal(sh_run("%s/arena exploit %s/e.pol --method fast 2>/dev/null", bin, tmp), 2);
 }
 
+static void trainer_evaluates_by_the_walk_when_the_tree_does_not_fit(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    const char *base = "--variant abrupt --board 2x3 --algo mccfr --iterations 2000 --eval-every 1000 --quiet --json";
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --out %s/t.pol --curve %s/t.csv", bin, base, tmp, tmp);
+    char *tree = sh_output(cmd);
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --max-nodes 1000 --out %s/w.pol --curve %s/w.csv", bin, base, tmp, tmp);
+    char *walk = sh_output(cmd);
+    double xt = json_number(tree, "exploitability"), xw = json_number(walk, "exploitability");
+    print_message("2x3 abrupt MCCFR 2000: exploitability %.9f on the tree, %.9f by the walk\n", xt, xw);
+    assert_true(xt > 1e-3 && fabs(xt - xw) < 1e-6);
+    /* both curves have the rows of iterations 1000 and 2000 */
+    assert_int_equal(sh_run("test $(grep -c '^[12]000,' %s/w.csv) -eq 2", tmp), 0);
+    assert_int_equal(sh_run("test ! -e %s/w.pol.eval", tmp), 0); /* the scratch file is gone */
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --no-eval --out %s/n.pol", bin, base, tmp);
+    char *none = sh_output(cmd);
+    assert_non_null(strstr(none, "\"exploitability\":null"));
+    free(tree);
+    free(walk);
+    free(none);
+}
+
 static void policy_bot_plays_a_solved_policy(void **state)
 {
     (void)state;
@@ -232,6 +255,7 @@ int main(void)
         cmocka_unit_test(killed_run_resumes),
         cmocka_unit_test(bad_input_is_refused),
         cmocka_unit_test(exploit_agrees_with_the_trainer),
+        cmocka_unit_test(trainer_evaluates_by_the_walk_when_the_tree_does_not_fit),
         cmocka_unit_test(policy_bot_plays_a_solved_policy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,7 +1,8 @@
 /* agents/cfr/train.c — bin/cfr-train: trains a CFR-family policy for one variant and board and writes a
  * policy file (docs/policy-format.md). Vanilla CFR, CFR+ and DCFR walk the built game tree; external-
  * sampling MCCFR samples it, for boards whose tree does not fit. Progress on stderr, exact exploitability
- * every K iterations when the tree can be built, a CSV curve, and checkpoints a killed run resumes from. */
+ * every K iterations (on the built tree, or by the information-state walk of infowalk.h where the tree does
+ * not fit), a CSV curve, and checkpoints a killed run resumes from. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -19,6 +20,7 @@
 #include "cfr.h"
 #include "checkpoint.h"
 #include "darkhex.h"
+#include "infowalk.h"
 #include "mccfr.h"
 #include "policy.h"
 #include "variant.h"
@@ -41,7 +43,10 @@ static const char help[] =
     "  --keys perfect|view    information-state keys: perfect recall (default) or the view (an abstraction:\n"
     "                         smaller, but without CFR's guarantees)\n"
     "  --eval-every K         exact exploitability every K iterations (default: 10 for tree algorithms,\n"
-    "                         0 = only at the end); needs the tree to fit in --max-nodes\n"
+    "                         0 = only at the end): on the tree when it fits in --max-nodes, else by the\n"
+    "                         information-state walk of 'arena exploit' (dark variants up to 16 cells;\n"
+    "                         minutes on 3x3, on every processor, not counted in --seconds)\n"
+    "  --no-eval              no exact exploitability at all (not even at the end)\n"
     "  --curve FILE           append iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white rows\n"
     "  --checkpoint FILE      checkpoint file (default OUT.ckpt); an existing one is resumed\n"
     "  --checkpoint-every S   seconds between checkpoints (default 60; 0 = only at the end)\n"
@@ -95,6 +100,8 @@ typedef struct {
     sv_mccfr mc;
     sv_tree eval;       /* the perfect-recall tree for exact evaluation (may be the training tree) */
     bool have_eval, eval_is_tree;
+    bool walk_eval;     /* no tree: evaluate by the information-state walk */
+    const char *out;    /* the policy file (the walk's scratch file is OUT.eval) */
     double *probs;      /* scratch: the policy on the evaluation tree */
 } trainer;
 
@@ -130,8 +137,46 @@ static void project(const sv_tree *src, const double *p, const sv_tree *dst, dou
     }
 }
 
+static pf_meta meta_of(const trainer *t, double exploitability)
+{
+    pf_meta m = { .variant = t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
+                  .flags = t->params.flags, .keys = t->keys, .iterations = (uint64_t)iteration_of(t),
+                  .exploitability = exploitability };
+    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t->algo));
+    return m;
+}
+
+/* The current average policy through a scratch policy file and the information-state walk. */
+static void walk_evaluate(trainer *t, sv_eval *e)
+{
+    char path[4200], err[600];
+    snprintf(path, sizeof path, "%s.eval", t->out);
+    pf_meta m = meta_of(t, NAN);
+    double *avg = average(t);
+    if (pf_save_tree(table_of(t), avg, &m, path, err, sizeof err) != 0)
+        die(1, "%s", err);
+    free(avg);
+    pf_policy pol;
+    if (pf_load(&pol, path, err, sizeof err) != 0)
+        die(1, "%s", err);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    iw_result r;
+    int rc = iw_evaluate(t->params.variant, t->params.rows, t->params.cols, &pol, &pol, cpus > 0 ? (int)cpus : 1,
+                         NULL, NULL, &r, err, sizeof err);
+    pf_close(&pol);
+    unlink(path);
+    if (rc != 0)
+        die(1, "exact evaluation: %s", err);
+    *e = (sv_eval){ .ev0 = r.ev_black, .br = { r.br[0], r.br[1] }, .nashconv = r.nashconv,
+                    .exploitability = r.exploitability };
+}
+
 static bool evaluate(trainer *t, sv_eval *e)
 {
+    if (t->walk_eval) {
+        walk_evaluate(t, e);
+        return true;
+    }
     if (!t->have_eval)
         return false;
     double *avg = average(t);
@@ -247,7 +292,7 @@ int main(int argc, char **argv)
         { "swap", no_argument, 0, 'S' },           { "algo", required_argument, 0, 'a' },
         { "iterations", required_argument, 0, 'n' }, { "seconds", required_argument, 0, 's' },
         { "out", required_argument, 0, 'o' },      { "keys", required_argument, 0, 'k' },
-        { "eval-every", required_argument, 0, 'e' }, { "curve", required_argument, 0, 'c' },
+        { "eval-every", required_argument, 0, 'e' }, { "no-eval", no_argument, 0, 'N' }, { "curve", required_argument, 0, 'c' },
         { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
         { "fresh", no_argument, 0, 'F' },          { "max-nodes", required_argument, 0, 'm' },
         { "seed", required_argument, 0, 'r' },     { "quiet", no_argument, 0, 'q' },
@@ -259,7 +304,7 @@ int main(int argc, char **argv)
     double seconds = -1;
     uint64_t seed = 1;
     const char *out = NULL, *curve_path = NULL, *ckpt_path = NULL;
-    bool fresh = false, quiet = false, json = false;
+    bool fresh = false, quiet = false, json = false, no_eval = false;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
@@ -303,6 +348,7 @@ int main(int argc, char **argv)
         case 'r': seed = (uint64_t)number("seed", optarg, 0); break;
         case 'q': quiet = true; break;
         case 'j': json = true; break;
+        case 'N': no_eval = true; break;
         case 'h': fputs(help, stdout); return 0;
         case ':': die(2, "option '%s' needs a value (see 'cfr-train --help')", argv[optind - 1]);
         default: die(2, "unknown option '%s' (see 'cfr-train --help')", argv[optind - 1]);
@@ -343,14 +389,25 @@ int main(int argc, char **argv)
     } else if (sv_mccfr_init(&t.mc, &t.game, t.keys == PF_KEYS_VIEW, seed) != 0) {
         die(1, "out of memory");
     }
-    if (!t.have_eval && sv_tree_build(&t.eval, &t.game, (uint32_t)max_nodes, false) == 0) {
+    t.out = out;
+    const char *why = NULL;
+    if (no_eval) {
+        t.have_eval = false; /* (an eval tree that is the training tree is still freed once) */
+        eval_every = 0;
+    } else if (!t.have_eval && sv_tree_build(&t.eval, &t.game, (uint32_t)max_nodes, false) == 0) {
         t.have_eval = true;
         t.probs = malloc(sizeof *t.probs * (t.eval.n_actions ? t.eval.n_actions : 1));
         if (!t.probs)
             die(1, "out of memory");
+    } else if (!t.have_eval && iw_supported(t.params.variant, t.params.rows, t.params.cols, t.params.flags, &why)) {
+        t.walk_eval = true;
+        if (!quiet)
+            fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: exact exploitability by the "
+                            "information-state walk%s\n", max_nodes, eval_every ? "" : " at the end");
     }
-    if (!t.have_eval && !quiet)
-        fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: no exact exploitability\n", max_nodes);
+    if (!t.have_eval && !t.walk_eval && !quiet && !no_eval)
+        fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: no exact exploitability (%s)\n", max_nodes,
+                why);
 
     double spent = fresh ? 0 : resume(&t, ckpt_path);
     FILE *curve = curve_path ? open_curve(curve_path, iteration_of(&t)) : NULL;
@@ -375,7 +432,10 @@ int main(int argc, char **argv)
             sv_cfr_iterate(&t.cfr);
         }
         long it = iteration_of(&t);
+        double te = now();
         bool eval_now = eval_every > 0 && it % eval_every == 0 && evaluate(&t, &e);
+        if (eval_now && t.walk_eval)
+            t0 += now() - te; /* minutes of evaluation are not training time */
         if (eval_now) {
             have_e = true;
             e_it = it;
@@ -413,10 +473,7 @@ int main(int argc, char **argv)
     if (curve)
         fclose(curve);
 
-    pf_meta m = { .variant = t.params.variant, .rows = t.params.rows, .cols = t.params.cols, .flags = t.params.flags,
-                  .keys = t.keys, .iterations = (uint64_t)iteration_of(&t),
-                  .exploitability = have_e ? e.exploitability : NAN };
-    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t.algo));
+    pf_meta m = meta_of(&t, have_e ? e.exploitability : NAN);
     double *avg = average(&t);
     char err[512];
     if (pf_save_tree(table_of(&t), avg, &m, out, err, sizeof err) != 0)
