@@ -44,6 +44,8 @@ typedef struct {
     bool keeps_turn;
     hx_report report;
     uint8_t *wins[2];
+    uint8_t *bits;   /* bits[set]: the number of cells in set */
+    double recip[IW_MAX_CELLS + 1]; /* 1 / n: uniform probabilities without a division */
     ptable tab[2];
 } game_ctx;
 
@@ -74,7 +76,7 @@ typedef struct {
 typedef struct {
     const game_ctx *g;
     int p, o;
-    buf hit[MAX_LEVELS], out[MAX_LEVELS];
+    buf hit[MAX_LEVELS][IW_MAX_CELLS], out[MAX_LEVELS][IW_MAX_CELLS]; /* per level, per walker cell */
     const slot **pp[MAX_LEVELS];
     uint64_t *keys[MAX_LEVELS];
     uint32_t ppcap[MAX_LEVELS];
@@ -214,15 +216,22 @@ static const slot *find(walker *w, int player, uint64_t key, unsigned legal)
     return s;
 }
 
-static void push(walker *w, buf *b, const el *e)
+static void __attribute__((noinline)) grow(walker *w, buf *b)
 {
-    if (b->n == b->cap) {
-        uint32_t cap = sv_capacity(b->cap, (uint64_t)b->n + 1, 256);
-        if (!cap || !sv_resize(&b->v, sizeof *b->v, cap)) {
-            w->fail = 1;
+    uint32_t cap = sv_capacity(b->cap, (uint64_t)b->n + 1, 256);
+    if (!cap || !sv_resize(&b->v, sizeof *b->v, cap)) {
+        w->fail = 1;
+        return;
+    }
+    b->cap = cap;
+}
+
+static inline void push(walker *w, buf *b, const el *e)
+{
+    if (__builtin_expect(b->n == b->cap, 0)) {
+        grow(w, b);
+        if (b->n == b->cap)
             return;
-        }
-        b->cap = cap;
     }
     b->v[b->n++] = *e;
 }
@@ -238,10 +247,10 @@ static void opp_turn(walker *w, const el *e, const slot *pr, unsigned B, buf *ou
 {
     const game_ctx *g = w->g;
     unsigned legal = legal_of(g, e->W, e->K);
-    int nl = __builtin_popcount(legal);
+    int nl = g->bits[legal];
     if (!nl)
         return;
-    double uq = 1.0 / nl;
+    double uq = g->recip[nl];
     for (unsigned m = legal; m; m &= m - 1) {
         int d = __builtin_ctz(m);
         double q = pr ? pr->p[d] : uq;
@@ -334,62 +343,84 @@ static const slot **resolve(walker *w, int lv, const el *v, uint32_t n)
     return pp;
 }
 
-/* The value of the walker's cell c at state (B, K, hw, wrep) with vector v (opponent policies pp). */
-static val act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, const el *v, uint32_t n,
-               const slot **pp, int c)
+/* The values of the walker's cells in `mask` at state (B, K, hw, wrep) with vector v (opponent policies
+ * pp) into res[cell]. One pass over the vector sends each element to every cell's buffers, so the
+ * element and its opponent policy are read once; then each cell's successors are walked. */
+static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, const el *v, uint32_t n,
+                const slot **pp, unsigned mask, val *res)
 {
     const game_ctx *g = w->g;
-    unsigned bit = 1u << c;
-    buf *hit = &w->hit[lv], *out = &w->out[lv];
-    hit->n = out->n = 0;
-    bool wins = g->wins[w->p][B | bit];
-    uint64_t placed = hx_key_step(hw, (unsigned)HX_EV_PLACED << CELL_SHIFT | c);
-    double term = 0;
+    buf *hit = w->hit[lv], *out = w->out[lv];
+    double term[IW_MAX_CELLS], hit_r[IW_MAX_CELLS], total = 0;
+    uint64_t placed[IW_MAX_CELLS];
+    unsigned winning = 0;
+    for (unsigned m = mask; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        hit[c].n = out[c].n = 0;
+        term[c] = hit_r[c] = 0;
+        placed[c] = hx_key_step(hw, (unsigned)HX_EV_PLACED << CELL_SHIFT | c);
+        if (g->wins[w->p][B | 1u << c])
+            winning |= 1u << c;
+    }
     for (uint32_t i = 0; i < n; i++) {
-        el f = v[i];
-        if (f.W & bit) {
+        const el *e = &v[i];
+        total += e->r;
+        for (unsigned m = mask & e->W; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            hit_r[c] += e->r;
+            el f = *e;
             if (g->report != HX_REPORT_NONE) {
                 f.ho = hx_key_step(f.ho, g->report == HX_REPORT_NOISY ? (unsigned)HX_EV_OPP_HIT << CELL_SHIFT
                                                                       : (unsigned)HX_EV_OPP_HIT_AT << CELL_SHIFT | c);
                 f.rep++;
             }
-            push(w, hit, &f);
-        } else if (wins) {
-            term += f.r;
-        } else {
-            f.obs = placed;
+            push(w, &hit[c], &f);
+        }
+        unsigned miss = mask & ~(unsigned)e->W;
+        if (!(miss & ~winning))
+            continue;
+        if (pp[i] == &unresolved)
+            pp[i] = find(w, w->o, w->keys[lv][i], legal_of(g, e->W, e->K));
+        for (unsigned m = miss & ~winning; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            el f = *e;
+            f.obs = placed[c];
             f.wrep = 0;
-            if (pp[i] == &unresolved)
-                pp[i] = find(w, w->o, w->keys[lv][i], legal_of(g, f.W, f.K));
-            opp_turn(w, &f, pp[i], B | bit, out, &term);
+            opp_turn(w, &f, pp[i], B | 1u << c, &out[c], &term[c]);
         }
     }
-    val a = groups(w, lv, B | bit, K, wrep, out);
-    a.br += term;
-    a.ev += term;
-    if (hit->n) {
-        uint64_t h = hx_key_step(hw, (unsigned)(g->keeps_turn ? HX_EV_REJECTED : HX_EV_COLLIDED) << CELL_SHIFT | c);
-        val b;
-        if (g->keeps_turn) {
-            b = decide(w, lv + 1, B, K | bit, h, wrep, hit->v, hit->n);
-        } else {
-            out->n = 0;
-            double t2 = 0;
-            for (uint32_t i = 0; i < hit->n; i++) {
-                el f = hit->v[i];
-                f.obs = h;
-                f.wrep = 0;
-                opp_turn(w, &f, find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal_of(g, f.W, f.K)), B,
-                         out, &t2);
+    for (unsigned m = mask; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        unsigned bit = 1u << c;
+        if (winning & bit) /* every element that does not hold c loses to it */
+            term[c] = total - hit_r[c];
+        val a = groups(w, lv, B | bit, K, wrep, &out[c]);
+        a.br += term[c];
+        a.ev += term[c];
+        if (hit[c].n) {
+            uint64_t h = hx_key_step(hw, (unsigned)(g->keeps_turn ? HX_EV_REJECTED : HX_EV_COLLIDED) << CELL_SHIFT | c);
+            val b;
+            if (g->keeps_turn) {
+                b = decide(w, lv + 1, B, K | bit, h, wrep, hit[c].v, hit[c].n);
+            } else {
+                out[c].n = 0;
+                double t2 = 0;
+                for (uint32_t i = 0; i < hit[c].n; i++) {
+                    el f = hit[c].v[i];
+                    f.obs = h;
+                    f.wrep = 0;
+                    opp_turn(w, &f, find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal_of(g, f.W, f.K)), B,
+                             &out[c], &t2);
+                }
+                b = groups(w, lv, B, K | bit, wrep, &out[c]);
+                b.br += t2;
+                b.ev += t2;
             }
-            b = groups(w, lv, B, K | bit, wrep, out);
-            b.br += t2;
-            b.ev += t2;
+            a.br += b.br;
+            a.ev += b.ev;
         }
-        a.br += b.br;
-        a.ev += b.ev;
+        res[c] = a;
     }
-    return a;
 }
 
 static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, const el *v, uint32_t n)
@@ -408,14 +439,15 @@ static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wr
     const slot **pp = resolve(w, lv, v, n);
     if (!pp)
         return res;
-    double uq = 1.0 / __builtin_popcount(legal);
+    double uq = g->recip[g->bits[legal]];
+    val a[IW_MAX_CELLS];
+    act(w, lv, B, K, hw, wrep, v, n, pp, legal, a);
     res.br = -INFINITY;
     for (unsigned m = legal; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        val a = act(w, lv, B, K, hw, wrep, v, n, pp, c);
-        if (a.br > res.br)
-            res.br = a.br;
-        res.ev += (mine ? mine->p[c] : uq) * a.ev;
+        if (a[c].br > res.br)
+            res.br = a[c].br;
+        res.ev += (mine ? mine->p[c] : uq) * a[c].ev;
     }
     return res;
 }
@@ -429,7 +461,7 @@ typedef struct {
     el *v;
     uint32_t n;
     int n_cells, cell[IW_MAX_CELLS];
-    val res[IW_MAX_CELLS];
+    val res[IW_MAX_CELLS]; /* by cell */
 } root;
 
 typedef struct {
@@ -458,7 +490,7 @@ static void *worker(void *arg)
         walker *w = &mine[p];
         const slot **pp = resolve(w, 0, r->v, r->n);
         if (pp)
-            r->res[i] = act(w, 0, r->B, r->K, r->hw, r->wrep, r->v, r->n, pp, r->cell[i]);
+            act(w, 0, r->B, r->K, r->hw, r->wrep, r->v, r->n, pp, 1u << r->cell[i], r->res);
         pthread_mutex_lock(&pl->lock);
         pl->done++;
         if (pl->progress)
@@ -488,8 +520,10 @@ bool iw_supported(hx_variant v, int rows, int cols, bool swap, const char **why)
 static void walker_free(walker *w)
 {
     for (int i = 0; i < MAX_LEVELS; i++) {
-        free(w->hit[i].v);
-        free(w->out[i].v);
+        for (int c = 0; c < IW_MAX_CELLS; c++) {
+            free(w->hit[i][c].v);
+            free(w->out[i][c].v);
+        }
         free(w->pp[i]);
         free(w->keys[i]);
     }
@@ -516,13 +550,18 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
     walker *ws = calloc((size_t)threads * 2, sizeof *ws);
     g.wins[0] = malloc((size_t)1 << g.cells);
     g.wins[1] = malloc((size_t)1 << g.cells);
-    if (!ws || !g.wins[0] || !g.wins[1]) {
+    g.bits = malloc((size_t)1 << g.cells);
+    if (!ws || !g.wins[0] || !g.wins[1] || !g.bits) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
-    for (unsigned s = 0; s <= g.all; s++)
+    for (int k = 1; k <= IW_MAX_CELLS; k++)
+        g.recip[k] = 1.0 / k;
+    for (unsigned s = 0; s <= g.all; s++) {
+        g.bits[s] = (uint8_t)__builtin_popcount(s);
         for (int p = 0; p < 2; p++)
             g.wins[p][s] = hx_set_joins(rows, cols, p, s);
+    }
     const pf_policy *pol[2] = { black, white };
     for (int p = 0; p < 2; p++)
         if (pol[p] && table_build(&g.tab[p], pol[p], p, g.cells, err, errlen) != 0)
@@ -584,9 +623,10 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
         out->pairs += r->n;
         double br = -INFINITY, ev = 0;
         for (int i = 0; i < r->n_cells; i++) {
-            if (r->res[i].br > br)
-                br = r->res[i].br;
-            ev += (s ? s->p[r->cell[i]] : 1.0 / r->n_cells) * r->res[i].ev;
+            const val *x = &r->res[r->cell[i]];
+            if (x->br > br)
+                br = x->br;
+            ev += (s ? s->p[r->cell[i]] : 1.0 / r->n_cells) * x->ev;
         }
         out->br[p] = br;
         if (p == 0)
@@ -626,6 +666,7 @@ done:
     free(ws);
     free(g.wins[0]);
     free(g.wins[1]);
+    free(g.bits);
     for (int p = 0; p < 2; p++)
         free(g.tab[p].slots);
     return rc;
