@@ -44,3 +44,18 @@ $(BIN)/cfr-train: $(BUILD)/obj/agents/cfr/train.o $(SOLVER_LIB) $(ENGINE_LIB)
 $(BIN)/policy-bot: $(BUILD)/obj/agents/policy/policy_bot.o $(SOLVER_LIB) $(BOT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(BOT_LDLIBS)
+
+# The tabular RL trainer (Q-learning, SARSA): the learner is a library so the tests drive it in-process;
+# opponents include the bridge builder's planner.
+RL_LIB := $(BUILD)/lib/libdarkhex-rl.a
+LIBS += $(RL_LIB)
+PROGRAMS += $(BIN)/rl-train
+$(BUILD)/obj/agents/rl/%.o: ALL_CFLAGS += -Iagents/solver -Iagents/bridge
+
+$(RL_LIB): $(BUILD)/obj/agents/rl/learn.o
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(BIN)/rl-train: $(BUILD)/obj/agents/rl/train.o $(RL_LIB) $(BRIDGE_LIB) $(SOLVER_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm

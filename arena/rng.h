@@ -44,4 +44,10 @@ static inline uint32_t hx_rng_below(hx_rng *r, uint32_t n)
     return (uint32_t)(((hx_rng_next(r) >> 32) * (uint64_t)n) >> 32);
 }
 
+/* A uniform double in [0, 1) (53 random bits). */
+static inline double hx_rng_double(hx_rng *r)
+{
+    return (double)(hx_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
 #endif

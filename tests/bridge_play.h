@@ -78,25 +78,6 @@ static inline int bp_intrude(const hx_game *g, int builder, bp_done *done, hx_rn
     return hx_random_legal(g, rng);
 }
 
-/* The builder's attempt, from its own view. */
-static inline int bp_builder_move(const hx_game *g, int color, const br_options *o, const uint16_t *jitter,
-                                  hx_rng *rng)
-{
-    static _Thread_local uint8_t view[HX_MAX_CELLS];
-    static _Thread_local hx_event ev[HX_MAX_EVENTS];
-    int n = hx_cells(g), known = 0;
-    for (int i = 0; i < n; i++) {
-        view[i] = (uint8_t)hx_view(g, color, i);
-        known += view[i] == HX_VIEW_OPPONENT;
-    }
-    int ne = hx_events(g, color, ev);
-    hx_variant v = hx_variant_of(g);
-    br_position p = { .rows = hx_rows(g), .cols = hx_cols(g), .color = color, .view = view,
-                      .hidden = br_hidden_estimate(v, color, ev, ne, known), .own_stones = hx_stones(g, color),
-                      .dark = hx_variant_dark(v), .can_swap = hx_can_swap(g), .jitter = jitter };
-    return br_choose(&p, o, rng, NULL);
-}
-
 /* One game; returns the winner. `opp_o`: the options of a BP_BUILDER opponent (else unused). */
 static inline int bp_game(hx_variant v, int rows, int cols, int builder, uint64_t seed, const br_options *o,
                           bp_opponent opp, const br_options *opp_o, bp_stats *st)
@@ -117,11 +98,11 @@ static inline int bp_game(hx_variant v, int rows, int cols, int builder, uint64_
     while (!hx_over(&g)) {
         int cell;
         if (hx_to_move(&g) == builder) {
-            cell = bp_builder_move(&g, builder, o, jitter, &brng);
+            cell = br_move(&g, builder, o, jitter, &brng);
             st->plans++;
         } else {
             cell = opp == BP_INTRUDER  ? bp_intrude(&g, builder, &done, &orng, st)
-                 : opp == BP_BUILDER ? bp_builder_move(&g, builder ^ 1, opp_o, ojitter, &orng)
+                 : opp == BP_BUILDER ? br_move(&g, builder ^ 1, opp_o, ojitter, &orng)
                                      : hx_random_legal(&g, &orng);
         }
         if (hx_attempt(&g, cell) < 0)

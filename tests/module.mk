@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver test_policy test_trainer test_infowalk
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver test_policy test_trainer test_infowalk test_rl
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -91,3 +91,8 @@ $(BUILD)/obj/tests/bench/bench_solver.o: ALL_CFLAGS += -Iagents/solver
 $(BUILD)/tests/bench_solver: $(BUILD)/obj/tests/bench/bench_solver.o $(SOLVER_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+
+$(BUILD)/obj/tests/test_rl.o: ALL_CFLAGS += -Iagents/solver -Iagents/bridge -Iagents/rl
+$(BUILD)/tests/test_rl: $(BUILD)/obj/tests/test_rl.o $(RL_LIB) $(BRIDGE_LIB) $(SOLVER_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lm

@@ -137,4 +137,15 @@ static inline pid_t start_arena(char *const argv[])
     return pid;
 }
 
+/* The number after "key": in a JSON text (the test fails when the key is missing). */
+static inline double json_number(const char *json, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(json, pat);
+    if (!p)
+        fail_msg("no key %s in %s", key, json);
+    return strtod(p + strlen(pat), NULL);
+}
+
 #endif

@@ -27,17 +27,6 @@ static int teardown(void **state)
     return e2e_cleanup(tmp);
 }
 
-/* The number after "key": in a JSON text. */
-static double json_number(const char *json, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *p = strstr(json, pat);
-    if (!p)
-        fail_msg("no key %s in %s", key, json);
-    return strtod(p + strlen(pat), NULL);
-}
-
 static void resume_gives_the_same_policy(void **state)
 {
     (void)state;

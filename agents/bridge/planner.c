@@ -400,3 +400,20 @@ int br_choose(const br_position *p, const br_options *o, hx_rng *rng, br_why *wh
     *why = BR_WHY_FALLBACK;
     return any_unknown(p, rng);
 }
+
+int br_move(const hx_game *g, int color, const br_options *o, const uint16_t *jitter, hx_rng *rng)
+{
+    uint8_t view[HX_MAX_CELLS];
+    hx_event ev[HX_MAX_EVENTS];
+    int n = hx_cells(g), known = 0;
+    for (int i = 0; i < n; i++) {
+        view[i] = (uint8_t)hx_view(g, color, i);
+        known += view[i] == HX_VIEW_OPPONENT;
+    }
+    int ne = hx_events(g, color, ev);
+    hx_variant v = hx_variant_of(g);
+    br_position p = { .rows = hx_rows(g), .cols = hx_cols(g), .color = color, .view = view,
+                      .hidden = br_hidden_estimate(v, color, ev, ne, known), .own_stones = hx_stones(g, color),
+                      .dark = hx_variant_dark(v), .can_swap = hx_can_swap(g), .jitter = jitter };
+    return br_choose(&p, o, rng, NULL);
+}

@@ -88,4 +88,9 @@ typedef enum { BR_WHY_SWAP, BR_WHY_INTRUSION, BR_WHY_BUILD, BR_WHY_FILL, BR_WHY_
 /* The attempt to make now: a cell unknown in the view (or HX_SWAP). `rng` breaks the remaining ties. */
 int br_choose(const br_position *p, const br_options *o, hx_rng *rng, br_why *why);
 
+/* br_choose() for `color`, to move in an engine game, from exactly what that player may know (its view,
+ * events and counts: what bin/bridge sees through the protocol). For in-process opponents (the RL
+ * trainer, tests, benchmarks). `jitter` as in br_position (may be NULL). */
+int br_move(const hx_game *g, int color, const br_options *o, const uint16_t *jitter, hx_rng *rng);
+
 #endif

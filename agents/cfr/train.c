@@ -19,6 +19,7 @@
 #include "br.h"
 #include "cfr.h"
 #include "checkpoint.h"
+#include "curve.h"
 #include "darkhex.h"
 #include "infowalk.h"
 #include "mccfr.h"
@@ -257,31 +258,11 @@ static double resume(trainer *t, const char *path)
 /* Keeps the curve's rows up to `iteration` (a killed run may have logged past its last checkpoint). */
 static FILE *open_curve(const char *path, long iteration)
 {
-    FILE *in = fopen(path, "r");
-    char *kept = NULL;
-    size_t kept_len = 0;
-    if (in) {
-        FILE *mem = open_memstream(&kept, &kept_len);
-        char line[512];
-        while (mem && fgets(line, sizeof line, in)) {
-            char *end;
-            long it = strtol(line, &end, 10);
-            if (end == line || it <= iteration)
-                fputs(line, mem);
-        }
-        if (mem)
-            fclose(mem);
-        fclose(in);
-    }
-    FILE *f = fopen(path, "w");
+    char err[4200];
+    FILE *f = sv_curve_open(path, iteration, "iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white\n",
+                            err, sizeof err);
     if (!f)
-        die(1, "%s: %s", path, strerror(errno));
-    if (kept_len)
-        fwrite(kept, 1, kept_len, f);
-    else
-        fputs("iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white\n", f);
-    free(kept);
-    fflush(f);
+        die(1, "%s", err);
     return f;
 }
 
