@@ -50,7 +50,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test test-build bench bench-build league policies plots nightly install clean help
+.PHONY: all deps test test-build bench bench-build league policies rl-policies rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -83,14 +83,29 @@ results/policies/cfr_%.pol: $(BIN)/cfr-train
 	@"$(BIN)/cfr-train" --variant $(word 1,$(subst _, ,$*)) --board $(word 2,$(subst _, ,$*)) --algo cfr+ \
 	    --iterations 1000 --eval-every 0 --fresh --quiet --out $@
 
-league: deps all policies
+# Tabular Q-learning policies for the leagues (results/rl/, not in git): self-play, perfect-recall keys,
+# classical and abrupt on 3x2 and 3x3 (a few seconds in all; on 5x5 a table of millions of states that
+# are mostly met once plays worse, see docs/bots.md).
+RL_POLICIES := $(foreach v,classical abrupt,results/rl/qlearning_$(v)_3x2.pol results/rl/qlearning_$(v)_3x3.pol)
+rl-policies: $(RL_POLICIES)
+
+results/rl/qlearning_%.pol: $(BIN)/rl-train
+	@mkdir -p $(@D)
+	@"$(BIN)/rl-train" --variant $(word 1,$(subst _, ,$*)) --board $(word 2,$(subst _, ,$*)) --algo qlearning \
+	    --episodes 300000 --eval-every 0 --fresh --quiet --out $@
+
+# Learning curves and final win rates of Q-learning and SARSA (docs/bots.md), with a gnuplot figure.
+rl-report: all policies
+	@scripts/rl_report.sh "$(BIN)" results/rl-report
+
+league: deps all policies rl-policies
 	@scripts/league.sh "$(BIN)" configs/quick.ini
 
 LEAGUE ?= quick
 plots: all
 	@"$(BIN)/arena" plot --db results/arena.db --league "$(LEAGUE)"
 
-nightly: deps all policies
+nightly: deps all policies rl-policies
 	@scripts/nightly --bin "$(BIN)"
 
 install: all
@@ -110,7 +125,9 @@ help:
 	@echo "make test       install missing packages, build and run every test (SAN=1: ASan+UBSan)"
 	@echo "make bench      build with optimisation and print benchmark figures"
 	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"
-	@echo "make policies  train the CFR+ policies the league configs use (results/policies/)"
+	@echo "make policies   train the CFR+ policies the league configs use (results/policies/)"
+	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/)"
+	@echo "make rl-report  learning curves and win rates of Q-learning and SARSA (results/rl-report/)"
 	@echo "make plots      plots of a league already in results/arena.db (LEAGUE=name, default quick)"
 	@echo "make nightly    run configs/nightly.ini and write results/nightly/DATE/report.{md,html} (docs/nightly.md)"
 	@echo "make deps       install missing Debian packages (apt-get; sudo when not root)"
