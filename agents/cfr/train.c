@@ -207,19 +207,18 @@ static void save_checkpoint(trainer *t, const char *path, double seconds)
 /* Resumes from path if it exists. Returns the training seconds already spent. */
 static double resume(trainer *t, const char *path)
 {
-    if (access(path, F_OK) != 0)
-        return 0;
-    sv_ckpt_meta m;
+    sv_ckpt_meta want = { .variant = (int)t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
+                          .flags = t->params.flags, .keys = (int)t->keys }, m;
+    snprintf(want.algo, sizeof want.algo, "%s", algo_name(t->algo));
     sv_tree tab;
     float *regret;
     double *sum;
-    char err[512];
-    if (sv_ckpt_load(path, &m, &tab, &regret, &sum, err, sizeof err) != 0)
+    char err[4600];
+    int rc = sv_ckpt_resume(path, &want, &m, &tab, &regret, &sum, err, sizeof err);
+    if (rc > 0)
+        return 0;
+    if (rc < 0)
         die(2, "%s (use --fresh to start over)", err);
-    if (m.variant != (int)t->params.variant || m.rows != t->params.rows || m.cols != t->params.cols ||
-        m.flags != t->params.flags || m.keys != (int)t->keys || strcmp(m.algo, algo_name(t->algo)) != 0)
-        die(2, "%s: the checkpoint is for %dx%d %s, keys %s, algo %s (use --fresh to start over)", path, m.rows,
-            m.cols, hx_variant_name((hx_variant)m.variant), m.keys == PF_KEYS_VIEW ? "view" : "perfect", m.algo);
     if (t->algo == ALGO_MCCFR) {
         sv_tree_free(&t->mc.table);
         free(t->mc.regret);

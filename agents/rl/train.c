@@ -116,20 +116,18 @@ static void save_checkpoint(const rl_learner *l, const char *path, double second
 /* Resumes from an existing checkpoint; returns its training seconds (0 when there is none). */
 static double resume(rl_learner *l, const char *path)
 {
-    if (access(path, F_OK) != 0)
-        return 0;
-    sv_ckpt_meta m;
+    sv_ckpt_meta want = { .variant = (int)l->cfg.variant, .rows = l->cfg.rows, .cols = l->cfg.cols,
+                          .keys = l->cfg.view_keys ? PF_KEYS_VIEW : PF_KEYS_PERFECT }, m;
+    snprintf(want.algo, sizeof want.algo, "%s", algo_name(l->cfg.algo));
     sv_tree tab;
     float *q;
     double *visits;
-    char err[512];
-    if (sv_ckpt_load(path, &m, &tab, &q, &visits, err, sizeof err) != 0)
+    char err[4600];
+    int rc = sv_ckpt_resume(path, &want, &m, &tab, &q, &visits, err, sizeof err);
+    if (rc > 0)
+        return 0;
+    if (rc < 0)
         die(2, "%s (use --fresh to start over)", err);
-    int keys = l->cfg.view_keys ? PF_KEYS_VIEW : PF_KEYS_PERFECT;
-    if (m.variant != (int)l->cfg.variant || m.rows != l->cfg.rows || m.cols != l->cfg.cols || m.keys != keys ||
-        strcmp(m.algo, algo_name(l->cfg.algo)) != 0)
-        die(2, "%s: the checkpoint is for %dx%d %s, keys %s, algo %s (use --fresh to start over)", path, m.rows,
-            m.cols, hx_variant_name((hx_variant)m.variant), m.keys == PF_KEYS_VIEW ? "view" : "perfect", m.algo);
     sv_tree_free(&l->table);
     free(l->q);
     free(l->visits);

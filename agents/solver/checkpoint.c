@@ -4,6 +4,7 @@
  * regrets (f32) and sums (f64) of all of them in order. */
 #include "checkpoint.h"
 #include "checksum.h"
+#include "variant.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -146,4 +147,25 @@ int sv_ckpt_load(const char *path, sv_ckpt_meta *m, sv_tree *t, float **regret, 
                          .keys = h.keys, .iteration = (long)h.iteration, .rng = h.rng, .seconds = h.seconds };
     memcpy(m->algo, h.algo, sizeof m->algo);
     return 0;
+}
+
+int sv_ckpt_resume(const char *path, const sv_ckpt_meta *want, sv_ckpt_meta *m, sv_tree *t, float **regret,
+                   double **sum, char *err, size_t errlen)
+{
+    if (access(path, F_OK) != 0)
+        return 1;
+    if (sv_ckpt_load(path, m, t, regret, sum, err, errlen) != 0)
+        return -1;
+    if (m->variant == want->variant && m->rows == want->rows && m->cols == want->cols && m->flags == want->flags &&
+        m->keys == want->keys && strcmp(m->algo, want->algo) == 0)
+        return 0;
+    fail(err, errlen, "%s: the checkpoint is for %dx%d %s%s, keys %s, algo %s", path, m->rows, m->cols,
+         hx_variant_name((hx_variant)m->variant), m->flags ? " with swap" : "", m->keys ? "view" : "perfect",
+         m->algo);
+    free(*regret);
+    free(*sum);
+    *regret = NULL;
+    *sum = NULL;
+    sv_tree_free(t);
+    return -1;
 }

@@ -30,4 +30,10 @@ int sv_ckpt_save(const char *path, const sv_ckpt_meta *m, const sv_tree *t, cons
 int sv_ckpt_load(const char *path, sv_ckpt_meta *m, sv_tree *t, float **regret, double **sum, char *err,
                  size_t errlen);
 
+/* A trainer's resume: sv_ckpt_load(), then a check that the checkpoint is for the game, key scheme and
+ * algorithm of `want` (variant, rows, cols, flags, keys, algo). 1 when there is no file at path, 0 when
+ * loaded, -1 with a message naming the file (unreadable, corrupt, or for something else) in err. */
+int sv_ckpt_resume(const char *path, const sv_ckpt_meta *want, sv_ckpt_meta *m, sv_tree *t, float **regret,
+                   double **sum, char *err, size_t errlen);
+
 #endif
