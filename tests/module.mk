@@ -95,7 +95,7 @@ $(BUILD)/tests/bench_solver: $(BUILD)/obj/tests/bench/bench_solver.o $(SOLVER_LI
 $(BUILD)/obj/tests/test_rl.o: ALL_CFLAGS += -Iagents/solver -Iagents/bridge -Iagents/rl
 $(BUILD)/tests/test_rl: $(BUILD)/obj/tests/test_rl.o $(RL_LIB) $(BRIDGE_LIB) $(SOLVER_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) -lm
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SQLITE_LIBS) -lm
 
 BENCHES += $(BUILD)/tests/bench_rl
 $(BUILD)/obj/tests/bench/bench_rl.o: ALL_CFLAGS += -Iagents/solver -Iagents/bridge -Iagents/rl

@@ -1,7 +1,8 @@
 /* tests/test_rl.c — the tabular RL player (agents/rl/learn.h and bin/rl-train): the Q-learning and SARSA
  * updates on a hand-made two-step example; epsilon schedules; perfect-recall and view keys; a short run on
  * 2x2 abrupt that beats the random player clearly more often than an untrained table; the memory budget;
- * resuming a checkpoint gives the same policy file byte for byte; bad options exit 2. */
+ * resuming a checkpoint gives the same policy file byte for byte; bad options exit 2; policy-bot plays a
+ * learned (view-key) policy and wins 2x2 classical as Black every time. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -194,6 +195,23 @@ static void trainer_resumes_and_respects_its_budget(void **state)
                             "%s/a.pol 2>/dev/null", bin, dir), 2); /* a.pol.ckpt is for classical */
 }
 
+static void policy_bot_plays_a_learned_policy(void **state)
+{
+    (void)state;
+    /* View keys, so the bot's view-key lookups are exercised; 2x2 classical is a sure win for Black. */
+    assert_int_equal(sh_run("%s/rl-train --variant classical --board 2x2 --algo qlearning --opponent random "
+                            "--keys view --episodes 20000 --eval-games 10 --quiet --out %s/p.pol >/dev/null", bin, dir), 0);
+    assert_int_equal(sh_run("%s/arena match --variant classical --board 2x2 --games 40 --quiet --db %s/m.db "
+                            "--logs %s/logs '%s/policy-bot --policy %s/p.pol' '%s/random --seed 4' >/dev/null",
+                            bin, dir, dir, bin, dir, bin), 0);
+    char db[200];
+    snprintf(db, sizeof db, "%s/m.db", dir);
+    long won_black = db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id = g.black "
+                                   "WHERE a.name = 'policy-bot' AND winner = 'B'");
+    assert_int_equal(won_black, 20);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +220,7 @@ int main(void)
         cmocka_unit_test(learning_beats_random),
         cmocka_unit_test(keys_follow_the_choice),
         cmocka_unit_test(trainer_resumes_and_respects_its_budget),
+        cmocka_unit_test(policy_bot_plays_a_learned_policy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
