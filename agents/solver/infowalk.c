@@ -485,7 +485,9 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&pl->lock);
         if (t < 0)
             break;
-        int p = t < pl->roots[0].n_cells ? 0 : 1, i = p ? t - pl->roots[0].n_cells : t;
+        /* White's walk first: its parts are the larger ones (a vector of Black's first moves from the
+         * start), so the last part to finish, which runs alone, is a small one. */
+        int p = t < pl->roots[1].n_cells ? 1 : 0, i = p ? t : t - pl->roots[1].n_cells;
         root *r = &pl->roots[p];
         walker *w = &mine[p];
         const slot **pp = resolve(w, 0, r->v, r->n);
