@@ -51,17 +51,24 @@ typedef struct {
 
 typedef struct {
     uint64_t ho;      /* the opponent's key-hash state (before hx_key_finish) */
-    uint64_t obs;     /* the walker's key-hash state after this opponent turn (its group) */
     double r;         /* the opponent's reach */
     uint16_t W, K;    /* opponent stones; walker stones it learned */
     uint8_t rep;      /* collision reports the opponent received */
     uint8_t wrep;     /* reports the walker received in this turn */
 } el;
 
+/* A vector. In the -noisy and -flash variants obs[i] is the walker's key-hash state after the opponent's
+ * turn that produced v[i] (its group); the other variants have one group per buffer and no obs. */
 typedef struct {
     el *v;
+    uint64_t *obs;
     uint32_t n, cap;
 } buf;
+
+typedef struct {
+    uint64_t obs;
+    uint32_t i;
+} obs_index;
 
 typedef struct {
     uint64_t *k;
@@ -80,6 +87,9 @@ typedef struct {
     const slot **pp[MAX_LEVELS];
     uint64_t *keys[MAX_LEVELS];
     uint32_t ppcap[MAX_LEVELS];
+    buf sorted[MAX_LEVELS];          /* -noisy, -flash: a vector regrouped by obs */
+    obs_index *order[MAX_LEVELS];
+    uint32_t order_cap[MAX_LEVELS];
     keyset64 missing[2];
     uint64_t infosets, pairs;
     int fail; /* 1 out of memory, 2 a mismatched entry */
@@ -216,23 +226,26 @@ static const slot *find(walker *w, int player, uint64_t key, unsigned legal)
     return s;
 }
 
-static void __attribute__((noinline)) grow(walker *w, buf *b)
+static void __attribute__((noinline)) grow(walker *w, buf *b, uint64_t need)
 {
-    uint32_t cap = sv_capacity(b->cap, (uint64_t)b->n + 1, 256);
-    if (!cap || !sv_resize(&b->v, sizeof *b->v, cap)) {
+    uint32_t cap = sv_capacity(b->cap, need, 256);
+    if (!cap || !sv_resize(&b->v, sizeof *b->v, cap) ||
+        (w->g->report != HX_REPORT_NONE && !sv_resize(&b->obs, sizeof *b->obs, cap))) {
         w->fail = 1;
         return;
     }
     b->cap = cap;
 }
 
-static inline void push(walker *w, buf *b, const el *e)
+static inline void push(walker *w, buf *b, const el *e, uint64_t obs)
 {
     if (__builtin_expect(b->n == b->cap, 0)) {
-        grow(w, b);
+        grow(w, b, (uint64_t)b->n + 1);
         if (b->n == b->cap)
             return;
     }
+    if (b->obs)
+        b->obs[b->n] = obs;
     b->v[b->n++] = *e;
 }
 
@@ -241,9 +254,9 @@ static inline unsigned legal_of(const game_ctx *g, unsigned own, unsigned known)
     return g->all & ~(own | known);
 }
 
-/* The opponent's turn from element e (its policy pr) against walker stones B: successors go to out,
- * the walker's utility of games the opponent wins goes to *term. */
-static void opp_turn(walker *w, const el *e, const slot *pr, unsigned B, buf *out, double *term)
+/* The opponent's turn from element e (its policy pr) against walker stones B, the walker's key-hash state
+ * being obs: successors go to out, the walker's utility of games the opponent wins goes to *term. */
+static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsigned B, buf *out, double *term)
 {
     const game_ctx *g = w->g;
     unsigned legal = legal_of(g, e->W, e->K);
@@ -263,22 +276,26 @@ static void opp_turn(walker *w, const el *e, const slot *pr, unsigned B, buf *ou
         if (B & bit) {
             f.K = (uint16_t)(f.K | bit);
             f.ho = hx_key_step(e->ho, (unsigned)(g->keeps_turn ? HX_EV_REJECTED : HX_EV_COLLIDED) << CELL_SHIFT | d);
+            uint64_t fo = obs;
             if (g->report != HX_REPORT_NONE) {
-                f.obs = hx_key_step(e->obs, g->report == HX_REPORT_NOISY ? (unsigned)HX_EV_OPP_HIT << CELL_SHIFT
-                                                                          : (unsigned)HX_EV_OPP_HIT_AT << CELL_SHIFT | d);
+                fo = hx_key_step(obs, g->report == HX_REPORT_NOISY ? (unsigned)HX_EV_OPP_HIT << CELL_SHIFT
+                                                                   : (unsigned)HX_EV_OPP_HIT_AT << CELL_SHIFT | d);
                 f.wrep++;
             }
             if (g->keeps_turn)
-                opp_turn(w, &f, find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal & ~bit), B, out, term);
+                opp_turn(w, &f, fo,
+                         g->tab[w->o].slots ? find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal & ~bit)
+                                            : NULL,
+                         B, out, term);
             else
-                push(w, out, &f);
+                push(w, out, &f, fo);
         } else {
             f.W = (uint16_t)(f.W | bit);
             if (g->wins[w->o][f.W]) {
                 *term -= r;
             } else {
                 f.ho = hx_key_step(e->ho, (unsigned)HX_EV_PLACED << CELL_SHIFT | d);
-                push(w, out, &f);
+                push(w, out, &f, obs);
             }
         }
     }
@@ -288,23 +305,43 @@ static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wr
 
 static int by_obs(const void *a, const void *b)
 {
-    uint64_t x = ((const el *)a)->obs, y = ((const el *)b)->obs;
-    return (x > y) - (x < y);
+    const obs_index *x = a, *y = b;
+    return x->obs != y->obs ? (x->obs > y->obs) - (x->obs < y->obs) : (x->i > y->i) - (x->i < y->i);
 }
 
-/* The walker states after an opponent turn: one per group of equal obs. */
-static val groups(walker *w, int lv, unsigned B, unsigned K, int wrep, buf *out)
+/* The walker states after an opponent turn: one per group of equal obs (all of out when the walker is told
+ * nothing, its state then being hw). */
+static val groups(walker *w, int lv, unsigned B, unsigned K, int wrep, buf *out, uint64_t hw)
 {
     val a = { 0, 0 };
     if (!out->n)
         return a;
     if (w->g->report == HX_REPORT_NONE)
-        return decide(w, lv + 1, B, K, out->v[0].obs, wrep, out->v, out->n);
-    qsort(out->v, out->n, sizeof *out->v, by_obs);
+        return decide(w, lv + 1, B, K, hw, wrep, out->v, out->n);
+    buf *s = &w->sorted[lv];
+    if (out->n > w->order_cap[lv]) {
+        uint32_t cap = sv_capacity(w->order_cap[lv], out->n, 256);
+        if (!cap || !sv_resize(&w->order[lv], sizeof *w->order[lv], cap)) {
+            w->fail = 1;
+            return a;
+        }
+        w->order_cap[lv] = cap;
+    }
+    if (out->n > s->cap) {
+        grow(w, s, out->n);
+        if (out->n > s->cap)
+            return a;
+    }
+    obs_index *o = w->order[lv];
+    for (uint32_t i = 0; i < out->n; i++)
+        o[i] = (obs_index){ out->obs[i], i };
+    qsort(o, out->n, sizeof *o, by_obs);
+    for (uint32_t i = 0; i < out->n; i++)
+        s->v[i] = out->v[o[i].i];
     for (uint32_t i = 0, j; i < out->n; i = j) {
-        for (j = i + 1; j < out->n && out->v[j].obs == out->v[i].obs; j++)
+        for (j = i + 1; j < out->n && o[j].obs == o[i].obs; j++)
             ;
-        val c = decide(w, lv + 1, B, K, out->v[i].obs, wrep + out->v[i].wrep, out->v + i, j - i);
+        val c = decide(w, lv + 1, B, K, o[i].obs, wrep + s->v[i].wrep, s->v + i, j - i);
         a.br += c.br;
         a.ev += c.ev;
     }
@@ -374,7 +411,7 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
                                                                       : (unsigned)HX_EV_OPP_HIT_AT << CELL_SHIFT | c);
                 f.rep++;
             }
-            push(w, &hit[c], &f);
+            push(w, &hit[c], &f, 0);
         }
         unsigned miss = mask & ~(unsigned)e->W;
         if (!(miss & ~winning))
@@ -384,9 +421,8 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
         for (unsigned m = miss & ~winning; m; m &= m - 1) {
             int c = __builtin_ctz(m);
             el f = *e;
-            f.obs = placed[c];
             f.wrep = 0;
-            opp_turn(w, &f, pp[i], B | 1u << c, &out[c], &term[c]);
+            opp_turn(w, &f, placed[c], pp[i], B | 1u << c, &out[c], &term[c]);
         }
     }
     for (unsigned m = mask; m; m &= m - 1) {
@@ -394,7 +430,7 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
         unsigned bit = 1u << c;
         if (winning & bit) /* every element that does not hold c loses to it */
             term[c] = total - hit_r[c];
-        val a = groups(w, lv, B | bit, K, wrep, &out[c]);
+        val a = groups(w, lv, B | bit, K, wrep, &out[c], placed[c]);
         a.br += term[c];
         a.ev += term[c];
         if (hit[c].n) {
@@ -407,12 +443,11 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
                 double t2 = 0;
                 for (uint32_t i = 0; i < hit[c].n; i++) {
                     el f = hit[c].v[i];
-                    f.obs = h;
                     f.wrep = 0;
-                    opp_turn(w, &f, find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal_of(g, f.W, f.K)), B,
-                             &out[c], &t2);
+                    opp_turn(w, &f, h, find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal_of(g, f.W, f.K)),
+                             B, &out[c], &t2);
                 }
-                b = groups(w, lv, B, K | bit, wrep, &out[c]);
+                b = groups(w, lv, B, K | bit, wrep, &out[c], h);
                 b.br += t2;
                 b.ev += t2;
             }
@@ -524,8 +559,13 @@ static void walker_free(walker *w)
     for (int i = 0; i < MAX_LEVELS; i++) {
         for (int c = 0; c < IW_MAX_CELLS; c++) {
             free(w->hit[i][c].v);
+            free(w->hit[i][c].obs);
             free(w->out[i][c].v);
+            free(w->out[i][c].obs);
         }
+        free(w->sorted[i].v);
+        free(w->sorted[i].obs);
+        free(w->order[i]);
         free(w->pp[i]);
         free(w->keys[i]);
     }
@@ -577,12 +617,12 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
         }
 
     /* Black's walk starts at Black's first move; White's after Black's first turn. */
-    static el start = { .ho = HX_KEY_SEED, .obs = HX_KEY_SEED, .r = 1 };
+    static el start = { .ho = HX_KEY_SEED, .r = 1 };
     walker *w1 = &ws[1];
     buf first = { 0 };
     double t0 = 0;
     el b0 = start;
-    opp_turn(w1, &b0, find(w1, 0, key_of(&g, 0, HX_KEY_SEED, 0, 0, 0), g.all), 0, &first, &t0);
+    opp_turn(w1, &b0, HX_KEY_SEED, find(w1, 0, key_of(&g, 0, HX_KEY_SEED, 0, 0, 0), g.all), 0, &first, &t0);
     pl.roots[0] = (root){ .hw = HX_KEY_SEED, .v = &start, .n = 1 };
     pl.roots[1] = (root){ .hw = HX_KEY_SEED, .v = first.v, .n = first.n };
     for (int p = 0; p < 2; p++) {
@@ -610,6 +650,7 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
     free(tid);
     free(args);
     free(first.v);
+    free(first.obs);
     if (started == 0) {
         snprintf(err, errlen, "out of memory");
         goto done;
