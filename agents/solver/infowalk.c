@@ -23,7 +23,7 @@
 #include "game.h"
 #include "grow.h"
 
-enum { MAX_LEVELS = 4 * IW_MAX_CELLS + 8, CELL_SHIFT = 9 };
+enum { MAX_LEVELS = 4 * IW_MAX_CELLS + 8, CELL_SHIFT = 9, RECENT = 1 << 16 };
 
 /* One player's policy as an open-addressing table: key, the cells it lists, a probability per cell. */
 typedef struct {
@@ -91,6 +91,7 @@ typedef struct {
     obs_index *order[MAX_LEVELS];
     uint32_t order_cap[MAX_LEVELS];
     keyset64 missing[2];
+    uint64_t *recent;       /* direct-mapped: missing keys already counted (skips most repeated inserts) */
     uint64_t infosets, pairs;
     int fail; /* 1 out of memory, 2 a mismatched entry */
     char why[200];
@@ -213,8 +214,13 @@ static const slot *find(walker *w, int player, uint64_t key, unsigned legal)
         return NULL;
     const slot *s = table_find(t, key);
     if (!s) {
+        uint64_t *r = w->recent ? &w->recent[(key ^ (uint64_t)player) & (RECENT - 1)] : NULL;
+        if (r && *r == (key ^ (uint64_t)player) && key)
+            return NULL;
         if (keyset_add(&w->missing[player], key) != 0)
             w->fail = 1;
+        if (r)
+            *r = key ^ (uint64_t)player;
         return NULL;
     }
     if (s->cells != legal && !w->fail) {
@@ -571,6 +577,7 @@ static void walker_free(walker *w)
     }
     free(w->missing[0].k);
     free(w->missing[1].k);
+    free(w->recent);
 }
 
 int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const pf_policy *white, int threads,
@@ -614,6 +621,7 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
             w->g = &g;
             w->p = p;
             w->o = 1 - p;
+            w->recent = pol[0] || pol[1] ? calloc(RECENT, sizeof *w->recent) : NULL; /* NULL: no cache */
         }
 
     /* Black's walk starts at Black's first move; White's after Black's first turn. */
