@@ -2,7 +2,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -72,8 +71,7 @@ int cmd_tree(int argc, char **argv)
             /* The uniform policy reaches every information state. */
             iw_result r;
             char err[300];
-            long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-            if (iw_evaluate(o.variant, o.rows, o.cols, NULL, NULL, cpus > 0 ? (int)cpus : 1, NULL, NULL, &r, err,
+            if (iw_evaluate(o.variant, o.rows, o.cols, NULL, NULL, iw_default_threads(), NULL, NULL, &r, err,
                             sizeof err) != 0)
                 cli_fail("tree", "%s", err);
             n[0] = r.infosets[0];

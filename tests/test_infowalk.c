@@ -17,19 +17,7 @@
 #include "test_sys.h"
 #include "test_util.h"
 
-static char dir[64], bin[512];
-
-static int setup(void **state)
-{
-    (void)state;
-    return e2e_dirs(dir, "dh-infowalk", bin);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return e2e_cleanup(dir);
-}
+E2E_FIXTURE(dir, "dh-infowalk")
 
 static void build(sv_tree *t, hx_variant v, int rows, int cols, bool view)
 {
@@ -222,5 +210,5 @@ int main(void)
         cmocka_unit_test(thread_count_does_not_change_the_result),
         cmocka_unit_test(foreign_entries_are_refused_and_missing_ones_counted),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

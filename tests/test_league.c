@@ -13,19 +13,7 @@
 #include "league.h"
 #include "test_sys.h"
 
-static char tmp[64], bin[512];
-
-static int setup(void **state)
-{
-    (void)state;
-    return e2e_dirs(tmp, "arena-league-test", bin);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return e2e_cleanup(tmp);
-}
+E2E_FIXTURE(tmp, "arena-league-test")
 
 static const char *write_config(const char *name, const char *text)
 {
@@ -202,5 +190,5 @@ int main(void)
         cmocka_unit_test(schedule_has_every_pair_in_both_colours),
         cmocka_unit_test(killed_league_resumes_without_loss_or_duplicates),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -21,19 +21,7 @@
 #include "test_sys.h"
 #include "test_util.h"
 
-static char dir[64], bin[512];
-
-static int setup(void **state)
-{
-    (void)state;
-    return e2e_dirs(dir, "dh-policy", bin);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return e2e_cleanup(dir);
-}
+E2E_FIXTURE(dir, "dh-policy")
 
 static void build(sv_tree *t, efg_game *g, sv_darkhex *p, hx_variant v, int rows, int cols, bool view)
 {
@@ -322,5 +310,5 @@ int main(void)
         cmocka_unit_test(mccfr_converges),
         cmocka_unit_test(keys_bots_compute_match_the_engine),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -16,19 +16,7 @@
 #include "test_sys.h"
 #include "test_util.h"
 
-static char dir[64], bin[512];
-
-static int setup(void **state)
-{
-    (void)state;
-    return e2e_dirs(dir, "dh-rl", bin);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return e2e_cleanup(dir);
-}
+E2E_FIXTURE(dir, "dh-rl")
 
 static rl_config config(rl_algo algo)
 {
@@ -201,15 +189,9 @@ static void policy_bot_plays_a_learned_policy(void **state)
     /* View keys, so the bot's view-key lookups are exercised; 2x2 classical is a sure win for Black. */
     assert_int_equal(sh_run("%s/rl-train --variant classical --board 2x2 --algo qlearning --opponent random "
                             "--keys view --episodes 20000 --eval-games 10 --quiet --out %s/p.pol >/dev/null", bin, dir), 0);
-    assert_int_equal(sh_run("%s/arena match --variant classical --board 2x2 --games 40 --quiet --db %s/m.db "
-                            "--logs %s/logs '%s/policy-bot --policy %s/p.pol' '%s/random --seed 4' >/dev/null",
-                            bin, dir, dir, bin, dir, bin), 0);
-    char db[200];
-    snprintf(db, sizeof db, "%s/m.db", dir);
-    long won_black = db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id = g.black "
-                                   "WHERE a.name = 'policy-bot' AND winner = 'B'");
-    assert_int_equal(won_black, 20);
-    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+    char policy[128];
+    snprintf(policy, sizeof policy, "%s/p.pol", dir);
+    assert_int_equal(policy_bot_black_wins_2x2(bin, dir, policy), 20);
 }
 
 int main(void)
@@ -222,5 +204,5 @@ int main(void)
         cmocka_unit_test(trainer_resumes_and_respects_its_budget),
         cmocka_unit_test(policy_bot_plays_a_learned_policy),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

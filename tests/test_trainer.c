@@ -13,19 +13,7 @@
 #include "test_sys.h"
 #include "test_util.h"
 
-static char tmp[64], bin[512];
-
-static int setup(void **state)
-{
-    (void)state;
-    return e2e_dirs(tmp, "dh-trainer", bin);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return e2e_cleanup(tmp);
-}
+E2E_FIXTURE(tmp, "dh-trainer")
 
 static void resume_gives_the_same_policy(void **state)
 {
@@ -219,19 +207,9 @@ static void policy_bot_plays_a_solved_policy(void **state)
     /* 2x2 classical is a sure win for Black: the solved policy wins every game it plays as Black. */
     assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr+ --iterations 500 --quiet "
                          "--out %s/s.pol >/dev/null", bin, tmp), 0);
-    assert_int_equal(sh_run("%s/arena match --variant classical --board 2x2 --games 40 --quiet --db %s/m.db "
-                         "--logs %s/logs '%s/policy-bot --policy %s/s.pol' '%s/random --seed 4' >/dev/null",
-                         bin, tmp, tmp, bin, tmp, bin), 0);
-    char db[200];
-    snprintf(db, sizeof db, "%s/m.db", tmp);
-    long as_black = db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id = g.black "
-                                  "WHERE a.name = 'policy-bot'");
-    long won_black = db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id = g.black "
-                                   "WHERE a.name = 'policy-bot' AND winner = 'B'");
-    long forfeits = db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'");
-    assert_int_equal(as_black, 20);
-    assert_int_equal(won_black, 20);
-    assert_int_equal(forfeits, 0);
+    char policy[128];
+    snprintf(policy, sizeof policy, "%s/s.pol", tmp);
+    assert_int_equal(policy_bot_black_wins_2x2(bin, tmp, policy), 20);
     /* It never needed the uniform fallback; a bad policy file stops it with status 2. */
     assert_int_equal(sh_run("grep -l 'fell back' %s/logs/* 2>/dev/null", tmp), 1);
     assert_int_equal(sh_run("%s/policy-bot --policy %s/cut.pol 2>/dev/null", bin, tmp), 2);
@@ -247,5 +225,5 @@ int main(void)
         cmocka_unit_test(trainer_evaluates_by_the_walk_when_the_tree_does_not_fit),
         cmocka_unit_test(policy_bot_plays_a_solved_policy),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

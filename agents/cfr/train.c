@@ -3,16 +3,11 @@
  * sampling MCCFR samples it, for boards whose tree does not fit. Progress on stderr, exact exploitability
  * every K iterations (on the built tree, or by the information-state walk of infowalk.h where the tree does
  * not fit), a CSV curve, and checkpoints a killed run resumes from. */
-#include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <math.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -24,6 +19,7 @@
 #include "infowalk.h"
 #include "mccfr.h"
 #include "policy.h"
+#include "trainer_cli.h"
 #include "variant.h"
 
 enum { ALGO_MCCFR = 3 };
@@ -60,37 +56,6 @@ static const char help[] =
     "SIGINT or SIGTERM stops at the end of the current iteration, writes the checkpoint and the policy.\n"
     "Exit status: 0 done, 1 failed (out of memory, I/O, tree too large), 2 bad input, 128+N stopped by signal N.\n";
 
-static _Noreturn void die(int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("cfr-train: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(status);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static volatile sig_atomic_t stop_signal;
-static void on_signal(int sig) { stop_signal = sig; }
-
-static long number(const char *opt, const char *v, long min)
-{
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (errno || end == v || *end || n < min)
-        die(2, "--%s: expected a whole number >= %ld, got '%s'", opt, min, v);
-    return n;
-}
-
 typedef struct {
     sv_darkhex params;
     efg_game game;
@@ -118,7 +83,7 @@ static double *average(const trainer *t)
     const sv_tree *tab = table_of(t);
     double *avg = malloc(sizeof *avg * (tab->n_actions ? tab->n_actions : 1));
     if (!avg)
-        die(1, "out of memory");
+        tc_die(1, "out of memory");
     if (t->algo == ALGO_MCCFR)
         sv_mccfr_average(&t->mc, avg);
     else
@@ -155,19 +120,18 @@ static void walk_evaluate(trainer *t, sv_eval *e)
     pf_meta m = meta_of(t, NAN);
     double *avg = average(t);
     if (pf_save_tree(table_of(t), avg, &m, path, err, sizeof err) != 0)
-        die(1, "%s", err);
+        tc_die(1, "%s", err);
     free(avg);
     pf_policy pol;
     if (pf_load(&pol, path, err, sizeof err) != 0)
-        die(1, "%s", err);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        tc_die(1, "%s", err);
     iw_result r;
-    int rc = iw_evaluate(t->params.variant, t->params.rows, t->params.cols, &pol, &pol, cpus > 0 ? (int)cpus : 1,
-                         NULL, NULL, &r, err, sizeof err);
+    int rc = iw_evaluate(t->params.variant, t->params.rows, t->params.cols, &pol, &pol, iw_default_threads(), NULL,
+                         NULL, &r, err, sizeof err);
     pf_close(&pol);
     unlink(path);
     if (rc != 0)
-        die(1, "exact evaluation: %s", err);
+        tc_die(1, "exact evaluation: %s", err);
     *e = (sv_eval){ .ev0 = r.ev_black, .br = { r.br[0], r.br[1] }, .nashconv = r.nashconv,
                     .exploitability = r.exploitability };
 }
@@ -183,11 +147,11 @@ static bool evaluate(trainer *t, sv_eval *e)
     double *avg = average(t);
     if (t->eval_is_tree) {
         if (sv_evaluate(&t->eval, avg, e) != 0)
-            die(1, "out of memory");
+            tc_die(1, "out of memory");
     } else {
         project(table_of(t), avg, &t->eval, t->probs);
         if (sv_evaluate(&t->eval, t->probs, e) != 0)
-            die(1, "out of memory");
+            tc_die(1, "out of memory");
     }
     free(avg);
     return true;
@@ -201,7 +165,7 @@ static void save_checkpoint(trainer *t, const char *path, double seconds)
     snprintf(m.algo, sizeof m.algo, "%s", algo_name(t->algo));
     char err[512];
     if (sv_ckpt_save(path, &m, table_of(t), regret_of(t), sums_of(t), err, sizeof err) != 0)
-        die(1, "checkpoint: %s", err);
+        tc_die(1, "checkpoint: %s", err);
 }
 
 /* Resumes from path if it exists. Returns the training seconds already spent. */
@@ -218,7 +182,7 @@ static double resume(trainer *t, const char *path)
     if (rc > 0)
         return 0;
     if (rc < 0)
-        die(2, "%s (use --fresh to start over)", err);
+        tc_die(2, "%s (use --fresh to start over)", err);
     if (t->algo == ALGO_MCCFR) {
         sv_tree_free(&t->mc.table);
         free(t->mc.regret);
@@ -231,7 +195,7 @@ static double resume(trainer *t, const char *path)
         t->mc.rng = m.rng;
         t->mc.iteration = m.iteration;
         if (sv_mccfr_reserve(&t->mc) != 0)
-            die(1, "out of memory");
+            tc_die(1, "out of memory");
     } else {
         uint32_t matched = 0;
         for (uint32_t k = 0; k < tab.n_infosets; k++) {
@@ -244,7 +208,7 @@ static double resume(trainer *t, const char *path)
             matched++;
         }
         if (matched != t->tree.n_infosets || tab.n_infosets != t->tree.n_infosets)
-            die(2, "%s: the checkpoint's %u information states do not match the game's %u", path, tab.n_infosets,
+            tc_die(2, "%s: the checkpoint's %u information states do not match the game's %u", path, tab.n_infosets,
                 t->tree.n_infosets);
         sv_cfr_resume(&t->cfr, m.iteration);
         sv_tree_free(&tab);
@@ -255,24 +219,16 @@ static double resume(trainer *t, const char *path)
 }
 
 /* Keeps the curve's rows up to `iteration` (a killed run may have logged past its last checkpoint). */
-static FILE *open_curve(const char *path, long iteration)
-{
-    char err[4200];
-    FILE *f = sv_curve_open(path, iteration, "iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white\n",
-                            err, sizeof err);
-    if (!f)
-        die(1, "%s", err);
-    return f;
-}
-
 int main(int argc, char **argv)
 {
+    tc_init("cfr-train");
     static const struct option options[] = {
         { "variant", required_argument, 0, 'v' },  { "board", required_argument, 0, 'b' },
         { "swap", no_argument, 0, 'S' },           { "algo", required_argument, 0, 'a' },
         { "iterations", required_argument, 0, 'n' }, { "seconds", required_argument, 0, 's' },
         { "out", required_argument, 0, 'o' },      { "keys", required_argument, 0, 'k' },
-        { "eval-every", required_argument, 0, 'e' }, { "no-eval", no_argument, 0, 'N' }, { "curve", required_argument, 0, 'c' },
+        { "eval-every", required_argument, 0, 'e' }, { "no-eval", no_argument, 0, 'N' },
+        { "curve", required_argument, 0, 'c' },
         { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
         { "fresh", no_argument, 0, 'F' },          { "max-nodes", required_argument, 0, 'm' },
         { "seed", required_argument, 0, 'r' },     { "quiet", no_argument, 0, 'q' },
@@ -288,61 +244,47 @@ int main(int argc, char **argv)
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        const char *why;
         switch (c) {
-        case 'v':
-            if (hx_variant_parse(optarg) < 0)
-                die(2, "--variant: unknown variant '%s' (one of %s)", optarg, hx_variant_list());
-            t.params.variant = (hx_variant)hx_variant_parse(optarg);
-            break;
-        case 'b':
-            if (!hx_board_parse(optarg, &t.params.rows, &t.params.cols, &why))
-                die(2, "--board '%s': %s", optarg, why);
-            break;
+        case 'v': t.params.variant = tc_variant(optarg); break;
+        case 'b': tc_board(optarg, &t.params.rows, &t.params.cols); break;
         case 'S': t.params.flags |= HX_SWAP_RULE; break;
         case 'a':
             t.algo = strcmp(optarg, "mccfr") == 0 ? ALGO_MCCFR : sv_algo_parse(optarg);
             if (t.algo < 0)
-                die(2, "--algo: unknown algorithm '%s' (cfr, cfr+, dcfr or mccfr)", optarg);
+                tc_die(2, "--algo: unknown algorithm '%s' (cfr, cfr+, dcfr or mccfr)", optarg);
             break;
-        case 'n': iterations = number("iterations", optarg, 1); break;
-        case 's': {
-            char *end;
-            seconds = strtod(optarg, &end);
-            if (end == optarg || *end || !(seconds > 0))
-                die(2, "--seconds: expected a positive number, got '%s'", optarg);
-            break;
-        }
+        case 'n': iterations = tc_long("iterations", optarg, 1); break;
+        case 's': seconds = tc_real("seconds", optarg, 1e-3, 1e9); break;
         case 'o': out = optarg; break;
         case 'k':
             if (strcmp(optarg, "perfect") && strcmp(optarg, "view"))
-                die(2, "--keys: expected perfect or view, got '%s'", optarg);
+                tc_die(2, "--keys: expected perfect or view, got '%s'", optarg);
             t.keys = strcmp(optarg, "view") == 0 ? PF_KEYS_VIEW : PF_KEYS_PERFECT;
             break;
-        case 'e': eval_every = number("eval-every", optarg, 0); break;
+        case 'e': eval_every = tc_long("eval-every", optarg, 0); break;
         case 'c': curve_path = optarg; break;
         case 'C': ckpt_path = optarg; break;
-        case 'E': ckpt_every = number("checkpoint-every", optarg, 0); break;
+        case 'E': ckpt_every = tc_long("checkpoint-every", optarg, 0); break;
         case 'F': fresh = true; break;
-        case 'm': max_nodes = number("max-nodes", optarg, 1); break;
-        case 'r': seed = (uint64_t)number("seed", optarg, 0); break;
+        case 'm': max_nodes = tc_long("max-nodes", optarg, 1); break;
+        case 'r': seed = (uint64_t)tc_long("seed", optarg, 0); break;
         case 'q': quiet = true; break;
         case 'j': json = true; break;
         case 'N': no_eval = true; break;
         case 'h': fputs(help, stdout); return 0;
-        case ':': die(2, "option '%s' needs a value (see 'cfr-train --help')", argv[optind - 1]);
-        default: die(2, "unknown option '%s' (see 'cfr-train --help')", argv[optind - 1]);
+        case ':': tc_die(2, "option '%s' needs a value (see 'cfr-train --help')", argv[optind - 1]);
+        default: tc_die(2, "unknown option '%s' (see 'cfr-train --help')", argv[optind - 1]);
         }
     }
     if (optind < argc)
-        die(2, "unexpected argument '%s' (see 'cfr-train --help')", argv[optind]);
+        tc_die(2, "unexpected argument '%s' (see 'cfr-train --help')", argv[optind]);
     if (t.params.variant == HX_VARIANT_COUNT || !t.params.rows || t.algo < 0 || !out)
-        die(2, "--variant, --board, --algo and --out are required (see 'cfr-train --help')");
+        tc_die(2, "--variant, --board, --algo and --out are required (see 'cfr-train --help')");
     if (iterations < 0 && seconds < 0)
-        die(2, "give --iterations N or --seconds S");
+        tc_die(2, "give --iterations N or --seconds S");
     hx_game probe;
     if (hx_new(&probe, t.params.variant, t.params.rows, t.params.cols, t.params.flags) != 0)
-        die(2, "cannot play %s on %dx%d%s", hx_variant_name(t.params.variant), t.params.rows, t.params.cols,
+        tc_die(2, "cannot play %s on %dx%d%s", hx_variant_name(t.params.variant), t.params.rows, t.params.cols,
             t.params.flags ? " with the swap rule" : "");
     if (max_nodes > UINT32_MAX)
         max_nodes = UINT32_MAX;
@@ -358,16 +300,16 @@ int main(int argc, char **argv)
     /* The trees: the training tree for the full-pass algorithms, and a perfect-recall one to evaluate on. */
     if (t.algo != ALGO_MCCFR) {
         if (sv_tree_build(&t.tree, &t.game, (uint32_t)max_nodes, t.keys == PF_KEYS_VIEW) != 0)
-            die(1, "the game tree of %dx%d %s does not fit in %ld nodes (try --algo mccfr or --max-nodes)",
+            tc_die(1, "the game tree of %dx%d %s does not fit in %ld nodes (try --algo mccfr or --max-nodes)",
                 t.params.rows, t.params.cols, hx_variant_name(t.params.variant), max_nodes);
         if (sv_cfr_init(&t.cfr, &t.tree, (sv_algo)t.algo) != 0)
-            die(1, "out of memory");
+            tc_die(1, "out of memory");
         if (t.keys == PF_KEYS_PERFECT) {
             t.have_eval = t.eval_is_tree = true;
             t.eval = t.tree;
         }
     } else if (sv_mccfr_init(&t.mc, &t.game, t.keys == PF_KEYS_VIEW, seed) != 0) {
-        die(1, "out of memory");
+        tc_die(1, "out of memory");
     }
     t.out = out;
     const char *why = NULL;
@@ -378,7 +320,7 @@ int main(int argc, char **argv)
         t.have_eval = true;
         t.probs = malloc(sizeof *t.probs * (t.eval.n_actions ? t.eval.n_actions : 1));
         if (!t.probs)
-            die(1, "out of memory");
+            tc_die(1, "out of memory");
     } else if (!t.have_eval && iw_supported(t.params.variant, t.params.rows, t.params.cols, t.params.flags, &why)) {
         t.walk_eval = true;
         if (!quiet)
@@ -390,49 +332,45 @@ int main(int argc, char **argv)
                 why);
 
     double spent = fresh ? 0 : resume(&t, ckpt_path);
-    FILE *curve = curve_path ? open_curve(curve_path, iteration_of(&t)) : NULL;
-    struct sigaction sa = { .sa_handler = on_signal };
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    static const char header[] = "iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white\n";
+    FILE *curve = curve_path ? tc_curve(curve_path, iteration_of(&t), header) : NULL;
+    tc_catch_stop();
 
-    double t0 = now() - spent, last_line = now(), last_ckpt = now();
+    double t0 = tc_now() - spent, last_line = tc_now(), last_ckpt = tc_now();
     long start_it = iteration_of(&t);
     if (!quiet && start_it)
         fprintf(stderr, "cfr-train: resumed from %s at iteration %ld (%.1f s)\n", ckpt_path, start_it, spent);
     sv_eval e = { .exploitability = NAN };
     bool have_e = false;
     long e_it = -1;
-    while (!stop_signal && (iterations < 0 || iteration_of(&t) < iterations) &&
-           (seconds < 0 || now() - t0 < seconds)) {
+    while (!tc_stopped() && (iterations < 0 || iteration_of(&t) < iterations) &&
+           (seconds < 0 || tc_now() - t0 < seconds)) {
         if (t.algo == ALGO_MCCFR) {
             if (sv_mccfr_iterate(&t.mc) != 0)
-                die(1, "out of memory after %u information states", t.mc.table.n_infosets);
+                tc_die(1, "out of memory after %u information states", t.mc.table.n_infosets);
         } else {
             sv_cfr_iterate(&t.cfr);
         }
         long it = iteration_of(&t);
-        double te = now();
+        double te = tc_now();
         bool eval_now = eval_every > 0 && it % eval_every == 0 && evaluate(&t, &e);
         if (eval_now && t.walk_eval)
-            t0 += now() - te; /* minutes of evaluation are not training time */
+            t0 += tc_now() - te; /* minutes of evaluation are not training time */
         if (eval_now) {
             have_e = true;
             e_it = it;
             if (curve) {
-                fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", it, now() - t0, e.exploitability, e.nashconv,
+                fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", it, tc_now() - t0, e.exploitability, e.nashconv,
                         e.ev0, e.br[0], e.br[1]);
                 fflush(curve);
             }
         }
-        double tn = now();
+        double tn = tc_now();
         if (!quiet && (eval_now || tn - last_line >= 2)) {
             double rate = (it - start_it) / (tn - t0 - spent > 0 ? tn - t0 - spent : 1e-9);
-            double eta = iterations > 0 ? (iterations - it) / rate : seconds - (tn - t0);
-            if (seconds > 0 && iterations > 0 && seconds - (tn - t0) < eta)
-                eta = seconds - (tn - t0);
+            double eta = tc_eta((double)it, (double)iterations, tn - t0, seconds, rate);
             fprintf(stderr, "iteration %ld  %.1f s  %.0f it/s  ETA %.0f s  infosets %u", it, tn - t0, rate,
-                    eta > 0 ? eta : 0, table_of(&t)->n_infosets);
+                    eta, table_of(&t)->n_infosets);
             if (eval_now)
                 fprintf(stderr, "  exploitability %.3e", e.exploitability);
             fputc('\n', stderr);
@@ -440,10 +378,10 @@ int main(int argc, char **argv)
         }
         if (ckpt_every > 0 && tn - last_ckpt >= (double)ckpt_every) {
             save_checkpoint(&t, ckpt_path, tn - t0);
-            last_ckpt = now();
+            last_ckpt = tc_now();
         }
     }
-    double total = now() - t0;
+    double total = tc_now() - t0;
     save_checkpoint(&t, ckpt_path, total);
     if (e_it != iteration_of(&t))
         have_e = evaluate(&t, &e);
@@ -457,7 +395,7 @@ int main(int argc, char **argv)
     double *avg = average(&t);
     char err[512];
     if (pf_save_tree(table_of(&t), avg, &m, out, err, sizeof err) != 0)
-        die(1, "%s", err);
+        tc_die(1, "%s", err);
     free(avg);
     if (json) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"keys\":\"%s\",\"iterations\":%ld,"
@@ -469,13 +407,8 @@ int main(int argc, char **argv)
         else
             fputs("null", stdout);
         fputs(",\"out\":", stdout);
-        putchar('"');
-        for (const char *p = out; *p; p++) {
-            if (*p == '"' || *p == '\\')
-                putchar('\\');
-            putchar(*p);
-        }
-        puts("\"}");
+        tc_json_string(stdout, out);
+        puts("}");
     } else {
         printf("%s: %dx%d %s, %s, %ld iterations in %.1f s, %u information states", out, t.params.rows, t.params.cols,
                hx_variant_name(t.params.variant), algo_name(t.algo), iteration_of(&t), total,
@@ -490,5 +423,5 @@ int main(int argc, char **argv)
     sv_cfr_free(&t.cfr);
     sv_tree_free(&t.tree);
     sv_mccfr_free(&t.mc);
-    return stop_signal ? 128 + stop_signal : 0;
+    return tc_stopped() ? 128 + tc_stopped() : 0;
 }

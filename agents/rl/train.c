@@ -3,22 +3,18 @@
  * on stderr, a CSV learning curve (win rates of the greedy policy against random and the bridge builder
  * with fixed seeds), checkpoints a killed run resumes from, and a policy file (docs/policy-format.md:
  * greedy or softmax) that bin/policy-bot plays. */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "board.h"
 #include "checkpoint.h"
 #include "curve.h"
 #include "learn.h"
 #include "policy.h"
+#include "trainer_cli.h"
 #include "variant.h"
 
 static const char help[] =
@@ -60,46 +56,6 @@ static const char help[] =
     "SIGINT or SIGTERM stops after the current episode, writes the checkpoint and the policy.\n"
     "Exit status: 0 done, 1 failed (memory, I/O), 2 bad input, 128+N stopped by signal N.\n";
 
-static _Noreturn void die(int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("rl-train: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(status);
-}
-
-static volatile sig_atomic_t stop_signal;
-static void on_signal(int sig) { stop_signal = sig; }
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double real(const char *opt, const char *v, double lo, double hi)
-{
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x >= lo && x <= hi))
-        die(2, "--%s: expected a number from %g to %g, got '%s'", opt, lo, hi, v);
-    return x;
-}
-
-static long count(const char *opt, const char *v, long lo)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (end == v || *end || errno || x < lo)
-        die(2, "--%s: expected a whole number of at least %ld, got '%s'", opt, lo, v);
-    return x;
-}
-
 static const char *algo_name(rl_algo a) { return a == RL_SARSA ? "sarsa" : "qlearning"; }
 
 static void save_checkpoint(const rl_learner *l, const char *path, double seconds)
@@ -110,7 +66,7 @@ static void save_checkpoint(const rl_learner *l, const char *path, double second
     snprintf(m.algo, sizeof m.algo, "%s", algo_name(l->cfg.algo));
     char err[512];
     if (sv_ckpt_save(path, &m, &l->table, l->q, l->visits, err, sizeof err) != 0)
-        die(1, "checkpoint: %s", err);
+        tc_die(1, "checkpoint: %s", err);
 }
 
 /* Resumes from an existing checkpoint; returns its training seconds (0 when there is none). */
@@ -127,7 +83,7 @@ static double resume(rl_learner *l, const char *path)
     if (rc > 0)
         return 0;
     if (rc < 0)
-        die(2, "%s (use --fresh to start over)", err);
+        tc_die(2, "%s (use --fresh to start over)", err);
     sv_tree_free(&l->table);
     free(l->q);
     free(l->visits);
@@ -141,18 +97,9 @@ static double resume(rl_learner *l, const char *path)
     return m.seconds;
 }
 
-static FILE *open_curve(const char *path, uint64_t episode)
-{
-    char err[4200];
-    FILE *f = sv_curve_open(path, (long)episode, "episode,seconds,epsilon,states,win_random,win_bridge\n", err,
-                            sizeof err);
-    if (!f)
-        die(1, "--curve %s", err);
-    return f;
-}
-
 int main(int argc, char **argv)
 {
+    tc_init("rl-train");
     static const struct option options[] = {
         { "variant", required_argument, 0, 'v' }, { "board", required_argument, 0, 'b' },
         { "algo", required_argument, 0, 'a' }, { "episodes", required_argument, 0, 'n' },
@@ -176,24 +123,16 @@ int main(int argc, char **argv)
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        const char *why;
         switch (c) {
-        case 'v':
-            if (hx_variant_parse(optarg) < 0)
-                die(2, "--variant: unknown variant '%s' (one of %s)", optarg, hx_variant_list());
-            cfg.variant = (hx_variant)hx_variant_parse(optarg);
-            break;
-        case 'b':
-            if (!hx_board_parse(optarg, &cfg.rows, &cfg.cols, &why))
-                die(2, "--board '%s': %s", optarg, why);
-            break;
+        case 'v': cfg.variant = tc_variant(optarg); break;
+        case 'b': tc_board(optarg, &cfg.rows, &cfg.cols); break;
         case 'a':
             if (strcmp(optarg, "qlearning") && strcmp(optarg, "sarsa"))
-                die(2, "--algo: expected qlearning or sarsa, got '%s'", optarg);
+                tc_die(2, "--algo: expected qlearning or sarsa, got '%s'", optarg);
             cfg.algo = strcmp(optarg, "sarsa") ? RL_QLEARNING : RL_SARSA;
             break;
-        case 'n': episodes = count("episodes", optarg, 1); break;
-        case 's': seconds = real("seconds", optarg, 1e-3, 1e9); break;
+        case 'n': episodes = tc_long("episodes", optarg, 1); break;
+        case 's': seconds = tc_real("seconds", optarg, 1e-3, 1e9); break;
         case 'o': out = optarg; break;
         case 'O':
             if (!strcmp(optarg, "self"))
@@ -203,45 +142,45 @@ int main(int argc, char **argv)
             else if (!strcmp(optarg, "bridge"))
                 cfg.opponent = RL_BRIDGE;
             else
-                die(2, "--opponent: expected self, random or bridge, got '%s'", optarg);
+                tc_die(2, "--opponent: expected self, random or bridge, got '%s'", optarg);
             break;
         case 'e': schedule = optarg; break;
-        case 'A': cfg.alpha = real("alpha", optarg, 1e-9, 1); break;
-        case 'G': cfg.gamma = real("gamma", optarg, 0, 1); break;
+        case 'A': cfg.alpha = tc_real("alpha", optarg, 1e-9, 1); break;
+        case 'G': cfg.gamma = tc_real("gamma", optarg, 0, 1); break;
         case 'k':
             if (strcmp(optarg, "perfect") && strcmp(optarg, "view"))
-                die(2, "--keys: expected perfect or view, got '%s'", optarg);
+                tc_die(2, "--keys: expected perfect or view, got '%s'", optarg);
             cfg.view_keys = !strcmp(optarg, "view");
             break;
-        case 'M': cfg.budget = (size_t)count("memory-mb", optarg, 1) << 20; break;
-        case 'E': eval_every = count("eval-every", optarg, 0); break;
-        case 'g': eval_games = count("eval-games", optarg, 2); break;
+        case 'M': cfg.budget = (size_t)tc_long("memory-mb", optarg, 1) << 20; break;
+        case 'E': eval_every = tc_long("eval-every", optarg, 0); break;
+        case 'g': eval_games = tc_long("eval-games", optarg, 2); break;
         case 'c': curve_path = optarg; break;
-        case 'T': temperature = real("softmax", optarg, 0, 1e6); break;
+        case 'T': temperature = tc_real("softmax", optarg, 0, 1e6); break;
         case 'C': ckpt_path = optarg; break;
-        case 'K': ckpt_every = count("checkpoint-every", optarg, 0); break;
+        case 'K': ckpt_every = tc_long("checkpoint-every", optarg, 0); break;
         case 'F': fresh = true; break;
-        case 'r': cfg.seed = (uint64_t)count("seed", optarg, 0); break;
+        case 'r': cfg.seed = (uint64_t)tc_long("seed", optarg, 0); break;
         case 'q': quiet = true; break;
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return 0;
-        case ':': die(2, "option '%s' needs a value (see 'rl-train --help')", argv[optind - 1]);
-        default: die(2, "unknown option '%s' (see 'rl-train --help')", argv[optind - 1]);
+        case ':': tc_die(2, "option '%s' needs a value (see 'rl-train --help')", argv[optind - 1]);
+        default: tc_die(2, "unknown option '%s' (see 'rl-train --help')", argv[optind - 1]);
         }
     }
     if (optind < argc)
-        die(2, "unexpected argument '%s' (see 'rl-train --help')", argv[optind]);
+        tc_die(2, "unexpected argument '%s' (see 'rl-train --help')", argv[optind]);
     if (cfg.variant == HX_VARIANT_COUNT || !cfg.rows || (int)cfg.algo < 0 || !out)
-        die(2, "--variant, --board, --algo and --out are required (see 'rl-train --help')");
+        tc_die(2, "--variant, --board, --algo and --out are required (see 'rl-train --help')");
     if (episodes < 0 && seconds < 0)
-        die(2, "give --episodes N or --seconds S");
+        tc_die(2, "give --episodes N or --seconds S");
     hx_game probe;
     if (hx_new(&probe, cfg.variant, cfg.rows, cfg.cols, 0) != 0)
-        die(2, "cannot play %s on %dx%d", hx_variant_name(cfg.variant), cfg.rows, cfg.cols);
+        tc_die(2, "cannot play %s on %dx%d", hx_variant_name(cfg.variant), cfg.rows, cfg.cols);
     const char *why;
     if (schedule) {
         if (rl_schedule_parse(schedule, &cfg.epsilon, &why) != 0)
-            die(2, "--epsilon-schedule '%s': %s", schedule, why);
+            tc_die(2, "--epsilon-schedule '%s': %s", schedule, why);
     } else {
         cfg.epsilon = (rl_schedule){ .kind = RL_LINEAR, .e0 = 1, .e1 = 0.05,
                                      .n = episodes > 0 ? (double)episodes / 2 : 100000 };
@@ -257,42 +196,39 @@ int main(int argc, char **argv)
     rl_learner l;
     rl_init(&l, &cfg);
     double spent = fresh ? 0 : resume(&l, ckpt_path);
-    FILE *curve = curve_path ? open_curve(curve_path, l.episode) : NULL;
-    struct sigaction sa = { .sa_handler = on_signal };
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    static const char header[] = "episode,seconds,epsilon,states,win_random,win_bridge\n";
+    FILE *curve = curve_path ? tc_curve(curve_path, (long)l.episode, header) : NULL;
+    tc_catch_stop();
 
-    double t0 = now() - spent, last_line = now(), last_ckpt = now();
+    double t0 = tc_now() - spent, last_line = tc_now(), last_ckpt = tc_now();
     uint64_t start = l.episode;
     if (!quiet && start)
         fprintf(stderr, "rl-train: resumed from %s at episode %llu (%.1f s)\n", ckpt_path, (unsigned long long)start,
                 spent);
     rl_eval ev = { NAN, NAN };
     uint64_t ev_at = UINT64_MAX;
-    while (!stop_signal && (episodes < 0 || l.episode < (uint64_t)episodes) && (seconds < 0 || now() - t0 < seconds)) {
+    while (!tc_stopped() && (episodes < 0 || l.episode < (uint64_t)episodes) &&
+           (seconds < 0 || tc_now() - t0 < seconds)) {
         if (rl_episode(&l) < 0)
-            die(1, "out of memory after %u information states", l.table.n_infosets);
+            tc_die(1, "out of memory after %u information states", l.table.n_infosets);
         bool eval_now = eval_every > 0 && l.episode % (uint64_t)eval_every == 0;
         if (eval_now) {
-            double te = now();
+            double te = tc_now();
             rl_evaluate(&l, (int)eval_games, 1, &ev);
             ev_at = l.episode;
-            t0 += now() - te; /* evaluation is not training time */
+            t0 += tc_now() - te; /* evaluation is not training time */
             if (curve) {
-                fprintf(curve, "%llu,%.3f,%.4f,%u,%.4f,%.4f\n", (unsigned long long)l.episode, now() - t0,
+                fprintf(curve, "%llu,%.3f,%.4f,%u,%.4f,%.4f\n", (unsigned long long)l.episode, tc_now() - t0,
                         rl_epsilon(&cfg.epsilon, l.episode), l.table.n_infosets, ev.vs_random, ev.vs_bridge);
                 fflush(curve);
             }
         }
-        double tn = now();
+        double tn = tc_now();
         if (!quiet && (eval_now || tn - last_line >= 2)) {
             double rate = (double)(l.episode - start) / (tn - t0 - spent > 0 ? tn - t0 - spent : 1e-9);
-            double eta = episodes > 0 ? (double)(episodes - (long)l.episode) / rate : seconds - (tn - t0);
-            if (seconds > 0 && episodes > 0 && seconds - (tn - t0) < eta)
-                eta = seconds - (tn - t0);
+            double eta = tc_eta((double)l.episode, (double)episodes, tn - t0, seconds, rate);
             fprintf(stderr, "episode %llu  %.1f s  %.0f episodes/s  ETA %.0f s  epsilon %.3f  states %u",
-                    (unsigned long long)l.episode, tn - t0, rate, eta > 0 ? eta : 0,
+                    (unsigned long long)l.episode, tn - t0, rate, eta,
                     rl_epsilon(&cfg.epsilon, l.episode), l.table.n_infosets);
             if (eval_now)
                 fprintf(stderr, "  wins vs random %.1f%%, vs bridge %.1f%%", 100 * ev.vs_random, 100 * ev.vs_bridge);
@@ -301,10 +237,10 @@ int main(int argc, char **argv)
         }
         if (ckpt_every > 0 && tn - last_ckpt >= (double)ckpt_every) {
             save_checkpoint(&l, ckpt_path, tn - t0);
-            last_ckpt = now();
+            last_ckpt = tc_now();
         }
     }
-    double total = now() - t0;
+    double total = tc_now() - t0;
     save_checkpoint(&l, ckpt_path, total);
     if (ev_at != l.episode) {
         rl_evaluate(&l, (int)eval_games, 1, &ev);
@@ -321,27 +257,23 @@ int main(int argc, char **argv)
     snprintf(m.algo, sizeof m.algo, "%s", algo_name(cfg.algo));
     double *probs = malloc(sizeof *probs * (l.table.n_actions ? l.table.n_actions : 1));
     if (!probs)
-        die(1, "out of memory");
+        tc_die(1, "out of memory");
     rl_policy(&l, temperature, probs);
     char err[512];
     if (pf_save_tree(&l.table, probs, &m, out, err, sizeof err) != 0)
-        die(1, "%s", err);
+        tc_die(1, "%s", err);
     free(probs);
     double rate = (double)(l.episode - start) / (total - spent > 0 ? total - spent : 1e-9);
     static const char *opp_names[] = { "self", "random", "bridge" };
     if (json) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"keys\":\"%s\",\"opponent\":\"%s\","
                "\"episodes\":%llu,\"seconds\":%.3f,\"episodes_per_second\":%.1f,\"states\":%u,\"refused\":%llu,"
-               "\"win_random\":%.4f,\"win_bridge\":%.4f,\"out\":\"",
+               "\"win_random\":%.4f,\"win_bridge\":%.4f,\"out\":",
                hx_variant_name(cfg.variant), cfg.rows, cfg.cols, algo_name(cfg.algo),
                cfg.view_keys ? "view" : "perfect", opp_names[cfg.opponent], (unsigned long long)l.episode, total,
                rate, l.table.n_infosets, (unsigned long long)l.refused, ev.vs_random, ev.vs_bridge);
-        for (const char *p = out; *p; p++) {
-            if (*p == '"' || *p == '\\')
-                putchar('\\');
-            putchar(*p);
-        }
-        puts("\"}");
+        tc_json_string(stdout, out);
+        puts("}");
     } else {
         printf("%s: %dx%d %s, %s against %s, %llu episodes in %.1f s (%.0f per second), %u information states, "
                "greedy wins %.1f%% vs random and %.1f%% vs bridge",
@@ -353,5 +285,5 @@ int main(int argc, char **argv)
         putchar('\n');
     }
     rl_free(&l);
-    return stop_signal ? 128 + stop_signal : 0;
+    return tc_stopped() ? 128 + tc_stopped() : 0;
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "board.h"
 #include "game.h"
@@ -364,7 +365,8 @@ static const slot **resolve(walker *w, int lv, const el *v, uint32_t n)
 {
     if (n > w->ppcap[lv]) {
         uint32_t cap = sv_capacity(w->ppcap[lv], n, 256);
-        if (!cap || !sv_resize(&w->pp[lv], sizeof *w->pp[lv], cap) || !sv_resize(&w->keys[lv], sizeof *w->keys[lv], cap)) {
+        if (!cap || !sv_resize(&w->pp[lv], sizeof *w->pp[lv], cap) ||
+            !sv_resize(&w->keys[lv], sizeof *w->keys[lv], cap)) {
             w->fail = 1;
             return NULL;
         }
@@ -541,6 +543,12 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&pl->lock);
     }
     return NULL;
+}
+
+int iw_default_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 ? (int)(cpus < 256 ? cpus : 256) : 1;
 }
 
 bool iw_supported(hx_variant v, int rows, int cols, bool swap, const char **why)

@@ -40,6 +40,9 @@ typedef struct {
 /* Called after every finished task (from the thread that finished it, one call at a time). */
 typedef void (*iw_progress)(void *ctx, int done, int total);
 
+/* The default thread count: the processors online (at least 1). */
+int iw_default_threads(void);
+
 /* Whether the walk handles this game; otherwise *why says why. */
 bool iw_supported(hx_variant v, int rows, int cols, bool swap, const char **why);
 

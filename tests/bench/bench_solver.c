@@ -134,8 +134,7 @@ int main(void)
                hx_variant_name(v), (double)m.iteration / secs, m.table.n_infosets, m.iteration);
         sv_mccfr_free(&m);
     }
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cpus > 0 ? (int)cpus : 1;
+    int threads = iw_default_threads();
     printf("solver: exact exploitability of the uniform policy on 3x3 classical (information-state walk, %d "
            "threads)\n", threads);
     fflush(stdout);

@@ -1,0 +1,114 @@
+/* agents/solver/trainer_cli.c — the trainer commands' shared plumbing (see trainer_cli.h). */
+#include "trainer_cli.h"
+
+#include "board.h"
+#include "curve.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <time.h>
+
+static const char *program = "trainer";
+static volatile sig_atomic_t stop_signal;
+
+void tc_init(const char *name) { program = name; }
+
+void tc_die(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", program);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(status);
+}
+
+double tc_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void on_signal(int sig) { stop_signal = sig; }
+
+void tc_catch_stop(void)
+{
+    struct sigaction sa = { .sa_handler = on_signal };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int tc_stopped(void) { return stop_signal; }
+
+long tc_long(const char *opt, const char *value, long min)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(value, &end, 10);
+    if (errno || end == value || *end || x < min)
+        tc_die(2, "--%s: expected a whole number >= %ld, got '%s'", opt, min, value);
+    return x;
+}
+
+double tc_real(const char *opt, const char *value, double lo, double hi)
+{
+    char *end;
+    double x = strtod(value, &end);
+    if (end == value || *end || !(x >= lo && x <= hi))
+        tc_die(2, "--%s: expected a number from %g to %g, got '%s'", opt, lo, hi, value);
+    return x;
+}
+
+hx_variant tc_variant(const char *value)
+{
+    int v = hx_variant_parse(value);
+    if (v < 0)
+        tc_die(2, "--variant: unknown variant '%s' (one of %s)", value, hx_variant_list());
+    return (hx_variant)v;
+}
+
+void tc_board(const char *value, int *rows, int *cols)
+{
+    const char *why;
+    if (!hx_board_parse(value, rows, cols, &why))
+        tc_die(2, "--board '%s': %s", value, why);
+}
+
+FILE *tc_curve(const char *path, long upto, const char *header)
+{
+    char err[4200];
+    FILE *f = sv_curve_open(path, upto, header, err, sizeof err);
+    if (!f)
+        tc_die(1, "--curve %s", err);
+    return f;
+}
+
+double tc_eta(double done, double total, double elapsed, double limit, double rate)
+{
+    double eta = -1;
+    if (total >= 0 && rate > 0)
+        eta = (total - done) / rate;
+    if (limit >= 0 && (eta < 0 || limit - elapsed < eta))
+        eta = limit - elapsed;
+    return eta > 0 ? eta : 0;
+}
+
+void tc_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
