@@ -1,11 +1,14 @@
 /* arena/agent.c — agent processes: command-line splitting, executable identity (SHA-256 through libmd),
- * posix_spawn into a process group of its own, killing, reaping, and the registry of live children. */
-#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np */
+ * fork + limits + exec into a process group of its own, killing, reaping (with adopted orphans), and the
+ * registry of live children. */
+#define _GNU_SOURCE /* close_range, pipe2, wait4, prctl */
 #include "agent.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,11 +134,71 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
     }
     if (split(line, c, err, errlen) != 0 || resolve(c, err, errlen) != 0)
         return -1;
+    c->limits = (ag_limits){ AG_DEFAULT_MEMORY_MB, AG_DEFAULT_CPU_SECONDS, AG_DEFAULT_OPEN_FILES };
     if (!SHA256File(c->exe, c->sha256)) {
         snprintf(err, errlen, "'%s': cannot read: %s", c->exe, strerror(errno));
         return -1;
     }
     return 0;
+}
+
+/* In the child, between fork and exec: only async-signal-safe calls. Reports an errno through `fd`. */
+static void child_exec(const ag_command *c, char *const argv[], char *const env[], const char *log_path,
+                       pid_t parent, int fd)
+{
+    static const int defaults[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGXCPU };
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        sigaction(defaults[i], &dfl, NULL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) /* the coordinator died before the line above */
+        _exit(127);
+    int in = open("/dev/null", O_RDONLY), out = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+        goto failed;
+    if (c->dir[0] && chdir(c->dir) != 0)
+        goto failed;
+    const struct {
+        int resource;
+        rlim_t value;
+    } limits[] = {
+        { RLIMIT_AS, (rlim_t)c->limits.memory_mb << 20 },
+        { RLIMIT_CPU, (rlim_t)c->limits.cpu_seconds },
+        { RLIMIT_NOFILE, (rlim_t)c->limits.open_files },
+    };
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        if (!limits[i].value)
+            continue;
+        struct rlimit rl;
+        if (getrlimit(limits[i].resource, &rl) != 0)
+            goto failed;
+        rl.rlim_cur = limits[i].value;
+        if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < rl.rlim_cur)
+            rl.rlim_cur = rl.rlim_max; /* cannot raise past the hard limit we were given */
+        if (limits[i].resource == RLIMIT_CPU && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur + 1))
+            rl.rlim_max = rl.rlim_cur + 1; /* SIGXCPU at the limit, SIGKILL a second later */
+        else if (limits[i].resource != RLIMIT_CPU)
+            rl.rlim_max = rl.rlim_cur;
+        if (setrlimit(limits[i].resource, &rl) != 0)
+            goto failed;
+    }
+    /* nothing of the coordinator's (database, sockets, other bots' logs) stays open in the bot */
+    if (fd > 3) {
+        close_range(3, (unsigned)fd - 1, 0);
+    }
+    close_range((unsigned)fd + 1, ~0u, 0);
+    execve(c->exe, argv, env);
+failed:;
+    int e = errno;
+    ssize_t w = write(fd, &e, sizeof e);
+    (void)w;
+    _exit(127);
 }
 
 pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, const char *log_path, char *err,
@@ -169,36 +232,42 @@ pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, con
     argv[argc++] = (char *)endpoint;
     argv[argc] = NULL;
 
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t attr;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawnattr_init(&attr);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    if (c->dir[0])
-        posix_spawn_file_actions_addchdir_np(&fa, c->dir);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGTERM);
-    sigaddset(&defaults, SIGPIPE);
-    sigaddset(&defaults, SIGCHLD);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    pid_t pid;
-    int rc = posix_spawn(&pid, c->exe, &fa, &attr, argv, env);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    free(env);
-    if (rc != 0) {
-        snprintf(err, errlen, "cannot start '%s': %s", c->exe, strerror(rc));
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot start '%s': pipe: %s", c->exe, strerror(errno));
+        free(env);
         return -1;
     }
+    pid_t parent = getpid(), pid = fork();
+    if (pid == 0) {
+        close(pipefd[0]);
+        child_exec(c, argv, env, log_path, parent, pipefd[1]);
+    }
+    int fork_errno = errno;
+    free(env);
+    close(pipefd[1]);
+    if (pid < 0) {
+        close(pipefd[0]);
+        snprintf(err, errlen, "cannot start '%s': fork: %s", c->exe, strerror(fork_errno));
+        return -1;
+    }
+    setpgid(pid, pid); /* also here, so that killing the group works before the child got to it */
     remember(pid);
+    int child_errno = 0;
+    ssize_t got;
+    do /* EOF when exec succeeded (the pipe is close-on-exec), the errno when it did not */
+        got = read(pipefd[0], &child_errno, sizeof child_errno);
+    while (got < 0 && errno == EINTR);
+    close(pipefd[0]);
+    if (got == (ssize_t)sizeof child_errno) {
+        int status;
+        ag_kill(pid);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        forget(pid);
+        snprintf(err, errlen, "cannot start '%s': %s", c->exe, strerror(child_errno));
+        return -1;
+    }
     return pid;
 }
 
@@ -210,43 +279,112 @@ void ag_kill(pid_t pid)
     }
 }
 
-pid_t ag_reap(int *status)
+void ag_adopt_orphans(void)
 {
-    pid_t pid = waitpid(-1, status, WNOHANG);
-    if (pid <= 0)
-        return 0;
-    forget(pid);
-    kill(-pid, SIGKILL); /* whatever it left running in its group */
-    return pid;
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
-int ag_reap_pid(pid_t pid, int *status)
+static bool known(pid_t pid)
 {
-    if (pid <= 0 || waitpid(pid, status, WNOHANG) != pid)
+    for (int i = 0; i < n_children; i++)
+        if (children[i] == pid)
+            return true;
+    return false;
+}
+
+/* Kills adopted orphans: children of ours that we did not start and that are not in our process group
+ * (what this process starts itself, e.g. through popen, stays in its group). */
+static void kill_strays(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    pid_t self = getpid(), group = getpgrp();
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == self || known((pid_t)pid))
+            continue;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        buf[n] = '\0';
+        const char *p = strrchr(buf, ')'); /* "pid (comm) state ppid pgrp ..." */
+        char state;
+        long ppid, pgrp;
+        if (!p || sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3 || ppid != self || pgrp == group)
+            continue;
+        kill(-(pid_t)pgrp, SIGKILL);
+        kill((pid_t)pid, SIGKILL);
+    }
+    closedir(d);
+}
+
+pid_t ag_reap(int *status, long *peak_kb)
+{
+    for (;;) {
+        struct rusage ru;
+        pid_t pid = wait4(-1, status, WNOHANG, &ru);
+        if (pid <= 0)
+            return 0;
+        if (!known(pid)) /* an adopted orphan */
+            continue;
+        forget(pid);
+        kill(-pid, SIGKILL); /* whatever it left running in its group */
+        kill_strays();       /* and what it started outside of it */
+        if (peak_kb)
+            *peak_kb = ru.ru_maxrss;
+        return pid;
+    }
+}
+
+int ag_reap_pid(pid_t pid, int *status, long *peak_kb)
+{
+    struct rusage ru;
+    if (pid <= 0 || wait4(pid, status, WNOHANG, &ru) != pid)
         return 0;
     forget(pid);
     kill(-pid, SIGKILL);
+    kill_strays();
+    if (peak_kb)
+        *peak_kb = ru.ru_maxrss;
     return 1;
 }
 
-void ag_describe_exit(int status, char *out, size_t n)
+void ag_describe_exit(int status, long peak_kb, const ag_limits *limits, char *out, size_t n)
 {
+    int used;
     if (WIFEXITED(status))
-        snprintf(out, n, "exited with status %d", WEXITSTATUS(status));
+        used = snprintf(out, n, "exited with status %d", WEXITSTATUS(status));
     else if (WIFSIGNALED(status))
-        snprintf(out, n, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        used = snprintf(out, n, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
     else
-        snprintf(out, n, "stopped (status 0x%x)", status);
+        used = snprintf(out, n, "stopped (status 0x%x)", status);
+    if (used < 0 || (size_t)used >= n || !limits)
+        return;
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU && limits->cpu_seconds)
+        used += snprintf(out + used, n - (size_t)used, ", CPU time limit %u s", limits->cpu_seconds);
+    else if (limits->memory_mb && peak_kb >= (long)limits->memory_mb * 512) /* half of the limit or more */
+        snprintf(out + used, n - (size_t)used, ", peak memory %ld MiB (limit %u MiB)", (peak_kb + 1023) / 1024,
+                 limits->memory_mb);
 }
 
 void ag_kill_all(void)
 {
     for (int i = 0; i < n_children; i++)
         ag_kill(children[i]);
+    kill_strays();
     struct timespec tick = { 0, 10 * 1000 * 1000 };
     for (int tries = 0; n_children > 0 && tries < 100; tries++) {
         int status;
-        while (ag_reap(&status) > 0)
+        while (ag_reap(&status, NULL) > 0)
             ;
         if (n_children > 0)
             nanosleep(&tick, NULL);

@@ -171,6 +171,15 @@ int cmd_league(int argc, char **argv)
                              sizeof err) != 0)
             cli_usage_error("league", "%s:%d: [agent %s] command: %s", path, cfg.agents[a].line, cfg.agents[a].name,
                             err);
+    for (int a = 0; a < cfg.n_agents; a++) {
+        ag_limits *lim = &l.cmds[a].limits;
+        if (cfg.agents[a].memory_mb >= 0)
+            lim->memory_mb = (unsigned)cfg.agents[a].memory_mb;
+        if (cfg.agents[a].cpu_seconds >= 0)
+            lim->cpu_seconds = (unsigned)cfg.agents[a].cpu_seconds;
+        if (cfg.agents[a].open_files >= 0)
+            lim->open_files = (unsigned)cfg.agents[a].open_files;
+    }
     char sha[SHA256_DIGEST_STRING_LENGTH];
     char *text = read_file(path);
     if (!text || !SHA256File(path, sha))
@@ -190,7 +199,7 @@ int cmd_league(int argc, char **argv)
     char prefix[96];
     snprintf(prefix, sizeof prefix, "league-%s", cfg.name);
     rn_config rc = { .agents = agents, .n_agents = cfg.n_agents, .concurrency = cfg.concurrency,
-                     .move_ms = cfg.move_ms, .margin_ms = 50, .handshake_ms = 10000, .ping_ms = 1000,
+                     .move_ms = cfg.move_ms, .margin_ms = 50, .handshake_ms = cfg.handshake_ms, .ping_ms = 1000,
                      .log_dir = logs, .log_prefix = prefix, .stop = &stop, .next_game = next_game,
                      .hello = on_hello, .finished = on_finished, .user = &l };
 
@@ -214,8 +223,15 @@ int cmd_league(int argc, char **argv)
             rn_status st = rn_probe(&rc, a, &hello, err, sizeof err);
             if (st == RN_STOPPED)
                 return 128 + (int)stop;
-            if (st != RN_DONE)
-                cli_fail("league", "%s (asked what it plays; see its log in %s)", err, logs);
+            if (st != RN_DONE) { /* its games are scheduled; it forfeits those it fails again */
+                fprintf(stderr, "arena league: warning: %s (asked what it plays; see its log in %s); scheduling it "
+                        "for the league's variants and boards\n", err, logs);
+                if (!ca->has_variants)
+                    plays[a].variants = cfg.games.variants;
+                if (!ca->has_boards)
+                    plays[a].n_boards = 0;
+                continue;
+            }
             if (!ca->has_variants)
                 plays[a].variants = hello.variants;
             if (!ca->has_boards) {

@@ -31,6 +31,9 @@ static const char help[] =
     "  --handshake MS       time a bot has from its start to its hello (default 5000)\n"
     "  --seed S             seed of the game seeds (default 1); game i's seed derives from S and i\n"
     "  --concurrency K      games at a time (default 1); each needs one process of each bot\n"
+    "  --memory-mb N        each bot process's address-space limit, MiB (default 4096; 0: none)\n"
+    "  --cpu-seconds N      each bot process's CPU-time limit over its life, seconds (default 0: none)\n"
+    "  --open-files N       each bot process's open-file limit (default 256; 0: none)\n"
     "  --db PATH            results database (default results/arena.db)\n"
     "  --logs DIR           bots' stdout and stderr, one file per process (default results/logs)\n"
     "  --quiet              no progress line\n"
@@ -186,7 +189,7 @@ static void parent_dirs(const char *path)
 
 int cmd_match(int argc, char **argv)
 {
-    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET };
+    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES };
     static const struct option options[] = {
         CLI_GAME_OPTIONS,
         { "games", required_argument, 0, O_GAMES },
@@ -198,6 +201,9 @@ int cmd_match(int argc, char **argv)
         { "db", required_argument, 0, O_DB },
         { "logs", required_argument, 0, O_LOGS },
         { "quiet", no_argument, 0, O_QUIET },
+        { "memory-mb", required_argument, 0, O_MEM },
+        { "cpu-seconds", required_argument, 0, O_CPU },
+        { "open-files", required_argument, 0, O_FILES },
         { 0, 0, 0, 0 },
     };
     static match m;
@@ -209,6 +215,7 @@ int cmd_match(int argc, char **argv)
     int concurrency = 1;
     const char *db = STORE_DEFAULT_PATH, *logs = "results/logs";
     bool quiet = false;
+    long limit[3] = { -1, -1, -1 }; /* memory, cpu, files; -1: the default */
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
@@ -224,6 +231,13 @@ int cmd_match(int argc, char **argv)
         case O_DB: db = optarg; break;
         case O_LOGS: logs = optarg; break;
         case O_QUIET: quiet = true; break;
+        case O_MEM: limit[0] = (long)cli_count("match", "--memory-mb", optarg, 0, 1 << 24); break;
+        case O_CPU: limit[1] = (long)cli_count("match", "--cpu-seconds", optarg, 0, 1 << 24); break;
+        case O_FILES:
+            limit[2] = (long)cli_count("match", "--open-files", optarg, 0, 1 << 24);
+            if (limit[2] > 0 && limit[2] < 16)
+                cli_usage_error("match", "--open-files %s: a bot needs at least 16 (0: no limit)", optarg);
+            break;
         default: cli_usage_error("match", "unexpected option (see 'arena match --help')");
         }
     }
@@ -240,6 +254,12 @@ int cmd_match(int argc, char **argv)
         s->label = a == 0 ? "BOT_A" : "BOT_B";
         if (ag_command_parse(argv[optind + a], NULL, &s->cmd, err, sizeof err) != 0)
             cli_usage_error("match", "%s: %s", s->label, err);
+        if (limit[0] >= 0)
+            s->cmd.limits.memory_mb = (unsigned)limit[0];
+        if (limit[1] >= 0)
+            s->cmd.limits.cpu_seconds = (unsigned)limit[1];
+        if (limit[2] >= 0)
+            s->cmd.limits.open_files = (unsigned)limit[2];
         s->id = -1;
         char base[256];
         snprintf(base, sizeof base, "%s", s->cmd.exe);

@@ -178,6 +178,10 @@ static int league_key(parse_state *p, const char *key, const char *value)
         if (!number(value, 1, 86400000, &v))
             return fail(p, "league", key, "'%s': expected milliseconds, 1 to 86400000", value);
         c->move_ms = (uint32_t)v;
+    } else if (strcmp(key, "handshake_ms") == 0) {
+        if (!number(value, 1, 600000, &v))
+            return fail(p, "league", key, "'%s': expected milliseconds, 1 to 600000", value);
+        c->handshake_ms = (uint32_t)v;
     } else if (strcmp(key, "concurrency") == 0) {
         if (!number(value, 1, 64, &v))
             return fail(p, "league", key, "'%s': expected 1 to 64 games at a time", value);
@@ -192,7 +196,7 @@ static int league_key(parse_state *p, const char *key, const char *value)
         c->seed = (uint64_t)v;
     } else {
         return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
-                                      "move_time_ms, concurrency, seed, swap)");
+                                      "move_time_ms, handshake_ms, concurrency, seed, swap)");
     }
     return 1;
 }
@@ -219,8 +223,16 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
         if (!cfg_parse_boards(value, &a->plays, why, sizeof why))
             return fail(p, section, key, "%s (expected a list such as 3x3, 5x5)", why);
         a->has_boards = true;
+    } else if (strcmp(key, "memory_mb") == 0 || strcmp(key, "cpu_seconds") == 0 || strcmp(key, "open_files") == 0) {
+        long long v;
+        if (!number(value, 0, 1 << 24, &v))
+            return fail(p, section, key, "'%s': expected a whole number, 0 (no limit) to %d", value, 1 << 24);
+        if (key[0] == 'o' && v > 0 && v < 16)
+            return fail(p, section, key, "'%s': a bot needs at least 16 open files (0: no limit)", value);
+        *(key[0] == 'm' ? &a->memory_mb : key[0] == 'c' ? &a->cpu_seconds : &a->open_files) = (long)v;
     } else {
-        return fail(p, section, key, "unknown key (expected command, args, dir, variants, boards)");
+        return fail(p, section, key,
+                    "unknown key (expected command, args, dir, variants, boards, memory_mb, cpu_seconds, open_files)");
     }
     return 1;
 }
@@ -250,6 +262,7 @@ static int handler(void *user, const char *section, const char *key, const char 
                 return fail(p, section, key, "more than %d agents", CFG_MAX_AGENTS);
             a = &c->agents[c->n_agents++];
             memset(a, 0, sizeof *a);
+            a->memory_mb = a->cpu_seconds = a->open_files = -1;
             memcpy(a->name, name, strlen(name) + 1); /* checked above: shorter than CFG_NAME_MAX */
             a->line = p->section_line;
         }
@@ -264,6 +277,7 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
     snprintf(c->path, sizeof c->path, "%s", path);
     c->mode = CFG_ROUND_ROBIN;
     c->move_ms = 1000;
+    c->handshake_ms = 10000;
     c->concurrency = 1;
     c->seed = 1;
     static parse_state p;

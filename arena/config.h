@@ -27,6 +27,7 @@ typedef struct {
     char dir[512];                 /* working directory; "" = the arena's */
     cfg_games plays;               /* what it may play; variants 0 / no boards: what its hello announces */
     bool has_variants, has_boards;
+    long memory_mb, cpu_seconds, open_files; /* process limits (0 = none); -1 = the arena's default */
     int line;                      /* where its section starts */
 } cfg_agent;
 
@@ -38,6 +39,7 @@ typedef struct {
     cfg_games games;               /* variants and boards of the league */
     int per_pairing;               /* games per pairing per variant and board; even */
     uint32_t move_ms;
+    uint32_t handshake_ms;         /* from a bot's start to its hello */
     int concurrency;
     uint64_t seed;
     bool swap;                     /* hex games on square boards are played with the swap rule */

@@ -28,8 +28,13 @@ typedef struct {
     double deadline;           /* P_STARTING: when the hello is due */
     uint64_t ended;            /* id of the last game it played (a move for it may cross its game_end) */
     bool has_ended;
+    unsigned unasked;          /* messages from it since the last one to it (other than a pong) */
     char log[1024];
 } proc;
+
+/* More messages than this from a bot in a row, with none to it in between (pongs aside), is flooding: a
+ * protocol error. */
+#define FLOOD_LIMIT 1000
 
 typedef struct {
     bool active, started;
@@ -120,6 +125,8 @@ static int send_raw(runner *r, proc *p, const pm_msg *m)
     size_t n = pm_encode(m, r->buf, sizeof r->buf);
     if (n == 0)
         return -1;
+    if (m->type != PM_PONG)
+        p->unasked = 0;
     if (zmq_send(r->router, p->id, p->id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
         zmq_send(r->router, r->buf, n, ZMQ_DONTWAIT) != (int)n)
         return -1;
@@ -133,9 +140,10 @@ static bool send_to(runner *r, int pi, const pm_msg *m)
     if (send_raw(r, p, m) == 0)
         return true;
     int err = zmq_errno(), status;
-    char why[128];
-    if (ag_reap_pid(p->pid, &status)) {
-        ag_describe_exit(status, why, sizeof why);
+    long peak_kb = 0;
+    char why[160];
+    if (ag_reap_pid(p->pid, &status, &peak_kb)) {
+        ag_describe_exit(status, peak_kb, &r->cfg->agents[p->agent].command->limits, why, sizeof why);
         fault(r, pi, PM_END_CRASH, "%s", why);
     } else {
         fault(r, pi, PM_END_DISCONNECTED, "cannot send '%s': %s", pm_type_name(m->type),
@@ -470,6 +478,11 @@ static void on_message(runner *r, const uint8_t *id, size_t id_len, const uint8_
         return;
     }
     proc *p = &r->procs[pi];
+    if (++p->unasked > FLOOD_LIMIT) {
+        fault(r, pi, PM_END_PROTOCOL_ERROR, "more than %d messages in a row without one from the arena (flooding)",
+              FLOOD_LIMIT);
+        return;
+    }
     switch (r->in.type) {
     case PM_MOVE:
         on_move(r, pi);
@@ -482,7 +495,8 @@ static void on_message(runner *r, const uint8_t *id, size_t id_len, const uint8_
         memset(&r->out, 0, sizeof r->out);
         r->out.type = PM_PONG;
         r->out.nonce = r->in.nonce;
-        send_to(r, pi, &r->out);
+        send_raw(r, p, &r->out); /* a pong that cannot be queued is dropped: a bot that pings without reading
+                                  * its answers is caught by the flood limit, not blamed for a full queue */
         break;
     case PM_ERROR:
         note(p, "the agent says: %s", r->in.message);
@@ -507,7 +521,7 @@ static void drain(runner *r)
         if (!more)
             continue;
         n = zmq_recv(r->router, r->buf, sizeof r->buf, 0);
-        size_t len = n < 0 ? 0 : (size_t)n > sizeof r->buf ? sizeof r->buf : (size_t)n;
+        size_t len = n < 0 ? 0 : (size_t)n; /* when over sizeof buf (truncated), pm_decode refuses it */
         bool multipart = false;
         zmq_getsockopt(r->router, ZMQ_RCVMORE, &more, &sz);
         while (more) { /* drop any further frames */
@@ -527,14 +541,15 @@ static void drain(runner *r)
 static void reap(runner *r)
 {
     int status;
+    long peak_kb = 0;
     pid_t pid;
-    while ((pid = ag_reap(&status)) > 0) {
+    while ((pid = ag_reap(&status, &peak_kb)) > 0) {
         for (int i = 0; i < r->n_procs; i++) {
             proc *p = &r->procs[i];
             if (p->state == P_FREE || p->pid != pid)
                 continue;
-            char why[128];
-            ag_describe_exit(status, why, sizeof why);
+            char why[160];
+            ag_describe_exit(status, peak_kb, &r->cfg->agents[p->agent].command->limits, why, sizeof why);
             if (p->state == P_STARTING)
                 fault(r, i, PM_END_CRASH, "%s before its hello", why);
             else
@@ -603,7 +618,8 @@ static int open_endpoint(runner *r)
     snprintf(r->endpoint, sizeof r->endpoint, "ipc://%s/arena.sock", r->dir);
     r->ctx = zmq_ctx_new();
     r->router = zmq_socket(r->ctx, ZMQ_ROUTER);
-    int64_t max = PM_MAX_MESSAGE;
+    int64_t max = 4 * PM_MAX_MESSAGE; /* a message up to this size is refused by pm_decode with its size named;
+                                       * the transport drops the connection of a bot sending a larger one */
     int one = 1, zero = 0;
     zmq_setsockopt(r->router, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(r->router, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
@@ -638,7 +654,7 @@ static void shut_down(runner *r)
     struct timespec tick = { 0, 5 * 1000 * 1000 };
     int status;
     for (;;) {
-        while (ag_reap(&status) > 0)
+        while (ag_reap(&status, NULL) > 0)
             ;
         bool alive = false;
         for (int i = 0; i < r->n_procs; i++)
@@ -688,6 +704,7 @@ static runner *runner_new(const rn_config *cfg, char *err, size_t errlen)
         fail(r, "cannot make the log directory %s: %s", cfg->log_dir, strerror(errno));
     else
         open_endpoint(r);
+    ag_adopt_orphans();
     for (int i = 0; i < r->n_procs && r->procs; i++)
         r->procs[i].slot = -1;
     return r;

@@ -49,6 +49,10 @@ static void config_errors_name_file_line_and_key(void **state)
         { HEAD "concurrency = 0\n" AGENTS, "bad.ini:6: [league] concurrency: '0'" },
         { HEAD "swap = maybe\n" AGENTS, "bad.ini:6: [league] swap: 'maybe': expected yes or no" },
         { HEAD "this is not ini\n" AGENTS, "bad.ini:6: not INI syntax" },
+        { HEAD "handshake_ms = 0\n" AGENTS, "bad.ini:6: [league] handshake_ms: '0': expected milliseconds" },
+        { HEAD AGENTS "memory_mb = lots\n", "bad.ini:10: [agent b] memory_mb: 'lots': expected a whole number" },
+        { HEAD AGENTS "open_files = 3\n", "bad.ini:10: [agent b] open_files: '3': a bot needs at least 16" },
+        { HEAD AGENTS "cpu_seconds = -1\n", "bad.ini:10: [agent b] cpu_seconds: '-1'" },
     };
     static cfg_league c;
     char err[1024];
@@ -183,12 +187,79 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 2 * planned);
 }
 
+/* A gauntlet of a well-behaved bot against one misbehaving bot per fault: each fault costs its own games
+ * only, with the right reason, every planned game is recorded, and no bot process outlives the league. */
+static void misbehaving_bots_cost_only_their_games(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *mode, *reason, *detail, *limits;
+    } cases[] = {
+        { "crash", "crash", "killed by signal 6", "" },
+        { "hang", "timeout", "no move within 300 ms", "" },
+        { "garbage", "protocol_error", "MessagePack", "" },
+        { "oversize", "protocol_error", "over the limit", "" },
+        { "bomb", "protocol_error", "declares more than", "" },
+        { "illegal", "illegal", "the mover", "" },
+        { "wrong-game", "protocol_error", "for game", "" },
+        { "flood", "protocol_error", "(flooding)", "" },
+        { "slow-start", "timeout", "no hello within 1000 ms", "" },
+        { "no-hello", "timeout", "no hello within 1000 ms", "" },
+        { "eat", "crash", "(limit 256 MiB)", "memory_mb = 256\n" },
+        { "fork", "timeout", "no move within 300 ms", "" },
+        { "daemon", "crash", "killed by signal 6", "" },
+    };
+    const int n = (int)(sizeof cases / sizeof cases[0]);
+    const char *a = getenv("ARENA_TEST_AGENTS");
+    char agents[512], tag[64], db[300], logs[300];
+    snprintf(agents, sizeof agents, "%s", a ? a : "build/release/tests/agents");
+    snprintf(tag, sizeof tag, "--tag m%d", (int)getpid());
+    static char text[16384];
+    int used = snprintf(text, sizeof text,
+                        "[league]\nname = faults\nmode = gauntlet\nchallenger = good\nvariants = classical\n"
+                        "boards = 4x4\ngames = 2\nmove_time_ms = 300\nhandshake_ms = 1000\nconcurrency = 2\n"
+                        "[agent good]\ncommand = %s/random\nargs = %s\n",
+                        bin, tag);
+    for (int i = 0; i < n; i++)
+        used += snprintf(text + used, sizeof text - (size_t)used, "[agent %s]\ncommand = %s/misbehave\n"
+                         "args = --mode %s %s\n%s",
+                         cases[i].mode, agents, cases[i].mode, tag, cases[i].limits);
+    assert_true(used < (int)sizeof text);
+    const char *cfg = write_config("faults.ini", text);
+    snprintf(db, sizeof db, "%s/faults.db", tmp);
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    char *const argv[] = { "arena", "league", (char *)cfg, "--db", db, "--logs", logs, "--quiet", NULL };
+    int st;
+    pid_t pid = start_arena(argv);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_int_equal(procs_with(tag, true), 0); /* nothing a bot started outlived the league */
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule"), 2 * n);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 2 * n);
+    for (int i = 0; i < n; i++) {
+        char sql[768];
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM games g JOIN agents w ON w.id = CASE g.winner WHEN 'B' THEN g.black "
+                 "ELSE g.white END JOIN agents l ON l.id = CASE g.winner WHEN 'B' THEN g.white ELSE g.black END "
+                 "WHERE w.command LIKE '%%/random %%' AND l.command LIKE '%%--mode %s %%' AND g.reason = '%s' "
+                 "AND g.detail LIKE '%%%s%%'",
+                 cases[i].mode, cases[i].reason, cases[i].detail);
+        long got = db_scalar(db, sql);
+        if (got != 2)
+            fail_msg("%s: %ld of 2 games lost by it as '%s' with '%s'", cases[i].mode, got, cases[i].reason,
+                     cases[i].detail);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(config_errors_name_file_line_and_key),
         cmocka_unit_test(schedule_has_every_pair_in_both_colours),
         cmocka_unit_test(killed_league_resumes_without_loss_or_duplicates),
+        cmocka_unit_test(misbehaving_bots_cost_only_their_games),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -140,6 +140,7 @@ static void random_against_random_and_python(void **state)
 
 typedef struct {
     const char *mode, *reason, *detail; /* detail: a substring of the recorded detail */
+    const char *options;                /* added to arena match's */
 } misbehaviour;
 
 static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
@@ -147,17 +148,26 @@ static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
     (void)state;
     setup_paths();
     static const misbehaviour cases[] = {
-        { "crash", "crash", "killed by signal 6" },
-        { "exit", "crash", "exited with status 7" },
-        { "hang", "timeout", "no move within 300 ms" },
-        { "late", "timeout", "no move within 300 ms" },
-        { "garbage", "protocol_error", "MessagePack" },
-        { "illegal", "illegal", "the mover" },
-        { "offboard", "illegal", "off the 4x4 board" },
-        { "wrong-game", "protocol_error", "for game 100" },
-        { "twice", NULL, NULL }, /* out of turn, or illegal when its first attempt was rejected */
-        { "no-hello", "timeout", "no hello within 1000 ms" },
-        { "bad-token", "timeout", "no hello within 1000 ms" },
+        { "crash", "crash", "killed by signal 6", NULL },
+        { "exit", "crash", "exited with status 7", NULL },
+        { "hang", "timeout", "no move within 300 ms", NULL },
+        { "late", "timeout", "no move within 300 ms", NULL },
+        { "garbage", "protocol_error", "MessagePack", NULL },
+        { "illegal", "illegal", "the mover", NULL },
+        { "offboard", "illegal", "off the 4x4 board", NULL },
+        { "wrong-game", "protocol_error", "for game 100", NULL },
+        { "twice", NULL, NULL, NULL }, /* out of turn, or illegal when its first attempt was rejected */
+        { "no-hello", "timeout", "no hello within 1000 ms", NULL },
+        { "bad-token", "timeout", "no hello within 1000 ms", NULL },
+        { "slow-start", "timeout", "no hello within 1000 ms", NULL },
+        { "oversize", "protocol_error", "65636 bytes is over the limit of 65536", NULL },
+        { "huge-frame", "timeout", "no move within 300 ms", NULL }, /* the transport drops its connection */
+        { "bomb", "protocol_error", "declares more than", NULL },
+        { "flood", "protocol_error", "(flooding)", NULL },
+        { "eat", "crash", "(limit 256 MiB)", "--memory-mb 256" },
+        { "burn", "crash", "CPU time limit 1 s", "--cpu-seconds 1 --move-time 3000" },
+        { "fork", "timeout", "no move within 300 ms", NULL },
+        { "daemon", "crash", "killed by signal 6", NULL },
     };
     char db[128], tag[64];
     snprintf(db, sizeof db, "%s/faults.db", tmp);
@@ -166,8 +176,8 @@ static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
         const misbehaviour *m = &cases[i];
         int rc = run(out, sizeof out,
                      "%s/arena match --variant classical --board 4x4 --games 4 --move-time 300 --handshake 1000 "
-                     "--db %s --logs %s/logs --json --quiet '%s/misbehave --mode %s %s' %s/random",
-                     bin, db, tmp, agents, m->mode, tag, bin);
+                     "--db %s --logs %s/logs --json --quiet %s '%s/misbehave --mode %s %s' %s/random",
+                     bin, db, tmp, m->options ? m->options : "", agents, m->mode, tag, bin);
         if (rc != 0)
             fail_msg("%s: arena match exited with %d: %s", m->mode, rc, out);
         assert_int_equal(json_int(out, NULL, "games"), 4);

@@ -13,13 +13,26 @@
  *   --mode twice       sends its move twice (the second one is out of turn)
  *   --mode no-hello    connects and never says hello
  *   --mode bad-token   says hello with a wrong token (a stray the coordinator must ignore)
+ *   --mode slow-start  sleeps 3 s before it connects
+ *   --mode oversize    sends a message just over the protocol's size limit
+ *   --mode huge-frame  sends a 4 MiB frame (past the transport's limit: the connection is dropped)
+ *   --mode bomb        sends a MessagePack header declaring an array of 2^32-1 elements, then a map of as many
+ *   --mode flood       sends 5000 pings in a row
+ *   --mode eat         allocates and touches memory without bound (run it under a memory limit!)
+ *   --mode burn        spins on the CPU (run it under a CPU-time limit)
+ *   --mode fork        starts a child that never ends (in its process group), then hangs
+ *   --mode daemon      starts a grandchild in a session of its own (setsid) that never ends, then aborts
+ *
+ * It is built without sanitizers, so it can run under an address-space limit.
  *
  * With ARENA_RECORD=FILE in its environment it appends every message it receives to FILE, each as a
  * 4-byte little-endian length and the raw bytes, for tests that audit what a bot was told. */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +57,73 @@ static void pause_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+static void never_end(void)
+{
+    for (;;)
+        pause_ms(1000);
+}
+
+/* The misbehaviours that replace the move. Returns true when the move is not to be sent. */
+static bool misbehave(const char *mode, void *sock)
+{
+    if (strcmp(mode, "oversize") == 0 || strcmp(mode, "huge-frame") == 0) {
+        size_t n = mode[0] == 'o' ? PM_MAX_MESSAGE + 100 : (size_t)4 << 20;
+        uint8_t *big = calloc(1, n);
+        if (big) {
+            big[0] = 0xc4; /* looks like the start of a bin 8; its size is what matters */
+            zmq_send(sock, big, n, 0);
+            free(big);
+        }
+        return true;
+    }
+    if (strcmp(mode, "bomb") == 0) {
+        static const uint8_t array[] = { 0xdd, 0xff, 0xff, 0xff, 0xff, 0x01 };
+        static const uint8_t map[] = { 0xdf, 0xff, 0xff, 0xff, 0xff, 0xa1, 't' };
+        zmq_send(sock, array, sizeof array, 0);
+        zmq_send(sock, map, sizeof map, 0);
+        return true;
+    }
+    if (strcmp(mode, "flood") == 0) {
+        pm_msg ping;
+        memset(&ping, 0, sizeof ping);
+        ping.type = PM_PING;
+        for (int i = 0; i < 5000; i++) {
+            ping.nonce = (uint64_t)i;
+            send_msg(sock, &ping);
+        }
+        return true;
+    }
+    if (strcmp(mode, "eat") == 0) {
+        for (;;) {
+            char *p = malloc((size_t)16 << 20);
+            if (!p)
+                abort(); /* what most programs do when memory runs out */
+            memset(p, 1, (size_t)16 << 20);
+        }
+    }
+    if (strcmp(mode, "burn") == 0) {
+        volatile uint64_t x = 1;
+        for (;;)
+            x = x * 6364136223846793005ull + 1;
+    }
+    if (strcmp(mode, "fork") == 0) {
+        if (fork() == 0)
+            never_end();
+        never_end();
+    }
+    if (strcmp(mode, "daemon") == 0) {
+        if (fork() == 0) {
+            setsid();
+            if (fork() == 0)
+                never_end();
+            _exit(0);
+        }
+        pause_ms(100);
+        abort();
+    }
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = "play", *endpoint = getenv("ARENA_ENDPOINT"), *token = getenv("ARENA_TOKEN");
@@ -58,6 +138,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "misbehave: no endpoint\n");
         return 2;
     }
+    if (strcmp(mode, "slow-start") == 0)
+        pause_ms(3000);
     void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_DEALER);
     if (zmq_connect(sock, endpoint) != 0)
         return 1;
@@ -132,8 +214,7 @@ int main(int argc, char **argv)
             if (now && strcmp(mode, "exit") == 0)
                 exit(7);
             if (now && strcmp(mode, "hang") == 0)
-                for (;;)
-                    pause_ms(1000);
+                never_end();
             if (now && strcmp(mode, "late") == 0)
                 pause_ms((long)move_ms + 300);
             if (now && strcmp(mode, "garbage") == 0) {
@@ -141,6 +222,8 @@ int main(int argc, char **argv)
                 zmq_send(sock, junk, sizeof junk, 0);
                 break;
             }
+            if (now && misbehave(mode, sock))
+                break;
             if (now && strcmp(mode, "illegal") == 0 && first >= 0)
                 out.cell = first;
             if (now && strcmp(mode, "offboard") == 0)
