@@ -35,8 +35,11 @@ static const char help[] =
     "  --quiet        no progress at all\n"
     "  --json         a JSON summary: {\"league\",\"name\",\"resumed\",\"scheduled\",\"played\",\"pending\",\n"
     "                 \"forfeits\":{...},\"seconds\",\"db\"}\n\n"
-    "Exit status: 0 the league is complete, 1 it could not run (a bot never said hello, database error),\n"
-    "2 bad input (the config: file, line and key are named), 128+signal when interrupted.\n";
+    "One league coordinator at a time per database: a second `arena league` on a database in use exits\n"
+    "with status 3 without touching it (other commands, `arena match` included, may use it meanwhile).\n\n"
+    "Exit status: 0 the league is complete, 1 it could not run (database error), 2 bad input (the config:\n"
+    "file, line and key are named), 3 the database is in use by another league, 128+signal when\n"
+    "interrupted (games already played are kept).\n";
 
 typedef struct {
     const cfg_league *cfg;
@@ -190,6 +193,12 @@ int cmd_league(int argc, char **argv)
     l.store = store_open(db, err, sizeof err);
     if (!l.store)
         cli_fail("league", "%s", err);
+    int claim = store_claim(db, err, sizeof err); /* released when this process ends */
+    if (claim < 0) {
+        store_close(l.store);
+        fprintf(stderr, "arena league: %s\n", err);
+        return 3;
+    }
 
     static volatile sig_atomic_t stop;
     ag_handle_signals(&stop, NULL);

@@ -1,7 +1,15 @@
-/* arena/store.c — SQLite results database: migrations, agents, runs, games and their attempts. */
+/* arena/store.c — SQLite results database: migrations, agents, runs, games and their attempts, and the
+ * claim of a database by one league coordinator. */
+#define _GNU_SOURCE /* flock */
 #include "store.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -401,4 +409,48 @@ int store_league_pending(hx_store *s, int64_t league, store_planned **out, int *
     *out = rows;
     *n = k;
     return 0;
+}
+
+/* The pid holding a flock on the file with this device and inode, from /proc/locks, or 0. */
+static long flock_holder(dev_t dev, ino_t ino)
+{
+    FILE *f = fopen("/proc/locks", "re");
+    if (!f)
+        return 0;
+    char line[256];
+    long found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        /* "1: FLOCK  ADVISORY  WRITE 1234 08:01:56789 0 EOF" (maj:min in hex) */
+        char kind[16];
+        long pid;
+        unsigned maj, min;
+        unsigned long long inode;
+        if (sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", kind, &pid, &maj, &min, &inode) == 5 &&
+            strcmp(kind, "FLOCK") == 0 && inode == (unsigned long long)ino && maj == major(dev) && min == minor(dev))
+            found = pid;
+    }
+    fclose(f);
+    return found;
+}
+
+int store_claim(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return fd;
+    int e = errno;
+    struct stat st;
+    long pid = e == EWOULDBLOCK && fstat(fd, &st) == 0 ? flock_holder(st.st_dev, st.st_ino) : 0;
+    close(fd);
+    if (e != EWOULDBLOCK)
+        snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+    else if (pid > 0)
+        snprintf(err, errlen, "%s: in use by another arena league (pid %ld)", path, pid);
+    else
+        snprintf(err, errlen, "%s: in use by another arena league", path);
+    return -1;
 }

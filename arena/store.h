@@ -21,6 +21,12 @@ typedef struct hx_store hx_store;
 hx_store *store_open(const char *path, char *err, size_t errlen);
 void store_close(hx_store *s);
 
+/* Claims the database file at `path` for one league coordinator: an exclusive flock(2) on the file (SQLite's
+ * own locks are fcntl locks, which flock does not touch on a local file system), held until the returned
+ * descriptor is closed or the process ends, also by SIGKILL. Returns the descriptor, or -1 with the reason
+ * in err: "results/arena.db: in use by another arena league (pid 1234)", or the system error. */
+int store_claim(const char *path, char *err, size_t errlen);
+
 /* The id of the agent with this name and executable hash, inserted when new. Returns -1 on error. */
 int64_t store_agent(hx_store *s, const char *name, const char *command, const char *version, const char *sha256);
 

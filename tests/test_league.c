@@ -1,6 +1,8 @@
 /* tests/test_league.c — leagues: config errors name file, line and key; the schedule has every pair in
  * both colours with the right counts, deterministically; `arena league` killed with SIGKILL at random
- * moments and restarted ends with exactly the planned games, none twice. */
+ * moments (60 times) and restarted ends with exactly the planned games, none twice, and an intact
+ * database; a second coordinator on the same database is refused; misbehaving bots in a league cost
+ * only their own games. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <signal.h>
@@ -141,7 +143,7 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
     char text[2048], tag[64], db[300], logs[300];
     snprintf(tag, sizeof tag, "--tag k%d", (int)getpid());
     snprintf(text, sizeof text,
-             "[league]\nname = soak\nvariants = classical, abrupt\nboards = 3x3, 4x4\ngames = 60\n"
+             "[league]\nname = soak\nvariants = classical, abrupt\nboards = 3x3, 4x4\ngames = 120\n"
              "concurrency = 2\nseed = 3\n"
              "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n"
              "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n"
@@ -152,8 +154,9 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
     snprintf(logs, sizeof logs, "%s/logs", tmp);
     unsigned seed = (unsigned)getpid();
     int kills = 0, rc = -1;
-    for (int round = 0; round < 8 && rc != 0; round++) {
-        rc = league(cfg, db, logs, 100 + (int)(rand_r(&seed) % 500));
+    for (int round = 0; round < 60 && rc != 0; round++) {
+        /* early kills land in the start (opening, probing bots, writing the schedule), later ones in play */
+        rc = league(cfg, db, logs, 5 + (int)(rand_r(&seed) % (round % 3 == 0 ? 60 : 250)));
         procs_with(tag, true);
         if (rc != 0) { /* else it finished before the kill */
             assert_int_equal(rc, 128 + SIGKILL);
@@ -168,8 +171,19 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
     if (rc != 0)
         assert_int_equal(league(cfg, db, logs, 0), 0); /* plays whatever is left */
     procs_with(tag, true);
-    const long planned = 2 * 2 * 60 * 3;
-    assert_true(kills >= 1);
+    const long planned = 2 * 2 * 120 * 3;
+    if (kills < 20)
+        fail_msg("only %d kills before the league finished", kills);
+    printf("# %d kills with SIGKILL before the league completed\n", kills);
+    fflush(stdout);
+    sqlite3 *d;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(d, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+    sqlite3_finalize(st);
+    sqlite3_close(d);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues"), 1);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule"), planned);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
@@ -185,6 +199,45 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
     procs_with(tag, true);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues"), 2);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 2 * planned);
+}
+
+/* A second coordinator on a database in use by a league is refused with status 3 and its reason, and
+ * changes nothing; the first one finishes its league. */
+static void a_second_coordinator_is_refused(void **state)
+{
+    (void)state;
+    char text[2048], db[300], logs[300];
+    snprintf(text, sizeof text,
+             "[league]\nname = busy\nvariants = classical\nboards = 5x5\ngames = 300\n"
+             "[agent one]\ncommand = %s/random\n[agent two]\ncommand = %s/random\n",
+             bin, bin);
+    const char *cfg = write_config("busy.ini", text);
+    snprintf(db, sizeof db, "%s/busy.db", tmp);
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    char *const argv[] = { "arena", "league", (char *)cfg, "--db", db, "--logs", logs, "--quiet", NULL };
+    pid_t first = start_arena(argv);
+    struct timespec tick = { 0, 20 * 1000 * 1000 };
+    for (int i = 0; i < 500 && (access(db, F_OK) != 0 || db_scalar(db, "SELECT count(*) FROM schedule") < 300); i++)
+        nanosleep(&tick, NULL);
+    char cmd[2400], out[1024];
+    snprintf(cmd, sizeof cmd, "%s/arena league %s --db %s --logs %s --quiet 2>&1", bin, cfg, db, logs);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 3);
+    char expect[400];
+    snprintf(expect, sizeof expect, "%s: in use by another arena league (pid %d)", db, (int)first);
+    if (!strstr(out, expect))
+        fail_msg("got \"%s\", expected \"%s\"", out, expect);
+    assert_int_equal(waitpid(first, &st, 0), first);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues"), 1);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 300);
 }
 
 /* A gauntlet of a well-behaved bot against one misbehaving bot per fault: each fault costs its own games
@@ -260,6 +313,7 @@ int main(void)
         cmocka_unit_test(schedule_has_every_pair_in_both_colours),
         cmocka_unit_test(killed_league_resumes_without_loss_or_duplicates),
         cmocka_unit_test(misbehaving_bots_cost_only_their_games),
+        cmocka_unit_test(a_second_coordinator_is_refused),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
