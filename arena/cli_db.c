@@ -15,7 +15,10 @@ hx_store *cli_open_db(const char *cmd, const char *path)
         cli_usage_error(cmd, "--db %s: no such database", path);
     fclose(f);
     char err[512];
-    hx_store *s = store_open(path, err, sizeof err);
+    bool bad;
+    hx_store *s = store_open(path, &bad, err, sizeof err);
+    if (!s && bad)
+        cli_usage_error(cmd, "%s", err);
     if (!s)
         cli_fail(cmd, "%s", err);
     return s;

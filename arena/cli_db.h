@@ -10,8 +10,9 @@
 
 struct sqlite3_stmt;
 
-/* Opens the existing database at path (schema checked by the store). A missing file is bad input (exit 2),
- * an unreadable or newer database a failure (exit 1). */
+/* Opens the existing database at path (schema checked by the store). A missing file, a file that is not an
+ * SQLite database and a newer schema are bad input (exit 2, nothing written); the system failing (I/O) is
+ * a failure (exit 1). */
 hx_store *cli_open_db(const char *cmd, const char *path);
 
 /* The league named `text`: an id, or a name (its newest league). Exits with status 2 when there is none. */

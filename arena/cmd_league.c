@@ -190,7 +190,10 @@ int cmd_league(int argc, char **argv)
 
     if (strcmp(db, STORE_DEFAULT_PATH) == 0)
         mkdir("results", 0755);
-    l.store = store_open(db, err, sizeof err);
+    bool bad_db;
+    l.store = store_open(db, &bad_db, err, sizeof err);
+    if (!l.store && bad_db)
+        cli_usage_error("league", "%s", err);
     if (!l.store)
         cli_fail("league", "%s", err);
     int claim = store_claim(db, err, sizeof err); /* released when this process ends */

@@ -269,7 +269,10 @@ int cmd_match(int argc, char **argv)
     char err[1024];
     if (strcmp(db, STORE_DEFAULT_PATH) == 0)
         parent_dirs(db);
-    m.store = store_open(db, err, sizeof err);
+    bool bad_db;
+    m.store = store_open(db, &bad_db, err, sizeof err);
+    if (!m.store && bad_db)
+        cli_usage_error("match", "%s", err);
     if (!m.store)
         cli_fail("match", "%s", err);
     char desc[2400];

@@ -127,8 +127,10 @@ static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
     return true;
 }
 
-hx_store *store_open(const char *path, char *err, size_t errlen)
+hx_store *store_open(const char *path, bool *bad_input, char *err, size_t errlen)
 {
+    if (bad_input)
+        *bad_input = false;
     hx_store *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -140,6 +142,19 @@ hx_store *store_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     sqlite3_busy_timeout(s->db, 5000);
+    /* the file's schema first, before anything is written to it */
+    int v = user_version(s->db);
+    if (v < 0 || v > STORE_SCHEMA_VERSION) {
+        if (v < 0)
+            snprintf(err, errlen, "%s: not a readable SQLite database (%s)", path, sqlite3_errmsg(s->db));
+        else
+            snprintf(err, errlen, "%s: database schema %d is newer than this arena's (%d); upgrade arena", path, v,
+                     STORE_SCHEMA_VERSION);
+        if (bad_input)
+            *bad_input = true;
+        store_close(s);
+        return NULL;
+    }
     char *msg = NULL;
     if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", NULL,
                      NULL, &msg) != SQLITE_OK) {

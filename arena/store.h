@@ -5,6 +5,7 @@
 #ifndef ARENA_STORE_H
 #define ARENA_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,8 +18,10 @@
 typedef struct hx_store hx_store;
 
 /* Opens (creating when absent) the database at `path` in WAL mode and migrates it to
- * STORE_SCHEMA_VERSION. Returns NULL with a one-line reason in err (e.g. a newer schema). */
-hx_store *store_open(const char *path, char *err, size_t errlen);
+ * STORE_SCHEMA_VERSION. Returns NULL with a one-line reason in err; *bad_input (when not NULL) tells whether
+ * the file itself is the problem (not an SQLite database, or a newer schema: nothing was written to it) or
+ * the system (cannot create, I/O, a failed migration). */
+hx_store *store_open(const char *path, bool *bad_input, char *err, size_t errlen);
 void store_close(hx_store *s);
 
 /* Claims the database file at `path` for one league coordinator: an exclusive flock(2) on the file (SQLite's

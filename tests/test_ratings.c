@@ -99,7 +99,7 @@ static void make_db(const char *path)
 {
     char err[256];
     unlink(path);
-    hx_store *s = store_open(path, err, sizeof err);
+    hx_store *s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
     int64_t run = store_run_begin(s, "match", "golden");
     static const char *const names[3] = { "random", "bridge", "cfr" };

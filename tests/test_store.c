@@ -1,6 +1,7 @@
 /* tests/test_store.c — the results database: migrations, agents by name and hash, games with their
  * transcripts, refusal of a newer schema. */
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store.h"
@@ -42,7 +43,7 @@ static int64_t scalar(hx_store *s, const char *sql)
 static void games_and_transcripts_are_stored(void **state)
 {
     (void)state;
-    hx_store *s = store_open(path, err, sizeof err);
+    hx_store *s = store_open(path, NULL, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     assert_int_equal(scalar(s, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -74,7 +75,7 @@ static void games_and_transcripts_are_stored(void **state)
     store_close(s);
 
     /* Reopening keeps everything and does not migrate twice. */
-    s = store_open(path, err, sizeof err);
+    s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(scalar(s, "SELECT count(*) FROM games"), 1);
     assert_int_equal(scalar(s, "SELECT count(*) FROM agents"), 3);
@@ -84,12 +85,20 @@ static void games_and_transcripts_are_stored(void **state)
 static void newer_schema_is_refused(void **state)
 {
     (void)state;
-    hx_store *s = store_open(path, err, sizeof err);
+    hx_store *s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(sqlite3_exec(store_db(s), "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(store_db(s), "PRAGMA journal_mode = DELETE", NULL, NULL, NULL), SQLITE_OK);
     store_close(s);
-    assert_null(store_open(path, err, sizeof err));
+    struct stat before, after;
+    assert_int_equal(stat(path, &before), 0);
+    bool bad = false;
+    assert_null(store_open(path, &bad, err, sizeof err));
     assert_non_null(strstr(err, "schema 99 is newer"));
+    assert_true(bad);
+    assert_int_equal(stat(path, &after), 0); /* not even switched to WAL */
+    assert_true(before.st_size == after.st_size && before.st_mtim.tv_sec == after.st_mtim.tv_sec &&
+                before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
 }
 
 static void garbage_file_is_refused(void **state)
@@ -99,8 +108,10 @@ static void garbage_file_is_refused(void **state)
     assert_non_null(f);
     fputs("this is not a database, just some text long enough to fill a header page ..........", f);
     fclose(f);
-    assert_null(store_open(path, err, sizeof err));
+    bool bad = false;
+    assert_null(store_open(path, &bad, err, sizeof err));
     assert_non_null(strstr(err, path));
+    assert_true(bad);
 }
 
 int main(void)
