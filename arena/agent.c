@@ -201,14 +201,16 @@ failed:;
     _exit(127);
 }
 
-pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, const char *log_path, char *err,
-               size_t errlen)
+pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, char *const extra_env[],
+               const char *log_path, char *err, size_t errlen)
 {
-    /* The environment: ours, with ARENA_ENDPOINT and ARENA_TOKEN replaced. */
-    size_t n = 0;
+    /* The environment: ours without any ARENA_ variable, then ARENA_ENDPOINT, ARENA_TOKEN and extra_env. */
+    size_t n = 0, extra = 0;
     while (environ[n])
         n++;
-    char **env = calloc(n + 3, sizeof *env);
+    while (extra_env && extra_env[extra])
+        extra++;
+    char **env = calloc(n + extra + 3, sizeof *env);
     char ep[512], tok[128];
     snprintf(ep, sizeof ep, "ARENA_ENDPOINT=%s", endpoint);
     snprintf(tok, sizeof tok, "ARENA_TOKEN=%s", token);
@@ -218,10 +220,14 @@ pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, con
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "ARENA_ENDPOINT=", 15) != 0 && strncmp(environ[i], "ARENA_TOKEN=", 12) != 0)
+        if (strncmp(environ[i], "ARENA_ENDPOINT=", 15) != 0 && strncmp(environ[i], "ARENA_TOKEN=", 12) != 0 &&
+            strncmp(environ[i], "ARENA_SERVER_KEY=", 17) != 0 && strncmp(environ[i], "ARENA_PUBLIC_KEY=", 17) != 0 &&
+            strncmp(environ[i], "ARENA_SECRET_KEY=", 17) != 0)
             env[k++] = environ[i];
     env[k++] = ep;
     env[k++] = tok;
+    for (size_t i = 0; i < extra; i++)
+        env[k++] = extra_env[i];
     env[k] = NULL;
 
     char *argv[AG_MAX_ARGS + 3];

@@ -56,13 +56,14 @@ typedef struct {
  * or -1 with a one-line reason in err ("'bin/rando': no such file"). */
 int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err, size_t errlen);
 
-/* Starts the command with ARENA_ENDPOINT and ARENA_TOKEN set, `--endpoint endpoint` appended, stdin from
+/* Starts the command with ARENA_ENDPOINT and ARENA_TOKEN set (and the NAME=value strings of `extra_env`, a
+ * NULL-terminated list, or NULL), `--endpoint endpoint` appended, stdin from
  * /dev/null, stdout+stderr appended to `log_path`, no other descriptor of the coordinator's open, default
  * signal dispositions, c->limits set, in a new process group (its id is the pid), and SIGKILL as its
  * parent-death signal. Returns the pid once the executable is running (exec succeeded), or -1 with a
  * reason in err (the exec's error, e.g. "cannot start 'x': Permission denied"). */
-pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, const char *log_path, char *err,
-               size_t errlen);
+pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, char *const extra_env[],
+               const char *log_path, char *err, size_t errlen);
 
 /* SIGKILL to the process group of `pid` (the agent and anything it started). */
 void ag_kill(pid_t pid);

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "league.h"
 #include "progress.h"
+#include "curve.h"
 #include "runner.h"
 #include "store.h"
 
@@ -207,11 +208,16 @@ int cmd_league(int argc, char **argv)
     ag_handle_signals(&stop, NULL);
     rn_agent agents[CFG_MAX_AGENTS];
     for (int a = 0; a < cfg.n_agents; a++)
-        agents[a] = (rn_agent){ cfg.agents[a].name, &l.cmds[a] };
+        agents[a] = (rn_agent){ cfg.agents[a].name, &l.cmds[a],
+                                cfg.agents[a].server_key[0] ? cfg.agents[a].server_key : NULL };
+    static cv_keypair server_key;
+    if (cfg.listen[0] && cv_read(cfg.server_key, &server_key, err, sizeof err) != 0)
+        cli_usage_error("league", "%s: [league] server_key: %s", path, err);
     char prefix[96];
     snprintf(prefix, sizeof prefix, "league-%s", cfg.name);
     rn_config rc = { .agents = agents, .n_agents = cfg.n_agents, .concurrency = cfg.concurrency,
-                     .move_ms = cfg.move_ms, .margin_ms = 50, .handshake_ms = cfg.handshake_ms, .ping_ms = 1000,
+                     .move_ms = cfg.move_ms, .margin_ms = 50, .handshake_ms = cfg.handshake_ms,
+                     .listen = cfg.listen[0] ? cfg.listen : NULL, .server_key = cfg.listen[0] ? &server_key : NULL, .ping_ms = 1000,
                      .log_dir = logs, .log_prefix = prefix, .stop = &stop, .next_game = next_game,
                      .hello = on_hello, .finished = on_finished, .user = &l };
 

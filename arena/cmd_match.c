@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "progress.h"
+#include "curve.h"
 #include "runner.h"
 #include "store.h"
 
@@ -34,6 +35,10 @@ static const char help[] =
     "  --memory-mb N        each bot process's address-space limit, MiB (default 4096; 0: none)\n"
     "  --cpu-seconds N      each bot process's CPU-time limit over its life, seconds (default 0: none)\n"
     "  --open-files N       each bot process's open-file limit (default 256; 0: none)\n"
+    "  --listen tcp://H:P   listen there (CurveZMQ) instead of a private ipc socket; needs --server-key\n"
+    "  --server-key FILE    the coordinator's key pair, from 'arena keygen FILE'\n"
+    "  --pin-key KEY        the server key the bots are told to trust (default: FILE's public key); a\n"
+    "                       wrong one makes their handshake fail (refusals: LOGS/match-RUN-connections.log)\n"
     "  --db PATH            results database (default results/arena.db)\n"
     "  --logs DIR           bots' stdout and stderr, one file per process (default results/logs)\n"
     "  --quiet              no progress line\n"
@@ -189,7 +194,7 @@ static void parent_dirs(const char *path)
 
 int cmd_match(int argc, char **argv)
 {
-    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES };
+    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN };
     static const struct option options[] = {
         CLI_GAME_OPTIONS,
         { "games", required_argument, 0, O_GAMES },
@@ -204,6 +209,9 @@ int cmd_match(int argc, char **argv)
         { "memory-mb", required_argument, 0, O_MEM },
         { "cpu-seconds", required_argument, 0, O_CPU },
         { "open-files", required_argument, 0, O_FILES },
+        { "listen", required_argument, 0, O_LISTEN },
+        { "server-key", required_argument, 0, O_SERVER_KEY },
+        { "pin-key", required_argument, 0, O_PIN },
         { 0, 0, 0, 0 },
     };
     static match m;
@@ -216,6 +224,8 @@ int cmd_match(int argc, char **argv)
     const char *db = STORE_DEFAULT_PATH, *logs = "results/logs";
     bool quiet = false;
     long limit[3] = { -1, -1, -1 }; /* memory, cpu, files; -1: the default */
+    const char *listen = NULL, *key_file = NULL, *pin = NULL;
+    static cv_keypair server_key;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
@@ -238,6 +248,17 @@ int cmd_match(int argc, char **argv)
             if (limit[2] > 0 && limit[2] < 16)
                 cli_usage_error("match", "--open-files %s: a bot needs at least 16 (0: no limit)", optarg);
             break;
+        case O_LISTEN:
+            if (strncmp(optarg, "tcp://", 6) != 0)
+                cli_usage_error("match", "--listen %s: expected tcp://HOST:PORT", optarg);
+            listen = optarg;
+            break;
+        case O_SERVER_KEY: key_file = optarg; break;
+        case O_PIN:
+            if (!cv_valid_key(optarg))
+                cli_usage_error("match", "--pin-key %s: not a Z85 key of %d characters", optarg, CV_KEY_LEN);
+            pin = optarg;
+            break;
         default: cli_usage_error("match", "unexpected option (see 'arena match --help')");
         }
     }
@@ -247,6 +268,17 @@ int cmd_match(int argc, char **argv)
                         argc - optind);
     hx_game probe;
     cli_new_game("match", &probe, o.variant, o.rows, o.cols, o.flags);
+    if (listen && !key_file)
+        cli_usage_error("match", "--listen %s needs --server-key FILE (make one with 'arena keygen FILE')", listen);
+    if (key_file && !listen)
+        cli_usage_error("match", "--server-key is for --listen tcp://...");
+    if (pin && !listen)
+        cli_usage_error("match", "--pin-key is for --listen tcp://...");
+    if (key_file) {
+        char kerr[1200];
+        if (cv_read(key_file, &server_key, kerr, sizeof kerr) != 0)
+            cli_usage_error("match", "--server-key %s", kerr);
+    }
 
     for (int a = 0; a < 2; a++) {
         side *s = &m.sides[a];
@@ -288,8 +320,9 @@ int cmd_match(int argc, char **argv)
     ag_handle_signals(&stop, NULL);
     char prefix[64];
     snprintf(prefix, sizeof prefix, "match-%lld", (long long)m.run);
-    rn_agent agents[2] = { { m.sides[0].name, &m.sides[0].cmd }, { m.sides[1].name, &m.sides[1].cmd } };
+    rn_agent agents[2] = { { m.sides[0].name, &m.sides[0].cmd, pin }, { m.sides[1].name, &m.sides[1].cmd, pin } };
     rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = concurrency, .move_ms = move_ms,
+                      .listen = listen, .server_key = listen ? &server_key : NULL,
                       .margin_ms = margin_ms, .handshake_ms = handshake_ms, .ping_ms = 1000, .log_dir = logs,
                       .log_prefix = prefix, .stop = &stop, .next_game = next_game, .hello = on_hello,
                       .finished = on_finished, .user = &m };

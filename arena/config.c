@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "curve.h"
 #include "variant.h"
 
 typedef struct {
@@ -134,6 +135,8 @@ static int fail(parse_state *p, const char *section, const char *key, const char
 static int fail(parse_state *p, const char *section, const char *key, const char *fmt, ...)
 {
     int n = snprintf(p->err, sizeof p->err, "%s:%d: [%s] %s: ", p->c->path, p->line, section, key);
+    if (n < 0 || (size_t)n >= sizeof p->err) /* a long path, section or key filled it: keep the truncated prefix */
+        return 0;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(p->err + n, sizeof p->err - (size_t)n, fmt, ap);
@@ -190,13 +193,21 @@ static int league_key(parse_state *p, const char *key, const char *value)
         if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
             return fail(p, "league", key, "'%s': expected yes or no", value);
         c->swap = strcmp(value, "yes") == 0;
+    } else if (strcmp(key, "listen") == 0) {
+        if (strncmp(value, "tcp://", 6) != 0 || strlen(value) >= sizeof c->listen)
+            return fail(p, "league", key, "'%s': expected tcp://HOST:PORT", value);
+        snprintf(c->listen, sizeof c->listen, "%s", value);
+    } else if (strcmp(key, "server_key") == 0) {
+        if (!*value || strlen(value) >= sizeof c->server_key)
+            return fail(p, "league", key, "expected the path of a key file from 'arena keygen'");
+        snprintf(c->server_key, sizeof c->server_key, "%s", value);
     } else if (strcmp(key, "seed") == 0) {
         if (!number(value, 0, INT64_MAX, &v))
             return fail(p, "league", key, "'%s': expected a whole number", value);
         c->seed = (uint64_t)v;
     } else {
         return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
-                                      "move_time_ms, handshake_ms, concurrency, seed, swap)");
+                                      "move_time_ms, handshake_ms, concurrency, seed, swap, listen, server_key)");
     }
     return 1;
 }
@@ -223,6 +234,11 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
         if (!cfg_parse_boards(value, &a->plays, why, sizeof why))
             return fail(p, section, key, "%s (expected a list such as 3x3, 5x5)", why);
         a->has_boards = true;
+    } else if (strcmp(key, "server_key") == 0) {
+        if (!cv_valid_key(value))
+            return fail(p, section, key, "'%s': expected a server public key (40 characters of Z85, from the "
+                        "key file's .pub)", value);
+        snprintf(a->server_key, sizeof a->server_key, "%s", value);
     } else if (strcmp(key, "memory_mb") == 0 || strcmp(key, "cpu_seconds") == 0 || strcmp(key, "open_files") == 0) {
         long long v;
         if (!number(value, 0, 1 << 24, &v))
@@ -232,7 +248,8 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
         *(key[0] == 'm' ? &a->memory_mb : key[0] == 'c' ? &a->cpu_seconds : &a->open_files) = (long)v;
     } else {
         return fail(p, section, key,
-                    "unknown key (expected command, args, dir, variants, boards, memory_mb, cpu_seconds, open_files)");
+                    "unknown key (expected command, args, dir, variants, boards, memory_mb, cpu_seconds, open_files, "
+                    "server_key)");
     }
     return 1;
 }
@@ -307,10 +324,21 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
         snprintf(err, errlen, "%s: a league needs at least two [agent NAME] sections, found %d", path, c->n_agents);
         return -1;
     }
+    if (!c->listen[0] != !c->server_key[0]) {
+        snprintf(err, errlen, "%s:%d: [league] %s", path, p.league_line,
+                 c->listen[0] ? "server_key: missing for listen = tcp://... (make a key file with 'arena keygen FILE')"
+                              : "listen: missing for server_key (the key is for listening on tcp://)");
+        return -1;
+    }
     for (int i = 0; i < c->n_agents; i++) {
         cfg_agent *a = &c->agents[i];
         if (!a->command[0]) {
             snprintf(err, errlen, "%s:%d: [agent %s] command: missing", path, a->line, a->name);
+            return -1;
+        }
+        if (a->server_key[0] && !c->listen[0]) {
+            snprintf(err, errlen, "%s:%d: [agent %s] server_key: only with listen = tcp://... in [league]", path,
+                     a->line, a->name);
             return -1;
         }
         size_t n = strlen(a->command), m = strlen(a->args); /* both shorter than 512: cmdline holds them */

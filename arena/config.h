@@ -28,6 +28,7 @@ typedef struct {
     cfg_games plays;               /* what it may play; variants 0 / no boards: what its hello announces */
     bool has_variants, has_boards;
     long memory_mb, cpu_seconds, open_files; /* process limits (0 = none); -1 = the arena's default */
+    char server_key[48];           /* with listen: the server key (Z85) pinned for this bot; "" = the league's */
     int line;                      /* where its section starts */
 } cfg_agent;
 
@@ -43,6 +44,8 @@ typedef struct {
     int concurrency;
     uint64_t seed;
     bool swap;                     /* hex games on square boards are played with the swap rule */
+    char listen[256];              /* "" = a private ipc endpoint; else tcp://HOST:PORT with CurveZMQ */
+    char server_key[512];          /* with listen: the key file from `arena keygen` */
     int n_agents;
     cfg_agent agents[CFG_MAX_AGENTS];
 } cfg_league;

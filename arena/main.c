@@ -24,6 +24,7 @@ static const struct {
     { "show", cmd_show, "replay a stored game with both players' views after each attempt" },
     { "export", cmd_export, "write stored games as PGN (for Ordo) or SGF (for HexGui)" },
     { "plot", cmd_plot, "gnuplot figures of a league: ratings, win-matrix heatmaps, rating history" },
+    { "keygen", cmd_keygen, "a CurveZMQ key pair for coordinators listening on tcp://" },
 };
 
 static void usage(FILE *out)

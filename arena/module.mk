@@ -34,7 +34,7 @@ $(STORE_LIB): $(STORE_SRC:%.c=$(BUILD)/obj/%.o)
 
 # The coordinator: agent processes (posix_spawn; SHA-256 of executables through libmd), the game loop over
 # ZeroMQ, and progress lines.
-COORD_SRC := arena/agent.c arena/runner.c arena/progress.c arena/config.c arena/league.c
+COORD_SRC := arena/agent.c arena/curve.c arena/runner.c arena/progress.c arena/config.c arena/league.c
 COORD_LIB := $(BUILD)/lib/libdarkhex-coord.a
 ZMQ_CFLAGS = $(shell pkg-config --cflags libzmq 2>/dev/null)
 ZMQ_LIBS = $(shell pkg-config --libs libzmq 2>/dev/null || echo -lzmq)
@@ -53,7 +53,7 @@ $(COORD_LIB): $(COORD_SRC:%.c=$(BUILD)/obj/%.o)
 
 ARENA_SRC := arena/main.c arena/cli.c arena/cmd_replay.c arena/cmd_tree.c arena/cmd_random.c arena/cmd_match.c \
              arena/cmd_games.c arena/cmd_league.c arena/cmd_ratings.c arena/cmd_export.c arena/cmd_plot.c arena/cli_db.c \
-             arena/cmd_exploit.c
+             arena/cmd_exploit.c arena/cmd_keygen.c
 
 LIBS += $(ENGINE_LIB)
 PROGRAMS += $(BIN)/arena

@@ -28,6 +28,7 @@ typedef struct {
     double deadline;           /* P_STARTING: when the hello is due */
     uint64_t ended;            /* id of the last game it played (a move for it may cross its game_end) */
     bool has_ended;
+    char public_z85[CV_KEY_LEN + 1]; /* its client key, with a guard */
     unsigned unasked;          /* messages from it since the last one to it (other than a pong) */
     char log[1024];
 } proc;
@@ -50,6 +51,7 @@ typedef struct {
 typedef struct {
     const rn_config *cfg;
     void *ctx, *router;
+    cv_guard *guard;           /* with cfg->listen */
     char dir[256], endpoint[300];
     proc *procs;
     int n_procs;
@@ -175,6 +177,7 @@ static void stop_proc(runner *r, int pi, bool gently)
         ag_kill(p->pid); /* reaped later by ag_reap() */
     }
     p->state = P_FREE;
+    cv_revoke(r->guard, p->public_z85);
     p->slot = -1;
     p->id_len = 0;
 }
@@ -209,8 +212,23 @@ static int spawn(runner *r, int agent)
                                : '_');
     name[k] = '\0';
     snprintf(p->log, sizeof p->log, "%s/%s-%s-%d.log", r->cfg->log_dir, r->cfg->log_prefix, name, ++r->serial);
-    char why[512];
-    p->pid = ag_spawn(a->command, r->endpoint, p->token, p->log, why, sizeof why);
+    char why[512], keys[3][64], *env[4] = { NULL };
+    if (r->guard) {
+        cv_keypair client;
+        if (cv_keygen(&client) != 0) {
+            fail(r, "agent '%s': cannot make a CURVE key pair", a->name);
+            return -1;
+        }
+        memcpy(p->public_z85, client.public_z85, sizeof p->public_z85);
+        snprintf(keys[0], sizeof keys[0], "ARENA_SERVER_KEY=%s",
+                 a->server_key ? a->server_key : r->cfg->server_key->public_z85);
+        snprintf(keys[1], sizeof keys[1], "ARENA_PUBLIC_KEY=%s", client.public_z85);
+        snprintf(keys[2], sizeof keys[2], "ARENA_SECRET_KEY=%s", client.secret_z85);
+        for (int i = 0; i < 3; i++)
+            env[i] = keys[i];
+        cv_allow(r->guard, client.public_z85);
+    }
+    p->pid = ag_spawn(a->command, r->endpoint, p->token, env, p->log, why, sizeof why);
     if (p->pid < 0) {
         fail(r, "agent '%s': %s", a->name, why);
         return -1;
@@ -608,16 +626,29 @@ static double check_deadlines(runner *r)
 
 static int open_endpoint(runner *r)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(r->dir, sizeof r->dir, "%s/arena-XXXXXX", tmp && *tmp && strlen(tmp) < 64 ? tmp : "/tmp");
-    if (!mkdtemp(r->dir)) { /* mode 0700 */
-        fail(r, "cannot make a private directory %s: %s", r->dir, strerror(errno));
-        r->dir[0] = '\0';
-        return -1;
+    if (r->cfg->listen) {
+        snprintf(r->endpoint, sizeof r->endpoint, "%s", r->cfg->listen);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(r->dir, sizeof r->dir, "%s/arena-XXXXXX", tmp && *tmp && strlen(tmp) < 64 ? tmp : "/tmp");
+        if (!mkdtemp(r->dir)) { /* mode 0700 */
+            fail(r, "cannot make a private directory %s: %s", r->dir, strerror(errno));
+            r->dir[0] = '\0';
+            return -1;
+        }
+        snprintf(r->endpoint, sizeof r->endpoint, "ipc://%s/arena.sock", r->dir);
     }
-    snprintf(r->endpoint, sizeof r->endpoint, "ipc://%s/arena.sock", r->dir);
     r->ctx = zmq_ctx_new();
     r->router = zmq_socket(r->ctx, ZMQ_ROUTER);
+    if (r->cfg->listen) {
+        char why[256], log[1100];
+        snprintf(log, sizeof log, "%s/%s-connections.log", r->cfg->log_dir, r->cfg->log_prefix);
+        r->guard = cv_guard_new(r->ctx, r->router, r->cfg->server_key, log, why, sizeof why);
+        if (!r->guard) {
+            fail(r, "%s: %s", r->endpoint, why);
+            return -1;
+        }
+    }
     int64_t max = 4 * PM_MAX_MESSAGE; /* a message up to this size is refused by pm_decode with its size named;
                                        * the transport drops the connection of a bot sending a larger one */
     int one = 1, zero = 0;
@@ -633,6 +664,8 @@ static int open_endpoint(runner *r)
 
 static void close_endpoint(runner *r)
 {
+    cv_guard_free(r->guard);
+    r->guard = NULL;
     if (r->router)
         zmq_close(r->router);
     if (r->ctx)
@@ -729,9 +762,13 @@ static bool runner_free(runner *r)
 static void step(runner *r, double next)
 {
     long wait = (long)((next - now()) * 1000.0) + 1;
-    zmq_pollitem_t item = { r->router, 0, ZMQ_POLLIN, 0 };
-    int rc = zmq_poll(&item, 1, wait < 1 ? 1 : wait > 100 ? 100 : wait);
-    if (rc > 0)
+    zmq_pollitem_t items[3] = { { r->router, 0, ZMQ_POLLIN, 0 } };
+    if (r->guard)
+        cv_poll_items(r->guard, items + 1);
+    int rc = zmq_poll(items, r->guard ? 3 : 1, wait < 1 ? 1 : wait > 100 ? 100 : wait);
+    if (rc > 0 && r->guard && (items[1].revents | items[2].revents))
+        cv_serve(r->guard);
+    if (rc > 0 && (items[0].revents & ZMQ_POLLIN))
         drain(r);
     reap(r);
 }

@@ -21,12 +21,15 @@
 #include <stdint.h>
 
 #include "agent.h"
+#include "curve.h"
 #include "game.h"
 #include "protocol.h"
 
 typedef struct {
     const char *name;          /* a label for logs and messages, e.g. "random" */
     const ag_command *command; /* parsed with ag_command_parse() */
+    const char *server_key;    /* with `listen`: the server key (Z85) this bot is told to trust, as pinned in its
+                                * configuration; NULL: the coordinator's own */
 } rn_agent;
 
 typedef struct {
@@ -59,7 +62,13 @@ typedef struct {
     uint32_t ping_ms;          /* while waiting longer than this for a move, ping every ping_ms; for an
                                 * agent not started here, three unanswered pings are `disconnected` */
     const char *log_dir;       /* agent output goes to log_dir/<log_prefix>-<name>-<n>.log, n counting
-                                * the run's processes from 1 */
+                                * the run's processes from 1; refused connections (with `listen`) to
+                                * log_dir/<log_prefix>-connections.log */
+    const char *listen;        /* NULL: a private ipc endpoint in a 0700 directory removed at the end; else a
+                                * tcp:// endpoint to bind, guarded by CurveZMQ with server_key: each bot
+                                * process gets a fresh client key pair (ARENA_PUBLIC_KEY, ARENA_SECRET_KEY) and
+                                * the server's public key (ARENA_SERVER_KEY); only those client keys are let in */
+    const cv_keypair *server_key;
     const char *log_prefix;
     volatile sig_atomic_t *stop; /* set (by a signal handler) to wind down: games in progress are abandoned */
 

@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver test_policy test_trainer test_infowalk test_rl test_audit test_badinput test_soak
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver test_policy test_trainer test_infowalk test_rl test_audit test_badinput test_soak test_access
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -67,7 +67,7 @@ $(BUILD)/tests/bench_ratings: $(BUILD)/obj/tests/bench/bench_ratings.o $(RATINGS
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
 
-$(BUILD)/tests/test_reports $(BUILD)/tests/test_trainer $(BUILD)/tests/test_badinput $(BUILD)/tests/test_soak: $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(ENGINE_LIB)
+$(BUILD)/tests/test_reports $(BUILD)/tests/test_trainer $(BUILD)/tests/test_badinput $(BUILD)/tests/test_soak $(BUILD)/tests/test_access: $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(SQLITE_LIBS) -lm
 

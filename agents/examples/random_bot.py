@@ -7,6 +7,10 @@ def main():
     args = sys.argv[1:]
     endpoint = args[args.index("--endpoint") + 1] if "--endpoint" in args else os.environ["ARENA_ENDPOINT"]
     sock = zmq.Context().socket(zmq.DEALER)
+    if os.environ.get("ARENA_SERVER_KEY"):  # tcp:// with CurveZMQ: the pinned server key and our key pair
+        sock.curve_serverkey = os.environ["ARENA_SERVER_KEY"].encode()
+        sock.curve_publickey = os.environ["ARENA_PUBLIC_KEY"].encode()
+        sock.curve_secretkey = os.environ["ARENA_SECRET_KEY"].encode()
     sock.connect(endpoint)
     send = lambda **msg: sock.send(msgpack.packb(msg))
     send(type="hello", protocol=1, token=os.environ.get("ARENA_TOKEN", ""), name="pyrandom",

@@ -174,6 +174,19 @@ int bot_run(const bot_spec *spec, int argc, char **argv)
     int linger = 1000;
     zmq_setsockopt(l.sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(l.sock, ZMQ_LINGER, &linger, sizeof linger);
+    /* over tcp://, the coordinator is a CurveZMQ server: its key (pinned in the bot's configuration) and
+     * this process's key pair come in the environment */
+    const char *server = getenv("ARENA_SERVER_KEY"), *pub = getenv("ARENA_PUBLIC_KEY"), *sec = getenv("ARENA_SECRET_KEY");
+    if (server && *server &&
+        (!pub || !sec || zmq_setsockopt(l.sock, ZMQ_CURVE_SERVERKEY, server, strlen(server)) != 0 ||
+         zmq_setsockopt(l.sock, ZMQ_CURVE_PUBLICKEY, pub, strlen(pub)) != 0 ||
+         zmq_setsockopt(l.sock, ZMQ_CURVE_SECRETKEY, sec, strlen(sec)) != 0)) {
+        fprintf(stderr, "%s: ARENA_SERVER_KEY, ARENA_PUBLIC_KEY, ARENA_SECRET_KEY: not usable CURVE keys: %s\n",
+                spec->name, zmq_strerror(zmq_errno()));
+        zmq_close(l.sock);
+        zmq_ctx_term(ctx);
+        return 2;
+    }
     if (zmq_connect(l.sock, endpoint) != 0) {
         fprintf(stderr, "%s: cannot connect to %s: %s\n", spec->name, endpoint, zmq_strerror(zmq_errno()));
         zmq_close(l.sock);

@@ -22,6 +22,8 @@
  *   --mode burn        spins on the CPU (run it under a CPU-time limit)
  *   --mode fork        starts a child that never ends (in its process group), then hangs
  *   --mode daemon      starts a grandchild in a session of its own (setsid) that never ends, then aborts
+ *   --mode plain-tcp   connects without CurveZMQ although it was given keys (a tcp:// coordinator refuses it)
+ *   --mode stranger    connects with a key pair of its own instead of the one it was given (refused too)
  *
  * It is built without sanitizers, so it can run under an address-space limit.
  *
@@ -141,6 +143,17 @@ int main(int argc, char **argv)
     if (strcmp(mode, "slow-start") == 0)
         pause_ms(3000);
     void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_DEALER);
+    const char *server = getenv("ARENA_SERVER_KEY"); /* CurveZMQ over tcp:// (plain when --mode plain-tcp) */
+    if (server && *server && strcmp(mode, "plain-tcp") != 0) {
+        char pub[41], sec[41];
+        snprintf(pub, sizeof pub, "%s", getenv("ARENA_PUBLIC_KEY") ? getenv("ARENA_PUBLIC_KEY") : "");
+        snprintf(sec, sizeof sec, "%s", getenv("ARENA_SECRET_KEY") ? getenv("ARENA_SECRET_KEY") : "");
+        if (strcmp(mode, "stranger") == 0)
+            zmq_curve_keypair(pub, sec);
+        zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, server, strlen(server));
+        zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, pub, 40);
+        zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, sec, 40);
+    }
     if (zmq_connect(sock, endpoint) != 0)
         return 1;
     if (strcmp(mode, "no-hello") == 0)
