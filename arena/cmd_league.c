@@ -200,6 +200,7 @@ int cmd_league(int argc, char **argv)
     int claim = store_claim(db, err, sizeof err); /* released when this process ends */
     if (claim < 0) {
         store_close(l.store);
+        free(text);
         fprintf(stderr, "arena league: %s\n", err);
         return 3;
     }

@@ -174,23 +174,30 @@ static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
     snprintf(tag, sizeof tag, "--tag t%d", (int)getpid());
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const misbehaviour *m = &cases[i];
+        /* limits apply to both bots: the opponent is then a well-behaved misbehave bot, which (unlike a
+         * sanitizer-built bin/random) runs under an address-space limit */
+        char opponent[600];
+        if (m->options)
+            snprintf(opponent, sizeof opponent, "'%s/misbehave --mode play'", agents);
+        else
+            snprintf(opponent, sizeof opponent, "%s/random", bin);
         int rc = run(out, sizeof out,
                      "%s/arena match --variant classical --board 4x4 --games 4 --move-time 300 --handshake 1000 "
-                     "--db %s --logs %s/logs --json --quiet %s '%s/misbehave --mode %s %s' %s/random",
-                     bin, db, tmp, m->options ? m->options : "", agents, m->mode, tag, bin);
+                     "--db %s --logs %s/logs --json --quiet %s '%s/misbehave --mode %s %s' %s",
+                     bin, db, tmp, m->options ? m->options : "", agents, m->mode, tag, opponent);
         if (rc != 0)
             fail_msg("%s: arena match exited with %d: %s", m->mode, rc, out);
         assert_int_equal(json_int(out, NULL, "games"), 4);
         assert_int_equal(json_int(out, "\"b\":", "wins"), 4);
         long run_id = json_int(out, NULL, "run");
-        char sql[512];
+        char sql[640];
         if (m->reason) {
             assert_int_equal(json_int(out, "\"forfeits\":", m->reason), 4);
             snprintf(sql, sizeof sql,
                      "SELECT count(*) FROM games g JOIN agents a ON a.id = CASE g.winner WHEN 'B' THEN g.white "
                      "ELSE g.black END WHERE run_id = %ld AND reason = '%s' AND detail LIKE '%%%s%%' AND "
-                     "a.command LIKE '%%misbehave%%'",
-                     run_id, m->reason, m->detail);
+                     "a.command LIKE '%%--mode %s %%'",
+                     run_id, m->reason, m->detail, m->mode);
         } else {
             assert_int_equal(json_int(out, "\"forfeits\":", "protocol_error") + json_int(out, "\"forfeits\":", "illegal"),
                              4);
