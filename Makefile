@@ -41,6 +41,7 @@ include agents/solver/module.mk
 include arena/module.mk
 include agents/module.mk
 include tests/module.mk
+include tests/fuzz/module.mk
 
 OBJ = $(BUILD)/obj
 
@@ -124,6 +125,7 @@ help:
 	@echo "make            build the libraries and the programs (into bin/)"
 	@echo "make test       install missing packages, build and run every test (SAN=1: ASan+UBSan)"
 	@echo "make bench      build with optimisation and print benchmark figures"
+	@echo "make fuzz       build the libFuzzer targets with clang (ASan+UBSan), run each FUZZ_SECONDS (default 60)"
 	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"
 	@echo "make policies   train the CFR+ policies the league configs use (results/policies/)"
 	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/)"

@@ -462,9 +462,23 @@ static void read_turn(reader *r, pm_msg *m)
             fail(r, "key 'events': entry %u: unknown kind", i);
             break;
         }
-        m->events[m->n_events].kind = (hx_event_kind)kind;
+        /* opp_hit tells no cell: nil on the wire, 0 in the event (as the engine records it). Every other kind
+         * names a cell of the board, never "swap". */
         const msgpack_object *c = &o->via.array.ptr[1];
-        m->events[m->n_events].cell = c->type == MSGPACK_OBJECT_NIL && kind == HX_EV_OPP_HIT ? 0 : cell_value(r, c, "events");
+        int cell = 0;
+        if (kind == HX_EV_OPP_HIT) {
+            if (c->type != MSGPACK_OBJECT_NIL) {
+                fail(r, "key 'events': entry %u: expected nil as the cell of opp_hit", i);
+                break;
+            }
+        } else if (c->type == MSGPACK_OBJECT_POSITIVE_INTEGER && c->via.u64 < HX_MAX_CELLS) {
+            cell = (int)c->via.u64;
+        } else {
+            fail(r, "key 'events': entry %u: expected a cell index from 0 to %d", i, HX_MAX_CELLS - 1);
+            break;
+        }
+        m->events[m->n_events].kind = (hx_event_kind)kind;
+        m->events[m->n_events].cell = cell;
         m->n_events++;
     }
 }

@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # scripts/deps.sh — installs the Debian packages the project needs, only when something is missing.
 # Checks pkg-config modules, the gnuplot binary and the Python modules of the example bot; installs
-# through apt-get (sudo when not root).
+# through apt-get (sudo when not root). `scripts/deps.sh fuzz` checks for clang instead (libFuzzer, for
+# `make fuzz`).
 set -euo pipefail
 
+if [ "${1:-}" = fuzz ]; then
+    modules=()
+    packages=(clang)
+    missing=()
+    command -v clang >/dev/null 2>&1 || missing+=(clang)
+fi
+
+if [ "${1:-}" != fuzz ]; then
 modules=(libzmq msgpack sqlite3 inih cmocka libmd)
 packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libinih-dev libcmocka-dev libmd-dev
           python3-zmq python3-msgpack)
@@ -19,6 +28,7 @@ fi
 command -v gnuplot >/dev/null 2>&1 || missing+=(gnuplot)
 # The example Python bot (agents/examples/random_bot.py) runs on Debian's python3 with these modules.
 /usr/bin/python3 -c 'import zmq, msgpack' >/dev/null 2>&1 || missing+=(python3-zmq python3-msgpack)
+fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

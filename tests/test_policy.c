@@ -129,6 +129,7 @@ static void flip_a_probability(unsigned char *b, size_t *len) { b[*len - 3] ^= 0
 static void bad_magic(unsigned char *b, size_t *len) { (void)len; b[0] = 'X'; }
 static void future_version(unsigned char *b, size_t *len) { (void)len; b[8] = 2; }
 static void short_header(unsigned char *b, size_t *len) { (void)b; *len = 40; }
+static void twenty_rows(unsigned char *b, size_t *len) { (void)len; b[17] = 20; } /* 40 cells, a side over 19 */
 static void no_change(unsigned char *b, size_t *len) { (void)b; (void)len; }
 
 static void corrupt_files_are_refused(void **state)
@@ -146,6 +147,7 @@ static void corrupt_files_are_refused(void **state)
     assert_non_null(strstr(load_edited(path, bad_magic), "not a policy file"));
     assert_non_null(strstr(load_edited(path, future_version), "version 2"));
     assert_non_null(strstr(load_edited(path, short_header), "too short"));
+    assert_non_null(strstr(load_edited(path, twenty_rows), "board 20x2"));
     pf_policy pol;
     assert_int_equal(pf_load(&pol, "/nonexistent/x.pol", err, sizeof err), -1);
     assert_non_null(strstr(err, "/nonexistent/x.pol"));

@@ -212,6 +212,51 @@ static void missing_and_mistyped_keys_are_named(void **state)
     assert_string_equal(why, "missing key 'type'");
 }
 
+/* An event's cell is one pm_encode can write back: nil for opp_hit (not told, 0 in the event), a cell
+ * index for every other kind; an opp_hit with a cell or a "swap" cell is refused. */
+static void event_cells_round_trip(void **state)
+{
+    (void)state;
+    enum { NIL = -1, SWAP = -2 };
+    static const struct {
+        const char *kind;
+        int cell;
+        bool accepted;
+    } cases[] = {
+        { "opp_hit", NIL, true },     { "opp_hit", 5, false },      { "opp_hit_at", 5, true },
+        { "opp_placed", 0, true },    { "opp_placed", SWAP, false }, { "swap", SWAP, false },
+        { "opp_hit_at", NIL, false }, { "opp_placed", HX_MAX_CELLS, false },
+    };
+    static pm_msg m, back;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        raw r;
+        raw_begin(&r, 3, "type", "turn");
+        raw_int(&r, "game", 1);
+        raw_str(&r, "events");
+        msgpack_pack_array(&r.pk, 1);
+        msgpack_pack_array(&r.pk, 2);
+        raw_str(&r, cases[i].kind);
+        if (cases[i].cell == NIL)
+            msgpack_pack_nil(&r.pk);
+        else if (cases[i].cell == SWAP)
+            raw_str(&r, "swap");
+        else
+            msgpack_pack_int(&r.pk, cases[i].cell);
+        int rc = raw_decode(&r, &m);
+        assert_int_equal(rc, cases[i].accepted ? 0 : -1);
+        if (!cases[i].accepted) {
+            assert_non_null(strstr(why, "key 'events': entry 0"));
+            continue;
+        }
+        assert_int_equal(m.events[0].cell, cases[i].cell == NIL ? 0 : cases[i].cell);
+        size_t n = pm_encode(&m, buf, sizeof buf);
+        assert_true(n > 0);
+        assert_int_equal(pm_decode(buf, n, &back, why, sizeof why), 0);
+        assert_int_equal(back.events[0].kind, m.events[0].kind);
+        assert_int_equal(back.events[0].cell, m.events[0].cell);
+    }
+}
+
 /* Mutated valid messages never crash the decoder (run under ASan+UBSan by `make test SAN=1`), and
  * whatever it accepts encodes again. */
 static void mutations_never_crash(void **state)
@@ -257,6 +302,7 @@ int main(void)
         cmocka_unit_test(unknown_keys_are_ignored),
         cmocka_unit_test(hostile_bytes_are_refused),
         cmocka_unit_test(missing_and_mistyped_keys_are_named),
+        cmocka_unit_test(event_cells_round_trip),
         cmocka_unit_test(mutations_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,8 +71,8 @@ int pf_load_mem(pf_policy *p, const void *buf, size_t len, char *err, size_t err
     m->cols = b[H_COLS];
     m->flags = b[H_FLAGS];
     m->keys = (pf_keys)b[H_KEYS];
-    if (b[H_VARIANT] >= HX_VARIANT_COUNT || m->rows < 2 || m->cols < 2 || m->rows * m->cols > HX_MAX_CELLS ||
-        m->flags > HX_SWAP_RULE || b[H_KEYS] > PF_KEYS_VIEW) {
+    if (b[H_VARIANT] >= HX_VARIANT_COUNT || m->rows < HX_MIN_SIDE || m->rows > HX_MAX_SIDE || m->cols < HX_MIN_SIDE ||
+        m->cols > HX_MAX_SIDE || m->flags > HX_SWAP_RULE || b[H_KEYS] > PF_KEYS_VIEW) {
         fail(err, errlen, "bad header (variant %u, board %ux%u, flags %u, keys %u)", b[H_VARIANT], b[H_ROWS],
              b[H_COLS], b[H_FLAGS], b[H_KEYS]);
         return -1;
