@@ -1,5 +1,6 @@
 /* tests/agents/misbehave.c — a test bot that speaks the protocol directly (no SDK) and misbehaves on
- * purpose, once per game, at its second attempt of the game (or its third for `crash`):
+ * purpose, once per game, at its second attempt of the game (for `crash`: at a random one of its first three,
+ * which every game on 3x3 and larger boards reaches):
  *
  *   --mode play        plays uniformly random legal cells (the well-behaved baseline)
  *   --mode crash       abort()s (SIGABRT)
@@ -171,7 +172,7 @@ int main(int argc, char **argv)
     hx_rng rng;
     hx_rng_seed(&rng, (uint64_t)getpid());
     uint8_t known[HX_MAX_CELLS] = { 0 };
-    int cells = 0, attempts = 0, first = -1;
+    int cells = 0, attempts = 0, first = -1, crash_at = 3;
     uint32_t move_ms = 1000;
     char why[256];
     FILE *rec = record ? fopen(record, "ab") : NULL;
@@ -192,6 +193,7 @@ int main(int argc, char **argv)
             memset(known, 0, sizeof known);
             cells = in.rows * in.cols;
             attempts = 0;
+            crash_at = 1 + (int)hx_rng_below(&rng, 3);
             first = -1;
             move_ms = in.move_ms;
             break;
@@ -221,7 +223,7 @@ int main(int argc, char **argv)
             out.type = PM_MOVE;
             out.game = in.game;
             out.cell = u ? unknown[hx_rng_below(&rng, (uint32_t)u)] : 0;
-            bool now = attempts == (strcmp(mode, "crash") == 0 ? 3 : 2);
+            bool now = attempts == (strcmp(mode, "crash") == 0 ? crash_at : 2);
             if (now && strcmp(mode, "crash") == 0)
                 abort();
             if (now && strcmp(mode, "exit") == 0)
