@@ -3,16 +3,15 @@
  * of refused connections. */
 #define _GNU_SOURCE
 #include "curve.h"
+#include "logline.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_ALLOWED 256
@@ -118,27 +117,6 @@ int cv_read(const char *path, cv_keypair *k, char *err, size_t errlen)
     return rc;
 }
 
-static void log_refusal(cv_guard *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void log_refusal(cv_guard *g, const char *fmt, ...)
-{
-    g->refused++;
-    FILE *f = fopen(g->log_path, "a");
-    if (!f)
-        return;
-    char stamp[32];
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    fprintf(f, "%s refused: ", stamp);
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(f, fmt, ap);
-    va_end(ap);
-    fputc('\n', f);
-    fclose(f);
-}
-
 cv_guard *cv_guard_new(void *ctx, void *router, const cv_keypair *server, const char *log_path, char *err,
                        size_t errlen)
 {
@@ -240,15 +218,11 @@ static void answer_zap(cv_guard *g)
         for (int i = 0; i < g->n_allowed && !ok; i++)
             ok = strcmp(g->allowed[i], key) == 0;
     }
-    if (!ok)
-        log_refusal(g, "%s: %s", n >= 4 ? f[3] : "?",
-                    n >= 7 && strcmp(f[5], "CURVE") == 0 ? "unknown client key" : "not a CURVE client");
-    if (!ok && key[0]) {
-        FILE *l = fopen(g->log_path, "a");
-        if (l) {
-            fprintf(l, "  (client key %s)\n", key);
-            fclose(l);
-        }
+    if (!ok) {
+        g->refused++;
+        log_line(g->log_path, "refused: %s: %s%s%s", n >= 4 ? f[3] : "?",
+                 n >= 7 && strcmp(f[5], "CURVE") == 0 ? "unknown client key" : "not a CURVE client",
+                 key[0] ? " " : "", key);
     }
     const char *reply[6] = { "1.0", n >= 2 ? f[1] : "", ok ? "200" : "400", ok ? "OK" : "unknown client key",
                              ok ? key : "", "" };
@@ -276,7 +250,8 @@ static void read_event(cv_guard *g)
                           ? "CURVE handshake failed (the client does not have this server's key)"
                       : event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL ? "the handshake did not complete"
                                                                       : "handshake failed";
-    log_refusal(g, "a connection to %s: %s (event 0x%x, 0x%x)", where, why, event, value);
+    g->refused++;
+    log_line(g->log_path, "refused: a connection to %s: %s (event 0x%x, 0x%x)", where, why, event, value);
 }
 
 void cv_serve(cv_guard *g)

@@ -34,7 +34,7 @@ $(STORE_LIB): $(STORE_SRC:%.c=$(BUILD)/obj/%.o)
 
 # The coordinator: agent processes (posix_spawn; SHA-256 of executables through libmd), the game loop over
 # ZeroMQ, and progress lines.
-COORD_SRC := arena/agent.c arena/curve.c arena/runner.c arena/progress.c arena/config.c arena/league.c
+COORD_SRC := arena/agent.c arena/logline.c arena/curve.c arena/runner.c arena/progress.c arena/config.c arena/league.c
 COORD_LIB := $(BUILD)/lib/libdarkhex-coord.a
 ZMQ_CFLAGS = $(shell pkg-config --cflags libzmq 2>/dev/null)
 ZMQ_LIBS = $(shell pkg-config --libs libzmq 2>/dev/null || echo -lzmq)

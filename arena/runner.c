@@ -13,6 +13,7 @@
 
 #include <zmq.h>
 
+#include "logline.h"
 #include "referee.h"
 #include "store.h"
 
@@ -85,24 +86,6 @@ static void fail(runner *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->err, r->errlen, fmt, ap);
     va_end(ap);
-}
-
-/* A line from the coordinator in the agent's log, next to what the agent itself wrote. */
-static void note(const proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(const proc *p, const char *fmt, ...)
-{
-    FILE *f = fopen(p->log, "a");
-    if (!f)
-        return;
-    char stamp[32];
-    store_now(stamp);
-    fprintf(f, "[arena %s] ", stamp);
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(f, fmt, ap);
-    va_end(ap);
-    fputc('\n', f);
-    fclose(f);
 }
 
 static uint64_t player_seed(uint64_t seed, int colour)
@@ -303,12 +286,12 @@ static void fault(runner *r, int pi, pm_end_reason reason, const char *fmt, ...)
     if (si >= 0 && r->slots[si].active) {
         slot *s = &r->slots[si];
         int loser = s->proc[HX_BLACK] == pi ? HX_BLACK : HX_WHITE;
-        note(p, "game %llu: forfeit (%s): %s", (unsigned long long)s->game.id, pm_end_name(reason), detail);
+        log_line(p->log, "game %llu: forfeit (%s): %s", (unsigned long long)s->game.id, pm_end_name(reason), detail);
         if (reason == PM_END_PROTOCOL_ERROR || reason == PM_END_ILLEGAL)
             send_error(r, p, detail);
         end_game(r, si, !loser, reason, detail);
     } else {
-        note(p, "stopped (%s): %s", pm_end_name(reason), detail);
+        log_line(p->log, "stopped (%s): %s", pm_end_name(reason), detail);
     }
     stop_proc(r, pi, false);
 }
@@ -429,7 +412,7 @@ static void on_hello(runner *r, const uint8_t *id, size_t id_len)
             return;
         }
     }
-    note(p, "connected: %s %s (protocol %d)", r->in.name, r->in.version, r->in.protocol);
+    log_line(p->log, "connected: %s %s (protocol %d)", r->in.name, r->in.version, r->in.protocol);
     p->state = P_READY;
     if (p->slot >= 0)
         try_start(r, p->slot);
@@ -517,7 +500,7 @@ static void on_message(runner *r, const uint8_t *id, size_t id_len, const uint8_
                                   * its answers is caught by the flood limit, not blamed for a full queue */
         break;
     case PM_ERROR:
-        note(p, "the agent says: %s", r->in.message);
+        log_line(p->log, "the agent says: %s", r->in.message);
         break;
     default:
         fault(r, pi, PM_END_PROTOCOL_ERROR, "unexpected '%s' from an agent", pm_type_name(r->in.type));

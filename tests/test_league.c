@@ -2,7 +2,7 @@
  * both colours with the right counts, deterministically; `arena league` killed with SIGKILL at random
  * moments (60 times) and restarted ends with exactly the planned games, none twice, and an intact
  * database; a second coordinator on the same database is refused; misbehaving bots in a league cost
- * only their own games. */
+ * only their own games (every mode in tests/agents/misbehaviours.h but two). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <signal.h>
@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agents/misbehaviours.h"
 #include "config.h"
 #include "league.h"
 #include "test_sys.h"
@@ -264,24 +265,11 @@ static void a_second_coordinator_is_refused(void **state)
 static void misbehaving_bots_cost_only_their_games(void **state)
 {
     (void)state;
-    static const struct {
-        const char *mode, *reason, *detail, *limits;
-    } cases[] = {
-        { "crash", "crash", "killed by signal 6", "" },
-        { "hang", "timeout", "no move within 300 ms", "" },
-        { "garbage", "protocol_error", "MessagePack", "" },
-        { "oversize", "protocol_error", "over the limit", "" },
-        { "bomb", "protocol_error", "declares more than", "" },
-        { "illegal", "illegal", "the mover", "" },
-        { "wrong-game", "protocol_error", "for game", "" },
-        { "flood", "protocol_error", "(flooding)", "" },
-        { "slow-start", "timeout", "no hello within 1000 ms", "" },
-        { "no-hello", "timeout", "no hello within 1000 ms", "" },
-        { "eat", "crash", "(limit 256 MiB)", "memory_mb = 256\n" },
-        { "fork", "timeout", "no move within 300 ms", "" },
-        { "daemon", "crash", "killed by signal 6", "" },
-    };
-    const int n = (int)(sizeof cases / sizeof cases[0]);
+    const misbehaviour *cases[N_MISBEHAVIOURS];
+    int n = 0;
+    for (int i = 0; i < N_MISBEHAVIOURS; i++)
+        if (MISBEHAVIOURS[i].in_league)
+            cases[n++] = &MISBEHAVIOURS[i];
     const char *a = getenv("ARENA_TEST_AGENTS");
     char agents[512], tag[64], db[300], logs[300];
     snprintf(agents, sizeof agents, "%s", a ? a : "build/release/tests/agents");
@@ -295,7 +283,7 @@ static void misbehaving_bots_cost_only_their_games(void **state)
     for (int i = 0; i < n; i++)
         used += snprintf(text + used, sizeof text - (size_t)used, "[agent %s]\ncommand = %s/misbehave\n"
                          "args = --mode %s %s\n%s",
-                         cases[i].mode, agents, cases[i].mode, tag, cases[i].limits);
+                         cases[i]->mode, agents, cases[i]->mode, tag, cases[i]->agent_lines);
     assert_true(used < (int)sizeof text);
     const char *cfg = write_config("faults.ini", text);
     snprintf(db, sizeof db, "%s/faults.db", tmp);
@@ -317,11 +305,11 @@ static void misbehaving_bots_cost_only_their_games(void **state)
                  "ELSE g.white END JOIN agents l ON l.id = CASE g.winner WHEN 'B' THEN g.white ELSE g.black END "
                  "WHERE w.command LIKE '%%/random %%' AND l.command LIKE '%%--mode %s %%' AND g.reason = '%s' "
                  "AND g.detail LIKE '%%%s%%'",
-                 cases[i].mode, cases[i].reason, cases[i].detail);
+                 cases[i]->mode, cases[i]->reason, cases[i]->detail);
         long got = db_scalar(db, sql);
         if (got != 2)
-            fail_msg("%s: %ld of 2 games lost by it as '%s' with '%s'", cases[i].mode, got, cases[i].reason,
-                     cases[i].detail);
+            fail_msg("%s: %ld of 2 games lost by it as '%s' with '%s'", cases[i]->mode, got, cases[i]->reason,
+                     cases[i]->detail);
     }
 }
 

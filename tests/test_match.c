@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agents/misbehaviours.h"
 #include "protocol.h"
 #include "test_sys.h"
 
@@ -138,53 +139,26 @@ static void random_against_random_and_python(void **state)
     assert_non_null(strstr(out, "no game 999"));
 }
 
-typedef struct {
-    const char *mode, *reason, *detail; /* detail: a substring of the recorded detail */
-    const char *options;                /* added to arena match's */
-} misbehaviour;
-
 static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
 {
     (void)state;
     setup_paths();
-    static const misbehaviour cases[] = {
-        { "crash", "crash", "killed by signal 6", NULL },
-        { "exit", "crash", "exited with status 7", NULL },
-        { "hang", "timeout", "no move within 300 ms", NULL },
-        { "late", "timeout", "no move within 300 ms", NULL },
-        { "garbage", "protocol_error", "MessagePack", NULL },
-        { "illegal", "illegal", "the mover", NULL },
-        { "offboard", "illegal", "off the 4x4 board", NULL },
-        { "wrong-game", "protocol_error", "for game 100", NULL },
-        { "twice", NULL, NULL, NULL }, /* out of turn, or illegal when its first attempt was rejected */
-        { "no-hello", "timeout", "no hello within 1000 ms", NULL },
-        { "bad-token", "timeout", "no hello within 1000 ms", NULL },
-        { "slow-start", "timeout", "no hello within 1000 ms", NULL },
-        { "oversize", "protocol_error", "65636 bytes is over the limit of 65536", NULL },
-        { "huge-frame", "timeout", "no move within 300 ms", NULL }, /* the transport drops its connection */
-        { "bomb", "protocol_error", "declares more than", NULL },
-        { "flood", "protocol_error", "(flooding)", NULL },
-        { "eat", "crash", "(limit 256 MiB)", "--memory-mb 256" },
-        { "burn", "crash", "CPU time limit 1 s", "--cpu-seconds 1 --move-time 3000" },
-        { "fork", "timeout", "no move within 300 ms", NULL },
-        { "daemon", "crash", "killed by signal 6", NULL },
-    };
     char db[128], tag[64];
     snprintf(db, sizeof db, "%s/faults.db", tmp);
     snprintf(tag, sizeof tag, "--tag t%d", (int)getpid());
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const misbehaviour *m = &cases[i];
+    for (int i = 0; i < N_MISBEHAVIOURS; i++) {
+        const misbehaviour *m = &MISBEHAVIOURS[i];
         /* limits apply to both bots: the opponent is then a well-behaved misbehave bot, which (unlike a
          * sanitizer-built bin/random) runs under an address-space limit */
         char opponent[600];
-        if (m->options)
+        if (m->match_options)
             snprintf(opponent, sizeof opponent, "'%s/misbehave --mode play'", agents);
         else
             snprintf(opponent, sizeof opponent, "%s/random", bin);
         int rc = run(out, sizeof out,
                      "%s/arena match --variant classical --board 4x4 --games 4 --move-time 300 --handshake 1000 "
                      "--db %s --logs %s/logs --json --quiet %s '%s/misbehave --mode %s %s' %s",
-                     bin, db, tmp, m->options ? m->options : "", agents, m->mode, tag, opponent);
+                     bin, db, tmp, m->match_options ? m->match_options : "", agents, m->mode, tag, opponent);
         if (rc != 0)
             fail_msg("%s: arena match exited with %d: %s", m->mode, rc, out);
         assert_int_equal(json_int(out, NULL, "games"), 4);

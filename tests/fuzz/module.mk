@@ -36,7 +36,7 @@ $(FUZZ_DIR)/fuzz_message: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_message.o $(FUZZ_DIR)/
 
 # config.c checks the Z85 keys of agents with curve.c (libzmq).
 $(FUZZ_DIR)/fuzz_config: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_config.o $(FUZZ_DIR)/obj/arena/config.o \
-                         $(FUZZ_DIR)/obj/arena/curve.o $(FUZZ_ENGINE_LIB)
+                         $(FUZZ_DIR)/obj/arena/curve.o $(FUZZ_DIR)/obj/arena/logline.o $(FUZZ_ENGINE_LIB)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(INIH_LIBS) $(ZMQ_LIBS) -lm
 
 $(FUZZ_DIR)/fuzz_policy: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_policy.o $(FUZZ_DIR)/obj/agents/solver/policy.o $(FUZZ_ENGINE_LIB)
