@@ -40,6 +40,7 @@ include ratings/module.mk
 include agents/solver/module.mk
 include arena/module.mk
 include agents/module.mk
+include agents/rcfr/module.mk
 include tests/module.mk
 include tests/fuzz/module.mk
 

@@ -1,6 +1,6 @@
 # tests/module.mk — unit and command-line tests (cmocka) and the benchmarks.
 
-TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver test_policy test_trainer test_infowalk test_rl test_audit test_badinput test_soak test_access
+TEST_NAMES := test_board test_rules test_keys test_tree test_cli test_protocol test_referee test_store test_sdk test_match test_league test_ratings test_reports test_bridge test_solver test_policy test_trainer test_infowalk test_rl test_audit test_badinput test_soak test_access test_rcfr
 TESTS += $(TEST_NAMES:%=$(BUILD)/tests/%)
 BENCHES += $(BUILD)/tests/bench_engine
 
@@ -106,3 +106,9 @@ $(BUILD)/obj/tests/bench/bench_rl.o: ALL_CFLAGS += -Iagents/solver -Iagents/brid
 $(BUILD)/tests/bench_rl: $(BUILD)/obj/tests/bench/bench_rl.o $(RL_LIB) $(BRIDGE_LIB) $(SOLVER_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+
+# Regression CFR: features, regressors, link functions, the exact-model equivalences.
+$(BUILD)/obj/tests/test_rcfr.o $(BUILD)/obj/tests/bench/bench_rcfr.o: ALL_CFLAGS += -Iagents/solver -Iagents/rcfr
+$(BUILD)/tests/test_rcfr: $(BUILD)/obj/tests/test_rcfr.o $(RCFR_LIB) $(SOLVER_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(RCFR_LDLIBS)

@@ -58,13 +58,21 @@ void sv_regret_match(const float *regret, int n, double *out)
  * cost far more than the whole walk. */
 #define TINY 1e-30
 
-static double walk(sv_cfr *c, uint32_t h, int traverser, double pi_t, double pi_o, double weight)
+typedef struct {
+    const sv_tree *t;
+    const double *current;
+    float *regret;
+    double *strategy_sum;
+    double weight;
+} pass;
+
+static double walk(const pass *c, uint32_t h, int traverser, double pi_t, double pi_o)
 {
     if (pi_t < TINY)
         pi_t = 0;
     if (pi_o < TINY)
         pi_o = 0;
-    const sv_tree *t = c->tree;
+    const sv_tree *t = c->t;
     const sv_node *node = &t->nodes[h];
     if (node->player == EFG_TERMINAL)
         return traverser == 0 ? node->value : -node->value;
@@ -73,25 +81,25 @@ static double walk(sv_cfr *c, uint32_t h, int traverser, double pi_t, double pi_
         for (uint32_t k = 0; k < node->n; k++) {
             double p = t->chance_prob[node->first + k];
             if (pi_t > 0 || pi_o * p > 0)
-                v += p * walk(c, node->first + k, traverser, pi_t, pi_o * p, weight);
+                v += p * walk(c, node->first + k, traverser, pi_t, pi_o * p);
         }
         return v;
     }
     const sv_infoset *is = &t->infosets[node->infoset];
     int n = is->n;
-    double *sigma = c->current + is->offset;
+    const double *sigma = c->current + is->offset;
     float *regret = c->regret + is->offset;
     if (node->player != traverser) {
         double v = 0;
         for (int a = 0; a < n; a++)
             if (pi_t > 0 || pi_o * sigma[a] > 0)
-                v += sigma[a] * walk(c, node->first + (uint32_t)a, traverser, pi_t, pi_o * sigma[a], weight);
+                v += sigma[a] * walk(c, node->first + (uint32_t)a, traverser, pi_t, pi_o * sigma[a]);
         return v;
     }
     double va[EFG_MAX_ACTIONS], v = 0;
     for (int a = 0; a < n; a++) {
         va[a] = pi_o > 0 || pi_t * sigma[a] > 0
-                    ? walk(c, node->first + (uint32_t)a, traverser, pi_t * sigma[a], pi_o, weight)
+                    ? walk(c, node->first + (uint32_t)a, traverser, pi_t * sigma[a], pi_o)
                     : 0;
         v += sigma[a] * va[a];
     }
@@ -99,9 +107,16 @@ static double walk(sv_cfr *c, uint32_t h, int traverser, double pi_t, double pi_
     for (int a = 0; a < n; a++) {
         if (pi_o > 0)
             regret[a] += (float)(pi_o * (va[a] - v));
-        sum[a] += weight * pi_t * sigma[a];
+        sum[a] += c->weight * pi_t * sigma[a];
     }
     return v;
+}
+
+double sv_cfr_pass(const sv_tree *t, int traverser, const double *current, float *regret, double *strategy_sum,
+                   double weight)
+{
+    pass c = { .t = t, .current = current, .regret = regret, .strategy_sum = strategy_sum, .weight = weight };
+    return walk(&c, 0, traverser, 1.0, 1.0);
 }
 
 /* The current strategy of every information state of `player` from its regrets. */
@@ -132,7 +147,7 @@ void sv_cfr_iterate(sv_cfr *c)
         refresh(c, 1);
     }
     for (int p = 0; p < 2; p++) {
-        walk(c, 0, p, 1.0, 1.0, weight);
+        sv_cfr_pass(t, p, c->current, c->regret, c->strategy_sum, weight);
         /* discounts and floors on the traverser's information states, then its new current strategy */
         double pos = 1, neg = 1, avg = 1;
         if (c->algo == SV_DCFR) {

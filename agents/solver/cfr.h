@@ -28,6 +28,13 @@ void sv_cfr_free(sv_cfr *c);
  * current strategy. */
 void sv_cfr_resume(sv_cfr *c, long iteration);
 
+/* One player's pass of an iteration over t (the core of sv_cfr_iterate, shared with RCFR): walks the tree
+ * with both players on `current`, adds the traverser's counterfactual regrets (opponent-and-chance reach
+ * times the action's value minus the state's) to regret[] and weight times its reach times its strategy
+ * to strategy_sum[], on the traverser's information states. Returns the traverser's expected value. */
+double sv_cfr_pass(const sv_tree *t, int traverser, const double *current, float *regret, double *strategy_sum,
+                   double weight);
+
 /* Runs one iteration (both players' passes). */
 void sv_cfr_iterate(sv_cfr *c);
 
