@@ -52,7 +52,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test test-build bench bench-build league policies rl-policies rl-report plots nightly install clean help
+.PHONY: all deps test test-build bench bench-build league policies rl-policies rcfr-policies experiments rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -96,18 +96,41 @@ results/rl/qlearning_%.pol: $(BIN)/rl-train
 	@"$(BIN)/rl-train" --variant $(word 1,$(subst _, ,$*)) --board $(word 2,$(subst _, ,$*)) --algo qlearning \
 	    --episodes 300000 --eval-every 0 --fresh --quiet --out $@
 
+# Regression CFR policies for the leagues (results/rcfr/BOT/, not in git): RCFR, f-RCFR with the
+# exponential link (tau 0.1) and with the polynomial link (p 1.5), rich features and XGBoost trees, 50
+# iterations on classical and abrupt 3x2 and 2x3 (about a minute in all; docs/bots.md).
+RCFR_BOTS := rcfr frcfr-exp frcfr-poly
+RCFR_GAMES := classical_3x2 abrupt_3x2 classical_2x3 abrupt_2x3
+RCFR_POLICIES := $(foreach b,$(RCFR_BOTS),$(foreach g,$(RCFR_GAMES),results/rcfr/$(b)/$(g).pol))
+RCFR_ARGS_rcfr := --algo rcfr
+RCFR_ARGS_frcfr-exp := --algo frcfr --link exp --tau 0.1
+RCFR_ARGS_frcfr-poly := --algo frcfr --link poly --p 1.5
+rcfr-policies: $(RCFR_POLICIES)
+
+results/rcfr/%.pol: $(BIN)/rcfr-train
+	@mkdir -p $(@D)
+	@g=$(notdir $*); "$(BIN)/rcfr-train" $(RCFR_ARGS_$(patsubst %/,%,$(dir $*))) --variant $${g%_*} \
+	    --board $${g#*_} --iterations 50 --no-eval --fresh --quiet --checkpoint-every 0 --out $@ >/dev/null
+	@rm -f $@.ckpt
+
+# The regression CFR comparison (docs/experiments.md): exploitability curves, figures and the table of
+# final exploitabilities in results/experiments/ (about 15 minutes on two cores).
+EXPERIMENT_ITERATIONS ?= 200
+experiments: all
+	@scripts/rcfr_experiments.sh "$(BIN)" results/experiments $(EXPERIMENT_ITERATIONS) 2
+
 # Learning curves and final win rates of Q-learning and SARSA (docs/bots.md), with a gnuplot figure.
 rl-report: all policies
 	@scripts/rl_report.sh "$(BIN)" results/rl-report
 
-league: deps all policies rl-policies
+league: deps all policies rl-policies rcfr-policies
 	@scripts/league.sh "$(BIN)" configs/quick.ini
 
 LEAGUE ?= quick
 plots: all
 	@"$(BIN)/arena" plot --db results/arena.db --league "$(LEAGUE)"
 
-nightly: deps all policies rl-policies
+nightly: deps all policies rl-policies rcfr-policies
 	@scripts/nightly --bin "$(BIN)"
 
 install: all
@@ -130,6 +153,8 @@ help:
 	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"
 	@echo "make policies   train the CFR+ policies the league configs use (results/policies/)"
 	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/)"
+	@echo "make rcfr-policies train the RCFR and f-RCFR policies the league configs use (results/rcfr/)"
+	@echo "make experiments rerun the RCFR / f-RCFR comparison of docs/experiments.md (results/experiments/)"
 	@echo "make rl-report  learning curves and win rates of Q-learning and SARSA (results/rl-report/)"
 	@echo "make plots      plots of a league already in results/arena.db (LEAGUE=name, default quick)"
 	@echo "make nightly    run configs/nightly.ini and write results/nightly/DATE/report.{md,html} (docs/nightly.md)"

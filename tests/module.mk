@@ -112,3 +112,8 @@ $(BUILD)/obj/tests/test_rcfr.o $(BUILD)/obj/tests/bench/bench_rcfr.o: ALL_CFLAGS
 $(BUILD)/tests/test_rcfr: $(BUILD)/obj/tests/test_rcfr.o $(RCFR_LIB) $(SOLVER_LIB) $(ENGINE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(RCFR_LDLIBS)
+
+BENCHES += $(BUILD)/tests/bench_rcfr
+$(BUILD)/tests/bench_rcfr: $(BUILD)/obj/tests/bench/bench_rcfr.o $(RCFR_LIB) $(SOLVER_LIB) $(ENGINE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(RCFR_LDLIBS)

@@ -143,6 +143,20 @@ static void command_lines(void **state)
     refused("BIN/arena frobnicate", "frobnicate");
     refused("BIN/cfr-train --variant classical --board 2x2 --iterations many --out p.pol", "many");
     refused("BIN/rl-train --variant classical --board 2x2 --algo td --episodes 5 --out q.pol", "td");
+    refused("BIN/rcfr-train --variant classical --board 2x2 --algo cfr --iterations 5 --out r.pol", "'cfr'");
+    refused("BIN/rcfr-train --variant classical --board 2x2 --algo rcfr --link exp --iterations 5 --out r.pol",
+            "--algo frcfr");
+    refused("BIN/rcfr-train --variant classical --board 2x2 --algo frcfr --link exp --p 3 --iterations 5 --out r.pol",
+            "--p is for --link poly");
+    refused("BIN/rcfr-train --variant classical --board 2x2 --algo frcfr --link poly --p 0.5 --iterations 5 --out r.pol",
+            "--p");
+    refused("BIN/rcfr-train --variant classical --board 2x2 --algo rcfr+ --targets reservoir --iterations 5 --out r.pol",
+            "use --targets bootstrap");
+    refused("BIN/rcfr-train --variant classical --board 2x2 --algo rcfr --features onehot --regressor fann "
+            "--iterations 5 --out r.pol --quiet",
+            "dense feature set");
+    refused("BIN/rcfr-train --variant classical --board 2x2 --algo rcfr --features planes --iterations 5 --out r.pol",
+            "planes");
 }
 
 static void databases(void **state)
@@ -197,6 +211,9 @@ static void policies_and_checkpoints(void **state)
     write_file("q.pol.ckpt", "garbage that is not a checkpoint");
     refused("BIN/rl-train --variant classical --board 2x2 --algo qlearning --episodes 10 --out q.pol --quiet",
             "q.pol.ckpt: not a checkpoint file");
+    write_file("r.pol.ckpt", "garbage that is not a checkpoint");
+    refused("BIN/rcfr-train --variant classical --board 2x2 --algo rcfr --iterations 10 --out r.pol --quiet",
+            "r.pol.ckpt: not a checkpoint file");
 }
 
 int main(void)

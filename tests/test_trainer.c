@@ -1,7 +1,9 @@
 /* tests/test_trainer.c — the CFR programs end to end: cfr-train resumes a checkpoint to the same bytes as
  * an uninterrupted run and keeps a clean curve, survives SIGKILL, refuses bad input (exit 2) and trees
  * that do not fit (exit 1); `arena exploit` agrees with the trainer, reads two files, and refuses corrupt
- * ones; policy-bot plays a solved policy in `arena match` and wins every game it must win. */
+ * ones; policy-bot plays a solved policy in `arena match` and wins every game it must win. rcfr-train
+ * resumes its checkpoint to the same bytes as an uninterrupted run, keeps its curve, and its policy file
+ * measures in `arena exploit` as the trainer reported. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +37,44 @@ static void resume_gives_the_same_policy(void **state)
     /* More iterations of the same run continue it; --fresh starts over. */
     assert_int_equal(sh_run("%s/cfr-train %s --iterations 120 --out %s/a.pol --fresh >/dev/null", bin, game, tmp), 0);
     assert_int_equal(sh_run("cmp -s %s/a.pol %s/b.pol", tmp, tmp), 0);
+}
+
+static void rcfr_train_resumes_to_the_same_policy(void **state)
+{
+    (void)state;
+    const char *game = "--variant abrupt --board 2x3 --algo frcfr --link poly --p 1.5 --features coarse --quiet "
+                       "--eval-every 10";
+    assert_int_equal(sh_run("%s/rcfr-train %s --iterations 20 --out %s/rc.pol --curve %s/rc.csv >/dev/null", bin, game,
+                            tmp, tmp), 0);
+    assert_int_equal(sh_run("%s/rcfr-train %s --iterations 40 --out %s/rc.pol --curve %s/rc.csv >/dev/null", bin, game,
+                            tmp, tmp), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/rcfr-train %s --iterations 40 --out %s/rs.pol --json", bin, game, tmp);
+    char *json = sh_output(cmd);
+    assert_non_null(strstr(json, "\"algo\":\"frcfr-poly1.5\""));
+    assert_non_null(strstr(json, "\"features\":\"coarse\""));
+    assert_non_null(strstr(json, "\"iterations\":40"));
+    const char *x = strstr(json, "\"exploitability\":");
+    assert_non_null(x);
+    double trained = strtod(x + strlen("\"exploitability\":"), NULL);
+    free(json);
+    assert_int_equal(sh_run("cmp -s %s/rc.pol %s/rs.pol", tmp, tmp), 0);
+    snprintf(cmd, sizeof cmd, "cut -d, -f1 %s/rc.csv | tr '\\n' ' '", tmp);
+    char *its = sh_output(cmd);
+    assert_string_equal(its, "iteration 10 20 30 40 ");
+    free(its);
+    snprintf(cmd, sizeof cmd, "head -1 %s/rc.csv", tmp);
+    char *header = sh_output(cmd);
+    assert_non_null(strstr(header, "walk_seconds,fit_seconds"));
+    free(header);
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json %s/rs.pol", bin, tmp);
+    json = sh_output(cmd);
+    x = strstr(json, "\"exploitability\":");
+    assert_non_null(x);
+    double measured = strtod(x + strlen("\"exploitability\":"), NULL);
+    free(json);
+    print_message("rcfr-train: exploitability %.6g, arena exploit %.6g\n", trained, measured);
+    assert_true(trained > 0 && fabs(trained - measured) < 1e-6);
 }
 
 static void killed_run_resumes(void **state)
@@ -219,6 +259,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(resume_gives_the_same_policy),
+        cmocka_unit_test(rcfr_train_resumes_to_the_same_policy),
         cmocka_unit_test(killed_run_resumes),
         cmocka_unit_test(bad_input_is_refused),
         cmocka_unit_test(exploit_agrees_with_the_trainer),

@@ -11,7 +11,7 @@
 typedef enum { RC_LINK_MATCH = 0, RC_LINK_POLY = 1, RC_LINK_EXP = 2 } rc_link_kind;
 
 /* The default temperature of the exponential link (docs/bots.md says how it was chosen). */
-#define RC_DEFAULT_TAU 1.0
+#define RC_DEFAULT_TAU 0.1
 
 typedef struct {
     rc_link_kind kind;

@@ -29,7 +29,7 @@ static const char help[] =
     "                         averaging), frcfr (a link function, --link)\n"
     "  --link poly|exp        frcfr's link: poly f(x) = (x+)^(p-1), exp f(x) = exp(x/tau) (default exp)\n"
     "  --p P                  the polynomial link's exponent p >= 1 (default 2: the same policy as rcfr)\n"
-    "  --tau T                the exponential link's temperature (default 1, see docs/bots.md)\n"
+    "  --tau T                the exponential link's temperature (default 0.1, see docs/bots.md)\n"
     "  --iterations N         stop after N iterations (in all, counting a resumed checkpoint's)\n"
     "  --seconds S            stop after S seconds of training (in all); with --iterations, whichever first\n"
     "  --out FILE             the policy file to write\n"
