@@ -197,17 +197,7 @@ static double resume(trainer *t, const char *path)
         if (sv_mccfr_reserve(&t->mc) != 0)
             tc_die(1, "out of memory");
     } else {
-        uint32_t matched = 0;
-        for (uint32_t k = 0; k < tab.n_infosets; k++) {
-            const sv_infoset *is = &tab.infosets[k];
-            int64_t j = sv_tree_find(&t->tree, is->player, is->key);
-            if (j < 0 || t->tree.infosets[j].n != is->n)
-                continue;
-            memcpy(t->cfr.regret + t->tree.infosets[j].offset, regret + is->offset, sizeof *regret * is->n);
-            memcpy(t->cfr.strategy_sum + t->tree.infosets[j].offset, sum + is->offset, sizeof *sum * is->n);
-            matched++;
-        }
-        if (matched != t->tree.n_infosets || tab.n_infosets != t->tree.n_infosets)
+        if (sv_ckpt_onto_tree(&tab, regret, sum, &t->tree, t->cfr.regret, t->cfr.strategy_sum) != 0)
             tc_die(2, "%s: the checkpoint's %u information states do not match the game's %u", path, tab.n_infosets,
                 t->tree.n_infosets);
         sv_cfr_resume(&t->cfr, m.iteration);

@@ -98,17 +98,7 @@ static double resume(trainer *t, const char *path)
         return 0;
     if (rc < 0)
         tc_die(2, "%s (use --fresh to start over)", err);
-    uint32_t matched = 0;
-    for (uint32_t k = 0; k < tab.n_infosets; k++) {
-        const sv_infoset *is = &tab.infosets[k];
-        int64_t j = sv_tree_find(&t->tree, is->player, is->key);
-        if (j < 0 || t->tree.infosets[j].n != is->n)
-            continue;
-        memcpy(t->r.pred + t->tree.infosets[j].offset, pred + is->offset, sizeof *pred * is->n);
-        memcpy(t->r.strategy_sum + t->tree.infosets[j].offset, sum + is->offset, sizeof *sum * is->n);
-        matched++;
-    }
-    if (matched != t->tree.n_infosets || tab.n_infosets != t->tree.n_infosets)
+    if (sv_ckpt_onto_tree(&tab, pred, sum, &t->tree, t->r.pred, t->r.strategy_sum) != 0)
         tc_die(2, "%s: the checkpoint's %u information states do not match the game's %u", path, tab.n_infosets,
             t->tree.n_infosets);
     rc_resume(&t->r, m.iteration);

@@ -169,3 +169,19 @@ int sv_ckpt_resume(const char *path, const sv_ckpt_meta *want, sv_ckpt_meta *m, 
     sv_tree_free(t);
     return -1;
 }
+
+int sv_ckpt_onto_tree(const sv_tree *tab, const float *regret, const double *sum, const sv_tree *t,
+                      float *t_regret, double *t_sum)
+{
+    if (tab->n_infosets != t->n_infosets)
+        return -1;
+    for (uint32_t k = 0; k < tab->n_infosets; k++) {
+        const sv_infoset *is = &tab->infosets[k];
+        int64_t j = sv_tree_find(t, is->player, is->key);
+        if (j < 0 || t->infosets[j].n != is->n)
+            return -1;
+        memcpy(t_regret + t->infosets[j].offset, regret + is->offset, sizeof *regret * is->n);
+        memcpy(t_sum + t->infosets[j].offset, sum + is->offset, sizeof *sum * is->n);
+    }
+    return 0;
+}

@@ -36,4 +36,10 @@ int sv_ckpt_load(const char *path, sv_ckpt_meta *m, sv_tree *t, float **regret, 
 int sv_ckpt_resume(const char *path, const sv_ckpt_meta *want, sv_ckpt_meta *m, sv_tree *t, float **regret,
                    double **sum, char *err, size_t errlen);
 
+/* Copies a loaded checkpoint's regret[] and sum[] (laid out like tab->actions) onto the information states
+ * of a built tree t (into its own arrays, laid out like t->actions). 0 when the two hold exactly the same
+ * information states with the same action counts; -1 otherwise (the arrays may be partly written). */
+int sv_ckpt_onto_tree(const sv_tree *tab, const float *regret, const double *sum, const sv_tree *t,
+                      float *t_regret, double *t_sum);
+
 #endif
