@@ -25,6 +25,7 @@ static const char help[] =
     "policy is written as a policy file (docs/policy-format.md) that bin/policy-bot plays.\n\n"
     "  --variant V            classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash, hex\n"
     "  --board RxC            rows x columns (the whole game tree must fit in --max-nodes)\n"
+    "  --swap                 hex with the swap rule\n"
     "  --algo A               rcfr (regret matching on the predictions), rcfr+ (targets floored at 0, linear\n"
     "                         averaging), frcfr (a link function, --link)\n"
     "  --link poly|exp        frcfr's link: poly f(x) = (x+)^(p-1), exp f(x) = exp(x/tau) (default exp)\n"
