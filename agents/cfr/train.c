@@ -326,15 +326,14 @@ int main(int argc, char **argv)
     FILE *curve = curve_path ? tc_curve(curve_path, iteration_of(&t), header) : NULL;
     tc_catch_stop();
 
-    double t0 = tc_now() - spent, last_line = tc_now(), last_ckpt = tc_now();
-    long start_it = iteration_of(&t);
-    if (!quiet && start_it)
-        fprintf(stderr, "cfr-train: resumed from %s at iteration %ld (%.1f s)\n", ckpt_path, start_it, spent);
+    tc_run run;
+    tc_run_start(&run, "iteration", "it/s", (double)iteration_of(&t), spent, (double)iterations, seconds, quiet);
+    if (!quiet && iteration_of(&t))
+        fprintf(stderr, "cfr-train: resumed from %s at iteration %ld (%.1f s)\n", ckpt_path, iteration_of(&t), spent);
     sv_eval e = { .exploitability = NAN };
     bool have_e = false;
     long e_it = -1;
-    while (!tc_stopped() && (iterations < 0 || iteration_of(&t) < iterations) &&
-           (seconds < 0 || tc_now() - t0 < seconds)) {
+    while (tc_run_more(&run, (double)iteration_of(&t))) {
         if (t.algo == ALGO_MCCFR) {
             if (sv_mccfr_iterate(&t.mc) != 0)
                 tc_die(1, "out of memory after %u information states", t.mc.table.n_infosets);
@@ -345,33 +344,28 @@ int main(int argc, char **argv)
         double te = tc_now();
         bool eval_now = eval_every > 0 && it % eval_every == 0 && evaluate(&t, &e);
         if (eval_now && t.walk_eval)
-            t0 += tc_now() - te; /* minutes of evaluation are not training time */
+            tc_run_exclude(&run, te); /* minutes of evaluation are not training time */
         if (eval_now) {
             have_e = true;
             e_it = it;
             if (curve) {
-                fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", it, tc_now() - t0, e.exploitability, e.nashconv,
+                fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", it, tc_run_seconds(&run), e.exploitability, e.nashconv,
                         e.ev0, e.br[0], e.br[1]);
                 fflush(curve);
             }
         }
-        double tn = tc_now();
-        if (!quiet && (eval_now || tn - last_line >= 2)) {
-            double rate = (it - start_it) / (tn - t0 - spent > 0 ? tn - t0 - spent : 1e-9);
-            double eta = tc_eta((double)it, (double)iterations, tn - t0, seconds, rate);
-            fprintf(stderr, "iteration %ld  %.1f s  %.0f it/s  ETA %.0f s  infosets %u", it, tn - t0, rate,
-                    eta, table_of(&t)->n_infosets);
+        if (tc_run_progress(&run, (double)it, eval_now)) {
+            fprintf(stderr, "  infosets %u", table_of(&t)->n_infosets);
             if (eval_now)
                 fprintf(stderr, "  exploitability %.3e", e.exploitability);
             fputc('\n', stderr);
-            last_line = tn;
         }
-        if (ckpt_every > 0 && tn - last_ckpt >= (double)ckpt_every) {
-            save_checkpoint(&t, ckpt_path, tn - t0);
-            last_ckpt = tc_now();
+        if (tc_run_checkpoint_due(&run, ckpt_every)) {
+            save_checkpoint(&t, ckpt_path, tc_run_seconds(&run));
+            tc_run_checkpointed(&run);
         }
     }
-    double total = tc_now() - t0;
+    double total = tc_run_seconds(&run);
     save_checkpoint(&t, ckpt_path, total);
     if (e_it != iteration_of(&t))
         have_e = evaluate(&t, &e);

@@ -284,14 +284,14 @@ int main(int argc, char **argv)
     FILE *curve = curve_path ? tc_curve(curve_path, t.r.iteration, header) : NULL;
     tc_catch_stop();
 
-    double t0 = tc_now() - spent, last_line = tc_now(), last_ckpt = tc_now();
-    long start_it = t.r.iteration;
-    if (!quiet && start_it)
-        fprintf(stderr, "rcfr-train: resumed from %s at iteration %ld (%.1f s)\n", ckpt_path, start_it, spent);
+    tc_run run;
+    tc_run_start(&run, "iteration", "it/s", (double)t.r.iteration, spent, (double)iterations, seconds, quiet);
+    if (!quiet && t.r.iteration)
+        fprintf(stderr, "rcfr-train: resumed from %s at iteration %ld (%.1f s)\n", ckpt_path, t.r.iteration, spent);
     sv_eval e = { .exploitability = NAN };
     bool have_e = false;
     long e_it = -1;
-    while (!tc_stopped() && (iterations < 0 || t.r.iteration < iterations) && (seconds < 0 || tc_now() - t0 < seconds)) {
+    while (tc_run_more(&run, (double)t.r.iteration)) {
         if (rc_iterate(&t.r, err, sizeof err) != 0)
             tc_die(1, "iteration %ld: %s", t.r.iteration + 1, err);
         long it = t.r.iteration;
@@ -300,25 +300,20 @@ int main(int argc, char **argv)
             have_e = true;
             e_it = it;
             if (curve)
-                curve_row(curve, &t, tc_now() - t0, &e);
+                curve_row(curve, &t, tc_run_seconds(&run), &e);
         }
-        double tn = tc_now();
-        if (!quiet && (eval_now || tn - last_line >= 2)) {
-            double rate = (it - start_it) / (tn - t0 - spent > 0 ? tn - t0 - spent : 1e-9);
-            double eta = tc_eta((double)it, (double)iterations, tn - t0, seconds, rate);
-            fprintf(stderr, "iteration %ld  %.1f s  %.2f it/s  ETA %.0f s  traversal %.1f s  regression %.1f s", it,
-                    tn - t0, rate, eta, t.r.walk_seconds, t.r.fit_seconds);
+        if (tc_run_progress(&run, (double)it, eval_now)) {
+            fprintf(stderr, "  traversal %.1f s  regression %.1f s", t.r.walk_seconds, t.r.fit_seconds);
             if (eval_now)
                 fprintf(stderr, "  exploitability %.3e", e.exploitability);
             fputc('\n', stderr);
-            last_line = tn;
         }
-        if (ckpt_every > 0 && tn - last_ckpt >= (double)ckpt_every) {
-            save_checkpoint(&t, ckpt_path, tn - t0);
-            last_ckpt = tc_now();
+        if (tc_run_checkpoint_due(&run, ckpt_every)) {
+            save_checkpoint(&t, ckpt_path, tc_run_seconds(&run));
+            tc_run_checkpointed(&run);
         }
     }
-    double total = tc_now() - t0;
+    double total = tc_run_seconds(&run);
     save_checkpoint(&t, ckpt_path, total);
     if (!no_eval && e_it != t.r.iteration) {
         have_e = evaluate(&t, &e);

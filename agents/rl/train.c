@@ -200,15 +200,14 @@ int main(int argc, char **argv)
     FILE *curve = curve_path ? tc_curve(curve_path, (long)l.episode, header) : NULL;
     tc_catch_stop();
 
-    double t0 = tc_now() - spent, last_line = tc_now(), last_ckpt = tc_now();
-    uint64_t start = l.episode;
-    if (!quiet && start)
-        fprintf(stderr, "rl-train: resumed from %s at episode %llu (%.1f s)\n", ckpt_path, (unsigned long long)start,
-                spent);
+    tc_run run;
+    tc_run_start(&run, "episode", "episodes/s", (double)l.episode, spent, (double)episodes, seconds, quiet);
+    if (!quiet && l.episode)
+        fprintf(stderr, "rl-train: resumed from %s at episode %llu (%.1f s)\n", ckpt_path,
+                (unsigned long long)l.episode, spent);
     rl_eval ev = { NAN, NAN };
     uint64_t ev_at = UINT64_MAX;
-    while (!tc_stopped() && (episodes < 0 || l.episode < (uint64_t)episodes) &&
-           (seconds < 0 || tc_now() - t0 < seconds)) {
+    while (tc_run_more(&run, (double)l.episode)) {
         if (rl_episode(&l) < 0)
             tc_die(1, "out of memory after %u information states", l.table.n_infosets);
         bool eval_now = eval_every > 0 && l.episode % (uint64_t)eval_every == 0;
@@ -216,31 +215,25 @@ int main(int argc, char **argv)
             double te = tc_now();
             rl_evaluate(&l, (int)eval_games, 1, &ev);
             ev_at = l.episode;
-            t0 += tc_now() - te; /* evaluation is not training time */
+            tc_run_exclude(&run, te); /* evaluation is not training time */
             if (curve) {
-                fprintf(curve, "%llu,%.3f,%.4f,%u,%.4f,%.4f\n", (unsigned long long)l.episode, tc_now() - t0,
+                fprintf(curve, "%llu,%.3f,%.4f,%u,%.4f,%.4f\n", (unsigned long long)l.episode, tc_run_seconds(&run),
                         rl_epsilon(&cfg.epsilon, l.episode), l.table.n_infosets, ev.vs_random, ev.vs_bridge);
                 fflush(curve);
             }
         }
-        double tn = tc_now();
-        if (!quiet && (eval_now || tn - last_line >= 2)) {
-            double rate = (double)(l.episode - start) / (tn - t0 - spent > 0 ? tn - t0 - spent : 1e-9);
-            double eta = tc_eta((double)l.episode, (double)episodes, tn - t0, seconds, rate);
-            fprintf(stderr, "episode %llu  %.1f s  %.0f episodes/s  ETA %.0f s  epsilon %.3f  states %u",
-                    (unsigned long long)l.episode, tn - t0, rate, eta,
-                    rl_epsilon(&cfg.epsilon, l.episode), l.table.n_infosets);
+        if (tc_run_progress(&run, (double)l.episode, eval_now)) {
+            fprintf(stderr, "  epsilon %.3f  states %u", rl_epsilon(&cfg.epsilon, l.episode), l.table.n_infosets);
             if (eval_now)
                 fprintf(stderr, "  wins vs random %.1f%%, vs bridge %.1f%%", 100 * ev.vs_random, 100 * ev.vs_bridge);
             fputc('\n', stderr);
-            last_line = tn;
         }
-        if (ckpt_every > 0 && tn - last_ckpt >= (double)ckpt_every) {
-            save_checkpoint(&l, ckpt_path, tn - t0);
-            last_ckpt = tc_now();
+        if (tc_run_checkpoint_due(&run, ckpt_every)) {
+            save_checkpoint(&l, ckpt_path, tc_run_seconds(&run));
+            tc_run_checkpointed(&run);
         }
     }
-    double total = tc_now() - t0;
+    double total = tc_run_seconds(&run);
     save_checkpoint(&l, ckpt_path, total);
     if (ev_at != l.episode) {
         rl_evaluate(&l, (int)eval_games, 1, &ev);
@@ -263,7 +256,7 @@ int main(int argc, char **argv)
     if (pf_save_tree(&l.table, probs, &m, out, err, sizeof err) != 0)
         tc_die(1, "%s", err);
     free(probs);
-    double rate = (double)(l.episode - start) / (total - spent > 0 ? total - spent : 1e-9);
+    double rate = ((double)l.episode - run.start) / (total - spent > 0 ? total - spent : 1e-9);
     static const char *opp_names[] = { "self", "random", "bridge" };
     if (json) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"keys\":\"%s\",\"opponent\":\"%s\","

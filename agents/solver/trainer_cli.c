@@ -98,6 +98,40 @@ double tc_eta(double done, double total, double elapsed, double limit, double ra
     return eta > 0 ? eta : 0;
 }
 
+void tc_run_start(tc_run *r, const char *unit, const char *rate_unit, double done, double spent, double total,
+                  double limit, int quiet)
+{
+    double now = tc_now();
+    *r = (tc_run){ .unit = unit, .rate_unit = rate_unit, .total = total, .limit = limit, .t0 = now - spent,
+                   .spent = spent, .start = done, .last_line = now, .last_ckpt = now, .quiet = quiet };
+}
+
+int tc_run_more(const tc_run *r, double done)
+{
+    return !tc_stopped() && (r->total < 0 || done < r->total) && (r->limit < 0 || tc_run_seconds(r) < r->limit);
+}
+
+double tc_run_seconds(const tc_run *r) { return tc_now() - r->t0; }
+
+void tc_run_exclude(tc_run *r, double since) { r->t0 += tc_now() - since; }
+
+int tc_run_progress(tc_run *r, double done, int force)
+{
+    double now = tc_now();
+    if (r->quiet || !(force || now - r->last_line >= 2))
+        return 0;
+    double elapsed = now - r->t0, trained = elapsed - r->spent;
+    double rate = (done - r->start) / (trained > 0 ? trained : 1e-9);
+    fprintf(stderr, "%s %.0f  %.1f s  %.*f %s  ETA %.0f s", r->unit, done, elapsed, rate >= 100 ? 0 : 2, rate,
+            r->rate_unit, tc_eta(done, r->total, elapsed, r->limit, rate));
+    r->last_line = now;
+    return 1;
+}
+
+int tc_run_checkpoint_due(const tc_run *r, long every) { return every > 0 && tc_now() - r->last_ckpt >= (double)every; }
+
+void tc_run_checkpointed(tc_run *r) { r->last_ckpt = tc_now(); }
+
 void tc_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
