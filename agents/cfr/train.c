@@ -262,29 +262,21 @@ int main(int argc, char **argv)
         case 'j': json = true; break;
         case 'N': no_eval = true; break;
         case 'h': fputs(help, stdout); return 0;
-        case ':': tc_die(2, "option '%s' needs a value (see 'cfr-train --help')", argv[optind - 1]);
-        default: tc_die(2, "unknown option '%s' (see 'cfr-train --help')", argv[optind - 1]);
+        default: tc_options_done(c, optind, argc, argv);
         }
     }
-    if (optind < argc)
-        tc_die(2, "unexpected argument '%s' (see 'cfr-train --help')", argv[optind]);
-    if (t.params.variant == HX_VARIANT_COUNT || !t.params.rows || t.algo < 0 || !out)
-        tc_die(2, "--variant, --board, --algo and --out are required (see 'cfr-train --help')");
+    tc_options_done(-1, optind, argc, argv);
+    tc_required(t.params.variant != HX_VARIANT_COUNT && t.params.rows && t.algo >= 0 && out,
+                "--variant, --board, --algo and --out");
     if (iterations < 0 && seconds < 0)
         tc_die(2, "give --iterations N or --seconds S");
-    hx_game probe;
-    if (hx_new(&probe, t.params.variant, t.params.rows, t.params.cols, t.params.flags) != 0)
-        tc_die(2, "cannot play %s on %dx%d%s", hx_variant_name(t.params.variant), t.params.rows, t.params.cols,
-            t.params.flags ? " with the swap rule" : "");
+    tc_playable(t.params.variant, t.params.rows, t.params.cols, t.params.flags);
     if (max_nodes > UINT32_MAX)
         max_nodes = UINT32_MAX;
     if (eval_every < 0)
         eval_every = t.algo == ALGO_MCCFR ? 0 : 10;
     char ckpt_default[4096];
-    if (!ckpt_path) {
-        snprintf(ckpt_default, sizeof ckpt_default, "%s.ckpt", out);
-        ckpt_path = ckpt_default;
-    }
+    ckpt_path = tc_checkpoint_path(ckpt_path, out, ckpt_default, sizeof ckpt_default);
     sv_darkhex_game(&t.game, &t.params);
 
     /* The trees: the training tree for the full-pass algorithms, and a perfect-recall one to evaluate on. */

@@ -213,14 +213,12 @@ int main(int argc, char **argv)
         case 'q': quiet = true; break;
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return 0;
-        case ':': tc_die(2, "option '%s' needs a value (see 'rcfr-train --help')", argv[optind - 1]);
-        default: tc_die(2, "unknown option '%s' (see 'rcfr-train --help')", argv[optind - 1]);
+        default: tc_options_done(c, optind, argc, argv);
         }
     }
-    if (optind < argc)
-        tc_die(2, "unexpected argument '%s' (see 'rcfr-train --help')", argv[optind]);
-    if (t.params.variant == HX_VARIANT_COUNT || !t.params.rows || algo < 0 || !out)
-        tc_die(2, "--variant, --board, --algo and --out are required (see 'rcfr-train --help')");
+    tc_options_done(-1, optind, argc, argv);
+    tc_required(t.params.variant != HX_VARIANT_COUNT && t.params.rows && algo >= 0 && out,
+                "--variant, --board, --algo and --out");
     if (iterations < 0 && seconds < 0)
         tc_die(2, "give --iterations N or --seconds S");
     if (algo != ALGO_FRCFR && (link >= 0 || have_p || have_tau))
@@ -234,10 +232,7 @@ int main(int argc, char **argv)
     if (algo == ALGO_RCFR_PLUS && cfg.targets == RC_RESERVOIR)
         tc_die(2, "rcfr+ floors cumulative regrets, which a reservoir of instantaneous regrets does not hold: "
                   "use --targets bootstrap");
-    hx_game probe;
-    if (hx_new(&probe, t.params.variant, t.params.rows, t.params.cols, t.params.flags) != 0)
-        tc_die(2, "cannot play %s on %dx%d%s", hx_variant_name(t.params.variant), t.params.rows, t.params.cols,
-            t.params.flags ? " with the swap rule" : "");
+    tc_playable(t.params.variant, t.params.rows, t.params.cols, t.params.flags);
     if (max_nodes > UINT32_MAX)
         max_nodes = UINT32_MAX;
     cfg.plus = algo == ALGO_RCFR_PLUS;
@@ -252,10 +247,7 @@ int main(int argc, char **argv)
         snprintf(t.algo, sizeof t.algo, "%s", algo == ALGO_RCFR ? "rcfr" : "rcfr+");
     }
     char ckpt_default[4096];
-    if (!ckpt_path) {
-        snprintf(ckpt_default, sizeof ckpt_default, "%s.ckpt", out);
-        ckpt_path = ckpt_default;
-    }
+    ckpt_path = tc_checkpoint_path(ckpt_path, out, ckpt_default, sizeof ckpt_default);
 
     efg_game game;
     sv_darkhex_game(&game, &t.params);

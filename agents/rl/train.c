@@ -164,19 +164,15 @@ int main(int argc, char **argv)
         case 'q': quiet = true; break;
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return 0;
-        case ':': tc_die(2, "option '%s' needs a value (see 'rl-train --help')", argv[optind - 1]);
-        default: tc_die(2, "unknown option '%s' (see 'rl-train --help')", argv[optind - 1]);
+        default: tc_options_done(c, optind, argc, argv);
         }
     }
-    if (optind < argc)
-        tc_die(2, "unexpected argument '%s' (see 'rl-train --help')", argv[optind]);
-    if (cfg.variant == HX_VARIANT_COUNT || !cfg.rows || (int)cfg.algo < 0 || !out)
-        tc_die(2, "--variant, --board, --algo and --out are required (see 'rl-train --help')");
+    tc_options_done(-1, optind, argc, argv);
+    tc_required(cfg.variant != HX_VARIANT_COUNT && cfg.rows && (int)cfg.algo >= 0 && out,
+                "--variant, --board, --algo and --out");
     if (episodes < 0 && seconds < 0)
         tc_die(2, "give --episodes N or --seconds S");
-    hx_game probe;
-    if (hx_new(&probe, cfg.variant, cfg.rows, cfg.cols, 0) != 0)
-        tc_die(2, "cannot play %s on %dx%d", hx_variant_name(cfg.variant), cfg.rows, cfg.cols);
+    tc_playable(cfg.variant, cfg.rows, cfg.cols, 0);
     const char *why;
     if (schedule) {
         if (rl_schedule_parse(schedule, &cfg.epsilon, &why) != 0)
@@ -188,10 +184,7 @@ int main(int argc, char **argv)
     if (eval_every < 0)
         eval_every = episodes > 0 ? (episodes + 19) / 20 : 10000;
     char ckpt_default[4096];
-    if (!ckpt_path) {
-        snprintf(ckpt_default, sizeof ckpt_default, "%s.ckpt", out);
-        ckpt_path = ckpt_default;
-    }
+    ckpt_path = tc_checkpoint_path(ckpt_path, out, ckpt_default, sizeof ckpt_default);
 
     rl_learner l;
     rl_init(&l, &cfg);

@@ -3,6 +3,7 @@
 
 #include "board.h"
 #include "curve.h"
+#include "game.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -24,6 +25,37 @@ void tc_die(int status, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     exit(status);
+}
+
+void tc_options_done(int c, int optind_now, int argc, char **argv)
+{
+    if (c == ':')
+        tc_die(2, "option '%s' needs a value (see '%s --help')", argv[optind_now - 1], program);
+    if (c != -1)
+        tc_die(2, "unknown option '%s' (see '%s --help')", argv[optind_now - 1], program);
+    if (optind_now < argc)
+        tc_die(2, "unexpected argument '%s' (see '%s --help')", argv[optind_now], program);
+}
+
+void tc_required(int ok, const char *what)
+{
+    if (!ok)
+        tc_die(2, "%s are required (see '%s --help')", what, program);
+}
+
+void tc_playable(hx_variant v, int rows, int cols, unsigned flags)
+{
+    hx_game probe;
+    if (hx_new(&probe, v, rows, cols, flags) != 0)
+        tc_die(2, "cannot play %s on %dx%d%s", hx_variant_name(v), rows, cols, flags ? " with the swap rule" : "");
+}
+
+const char *tc_checkpoint_path(const char *given, const char *out, char *buf, size_t len)
+{
+    if (given)
+        return given;
+    snprintf(buf, len, "%s.ckpt", out);
+    return buf;
 }
 
 double tc_now(void)

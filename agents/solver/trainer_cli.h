@@ -16,6 +16,18 @@ void tc_init(const char *program);
 /* "PROGRAM: message" on stderr, then exit(status). */
 _Noreturn void tc_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The command line's common refusals, each with "(see 'PROGRAM --help')": getopt_long's ':' (a missing
+ * value) or '?' (an unknown option) for the option at argv[optind - 1]; an operand left after the options
+ * (when optind < argc); required options missing (when !ok, naming `what`). */
+void tc_options_done(int c, int optind_now, int argc, char **argv);
+void tc_required(int ok, const char *what);
+
+/* Exits 2 when the engine cannot play this game ("cannot play abrupt on 30x3"). */
+void tc_playable(hx_variant v, int rows, int cols, unsigned flags);
+
+/* The checkpoint path: `given`, or OUT.ckpt (in a buffer of the caller's, of `len` bytes). */
+const char *tc_checkpoint_path(const char *given, const char *out, char *buf, size_t len);
+
 /* Seconds on a monotonic clock. */
 double tc_now(void);
 
