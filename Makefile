@@ -27,24 +27,98 @@ else
 endif
 
 WARNINGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-ALL_CFLAGS = $(WARNINGS) -D_POSIX_C_SOURCE=200809L -pthread $(MODE_CFLAGS) -MMD -MP -Iarena $(CFLAGS)
+# No -I here: each library's objects get -I for that library and the libraries below it (see `library`).
+ALL_CFLAGS = $(WARNINGS) -D_POSIX_C_SOURCE=200809L -pthread $(MODE_CFLAGS) -MMD -MP $(CFLAGS)
 ALL_LDFLAGS = $(MODE_LDFLAGS) -pthread $(LDFLAGS)
+OBJ = $(BUILD)/obj
+FUZZ_DIR = $(BUILD)/fuzz
 
-# Per-module lists (each module.mk adds to these).
+# ---- Libraries and programs -------------------------------------------------------------------------
+# A library is a folder of sources with a list of what it may use (libraries declared before it, and
+# system packages declared with `external`). Its objects are compiled with -I for itself and everything
+# it may use, transitively, and nothing else: including a header of a higher layer does not compile.
+# docs/architecture.md has the diagram; `make check-layers` proves the fence holds for every pair.
+LIBRARIES :=
 LIBS :=
 PROGRAMS :=
 TESTS :=
 BENCHES :=
+HEADERS :=
 
+reverse = $(if $1,$(call reverse,$(wordlist 2,$(words $1),$1)) $(firstword $1))
+uniq_first = $(if $1,$(firstword $1) $(call uniq_first,$(filter-out $(firstword $1),$1)))
+uniq_last = $(strip $(call reverse,$(call uniq_first,$(call reverse,$1))))
+# Every library a list of libraries needs, each after all the ones that use it (link order).
+closure = $(call uniq_last,$(foreach d,$1,$($d_CLOSURE)))
+lib_cflags = $(foreach d,$1,$(if $($d_DIR),-I$($d_DIR)) $($d_CFLAGS_EXT))
+lib_files = $(foreach d,$1,$($d_LIB))
+lib_ldlibs = $(foreach d,$1,$($d_LDLIBS))
+
+# $(call external,NAME,PKG-CONFIG MODULE,FALLBACK LIBS): a system library, usable in a dependency list.
+define external
+$1_CLOSURE := $1
+$1_CFLAGS_EXT := $$(if $2,$$(shell pkg-config --cflags $2 2>/dev/null))
+$1_LDLIBS := $$(if $2,$$(shell pkg-config --libs $2 2>/dev/null || echo $3),$3)
+endef
+
+# $(call library,NAME,DIR,USES,SOURCES): libdarkhex-NAME.a from SOURCES (default: every DIR/*.c);
+# USES lists the libraries (and externals) its sources may include.
+define library
+LIBRARIES += $1
+$1_DIR := $2
+$1_SRC := $$(if $4,$4,$$(wildcard $2/*.c))
+$1_LIB := $$(BUILD)/lib/libdarkhex-$1.a
+$1_CLOSURE := $$(call uniq_last,$1 $$(foreach d,$3,$$($$d_CLOSURE)))
+$1_INC := $$(call lib_cflags,$$($1_CLOSURE))
+LIBS += $$($1_LIB)
+HEADERS += $$(wildcard $2/*.h)
+$$($1_SRC:%.c=$$(OBJ)/%.o): ALL_CFLAGS += $$($1_INC)
+$$($1_SRC:%.c=$$(FUZZ_DIR)/obj/%.o): FUZZ_INC = $$($1_INC)
+$$($1_LIB): $$($1_SRC:%.c=$$(OBJ)/%.o)
+	@mkdir -p $$(@D)
+	rm -f $$@ && $$(AR) rcs $$@ $$^
+endef
+
+# $(call link,TARGET,SOURCES,USES): the one link rule. SOURCES are compiled with the include flags of USES.
+define link
+$1_CLOS := $$(call closure,$3)
+$$(patsubst %.c,$$(OBJ)/%.o,$2): ALL_CFLAGS += $$(call lib_cflags,$$($1_CLOS))
+$1: $$(patsubst %.c,$$(OBJ)/%.o,$2) $$(call lib_files,$$($1_CLOS))
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(call lib_ldlibs,$$($1_CLOS)) -lm
+endef
+program = $(eval PROGRAMS += $(BIN)/$1)$(eval $(call link,$(BIN)/$1,$2,$3))
+
+# System libraries (Debian packages; scripts/deps.sh installs them).
+$(eval $(call external,libm,,-lm))
+$(eval $(call external,msgpack,msgpack,-lmsgpackc))
+$(eval $(call external,sqlite,sqlite3,-lsqlite3))
+$(eval $(call external,zmq,libzmq,-lzmq))
+$(eval $(call external,md,libmd,-lmd))
+$(eval $(call external,inih,inih,-linih))
+$(eval $(call external,xgboost,xgboost,-lxgboost))
+$(eval $(call external,fann,fann,-lfann))
+$(eval $(call external,cmocka,cmocka,-lcmocka))
+
+# Bottom-up: a module may only use what is declared before it.
+include arena/base/module.mk
+include arena/engine/module.mk
+include arena/protocol/module.mk
+include arena/store/module.mk
+include arena/solver/module.mk
 include ratings/module.mk
-include agents/solver/module.mk
-include arena/module.mk
-include agents/module.mk
+include arena/coordinator/module.mk
+include arena/cli/module.mk
+include agents/sdk/module.mk
+include agents/trainer/module.mk
+include agents/bridge/module.mk
+include agents/random/module.mk
+include agents/policy/module.mk
+include agents/cfr/module.mk
+include agents/rl/module.mk
 include agents/rcfr/module.mk
 include tests/module.mk
 include tests/fuzz/module.mk
-
-OBJ = $(BUILD)/obj
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
@@ -52,7 +126,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test test-build bench bench-build league policies rl-policies rcfr-policies experiments rl-report plots nightly install clean help
+.PHONY: all deps test check-layers test-build bench bench-build league policies rl-policies rcfr-policies experiments rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -62,10 +136,14 @@ deps:
 	@scripts/deps.sh
 
 test: deps
-	@$(MAKE) --no-print-directory test-build
+	@$(MAKE) --no-print-directory test-build check-layers
 	@tests/run.sh "$(BUILD)/tests" "$(BIN)"
 
 test-build: $(LIBS) $(PROGRAMS) $(TESTS)
+
+# Every library against every other: a header of a higher layer must not preprocess (scripts/check_layers.sh).
+check-layers:
+	@scripts/check_layers.sh "$(CC)" $(foreach l,$(LIBRARIES),'$l|$($l_DIR)|$(strip $($l_INC))')
 
 bench:
 	@$(MAKE) --no-print-directory BENCH=1 bench-build
@@ -137,7 +215,7 @@ install: all
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib" "$(DESTDIR)$(PREFIX)/include/darkhex"
 	install -m 755 $(PROGRAMS) "$(DESTDIR)$(PREFIX)/bin"
 	install -m 644 $(LIBS) "$(DESTDIR)$(PREFIX)/lib"
-	install -m 644 $(ENGINE_HEADERS) "$(DESTDIR)$(PREFIX)/include/darkhex"
+	install -m 644 $(HEADERS) "$(DESTDIR)$(PREFIX)/include/darkhex"
 	install -d "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
 	install -m 755 scripts/plots.sh "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
 	install -m 644 scripts/*.gp "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"

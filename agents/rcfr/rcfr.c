@@ -7,24 +7,11 @@
 #include <time.h>
 
 #include "cfr.h"
+#include "mix.h"
+#include "clock.h"
 
 /* Targets this close to 0 are 0, as in sv_cfr (no subnormal floats; and exactly CFR's regrets). */
 #define TINY 1e-30
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static uint64_t next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 rc_config rc_config_defaults(void)
 {
@@ -127,7 +114,7 @@ static int regress(rc_rcfr *r, int p, long it, char *err, size_t errlen)
         uint32_t cap = r->cfg.reservoir;
         for (uint32_t i = 0; i < n; i++) {
             uint64_t seen = r->res_seen[p]++;
-            uint64_t slot = seen < cap ? seen : next(&r->rng) % (seen + 1);
+            uint64_t slot = seen < cap ? seen : mix_next(&r->rng) % (seen + 1);
             if (slot < cap) {
                 r->res_row[p][slot] = i;
                 r->res_val[p][slot] = r->inst[global[i]];
@@ -151,18 +138,18 @@ int rc_iterate(rc_rcfr *r, char *err, size_t errlen)
     long it = r->iteration + 1;
     double weight = r->cfg.plus ? (double)it : 1.0;
     for (int p = 0; p < 2; p++) {
-        double t0 = now();
+        double t0 = clk_now();
         if (r->cfg.targets == RC_BOOTSTRAP)
             memcpy(r->inst, r->pred, sizeof *r->inst * t->n_actions);
         else
             memset(r->inst, 0, sizeof *r->inst * t->n_actions);
         sv_cfr_pass(t, p, r->current, r->inst, r->strategy_sum, weight);
-        double t1 = now();
+        double t1 = clk_now();
         if (regress(r, p, it, err, errlen) != 0)
             return -1;
         refresh(r, p);
         r->walk_seconds += t1 - t0;
-        r->fit_seconds += now() - t1;
+        r->fit_seconds += clk_now() - t1;
     }
     r->iteration = it;
     return 0;

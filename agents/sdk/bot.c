@@ -10,13 +10,9 @@
 #include <zmq.h>
 
 #include "protocol.h"
+#include "clock.h"
 
-double bot_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+double bot_clock(void) { return clk_now(); }
 
 static bool can_swap(const bot_state *s)
 {

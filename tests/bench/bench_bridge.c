@@ -7,13 +7,7 @@
 #include <time.h>
 
 #include "bridge_play.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "clock.h"
 
 /* Per-move time on 11x11: positions from games of the builder against random, each planned 20 times. */
 static void per_move(hx_variant v)
@@ -49,17 +43,17 @@ static void per_move(hx_variant v)
                               .hidden = br_hidden_estimate(v, builder, ev, ne, known),
                               .own_stones = hx_stones(&g, builder), .dark = hx_variant_dark(v), .jitter = jitter };
             int cell = 0;
-            double t0 = now();
+            double t0 = clk_now();
             for (int k = 0; k < 20; k++) {
                 hx_rng r2 = rng;
                 cell = br_choose(&p, &o, &r2, NULL);
             }
-            double t1 = now();
+            double t1 = clk_now();
             for (int k = 0; k < 20; k++) {
                 hx_rng r2 = rng;
                 sink += hx_random_legal(&g, &r2);
             }
-            double t2 = now();
+            double t2 = clk_now();
             plan += t1 - t0, base += t2 - t1, moves += 20;
             (void)br_choose(&p, &o, &rng, NULL);
             hx_attempt(&g, cell);

@@ -9,13 +9,7 @@
 #include <time.h>
 
 #include "game.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "clock.h"
 
 static volatile uint64_t sink;
 
@@ -26,14 +20,14 @@ static double engine_rate(hx_variant v, int rows, int cols, double secs)
     hx_rng rng;
     hx_rng_seed(&rng, 42);
     uint64_t attempts = 0, wins = 0;
-    double t0 = now(), t;
+    double t0 = clk_now(), t;
     do {
         for (int i = 0; i < 256; i++) {
             hx_new(&g, v, rows, cols, 0);
             attempts += (uint64_t)hx_playout(&g, &rng);
             wins += hx_winner(&g) == HX_BLACK;
         }
-        t = now() - t0;
+        t = clk_now() - t0;
     } while (t < secs);
     sink += wins;
     return (double)attempts / t;
@@ -94,7 +88,7 @@ static double naive_rate(hx_variant v, int rows, int cols, double secs)
     hx_rng_seed(&rng, 42);
     uint64_t attempts = 0;
     int legal[HX_MAX_CELLS];
-    double t0 = now(), t;
+    double t0 = clk_now(), t;
     do {
         for (int i = 0; i < 16; i++) {
             memset(&g, 0, sizeof g);
@@ -109,7 +103,7 @@ static double naive_rate(hx_variant v, int rows, int cols, double secs)
                 attempts++;
             }
         }
-        t = now() - t0;
+        t = clk_now() - t0;
     } while (t < secs);
     return (double)attempts / t;
 }
@@ -123,18 +117,18 @@ static void copies(int rows, int cols)
     for (int i = 0; i < rows * cols / 2; i++)
         hx_attempt(&g, hx_random_legal(&g, &rng));
     uint64_t n = 0;
-    double t0 = now(), t;
+    double t0 = clk_now(), t;
     do {
         for (int i = 0; i < 4096; i++) {
             hx_copy(&c, &g);
             sink += c.n_attempts;
         }
         n += 4096;
-        t = now() - t0;
+        t = clk_now() - t0;
     } while (t < 0.2);
     double fast = (double)n / t;
     n = 0;
-    t0 = now();
+    t0 = clk_now();
     do {
         for (int i = 0; i < 4096; i++) {
             __asm__ volatile("" : : "r"(&g) : "memory");
@@ -142,7 +136,7 @@ static void copies(int rows, int cols)
             sink += c.n_attempts;
         }
         n += 4096;
-        t = now() - t0;
+        t = clk_now() - t0;
     } while (t < 0.2);
     printf("  copy %2dx%-2d mid-game   hx_copy %7.2f M/s   struct assignment %6.2f M/s   ratio %5.1fx\n", rows, cols,
            fast / 1e6, (double)n / t / 1e6, fast / ((double)n / t));
@@ -158,12 +152,12 @@ static void keys(int rows, int cols)
         hx_attempt(&g, hx_random_legal(&g, &rng));
     uint16_t key[HX_MAX_EVENTS];
     uint64_t n = 0;
-    double t0 = now(), t;
+    double t0 = clk_now(), t;
     do {
         for (int i = 0; i < 1024; i++)
             sink += (uint64_t)hx_key(&g, i & 1, key);
         n += 1024;
-        t = now() - t0;
+        t = clk_now() - t0;
     } while (t < 0.2);
     printf("  key %2dx%-2d (%3d attempts) hx_key %6.2f M/s\n", rows, cols, hx_num_attempts(&g), (double)n / t / 1e6);
 }

@@ -15,13 +15,7 @@
 #include <zmq.h>
 
 #include "runner.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "clock.h"
 
 static int by_value(const void *a, const void *b)
 {
@@ -60,7 +54,7 @@ static double raw_round_trip(int n)
     memcpy(msg, "abcdefghijklmnopqrstuvwx", 24);
     double batch[7];
     for (int k = 0; k < 8; k++) { /* a warm-up batch, then 7 batches: the median */
-        double t0 = now();
+        double t0 = clk_now();
         for (int i = 0; i < n; i++) {
             zmq_send(router, id, (size_t)id_len, ZMQ_SNDMORE);
             zmq_send(router, msg, 24, 0);
@@ -68,7 +62,7 @@ static double raw_round_trip(int n)
             zmq_recv(router, msg, sizeof msg, 0);
         }
         if (k > 0)
-            batch[k - 1] = (now() - t0) / n * 1e6;
+            batch[k - 1] = (clk_now() - t0) / n * 1e6;
         if (k == 7) {
             qsort(batch, 7, sizeof batch[0], by_value);
             double us = batch[3];
@@ -108,8 +102,8 @@ static bool next_game(void *user, rn_game *g)
 static bool finished(void *user, const rn_result *r, char *why, size_t whylen)
 {
     bench_run *b = user;
-    if (r->reason != PM_END_CONNECTED) {
-        snprintf(why, whylen, "game %llu ended by %s: %s", (unsigned long long)r->game->id, pm_end_name(r->reason),
+    if (r->reason != HX_END_CONNECTED) {
+        snprintf(why, whylen, "game %llu ended by %s: %s", (unsigned long long)r->game->id, hx_end_name(r->reason),
                  r->detail);
         return false;
     }
@@ -141,12 +135,12 @@ int main(int argc, char **argv)
         rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = runs[i].conc, .move_ms = 10000,
                           .margin_ms = 50, .handshake_ms = 10000, .ping_ms = 10000, .log_dir = "/tmp/arena-bench-logs",
                           .log_prefix = "bench", .next_game = next_game, .finished = finished, .user = &b };
-        double t0 = now();
+        double t0 = clk_now();
         if (rn_run(&cfg, err, sizeof err) != RN_DONE) {
             fprintf(stderr, "bench_match: %s\n", err);
             return 1;
         }
-        double s = now() - t0, us = s / (double)b.attempts * 1e6;
+        double s = clk_now() - t0, us = s / (double)b.attempts * 1e6;
         printf("%2dx%-3d %5d %7ld %10.1f %12.0f %14.1f %9.2fx\n", runs[i].size, runs[i].size, runs[i].conc, b.games,
                b.games / s, b.attempts / s, us, us / raw);
     }

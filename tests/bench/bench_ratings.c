@@ -8,13 +8,7 @@
 
 #include "bt.h"
 #include "rng.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "clock.h"
 
 int main(void)
 {
@@ -35,25 +29,25 @@ int main(void)
         black[k] = b, white[k] = w;
         won[k] = (double)(hx_rng_next(&rng) >> 11) * 0x1.0p-53 < p;
     }
-    double t0 = now();
+    double t0 = clk_now();
     long sum = 0;
     for (int k = 0; k < GAMES; k++)
         sum += black[k] + white[k] + won[k];
-    double pass = now() - t0;
+    double pass = clk_now() - t0;
 
     rt_data d;
     rt_data_init(&d, N, 1);
-    t0 = now();
+    t0 = clk_now();
     for (int k = 0; k < GAMES; k++) {
         *rt_cell(&d, d.games, 0, black[k], white[k]) += 1;
         *rt_cell(&d, d.wins, 0, black[k], white[k]) += won[k];
     }
-    double count = now() - t0;
+    double count = clk_now() - t0;
     rt_options o = { .prior = 1, .anchor = -1, .bootstrap = 0, .seed = 1 };
     rt_fit f;
-    t0 = now();
+    t0 = clk_now();
     rt_fit_all(&d, &o, &f);
-    double fit = now() - t0;
+    double fit = clk_now() - t0;
     double err = 0, mean = 0;
     for (int i = 0; i < N; i++)
         mean += truth[i] / N;
@@ -62,9 +56,9 @@ int main(void)
     int iterations = f.iterations;
     rt_fit_free(&f);
     o.bootstrap = 1000;
-    t0 = now();
+    t0 = clk_now();
     rt_fit_all(&d, &o, &f);
-    double boot = now() - t0 - fit;
+    double boot = clk_now() - t0 - fit;
     printf("ratings: Bradley-Terry with first-move advantage, %d players, %d games (checksum %ld)\n", N, GAMES, sum);
     printf("  one pass over the games (baseline)   %8.1f ms\n", pass * 1e3);
     printf("  counting games into pairings          %8.1f ms  (%.1fx the pass)\n", count * 1e3, count / pass);

@@ -15,13 +15,7 @@
 #include "linkfn.h"
 #include "rcfr.h"
 #include "regressor.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "clock.h"
 
 static int die(const char *what, const char *err)
 {
@@ -48,10 +42,10 @@ static int compare(const sv_tree *t, const rc_features *f, rg_kind kind, const f
         float *y = malloc(sizeof *y * n), *out = malloc(sizeof *out * n);
         for (uint32_t i = 0; i < n; i++)
             y[i] = regret[f->global[p][i]];
-        double t0 = now();
+        double t0 = clk_now();
         if (rg_fit(m, NULL, n, y, err, sizeof err) != 0 || rg_predict(m, out, err, sizeof err) != 0)
             return die("fit", err);
-        fit += now() - t0;
+        fit += clk_now() - t0;
         for (uint32_t i = 0; i < n; i++)
             pred[f->global[p][i]] = out[i];
         free(y);
@@ -102,20 +96,20 @@ int main(void)
     sv_cfr c;
     if (sv_cfr_init(&c, &t, SV_CFR) != 0)
         return die("cfr", "out of memory");
-    double t0 = now();
+    double t0 = clk_now();
     for (int i = 0; i < 100; i++)
         sv_cfr_iterate(&c);
-    double cfr_it = (now() - t0) / 100;
+    double cfr_it = (clk_now() - t0) / 100;
     printf("  tabular CFR: %.2f ms per iteration (baseline)\n", 1e3 * cfr_it);
 
     static const struct { rg_kind kind; rc_set set; int iterations; } runs[] = {
         { RG_XGBOOST, RC_RICH, 10 }, { RG_XGBOOST, RC_COARSE, 10 }, { RG_FANN, RC_RICH, 2 } };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         rc_features f;
-        double tf = now();
+        double tf = clk_now();
         if (rc_features_build(&f, &t, &p, runs[i].set) != 0)
             return die("features", "out of memory");
-        tf = now() - tf;
+        tf = clk_now() - tf;
         rc_config cfg = rc_config_defaults();
         cfg.regressor = rg_defaults(runs[i].kind);
         rc_rcfr r;

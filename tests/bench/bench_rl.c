@@ -9,27 +9,21 @@
 #include "game.h"
 #include "learn.h"
 #include "rng.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "clock.h"
 
 static double playouts_per_second(hx_variant v, int rows, int cols)
 {
     hx_rng rng;
     hx_rng_seed(&rng, 1);
     long games = 0;
-    double t0 = now();
-    while (now() - t0 < 1)
+    double t0 = clk_now();
+    while (clk_now() - t0 < 1)
         for (int k = 0; k < 100; k++, games++) {
             hx_game g;
             hx_new(&g, v, rows, cols, 0);
             hx_playout(&g, &rng);
         }
-    return games / (now() - t0);
+    return games / (clk_now() - t0);
 }
 
 static void run(const char *what, rl_algo algo, rl_opponent opp, bool view, double base)
@@ -39,12 +33,12 @@ static void run(const char *what, rl_algo algo, rl_opponent opp, bool view, doub
                     .budget = (size_t)4 << 30, .seed = 1 };
     rl_learner l;
     rl_init(&l, &c);
-    double t0 = now();
-    while (now() - t0 < 3)
+    double t0 = clk_now();
+    while (clk_now() - t0 < 3)
         for (int k = 0; k < 100; k++)
             if (rl_episode(&l) < 0)
                 return;
-    double rate = (double)l.episode / (now() - t0);
+    double rate = (double)l.episode / (clk_now() - t0);
     printf("  %-34s %8.0f episodes/s  (%.1fx the random playout's time per game), %u states after %llu episodes\n",
            what, rate, base / rate, l.table.n_infosets, (unsigned long long)l.episode);
     rl_free(&l);

@@ -12,19 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "br.h"
+#include "bestresponse.h"
 #include "cfr.h"
 #include "darkhex.h"
 #include "infowalk.h"
 #include "mccfr.h"
 #include "policy.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "clock.h"
 
 static double plain(const sv_tree *t, uint32_t h)
 {
@@ -45,29 +39,29 @@ int main(void)
         efg_game g;
         sv_darkhex_game(&g, &p);
         sv_tree t;
-        double t0 = now();
+        double t0 = clk_now();
         if (sv_tree_build(&t, &g, 1u << 26, false) != 0)
             return 1;
-        double built = now() - t0;
+        double built = clk_now() - t0;
         volatile double sink = 0;
-        t0 = now();
+        t0 = clk_now();
         for (int k = 0; k < 20; k++)
             sink += plain(&t, 0);
-        double pass = (now() - t0) / 20;
+        double pass = (clk_now() - t0) / 20;
         sv_cfr c;
         if (sv_cfr_init(&c, &t, SV_CFR_PLUS) != 0)
             return 1;
         int iters = 500;
-        t0 = now();
+        t0 = clk_now();
         for (int k = 0; k < iters; k++)
             sv_cfr_iterate(&c);
-        double per = (now() - t0) / iters;
+        double per = (clk_now() - t0) / iters;
         double *avg = malloc(sizeof *avg * t.n_actions);
         sv_cfr_average(&c, avg);
         sv_eval e;
-        t0 = now();
+        t0 = clk_now();
         sv_evaluate(&t, avg, &e);
-        double ev = now() - t0;
+        double ev = clk_now() - t0;
         /* per information state: its record, its actions (cell byte pairs), a float regret and a double sum
          * per action, and its table slots */
         double bytes = (double)(sizeof(sv_infoset) * t.n_infosets + t.n_actions * (sizeof(uint16_t) + 4 + 8) +
@@ -86,25 +80,25 @@ int main(void)
             if (fd < 0)
                 return 1;
             close(fd);
-            t0 = now();
+            t0 = clk_now();
             if (pf_save_tree(&t, avg, &m, path, err, sizeof err) != 0)
                 return 1;
-            double saved = now() - t0;
+            double saved = clk_now() - t0;
             pf_policy pol;
-            t0 = now();
+            t0 = clk_now();
             if (pf_load(&pol, path, err, sizeof err) != 0)
                 return 1;
-            double loaded = now() - t0;
+            double loaded = clk_now() - t0;
             if (i == 1) /* writing and loading (mmap + full validation) the policy of abrupt 3x2 */
                 printf("      policy file: %u information states, written in %.1f ms, loaded and validated in %.2f ms\n",
                        pol.n_entries, 1e3 * saved, 1e3 * loaded);
             iw_result r;
             double wt[2];
             for (int th = 1; th <= 2; th++) {
-                t0 = now();
+                t0 = clk_now();
                 if (iw_evaluate(cases[i].v, cases[i].r, cases[i].c, &pol, &pol, th, NULL, NULL, &r, err, sizeof err))
                     return 1;
-                wt[th - 1] = now() - t0;
+                wt[th - 1] = clk_now() - t0;
             }
             printf("      information-state walk: %.2f ms on 1 thread, %.2f ms on 2 (%.1fx faster than the tree's "
                    "evaluation; exploitability differs by %.1e)\n", 1e3 * wt[0], 1e3 * wt[1], ev / wt[0],
@@ -124,12 +118,12 @@ int main(void)
         sv_mccfr m;
         if (sv_mccfr_init(&m, &g, false, 1) != 0)
             return 1;
-        double t0 = now();
-        while (now() - t0 < 3)
+        double t0 = clk_now();
+        while (clk_now() - t0 < 3)
             for (int k = 0; k < 10; k++)
                 if (sv_mccfr_iterate(&m) != 0)
                     return 1;
-        double secs = now() - t0;
+        double secs = clk_now() - t0;
         printf("  %-9s 3x3: %.0f iterations per second, %u information states met after %ld iterations\n",
                hx_variant_name(v), (double)m.iteration / secs, m.table.n_infosets, m.iteration);
         sv_mccfr_free(&m);
@@ -140,10 +134,10 @@ int main(void)
     fflush(stdout);
     iw_result r;
     char err[300];
-    double t0 = now();
+    double t0 = clk_now();
     if (iw_evaluate(HX_CLASSICAL, 3, 3, NULL, NULL, threads, NULL, NULL, &r, err, sizeof err) != 0)
         return 1;
-    double secs = now() - t0;
+    double secs = clk_now() - t0;
     printf("  classical 3x3: %.1f s; %.3g (information state, opponent state) pairs, %.0f million per second; "
            "%llu Black and %llu White information states; exploitability %.6f\n", secs, (double)r.pairs,
            r.pairs / secs / 1e6, (unsigned long long)r.infosets[0], (unsigned long long)r.infosets[1],

@@ -9,38 +9,27 @@ FUZZ_TIMEOUT ?= 10
 FUZZ_CC ?= clang
 FUZZ_FLAGS ?=
 FUZZ_TARGETS := message config policy
-FUZZ_DIR = $(BUILD)/fuzz
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = $(WARNINGS) -D_POSIX_C_SOURCE=200809L -pthread $(FUZZ_SAN) -g -O1 -MMD -MP -Iarena $(FUZZ_INC) $(CFLAGS)
+FUZZ_CFLAGS = $(WARNINGS) -D_POSIX_C_SOURCE=200809L -pthread $(FUZZ_SAN) -g -O1 -MMD -MP $(FUZZ_INC) $(CFLAGS)
 FUZZ_LDFLAGS = $(FUZZ_SAN) -pthread $(LDFLAGS)
 
-# The engine, instrumented like the targets; each target links only the objects it uses.
-FUZZ_ENGINE_LIB := $(FUZZ_DIR)/lib/libdarkhex-engine.a
+# Each target links the instrumented objects of the libraries it uses; every project source gets the
+# include flags of its library (set by `library` in the Makefile), each target those of what it uses.
+fuzz_objs = $(foreach d,$(call closure,$1),$($d_SRC:%.c=$(FUZZ_DIR)/obj/%.o))
 
 $(FUZZ_DIR)/obj/%.o: %.c | fuzz-check
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
-# The include flags each project source gets in the normal build (arena/module.mk).
-$(PROTO_SRC:%.c=$(FUZZ_DIR)/obj/%.o): FUZZ_INC = $(MSGPACK_CFLAGS)
-$(COORD_SRC:%.c=$(FUZZ_DIR)/obj/%.o): FUZZ_INC = $(ZMQ_CFLAGS) $(MSGPACK_CFLAGS) $(INIH_CFLAGS)
-$(FUZZ_DIR)/obj/agents/solver/policy.o $(FUZZ_DIR)/obj/tests/fuzz/fuzz_policy.o: FUZZ_INC = -Iagents/solver
-
-$(FUZZ_ENGINE_LIB): $(ENGINE_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
-	@mkdir -p $(@D)
-	rm -f $@ && $(AR) rcs $@ $^
-
-$(FUZZ_DIR)/fuzz_message: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_message.o $(FUZZ_DIR)/obj/arena/protocol.o $(FUZZ_ENGINE_LIB)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(MSGPACK_LIBS) -lm
-
-# config.c checks the Z85 keys of agents with curve.c (libzmq).
-$(FUZZ_DIR)/fuzz_config: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_config.o $(FUZZ_DIR)/obj/arena/config.o \
-                         $(FUZZ_DIR)/obj/arena/curve.o $(FUZZ_DIR)/obj/arena/logline.o $(FUZZ_ENGINE_LIB)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(INIH_LIBS) $(ZMQ_LIBS) -lm
-
-$(FUZZ_DIR)/fuzz_policy: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_policy.o $(FUZZ_DIR)/obj/agents/solver/policy.o $(FUZZ_ENGINE_LIB)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ -lm
+define fuzz_target
+$$(FUZZ_DIR)/obj/tests/fuzz/fuzz_$1.o: FUZZ_INC = $$(call lib_cflags,$$(call closure,$2))
+$$(FUZZ_DIR)/fuzz_$1: $$(FUZZ_DIR)/obj/tests/fuzz/fuzz_$1.o $$(call fuzz_objs,$2)
+	$$(FUZZ_CC) $$(FUZZ_LDFLAGS) -o $$@ $$^ $$(call lib_ldlibs,$$(call closure,$2))
+endef
+$(eval $(call fuzz_target,message,protocol))
+$(eval $(call fuzz_target,config,coordinator))
+$(eval $(call fuzz_target,policy,solver))
 
 -include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
 

@@ -1,0 +1,405 @@
+/* agents/cfr/cfr_train.c — bin/cfr-train: trains a CFR-family policy for one variant and board and writes a
+ * policy file (docs/policy-format.md). Vanilla CFR, CFR+ and DCFR walk the built game tree; external-
+ * sampling MCCFR samples it, for boards whose tree does not fit. Progress on stderr, exact exploitability
+ * every K iterations (on the built tree, or by the information-state walk of infowalk.h where the tree does
+ * not fit), a CSV curve, and checkpoints a killed run resumes from. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "bestresponse.h"
+#include "cfr.h"
+#include "checkpoint.h"
+#include "lcurve.h"
+#include "darkhex.h"
+#include "infowalk.h"
+#include "mccfr.h"
+#include "policy.h"
+#include "trainer_cli.h"
+#include "variant.h"
+#include "clock.h"
+#include "json.h"
+
+enum { ALGO_MCCFR = 3 };
+
+static const char help[] =
+    "usage: cfr-train --variant V --board RxC --algo cfr|cfr+|dcfr|mccfr (--iterations N | --seconds S)\n"
+    "                 --out FILE [options]\n\n"
+    "Trains a policy by counterfactual regret minimisation and writes it as a policy file\n"
+    "(docs/policy-format.md) that bin/policy-bot plays and 'arena exploit' measures.\n\n"
+    "  --variant V            hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
+    "  --board RxC            rows x columns\n"
+    "  --swap                 hex with the swap rule\n"
+    "  --algo A               cfr (vanilla), cfr+ (linear averaging), dcfr (1.5, 0, 2): full passes over the\n"
+    "                         built tree; mccfr: external-sampling Monte Carlo CFR, for trees that do not fit\n"
+    "  --iterations N         stop after N iterations (in all, counting a resumed checkpoint's)\n"
+    "  --seconds S            stop after S seconds of training (in all); with --iterations, whichever first\n"
+    "  --out FILE             the policy file to write\n"
+    "  --keys perfect|view    information-state keys: perfect recall (default) or the view (an abstraction:\n"
+    "                         smaller, but without CFR's guarantees)\n"
+    "  --eval-every K         exact exploitability every K iterations (default: 10 for tree algorithms,\n"
+    "                         0 = only at the end): on the tree when it fits in --max-nodes, else by the\n"
+    "                         information-state walk of 'arena exploit' (dark variants up to 16 cells;\n"
+    "                         minutes on 3x3, on every processor, not counted in --seconds)\n"
+    "  --no-eval              no exact exploitability at all (not even at the end)\n"
+    "  --curve FILE           append iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white rows\n"
+    "  --checkpoint FILE      checkpoint file (default OUT.ckpt); an existing one is resumed\n"
+    "  --checkpoint-every S   seconds between checkpoints (default 60; 0 = only at the end)\n"
+    "  --fresh                ignore (and replace) an existing checkpoint\n"
+    "  --max-nodes N          largest tree to build (default 40000000 nodes, about 1.3 GB)\n"
+    "  --seed S               random seed of mccfr (default 1)\n"
+    "  --quiet                no progress lines\n"
+    "  --json                 print the summary as one JSON object (keys variant, board, algo, keys,\n"
+    "                         iterations, seconds, infosets, exploitability (null if not computed), out)\n\n"
+    "SIGINT or SIGTERM stops at the end of the current iteration, writes the checkpoint and the policy.\n"
+    "Exit status: 0 done, 1 failed (out of memory, I/O, tree too large), 2 bad input, 128+N stopped by signal N.\n";
+
+typedef struct {
+    sv_darkhex params;
+    efg_game game;
+    int algo;
+    pf_keys keys;
+    sv_tree tree;       /* tree algorithms: the training tree (keyed as --keys) */
+    sv_cfr cfr;
+    sv_mccfr mc;
+    sv_tree eval;       /* the perfect-recall tree for exact evaluation (may be the training tree) */
+    bool have_eval, eval_is_tree;
+    bool walk_eval;     /* no tree: evaluate by the information-state walk */
+    const char *out;    /* the policy file (the walk's scratch file is OUT.eval) */
+    double *probs;      /* scratch: the policy on the evaluation tree */
+} trainer;
+
+static const sv_tree *table_of(const trainer *t) { return t->algo == ALGO_MCCFR ? &t->mc.table : &t->tree; }
+static float *regret_of(trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.regret : t->cfr.regret; }
+static double *sums_of(trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.strategy_sum : t->cfr.strategy_sum; }
+static long iteration_of(const trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.iteration : t->cfr.iteration; }
+static const char *algo_name(int algo) { return algo == ALGO_MCCFR ? "mccfr" : sv_algo_name((sv_algo)algo); }
+
+/* The average strategy of the training table, per action of the table. */
+static double *average(const trainer *t)
+{
+    const sv_tree *tab = table_of(t);
+    double *avg = malloc(sizeof *avg * (tab->n_actions ? tab->n_actions : 1));
+    if (!avg)
+        tc_die(1, "out of memory");
+    if (t->algo == ALGO_MCCFR)
+        sv_mccfr_average(&t->mc, avg);
+    else
+        sv_cfr_average(&t->cfr, avg);
+    return avg;
+}
+
+/* The table's policy on the evaluation tree (uniform where the table lacks a state). */
+static void project(const sv_tree *src, const double *p, const sv_tree *dst, double *out)
+{
+    for (uint32_t k = 0; k < dst->n_infosets; k++) {
+        const sv_infoset *is = &dst->infosets[k];
+        int64_t j = sv_tree_find(src, is->player, src->view_keys ? is->view : is->key);
+        for (int a = 0; a < is->n; a++)
+            out[is->offset + a] = j >= 0 && src->infosets[j].n == is->n ? p[src->infosets[j].offset + a]
+                                                                         : 1.0 / is->n;
+    }
+}
+
+static pf_meta meta_of(const trainer *t, double exploitability)
+{
+    pf_meta m = { .variant = t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
+                  .flags = t->params.flags, .keys = t->keys, .iterations = (uint64_t)iteration_of(t),
+                  .exploitability = exploitability };
+    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t->algo));
+    return m;
+}
+
+/* The current average policy through a scratch policy file and the information-state walk. */
+static void walk_evaluate(trainer *t, sv_eval *e)
+{
+    char path[4200], err[600];
+    snprintf(path, sizeof path, "%s.eval", t->out);
+    pf_meta m = meta_of(t, NAN);
+    double *avg = average(t);
+    if (pf_save_tree(table_of(t), avg, &m, path, err, sizeof err) != 0)
+        tc_die(1, "%s", err);
+    free(avg);
+    pf_policy pol;
+    if (pf_load(&pol, path, err, sizeof err) != 0)
+        tc_die(1, "%s", err);
+    iw_result r;
+    int rc = iw_evaluate(t->params.variant, t->params.rows, t->params.cols, &pol, &pol, iw_default_threads(), NULL,
+                         NULL, &r, err, sizeof err);
+    pf_close(&pol);
+    unlink(path);
+    if (rc != 0)
+        tc_die(1, "exact evaluation: %s", err);
+    *e = (sv_eval){ .ev0 = r.ev_black, .br = { r.br[0], r.br[1] }, .nashconv = r.nashconv,
+                    .exploitability = r.exploitability };
+}
+
+static bool evaluate(trainer *t, sv_eval *e)
+{
+    if (t->walk_eval) {
+        walk_evaluate(t, e);
+        return true;
+    }
+    if (!t->have_eval)
+        return false;
+    double *avg = average(t);
+    if (t->eval_is_tree) {
+        if (sv_evaluate(&t->eval, avg, e) != 0)
+            tc_die(1, "out of memory");
+    } else {
+        project(table_of(t), avg, &t->eval, t->probs);
+        if (sv_evaluate(&t->eval, t->probs, e) != 0)
+            tc_die(1, "out of memory");
+    }
+    free(avg);
+    return true;
+}
+
+static void save_checkpoint(trainer *t, const char *path, double seconds)
+{
+    sv_ckpt_meta m = { .variant = (int)t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
+                       .flags = t->params.flags, .keys = (int)t->keys, .iteration = iteration_of(t),
+                       .rng = t->mc.rng, .seconds = seconds };
+    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t->algo));
+    char err[512];
+    if (sv_ckpt_save(path, &m, table_of(t), regret_of(t), sums_of(t), err, sizeof err) != 0)
+        tc_die(1, "checkpoint: %s", err);
+}
+
+/* Resumes from path if it exists. Returns the training seconds already spent. */
+static double resume(trainer *t, const char *path)
+{
+    sv_ckpt_meta want = { .variant = (int)t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
+                          .flags = t->params.flags, .keys = (int)t->keys }, m;
+    snprintf(want.algo, sizeof want.algo, "%s", algo_name(t->algo));
+    sv_tree tab;
+    float *regret;
+    double *sum;
+    char err[4600];
+    int rc = sv_ckpt_resume(path, &want, &m, &tab, &regret, &sum, err, sizeof err);
+    if (rc > 0)
+        return 0;
+    if (rc < 0)
+        tc_die(2, "%s (use --fresh to start over)", err);
+    if (t->algo == ALGO_MCCFR) {
+        sv_tree_free(&t->mc.table);
+        free(t->mc.regret);
+        free(t->mc.strategy_sum);
+        tab.view_keys = t->keys == PF_KEYS_VIEW;
+        t->mc.table = tab;
+        t->mc.regret = regret;
+        t->mc.strategy_sum = sum;
+        t->mc.cap = tab.n_actions;
+        t->mc.rng = m.rng;
+        t->mc.iteration = m.iteration;
+        if (sv_mccfr_reserve(&t->mc) != 0)
+            tc_die(1, "out of memory");
+    } else {
+        if (sv_ckpt_onto_tree(&tab, regret, sum, &t->tree, t->cfr.regret, t->cfr.strategy_sum) != 0)
+            tc_die(2, "%s: the checkpoint's %u information states do not match the game's %u", path, tab.n_infosets,
+                t->tree.n_infosets);
+        sv_cfr_resume(&t->cfr, m.iteration);
+        sv_tree_free(&tab);
+        free(regret);
+        free(sum);
+    }
+    return m.seconds;
+}
+
+/* Keeps the curve's rows up to `iteration` (a killed run may have logged past its last checkpoint). */
+int main(int argc, char **argv)
+{
+    tc_init("cfr-train");
+    static const struct option options[] = {
+        { "variant", required_argument, 0, 'v' },  { "board", required_argument, 0, 'b' },
+        { "swap", no_argument, 0, 'S' },           { "algo", required_argument, 0, 'a' },
+        { "iterations", required_argument, 0, 'n' }, { "seconds", required_argument, 0, 's' },
+        { "out", required_argument, 0, 'o' },      { "keys", required_argument, 0, 'k' },
+        { "eval-every", required_argument, 0, 'e' }, { "no-eval", no_argument, 0, 'N' },
+        { "curve", required_argument, 0, 'c' },
+        { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
+        { "fresh", no_argument, 0, 'F' },          { "max-nodes", required_argument, 0, 'm' },
+        { "seed", required_argument, 0, 'r' },     { "quiet", no_argument, 0, 'q' },
+        { "json", no_argument, 0, 'j' },           { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    trainer t = { .params = { .variant = HX_VARIANT_COUNT }, .algo = -1 };
+    long iterations = -1, eval_every = -1, ckpt_every = 60, max_nodes = 40000000;
+    double seconds = -1;
+    uint64_t seed = 1;
+    const char *out = NULL, *curve_path = NULL, *ckpt_path = NULL;
+    bool fresh = false, quiet = false, json = false, no_eval = false;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+        switch (c) {
+        case 'v': t.params.variant = tc_variant(optarg); break;
+        case 'b': tc_board(optarg, &t.params.rows, &t.params.cols); break;
+        case 'S': t.params.flags |= HX_SWAP_RULE; break;
+        case 'a':
+            t.algo = strcmp(optarg, "mccfr") == 0 ? ALGO_MCCFR : sv_algo_parse(optarg);
+            if (t.algo < 0)
+                tc_die(2, "--algo: unknown algorithm '%s' (cfr, cfr+, dcfr or mccfr)", optarg);
+            break;
+        case 'n': iterations = tc_long("iterations", optarg, 1); break;
+        case 's': seconds = tc_real("seconds", optarg, 1e-3, 1e9); break;
+        case 'o': out = optarg; break;
+        case 'k':
+            if (strcmp(optarg, "perfect") && strcmp(optarg, "view"))
+                tc_die(2, "--keys: expected perfect or view, got '%s'", optarg);
+            t.keys = strcmp(optarg, "view") == 0 ? PF_KEYS_VIEW : PF_KEYS_PERFECT;
+            break;
+        case 'e': eval_every = tc_long("eval-every", optarg, 0); break;
+        case 'c': curve_path = optarg; break;
+        case 'C': ckpt_path = optarg; break;
+        case 'E': ckpt_every = tc_long("checkpoint-every", optarg, 0); break;
+        case 'F': fresh = true; break;
+        case 'm': max_nodes = tc_long("max-nodes", optarg, 1); break;
+        case 'r': seed = (uint64_t)tc_long("seed", optarg, 0); break;
+        case 'q': quiet = true; break;
+        case 'j': json = true; break;
+        case 'N': no_eval = true; break;
+        case 'h': fputs(help, stdout); return 0;
+        default: tc_options_done(c, optind, argc, argv);
+        }
+    }
+    tc_options_done(-1, optind, argc, argv);
+    tc_required(t.params.variant != HX_VARIANT_COUNT && t.params.rows && t.algo >= 0 && out,
+                "--variant, --board, --algo and --out");
+    if (iterations < 0 && seconds < 0)
+        tc_die(2, "give --iterations N or --seconds S");
+    tc_playable(t.params.variant, t.params.rows, t.params.cols, t.params.flags);
+    if (max_nodes > UINT32_MAX)
+        max_nodes = UINT32_MAX;
+    if (eval_every < 0)
+        eval_every = t.algo == ALGO_MCCFR ? 0 : 10;
+    char ckpt_default[4096];
+    ckpt_path = tc_checkpoint_path(ckpt_path, out, ckpt_default, sizeof ckpt_default);
+    sv_darkhex_game(&t.game, &t.params);
+
+    /* The trees: the training tree for the full-pass algorithms, and a perfect-recall one to evaluate on. */
+    if (t.algo != ALGO_MCCFR) {
+        if (sv_tree_build(&t.tree, &t.game, (uint32_t)max_nodes, t.keys == PF_KEYS_VIEW) != 0)
+            tc_die(1, "the game tree of %dx%d %s does not fit in %ld nodes (try --algo mccfr or --max-nodes)",
+                t.params.rows, t.params.cols, hx_variant_name(t.params.variant), max_nodes);
+        if (sv_cfr_init(&t.cfr, &t.tree, (sv_algo)t.algo) != 0)
+            tc_die(1, "out of memory");
+        if (t.keys == PF_KEYS_PERFECT) {
+            t.have_eval = t.eval_is_tree = true;
+            t.eval = t.tree;
+        }
+    } else if (sv_mccfr_init(&t.mc, &t.game, t.keys == PF_KEYS_VIEW, seed) != 0) {
+        tc_die(1, "out of memory");
+    }
+    t.out = out;
+    const char *why = NULL;
+    if (no_eval) {
+        t.have_eval = false; /* (an eval tree that is the training tree is still freed once) */
+        eval_every = 0;
+    } else if (!t.have_eval && sv_tree_build(&t.eval, &t.game, (uint32_t)max_nodes, false) == 0) {
+        t.have_eval = true;
+        t.probs = malloc(sizeof *t.probs * (t.eval.n_actions ? t.eval.n_actions : 1));
+        if (!t.probs)
+            tc_die(1, "out of memory");
+    } else if (!t.have_eval && iw_supported(t.params.variant, t.params.rows, t.params.cols, t.params.flags, &why)) {
+        t.walk_eval = true;
+        if (!quiet)
+            fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: exact exploitability by the "
+                            "information-state walk%s\n", max_nodes, eval_every ? "" : " at the end");
+    }
+    if (!t.have_eval && !t.walk_eval && !quiet && !no_eval)
+        fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: no exact exploitability (%s)\n", max_nodes,
+                why);
+
+    double spent = fresh ? 0 : resume(&t, ckpt_path);
+    static const char header[] = "iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white\n";
+    FILE *curve = curve_path ? tc_curve(curve_path, iteration_of(&t), header) : NULL;
+    tc_catch_stop();
+
+    tc_run run;
+    tc_run_start(&run, "iteration", "it/s", (double)iteration_of(&t), spent, (double)iterations, seconds, quiet);
+    if (!quiet && iteration_of(&t))
+        fprintf(stderr, "cfr-train: resumed from %s at iteration %ld (%.1f s)\n", ckpt_path, iteration_of(&t), spent);
+    sv_eval e = { .exploitability = NAN };
+    bool have_e = false;
+    long e_it = -1;
+    while (tc_run_more(&run, (double)iteration_of(&t))) {
+        if (t.algo == ALGO_MCCFR) {
+            if (sv_mccfr_iterate(&t.mc) != 0)
+                tc_die(1, "out of memory after %u information states", t.mc.table.n_infosets);
+        } else {
+            sv_cfr_iterate(&t.cfr);
+        }
+        long it = iteration_of(&t);
+        double te = clk_now();
+        bool eval_now = eval_every > 0 && it % eval_every == 0 && evaluate(&t, &e);
+        if (eval_now && t.walk_eval)
+            tc_run_exclude(&run, te); /* minutes of evaluation are not training time */
+        if (eval_now) {
+            have_e = true;
+            e_it = it;
+            if (curve) {
+                fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", it, tc_run_seconds(&run), e.exploitability, e.nashconv,
+                        e.ev0, e.br[0], e.br[1]);
+                fflush(curve);
+            }
+        }
+        if (tc_run_progress(&run, (double)it, eval_now)) {
+            fprintf(stderr, "  infosets %u", table_of(&t)->n_infosets);
+            if (eval_now)
+                fprintf(stderr, "  exploitability %.3e", e.exploitability);
+            fputc('\n', stderr);
+        }
+        if (tc_run_checkpoint_due(&run, ckpt_every)) {
+            save_checkpoint(&t, ckpt_path, tc_run_seconds(&run));
+            tc_run_checkpointed(&run);
+        }
+    }
+    double total = tc_run_seconds(&run);
+    save_checkpoint(&t, ckpt_path, total);
+    if (e_it != iteration_of(&t))
+        have_e = evaluate(&t, &e);
+    if (have_e && curve && e_it != iteration_of(&t))
+        fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", iteration_of(&t), total, e.exploitability, e.nashconv,
+                e.ev0, e.br[0], e.br[1]);
+    if (curve)
+        fclose(curve);
+
+    pf_meta m = meta_of(&t, have_e ? e.exploitability : NAN);
+    double *avg = average(&t);
+    char err[512];
+    if (pf_save_tree(table_of(&t), avg, &m, out, err, sizeof err) != 0)
+        tc_die(1, "%s", err);
+    free(avg);
+    if (json) {
+        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"keys\":\"%s\",\"iterations\":%ld,"
+               "\"seconds\":%.3f,\"infosets\":%u,\"exploitability\":",
+               hx_variant_name(t.params.variant), t.params.rows, t.params.cols, algo_name(t.algo),
+               t.keys == PF_KEYS_VIEW ? "view" : "perfect", iteration_of(&t), total, table_of(&t)->n_infosets);
+        if (have_e)
+            printf("%.9g", e.exploitability);
+        else
+            fputs("null", stdout);
+        fputs(",\"out\":", stdout);
+        json_string(stdout, out);
+        puts("}");
+    } else {
+        printf("%s: %dx%d %s, %s, %ld iterations in %.1f s, %u information states", out, t.params.rows, t.params.cols,
+               hx_variant_name(t.params.variant), algo_name(t.algo), iteration_of(&t), total,
+               table_of(&t)->n_infosets);
+        if (have_e)
+            printf(", exploitability %.3e", e.exploitability);
+        putchar('\n');
+    }
+    free(t.probs);
+    if (!t.eval_is_tree)
+        sv_tree_free(&t.eval);
+    sv_cfr_free(&t.cfr);
+    sv_tree_free(&t.tree);
+    sv_mccfr_free(&t.mc);
+    return tc_stopped() ? 128 + tc_stopped() : 0;
+}

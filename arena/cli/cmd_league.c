@@ -1,0 +1,328 @@
+/* arena/cli/cmd_league.c — `arena league CONFIG`: writes a league's whole schedule to the database, then plays
+ * the games still missing, so an interrupted league resumes where it stopped (docs/leagues.md). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <sha2.h>
+
+#include "agent.h"
+#include "cli.h"
+#include "commands.h"
+#include "config.h"
+#include "league.h"
+#include "progress.h"
+#include "curvezmq.h"
+#include "runner.h"
+#include "store.h"
+#include "clock.h"
+#include "json.h"
+
+static const char help[] =
+    "usage: arena league CONFIG [--db PATH] [--resume | --new] [--logs DIR] [--progress N] [--quiet]\n"
+    "                    [--json | --format text|json]\n\n"
+    "Plays a league described by an INI file (docs/leagues.md): every pairing of its agents (or the\n"
+    "challenger against each, in a gauntlet) in every listed variant and board, the configured number of\n"
+    "games each, half with each colour. The whole schedule is written to the database first; then the\n"
+    "games not yet played are played. Running the same command again after an interruption (Ctrl-C,\n"
+    "kill -9, power loss) plays only what is missing.\n\n"
+    "  --db PATH      results database (default results/arena.db)\n"
+    "  --resume       only continue an unfinished league of this name and config (error when none)\n"
+    "  --new          start a new league even when an unfinished one exists\n"
+    "                 (default: continue an unfinished one, else start a new one)\n"
+    "  --logs DIR     bots' output (default results/logs)\n"
+    "  --progress N   when stderr is not a terminal, a progress line every N games (default 50; 0: none)\n"
+    "  --quiet        no progress at all\n"
+    "  --json         a JSON summary: {\"league\",\"name\",\"resumed\",\"scheduled\",\"played\",\"pending\",\n"
+    "                 \"forfeits\":{...},\"seconds\",\"db\"}\n\n"
+    "One league coordinator at a time per database: a second `arena league` on a database in use exits\n"
+    "with status 3 without touching it (other commands, `arena match` included, may use it meanwhile).\n\n"
+    "Exit status: 0 the league is complete, 1 it could not run (database error), 2 bad input (the config:\n"
+    "file, line and key are named), 3 the database is in use by another league, 128+signal when\n"
+    "interrupted (games already played are kept).\n";
+
+typedef struct {
+    const cfg_league *cfg;
+    ag_command cmds[CFG_MAX_AGENTS];
+    int64_t ids[CFG_MAX_AGENTS];
+    char versions[CFG_MAX_AGENTS][PM_MAX_STRING + 1];
+    hx_store *store;
+    int64_t run;
+    store_planned *pending;
+    int n_pending, next, played;
+    long forfeits[HX_END_COUNT];
+    progress prog;
+} league_run;
+
+static int agent_index(const cfg_league *c, const char *name)
+{
+    for (int i = 0; i < c->n_agents; i++)
+        if (strcmp(c->agents[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static bool next_game(void *user, rn_game *g)
+{
+    league_run *l = user;
+    while (l->next < l->n_pending) {
+        store_planned *p = &l->pending[l->next++];
+        int b = agent_index(l->cfg, p->black), w = agent_index(l->cfg, p->white);
+        if (b < 0 || w < 0)
+            continue; /* cannot happen: the schedule was written from this config */
+        *g = (rn_game){ .id = (uint64_t)p->id, .black = b, .white = w, .variant = p->variant, .rows = p->rows,
+                        .cols = p->cols, .seed = p->seed, .tag = p,
+                        .flags = l->cfg->swap && p->variant == HX_HEX && p->rows == p->cols ? HX_SWAP_RULE : 0 };
+        return true;
+    }
+    return false;
+}
+
+static int64_t agent_id(league_run *l, int a)
+{
+    if (l->ids[a] <= 0)
+        l->ids[a] = store_agent(l->store, l->cfg->agents[a].name, l->cmds[a].line, l->versions[a], l->cmds[a].sha256);
+    return l->ids[a];
+}
+
+static bool on_hello(void *user, int agent, const pm_msg *hello, char *why, size_t whylen)
+{
+    league_run *l = user;
+    snprintf(l->versions[agent], sizeof l->versions[agent], "%s", hello->version);
+    l->ids[agent] = 0;
+    if (agent_id(l, agent) < 0) {
+        snprintf(why, whylen, "cannot record the agent: %s", store_error(l->store));
+        return false;
+    }
+    return true;
+}
+
+static bool on_finished(void *user, const rn_result *r, char *why, size_t whylen)
+{
+    league_run *l = user;
+    const store_planned *p = r->game->tag;
+    int64_t black = agent_id(l, r->game->black), white = agent_id(l, r->game->white);
+    store_game_rec rec = { .run = l->run, .black = black, .white = white, .seed = r->game->seed,
+                           .winner = r->winner, .reason = r->reason, .detail = r->detail, .seconds = r->seconds,
+                           .started = r->started, .finished = r->finished, .game = r->play, .schedule = p->id };
+    if (black < 0 || white < 0 || store_game(l->store, &rec) < 0) {
+        snprintf(why, whylen, "cannot store game %d of the schedule: %s", p->n, store_error(l->store));
+        return false;
+    }
+    l->played++;
+    if (r->reason != HX_END_CONNECTED)
+        l->forfeits[r->reason]++;
+    progress_game(&l->prog, r->reason != HX_END_CONNECTED);
+    return true;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(1 << 20);
+    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+int cmd_league(int argc, char **argv)
+{
+    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET };
+    static const struct option options[] = {
+        CLI_DB_OPTIONS,
+        { "resume", no_argument, 0, O_RESUME },           { "new", no_argument, 0, O_NEW },
+        { "logs", required_argument, 0, O_LOGS },         { "progress", required_argument, 0, O_PROGRESS },
+        { "quiet", no_argument, 0, O_QUIET },             { 0, 0, 0, 0 },
+    };
+    const char *db = STORE_DEFAULT_PATH, *logs = "results/logs";
+    bool resume = false, fresh = false, quiet = false;
+    long every = 50;
+    cli_format fmt = CLI_TEXT;
+    int c;
+    while ((c = cli_getopt("league", argc, argv, options)) != -1) {
+        switch (c) {
+        case CLI_O_DB: db = optarg; break;
+        case O_RESUME: resume = true; break;
+        case O_NEW: fresh = true; break;
+        case O_LOGS: logs = optarg; break;
+        case O_PROGRESS: every = (long)cli_count("league", "--progress", optarg, 0, 100000000); break;
+        case O_QUIET: quiet = true; break;
+        case CLI_O_JSON: fmt = CLI_JSON; break;
+        case CLI_O_FORMAT: fmt = cli_format_parse("league", optarg); break;
+        case CLI_O_HELP: fputs(help, stdout); return CLI_OK;
+        }
+    }
+    if (argc - optind != 1)
+        cli_usage_error("league", "expected one config file (see 'arena league --help')");
+    if (resume && fresh)
+        cli_usage_error("league", "--resume and --new exclude each other");
+    const char *path = argv[optind];
+    static cfg_league cfg;
+    char err[1024];
+    if (cfg_load(path, &cfg, err, sizeof err) != 0)
+        cli_usage_error("league", "%s", err);
+
+    static league_run l;
+    memset(&l, 0, sizeof l);
+    l.cfg = &cfg;
+    for (int a = 0; a < cfg.n_agents; a++)
+        if (ag_command_parse(cfg.agents[a].cmdline, cfg.agents[a].dir[0] ? cfg.agents[a].dir : NULL, &l.cmds[a], err,
+                             sizeof err) != 0)
+            cli_usage_error("league", "%s:%d: [agent %s] command: %s", path, cfg.agents[a].line, cfg.agents[a].name,
+                            err);
+    for (int a = 0; a < cfg.n_agents; a++) {
+        ag_limits *lim = &l.cmds[a].limits;
+        if (cfg.agents[a].memory_mb >= 0)
+            lim->memory_mb = (unsigned)cfg.agents[a].memory_mb;
+        if (cfg.agents[a].cpu_seconds >= 0)
+            lim->cpu_seconds = (unsigned)cfg.agents[a].cpu_seconds;
+        if (cfg.agents[a].open_files >= 0)
+            lim->open_files = (unsigned)cfg.agents[a].open_files;
+    }
+    char sha[SHA256_DIGEST_STRING_LENGTH];
+    char *text = read_file(path);
+    if (!text || !SHA256File(path, sha))
+        cli_usage_error("league", "%s: cannot read", path);
+
+    if (strcmp(db, STORE_DEFAULT_PATH) == 0)
+        mkdir("results", 0755);
+    bool bad_db;
+    l.store = store_open(db, &bad_db, err, sizeof err);
+    if (!l.store && bad_db)
+        cli_usage_error("league", "%s", err);
+    if (!l.store)
+        cli_fail("league", "%s", err);
+    int claim = store_claim(db, err, sizeof err); /* released when this process ends */
+    if (claim < 0) {
+        store_close(l.store);
+        free(text);
+        fprintf(stderr, "arena league: %s\n", err);
+        return 3;
+    }
+
+    static volatile sig_atomic_t stop;
+    ag_handle_signals(&stop, NULL);
+    rn_agent agents[CFG_MAX_AGENTS];
+    for (int a = 0; a < cfg.n_agents; a++)
+        agents[a] = (rn_agent){ cfg.agents[a].name, &l.cmds[a],
+                                cfg.agents[a].server_key[0] ? cfg.agents[a].server_key : NULL };
+    static cv_keypair server_key;
+    if (cfg.listen[0] && cv_read(cfg.server_key, &server_key, err, sizeof err) != 0)
+        cli_usage_error("league", "%s: [league] server_key: %s", path, err);
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "league-%s", cfg.name);
+    rn_config rc = { .agents = agents, .n_agents = cfg.n_agents, .concurrency = cfg.concurrency,
+                     .move_ms = cfg.move_ms, .margin_ms = 50, .handshake_ms = cfg.handshake_ms,
+                     .listen = cfg.listen[0] ? cfg.listen : NULL, .server_key = cfg.listen[0] ? &server_key : NULL, .ping_ms = 1000,
+                     .log_dir = logs, .log_prefix = prefix, .stop = &stop, .next_game = next_game,
+                     .hello = on_hello, .finished = on_finished, .user = &l };
+
+    int64_t league = store_league_unfinished(l.store, cfg.name, sha);
+    if (league < 0)
+        cli_fail("league", "%s: %s", db, store_error(l.store));
+    if (fresh)
+        league = 0;
+    if (resume && league == 0)
+        cli_usage_error("league", "--resume: no unfinished league '%s' with this config in %s", cfg.name, db);
+    bool resumed = league > 0;
+    if (!resumed) {
+        /* What each agent plays: the config's lists, else what its hello announces. */
+        static cfg_games plays[CFG_MAX_AGENTS];
+        for (int a = 0; a < cfg.n_agents; a++) {
+            cfg_agent *ca = &cfg.agents[a];
+            plays[a] = ca->plays;
+            if (ca->has_variants && ca->has_boards)
+                continue;
+            static pm_msg hello;
+            rn_status st = rn_probe(&rc, a, &hello, err, sizeof err);
+            if (st == RN_STOPPED)
+                return 128 + (int)stop;
+            if (st != RN_DONE) { /* its games are scheduled; it forfeits those it fails again */
+                fprintf(stderr, "arena league: warning: %s (asked what it plays; see its log in %s); scheduling it "
+                        "for the league's variants and boards\n", err, logs);
+                if (!ca->has_variants)
+                    plays[a].variants = cfg.games.variants;
+                if (!ca->has_boards)
+                    plays[a].n_boards = 0;
+                continue;
+            }
+            if (!ca->has_variants)
+                plays[a].variants = hello.variants;
+            if (!ca->has_boards) {
+                plays[a].n_boards = hello.n_boards < CFG_MAX_BOARDS ? hello.n_boards : 0;
+                memcpy(plays[a].boards, hello.boards, sizeof plays[a].boards[0] * (size_t)plays[a].n_boards);
+            }
+        }
+        int n = lg_plan(&cfg, plays, NULL);
+        if (n == 0)
+            cli_usage_error("league", "%s: no games to play (no two agents share a listed variant and board)", path);
+        store_planned *plan = calloc((size_t)n, sizeof *plan);
+        if (!plan)
+            cli_fail("league", "out of memory");
+        lg_plan(&cfg, plays, plan);
+        league = store_league_create(l.store, cfg.name, text, sha, cfg.seed, plan, n);
+        free(plan);
+        if (league < 0)
+            cli_fail("league", "%s: cannot write the schedule: %s", db, store_error(l.store));
+    }
+    free(text);
+    int total = 0;
+    if (store_league_pending(l.store, league, &l.pending, &l.n_pending, &total) != 0)
+        cli_fail("league", "%s: %s", db, store_error(l.store));
+    char desc[256];
+    snprintf(desc, sizeof desc, "league %lld '%s' from %s", (long long)league, cfg.name, path);
+    l.run = store_run_begin(l.store, "league", desc);
+    if (l.run < 0)
+        cli_fail("league", "%s: cannot record the run: %s", db, store_error(l.store));
+    if (fmt == CLI_TEXT && !quiet)
+        fprintf(stderr, "league %lld '%s': %d games scheduled, %d to play%s\n", (long long)league, cfg.name, total,
+                l.n_pending, resumed ? " (resuming)" : "");
+
+    progress_start(&l.prog, l.n_pending, every, quiet);
+    double t0 = clk_now();
+    rn_status st = l.n_pending ? rn_run(&rc, err, sizeof err) : RN_DONE;
+    double seconds = clk_now() - t0;
+    progress_end(&l.prog);
+    if (st == RN_DONE)
+        store_run_end(l.store, l.run);
+    int pending = l.n_pending - l.played;
+    long forfeits = 0;
+    for (int r = 1; r < HX_END_COUNT; r++)
+        forfeits += l.forfeits[r];
+    if (fmt == CLI_JSON) {
+        printf("{\"league\":%lld,\"name\":", (long long)league);
+        json_string(stdout, cfg.name);
+        printf(",\"resumed\":%s,\"scheduled\":%d,\"played\":%d,\"pending\":%d,\"forfeits\":{", resumed ? "true" : "false",
+               total, l.played, pending);
+        for (int r = 1; r < HX_END_COUNT; r++)
+            printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), l.forfeits[r]);
+        printf("},\"seconds\":%.3f,\"db\":", seconds);
+        json_string(stdout, db);
+        printf("}\n");
+    } else {
+        printf("league %lld '%s': %d of %d games played now in %.1f s, %d pending, %ld forfeit%s\n", (long long)league,
+               cfg.name, l.played, total, seconds, pending, forfeits, forfeits == 1 ? "" : "s");
+        for (int r = 1; r < HX_END_COUNT; r++)
+            if (l.forfeits[r])
+                printf("  %s: %ld\n", hx_end_name((hx_end_reason)r), l.forfeits[r]);
+    }
+    free(l.pending);
+    store_close(l.store);
+    if (st == RN_FAILED) {
+        fprintf(stderr, "arena league: %s\n", err);
+        return CLI_FAILED;
+    }
+    if (st == RN_STOPPED) {
+        fprintf(stderr, "arena league: interrupted with %d games to play; run the same command to play them\n",
+                pending);
+        return 128 + (int)stop;
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,350 @@
+/* arena/cli/cmd_match.c — `arena match`: two bots (command lines) play N games of one variant and board,
+ * alternating colours, K games at a time; every game goes to the database; prints a summary. */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "agent.h"
+#include "cli.h"
+#include "commands.h"
+#include "progress.h"
+#include "curvezmq.h"
+#include "runner.h"
+#include "store.h"
+#include "mix.h"
+#include "clock.h"
+#include "json.h"
+
+static const char help[] =
+    "usage: arena match --variant V --board RxC --games N [OPTIONS] BOT_A BOT_B\n\n"
+    "Plays N games between two bots, alternating colours (BOT_A is Black in the 1st, 3rd, ... game), K at a\n"
+    "time, stores every game with its attempts in the database and prints a summary. A BOT is a command\n"
+    "line in one argument, e.g. \"bin/random --seed 3\"; the arena appends --endpoint and sets\n"
+    "ARENA_ENDPOINT and ARENA_TOKEN (docs/protocol.md). Each bot process plays game after game; a bot\n"
+    "that crashes, hangs, lies or breaks the protocol forfeits that game and is restarted.\n\n"
+    "  --variant V          hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
+    "  --board RxC          rows x columns, each from 2 to 19\n"
+    "  --swap               hex only, square boards: White may answer the first move with 'swap'\n"
+    "  --games N            number of games (default 2)\n"
+    "  --move-time MS       wall-clock budget per attempt, milliseconds (default 1000)\n"
+    "  --margin MS          grace added to the budget before a move is late (default 50)\n"
+    "  --handshake MS       time a bot has from its start to its hello (default 5000)\n"
+    "  --seed S             seed of the game seeds (default 1); game i's seed derives from S and i\n"
+    "  --concurrency K      games at a time (default 1); each needs one process of each bot\n"
+    "  --memory-mb N        each bot process's address-space limit, MiB (default 4096; 0: none)\n"
+    "  --cpu-seconds N      each bot process's CPU-time limit over its life, seconds (default 0: none)\n"
+    "  --open-files N       each bot process's open-file limit (default 256; 0: none)\n"
+    "  --listen tcp://H:P   listen there (CurveZMQ) instead of a private ipc socket; needs --server-key\n"
+    "  --server-key FILE    the coordinator's key pair, from 'arena keygen FILE'\n"
+    "  --pin-key KEY        the server key the bots are told to trust (default: FILE's public key); a\n"
+    "                       wrong one makes their handshake fail (refusals: LOGS/match-RUN-connections.log)\n"
+    "  --db PATH            results database (default results/arena.db)\n"
+    "  --logs DIR           bots' stdout and stderr, one file per process (default results/logs)\n"
+    "  --quiet              no progress line\n"
+    "  --json               one JSON object: {\"games\",\"a\":{\"name\",\"wins\",\"wins_as_black\",\n"
+    "                       \"wins_as_white\"},\"b\":{...},\"forfeits\":{\"timeout\",\"crash\",\"illegal\",\n"
+    "                       \"protocol_error\",\"disconnected\"},\"seconds\",\"games_per_second\",\"run\",\"db\"}\n"
+    "  --format text|json   the same as --json for json\n\n"
+    "Exit status: 0 all games played, 1 failure (a bot refused the variant, database error), 2 bad input\n"
+    "(options, a bot's executable not found), 128+signal when interrupted (games already played are kept).\n";
+
+typedef struct {
+    const char *label;
+    ag_command cmd;
+    int64_t id;             /* agents.id, once known */
+    char name[PM_MAX_STRING + 1];
+    long wins, wins_as[2];
+} side;
+
+typedef struct {
+    side sides[2];
+    hx_store *store;
+    int64_t run;
+    long games, next, played;
+    long forfeits[HX_END_COUNT];
+    hx_variant variant;
+    int rows, cols;
+    unsigned flags;
+    uint64_t seed;
+    progress prog;
+} match;
+
+static uint64_t game_seed(uint64_t seed, long i)
+{
+    return mix_stream(seed, (uint64_t)i) >> 1; /* 63 bits: stored as an SQLite integer */
+}
+
+static bool next_game(void *user, rn_game *g)
+{
+    match *m = user;
+    if (m->next >= m->games)
+        return false;
+    long i = m->next++;
+    *g = (rn_game){ .id = (uint64_t)i + 1, .black = (int)(i % 2), .white = (int)(1 - i % 2), .variant = m->variant,
+                    .rows = m->rows, .cols = m->cols, .flags = m->flags, .seed = game_seed(m->seed, i) };
+    return true;
+}
+
+static int64_t register_side(match *m, side *s, const char *version)
+{
+    if (s->id < 0)
+        s->id = store_agent(m->store, s->name, s->cmd.line, version, s->cmd.sha256);
+    return s->id;
+}
+
+static bool on_hello(void *user, int agent, const pm_msg *hello, char *why, size_t whylen)
+{
+    match *m = user;
+    side *s = &m->sides[agent];
+    snprintf(s->name, sizeof s->name, "%s", hello->name[0] ? hello->name : s->name);
+    if (register_side(m, s, hello->version) < 0) {
+        snprintf(why, whylen, "cannot record the agent: %s", store_error(m->store));
+        return false;
+    }
+    return true;
+}
+
+static bool on_finished(void *user, const rn_result *r, char *why, size_t whylen)
+{
+    match *m = user;
+    int black = r->game->black, white = r->game->white;
+    for (int a = 0; a < 2; a++)
+        if (register_side(m, &m->sides[a], "") < 0) {
+            snprintf(why, whylen, "cannot record the agent: %s", store_error(m->store));
+            return false;
+        }
+    store_game_rec rec = { .run = m->run, .black = m->sides[black].id, .white = m->sides[white].id,
+                           .seed = r->game->seed, .winner = r->winner, .reason = r->reason, .detail = r->detail,
+                           .seconds = r->seconds, .started = r->started, .finished = r->finished, .game = r->play };
+    if (store_game(m->store, &rec) < 0) {
+        snprintf(why, whylen, "cannot store game %llu: %s", (unsigned long long)r->game->id, store_error(m->store));
+        return false;
+    }
+    side *w = &m->sides[r->winner == HX_BLACK ? black : white];
+    w->wins++;
+    w->wins_as[r->winner]++;
+    if (r->reason != HX_END_CONNECTED)
+        m->forfeits[r->reason]++;
+    m->played++;
+    progress_game(&m->prog, r->reason != HX_END_CONNECTED);
+    return true;
+}
+
+static void print_text(const match *m, double seconds, const char *db)
+{
+    printf("%s %dx%d%s, %ld game%s in %.2f s (%.1f games/s)\n", hx_variant_name(m->variant), m->rows, m->cols,
+           m->flags & HX_SWAP_RULE ? " with swap" : "", m->played, m->played == 1 ? "" : "s", seconds,
+           seconds > 0 ? m->played / seconds : 0.0);
+    for (int a = 0; a < 2; a++) {
+        const side *s = &m->sides[a];
+        printf("  %c  %-16s wins %4ld (%5.1f%%)  as Black %ld, as White %ld   %s\n", 'A' + a, s->name, s->wins,
+               m->played ? 100.0 * s->wins / m->played : 0.0, s->wins_as[HX_BLACK], s->wins_as[HX_WHITE],
+               s->cmd.line);
+    }
+    long total = 0;
+    for (int r = 1; r < HX_END_COUNT; r++)
+        total += m->forfeits[r];
+    printf("forfeits: ");
+    if (!total)
+        printf("none");
+    for (int r = 1, first = 1; r < HX_END_COUNT; r++)
+        if (m->forfeits[r]) {
+            printf("%s%s %ld", first ? "" : ", ", hx_end_name((hx_end_reason)r), m->forfeits[r]);
+            first = 0;
+        }
+    printf("\nstored as run %lld in %s\n", (long long)m->run, db);
+}
+
+static void print_json(const match *m, double seconds, const char *db)
+{
+    printf("{\"games\":%ld", m->played);
+    for (int a = 0; a < 2; a++) {
+        const side *s = &m->sides[a];
+        printf(",\"%c\":{\"name\":", 'a' + a);
+        json_string(stdout, s->name);
+        printf(",\"command\":");
+        json_string(stdout, s->cmd.line);
+        printf(",\"wins\":%ld,\"wins_as_black\":%ld,\"wins_as_white\":%ld}", s->wins, s->wins_as[HX_BLACK],
+               s->wins_as[HX_WHITE]);
+    }
+    printf(",\"forfeits\":{");
+    for (int r = 1; r < HX_END_COUNT; r++)
+        printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), m->forfeits[r]);
+    printf("},\"seconds\":%.3f,\"games_per_second\":%.2f,\"run\":%lld,\"db\":", seconds,
+           seconds > 0 ? m->played / seconds : 0.0, (long long)m->run);
+    json_string(stdout, db);
+    printf("}\n");
+}
+
+static void parent_dirs(const char *path)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(buf, 0755);
+            *p = '/';
+        }
+}
+
+int cmd_match(int argc, char **argv)
+{
+    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN };
+    static const struct option options[] = {
+        CLI_GAME_OPTIONS,
+        { "games", required_argument, 0, O_GAMES },
+        { "move-time", required_argument, 0, O_MOVE },
+        { "margin", required_argument, 0, O_MARGIN },
+        { "handshake", required_argument, 0, O_HANDSHAKE },
+        { "seed", required_argument, 0, O_SEED },
+        { "concurrency", required_argument, 0, O_CONC },
+        { "db", required_argument, 0, O_DB },
+        { "logs", required_argument, 0, O_LOGS },
+        { "quiet", no_argument, 0, O_QUIET },
+        { "memory-mb", required_argument, 0, O_MEM },
+        { "cpu-seconds", required_argument, 0, O_CPU },
+        { "open-files", required_argument, 0, O_FILES },
+        { "listen", required_argument, 0, O_LISTEN },
+        { "server-key", required_argument, 0, O_SERVER_KEY },
+        { "pin-key", required_argument, 0, O_PIN },
+        { 0, 0, 0, 0 },
+    };
+    static match m;
+    memset(&m, 0, sizeof m);
+    cli_game_opts o = { 0 };
+    long games = 2;
+    uint32_t move_ms = 1000, margin_ms = 50, handshake_ms = 5000;
+    uint64_t seed = 1;
+    int concurrency = 1;
+    const char *db = STORE_DEFAULT_PATH, *logs = "results/logs";
+    bool quiet = false;
+    long limit[3] = { -1, -1, -1 }; /* memory, cpu, files; -1: the default */
+    const char *listen = NULL, *key_file = NULL, *pin = NULL;
+    static cv_keypair server_key;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+        if (cli_game_option("match", c, optarg, argv, help, &o))
+            continue;
+        switch (c) {
+        case O_GAMES: games = (long)cli_count("match", "--games", optarg, 1, 100000000); break;
+        case O_MOVE: move_ms = (uint32_t)cli_count("match", "--move-time", optarg, 1, 86400000); break;
+        case O_MARGIN: margin_ms = (uint32_t)cli_count("match", "--margin", optarg, 0, 600000); break;
+        case O_HANDSHAKE: handshake_ms = (uint32_t)cli_count("match", "--handshake", optarg, 1, 600000); break;
+        case O_SEED: seed = cli_count("match", "--seed", optarg, 0, UINT64_MAX); break;
+        case O_CONC: concurrency = (int)cli_count("match", "--concurrency", optarg, 1, 64); break;
+        case O_DB: db = optarg; break;
+        case O_LOGS: logs = optarg; break;
+        case O_QUIET: quiet = true; break;
+        case O_MEM: limit[0] = (long)cli_count("match", "--memory-mb", optarg, 0, 1 << 24); break;
+        case O_CPU: limit[1] = (long)cli_count("match", "--cpu-seconds", optarg, 0, 1 << 24); break;
+        case O_FILES:
+            limit[2] = (long)cli_count("match", "--open-files", optarg, 0, 1 << 24);
+            if (limit[2] > 0 && limit[2] < 16)
+                cli_usage_error("match", "--open-files %s: a bot needs at least 16 (0: no limit)", optarg);
+            break;
+        case O_LISTEN:
+            if (strncmp(optarg, "tcp://", 6) != 0)
+                cli_usage_error("match", "--listen %s: expected tcp://HOST:PORT", optarg);
+            listen = optarg;
+            break;
+        case O_SERVER_KEY: key_file = optarg; break;
+        case O_PIN:
+            if (!cv_valid_key(optarg))
+                cli_usage_error("match", "--pin-key %s: not a Z85 key of %d characters", optarg, CV_KEY_LEN);
+            pin = optarg;
+            break;
+        default: cli_usage_error("match", "unexpected option (see 'arena match --help')");
+        }
+    }
+    cli_game_require("match", &o);
+    if (argc - optind != 2)
+        cli_usage_error("match", "expected two bots (command lines), got %d (see 'arena match --help')",
+                        argc - optind);
+    hx_game probe;
+    cli_new_game("match", &probe, o.variant, o.rows, o.cols, o.flags);
+    if (listen && !key_file)
+        cli_usage_error("match", "--listen %s needs --server-key FILE (make one with 'arena keygen FILE')", listen);
+    if (key_file && !listen)
+        cli_usage_error("match", "--server-key is for --listen tcp://...");
+    if (pin && !listen)
+        cli_usage_error("match", "--pin-key is for --listen tcp://...");
+    if (key_file) {
+        char kerr[1200];
+        if (cv_read(key_file, &server_key, kerr, sizeof kerr) != 0)
+            cli_usage_error("match", "--server-key %s", kerr);
+    }
+
+    for (int a = 0; a < 2; a++) {
+        side *s = &m.sides[a];
+        char err[512];
+        s->label = a == 0 ? "BOT_A" : "BOT_B";
+        if (ag_command_parse(argv[optind + a], NULL, &s->cmd, err, sizeof err) != 0)
+            cli_usage_error("match", "%s: %s", s->label, err);
+        if (limit[0] >= 0)
+            s->cmd.limits.memory_mb = (unsigned)limit[0];
+        if (limit[1] >= 0)
+            s->cmd.limits.cpu_seconds = (unsigned)limit[1];
+        if (limit[2] >= 0)
+            s->cmd.limits.open_files = (unsigned)limit[2];
+        s->id = -1;
+        char base[256];
+        snprintf(base, sizeof base, "%s", s->cmd.exe);
+        snprintf(s->name, sizeof s->name, "%s", basename(base)); /* until its hello names it */
+    }
+
+    char err[1024];
+    if (strcmp(db, STORE_DEFAULT_PATH) == 0)
+        parent_dirs(db);
+    bool bad_db;
+    m.store = store_open(db, &bad_db, err, sizeof err);
+    if (!m.store && bad_db)
+        cli_usage_error("match", "%s", err);
+    if (!m.store)
+        cli_fail("match", "%s", err);
+    char desc[2400];
+    snprintf(desc, sizeof desc, "%s %dx%d: %s vs %s", hx_variant_name(o.variant), o.rows, o.cols,
+             m.sides[0].cmd.line, m.sides[1].cmd.line);
+    m.run = store_run_begin(m.store, "match", desc);
+    if (m.run < 0)
+        cli_fail("match", "%s: cannot record the run: %s", db, store_error(m.store));
+    m.games = games;
+    m.variant = o.variant, m.rows = o.rows, m.cols = o.cols, m.flags = o.flags, m.seed = seed;
+
+    static volatile sig_atomic_t stop;
+    ag_handle_signals(&stop, NULL);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "match-%lld", (long long)m.run);
+    rn_agent agents[2] = { { m.sides[0].name, &m.sides[0].cmd, pin }, { m.sides[1].name, &m.sides[1].cmd, pin } };
+    rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = concurrency, .move_ms = move_ms,
+                      .listen = listen, .server_key = listen ? &server_key : NULL,
+                      .margin_ms = margin_ms, .handshake_ms = handshake_ms, .ping_ms = 1000, .log_dir = logs,
+                      .log_prefix = prefix, .stop = &stop, .next_game = next_game, .hello = on_hello,
+                      .finished = on_finished, .user = &m };
+    progress_start(&m.prog, games, 0, quiet);
+    double t0 = clk_now();
+    rn_status st = rn_run(&cfg, err, sizeof err);
+    double seconds = clk_now() - t0;
+    progress_end(&m.prog);
+    if (st == RN_DONE)
+        store_run_end(m.store, m.run);
+    if (o.format == CLI_JSON)
+        print_json(&m, seconds, db);
+    else
+        print_text(&m, seconds, db);
+    store_close(m.store);
+    if (st == RN_FAILED) {
+        fprintf(stderr, "arena match: %s\n", err);
+        return CLI_FAILED;
+    }
+    if (st == RN_STOPPED) {
+        fprintf(stderr, "arena match: interrupted after %ld of %ld games (those are stored)\n", m.played, games);
+        return 128 + (int)stop;
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,505 @@
+/* arena/cli/cmd_ratings.c — `arena ratings` (Bradley–Terry Elo with first-move advantage and bootstrap
+ * intervals, per variant and board and pooled) and `arena matrix` (win matrices: rows move first), both
+ * read from the results database and written as text, Markdown, CSV, LaTeX or JSON (docs/ratings.md). */
+#include <getopt.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bt.h"
+#include "cli.h"
+#include "cli_db.h"
+#include "commands.h"
+#include "store.h"
+#include "tabulate.h"
+
+#define MAX_PLAYERS 256
+#define MAX_GROUPS 64
+
+typedef struct {
+    int group, league, black, white, winner; /* winner: HX_BLACK or HX_WHITE; league: index, -1 for none */
+} result;
+
+typedef struct {
+    char name[96];
+    int64_t id;
+} player;
+
+typedef struct {
+    char name[48]; /* "classical 5x5" */
+} group;
+
+typedef struct {
+    int64_t id;
+    char created[32];
+} league_info;
+
+#define MAX_LEAGUES 4096
+
+typedef struct {
+    const char *cmd, *db, *league, *since, *anchor;
+    int variant, rows, cols;
+    tb_format fmt;
+    int bootstrap, scope; /* scope: 0 all, 1 groups, 2 pooled */
+    bool history;         /* one pooled fit per league */
+    double prior;
+    uint64_t seed;
+    /* loaded */
+    player players[MAX_PLAYERS];
+    group groups[MAX_GROUPS];
+    league_info leagues[MAX_LEAGUES];
+    int n_players, n_groups, n_leagues;
+    result *results;
+    long n_results;
+} report;
+
+static const char ratings_help[] =
+    "usage: arena ratings [--db PATH] [FILTERS] [--anchor NAME] [--bootstrap N] [--seed S] [--prior G]\n"
+    "                     [--scope all|groups|pooled] [--history]\n"
+    "                     [--format text|md|csv|tex|json|html]\n\n"
+    "Elo ratings from the stored games: a Bradley-Terry model with a fitted first-move advantage, by\n"
+    "maximum likelihood, for each variant and board and pooled over all of them (one advantage per\n"
+    "variant and board), with 95% intervals from a parametric bootstrap (docs/ratings.md).\n"
+    "Columns: rank, name, Elo, +- (half the 95% interval), games, score %, score % as Black, score % as\n"
+    "White, LOS % (likelihood of superiority over the next player).\n\n"
+    "  --db PATH          results database (default results/arena.db)\n"
+    "  --league L         games of league L (an id, or a name: its newest league)\n"
+    "  --variant V        one variant      --board RxC    one board size\n"
+    "  --since T          games finished at or after T (ISO 8601, e.g. 2026-11-01)\n"
+    "  --anchor NAME      the player rated 0 (default: 'random' when present, else the pool mean)\n"
+    "  --bootstrap N      resamples for the intervals (default 1000; 0: none)\n"
+    "  --seed S           of the bootstrap (default 1)\n"
+    "  --prior G          virtual games per player, half won, against the pool's zero (default 1)\n"
+    "  --scope S          all (default), groups (each variant and board), pooled\n"
+    "  --history          one pooled fit per league instead: league, date, name, elo, +-, games, score %;\n"
+    "                     with --league, every league of that name (rating history for plots)\n"
+    "  --format F         text (default), md, csv, tex, json, html; --json is --format json\n\n"
+    "Exit status: 0 done, 1 database error or no games, 2 bad input.\n";
+
+static const char matrix_help[] =
+    "usage: arena matrix [--db PATH] [FILTERS] [--score] [--format text|md|csv|tex|json|html]\n\n"
+    "Win matrices, one per variant and board: rows are the agent moving first (Black), columns the agent\n"
+    "moving second (White), each cell 'W-L' from the row's view. --score gives the row's score in %\n"
+    "instead. Filters as for 'arena ratings' (--league, --variant, --board, --since).\n\n"
+    "Exit status: 0 done, 1 database error or no games, 2 bad input.\n";
+
+static int find_or_add_group(report *r, const char *variant, int rows, int cols)
+{
+    char name[48];
+    snprintf(name, sizeof name, "%s %dx%d", variant, rows, cols);
+    for (int g = 0; g < r->n_groups; g++)
+        if (strcmp(r->groups[g].name, name) == 0)
+            return g;
+    if (r->n_groups == MAX_GROUPS)
+        cli_fail(r->cmd, "more than %d variant and board combinations; filter with --variant or --board", MAX_GROUPS);
+    snprintf(r->groups[r->n_groups].name, sizeof r->groups[0].name, "%s", name);
+    return r->n_groups++;
+}
+
+static int find_or_add_player(report *r, int64_t id, const char *name)
+{
+    for (int i = 0; i < r->n_players; i++)
+        if (r->players[i].id == id)
+            return i;
+    if (r->n_players == MAX_PLAYERS)
+        cli_fail(r->cmd, "more than %d agents in the selection", MAX_PLAYERS);
+    player *p = &r->players[r->n_players];
+    p->id = id;
+    snprintf(p->name, sizeof p->name, "%s", name);
+    return r->n_players++;
+}
+
+static int by_group_name(const void *a, const void *b)
+{
+    return strcmp(((const group *)a)->name, ((const group *)b)->name);
+}
+
+static void load(report *r)
+{
+    hx_store *s = cli_open_db(r->cmd, r->db);
+    sqlite3 *db = store_db(s);
+    int64_t league = r->league ? cli_league_id(r->cmd, s, r->db, r->league) : -1;
+    sqlite3_stmt *q;
+    /* a history covers every league with the selected league's name (or every league) */
+    const char *sql =
+        "SELECT g.variant, g.rows, g.cols, g.black, b.name, b.sha256, g.white, w.name, w.sha256, g.winner,"
+        " x.league_id, l.created FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
+        " LEFT JOIN schedule x ON x.id = g.schedule_id LEFT JOIN leagues l ON l.id = x.league_id"
+        " WHERE (?1 < 0 OR (?6 = 0 AND x.league_id = ?1)"
+        "        OR (?6 = 1 AND l.name = (SELECT name FROM leagues WHERE id = ?1)))"
+        " AND (?6 = 0 OR l.id IS NOT NULL) AND (?2 IS NULL OR g.variant = ?2)"
+        " AND (?3 = 0 OR (g.rows = ?3 AND g.cols = ?4)) AND (?5 IS NULL OR g.finished >= ?5) ORDER BY g.id";
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+        cli_fail(r->cmd, "%s: %s", r->db, sqlite3_errmsg(db));
+    sqlite3_bind_int(q, 6, r->history);
+    sqlite3_bind_int64(q, 1, league);
+    if (r->variant >= 0)
+        sqlite3_bind_text(q, 2, hx_variant_name((hx_variant)r->variant), -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 3, r->rows);
+    sqlite3_bind_int(q, 4, r->cols);
+    if (r->since)
+        sqlite3_bind_text(q, 5, r->since, -1, SQLITE_STATIC);
+    long cap = 0;
+    int rc;
+    char shas[MAX_PLAYERS][16];
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (r->n_results == cap) {
+            cap = cap ? 2 * cap : 4096;
+            r->results = realloc(r->results, sizeof *r->results * (size_t)cap);
+            if (!r->results)
+                cli_fail(r->cmd, "out of memory");
+        }
+        result *x = &r->results[r->n_results++];
+        x->group = find_or_add_group(r, (const char *)sqlite3_column_text(q, 0), sqlite3_column_int(q, 1),
+                                     sqlite3_column_int(q, 2));
+        x->black = find_or_add_player(r, sqlite3_column_int64(q, 3), (const char *)sqlite3_column_text(q, 4));
+        snprintf(shas[x->black], sizeof shas[0], "%.7s", (const char *)sqlite3_column_text(q, 5));
+        x->white = find_or_add_player(r, sqlite3_column_int64(q, 6), (const char *)sqlite3_column_text(q, 7));
+        snprintf(shas[x->white], sizeof shas[0], "%.7s", (const char *)sqlite3_column_text(q, 8));
+        x->winner = strcmp((const char *)sqlite3_column_text(q, 9), "B") == 0 ? HX_BLACK : HX_WHITE;
+        x->league = -1;
+        if (r->history) {
+            int64_t id = sqlite3_column_int64(q, 10);
+            for (int k = r->n_leagues - 1; k >= 0 && x->league < 0; k--)
+                if (r->leagues[k].id == id)
+                    x->league = k;
+            if (x->league < 0) {
+                if (r->n_leagues == MAX_LEAGUES)
+                    cli_fail(r->cmd, "more than %d leagues in the history; select fewer with --since", MAX_LEAGUES);
+                league_info *li = &r->leagues[r->n_leagues];
+                li->id = id;
+                snprintf(li->created, sizeof li->created, "%s", cli_col_text(q, 11));
+                x->league = r->n_leagues++;
+            }
+        }
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        cli_fail(r->cmd, "%s: %s", r->db, sqlite3_errmsg(db));
+    store_close(s);
+    if (r->n_results == 0)
+        cli_fail(r->cmd, "%s: no games match", r->db);
+    /* the same name with several executables: name@hash */
+    for (int i = 0; i < r->n_players; i++)
+        for (int j = 0; j < r->n_players; j++)
+            if (i != j && strcmp(r->players[i].name, r->players[j].name) == 0 && !strchr(r->players[i].name, '@')) {
+                size_t len = strlen(r->players[i].name);
+                snprintf(r->players[i].name + len, sizeof r->players[i].name - len, "@%s", shas[i]);
+                break;
+            }
+    /* groups in name order, so output does not depend on the order games were played */
+    int order[MAX_GROUPS];
+    group sorted[MAX_GROUPS];
+    memcpy(sorted, r->groups, sizeof sorted);
+    qsort(sorted, (size_t)r->n_groups, sizeof sorted[0], by_group_name);
+    for (int g = 0; g < r->n_groups; g++)
+        for (int k = 0; k < r->n_groups; k++)
+            if (strcmp(r->groups[g].name, sorted[k].name) == 0)
+                order[g] = k;
+    for (long i = 0; i < r->n_results; i++)
+        r->results[i].group = order[r->results[i].group];
+    memcpy(r->groups, sorted, sizeof sorted);
+}
+
+/* One fit: the games of group g (every group when g < 0) in league l (every league when l < 0), the
+ * players' counts, and the players who played, best first. */
+typedef struct {
+    rt_data d;
+    rt_fit f;
+    long games[MAX_PLAYERS], as[MAX_PLAYERS][2], won_as[MAX_PLAYERS][2], total;
+    int anchor, rank[MAX_PLAYERS], m;
+} selection;
+
+/* Fits the selection; returns false (and holds nothing) when it has no games. */
+static bool fit_selection(report *r, int g, int l, selection *x)
+{
+    int n = r->n_players, G = g < 0 ? r->n_groups : 1;
+    memset(x, 0, sizeof *x);
+    if (rt_data_init(&x->d, n, G) != 0)
+        cli_fail(r->cmd, "out of memory");
+    for (long i = 0; i < r->n_results; i++) {
+        const result *y = &r->results[i];
+        if ((g >= 0 && y->group != g) || (l >= 0 && y->league != l))
+            continue;
+        int gg = g < 0 ? y->group : 0;
+        *rt_cell(&x->d, x->d.games, gg, y->black, y->white) += 1;
+        *rt_cell(&x->d, x->d.wins, gg, y->black, y->white) += y->winner == HX_BLACK;
+        x->games[y->black]++, x->games[y->white]++;
+        x->as[y->black][0]++, x->as[y->white][1]++;
+        x->won_as[y->black][0] += y->winner == HX_BLACK;
+        x->won_as[y->white][1] += y->winner == HX_WHITE;
+        x->total++;
+    }
+    if (x->total == 0) {
+        rt_data_free(&x->d);
+        return false;
+    }
+    x->anchor = -1;
+    for (int i = 0; i < n; i++)
+        if (x->games[i] &&
+            (r->anchor ? strcmp(r->players[i].name, r->anchor) == 0 : strcmp(r->players[i].name, "random") == 0))
+            x->anchor = i;
+    if (r->anchor && x->anchor < 0 && l < 0)
+        cli_usage_error(r->cmd, "--anchor %s: no such agent in the selected games", r->anchor);
+    rt_options o = { .prior = r->prior, .anchor = x->anchor, .bootstrap = r->bootstrap, .seed = r->seed };
+    if (rt_fit_all(&x->d, &o, &x->f) != 0)
+        cli_fail(r->cmd, "%s: the rating fit did not converge", g < 0 ? "pooled" : r->groups[g].name);
+    /* players of this selection, best first; those who did not play it are left out of the pool mean */
+    x->m = 0;
+    for (int i = 0; i < n; i++)
+        if (x->games[i])
+            x->rank[x->m++] = i;
+    const double *elo = x->f.elo;
+    for (int i = 1; i < x->m; i++)
+        for (int j = i; j > 0 && (elo[x->rank[j]] > elo[x->rank[j - 1]] ||
+                                  (elo[x->rank[j]] == elo[x->rank[j - 1]] &&
+                                   strcmp(r->players[x->rank[j]].name, r->players[x->rank[j - 1]].name) < 0));
+             j--) {
+            int tmp = x->rank[j];
+            x->rank[j] = x->rank[j - 1];
+            x->rank[j - 1] = tmp;
+        }
+    return true;
+}
+
+static void selection_free(selection *x)
+{
+    rt_fit_free(&x->f);
+    rt_data_free(&x->d);
+}
+
+/* Ratings of the results in group g (or all groups when g < 0) as a table. */
+static void ratings_table(report *r, int g, bool first, bool last)
+{
+    static selection x;
+    if (!fit_selection(r, g, -1, &x))
+        return;
+    const rt_fit *f = &x.f;
+    int n = r->n_players;
+    char title[300];
+    snprintf(title, sizeof title, "%s: %ld games", g < 0 ? "pooled" : r->groups[g].name, x.total);
+    tb_table t;
+    tb_init(&t, title, 9);
+    static const char *const head[] = { "rank", "name", "elo", "+-", "games", "score%", "black%", "white%", "los%" };
+    for (int c = 0; c < 9; c++)
+        tb_column(&t, c, head[c], c != 1);
+    for (int k = 0; k < x.m; k++) {
+        int i = x.rank[k];
+        tb_row(&t);
+        tb_set(&t, 0, "%d", k + 1);
+        tb_set(&t, 1, "%s", r->players[i].name);
+        tb_set(&t, 2, "%.0f", f->elo[i] + 0.0);
+        if (f->resamples)
+            tb_set(&t, 3, "%.0f", (f->hi[i] - f->lo[i]) / 2);
+        tb_set(&t, 4, "%ld", x.games[i]);
+        tb_set(&t, 5, "%.1f", 100.0 * (double)(x.won_as[i][0] + x.won_as[i][1]) / (double)x.games[i]);
+        if (x.as[i][0])
+            tb_set(&t, 6, "%.1f", 100.0 * (double)x.won_as[i][0] / (double)x.as[i][0]);
+        if (x.as[i][1])
+            tb_set(&t, 7, "%.1f", 100.0 * (double)x.won_as[i][1] / (double)x.as[i][1]);
+        if (k + 1 < x.m && f->resamples)
+            tb_set(&t, 8, "%.0f", 100.0 * rt_los(f, n, i, x.rank[k + 1]));
+    }
+    const char *anchor = x.anchor >= 0 ? r->players[x.anchor].name : "pool mean";
+    if (g >= 0)
+        snprintf(t.note, sizeof t.note, "first-move advantage: %+.0f Elo (95%%: %+.0f to %+.0f); anchor: %s",
+                 f->adv[0], f->adv_lo[0], f->adv_hi[0], anchor);
+    else
+        snprintf(t.note, sizeof t.note, "one first-move advantage per variant and board; anchor: %s", anchor);
+    if (!f->resamples)
+        strncat(t.note, "; no bootstrap", sizeof t.note - strlen(t.note) - 1);
+    tb_write(stdout, &t, r->fmt, first, last);
+    tb_free(&t);
+    selection_free(&x);
+}
+
+/* The rating history: one pooled fit per league, in league order. */
+static void history_table(report *r)
+{
+    static selection x;
+    tb_table t;
+    tb_init(&t, "rating history: pooled ratings of each league", 7);
+    static const char *const head[] = { "league", "date", "name", "elo", "+-", "games", "score%" };
+    for (int c = 0; c < 7; c++)
+        tb_column(&t, c, head[c], c != 1 && c != 2);
+    for (int l = 0; l < r->n_leagues; l++) {
+        if (!fit_selection(r, -1, l, &x))
+            continue;
+        for (int k = 0; k < x.m; k++) {
+            int i = x.rank[k];
+            tb_row(&t);
+            tb_set(&t, 0, "%lld", (long long)r->leagues[l].id);
+            tb_set(&t, 1, "%.19s", r->leagues[l].created);
+            tb_set(&t, 2, "%s", r->players[i].name);
+            tb_set(&t, 3, "%.0f", x.f.elo[i] + 0.0);
+            if (x.f.resamples)
+                tb_set(&t, 4, "%.0f", (x.f.hi[i] - x.f.lo[i]) / 2);
+            tb_set(&t, 5, "%ld", x.games[i]);
+            tb_set(&t, 6, "%.1f", 100.0 * (double)(x.won_as[i][0] + x.won_as[i][1]) / (double)x.games[i]);
+        }
+        selection_free(&x);
+    }
+    snprintf(t.note, sizeof t.note, "%d league%s; each fitted on its own games; anchor: %s", r->n_leagues,
+             r->n_leagues == 1 ? "" : "s",
+             r->anchor ? r->anchor : "'random' where it played, else the pool mean");
+    tb_write(stdout, &t, r->fmt, true, true);
+    tb_free(&t);
+}
+
+typedef enum { O_LEAGUE = CLI_O_OWN, O_SINCE, O_ANCHOR, O_BOOT, O_SEED, O_PRIOR, O_SCOPE, O_SCORE, O_HISTORY } opt;
+
+static void parse(report *r, int argc, char **argv, const char *help, bool *score)
+{
+    static const struct option options[] = {
+        CLI_DB_OPTIONS, CLI_FILTER_OPTIONS,
+        { "league", required_argument, 0, O_LEAGUE }, { "since", required_argument, 0, O_SINCE },
+        { "anchor", required_argument, 0, O_ANCHOR }, { "bootstrap", required_argument, 0, O_BOOT },
+        { "seed", required_argument, 0, O_SEED },     { "prior", required_argument, 0, O_PRIOR },
+        { "scope", required_argument, 0, O_SCOPE },   { "score", no_argument, 0, O_SCORE },
+        { "history", no_argument, 0, O_HISTORY },
+        { 0, 0, 0, 0 },
+    };
+    r->db = STORE_DEFAULT_PATH;
+    r->variant = -1;
+    r->bootstrap = 1000;
+    r->prior = 1;
+    r->seed = 1;
+    int c;
+    bool matrix = score != NULL;
+    while ((c = cli_getopt(r->cmd, argc, argv, options)) != -1) {
+        if (matrix && (c == O_ANCHOR || c == O_BOOT || c == O_SEED || c == O_PRIOR || c == O_SCOPE || c == O_HISTORY))
+            c = '?';
+        if (!matrix && c == O_SCORE)
+            c = '?';
+        switch (c) {
+        case CLI_O_DB: r->db = optarg; break;
+        case O_LEAGUE: r->league = optarg; break;
+        case CLI_O_VARIANT: r->variant = (int)cli_variant(r->cmd, optarg); break;
+        case CLI_O_BOARD: cli_board(r->cmd, optarg, &r->rows, &r->cols); break;
+        case O_SINCE: r->since = optarg; break;
+        case CLI_O_FORMAT: {
+            int f = tb_format_parse(optarg);
+            if (f < 0)
+                cli_usage_error(r->cmd, "--format '%s': expected text, md, csv, tex, json or html", optarg);
+            r->fmt = (tb_format)f;
+            break;
+        }
+        case CLI_O_JSON: r->fmt = TB_JSON; break;
+        case CLI_O_HELP: fputs(help, stdout); exit(CLI_OK);
+        case O_ANCHOR: r->anchor = optarg; break;
+        case O_BOOT: r->bootstrap = (int)cli_count(r->cmd, "--bootstrap", optarg, 0, 100000); break;
+        case O_SEED: r->seed = cli_count(r->cmd, "--seed", optarg, 0, UINT64_MAX); break;
+        case O_PRIOR: {
+            char *end;
+            r->prior = strtod(optarg, &end);
+            if (*end || !(r->prior >= 0 && r->prior <= 1000))
+                cli_usage_error(r->cmd, "--prior '%s': expected a number of virtual games from 0 to 1000", optarg);
+            break;
+        }
+        case O_SCOPE:
+            r->scope = strcmp(optarg, "all") == 0 ? 0 : strcmp(optarg, "groups") == 0 ? 1
+                     : strcmp(optarg, "pooled") == 0 ? 2 : -1;
+            if (r->scope < 0)
+                cli_usage_error(r->cmd, "--scope '%s': expected all, groups or pooled", optarg);
+            break;
+        case O_SCORE: *score = true; break;
+        case O_HISTORY: r->history = true; break;
+        default: cli_usage_error(r->cmd, "option '%s' does not apply to 'arena %s' (see --help)", argv[optind - 1],
+                                 r->cmd);
+        }
+    }
+    if (optind < argc)
+        cli_usage_error(r->cmd, "unexpected argument '%s'", argv[optind]);
+}
+
+int cmd_ratings(int argc, char **argv)
+{
+    static report r;
+    memset(&r, 0, sizeof r);
+    r.cmd = "ratings";
+    parse(&r, argc, argv, ratings_help, NULL);
+    load(&r);
+    int tables = (r.scope != 2 ? r.n_groups : 0) + (r.scope != 1 ? 1 : 0), k = 0;
+    if (r.history)
+        history_table(&r);
+    else {
+        if (r.scope != 2)
+            for (int g = 0; g < r.n_groups; g++, k++)
+                ratings_table(&r, g, k == 0, k == tables - 1);
+        if (r.scope != 1)
+            ratings_table(&r, -1, k == 0, true);
+    }
+    free(r.results);
+    return CLI_OK;
+}
+
+int cmd_matrix(int argc, char **argv)
+{
+    static report r;
+    memset(&r, 0, sizeof r);
+    r.cmd = "matrix";
+    bool score = false;
+    parse(&r, argc, argv, matrix_help, &score);
+    load(&r);
+    int n = r.n_players;
+    /* players in name order */
+    int order[MAX_PLAYERS];
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(r.players[order[j]].name, r.players[order[j - 1]].name) < 0; j--) {
+            int tmp = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = tmp;
+        }
+    long *w = calloc((size_t)n * (size_t)n, sizeof *w), *l = calloc((size_t)n * (size_t)n, sizeof *l);
+    if (!w || !l)
+        cli_fail("matrix", "out of memory");
+    for (int g = 0; g < r.n_groups; g++) {
+        memset(w, 0, sizeof *w * (size_t)n * (size_t)n);
+        memset(l, 0, sizeof *l * (size_t)n * (size_t)n);
+        bool in[MAX_PLAYERS] = { false };
+        long total = 0;
+        for (long i = 0; i < r.n_results; i++) {
+            const result *x = &r.results[i];
+            if (x->group != g)
+                continue;
+            (x->winner == HX_BLACK ? w : l)[x->black * n + x->white]++;
+            in[x->black] = in[x->white] = true;
+            total++;
+        }
+        int cols[MAX_PLAYERS], m = 0;
+        for (int i = 0; i < n; i++)
+            if (in[order[i]])
+                cols[m++] = order[i];
+        char title[300];
+        snprintf(title, sizeof title, "%s: %ld games; rows move first (Black); %s", r.groups[g].name, total,
+                 score ? "cells: the row's score %" : "cells: the row's wins-losses");
+        tb_table t;
+        tb_init(&t, title, m + 1);
+        tb_column(&t, 0, "black \\ white", false);
+        for (int c = 0; c < m; c++)
+            tb_column(&t, c + 1, r.players[cols[c]].name, true);
+        for (int a = 0; a < m; a++) {
+            tb_row(&t);
+            tb_set(&t, 0, "%s", r.players[cols[a]].name);
+            for (int c = 0; c < m; c++) {
+                long ww = w[cols[a] * n + cols[c]], ll = l[cols[a] * n + cols[c]];
+                if (a == c || ww + ll == 0)
+                    tb_set(&t, c + 1, "%s", "");
+                else if (score)
+                    tb_set(&t, c + 1, "%.1f", 100.0 * (double)ww / (double)(ww + ll));
+                else
+                    tb_set(&t, c + 1, "%ld-%ld", ww, ll);
+            }
+        }
+        tb_write(stdout, &t, r.fmt, g == 0, g == r.n_groups - 1);
+        tb_free(&t);
+    }
+    free(w);
+    free(l);
+    free(r.results);
+    return CLI_OK;
+}

@@ -1,0 +1,20 @@
+/* arena/cli/commands.h — entry points of the arena subcommands (argv[0] is the subcommand's name).
+ * Each returns the process exit status. */
+#ifndef ARENA_COMMANDS_H
+#define ARENA_COMMANDS_H
+
+int cmd_replay(int argc, char **argv);
+int cmd_tree(int argc, char **argv);
+int cmd_random(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_league(int argc, char **argv);
+int cmd_games(int argc, char **argv);
+int cmd_ratings(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_exploit(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
+
+#endif

@@ -1,0 +1,448 @@
+/* arena/coordinator/agent.c — agent processes: command-line splitting, executable identity (SHA-256 through libmd),
+ * fork + limits + exec into a process group of its own, killing, reaping (with adopted orphans), and the
+ * registry of live children. */
+#define _GNU_SOURCE /* close_range, pipe2, wait4, prctl */
+#include "agent.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sha2.h>
+
+extern char **environ;
+
+/* Children started and not yet reaped. */
+#define MAX_CHILDREN 1024
+static pid_t children[MAX_CHILDREN];
+static int n_children;
+
+static void remember(pid_t pid)
+{
+    if (n_children < MAX_CHILDREN)
+        children[n_children++] = pid;
+}
+
+static void forget(pid_t pid)
+{
+    for (int i = 0; i < n_children; i++)
+        if (children[i] == pid) {
+            children[i] = children[--n_children];
+            return;
+        }
+}
+
+static int split(const char *line, ag_command *c, char *err, size_t errlen)
+{
+    size_t used = 0;
+    const char *p = line;
+    c->argc = 0;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        if (c->argc == AG_MAX_ARGS) {
+            snprintf(err, errlen, "'%s': more than %d words", line, AG_MAX_ARGS);
+            return -1;
+        }
+        c->argv[c->argc++] = c->store + used;
+        char quote = 0;
+        for (; *p && (quote || (*p != ' ' && *p != '\t')); p++) {
+            char ch = *p;
+            if (quote && ch == quote) {
+                quote = 0;
+                continue;
+            }
+            if (!quote && (ch == '\'' || ch == '"')) {
+                quote = ch;
+                continue;
+            }
+            if (ch == '\\' && quote != '\'' && p[1])
+                ch = *++p;
+            if (used + 2 >= sizeof c->store) {
+                snprintf(err, errlen, "'%.40s...': command too long", line);
+                return -1;
+            }
+            c->store[used++] = ch;
+        }
+        if (quote) {
+            snprintf(err, errlen, "'%s': unterminated %c quote", line, quote);
+            return -1;
+        }
+        c->store[used++] = '\0';
+    }
+    c->argv[c->argc] = NULL;
+    if (c->argc == 0) {
+        snprintf(err, errlen, "empty command");
+        return -1;
+    }
+    return 0;
+}
+
+static bool executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static int resolve(ag_command *c, char *err, size_t errlen)
+{
+    const char *name = c->argv[0];
+    if (strchr(name, '/')) {
+        int n = name[0] != '/' && c->dir[0] ? snprintf(c->exe, sizeof c->exe, "%s/%s", c->dir, name)
+                                             : snprintf(c->exe, sizeof c->exe, "%s", name);
+        if (n >= (int)sizeof c->exe || !executable(c->exe)) {
+            name = c->exe;
+            snprintf(err, errlen, "'%s': %s", name, access(name, F_OK) ? "no such file" : "not an executable file");
+            return -1;
+        }
+        return 0;
+    }
+    const char *path = getenv("PATH");
+    for (const char *dir = path ? path : "/usr/bin:/bin"; *dir;) {
+        size_t len = strcspn(dir, ":");
+        if (snprintf(c->exe, sizeof c->exe, "%.*s/%s", (int)len, len ? dir : ".", name) < (int)sizeof c->exe &&
+            executable(c->exe))
+            return 0;
+        dir += len + (dir[len] == ':');
+    }
+    snprintf(err, errlen, "'%s': not found in PATH", name);
+    return -1;
+}
+
+int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    if (dir && snprintf(c->dir, sizeof c->dir, "%s", dir) >= (int)sizeof c->dir) {
+        snprintf(err, errlen, "'%.40s...': directory name too long", dir);
+        return -1;
+    }
+    if (snprintf(c->line, sizeof c->line, "%s", line) >= (int)sizeof c->line) {
+        snprintf(err, errlen, "'%.40s...': command longer than %zu bytes", line, sizeof c->line - 1);
+        return -1;
+    }
+    if (split(line, c, err, errlen) != 0 || resolve(c, err, errlen) != 0)
+        return -1;
+    c->limits = (ag_limits){ AG_DEFAULT_MEMORY_MB, AG_DEFAULT_CPU_SECONDS, AG_DEFAULT_OPEN_FILES };
+    if (!SHA256File(c->exe, c->sha256)) {
+        snprintf(err, errlen, "'%s': cannot read: %s", c->exe, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* In the child, between fork and exec: only async-signal-safe calls. Reports an errno through `fd`. */
+static void child_exec(const ag_command *c, char *const argv[], char *const env[], const char *log_path,
+                       pid_t parent, int fd)
+{
+    static const int defaults[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGXCPU };
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        sigaction(defaults[i], &dfl, NULL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) /* the coordinator died before the line above */
+        _exit(127);
+    int in = open("/dev/null", O_RDONLY), out = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+        goto failed;
+    if (c->dir[0] && chdir(c->dir) != 0)
+        goto failed;
+    const struct {
+        int resource;
+        rlim_t value;
+    } limits[] = {
+        { RLIMIT_AS, (rlim_t)c->limits.memory_mb << 20 },
+        { RLIMIT_CPU, (rlim_t)c->limits.cpu_seconds },
+        { RLIMIT_NOFILE, (rlim_t)c->limits.open_files },
+    };
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        if (!limits[i].value)
+            continue;
+        struct rlimit rl;
+        if (getrlimit(limits[i].resource, &rl) != 0)
+            goto failed;
+        rl.rlim_cur = limits[i].value;
+        if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < rl.rlim_cur)
+            rl.rlim_cur = rl.rlim_max; /* cannot raise past the hard limit we were given */
+        if (limits[i].resource == RLIMIT_CPU && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur + 1))
+            rl.rlim_max = rl.rlim_cur + 1; /* SIGXCPU at the limit, SIGKILL a second later */
+        else if (limits[i].resource != RLIMIT_CPU)
+            rl.rlim_max = rl.rlim_cur;
+        if (setrlimit(limits[i].resource, &rl) != 0)
+            goto failed;
+    }
+    /* nothing of the coordinator's (database, sockets, other bots' logs) stays open in the bot */
+    if (fd > 3) {
+        close_range(3, (unsigned)fd - 1, 0);
+    }
+    close_range((unsigned)fd + 1, ~0u, 0);
+    execve(c->exe, argv, env);
+failed:;
+    int e = errno;
+    ssize_t w = write(fd, &e, sizeof e);
+    (void)w;
+    _exit(127);
+}
+
+pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, char *const extra_env[],
+               const char *log_path, char *err, size_t errlen)
+{
+    /* The environment: ours without any ARENA_ variable, then ARENA_ENDPOINT, ARENA_TOKEN and extra_env. */
+    size_t n = 0, extra = 0;
+    while (environ[n])
+        n++;
+    while (extra_env && extra_env[extra])
+        extra++;
+    char **env = calloc(n + extra + 3, sizeof *env);
+    char ep[512], tok[128];
+    snprintf(ep, sizeof ep, "ARENA_ENDPOINT=%s", endpoint);
+    snprintf(tok, sizeof tok, "ARENA_TOKEN=%s", token);
+    if (!env) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "ARENA_ENDPOINT=", 15) != 0 && strncmp(environ[i], "ARENA_TOKEN=", 12) != 0 &&
+            strncmp(environ[i], "ARENA_SERVER_KEY=", 17) != 0 && strncmp(environ[i], "ARENA_PUBLIC_KEY=", 17) != 0 &&
+            strncmp(environ[i], "ARENA_SECRET_KEY=", 17) != 0)
+            env[k++] = environ[i];
+    env[k++] = ep;
+    env[k++] = tok;
+    for (size_t i = 0; i < extra; i++)
+        env[k++] = extra_env[i];
+    env[k] = NULL;
+
+    char *argv[AG_MAX_ARGS + 3];
+    int argc = 0;
+    for (; argc < c->argc; argc++)
+        argv[argc] = c->argv[argc];
+    argv[argc++] = "--endpoint";
+    argv[argc++] = (char *)endpoint;
+    argv[argc] = NULL;
+
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot start '%s': pipe: %s", c->exe, strerror(errno));
+        free(env);
+        return -1;
+    }
+    pid_t parent = getpid(), pid = fork();
+    if (pid == 0) {
+        close(pipefd[0]);
+        child_exec(c, argv, env, log_path, parent, pipefd[1]);
+    }
+    int fork_errno = errno;
+    free(env);
+    close(pipefd[1]);
+    if (pid < 0) {
+        close(pipefd[0]);
+        snprintf(err, errlen, "cannot start '%s': fork: %s", c->exe, strerror(fork_errno));
+        return -1;
+    }
+    setpgid(pid, pid); /* also here, so that killing the group works before the child got to it */
+    remember(pid);
+    int child_errno = 0;
+    ssize_t got;
+    do /* EOF when exec succeeded (the pipe is close-on-exec), the errno when it did not */
+        got = read(pipefd[0], &child_errno, sizeof child_errno);
+    while (got < 0 && errno == EINTR);
+    close(pipefd[0]);
+    if (got == (ssize_t)sizeof child_errno) {
+        int status;
+        ag_kill(pid);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        forget(pid);
+        snprintf(err, errlen, "cannot start '%s': %s", c->exe, strerror(child_errno));
+        return -1;
+    }
+    return pid;
+}
+
+void ag_kill(pid_t pid)
+{
+    if (pid > 0) {
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL); /* in case it left its group */
+    }
+}
+
+void ag_adopt_orphans(void)
+{
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+static bool known(pid_t pid)
+{
+    for (int i = 0; i < n_children; i++)
+        if (children[i] == pid)
+            return true;
+    return false;
+}
+
+/* Kills adopted orphans: children of ours that we did not start and that are not in our process group
+ * (what this process starts itself, e.g. through popen, stays in its group). */
+static void kill_strays(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    pid_t self = getpid(), group = getpgrp();
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == self || known((pid_t)pid))
+            continue;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        buf[n] = '\0';
+        const char *p = strrchr(buf, ')'); /* "pid (comm) state ppid pgrp ..." */
+        char state;
+        long ppid, pgrp;
+        if (!p || sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3 || ppid != self || pgrp == group)
+            continue;
+        kill(-(pid_t)pgrp, SIGKILL);
+        kill((pid_t)pid, SIGKILL);
+    }
+    closedir(d);
+}
+
+pid_t ag_reap(int *status, long *peak_kb)
+{
+    for (;;) {
+        struct rusage ru;
+        pid_t pid = wait4(-1, status, WNOHANG, &ru);
+        if (pid <= 0)
+            return 0;
+        if (!known(pid)) /* an adopted orphan */
+            continue;
+        forget(pid);
+        kill(-pid, SIGKILL); /* whatever it left running in its group */
+        kill_strays();       /* and what it started outside of it */
+        if (peak_kb)
+            *peak_kb = ru.ru_maxrss;
+        return pid;
+    }
+}
+
+int ag_reap_pid(pid_t pid, int *status, long *peak_kb)
+{
+    struct rusage ru;
+    if (pid <= 0 || wait4(pid, status, WNOHANG, &ru) != pid)
+        return 0;
+    forget(pid);
+    kill(-pid, SIGKILL);
+    kill_strays();
+    if (peak_kb)
+        *peak_kb = ru.ru_maxrss;
+    return 1;
+}
+
+void ag_describe_exit(int status, long peak_kb, const ag_limits *limits, char *out, size_t n)
+{
+    int used;
+    if (WIFEXITED(status))
+        used = snprintf(out, n, "exited with status %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        used = snprintf(out, n, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        used = snprintf(out, n, "stopped (status 0x%x)", status);
+    if (used < 0 || (size_t)used >= n || !limits)
+        return;
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU && limits->cpu_seconds)
+        used += snprintf(out + used, n - (size_t)used, ", CPU time limit %u s", limits->cpu_seconds);
+    else if (limits->memory_mb && peak_kb >= (long)limits->memory_mb * 512) /* half of the limit or more */
+        snprintf(out + used, n - (size_t)used, ", peak memory %ld MiB (limit %u MiB)", (peak_kb + 1023) / 1024,
+                 limits->memory_mb);
+}
+
+void ag_kill_all(void)
+{
+    for (int i = 0; i < n_children; i++)
+        ag_kill(children[i]);
+    kill_strays();
+    struct timespec tick = { 0, 10 * 1000 * 1000 };
+    for (int tries = 0; n_children > 0 && tries < 100; tries++) {
+        int status;
+        while (ag_reap(&status, NULL) > 0)
+            ;
+        if (n_children > 0)
+            nanosleep(&tick, NULL);
+    }
+}
+
+static volatile sig_atomic_t *stop_flag, *child_flag;
+
+static void on_signal(int sig)
+{
+    if (sig == SIGCHLD) {
+        if (child_flag)
+            *child_flag = 1;
+        return;
+    }
+    if (stop_flag && !*stop_flag) {
+        *stop_flag = sig;
+        return;
+    }
+    for (int i = 0; i < n_children; i++) /* kill() is async-signal-safe */
+        kill(-children[i], SIGKILL);
+    _exit(128 + sig);
+}
+
+void ag_handle_signals(volatile sig_atomic_t *stop, volatile sig_atomic_t *child)
+{
+    stop_flag = stop;
+    child_flag = child;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGCHLD, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+void ag_token(char out[33])
+{
+    unsigned char raw[16];
+    FILE *f = fopen("/dev/urandom", "rb");
+    size_t got = f ? fread(raw, 1, sizeof raw, f) : 0;
+    if (f)
+        fclose(f);
+    if (got != sizeof raw) { /* no /dev/urandom: time and pid, still unique per run */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40);
+        for (size_t i = 0; i < sizeof raw; i++, x = x * 6364136223846793005ull + 1442695040888963407ull)
+            raw[i] = (unsigned char)(x >> 56);
+    }
+    for (size_t i = 0; i < sizeof raw; i++)
+        snprintf(out + 2 * i, 3, "%02x", raw[i]);
+}

@@ -1,0 +1,60 @@
+/* arena/coordinator/config.h — league configurations (the configs/ folder, read with inih; format in docs/leagues.md):
+ * a [league] section and one [agent NAME] section per bot. Loading checks every key and value and
+ * reports the first problem as "FILE:LINE: [section] key: what is expected". */
+#ifndef ARENA_CONFIG_H
+#define ARENA_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CFG_MAX_AGENTS 32
+#define CFG_MAX_BOARDS 16
+#define CFG_NAME_MAX 64
+
+typedef enum { CFG_ROUND_ROBIN, CFG_GAUNTLET } cfg_mode;
+
+typedef struct {
+    uint32_t variants;             /* bit v: hx_variant v */
+    int n_boards;                  /* 0: any (agents only) */
+    uint8_t boards[CFG_MAX_BOARDS][2];
+} cfg_games;
+
+typedef struct {
+    char name[CFG_NAME_MAX];
+    char command[512], args[512];  /* as given */
+    char cmdline[1040];            /* command and args: the command line to run */
+    char dir[512];                 /* working directory; "" = the arena's */
+    cfg_games plays;               /* what it may play; variants 0 / no boards: what its hello announces */
+    bool has_variants, has_boards;
+    long memory_mb, cpu_seconds, open_files; /* process limits (0 = none); -1 = the arena's default */
+    char server_key[48];           /* with listen: the server key (Z85) pinned for this bot; "" = the league's */
+    int line;                      /* where its section starts */
+} cfg_agent;
+
+typedef struct {
+    char path[512];
+    char name[CFG_NAME_MAX];
+    cfg_mode mode;
+    char challenger[CFG_NAME_MAX];
+    cfg_games games;               /* variants and boards of the league */
+    int per_pairing;               /* games per pairing per variant and board; even */
+    uint32_t move_ms;
+    uint32_t handshake_ms;         /* from a bot's start to its hello */
+    int concurrency;
+    uint64_t seed;
+    bool swap;                     /* hex games on square boards are played with the swap rule */
+    char listen[256];              /* "" = a private ipc endpoint; else tcp://HOST:PORT with CurveZMQ */
+    char server_key[512];          /* with listen: the key file from `arena keygen` */
+    int n_agents;
+    cfg_agent agents[CFG_MAX_AGENTS];
+} cfg_league;
+
+/* Loads and checks a league config. Returns 0, or -1 with a one-line reason in err. */
+int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen);
+
+/* Parses "3x3, 5x5" / "classical, abrupt" / "all". Return false with *why on a bad entry. */
+bool cfg_parse_boards(const char *text, cfg_games *g, char *why, size_t whylen);
+bool cfg_parse_variants(const char *text, uint32_t *variants, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,802 @@
+/* arena/coordinator/runner.c — the coordinator's game loop: agent processes, their connections, games in progress,
+ * deadlines, pings and forfeits (contract in runner.h, wire format in docs/protocol.md). */
+#include "runner.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zmq.h>
+
+#include "logline.h"
+#include "referee.h"
+#include "store.h"
+#include "mix.h"
+#include "clock.h"
+#include "isotime.h"
+
+typedef enum { P_FREE, P_STARTING, P_READY, P_PLAYING } pstate;
+
+typedef struct {
+    pstate state;
+    int agent, slot;           /* slot: the game it is assigned to, or -1 */
+    pid_t pid;
+    char token[33];
+    uint8_t id[256];           /* ZeroMQ routing id, once its hello arrived */
+    size_t id_len;
+    double deadline;           /* P_STARTING: when the hello is due */
+    uint64_t ended;            /* id of the last game it played (a move for it may cross its game_end) */
+    bool has_ended;
+    char public_z85[CV_KEY_LEN + 1]; /* its client key, with a guard */
+    unsigned unasked;          /* messages from it since the last one to it (other than a pong) */
+    char log[1024];
+} proc;
+
+/* More messages than this from a bot in a row, with none to it in between (pongs aside), is flooding: a
+ * protocol error. */
+#define FLOOD_LIMIT 1000
+
+typedef struct {
+    bool active, started;
+    rn_game game;
+    hx_referee ref;
+    int proc[2];               /* by colour */
+    double deadline, next_ping;
+    int unanswered;            /* pings without a pong while waiting for this move */
+    double t0;
+    char started_at[32];
+} slot;
+
+typedef struct {
+    const rn_config *cfg;
+    void *ctx, *router;
+    cv_guard *guard;           /* with cfg->listen */
+    char dir[256], endpoint[300];
+    proc *procs;
+    int n_procs;
+    slot *slots;
+    int serial;                /* processes started so far */
+    pm_msg *greeting;          /* per agent: its first hello */
+    bool *greeted;
+    bool exhausted, failed;
+    int k;                     /* slots */
+    char last_fault[PM_MAX_STRING + 32];
+    char *err;
+    size_t errlen;
+    uint8_t buf[PM_MAX_MESSAGE];
+    pm_msg in, out;
+} runner;
+
+static void fail(runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(runner *r, const char *fmt, ...)
+{
+    if (r->failed)
+        return;
+    r->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, r->errlen, fmt, ap);
+    va_end(ap);
+}
+
+static uint64_t player_seed(uint64_t seed, int colour)
+{
+    return mix64(seed + MIX_GOLDEN * (uint64_t)(colour + 1));
+}
+
+static const char *agent_name(const runner *r, const proc *p)
+{
+    return r->cfg->agents[p->agent].name;
+}
+
+/* ---- sending ---- */
+
+static void fault(runner *r, int pi, hx_end_reason reason, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int send_raw(runner *r, proc *p, const pm_msg *m)
+{
+    size_t n = pm_encode(m, r->buf, sizeof r->buf);
+    if (n == 0)
+        return -1;
+    if (m->type != PM_PONG)
+        p->unasked = 0;
+    if (zmq_send(r->router, p->id, p->id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
+        zmq_send(r->router, r->buf, n, ZMQ_DONTWAIT) != (int)n)
+        return -1;
+    return 0;
+}
+
+/* Sends m to process pi; a failure is the agent's fault (it exited, or it does not read its messages). */
+static bool send_to(runner *r, int pi, const pm_msg *m)
+{
+    proc *p = &r->procs[pi];
+    if (send_raw(r, p, m) == 0)
+        return true;
+    int err = zmq_errno(), status;
+    long peak_kb = 0;
+    char why[160];
+    if (ag_reap_pid(p->pid, &status, &peak_kb)) {
+        ag_describe_exit(status, peak_kb, &r->cfg->agents[p->agent].command->limits, why, sizeof why);
+        fault(r, pi, HX_END_CRASH, "%s", why);
+    } else {
+        fault(r, pi, HX_END_DISCONNECTED, "cannot send '%s': %s", pm_type_name(m->type),
+              err == EAGAIN ? "it does not read its messages" : zmq_strerror(err));
+    }
+    return false;
+}
+
+static void send_error(runner *r, proc *p, const char *text)
+{
+    memset(&r->out, 0, sizeof r->out);
+    r->out.type = PM_ERROR;
+    snprintf(r->out.message, sizeof r->out.message, "%s", text);
+    send_raw(r, p, &r->out);
+}
+
+/* ---- processes ---- */
+
+static void stop_proc(runner *r, int pi, bool gently)
+{
+    proc *p = &r->procs[pi];
+    if (p->state == P_FREE)
+        return;
+    if (gently && p->id_len) {
+        memset(&r->out, 0, sizeof r->out);
+        r->out.type = PM_SHUTDOWN;
+        send_raw(r, p, &r->out);
+    } else {
+        ag_kill(p->pid); /* reaped later by ag_reap() */
+    }
+    p->state = P_FREE;
+    cv_revoke(r->guard, p->public_z85);
+    p->slot = -1;
+    p->id_len = 0;
+}
+
+static int spawn(runner *r, int agent)
+{
+    int pi = -1;
+    for (int i = 0; i < r->n_procs && pi < 0; i++)
+        if (r->procs[i].state == P_FREE)
+            pi = i;
+    for (int i = 0; i < r->n_procs && pi < 0; i++) /* retire an idle process of another agent */
+        if (r->procs[i].slot < 0 && r->procs[i].agent != agent) {
+            stop_proc(r, i, true);
+            pi = i;
+        }
+    if (pi < 0) {
+        fail(r, "internal: no process slot left for agent '%s'", r->cfg->agents[agent].name);
+        return -1;
+    }
+    proc *p = &r->procs[pi];
+    memset(p, 0, sizeof *p);
+    p->agent = agent;
+    p->slot = -1;
+    ag_token(p->token);
+    const rn_agent *a = &r->cfg->agents[agent];
+    char name[64];
+    size_t k = 0;
+    for (const char *c = a->name; *c && k < sizeof name - 1; c++)
+        name[k++] = (char)((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                                   *c == '-' || *c == '.' || *c == '_'
+                               ? *c
+                               : '_');
+    name[k] = '\0';
+    snprintf(p->log, sizeof p->log, "%s/%s-%s-%d.log", r->cfg->log_dir, r->cfg->log_prefix, name, ++r->serial);
+    char why[512], keys[3][64], *env[4] = { NULL };
+    if (r->guard) {
+        cv_keypair client;
+        if (cv_keygen(&client) != 0) {
+            fail(r, "agent '%s': cannot make a CURVE key pair", a->name);
+            return -1;
+        }
+        memcpy(p->public_z85, client.public_z85, sizeof p->public_z85);
+        snprintf(keys[0], sizeof keys[0], "ARENA_SERVER_KEY=%s",
+                 a->server_key ? a->server_key : r->cfg->server_key->public_z85);
+        snprintf(keys[1], sizeof keys[1], "ARENA_PUBLIC_KEY=%s", client.public_z85);
+        snprintf(keys[2], sizeof keys[2], "ARENA_SECRET_KEY=%s", client.secret_z85);
+        for (int i = 0; i < 3; i++)
+            env[i] = keys[i];
+        cv_allow(r->guard, client.public_z85);
+    }
+    p->pid = ag_spawn(a->command, r->endpoint, p->token, env, p->log, why, sizeof why);
+    if (p->pid < 0) {
+        fail(r, "agent '%s': %s", a->name, why);
+        return -1;
+    }
+    p->state = P_STARTING;
+    p->deadline = clk_now() + r->cfg->handshake_ms / 1000.0;
+    return pi;
+}
+
+/* ---- games ---- */
+
+static void next_turn(runner *r, slot *s)
+{
+    ref_turn(&s->ref, &r->out);
+    int mover = s->proc[hx_to_move(&s->ref.game)];
+    double t = clk_now();
+    s->deadline = t + (r->cfg->move_ms + r->cfg->margin_ms) / 1000.0;
+    s->next_ping = t + r->cfg->ping_ms / 1000.0;
+    s->unanswered = 0;
+    send_to(r, mover, &r->out);
+}
+
+static void end_game(runner *r, int si, int winner, hx_end_reason reason, const char *detail)
+{
+    slot *s = &r->slots[si];
+    s->active = false; /* first: a failed send below must not end this game twice */
+    char finished[32];
+    iso_now(finished);
+    if (!s->started)
+        memcpy(s->started_at, finished, sizeof finished);
+    if (s->started) {
+        ref_end(&s->ref, winner, reason, detail, &r->out);
+        pm_msg end = r->out;
+        for (int c = 0; c < 2; c++) {
+            proc *p = &r->procs[s->proc[c]];
+            if (p->state == P_PLAYING && p->slot == si)
+                send_raw(r, p, &end);
+        }
+    } else {
+        ref_init(&s->ref, s->game.id, s->game.variant, s->game.rows, s->game.cols, s->game.flags);
+    }
+    for (int c = 0; c < 2; c++) {
+        proc *p = &r->procs[s->proc[c]];
+        if (p->slot == si) {
+            p->slot = -1;
+            p->ended = s->game.id;
+            p->has_ended = s->started;
+            if (p->state == P_PLAYING)
+                p->state = P_READY;
+        }
+    }
+    rn_result res = {
+        .game = &s->game, .play = &s->ref.game, .winner = winner, .reason = reason, .detail = detail,
+        .seconds = s->started ? clk_now() - s->t0 : 0.0, .started = s->started_at, .finished = finished,
+    };
+    char why[512] = "";
+    if (!r->cfg->finished(r->cfg->user, &res, why, sizeof why))
+        fail(r, "%s", why[0] ? why : "stopped by the caller");
+}
+
+/* Process pi is at fault: its game (if any) is forfeited, and the process is killed. */
+static void fault(runner *r, int pi, hx_end_reason reason, const char *fmt, ...)
+{
+    proc *p = &r->procs[pi];
+    char detail[PM_MAX_STRING + 1];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    snprintf(r->last_fault, sizeof r->last_fault, "%s: %s", hx_end_name(reason), detail);
+    int si = p->slot;
+    if (si >= 0 && r->slots[si].active) {
+        slot *s = &r->slots[si];
+        int loser = s->proc[HX_BLACK] == pi ? HX_BLACK : HX_WHITE;
+        log_line(p->log, "game %llu: forfeit (%s): %s", (unsigned long long)s->game.id, hx_end_name(reason), detail);
+        if (reason == HX_END_PROTOCOL_ERROR || reason == HX_END_ILLEGAL)
+            send_error(r, p, detail);
+        end_game(r, si, !loser, reason, detail);
+    } else {
+        log_line(p->log, "stopped (%s): %s", hx_end_name(reason), detail);
+    }
+    stop_proc(r, pi, false);
+}
+
+static bool plays(const pm_msg *hello, const rn_game *g)
+{
+    if (!(hello->variants & (1u << g->variant)))
+        return false;
+    if (hello->n_boards == 0)
+        return true;
+    for (int i = 0; i < hello->n_boards; i++)
+        if (hello->boards[i][0] == g->rows && hello->boards[i][1] == g->cols)
+            return true;
+    return false;
+}
+
+static void try_start(runner *r, int si)
+{
+    slot *s = &r->slots[si];
+    for (int c = 0; c < 2; c++)
+        if (r->procs[s->proc[c]].state != P_READY)
+            return;
+    for (int c = 0; c < 2; c++) {
+        int agent = r->procs[s->proc[c]].agent;
+        if (!plays(&r->greeting[agent], &s->game)) {
+            fail(r, "agent '%s' does not play %s %dx%d (see the variants and boards in its hello)",
+                 r->cfg->agents[agent].name, hx_variant_name(s->game.variant), s->game.rows, s->game.cols);
+            return;
+        }
+    }
+    if (ref_init(&s->ref, s->game.id, s->game.variant, s->game.rows, s->game.cols, s->game.flags) != 0) {
+        fail(r, "game %llu: cannot play %s on %dx%d%s", (unsigned long long)s->game.id,
+             hx_variant_name(s->game.variant), s->game.rows, s->game.cols,
+             s->game.flags & HX_SWAP_RULE ? " with the swap rule" : "");
+        return;
+    }
+    s->started = true;
+    s->t0 = clk_now();
+    iso_now(s->started_at);
+    for (int c = 0; c < 2; c++)
+        r->procs[s->proc[c]].state = P_PLAYING;
+    for (int c = 0; c < 2; c++) {
+        ref_game_start(&s->ref, c, r->cfg->move_ms, player_seed(s->game.seed, c), &r->out);
+        if (!send_to(r, s->proc[c], &r->out))
+            return;
+    }
+    next_turn(r, s);
+}
+
+/* A process of `agent` for slot si: an idle one, or a new one. */
+static int acquire(runner *r, int agent, int si)
+{
+    for (int i = 0; i < r->n_procs; i++) {
+        proc *p = &r->procs[i];
+        if (p->agent == agent && p->slot < 0 && (p->state == P_READY || p->state == P_STARTING)) {
+            p->slot = si;
+            return i;
+        }
+    }
+    int pi = spawn(r, agent);
+    if (pi >= 0)
+        r->procs[pi].slot = si;
+    return pi;
+}
+
+static void fill_slots(runner *r)
+{
+    for (int si = 0; si < r->k && !r->exhausted && !r->failed; si++) {
+        slot *s = &r->slots[si];
+        if (s->active)
+            continue;
+        memset(s, 0, sizeof *s);
+        if (!r->cfg->next_game(r->cfg->user, &s->game)) {
+            r->exhausted = true;
+            return;
+        }
+        s->active = true;
+        s->proc[0] = s->proc[1] = -1;
+        for (int c = 0; c < 2 && !r->failed; c++) {
+            int agent = c == HX_BLACK ? s->game.black : s->game.white;
+            if (agent < 0 || agent >= r->cfg->n_agents) {
+                fail(r, "game %llu: no agent %d", (unsigned long long)s->game.id, agent);
+                return;
+            }
+            s->proc[c] = acquire(r, agent, si);
+        }
+        if (!r->failed)
+            try_start(r, si);
+    }
+}
+
+/* ---- incoming messages ---- */
+
+static void on_hello(runner *r, const uint8_t *id, size_t id_len)
+{
+    int pi = -1;
+    for (int i = 0; i < r->n_procs && pi < 0; i++)
+        if (r->procs[i].state == P_STARTING && r->procs[i].id_len == 0 && strcmp(r->procs[i].token, r->in.token) == 0)
+            pi = i;
+    if (pi < 0)
+        return; /* a stray (unknown or spent token): not ours to talk to */
+    proc *p = &r->procs[pi];
+    memcpy(p->id, id, id_len);
+    p->id_len = id_len;
+    if (r->in.protocol != PM_VERSION) {
+        char why[96];
+        snprintf(why, sizeof why, "speaks protocol %d; this arena speaks %d", r->in.protocol, PM_VERSION);
+        send_error(r, p, why);
+        fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", why);
+        return;
+    }
+    if (!r->greeted[p->agent]) {
+        r->greeted[p->agent] = true;
+        r->greeting[p->agent] = r->in;
+        char why[512] = "";
+        if (r->cfg->hello && !r->cfg->hello(r->cfg->user, p->agent, &r->in, why, sizeof why)) {
+            fail(r, "agent '%s': %s", agent_name(r, p), why[0] ? why : "refused");
+            return;
+        }
+    }
+    log_line(p->log, "connected: %s %s (protocol %d)", r->in.name, r->in.version, r->in.protocol);
+    p->state = P_READY;
+    if (p->slot >= 0)
+        try_start(r, p->slot);
+}
+
+static void on_move(runner *r, int pi)
+{
+    proc *p = &r->procs[pi];
+    if (p->has_ended && r->in.game == p->ended)
+        return; /* it was answering a turn when its game ended (the opponent won or forfeited) */
+    if (p->state != P_PLAYING) {
+        fault(r, pi, HX_END_PROTOCOL_ERROR, "'move' while not in a game");
+        return;
+    }
+    int si = p->slot;
+    slot *s = &r->slots[si];
+    int colour = s->proc[HX_BLACK] == pi ? HX_BLACK : HX_WHITE;
+    if (hx_to_move(&s->ref.game) != colour) {
+        fault(r, pi, HX_END_PROTOCOL_ERROR, "'move' out of turn");
+        return;
+    }
+    if (r->in.game != s->game.id) {
+        fault(r, pi, HX_END_PROTOCOL_ERROR, "'move' for game %llu; the game in progress is %llu",
+              (unsigned long long)r->in.game, (unsigned long long)s->game.id);
+        return;
+    }
+    int cell = r->in.cell;
+    int rc = ref_move(&s->ref, cell, &r->out);
+    if (rc < 0) {
+        int cells = s->game.rows * s->game.cols;
+        char name[HX_CELL_NAME_MAX];
+        if (cell == HX_SWAP)
+            fault(r, pi, HX_END_ILLEGAL, "swap: %s", hx_strerror(rc));
+        else if (cell < 0 || cell >= cells)
+            fault(r, pi, HX_END_ILLEGAL, "cell %d: off the %dx%d board", cell, s->game.rows, s->game.cols);
+        else
+            fault(r, pi, HX_END_ILLEGAL, "%s: %s", (hx_cell_name(cell, s->game.cols, name), name), hx_strerror(rc));
+        return;
+    }
+    if (!send_to(r, pi, &r->out))
+        return;
+    if (hx_over(&s->ref.game))
+        end_game(r, si, hx_winner(&s->ref.game), HX_END_CONNECTED, "");
+    else
+        next_turn(r, s);
+}
+
+static void on_message(runner *r, const uint8_t *id, size_t id_len, const uint8_t *data, size_t len, bool multipart)
+{
+    int pi = -1;
+    for (int i = 0; i < r->n_procs && pi < 0; i++)
+        if (r->procs[i].state != P_FREE && r->procs[i].id_len == id_len && memcmp(r->procs[i].id, id, id_len) == 0)
+            pi = i;
+    char why[256];
+    int bad = multipart ? (snprintf(why, sizeof why, "a message of several frames"), -1)
+                        : pm_decode(data, len, &r->in, why, sizeof why);
+    if (pi < 0) {
+        if (!bad && r->in.type == PM_HELLO)
+            on_hello(r, id, id_len);
+        return;
+    }
+    if (bad) {
+        fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", why);
+        return;
+    }
+    proc *p = &r->procs[pi];
+    if (++p->unasked > FLOOD_LIMIT) {
+        fault(r, pi, HX_END_PROTOCOL_ERROR, "more than %d messages in a row without one from the arena (flooding)",
+              FLOOD_LIMIT);
+        return;
+    }
+    switch (r->in.type) {
+    case PM_MOVE:
+        on_move(r, pi);
+        break;
+    case PM_PONG:
+        if (p->slot >= 0)
+            r->slots[p->slot].unanswered = 0;
+        break;
+    case PM_PING:
+        memset(&r->out, 0, sizeof r->out);
+        r->out.type = PM_PONG;
+        r->out.nonce = r->in.nonce;
+        send_raw(r, p, &r->out); /* a pong that cannot be queued is dropped: a bot that pings without reading
+                                  * its answers is caught by the flood limit, not blamed for a full queue */
+        break;
+    case PM_ERROR:
+        log_line(p->log, "the agent says: %s", r->in.message);
+        break;
+    default:
+        fault(r, pi, HX_END_PROTOCOL_ERROR, "unexpected '%s' from an agent", pm_type_name(r->in.type));
+        break;
+    }
+}
+
+static void drain(runner *r)
+{
+    static uint8_t id[256];
+    for (int k = 0; k < 1000; k++) {
+        int n = zmq_recv(r->router, id, sizeof id, ZMQ_DONTWAIT);
+        if (n < 0)
+            return;
+        size_t id_len = (size_t)n < sizeof id ? (size_t)n : sizeof id;
+        int more = 0;
+        size_t sz = sizeof more;
+        zmq_getsockopt(r->router, ZMQ_RCVMORE, &more, &sz);
+        if (!more)
+            continue;
+        n = zmq_recv(r->router, r->buf, sizeof r->buf, 0);
+        size_t len = n < 0 ? 0 : (size_t)n; /* when over sizeof buf (truncated), pm_decode refuses it */
+        bool multipart = false;
+        zmq_getsockopt(r->router, ZMQ_RCVMORE, &more, &sz);
+        while (more) { /* drop any further frames */
+            uint8_t skip[64];
+            multipart = true;
+            zmq_recv(r->router, skip, sizeof skip, 0);
+            zmq_getsockopt(r->router, ZMQ_RCVMORE, &more, &sz);
+        }
+        on_message(r, id, id_len, r->buf, len, multipart);
+        if (r->failed)
+            return;
+    }
+}
+
+/* ---- time and children ---- */
+
+static void reap(runner *r)
+{
+    int status;
+    long peak_kb = 0;
+    pid_t pid;
+    while ((pid = ag_reap(&status, &peak_kb)) > 0) {
+        for (int i = 0; i < r->n_procs; i++) {
+            proc *p = &r->procs[i];
+            if (p->state == P_FREE || p->pid != pid)
+                continue;
+            char why[160];
+            ag_describe_exit(status, peak_kb, &r->cfg->agents[p->agent].command->limits, why, sizeof why);
+            if (p->state == P_STARTING)
+                fault(r, i, HX_END_CRASH, "%s before its hello", why);
+            else
+                fault(r, i, HX_END_CRASH, "%s", why);
+        }
+    }
+}
+
+static double check_deadlines(runner *r)
+{
+    double t = clk_now(), next = t + 0.1;
+    for (int i = 0; i < r->n_procs; i++) {
+        proc *p = &r->procs[i];
+        if (p->state != P_STARTING)
+            continue;
+        if (t >= p->deadline)
+            fault(r, i, HX_END_TIMEOUT, "no hello within %u ms of its start", r->cfg->handshake_ms);
+        else if (p->deadline < next)
+            next = p->deadline;
+    }
+    for (int si = 0; si < r->k; si++) {
+        slot *s = &r->slots[si];
+        if (!s->active || !s->started)
+            continue;
+        int mover = s->proc[hx_to_move(&s->ref.game)];
+        if (t >= s->deadline) {
+            fault(r, mover, HX_END_TIMEOUT, "no move within %u ms (+%u ms margin)", r->cfg->move_ms,
+                  r->cfg->margin_ms);
+            continue;
+        }
+        if (t >= s->next_ping) {
+            /* A process of ours is watched through its exit status; unanswered pings only condemn an agent
+             * that connected from elsewhere (a bot thinking in one thread cannot answer them). */
+            if (s->unanswered >= 3 && r->procs[mover].pid <= 0) {
+                fault(r, mover, HX_END_DISCONNECTED, "no answer to %d pings in %u ms", s->unanswered,
+                      3 * r->cfg->ping_ms);
+                continue;
+            }
+            memset(&r->out, 0, sizeof r->out);
+            r->out.type = PM_PING;
+            r->out.nonce = (uint64_t)(t * 1000);
+            s->unanswered++;
+            s->next_ping = t + r->cfg->ping_ms / 1000.0;
+            if (!send_to(r, mover, &r->out))
+                continue;
+        }
+        if (s->deadline < next)
+            next = s->deadline;
+        if (s->next_ping < next)
+            next = s->next_ping;
+    }
+    return next;
+}
+
+/* ---- set-up and the loop ---- */
+
+static int open_endpoint(runner *r)
+{
+    if (r->cfg->listen) {
+        snprintf(r->endpoint, sizeof r->endpoint, "%s", r->cfg->listen);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(r->dir, sizeof r->dir, "%s/arena-XXXXXX", tmp && *tmp && strlen(tmp) < 64 ? tmp : "/tmp");
+        if (!mkdtemp(r->dir)) { /* mode 0700 */
+            fail(r, "cannot make a private directory %s: %s", r->dir, strerror(errno));
+            r->dir[0] = '\0';
+            return -1;
+        }
+        snprintf(r->endpoint, sizeof r->endpoint, "ipc://%s/arena.sock", r->dir);
+    }
+    r->ctx = zmq_ctx_new();
+    r->router = zmq_socket(r->ctx, ZMQ_ROUTER);
+    if (r->cfg->listen) {
+        char why[256], log[1100];
+        snprintf(log, sizeof log, "%s/%s-connections.log", r->cfg->log_dir, r->cfg->log_prefix);
+        r->guard = cv_guard_new(r->ctx, r->router, r->cfg->server_key, log, why, sizeof why);
+        if (!r->guard) {
+            fail(r, "%s: %s", r->endpoint, why);
+            return -1;
+        }
+    }
+    int64_t max = 4 * PM_MAX_MESSAGE; /* a message up to this size is refused by pm_decode with its size named;
+                                       * the transport drops the connection of a bot sending a larger one */
+    int one = 1, zero = 0;
+    zmq_setsockopt(r->router, ZMQ_MAXMSGSIZE, &max, sizeof max);
+    zmq_setsockopt(r->router, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+    zmq_setsockopt(r->router, ZMQ_LINGER, &zero, sizeof zero);
+    if (zmq_bind(r->router, r->endpoint) != 0) {
+        fail(r, "cannot bind %s: %s", r->endpoint, zmq_strerror(zmq_errno()));
+        return -1;
+    }
+    return 0;
+}
+
+static void close_endpoint(runner *r)
+{
+    cv_guard_free(r->guard);
+    r->guard = NULL;
+    if (r->router)
+        zmq_close(r->router);
+    if (r->ctx)
+        zmq_ctx_term(r->ctx);
+    if (r->dir[0]) {
+        char sock[320];
+        snprintf(sock, sizeof sock, "%s/arena.sock", r->dir);
+        unlink(sock);
+        rmdir(r->dir);
+    }
+}
+
+/* Asks every live agent to exit, gives them a moment, then kills whatever is left. */
+static void shut_down(runner *r)
+{
+    for (int i = 0; i < r->n_procs; i++)
+        stop_proc(r, i, true);
+    double until = clk_now() + 1.0;
+    struct timespec tick = { 0, 5 * 1000 * 1000 };
+    int status;
+    for (;;) {
+        while (ag_reap(&status, NULL) > 0)
+            ;
+        bool alive = false;
+        for (int i = 0; i < r->n_procs; i++)
+            alive |= r->procs[i].pid > 0 && kill(r->procs[i].pid, 0) == 0;
+        if (!alive || clk_now() >= until)
+            break;
+        nanosleep(&tick, NULL);
+    }
+    ag_kill_all();
+}
+
+static int make_dirs(const char *path)
+{
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return -1;
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static runner *runner_new(const rn_config *cfg, char *err, size_t errlen)
+{
+    runner *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    r->cfg = cfg;
+    r->err = err;
+    r->errlen = errlen;
+    err[0] = '\0';
+    r->k = cfg->concurrency < 1 ? 1 : cfg->concurrency;
+    r->n_procs = 2 * r->k + 2;
+    r->procs = calloc((size_t)r->n_procs, sizeof *r->procs);
+    r->slots = calloc((size_t)r->k, sizeof *r->slots);
+    r->greeted = calloc((size_t)cfg->n_agents, sizeof *r->greeted);
+    r->greeting = calloc((size_t)cfg->n_agents, sizeof *r->greeting);
+    if (!r->procs || !r->slots || !r->greeted || !r->greeting)
+        fail(r, "out of memory");
+    else if (make_dirs(cfg->log_dir) != 0)
+        fail(r, "cannot make the log directory %s: %s", cfg->log_dir, strerror(errno));
+    else
+        open_endpoint(r);
+    ag_adopt_orphans();
+    for (int i = 0; i < r->n_procs && r->procs; i++)
+        r->procs[i].slot = -1;
+    return r;
+}
+
+/* Stops every process and frees r. Returns whether the run failed. */
+static bool runner_free(runner *r)
+{
+    if (r->procs)
+        shut_down(r);
+    close_endpoint(r);
+    free(r->procs);
+    free(r->slots);
+    free(r->greeted);
+    free(r->greeting);
+    bool failed = r->failed;
+    free(r);
+    return failed;
+}
+
+/* Waits for messages (or a deadline) and handles them. */
+static void step(runner *r, double next)
+{
+    long wait = (long)((next - clk_now()) * 1000.0) + 1;
+    zmq_pollitem_t items[3] = { { r->router, 0, ZMQ_POLLIN, 0 } };
+    if (r->guard)
+        cv_poll_items(r->guard, items + 1);
+    int rc = zmq_poll(items, r->guard ? 3 : 1, wait < 1 ? 1 : wait > 100 ? 100 : wait);
+    if (rc > 0 && r->guard && (items[1].revents | items[2].revents))
+        cv_serve(r->guard);
+    if (rc > 0 && (items[0].revents & ZMQ_POLLIN))
+        drain(r);
+    reap(r);
+}
+
+rn_status rn_run(const rn_config *cfg, char *err, size_t errlen)
+{
+    runner *r = runner_new(cfg, err, errlen);
+    if (!r)
+        return RN_FAILED;
+    bool stopped = false;
+    while (!r->failed) {
+        if (cfg->stop && *cfg->stop) {
+            stopped = true;
+            break;
+        }
+        fill_slots(r);
+        bool busy = false;
+        for (int si = 0; si < r->k; si++)
+            busy |= r->slots[si].active;
+        if (!busy && r->exhausted)
+            break;
+        double next = check_deadlines(r);
+        if (r->failed)
+            break;
+        step(r, next);
+    }
+    bool failed = runner_free(r);
+    return failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
+}
+
+rn_status rn_probe(const rn_config *cfg, int agent, pm_msg *hello, char *err, size_t errlen)
+{
+    runner *r = runner_new(cfg, err, errlen);
+    if (!r)
+        return RN_FAILED;
+    bool stopped = false;
+    int pi = r->failed ? -1 : spawn(r, agent);
+    while (pi >= 0 && !r->failed) {
+        if (cfg->stop && *cfg->stop) {
+            stopped = true;
+            break;
+        }
+        if (r->procs[pi].state == P_READY) {
+            *hello = r->greeting[agent];
+            break;
+        }
+        if (r->procs[pi].state == P_FREE) {
+            fail(r, "agent '%s': %s", cfg->agents[agent].name, r->last_fault);
+            break;
+        }
+        step(r, check_deadlines(r));
+    }
+    bool failed = runner_free(r);
+    return failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
+}

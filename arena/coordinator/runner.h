@@ -1,0 +1,97 @@
+/* arena/coordinator/runner.h — the coordinator's game loop: binds a ZeroMQ ROUTER on a private ipc endpoint, starts
+ * agent processes (one per side per concurrent game, reused from game to game), checks their hello and
+ * token, plays games through the referee with a wall-clock budget per move, and turns every fault into a
+ * forfeit with a reason and a detail:
+ *
+ *   timeout         no hello within the handshake time, or no move within move_ms + margin_ms
+ *   crash           the process exited or was killed (its exit status or signal in the detail)
+ *   illegal         an attempt at a cell the mover already knows, or off the board (the cell in the detail)
+ *   protocol_error  a malformed message, a wrong game id, a message out of turn (what was wrong)
+ *   disconnected    its connection could not be written to, or (an agent not started by this runner)
+ *                   it stopped answering pings
+ *
+ * The process at fault is killed with its process group and a fresh one is started for its next game;
+ * the run goes on. Games come from the caller one at a time (next_game), so a league can feed a stored
+ * schedule; each finished game is handed back (finished) before anything else happens. */
+#ifndef ARENA_RUNNER_H
+#define ARENA_RUNNER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agent.h"
+#include "curvezmq.h"
+#include "game.h"
+#include "protocol.h"
+
+typedef struct {
+    const char *name;          /* a label for logs and messages, e.g. "random" */
+    const ag_command *command; /* parsed with ag_command_parse() */
+    const char *server_key;    /* with `listen`: the server key (Z85) this bot is told to trust, as pinned in its
+                                * configuration; NULL: the coordinator's own */
+} rn_agent;
+
+typedef struct {
+    uint64_t id;               /* game id on the wire (unique within the run) */
+    int black, white;          /* indices into rn_config.agents */
+    hx_variant variant;
+    int rows, cols;
+    unsigned flags;            /* HX_SWAP_RULE */
+    uint64_t seed;             /* each player is sent its own seed derived from this one */
+    void *tag;                 /* the caller's, handed back in rn_result */
+} rn_game;
+
+typedef struct {
+    const rn_game *game;
+    const hx_game *play;       /* the attempts as played */
+    int winner;                /* HX_BLACK or HX_WHITE */
+    hx_end_reason reason;
+    const char *detail;        /* "" for HX_END_CONNECTED */
+    double seconds;
+    const char *started, *finished; /* ISO 8601 UTC */
+} rn_result;
+
+typedef struct {
+    const rn_agent *agents;
+    int n_agents;
+    int concurrency;           /* games at a time, >= 1 */
+    uint32_t move_ms;          /* budget per attempt */
+    uint32_t margin_ms;        /* added to move_ms before a move is late (transport, scheduling) */
+    uint32_t handshake_ms;     /* from start to hello */
+    uint32_t ping_ms;          /* while waiting longer than this for a move, ping every ping_ms; for an
+                                * agent not started here, three unanswered pings are `disconnected` */
+    const char *log_dir;       /* agent output goes to log_dir/<log_prefix>-<name>-<n>.log, n counting
+                                * the run's processes from 1; refused connections (with `listen`) to
+                                * log_dir/<log_prefix>-connections.log */
+    const char *listen;        /* NULL: a private ipc endpoint in a 0700 directory removed at the end; else a
+                                * tcp:// endpoint to bind, guarded by CurveZMQ with server_key: each bot
+                                * process gets a fresh client key pair (ARENA_PUBLIC_KEY, ARENA_SECRET_KEY) and
+                                * the server's public key (ARENA_SERVER_KEY); only those client keys are let in */
+    const cv_keypair *server_key;
+    const char *log_prefix;
+    volatile sig_atomic_t *stop; /* set (by a signal handler) to wind down: games in progress are abandoned */
+
+    /* The next game to play: fills *g and returns true, or false when there are no more. */
+    bool (*next_game)(void *user, rn_game *g);
+    /* An agent said hello for the first time in this run (its name and version). Return false to refuse
+     * it (e.g. it does not play the variant): the run stops with `why` as the error. */
+    bool (*hello)(void *user, int agent, const pm_msg *hello, char *why, size_t whylen);
+    /* A game is over. Return false to stop the run (e.g. the database failed; set why). */
+    bool (*finished)(void *user, const rn_result *r, char *why, size_t whylen);
+    void *user;
+} rn_config;
+
+typedef enum { RN_DONE = 0, RN_FAILED = 1, RN_STOPPED = 2 } rn_status;
+
+/* Plays until next_game() has no more and every game is finished, or until *stop or a failure (reason
+ * in err). Every process it started is gone when it returns. */
+rn_status rn_run(const rn_config *cfg, char *err, size_t errlen);
+
+/* Starts one process of `agent`, waits for its hello (cfg->handshake_ms), copies it to *hello and stops
+ * the process: what the agent says it plays, before a schedule is written. RN_FAILED with the reason
+ * (it crashed, never said hello) in err. Only agents, n_agents, handshake_ms, log_dir, log_prefix and
+ * stop of cfg are used. */
+rn_status rn_probe(const rn_config *cfg, int agent, pm_msg *hello, char *err, size_t errlen);
+
+#endif

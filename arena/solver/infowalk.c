@@ -1,0 +1,732 @@
+/* arena/solver/infowalk.c — exact evaluation by walking each player's information states with the vector
+ * of consistent opponent states (see infowalk.h).
+ *
+ * Walker p, opponent o. A vector element is one opponent information state: its key-hash state, its
+ * stones, the walker stones it has learned, the reports it received, and its reach. At a walker state
+ * (own stones B, learned opponent stones K, key-hash state) every legal cell c splits the vector: elements
+ * holding c collide (classical: the walker moves again; abrupt: the opponent moves), the others see a
+ * placement, which either wins or hands the move to the opponent. The opponent's turn maps an element to
+ * its successors (a classical rejection keeps the opponent to move). In the -noisy and -flash variants
+ * the walker is told of the opponent's collisions, so the successors are grouped by what the walker was
+ * told (the walker's key after the turn); each group is one walker information state. Buffers are per
+ * recursion level and reused, so the walk allocates only while its vectors grow. */
+#include "infowalk.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "game.h"
+#include "grow.h"
+
+enum { MAX_LEVELS = 4 * IW_MAX_CELLS + 8, CELL_SHIFT = 9, RECENT = 1 << 16 };
+
+/* One player's policy as an open-addressing table: key, the cells it lists, a probability per cell. */
+typedef struct {
+    uint64_t key;
+    uint32_t cells; /* 0: empty slot */
+    float p[];
+} slot;
+
+typedef struct {
+    unsigned char *slots;
+    size_t mask, stride;
+    bool view;
+} ptable;
+
+typedef struct {
+    int rows, cols, cells;
+    unsigned all;
+    bool keeps_turn;
+    hx_report report;
+    uint8_t *wins[2];
+    uint8_t *bits;   /* bits[set]: the number of cells in set */
+    double recip[IW_MAX_CELLS + 1]; /* 1 / n: uniform probabilities without a division */
+    ptable tab[2];
+} game_ctx;
+
+typedef struct {
+    uint64_t ho;      /* the opponent's key-hash state (before hx_key_finish) */
+    double r;         /* the opponent's reach */
+    uint16_t W, K;    /* opponent stones; walker stones it learned */
+    uint8_t rep;      /* collision reports the opponent received */
+    uint8_t wrep;     /* reports the walker received in this turn */
+} el;
+
+/* A vector. In the -noisy and -flash variants obs[i] is the walker's key-hash state after the opponent's
+ * turn that produced v[i] (its group); the other variants have one group per buffer and no obs. */
+typedef struct {
+    el *v;
+    uint64_t *obs;
+    uint32_t n, cap;
+} buf;
+
+typedef struct {
+    uint64_t obs;
+    uint32_t i;
+} obs_index;
+
+typedef struct {
+    uint64_t *k;
+    size_t cap, n;
+    bool zero;
+} keyset64;
+
+typedef struct {
+    double br, ev;
+} val;
+
+typedef struct {
+    const game_ctx *g;
+    int p, o;
+    buf hit[MAX_LEVELS][IW_MAX_CELLS], out[MAX_LEVELS][IW_MAX_CELLS]; /* per level, per walker cell */
+    const slot **pp[MAX_LEVELS];
+    uint64_t *keys[MAX_LEVELS];
+    uint32_t ppcap[MAX_LEVELS];
+    buf sorted[MAX_LEVELS];          /* -noisy, -flash: a vector regrouped by obs */
+    obs_index *order[MAX_LEVELS];
+    uint32_t order_cap[MAX_LEVELS];
+    keyset64 missing[2];
+    uint64_t *recent;       /* direct-mapped: missing keys already counted (skips most repeated inserts) */
+    uint64_t infosets, pairs;
+    int fail; /* 1 out of memory, 2 a mismatched entry */
+    char why[200];
+} walker;
+
+static inline const slot *slot_at(const ptable *t, size_t i)
+{
+    return (const slot *)(const void *)(t->slots + i * t->stride);
+}
+
+static const slot *table_find(const ptable *t, uint64_t key)
+{
+    for (size_t i = key & t->mask;; i = (i + 1) & t->mask) {
+        const slot *s = slot_at(t, i);
+        if (!s->cells)
+            return NULL;
+        if (s->key == key)
+            return s;
+    }
+}
+
+static int table_build(ptable *t, const pf_policy *pol, int player, int cells, char *err, size_t errlen)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < pol->n_entries; i++)
+        n += pol->entries[i].player == player;
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    t->stride = (offsetof(slot, p) + sizeof(float) * (size_t)cells + 63) / 64 * 64;
+    t->mask = cap - 1;
+    t->view = pol->meta.keys == PF_KEYS_VIEW;
+    t->slots = aligned_alloc(64, cap * t->stride);
+    if (!t->slots) {
+        snprintf(err, errlen, "out of memory for the policy table (%zu states)", n);
+        return -1;
+    }
+    memset(t->slots, 0, cap * t->stride);
+    for (uint32_t i = 0; i < pol->n_entries; i++) {
+        const pf_entry *e = &pol->entries[i];
+        if (e->player != player)
+            continue;
+        size_t j = e->key & t->mask;
+        while (slot_at(t, j)->cells)
+            j = (j + 1) & t->mask;
+        slot *s = (slot *)(void *)(t->slots + j * t->stride);
+        s->key = e->key;
+        for (int k = 0; k < e->n; k++) {
+            unsigned c = pol->cells[e->offset + k];
+            if (c >= (unsigned)cells) {
+                snprintf(err, errlen, "an entry lists cell %u, which is not on the board (a file for another game)",
+                         c);
+                return -1;
+            }
+            s->cells |= 1u << c;
+            s->p[c] = pol->probs[e->offset + k];
+        }
+    }
+    return 0;
+}
+
+static int keyset_add(keyset64 *s, uint64_t key)
+{
+    if (key == 0) {
+        s->n += !s->zero;
+        s->zero = true;
+        return 0;
+    }
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 1024;
+        uint64_t *k = calloc(cap, sizeof *k);
+        if (!k)
+            return -1;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->k[i]) {
+                size_t j = s->k[i] & (cap - 1);
+                while (k[j])
+                    j = (j + 1) & (cap - 1);
+                k[j] = s->k[i];
+            }
+        free(s->k);
+        s->k = k;
+        s->cap = cap;
+    }
+    size_t j = key & (s->cap - 1);
+    while (s->k[j] && s->k[j] != key)
+        j = (j + 1) & (s->cap - 1);
+    if (!s->k[j]) {
+        s->k[j] = key;
+        s->n++;
+    }
+    return 0;
+}
+
+static void keyset_merge(keyset64 *into, const keyset64 *from, int *fail)
+{
+    if (from->zero && keyset_add(into, 0) != 0)
+        *fail = 1;
+    for (size_t i = 0; i < from->cap; i++)
+        if (from->k[i] && keyset_add(into, from->k[i]) != 0)
+            *fail = 1;
+}
+
+/* The key a player's policy is looked up by. */
+static uint64_t key_of(const game_ctx *g, int player, uint64_t h, unsigned own, unsigned known, int rep)
+{
+    if (!g->tab[player].view)
+        return hx_key_finish(h);
+    uint8_t view[IW_MAX_CELLS];
+    for (int c = 0; c < g->cells; c++)
+        view[c] = (uint8_t)((own >> c & 1) ? HX_VIEW_OWN : (known >> c & 1) ? HX_VIEW_OPPONENT : HX_VIEW_UNKNOWN);
+    return hx_view_key_of(view, g->cells, player, rep);
+}
+
+/* The policy of (player, key) at a state whose legal cells are `legal`; NULL means uniform. */
+static const slot *find(walker *w, int player, uint64_t key, unsigned legal)
+{
+    const ptable *t = &w->g->tab[player];
+    if (!t->slots)
+        return NULL;
+    const slot *s = table_find(t, key);
+    if (!s) {
+        uint64_t *r = w->recent ? &w->recent[(key ^ (uint64_t)player) & (RECENT - 1)] : NULL;
+        if (r && *r == (key ^ (uint64_t)player) && key)
+            return NULL;
+        if (keyset_add(&w->missing[player], key) != 0)
+            w->fail = 1;
+        if (r)
+            *r = key ^ (uint64_t)player;
+        return NULL;
+    }
+    if (s->cells != legal && !w->fail) {
+        w->fail = 2;
+        snprintf(w->why, sizeof w->why,
+                 "the %s entry %016llx lists other cells than its state's legal ones (a file for another game)",
+                 player ? "White" : "Black", (unsigned long long)key);
+    }
+    return s;
+}
+
+static void __attribute__((noinline)) grow(walker *w, buf *b, uint64_t need)
+{
+    uint32_t cap = sv_capacity(b->cap, need, 256);
+    if (!cap || !sv_resize(&b->v, sizeof *b->v, cap) ||
+        (w->g->report != HX_REPORT_NONE && !sv_resize(&b->obs, sizeof *b->obs, cap))) {
+        w->fail = 1;
+        return;
+    }
+    b->cap = cap;
+}
+
+static inline void push(walker *w, buf *b, const el *e, uint64_t obs)
+{
+    if (__builtin_expect(b->n == b->cap, 0)) {
+        grow(w, b, (uint64_t)b->n + 1);
+        if (b->n == b->cap)
+            return;
+    }
+    if (b->obs)
+        b->obs[b->n] = obs;
+    b->v[b->n++] = *e;
+}
+
+static inline unsigned legal_of(const game_ctx *g, unsigned own, unsigned known)
+{
+    return g->all & ~(own | known);
+}
+
+/* The opponent's turn from element e (its policy pr) against walker stones B, the walker's key-hash state
+ * being obs: successors go to out, the walker's utility of games the opponent wins goes to *term. */
+static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsigned B, buf *out, double *term)
+{
+    const game_ctx *g = w->g;
+    unsigned legal = legal_of(g, e->W, e->K);
+    int nl = g->bits[legal];
+    if (!nl)
+        return;
+    double uq = g->recip[nl];
+    for (unsigned m = legal; m; m &= m - 1) {
+        int d = __builtin_ctz(m);
+        double q = pr ? pr->p[d] : uq;
+        if (!(q > 0))
+            continue;
+        double r = e->r * q;
+        unsigned bit = 1u << d;
+        el f = *e;
+        f.r = r;
+        if (B & bit) {
+            f.K = (uint16_t)(f.K | bit);
+            f.ho = hx_key_step(e->ho, (unsigned)(g->keeps_turn ? HX_EV_REJECTED : HX_EV_COLLIDED) << CELL_SHIFT | d);
+            uint64_t fo = obs;
+            if (g->report != HX_REPORT_NONE) {
+                fo = hx_key_step(obs, g->report == HX_REPORT_NOISY ? (unsigned)HX_EV_OPP_HIT << CELL_SHIFT
+                                                                   : (unsigned)HX_EV_OPP_HIT_AT << CELL_SHIFT | d);
+                f.wrep++;
+            }
+            if (g->keeps_turn)
+                opp_turn(w, &f, fo,
+                         g->tab[w->o].slots ? find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal & ~bit)
+                                            : NULL,
+                         B, out, term);
+            else
+                push(w, out, &f, fo);
+        } else {
+            f.W = (uint16_t)(f.W | bit);
+            if (g->wins[w->o][f.W]) {
+                *term -= r;
+            } else {
+                f.ho = hx_key_step(e->ho, (unsigned)HX_EV_PLACED << CELL_SHIFT | d);
+                push(w, out, &f, obs);
+            }
+        }
+    }
+}
+
+static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, const el *v, uint32_t n);
+
+static int by_obs(const void *a, const void *b)
+{
+    const obs_index *x = a, *y = b;
+    return x->obs != y->obs ? (x->obs > y->obs) - (x->obs < y->obs) : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The walker states after an opponent turn: one per group of equal obs (all of out when the walker is told
+ * nothing, its state then being hw). */
+static val groups(walker *w, int lv, unsigned B, unsigned K, int wrep, buf *out, uint64_t hw)
+{
+    val a = { 0, 0 };
+    if (!out->n)
+        return a;
+    if (w->g->report == HX_REPORT_NONE)
+        return decide(w, lv + 1, B, K, hw, wrep, out->v, out->n);
+    buf *s = &w->sorted[lv];
+    if (out->n > w->order_cap[lv]) {
+        uint32_t cap = sv_capacity(w->order_cap[lv], out->n, 256);
+        if (!cap || !sv_resize(&w->order[lv], sizeof *w->order[lv], cap)) {
+            w->fail = 1;
+            return a;
+        }
+        w->order_cap[lv] = cap;
+    }
+    if (out->n > s->cap) {
+        grow(w, s, out->n);
+        if (out->n > s->cap)
+            return a;
+    }
+    obs_index *o = w->order[lv];
+    for (uint32_t i = 0; i < out->n; i++)
+        o[i] = (obs_index){ out->obs[i], i };
+    qsort(o, out->n, sizeof *o, by_obs);
+    for (uint32_t i = 0; i < out->n; i++)
+        s->v[i] = out->v[o[i].i];
+    for (uint32_t i = 0, j; i < out->n; i = j) {
+        for (j = i + 1; j < out->n && o[j].obs == o[i].obs; j++)
+            ;
+        val c = decide(w, lv + 1, B, K, o[i].obs, wrep + s->v[i].wrep, s->v + i, j - i);
+        a.br += c.br;
+        a.ev += c.ev;
+    }
+    return a;
+}
+
+/* Marks an element whose opponent policy has not been looked up yet. */
+static const slot unresolved;
+
+/* Prepares the opponent policies of the vector's elements: their keys are computed and their table slots
+ * prefetched; the lookup itself waits until the opponent is to move (an element whose every continuation
+ * ends the game is never looked up, so it is never counted as missing). */
+static const slot **resolve(walker *w, int lv, const el *v, uint32_t n)
+{
+    if (n > w->ppcap[lv]) {
+        uint32_t cap = sv_capacity(w->ppcap[lv], n, 256);
+        if (!cap || !sv_resize(&w->pp[lv], sizeof *w->pp[lv], cap) ||
+            !sv_resize(&w->keys[lv], sizeof *w->keys[lv], cap)) {
+            w->fail = 1;
+            return NULL;
+        }
+        w->ppcap[lv] = cap;
+    }
+    const game_ctx *g = w->g;
+    const ptable *t = &g->tab[w->o];
+    const slot **pp = w->pp[lv];
+    if (!t->slots) {
+        memset(pp, 0, sizeof *pp * n);
+        return pp;
+    }
+    uint64_t *keys = w->keys[lv];
+    for (uint32_t i = 0; i < n; i++) {
+        keys[i] = key_of(g, w->o, v[i].ho, v[i].W, v[i].K, v[i].rep);
+        __builtin_prefetch(slot_at(t, keys[i] & t->mask));
+        pp[i] = &unresolved;
+    }
+    return pp;
+}
+
+/* The values of the walker's cells in `mask` at state (B, K, hw, wrep) with vector v (opponent policies
+ * pp) into res[cell]. One pass over the vector sends each element to every cell's buffers, so the
+ * element and its opponent policy are read once; then each cell's successors are walked. */
+static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, const el *v, uint32_t n,
+                const slot **pp, unsigned mask, val *res)
+{
+    const game_ctx *g = w->g;
+    buf *hit = w->hit[lv], *out = w->out[lv];
+    double term[IW_MAX_CELLS], hit_r[IW_MAX_CELLS], total = 0;
+    uint64_t placed[IW_MAX_CELLS];
+    unsigned winning = 0;
+    for (unsigned m = mask; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        hit[c].n = out[c].n = 0;
+        term[c] = hit_r[c] = 0;
+        placed[c] = hx_key_step(hw, (unsigned)HX_EV_PLACED << CELL_SHIFT | c);
+        if (g->wins[w->p][B | 1u << c])
+            winning |= 1u << c;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const el *e = &v[i];
+        total += e->r;
+        for (unsigned m = mask & e->W; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            hit_r[c] += e->r;
+            el f = *e;
+            if (g->report != HX_REPORT_NONE) {
+                f.ho = hx_key_step(f.ho, g->report == HX_REPORT_NOISY ? (unsigned)HX_EV_OPP_HIT << CELL_SHIFT
+                                                                      : (unsigned)HX_EV_OPP_HIT_AT << CELL_SHIFT | c);
+                f.rep++;
+            }
+            push(w, &hit[c], &f, 0);
+        }
+        unsigned miss = mask & ~(unsigned)e->W;
+        if (!(miss & ~winning))
+            continue;
+        if (pp[i] == &unresolved)
+            pp[i] = find(w, w->o, w->keys[lv][i], legal_of(g, e->W, e->K));
+        for (unsigned m = miss & ~winning; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            el f = *e;
+            f.wrep = 0;
+            opp_turn(w, &f, placed[c], pp[i], B | 1u << c, &out[c], &term[c]);
+        }
+    }
+    for (unsigned m = mask; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        unsigned bit = 1u << c;
+        if (winning & bit) /* every element that does not hold c loses to it */
+            term[c] = total - hit_r[c];
+        val a = groups(w, lv, B | bit, K, wrep, &out[c], placed[c]);
+        a.br += term[c];
+        a.ev += term[c];
+        if (hit[c].n) {
+            uint64_t h = hx_key_step(hw, (unsigned)(g->keeps_turn ? HX_EV_REJECTED : HX_EV_COLLIDED) << CELL_SHIFT | c);
+            val b;
+            if (g->keeps_turn) {
+                b = decide(w, lv + 1, B, K | bit, h, wrep, hit[c].v, hit[c].n);
+            } else {
+                out[c].n = 0;
+                double t2 = 0;
+                for (uint32_t i = 0; i < hit[c].n; i++) {
+                    el f = hit[c].v[i];
+                    f.wrep = 0;
+                    opp_turn(w, &f, h, find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal_of(g, f.W, f.K)),
+                             B, &out[c], &t2);
+                }
+                b = groups(w, lv, B, K | bit, wrep, &out[c], h);
+                b.br += t2;
+                b.ev += t2;
+            }
+            a.br += b.br;
+            a.ev += b.ev;
+        }
+        res[c] = a;
+    }
+}
+
+static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, const el *v, uint32_t n)
+{
+    val res = { 0, 0 };
+    const game_ctx *g = w->g;
+    unsigned legal = legal_of(g, B, K);
+    if (w->fail || !legal || lv + 1 >= MAX_LEVELS) {
+        if (lv + 1 >= MAX_LEVELS && !w->fail)
+            w->fail = 1;
+        return res;
+    }
+    w->infosets++;
+    w->pairs += n;
+    const slot *mine = find(w, w->p, key_of(g, w->p, hw, B, K, wrep), legal);
+    const slot **pp = resolve(w, lv, v, n);
+    if (!pp)
+        return res;
+    double uq = g->recip[g->bits[legal]];
+    val a[IW_MAX_CELLS];
+    act(w, lv, B, K, hw, wrep, v, n, pp, legal, a);
+    res.br = -INFINITY;
+    for (unsigned m = legal; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        if (a[c].br > res.br)
+            res.br = a[c].br;
+        res.ev += (mine ? mine->p[c] : uq) * a[c].ev;
+    }
+    return res;
+}
+
+/* ---- the two walks as tasks over the threads ---- */
+
+typedef struct {
+    unsigned B, K;
+    uint64_t hw;
+    int wrep;
+    el *v;
+    uint32_t n;
+    int n_cells, cell[IW_MAX_CELLS];
+    val res[IW_MAX_CELLS]; /* by cell */
+} root;
+
+typedef struct {
+    const game_ctx *g;
+    root roots[2];
+    walker *walkers; /* [threads][2] */
+    int next, total, done;
+    pthread_mutex_t lock;
+    iw_progress progress;
+    void *ctx;
+} pool;
+
+static void *worker(void *arg)
+{
+    void **a = arg;
+    pool *pl = a[0];
+    walker *mine = a[1]; /* this thread's two walkers */
+    for (;;) {
+        pthread_mutex_lock(&pl->lock);
+        int t = pl->next < pl->total ? pl->next++ : -1;
+        pthread_mutex_unlock(&pl->lock);
+        if (t < 0)
+            break;
+        /* White's walk first: its parts are the larger ones (a vector of Black's first moves from the
+         * start), so the last part to finish, which runs alone, is a small one. */
+        int p = t < pl->roots[1].n_cells ? 1 : 0, i = p ? t : t - pl->roots[1].n_cells;
+        root *r = &pl->roots[p];
+        walker *w = &mine[p];
+        const slot **pp = resolve(w, 0, r->v, r->n);
+        if (pp)
+            act(w, 0, r->B, r->K, r->hw, r->wrep, r->v, r->n, pp, 1u << r->cell[i], r->res);
+        pthread_mutex_lock(&pl->lock);
+        pl->done++;
+        if (pl->progress)
+            pl->progress(pl->ctx, pl->done, pl->total);
+        pthread_mutex_unlock(&pl->lock);
+    }
+    return NULL;
+}
+
+int iw_default_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 ? (int)(cpus < 256 ? cpus : 256) : 1;
+}
+
+bool iw_supported(hx_variant v, int rows, int cols, bool swap, const char **why)
+{
+    if (!hx_variant_dark(v)) {
+        *why = "the information-state walk covers the dark variants only";
+        return false;
+    }
+    if (swap) {
+        *why = "the information-state walk has no swap rule";
+        return false;
+    }
+    if (rows * cols > IW_MAX_CELLS) {
+        *why = "the information-state walk covers boards of at most 16 cells";
+        return false;
+    }
+    return true;
+}
+
+static void walker_free(walker *w)
+{
+    for (int i = 0; i < MAX_LEVELS; i++) {
+        for (int c = 0; c < IW_MAX_CELLS; c++) {
+            free(w->hit[i][c].v);
+            free(w->hit[i][c].obs);
+            free(w->out[i][c].v);
+            free(w->out[i][c].obs);
+        }
+        free(w->sorted[i].v);
+        free(w->sorted[i].obs);
+        free(w->order[i]);
+        free(w->pp[i]);
+        free(w->keys[i]);
+    }
+    free(w->missing[0].k);
+    free(w->missing[1].k);
+    free(w->recent);
+}
+
+int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const pf_policy *white, int threads,
+                iw_progress progress, void *ctx, iw_result *out, char *err, size_t errlen)
+{
+    const char *why;
+    memset(out, 0, sizeof *out);
+    if (!iw_supported(v, rows, cols, false, &why)) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    if (threads < 1)
+        threads = 1;
+    game_ctx g = { .rows = rows, .cols = cols, .cells = rows * cols, .keeps_turn = hx_variant_keeps_turn(v),
+                   .report = hx_variant_report(v) };
+    g.all = (1u << g.cells) - 1;
+    int rc = -1;
+    pool pl = { .g = &g, .progress = progress, .ctx = ctx };
+    walker *ws = calloc((size_t)threads * 2, sizeof *ws);
+    g.wins[0] = malloc((size_t)1 << g.cells);
+    g.wins[1] = malloc((size_t)1 << g.cells);
+    g.bits = malloc((size_t)1 << g.cells);
+    if (!ws || !g.wins[0] || !g.wins[1] || !g.bits) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (int k = 1; k <= IW_MAX_CELLS; k++)
+        g.recip[k] = 1.0 / k;
+    for (unsigned s = 0; s <= g.all; s++) {
+        g.bits[s] = (uint8_t)__builtin_popcount(s);
+        for (int p = 0; p < 2; p++)
+            g.wins[p][s] = hx_set_joins(rows, cols, p, s);
+    }
+    const pf_policy *pol[2] = { black, white };
+    for (int p = 0; p < 2; p++)
+        if (pol[p] && table_build(&g.tab[p], pol[p], p, g.cells, err, errlen) != 0)
+            goto done;
+    for (int t = 0; t < threads; t++)
+        for (int p = 0; p < 2; p++) {
+            walker *w = &ws[2 * t + p];
+            w->g = &g;
+            w->p = p;
+            w->o = 1 - p;
+            w->recent = pol[0] || pol[1] ? calloc(RECENT, sizeof *w->recent) : NULL; /* NULL: no cache */
+        }
+
+    /* Black's walk starts at Black's first move; White's after Black's first turn. */
+    static el start = { .ho = HX_KEY_SEED, .r = 1 };
+    walker *w1 = &ws[1];
+    buf first = { 0 };
+    double t0 = 0;
+    el b0 = start;
+    opp_turn(w1, &b0, HX_KEY_SEED, find(w1, 0, key_of(&g, 0, HX_KEY_SEED, 0, 0, 0), g.all), 0, &first, &t0);
+    pl.roots[0] = (root){ .hw = HX_KEY_SEED, .v = &start, .n = 1 };
+    pl.roots[1] = (root){ .hw = HX_KEY_SEED, .v = first.v, .n = first.n };
+    for (int p = 0; p < 2; p++) {
+        root *r = &pl.roots[p];
+        for (int c = 0; c < g.cells; c++)
+            r->cell[r->n_cells++] = c;
+        pl.total += r->n_cells;
+    }
+    pthread_mutex_init(&pl.lock, NULL);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    void *(*args)[2] = calloc((size_t)threads, sizeof *args);
+    int started = 0;
+    if (tid && args)
+        for (; started < threads; started++) {
+            args[started][0] = &pl;
+            args[started][1] = &ws[2 * started];
+            if (started > 0 && pthread_create(&tid[started], NULL, worker, args[started]) != 0)
+                break;
+        }
+    if (started > 0)
+        worker(args[0]);
+    for (int t = 1; t < started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&pl.lock);
+    free(tid);
+    free(args);
+    free(first.v);
+    free(first.obs);
+    if (started == 0) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+
+    for (int p = 0; p < 2; p++) {
+        root *r = &pl.roots[p];
+        unsigned legal = g.all;
+        /* The walker's first state: its policy weighs the first cells for the expected value. */
+        walker *w = &ws[p];
+        const slot *s = find(w, p, key_of(&g, p, HX_KEY_SEED, 0, 0, 0), legal);
+        out->infosets[p]++;
+        out->pairs += r->n;
+        double br = -INFINITY, ev = 0;
+        for (int i = 0; i < r->n_cells; i++) {
+            const val *x = &r->res[r->cell[i]];
+            if (x->br > br)
+                br = x->br;
+            ev += (s ? s->p[r->cell[i]] : 1.0 / r->n_cells) * x->ev;
+        }
+        out->br[p] = br;
+        if (p == 0)
+            out->ev_black = ev;
+        else
+            out->ev_white = ev;
+    }
+    int fail = 0;
+    keyset64 miss[2] = { { 0 }, { 0 } };
+    for (int t = 0; t < 2 * threads; t++) {
+        walker *w = &ws[t];
+        if (w->fail && !fail) {
+            fail = w->fail;
+            snprintf(err, errlen, "%s", w->fail == 2 ? w->why : "out of memory");
+        }
+        out->infosets[w->p] += w->infosets;
+        out->pairs += w->pairs;
+        for (int p = 0; p < 2; p++)
+            keyset_merge(&miss[p], &w->missing[p], &fail);
+    }
+    for (int p = 0; p < 2; p++) {
+        out->missing[p] = miss[p].n;
+        free(miss[p].k);
+    }
+    if (fail) {
+        if (!*err)
+            snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    out->nashconv = out->br[0] + out->br[1];
+    out->exploitability = out->nashconv / 2;
+    rc = 0;
+done:
+    if (ws)
+        for (int t = 0; t < 2 * threads; t++)
+            walker_free(&ws[t]);
+    free(ws);
+    free(g.wins[0]);
+    free(g.wins[1]);
+    free(g.bits);
+    for (int p = 0; p < 2; p++)
+        free(g.tab[p].slots);
+    return rc;
+}

@@ -1,0 +1,56 @@
+/* arena/solver/infowalk.h — exact evaluation of a policy on Dark Hex boards whose history tree is far too
+ * large to build (3x3 classical: about 1.9e10 histories, 6 million information states).
+ *
+ * Each player's best response is computed by walking that player's own information states once, in
+ * depth-first order, carrying with each one the vector of the opponent's information states consistent
+ * with it (a history is exactly such a pair) and their reach under the opponent's policy. At each of the
+ * walker's actions the vector splits into the opponent states that hold the cell (a collision) and the
+ * others; the opponent's turn maps every state to its successors with their probabilities; states of zero
+ * reach are dropped. Values are sums over the vector, so a best response is a max per information state
+ * (over whole information states, never a clairvoyant bound) and the policy's expected value comes out of
+ * the same walk. The walker's first actions are independent tasks shared by the threads.
+ *
+ * Policies are looked up by the perfect-recall key (hx_key_hash() of the events) or, for files with view
+ * keys, by hx_view_key_of(); a state missing from its file is played uniformly and counted once.
+ *
+ * Supported: the six dark variants, boards of at most IW_MAX_CELLS cells, no swap rule. */
+#ifndef AGENTS_SOLVER_INFOWALK_H
+#define AGENTS_SOLVER_INFOWALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+#include "variant.h"
+
+#define IW_MAX_CELLS 16
+
+typedef struct {
+    double ev_black;        /* Black's expected utility (+1 win, -1 loss) when both follow the policy */
+    double br[2];           /* br[i]: player i's best-response value (its own utility) */
+    double nashconv;        /* br[0] + br[1] */
+    double exploitability;  /* nashconv / 2 */
+    double ev_white;        /* White's expected utility from White's walk (-ev_black up to rounding) */
+    uint64_t infosets[2];   /* information states of player i met with positive opponent reach */
+    uint64_t missing[2];    /* distinct information states of player i looked up and not in its file */
+    uint64_t pairs;         /* (walker state, opponent state) pairs visited, both walks */
+} iw_result;
+
+/* Called after every finished task (from the thread that finished it, one call at a time). */
+typedef void (*iw_progress)(void *ctx, int done, int total);
+
+/* The default thread count: the processors online (at least 1). */
+int iw_default_threads(void);
+
+/* Whether the walk handles this game; otherwise *why says why. */
+bool iw_supported(hx_variant v, int rows, int cols, bool swap, const char **why);
+
+/* Evaluates Black playing `black` and White playing `white` (either NULL: uniform) on an R x C board of
+ * variant v, with `threads` threads (at least 1). Both files must be for this game (the caller checks
+ * their headers). Returns 0, or -1 with a message in err (out of memory, or a file entry whose actions
+ * are not the legal cells of its state: a file for another game). */
+int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const pf_policy *white, int threads,
+                iw_progress progress, void *ctx, iw_result *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,126 @@
+/* arena/solver/mccfr.c — external-sampling MCCFR (see mccfr.h). The traverser's regrets get sampled
+ * counterfactual regrets; the opponent's strategy sums get its current strategy at the histories where it
+ * is sampled (the standard "simple" averaging of external sampling). */
+#include "mccfr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfr.h"
+#include "grow.h"
+#include "mix.h"
+
+#define MAX_DEPTH 1024
+
+static double uniform01(uint64_t *s) { return (double)(mix_next(s) >> 11) * 0x1.0p-53; }
+
+static int sample(uint64_t *rng, const double *p, int n)
+{
+    double u = uniform01(rng), acc = 0;
+    for (int a = 0; a < n - 1; a++) {
+        acc += p[a];
+        if (u < acc)
+            return a;
+    }
+    return n - 1;
+}
+
+int sv_mccfr_init(sv_mccfr *m, const efg_game *g, bool view_keys, uint64_t seed)
+{
+    memset(m, 0, sizeof *m);
+    m->g = g;
+    m->rng = seed;
+    m->table.view_keys = view_keys && g->view_key;
+    m->states = malloc(g->state_size * MAX_DEPTH);
+    return m->states ? 0 : -1;
+}
+
+void sv_mccfr_free(sv_mccfr *m)
+{
+    sv_tree_free(&m->table);
+    free(m->regret);
+    free(m->strategy_sum);
+    free(m->states);
+    memset(m, 0, sizeof *m);
+}
+
+int sv_mccfr_reserve(sv_mccfr *m)
+{
+    uint32_t need = m->table.n_actions;
+    if (need <= m->cap)
+        return 0;
+    uint32_t cap = sv_capacity(m->cap, need, 4096);
+    if (!sv_resize(&m->regret, sizeof *m->regret, cap) ||
+        !sv_resize(&m->strategy_sum, sizeof *m->strategy_sum, cap))
+        return -1;
+    memset(m->regret + m->cap, 0, sizeof *m->regret * (cap - m->cap));
+    memset(m->strategy_sum + m->cap, 0, sizeof *m->strategy_sum * (cap - m->cap));
+    m->cap = cap;
+    return 0;
+}
+
+/* Sampled counterfactual value for the traverser of the state at `level`; -2 marks out of memory. */
+static double walk(sv_mccfr *m, int level, int traverser, int d0, int d1, bool *oom)
+{
+    const efg_game *g = m->g;
+    const void *s = m->states + (size_t)level * g->state_size;
+    void *child = m->states + (size_t)(level + 1) * g->state_size;
+    int player = g->player(g, s);
+    if (player == EFG_TERMINAL) {
+        double u = g->utility(g, s);
+        return traverser == 0 ? u : -u;
+    }
+    if (level + 1 >= MAX_DEPTH) {
+        *oom = true;
+        return 0;
+    }
+    uint16_t actions[EFG_MAX_ACTIONS];
+    double probs[EFG_MAX_ACTIONS];
+    int n = g->actions(g, s, actions, probs);
+    if (player == EFG_CHANCE) {
+        g->apply(g, child, s, actions[sample(&m->rng, probs, n)]);
+        return walk(m, level + 1, traverser, d0, d1, oom);
+    }
+    uint64_t key = m->table.view_keys ? g->view_key(g, s) : g->infoset(g, s);
+    int64_t k = sv_tree_intern(&m->table, player, key, player == 0 ? d0 : d1, actions, n);
+    if (k < 0 || sv_mccfr_reserve(m) != 0) {
+        *oom = true;
+        return 0;
+    }
+    uint32_t off = m->table.infosets[k].offset;
+    double sigma[EFG_MAX_ACTIONS];
+    sv_regret_match(m->regret + off, n, sigma);
+    int e0 = d0 + (player == 0), e1 = d1 + (player == 1);
+    if (player != traverser) {
+        for (int a = 0; a < n; a++)
+            m->strategy_sum[off + a] += sigma[a];
+        g->apply(g, child, s, actions[sample(&m->rng, sigma, n)]);
+        return walk(m, level + 1, traverser, e0, e1, oom);
+    }
+    double va[EFG_MAX_ACTIONS], v = 0;
+    for (int a = 0; a < n && !*oom; a++) {
+        g->apply(g, child, s, actions[a]);
+        va[a] = walk(m, level + 1, traverser, e0, e1, oom);
+        v += sigma[a] * va[a];
+    }
+    float *r = m->regret + m->table.infosets[k].offset; /* the arrays may have moved */
+    for (int a = 0; a < n; a++)
+        r[a] += (float)(va[a] - v);
+    return v;
+}
+
+int sv_mccfr_iterate(sv_mccfr *m)
+{
+    const efg_game *g = m->g;
+    bool oom = false;
+    for (int p = 0; p < 2 && !oom; p++) {
+        g->root(g, m->states);
+        walk(m, 0, p, 0, 0, &oom);
+    }
+    if (oom)
+        return -1;
+    m->iteration++;
+    return 0;
+}
+
+void sv_mccfr_average(const sv_mccfr *m, double *out) { sv_normalise(&m->table, m->strategy_sum, out); }

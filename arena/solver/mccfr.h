@@ -1,0 +1,35 @@
+/* arena/solver/mccfr.h — external-sampling Monte Carlo CFR (Lanctot et al. 2009) for games whose tree is
+ * too large to build: each iteration walks one sampled tree per player (every action of the traverser,
+ * one sampled action of the opponent and of chance), storing regrets and strategy sums in an
+ * information-state table that grows as states are met (gametree.h's table without nodes). Keys are the
+ * perfect-recall keys, or the game's view keys as an abstraction. */
+#ifndef AGENTS_SOLVER_MCCFR_H
+#define AGENTS_SOLVER_MCCFR_H
+
+#include "gametree.h"
+
+typedef struct {
+    const efg_game *g;
+    sv_tree table;          /* information states only (no nodes) */
+    float *regret;          /* [table.n_actions] */
+    double *strategy_sum;   /* [table.n_actions] */
+    uint32_t cap;           /* capacity of regret[] and strategy_sum[] */
+    uint64_t rng;
+    long iteration;
+    unsigned char *states;  /* one state per depth */
+} sv_mccfr;
+
+/* view_keys: key information states by g->view_key (which must exist). Returns 0 or -1 (out of memory). */
+int sv_mccfr_init(sv_mccfr *m, const efg_game *g, bool view_keys, uint64_t seed);
+void sv_mccfr_free(sv_mccfr *m);
+
+/* Makes room for the table's current size (after loading a checkpoint into m->table). 0 or -1. */
+int sv_mccfr_reserve(sv_mccfr *m);
+
+/* One iteration: one sampled walk per player. Returns 0, or -1 when out of memory. */
+int sv_mccfr_iterate(sv_mccfr *m);
+
+/* The average strategy per table action (uniform where never updated): out[table.n_actions]. */
+void sv_mccfr_average(const sv_mccfr *m, double *out);
+
+#endif

@@ -1,0 +1,461 @@
+/* arena/store/store.c — SQLite results database: migrations, agents, runs, games and their attempts, and the
+ * claim of a database by one league coordinator. */
+#define _GNU_SOURCE /* flock */
+#include "store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct hx_store {
+    sqlite3 *db;
+    sqlite3_stmt *insert_game, *insert_attempt;
+};
+
+/* migrations[i] takes the schema from version i to version i + 1. */
+static const char *const migrations[] = {
+    "CREATE TABLE agents ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL,"
+    "  command TEXT NOT NULL,"
+    "  version TEXT NOT NULL DEFAULT '',"
+    "  sha256 TEXT NOT NULL,"
+    "  first_seen TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+    "  UNIQUE (name, sha256));"
+    "CREATE TABLE runs ("
+    "  id INTEGER PRIMARY KEY,"
+    "  kind TEXT NOT NULL,"
+    "  description TEXT NOT NULL DEFAULT '',"
+    "  started TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+    "  finished TEXT);"
+    "CREATE TABLE games ("
+    "  id INTEGER PRIMARY KEY,"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  variant TEXT NOT NULL,"
+    "  rows INTEGER NOT NULL,"
+    "  cols INTEGER NOT NULL,"
+    "  swap INTEGER NOT NULL DEFAULT 0,"
+    "  black INTEGER NOT NULL REFERENCES agents(id),"
+    "  white INTEGER NOT NULL REFERENCES agents(id),"
+    "  seed INTEGER NOT NULL,"
+    "  winner TEXT NOT NULL CHECK (winner IN ('B','W')),"
+    "  reason TEXT NOT NULL,"
+    "  detail TEXT NOT NULL DEFAULT '',"
+    "  attempts INTEGER NOT NULL,"
+    "  seconds REAL NOT NULL,"
+    "  started TEXT NOT NULL,"
+    "  finished TEXT NOT NULL);"
+    "CREATE INDEX games_by_run ON games(run_id);"
+    "CREATE TABLE attempts ("
+    "  game_id INTEGER NOT NULL REFERENCES games(id),"
+    "  n INTEGER NOT NULL,"
+    "  player TEXT NOT NULL CHECK (player IN ('B','W')),"
+    "  cell TEXT NOT NULL,"
+    "  outcome TEXT NOT NULL,"
+    "  PRIMARY KEY (game_id, n)) WITHOUT ROWID;",
+    /* 1 -> 2: leagues and their schedules; a game may fill one schedule row, at most once */
+    "CREATE TABLE leagues ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL,"
+    "  config TEXT NOT NULL,"
+    "  config_sha256 TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));"
+    "CREATE TABLE schedule ("
+    "  id INTEGER PRIMARY KEY,"
+    "  league_id INTEGER NOT NULL REFERENCES leagues(id),"
+    "  n INTEGER NOT NULL,"
+    "  variant TEXT NOT NULL,"
+    "  rows INTEGER NOT NULL,"
+    "  cols INTEGER NOT NULL,"
+    "  black TEXT NOT NULL,"
+    "  white TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  game_id INTEGER REFERENCES games(id),"
+    "  UNIQUE (league_id, n));"
+    "CREATE INDEX schedule_pending ON schedule(league_id, n) WHERE game_id IS NULL;"
+    "ALTER TABLE games ADD COLUMN schedule_id INTEGER REFERENCES schedule(id);"
+    "CREATE UNIQUE INDEX games_by_schedule ON games(schedule_id);",
+};
+#define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
+_Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
+
+static int user_version(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    int v = -1;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    int v = user_version(db);
+    if (v < 0) {
+        snprintf(err, errlen, "%s: not a readable SQLite database (%s)", path, sqlite3_errmsg(db));
+        return false;
+    }
+    if (v > STORE_SCHEMA_VERSION) {
+        snprintf(err, errlen, "%s: database schema %d is newer than this arena's (%d); upgrade arena", path, v,
+                 STORE_SCHEMA_VERSION);
+        return false;
+    }
+    for (; v < STORE_SCHEMA_VERSION; v++) {
+        char *msg = NULL, bump[64];
+        snprintf(bump, sizeof bump, "PRAGMA user_version = %d;", v + 1);
+        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db, migrations[v], NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db, bump, NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+            snprintf(err, errlen, "%s: migration to schema %d failed: %s", path, v + 1, msg ? msg : "?");
+            sqlite3_free(msg);
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return false;
+        }
+    }
+    return true;
+}
+
+hx_store *store_open(const char *path, bool *bad_input, char *err, size_t errlen)
+{
+    if (bad_input)
+        *bad_input = false;
+    hx_store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        store_close(s);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    /* the file's schema first, before anything is written to it */
+    int v = user_version(s->db);
+    if (v < 0 || v > STORE_SCHEMA_VERSION) {
+        if (v < 0)
+            snprintf(err, errlen, "%s: not a readable SQLite database (%s)", path, sqlite3_errmsg(s->db));
+        else
+            snprintf(err, errlen, "%s: database schema %d is newer than this arena's (%d); upgrade arena", path, v,
+                     STORE_SCHEMA_VERSION);
+        if (bad_input)
+            *bad_input = true;
+        store_close(s);
+        return NULL;
+    }
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", NULL,
+                     NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: not a usable SQLite database: %s", path, msg ? msg : "?");
+        sqlite3_free(msg);
+        store_close(s);
+        return NULL;
+    }
+    if (!migrate(s->db, path, err, errlen)) {
+        store_close(s);
+        return NULL;
+    }
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO games (run_id, variant, rows, cols, swap, black, white, seed, winner, reason,"
+                           " detail, attempts, seconds, started, finished, schedule_id)"
+                           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           -1, &s->insert_game, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db, "INSERT INTO attempts (game_id, n, player, cell, outcome) VALUES (?,?,?,?,?)", -1,
+                           &s->insert_attempt, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(s->db));
+        store_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+void store_close(hx_store *s)
+{
+    if (!s)
+        return;
+    sqlite3_finalize(s->insert_game);
+    sqlite3_finalize(s->insert_attempt);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+const char *store_error(hx_store *s)
+{
+    return sqlite3_errmsg(s->db);
+}
+
+struct sqlite3 *store_db(hx_store *s)
+{
+    return s->db;
+}
+
+/* A prepared statement with its first n parameters bound to the given texts (NULL binds ""), or NULL. */
+static sqlite3_stmt *prepare_texts(hx_store *s, const char *sql, int n, ...)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return NULL;
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 1; i <= n; i++) {
+        const char *t = va_arg(ap, const char *);
+        sqlite3_bind_text(st, i, t ? t : "", -1, SQLITE_TRANSIENT);
+    }
+    va_end(ap);
+    return st;
+}
+
+int64_t store_agent(hx_store *s, const char *name, const char *command, const char *version, const char *sha256)
+{
+    int64_t id = -1;
+    sqlite3_stmt *st = prepare_texts(s,
+                                     "INSERT INTO agents (name, command, version, sha256) VALUES (?,?,?,?)"
+                                     " ON CONFLICT (name, sha256) DO UPDATE SET command = excluded.command,"
+                                     " version = excluded.version RETURNING id",
+                                     4, name, command, version, sha256);
+    if (!st)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return id;
+}
+
+int64_t store_run_begin(hx_store *s, const char *kind, const char *description)
+{
+    int64_t id = -1;
+    sqlite3_stmt *st = prepare_texts(s, "INSERT INTO runs (kind, description) VALUES (?,?)", 2, kind, description);
+    if (!st)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_DONE)
+        id = sqlite3_last_insert_rowid(s->db);
+    sqlite3_finalize(st);
+    return id;
+}
+
+int store_run_end(hx_store *s, int64_t run)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "UPDATE runs SET finished = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, run);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int64_t store_game(hx_store *s, const store_game_rec *g)
+{
+    const hx_game *game = g->game;
+    sqlite3_stmt *st = s->insert_game;
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, g->run);
+    sqlite3_bind_text(st, 2, hx_variant_name(hx_variant_of(game)), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, hx_rows(game));
+    sqlite3_bind_int(st, 4, hx_cols(game));
+    sqlite3_bind_int(st, 5, (game->flags & HX_SWAP_RULE) != 0);
+    sqlite3_bind_int64(st, 6, g->black);
+    sqlite3_bind_int64(st, 7, g->white);
+    sqlite3_bind_int64(st, 8, (int64_t)g->seed);
+    sqlite3_bind_text(st, 9, g->winner == HX_BLACK ? "B" : "W", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 10, hx_end_name(g->reason), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 11, g->detail ? g->detail : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 12, hx_num_attempts(game));
+    sqlite3_bind_double(st, 13, g->seconds);
+    sqlite3_bind_text(st, 14, g->started, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 15, g->finished, -1, SQLITE_TRANSIENT);
+    if (g->schedule > 0)
+        sqlite3_bind_int64(st, 16, g->schedule);
+    else
+        sqlite3_bind_null(st, 16);
+    int64_t id = -1;
+    if (sqlite3_step(st) == SQLITE_DONE)
+        id = sqlite3_last_insert_rowid(s->db);
+    if (id >= 0 && g->schedule > 0) {
+        sqlite3_stmt *u;
+        if (sqlite3_prepare_v2(s->db, "UPDATE schedule SET game_id = ? WHERE id = ? AND game_id IS NULL", -1, &u,
+                               NULL) != SQLITE_OK)
+            id = -1;
+        else {
+            sqlite3_bind_int64(u, 1, id);
+            sqlite3_bind_int64(u, 2, g->schedule);
+            if (sqlite3_step(u) != SQLITE_DONE || sqlite3_changes(s->db) != 1)
+                id = -1;
+            sqlite3_finalize(u);
+        }
+    }
+    for (int i = 0; id >= 0 && i < hx_num_attempts(game); i++) {
+        hx_move m = hx_move_at(game, i);
+        char name[HX_CELL_NAME_MAX];
+        hx_cell_name(m.cell, hx_cols(game), name);
+        sqlite3_stmt *a = s->insert_attempt;
+        sqlite3_reset(a);
+        sqlite3_bind_int64(a, 1, id);
+        sqlite3_bind_int(a, 2, i + 1);
+        sqlite3_bind_text(a, 3, m.player == HX_BLACK ? "B" : "W", -1, SQLITE_STATIC);
+        sqlite3_bind_text(a, 4, m.outcome == HX_SWAPPED ? "swap" : name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(a, 5, hx_outcome_name(m.outcome), -1, SQLITE_STATIC);
+        if (sqlite3_step(a) != SQLITE_DONE)
+            id = -1;
+    }
+    if (id < 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return id;
+}
+
+int64_t store_league_unfinished(hx_store *s, const char *name, const char *config_sha256)
+{
+    sqlite3_stmt *st = prepare_texts(s,
+                                     "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND EXISTS"
+                                     " (SELECT 1 FROM schedule x WHERE x.league_id = l.id AND x.game_id IS NULL)"
+                                     " ORDER BY l.id DESC LIMIT 1",
+                                     2, name, config_sha256);
+    if (!st)
+        return -1;
+    int rc = sqlite3_step(st);
+    int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return id;
+}
+
+int64_t store_league_create(hx_store *s, const char *name, const char *config, const char *config_sha256,
+                            uint64_t seed, const store_planned *plan, int n)
+{
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    int64_t id = -1;
+    sqlite3_stmt *st = prepare_texts(s, "INSERT INTO leagues (name, config, config_sha256, seed) VALUES (?,?,?,?)", 3,
+                                     name, config, config_sha256);
+    if (st) {
+        sqlite3_bind_int64(st, 4, (int64_t)seed);
+        if (sqlite3_step(st) == SQLITE_DONE)
+            id = sqlite3_last_insert_rowid(s->db);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (id >= 0 && sqlite3_prepare_v2(s->db,
+                                      "INSERT INTO schedule (league_id, n, variant, rows, cols, black, white, seed)"
+                                      " VALUES (?,?,?,?,?,?,?,?)",
+                                      -1, &st, NULL) != SQLITE_OK)
+        id = -1;
+    for (int i = 0; id >= 0 && i < n; i++) {
+        const store_planned *p = &plan[i];
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int(st, 2, p->n);
+        sqlite3_bind_text(st, 3, hx_variant_name(p->variant), -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 4, p->rows);
+        sqlite3_bind_int(st, 5, p->cols);
+        sqlite3_bind_text(st, 6, p->black, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 7, p->white, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 8, (int64_t)p->seed);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            id = -1;
+    }
+    sqlite3_finalize(st);
+    if (id < 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return id;
+}
+
+int store_league_pending(hx_store *s, int64_t league, store_planned **out, int *n, int *total)
+{
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = *total = 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM schedule WHERE league_id = ?", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, league);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        *total = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT id, n, variant, rows, cols, black, white, seed FROM schedule"
+                           " WHERE league_id = ? AND game_id IS NULL ORDER BY n",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, league);
+    store_planned *rows = calloc((size_t)(*total > 0 ? *total : 1), sizeof *rows);
+    int k = 0, rc;
+    while (rows && (rc = sqlite3_step(st)) == SQLITE_ROW && k < *total) {
+        store_planned *p = &rows[k++];
+        p->id = sqlite3_column_int64(st, 0);
+        p->n = sqlite3_column_int(st, 1);
+        int v = hx_variant_parse((const char *)sqlite3_column_text(st, 2));
+        p->variant = v < 0 ? HX_HEX : (hx_variant)v;
+        p->rows = sqlite3_column_int(st, 3);
+        p->cols = sqlite3_column_int(st, 4);
+        snprintf(p->black, sizeof p->black, "%s", (const char *)sqlite3_column_text(st, 5));
+        snprintf(p->white, sizeof p->white, "%s", (const char *)sqlite3_column_text(st, 6));
+        p->seed = (uint64_t)sqlite3_column_int64(st, 7);
+    }
+    sqlite3_finalize(st);
+    if (!rows)
+        return -1;
+    *out = rows;
+    *n = k;
+    return 0;
+}
+
+/* The pid holding a flock on the file with this device and inode, from /proc/locks, or 0. */
+static long flock_holder(dev_t dev, ino_t ino)
+{
+    FILE *f = fopen("/proc/locks", "re");
+    if (!f)
+        return 0;
+    char line[256];
+    long found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        /* "1: FLOCK  ADVISORY  WRITE 1234 08:01:56789 0 EOF" (maj:min in hex) */
+        char kind[16];
+        long pid;
+        unsigned maj, min;
+        unsigned long long inode;
+        if (sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", kind, &pid, &maj, &min, &inode) == 5 &&
+            strcmp(kind, "FLOCK") == 0 && inode == (unsigned long long)ino && maj == major(dev) && min == minor(dev))
+            found = pid;
+    }
+    fclose(f);
+    return found;
+}
+
+int store_claim(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return fd;
+    int e = errno;
+    struct stat st;
+    long pid = e == EWOULDBLOCK && fstat(fd, &st) == 0 ? flock_holder(st.st_dev, st.st_ino) : 0;
+    close(fd);
+    if (e != EWOULDBLOCK)
+        snprintf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+    else if (pid > 0)
+        snprintf(err, errlen, "%s: in use by another arena league (pid %ld)", path, pid);
+    else
+        snprintf(err, errlen, "%s: in use by another arena league", path);
+    return -1;
+}

@@ -1,0 +1,355 @@
+/* tests/e2e/test_match.c — `arena match` end to end with real bot processes: random vs random and random vs
+ * the Python bot (summary checked against the database), every misbehaving test bot (each loses its games
+ * with the right reason and the match completes, no process left behind), what a recording bot was told
+ * (exactly its information state), SIGTERM, bad input, and `arena games` / `arena show`. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agents/misbehaviours.h"
+#include "protocol.h"
+#include "test_sys.h"
+
+static char bin[512], agents[512], tmp[64];
+
+static void setup_paths(void)
+{
+    const char *b = getenv("ARENA_BIN_DIR"), *a = getenv("ARENA_TEST_AGENTS");
+    snprintf(bin, sizeof bin, "%s", b ? b : "bin");
+    snprintf(agents, sizeof agents, "%s", a ? a : "build/release/tests/agents");
+    if (!tmp[0]) {
+        snprintf(tmp, sizeof tmp, "/tmp/arena-match-test-XXXXXX");
+        assert_non_null(mkdtemp(tmp));
+    }
+}
+
+/* Runs a shell command; returns its exit status and its stdout in out. */
+static int run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int run(char *out, size_t cap, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The integer after "key": in text, searching from the first occurrence of `within` (or the start). */
+static long json_int(const char *text, const char *within, const char *key)
+{
+    const char *p = within ? strstr(text, within) : text;
+    if (!p)
+        fail_msg("no %s in %s", within, text);
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    p = strstr(p, pat);
+    if (!p)
+        fail_msg("no key %s in %s", key, text);
+    return strtol(p + strlen(pat), NULL, 10);
+}
+
+
+
+static char out[1 << 16];
+
+/* A match of `games` games; checks the summary against the database. Returns the run id. */
+static long match_checked(const char *db, const char *variant, const char *bot_a, const char *bot_b, int games,
+                          bool distinct)
+{
+    int rc = run(out, sizeof out,
+                 "%s/arena match --variant %s --board 5x5 --games %d --seed 7 --db %s --logs %s/logs --json "
+                 "--quiet '%s' '%s'",
+                 bin, variant, games, db, tmp, bot_a, bot_b);
+    if (rc != 0)
+        fail_msg("arena match exited with %d: %s", rc, out);
+    long run_id = json_int(out, NULL, "run");
+    long a_wins = json_int(out, "\"a\":", "wins"), b_wins = json_int(out, "\"b\":", "wins");
+    long a_black = json_int(out, "\"a\":", "wins_as_black"), b_black = json_int(out, "\"b\":", "wins_as_black");
+    assert_int_equal(json_int(out, NULL, "games"), games);
+    assert_int_equal(a_wins + b_wins, games);
+    assert_true(a_wins > 0 && b_wins > 0); /* random players: neither side wins everything in 20 games */
+    for (const char *r = "timeout\0crash\0illegal\0protocol_error\0disconnected\0"; *r; r += strlen(r) + 1)
+        assert_int_equal(json_int(out, "\"forfeits\":", r), 0);
+
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND reason = 'connected'", run_id);
+    assert_int_equal(db_scalar(db, sql), games);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND winner = 'B'", run_id);
+    assert_int_equal(db_scalar(db, sql), a_black + b_black);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM games g WHERE run_id = %ld AND attempts = (SELECT count(*) FROM attempts a "
+             "WHERE a.game_id = g.id) AND attempts > 0",
+             run_id);
+    assert_int_equal(db_scalar(db, sql), games);
+    if (distinct) { /* bot_b's wins by agent name in the database */
+        const char *name = strstr(out, "\"b\":{\"name\":\"");
+        assert_non_null(name);
+        name += strlen("\"b\":{\"name\":\"");
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM games g JOIN agents a ON a.id = CASE g.winner WHEN 'B' THEN g.black "
+                 "ELSE g.white END WHERE run_id = %ld AND a.name = '%.*s'",
+                 run_id, (int)strcspn(name, "\""), name);
+        assert_int_equal(db_scalar(db, sql), b_wins);
+    }
+    return run_id;
+}
+
+static void random_against_random_and_python(void **state)
+{
+    (void)state;
+    setup_paths();
+    char db[128], a[600], b[600];
+    snprintf(db, sizeof db, "%s/random.db", tmp);
+    snprintf(a, sizeof a, "%s/random --seed 1", bin);
+    snprintf(b, sizeof b, "%s/random --seed 2", bin);
+    long r1 = match_checked(db, "classical", a, b, 20, false);
+    long r2 = match_checked(db, "abrupt-flash", a, b, 20, false);
+    long r3 = match_checked(db, "classical", a, "agents/examples/random_bot.py", 20, true);
+    long r4 = match_checked(db, "abrupt-flash", a, "agents/examples/random_bot.py", 20, true);
+    assert_true(r1 < r2 && r2 < r3 && r3 < r4);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 80);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM runs WHERE finished IS NOT NULL"), 4);
+    assert_int_equal(db_scalar(db, "SELECT count(DISTINCT name) FROM agents"), 2);
+
+    /* arena games and arena show read what was stored */
+    assert_int_equal(run(out, sizeof out, "%s/arena games --db %s --run %ld --format csv --limit 0", bin, db, r1), 0);
+    int lines = 0;
+    for (const char *p = out; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 21);
+    assert_true(strncmp(out, "game,run,variant,rows,cols,black,white,winner", 45) == 0);
+    assert_int_equal(run(out, sizeof out, "%s/arena games --db %s --agent pyrandom --json --limit 0", bin, db), 0);
+    assert_int_equal(json_int(out, NULL, "game") > 0, 1);
+    assert_int_equal(run(out, sizeof out, "%s/arena show --db %s 5", bin, db), 0);
+    assert_non_null(strstr(out, "game 5: classical 5x5"));
+    assert_non_null(strstr(out, ", connected\n"));
+    assert_non_null(strstr(out, "1. B "));
+    assert_int_equal(run(out, sizeof out, "%s/arena show --db %s 999 2>&1", bin, db), 2);
+    assert_non_null(strstr(out, "no game 999"));
+}
+
+static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
+{
+    (void)state;
+    setup_paths();
+    char db[128], tag[64];
+    snprintf(db, sizeof db, "%s/faults.db", tmp);
+    snprintf(tag, sizeof tag, "--tag t%d", (int)getpid());
+    for (int i = 0; i < N_MISBEHAVIOURS; i++) {
+        const misbehaviour *m = &MISBEHAVIOURS[i];
+        /* limits apply to both bots: the opponent is then a well-behaved misbehave bot, which (unlike a
+         * sanitizer-built bin/random) runs under an address-space limit */
+        char opponent[600];
+        if (m->match_options)
+            snprintf(opponent, sizeof opponent, "'%s/misbehave --mode play'", agents);
+        else
+            snprintf(opponent, sizeof opponent, "%s/random", bin);
+        int rc = run(out, sizeof out,
+                     "%s/arena match --variant classical --board 4x4 --games 4 --move-time 300 --handshake 1000 "
+                     "--db %s --logs %s/logs --json --quiet %s '%s/misbehave --mode %s %s' %s",
+                     bin, db, tmp, m->match_options ? m->match_options : "", agents, m->mode, tag, opponent);
+        if (rc != 0)
+            fail_msg("%s: arena match exited with %d: %s", m->mode, rc, out);
+        assert_int_equal(json_int(out, NULL, "games"), 4);
+        assert_int_equal(json_int(out, "\"b\":", "wins"), 4);
+        long run_id = json_int(out, NULL, "run");
+        char sql[640];
+        if (m->reason) {
+            assert_int_equal(json_int(out, "\"forfeits\":", m->reason), 4);
+            snprintf(sql, sizeof sql,
+                     "SELECT count(*) FROM games g JOIN agents a ON a.id = CASE g.winner WHEN 'B' THEN g.white "
+                     "ELSE g.black END WHERE run_id = %ld AND reason = '%s' AND detail LIKE '%%%s%%' AND "
+                     "a.command LIKE '%%--mode %s %%'",
+                     run_id, m->reason, m->detail, m->mode);
+        } else {
+            assert_int_equal(json_int(out, "\"forfeits\":", "protocol_error") + json_int(out, "\"forfeits\":", "illegal"),
+                             4);
+            snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND reason <> 'connected'",
+                     run_id);
+        }
+        long n = db_scalar(db, sql);
+        if (n != 4)
+            fail_msg("%s: %ld of 4 games recorded as '%s' with detail '%s'", m->mode, n, m->reason, m->detail);
+        if (procs_with(tag, false) != 0)
+            fail_msg("%s: a bot process outlived arena match", m->mode);
+    }
+}
+
+/* Everything a recording bot received, compared with the rules: exactly its own information state. */
+static void bots_are_told_exactly_their_information_state(void **state)
+{
+    (void)state;
+    setup_paths();
+    static const char *variants[] = { "hex", "classical", "abrupt", "classical-noisy", "classical-flash",
+                                      "abrupt-noisy", "abrupt-flash" };
+    char db[128], rec[128];
+    snprintf(db, sizeof db, "%s/audit.db", tmp);
+    static uint8_t data[1 << 20], again[PM_MAX_MESSAGE];
+    static pm_msg m;
+    static hx_event told[HX_MAX_EVENTS], truth[HX_MAX_EVENTS];
+    char why[256];
+    int audited = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++) {
+        snprintf(rec, sizeof rec, "%s/record-%d.bin", tmp, v);
+        unlink(rec);
+        setenv("ARENA_RECORD", rec, 1);
+        int rc = run(out, sizeof out,
+                     "%s/arena match --variant %s --board 4x4 --games 10 --db %s --logs %s/logs --json --quiet "
+                     "'%s/misbehave --mode play' '%s/random'",
+                     bin, variants[v], db, tmp, agents, bin);
+        unsetenv("ARENA_RECORD");
+        assert_int_equal(rc, 0);
+        long run_id = json_int(out, NULL, "run");
+        FILE *f = fopen(rec, "rb");
+        assert_non_null(f);
+        size_t len = fread(data, 1, sizeof data, f);
+        fclose(f);
+
+        sqlite3 *d;
+        assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+        sqlite3_stmt *games, *att;
+        assert_int_equal(sqlite3_prepare_v2(d, "SELECT id, variant, rows, cols FROM games WHERE run_id = ? ORDER BY id",
+                                            -1, &games, NULL), SQLITE_OK);
+        assert_int_equal(sqlite3_prepare_v2(d, "SELECT cell FROM attempts WHERE game_id = ? ORDER BY n", -1, &att,
+                                            NULL), SQLITE_OK);
+        sqlite3_bind_int64(games, 1, run_id);
+        hx_game g;
+        int me = -1, n_told = 0;
+        bool in_game = false;
+        for (size_t off = 0; off + 4 <= len;) {
+            size_t n = data[off] | data[off + 1] << 8 | data[off + 2] << 16 | (size_t)data[off + 3] << 24;
+            const uint8_t *msg = data + off + 4;
+            off += 4 + n;
+            if (pm_decode(msg, n, &m, why, sizeof why) != 0)
+                fail_msg("%s: the bot received an undecodable message: %s", variants[v], why);
+            size_t n2 = pm_encode(&m, again, sizeof again); /* nothing beyond the documented keys */
+            assert_true(n2 == n && memcmp(again, msg, n) == 0);
+            if (m.type == PM_GAME_START) {
+                assert_false(in_game);
+                assert_int_equal(sqlite3_step(games), SQLITE_ROW);
+                assert_string_equal((const char *)sqlite3_column_text(games, 1), variants[v]);
+                assert_int_equal(hx_new(&g, (hx_variant)v, 4, 4, 0), 0);
+                sqlite3_reset(att);
+                sqlite3_bind_int64(att, 1, sqlite3_column_int64(games, 0));
+                while (sqlite3_step(att) == SQLITE_ROW) {
+                    const char *w;
+                    int cell = hx_cell_parse((const char *)sqlite3_column_text(att, 0), 4, 4, &w);
+                    assert_true(hx_attempt(&g, cell) >= 0);
+                }
+                me = m.color;
+                n_told = 0;
+                in_game = true;
+            } else if (m.type == PM_TURN) {
+                assert_true(in_game);
+                memcpy(told + n_told, m.events, (size_t)m.n_events * sizeof m.events[0]);
+                n_told += m.n_events;
+            } else if (m.type == PM_RESULT) {
+                hx_event e = { .cell = m.cell };
+                e.kind = m.outcome == HX_PLACED ? HX_EV_PLACED : m.outcome == HX_REJECTED ? HX_EV_REJECTED
+                                                                                           : HX_EV_COLLIDED;
+                told[n_told++] = e;
+            } else if (m.type == PM_GAME_END) {
+                /* what it was told is its event log (up to the opponent's last attempts, which game_end's
+                 * board covers), and the board is the true one */
+                int nt = hx_events(&g, me, truth);
+                assert_true(n_told <= nt);
+                assert_memory_equal(told, truth, (size_t)n_told * sizeof truth[0]);
+                for (int i = n_told; i < nt; i++)
+                    assert_true(truth[i].kind != HX_EV_PLACED && truth[i].kind != HX_EV_REJECTED &&
+                                truth[i].kind != HX_EV_COLLIDED);
+                assert_int_equal(m.n_cells, 16);
+                for (int c = 0; c < 16; c++)
+                    assert_int_equal(m.board[c], hx_owner(&g, c));
+                in_game = false;
+                audited++;
+            }
+        }
+        assert_int_equal(sqlite3_step(games), SQLITE_DONE);
+        sqlite3_finalize(games);
+        sqlite3_finalize(att);
+        sqlite3_close(d);
+    }
+    assert_int_equal(audited, 70);
+}
+
+static void sigterm_leaves_no_bot_behind(void **state)
+{
+    (void)state;
+    setup_paths();
+    char tag[64], cmd[2048], db[128];
+    snprintf(tag, sizeof tag, "--tag s%d", (int)getpid());
+    snprintf(db, sizeof db, "%s/term.db", tmp);
+    snprintf(cmd, sizeof cmd, "%s/misbehave --mode hang %s", agents, tag);
+    char *const argv[] = { "arena", "match", "--variant", "classical", "--board", "5x5", "--games", "4",
+                           "--move-time", "60000", "--concurrency", "2", "--db", db, "--quiet", cmd, cmd, NULL };
+    pid_t pid = start_arena(argv);
+    for (int i = 0; i < 500 && procs_with(tag, false) < 5; i++) /* arena (its arguments name the bots), 4 bots */
+        usleep(10000);
+    assert_int_equal(procs_with(tag, false), 5);
+    usleep(100000);
+    kill(pid, SIGTERM);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 128 + SIGTERM);
+    assert_int_equal(procs_with(tag, false), 0);
+}
+
+static void bad_input_is_named(void **state)
+{
+    (void)state;
+    setup_paths();
+    assert_int_equal(run(out, sizeof out, "%s/arena match --variant classical --board 3x3 bin/nope %s/random 2>&1",
+                         bin, bin), 2);
+    assert_non_null(strstr(out, "arena match: BOT_A: 'bin/nope': no such file"));
+    assert_int_equal(run(out, sizeof out, "%s/arena match --variant classical --board 3x3 %s/random 2>&1", bin, bin),
+                     2);
+    assert_non_null(strstr(out, "expected two bots"));
+    assert_int_equal(run(out, sizeof out, "%s/arena match --board 3x3 a b 2>&1", bin), 2);
+    assert_non_null(strstr(out, "missing --variant"));
+    assert_int_equal(run(out, sizeof out, "%s/arena match --variant classical --board 3x3 --games 0 a b 2>&1", bin),
+                     2);
+    assert_non_null(strstr(out, "--games '0'"));
+    assert_int_equal(run(out, sizeof out, "%s/arena match --variant classical --board 3x3 %s/random 'x \"y' 2>&1",
+                         bin, bin), 2);
+    assert_non_null(strstr(out, "BOT_B"));
+    assert_int_equal(run(out, sizeof out, "%s/arena games --db %s/absent.db 2>&1", bin, tmp), 2);
+    assert_non_null(strstr(out, "no such database"));
+    assert_int_equal(run(out, sizeof out, "%s/arena games --reason sleepy 2>&1", bin), 2);
+    assert_int_equal(run(out, sizeof out, "%s/arena match --help", bin), 0);
+    assert_non_null(strstr(out, "usage: arena match"));
+}
+
+static int cleanup(void **state)
+{
+    (void)state;
+    if (tmp[0]) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+        assert_int_equal(system(cmd), 0);
+    }
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_against_random_and_python),
+        cmocka_unit_test(misbehaving_bots_forfeit_and_the_match_goes_on),
+        cmocka_unit_test(bots_are_told_exactly_their_information_state),
+        cmocka_unit_test(sigterm_leaves_no_bot_behind),
+        cmocka_unit_test(bad_input_is_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, cleanup);
+}

@@ -1,0 +1,186 @@
+/* tests/e2e/test_sdk.c — bots end to end: this test is the coordinator (a ZeroMQ ROUTER on a private ipc
+ * endpoint), starts a bot as a process, checks its hello, and plays games in every variant through the
+ * referee; every move the bot sends must be legal. Also: pings, garbage input (C SDK), and shutdown with
+ * exit status 0. Bots: bin/random (C SDK) and agents/examples/random_bot.py (written from the docs). */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "protocol.h"
+#include "referee.h"
+#include "test_util.h"
+
+typedef struct {
+    void *ctx, *router;
+    char dir[64], endpoint[128];
+    uint8_t id[256];
+    size_t id_len;
+    pid_t pid;
+} coord;
+
+static uint8_t wire[PM_MAX_MESSAGE];
+static char why[256];
+
+static void send_to(coord *c, const pm_msg *m)
+{
+    size_t n = pm_encode(m, wire, sizeof wire);
+    assert_true(n > 0);
+    assert_true(zmq_send(c->router, c->id, c->id_len, ZMQ_SNDMORE) >= 0);
+    assert_int_equal(zmq_send(c->router, wire, n, 0), (int)n);
+}
+
+static void send_raw(coord *c, const void *bytes, size_t n)
+{
+    assert_true(zmq_send(c->router, c->id, c->id_len, ZMQ_SNDMORE) >= 0);
+    assert_int_equal(zmq_send(c->router, bytes, n, 0), (int)n);
+}
+
+static void recv_from(coord *c, pm_msg *m)
+{
+    int n = zmq_recv(c->router, c->id, sizeof c->id, 0);
+    if (n < 0)
+        fail_msg("no message from the bot: %s", zmq_strerror(zmq_errno()));
+    c->id_len = (size_t)n;
+    int more;
+    size_t sz = sizeof more;
+    zmq_getsockopt(c->router, ZMQ_RCVMORE, &more, &sz);
+    assert_true(more);
+    n = zmq_recv(c->router, wire, sizeof wire, 0);
+    assert_true(n >= 0);
+    if (pm_decode(wire, (size_t)n, m, why, sizeof why) != 0)
+        fail_msg("bad message from the bot: %s", why);
+}
+
+static void start_bot(coord *c, const char *token, char *const argv[])
+{
+    snprintf(c->dir, sizeof c->dir, "/tmp/arena-sdk-XXXXXX");
+    assert_non_null(mkdtemp(c->dir));
+    snprintf(c->endpoint, sizeof c->endpoint, "ipc://%s/arena.sock", c->dir);
+    c->ctx = zmq_ctx_new();
+    c->router = zmq_socket(c->ctx, ZMQ_ROUTER);
+    int timeout = 10000, linger = 0;
+    zmq_setsockopt(c->router, ZMQ_RCVTIMEO, &timeout, sizeof timeout);
+    zmq_setsockopt(c->router, ZMQ_LINGER, &linger, sizeof linger);
+    assert_int_equal(zmq_bind(c->router, c->endpoint), 0);
+    c->pid = fork();
+    assert_true(c->pid >= 0);
+    if (c->pid == 0) {
+        setenv("ARENA_ENDPOINT", c->endpoint, 1);
+        setenv("ARENA_TOKEN", token, 1);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+}
+
+static int stop(coord *c)
+{
+    static pm_msg m;
+    m.type = PM_SHUTDOWN;
+    send_to(c, &m);
+    int status = 0;
+    for (int i = 0; i < 500 && waitpid(c->pid, &status, WNOHANG) == 0; i++)
+        usleep(10000);
+    if (waitpid(c->pid, &status, WNOHANG) == 0) {
+        kill(c->pid, SIGKILL);
+        waitpid(c->pid, &status, 0);
+    }
+    zmq_close(c->router);
+    zmq_ctx_term(c->ctx);
+    char sock[160];
+    snprintf(sock, sizeof sock, "%s/arena.sock", c->dir);
+    unlink(sock);
+    rmdir(c->dir);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void play_every_variant(char *const argv[], const char *name, bool garbage)
+{
+    static coord c;
+    static pm_msg m, got;
+    static hx_referee r;
+    start_bot(&c, "tok-123", argv);
+    recv_from(&c, &got);
+    assert_int_equal(got.type, PM_HELLO);
+    assert_int_equal(got.protocol, PM_VERSION);
+    assert_string_equal(got.token, "tok-123");
+    assert_string_equal(got.name, name);
+
+    m.type = PM_PING, m.nonce = 4242;
+    send_to(&c, &m);
+    recv_from(&c, &got);
+    assert_int_equal(got.type, PM_PONG);
+    assert_true(got.nonce == 4242);
+
+    if (garbage) {
+        const uint8_t bytes[] = { 0xc1, 0xff, 0x00 };
+        send_raw(&c, bytes, sizeof bytes);
+        recv_from(&c, &got);
+        assert_int_equal(got.type, PM_ERROR);
+        assert_non_null(strstr(got.message, "invalid MessagePack"));
+    }
+
+    hx_rng rng;
+    hx_rng_seed(&rng, 8);
+    uint64_t id = 100;
+    int bot_wins = 0, games = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++) {
+        for (int k = 0; k < 6; k++, id++) {
+            int bot = k % 2, n = 3 + k / 2;
+            unsigned flags = v == HX_HEX && k >= 4 ? HX_SWAP_RULE : 0;
+            assert_int_equal(ref_init(&r, id, (hx_variant)v, n, n, flags), 0);
+            ref_game_start(&r, bot, 1000, id * 7, &m);
+            send_to(&c, &m);
+            while (!hx_over(&r.game)) {
+                if (hx_to_move(&r.game) != bot) {
+                    ref_move(&r, hx_random_legal(&r.game, &rng), &m);
+                    continue;
+                }
+                ref_turn(&r, &m);
+                send_to(&c, &m);
+                recv_from(&c, &got);
+                assert_int_equal(got.type, PM_MOVE);
+                assert_true(got.game == id);
+                int outcome = ref_move(&r, got.cell, &m);
+                if (outcome < 0)
+                    fail_msg("%s, %s: the bot attempted an illegal cell %d: %s", name,
+                             hx_variant_name((hx_variant)v), got.cell, hx_strerror(outcome));
+                send_to(&c, &m);
+            }
+            ref_end(&r, hx_winner(&r.game), HX_END_CONNECTED, NULL, &m);
+            send_to(&c, &m);
+            bot_wins += hx_winner(&r.game) == bot;
+            games++;
+        }
+    }
+    assert_int_equal(games, 42);
+    assert_true(bot_wins > 0 && bot_wins < games);
+    assert_int_equal(stop(&c), 0);
+}
+
+static void c_random_bot(void **state)
+{
+    (void)state;
+    const char *dir = getenv("ARENA_BIN_DIR");
+    char exe[256];
+    snprintf(exe, sizeof exe, "%s/random", dir ? dir : "bin");
+    char *const argv[] = { exe, "--seed", "3", NULL };
+    play_every_variant(argv, "random", true);
+}
+
+static void python_random_bot(void **state)
+{
+    (void)state;
+    char *const argv[] = { "agents/examples/random_bot.py", NULL };
+    play_every_variant(argv, "pyrandom", false);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(c_random_bot),
+        cmocka_unit_test(python_random_bot),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

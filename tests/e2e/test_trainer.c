@@ -1,0 +1,270 @@
+/* tests/e2e/test_trainer.c — the CFR programs end to end: cfr-train resumes a checkpoint to the same bytes as
+ * an uninterrupted run and keeps a clean curve, survives SIGKILL, refuses bad input (exit 2) and trees
+ * that do not fit (exit 1); `arena exploit` agrees with the trainer, reads two files, and refuses corrupt
+ * ones; policy-bot plays a solved policy in `arena match` and wins every game it must win. rcfr-train
+ * resumes its checkpoint to the same bytes as an uninterrupted run, keeps its curve, and its policy file
+ * measures in `arena exploit` as the trainer reported. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_sys.h"
+#include "test_util.h"
+
+E2E_FIXTURE(tmp, "dh-trainer")
+
+static void resume_gives_the_same_policy(void **state)
+{
+    (void)state;
+    const char *game = "--variant abrupt --board 3x2 --algo cfr+ --quiet --eval-every 20";
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 60 --out %s/a.pol --curve %s/a.csv >/dev/null", bin, game, tmp, tmp), 0);
+    /* A row past the checkpoint, as a killed run may leave: dropped on resume. */
+    assert_int_equal(sh_run("echo '80,9,9,9,9,9,9' >> %s/a.csv", tmp), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --iterations 120 --out %s/a.pol --curve %s/a.csv 2>&1", bin, game, tmp,
+             tmp);
+    free(sh_output(cmd));
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 120 --out %s/b.pol >/dev/null", bin, game, tmp), 0);
+    assert_int_equal(sh_run("cmp -s %s/a.pol %s/b.pol", tmp, tmp), 0);
+    snprintf(cmd, sizeof cmd, "cut -d, -f1 %s/a.csv | tr '\\n' ' '", tmp);
+    char *its = sh_output(cmd);
+    assert_string_equal(its, "iteration 20 40 60 80 100 120 ");
+    free(its);
+    /* More iterations of the same run continue it; --fresh starts over. */
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 120 --out %s/a.pol --fresh >/dev/null", bin, game, tmp), 0);
+    assert_int_equal(sh_run("cmp -s %s/a.pol %s/b.pol", tmp, tmp), 0);
+}
+
+static void rcfr_train_resumes_to_the_same_policy(void **state)
+{
+    (void)state;
+    const char *game = "--variant abrupt --board 2x3 --algo frcfr --link poly --p 1.5 --features coarse --quiet "
+                       "--eval-every 10";
+    assert_int_equal(sh_run("%s/rcfr-train %s --iterations 20 --out %s/rc.pol --curve %s/rc.csv >/dev/null", bin, game,
+                            tmp, tmp), 0);
+    assert_int_equal(sh_run("%s/rcfr-train %s --iterations 40 --out %s/rc.pol --curve %s/rc.csv >/dev/null", bin, game,
+                            tmp, tmp), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/rcfr-train %s --iterations 40 --out %s/rs.pol --json", bin, game, tmp);
+    char *json = sh_output(cmd);
+    assert_non_null(strstr(json, "\"algo\":\"frcfr-poly1.5\""));
+    assert_non_null(strstr(json, "\"features\":\"coarse\""));
+    assert_non_null(strstr(json, "\"iterations\":40"));
+    const char *x = strstr(json, "\"exploitability\":");
+    assert_non_null(x);
+    double trained = strtod(x + strlen("\"exploitability\":"), NULL);
+    free(json);
+    assert_int_equal(sh_run("cmp -s %s/rc.pol %s/rs.pol", tmp, tmp), 0);
+    snprintf(cmd, sizeof cmd, "cut -d, -f1 %s/rc.csv | tr '\\n' ' '", tmp);
+    char *its = sh_output(cmd);
+    assert_string_equal(its, "iteration 10 20 30 40 ");
+    free(its);
+    snprintf(cmd, sizeof cmd, "head -1 %s/rc.csv", tmp);
+    char *header = sh_output(cmd);
+    assert_non_null(strstr(header, "walk_seconds,fit_seconds"));
+    free(header);
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json %s/rs.pol", bin, tmp);
+    json = sh_output(cmd);
+    x = strstr(json, "\"exploitability\":");
+    assert_non_null(x);
+    double measured = strtod(x + strlen("\"exploitability\":"), NULL);
+    free(json);
+    print_message("rcfr-train: exploitability %.6g, arena exploit %.6g\n", trained, measured);
+    assert_true(trained > 0 && fabs(trained - measured) < 1e-6);
+}
+
+static void killed_run_resumes(void **state)
+{
+    (void)state;
+    char out[256];
+    snprintf(out, sizeof out, "%s/k.pol", tmp);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char exe[600];
+        snprintf(exe, sizeof exe, "%s/cfr-train", bin);
+        if (!freopen("/dev/null", "w", stderr))
+            _exit(126);
+        execl(exe, exe, "--variant", "classical", "--board", "3x2", "--algo", "dcfr", "--seconds", "60",
+              "--checkpoint-every", "1", "--eval-every", "0", "--quiet", "--out", out, (char *)NULL);
+        _exit(127);
+    }
+    char ckpt[300];
+    snprintf(ckpt, sizeof ckpt, "%s.ckpt", out);
+    for (int i = 0; i < 200 && access(ckpt, F_OK) != 0; i++)
+        usleep(50000);
+    assert_int_equal(access(ckpt, F_OK), 0);
+    usleep(300000);
+    kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(access(out, F_OK), -1); /* the policy comes at the end */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/cfr-train --variant classical --board 3x2 --algo dcfr --iterations 1 --out %s 2>&1",
+             bin, out);
+    char *log = sh_output(cmd);
+    long at = 0;
+    const char *p = strstr(log, "at iteration ");
+    assert_non_null(p);
+    at = strtol(p + 13, NULL, 10);
+    print_message("killed after %ld checkpointed iterations; resumed: %s", at, log);
+    assert_true(at >= 1);
+    free(log);
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json %s", bin, out);
+    char *json = sh_output(cmd);
+    assert_true(json_number(json, "exploitability") < 0.1);
+    free(json);
+    /* The curve and the policy are the only files left besides the checkpoint: no temporaries. */
+    snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp || true", tmp);
+    char *n = sh_output(cmd);
+    assert_string_equal(n, "0\n");
+    free(n);
+}
+
+static void bad_input_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(sh_run("%s/cfr-train --variant dark --board 2x2 --algo cfr --iterations 1 --out %s/x.pol 2>/dev/null",
+                         bin, tmp), 2);
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr++ --iterations 1 --out %s/x.pol "
+                         "2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr --out %s/x.pol 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 3x3 --algo cfr+ --iterations 1 --max-nodes 1000 "
+                         "--out %s/x.pol 2>/dev/null", bin, tmp), 1);
+    assert_int_equal(access("x.pol", F_OK), -1);
+    /* The bots' shared --seed parsing (bot_seed_option) refuses a bad value with status 2. */
+    assert_int_equal(sh_run("%s/policy-bot --seed x --policy %s/x.pol 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/random --seed -3 2>/dev/null", bin), 2);
+    assert_int_equal(sh_run("%s/bridge --seed 2>/dev/null", bin), 2);
+    /* A checkpoint of another algorithm, and a damaged one. */
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr --iterations 5 --quiet "
+                         "--out %s/y.pol >/dev/null", bin, tmp), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/cfr-train --variant classical --board 2x2 --algo dcfr --iterations 5 --out %s/y.pol "
+             "2>&1 >/dev/null; echo status $?", bin, tmp);
+    char *o = sh_output(cmd);
+    assert_non_null(strstr(o, "algo cfr"));
+    assert_non_null(strstr(o, "status 2"));
+    free(o);
+    assert_int_equal(sh_run("printf garbage > %s/y.pol.ckpt", tmp), 0);
+    snprintf(cmd, sizeof cmd, "%s/cfr-train --variant classical --board 2x2 --algo cfr --iterations 5 --out %s/y.pol "
+             "2>&1 >/dev/null; echo status $?", bin, tmp);
+    o = sh_output(cmd);
+    assert_non_null(strstr(o, "not a checkpoint"));
+    assert_non_null(strstr(o, "status 2"));
+    free(o);
+}
+
+static void exploit_agrees_with_the_trainer(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/cfr-train --variant classical --board 2x3 --algo cfr+ --iterations 300 --quiet --json "
+             "--out %s/e.pol", bin, tmp);
+    char *train = sh_output(cmd);
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json %s/e.pol", bin, tmp);
+    char *one = sh_output(cmd);
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json %s/e.pol %s/e.pol", bin, tmp, tmp);
+    char *two = sh_output(cmd);
+    double xt = json_number(train, "exploitability"), x1 = json_number(one, "exploitability");
+    print_message("2x3 classical CFR+ 300: trainer %.3e, arena exploit %.3e\n", xt, x1);
+    assert_true(xt < 1e-3);
+    assert_true(x1 < xt + 1e-5 && x1 > xt - 1e-5);
+    assert_true(json_number(two, "exploitability") == x1);
+    double nc = json_number(one, "nashconv");
+    assert_true(nc - (json_number(one, "br_black") + json_number(one, "br_white")) < 1e-9);
+    assert_true(json_number(one, "missing_black") == 0 && json_number(one, "missing_white") == 0);
+    assert_non_null(strstr(one, "\"method\":\"walk\""));
+    /* The information-state walk (the default here) and the whole tree agree. */
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json --method tree --quiet %s/e.pol", bin, tmp);
+    char *tree = sh_output(cmd);
+    assert_non_null(strstr(tree, "\"method\":\"tree\""));
+    static const char *keys[] = { "ev_black", "br_black", "br_white", "exploitability" };
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(json_number(tree, keys[i]) - json_number(one, keys[i])) < 1e-9);
+    assert_true(json_number(tree, "infosets_black") >= json_number(one, "infosets_black"));
+    free(tree);
+    free(train);
+    free(one);
+    free(two);
+    /* arena tree --infosets-only walks abrupt the same way, and counts what the history walk counts. */
+    snprintf(cmd, sizeof cmd, "%s/arena tree --variant abrupt --board 3x2 --infosets-only --json", bin);
+    char *fast = sh_output(cmd);
+    snprintf(cmd, sizeof cmd, "%s/arena tree --variant abrupt --board 3x2 --json", bin);
+    char *slow = sh_output(cmd);
+    assert_true(json_number(fast, "infosets_black") == json_number(slow, "infosets_black"));
+    assert_true(json_number(fast, "infosets_white") == json_number(slow, "infosets_white"));
+    assert_true(json_number(fast, "infosets_white") > 1000);
+    free(fast);
+    free(slow);
+    /* The uniform policy is far from equilibrium; exploitability is NashConv / 2. */
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --uniform --variant classical --board 2x3 --json", bin);
+    char *u = sh_output(cmd);
+    assert_true(json_number(u, "exploitability") > 0.1);
+    assert_true(json_number(u, "exploitability") == json_number(u, "nashconv") / 2);
+    free(u);
+    /* Corrupt or mismatched files: status 2. */
+    assert_int_equal(sh_run("head -c 500 %s/e.pol > %s/cut.pol", tmp, tmp), 0);
+    assert_int_equal(sh_run("%s/arena exploit %s/cut.pol 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/arena exploit %s/e.pol %s/y.pol 2>/dev/null", bin, tmp, tmp), 2);
+    assert_int_equal(sh_run("%s/arena exploit %s/e.pol --variant hex 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/arena exploit --uniform --variant hex --board 2x2 --method walk 2>/dev/null", bin), 2);
+    assert_int_equal(sh_run("%s/arena exploit %s/e.pol --threads 0 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/arena exploit %s/e.pol --method fast 2>/dev/null", bin, tmp), 2);
+}
+
+static void trainer_evaluates_by_the_walk_when_the_tree_does_not_fit(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    const char *base = "--variant abrupt --board 2x3 --algo mccfr --iterations 2000 --eval-every 1000 --quiet --json";
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --out %s/t.pol --curve %s/t.csv", bin, base, tmp, tmp);
+    char *tree = sh_output(cmd);
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --max-nodes 1000 --out %s/w.pol --curve %s/w.csv", bin, base, tmp, tmp);
+    char *walk = sh_output(cmd);
+    double xt = json_number(tree, "exploitability"), xw = json_number(walk, "exploitability");
+    print_message("2x3 abrupt MCCFR 2000: exploitability %.9f on the tree, %.9f by the walk\n", xt, xw);
+    assert_true(xt > 1e-3 && fabs(xt - xw) < 1e-6);
+    /* both curves have the rows of iterations 1000 and 2000 */
+    assert_int_equal(sh_run("test $(grep -c '^[12]000,' %s/w.csv) -eq 2", tmp), 0);
+    assert_int_equal(sh_run("test ! -e %s/w.pol.eval", tmp), 0); /* the scratch file is gone */
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --no-eval --out %s/n.pol", bin, base, tmp);
+    char *none = sh_output(cmd);
+    assert_non_null(strstr(none, "\"exploitability\":null"));
+    free(tree);
+    free(walk);
+    free(none);
+}
+
+static void policy_bot_plays_a_solved_policy(void **state)
+{
+    (void)state;
+    /* 2x2 classical is a sure win for Black: the solved policy wins every game it plays as Black. */
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr+ --iterations 500 --quiet "
+                         "--out %s/s.pol >/dev/null", bin, tmp), 0);
+    char policy[128];
+    snprintf(policy, sizeof policy, "%s/s.pol", tmp);
+    assert_int_equal(policy_bot_black_wins_2x2(bin, tmp, policy), 20);
+    /* It never needed the uniform fallback; a bad policy file stops it with status 2. */
+    assert_int_equal(sh_run("grep -l 'fell back' %s/logs/* 2>/dev/null", tmp), 1);
+    assert_int_equal(sh_run("%s/policy-bot --policy %s/cut.pol 2>/dev/null", bin, tmp), 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(resume_gives_the_same_policy),
+        cmocka_unit_test(rcfr_train_resumes_to_the_same_policy),
+        cmocka_unit_test(killed_run_resumes),
+        cmocka_unit_test(bad_input_is_refused),
+        cmocka_unit_test(exploit_agrees_with_the_trainer),
+        cmocka_unit_test(trainer_evaluates_by_the_walk_when_the_tree_does_not_fit),
+        cmocka_unit_test(policy_bot_plays_a_solved_policy),
+    };
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
+}
