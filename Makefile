@@ -57,6 +57,7 @@ lib_ldlibs = $(foreach d,$1,$($d_LDLIBS))
 # $(call external,NAME,PKG-CONFIG MODULE,FALLBACK LIBS): a system library, usable in a dependency list.
 define external
 $1_CLOSURE := $1
+$1_PKG := $2
 $1_CFLAGS_EXT := $$(if $2,$$(shell pkg-config --cflags $2 2>/dev/null))
 $1_LDLIBS := $$(if $2,$$(shell pkg-config --libs $2 2>/dev/null || echo $3),$3)
 endef
@@ -126,7 +127,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test check-layers test-build bench bench-build league policies rl-policies rcfr-policies experiments rl-report plots nightly install clean help
+.PHONY: all deps test check-layers check-install test-build bench bench-build league policies rl-policies rcfr-policies experiments rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -136,7 +137,7 @@ deps:
 	@scripts/deps.sh
 
 test: deps
-	@$(MAKE) --no-print-directory test-build check-layers
+	@$(MAKE) --no-print-directory test-build check-layers check-install
 	@tests/run.sh "$(BUILD)/tests" "$(BIN)"
 
 test-build: $(LIBS) $(PROGRAMS) $(TESTS)
@@ -211,14 +212,29 @@ plots: all
 nightly: deps all policies rl-policies rcfr-policies
 	@scripts/nightly --bin "$(BIN)"
 
+# Installed libraries in link order (each before the ones it uses) and what darkhex.pc lists.
+INSTALL_ORDER = $(filter $(LIBRARIES),$(call closure,$(call reverse,$(LIBRARIES))))
+PC_REQUIRES = $(strip $(foreach e,$(filter-out $(LIBRARIES),$(call closure,$(LIBRARIES))),$($e_PKG)))
+PC_LIBS = $(foreach l,$(INSTALL_ORDER),-ldarkhex-$l)
+
 install: all
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib" "$(DESTDIR)$(PREFIX)/include/darkhex"
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib/pkgconfig" "$(DESTDIR)$(PREFIX)/include/darkhex"
 	install -m 755 $(PROGRAMS) "$(DESTDIR)$(PREFIX)/bin"
 	install -m 644 $(LIBS) "$(DESTDIR)$(PREFIX)/lib"
 	install -m 644 $(HEADERS) "$(DESTDIR)$(PREFIX)/include/darkhex"
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	    'Name: darkhex' 'Description: Dark Hex Arena: rules engine, protocol, store, solver, coordinator, bot SDK' \
+	    'Version: $(shell git describe --always --dirty 2>/dev/null || echo 0)' 'Requires: $(PC_REQUIRES)' \
+	    'Cflags: -I$${includedir}/darkhex -pthread' 'Libs: -L$${libdir} $(PC_LIBS) -pthread -lm' \
+	    >"$(DESTDIR)$(PREFIX)/lib/pkgconfig/darkhex.pc"
 	install -d "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
 	install -m 755 scripts/plots.sh "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
 	install -m 644 scripts/*.gp "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
+
+# Installs into a temporary prefix and builds a program against every installed header and library
+# with pkg-config, as a user of the libraries would (scripts/check_install.sh).
+check-install: all
+	@scripts/check_install.sh
 
 clean:
 	rm -rf build bin
@@ -237,5 +253,7 @@ help:
 	@echo "make plots      plots of a league already in results/arena.db (LEAGUE=name, default quick)"
 	@echo "make nightly    run configs/nightly.ini and write results/nightly/DATE/report.{md,html} (docs/nightly.md)"
 	@echo "make deps       install missing Debian packages (apt-get; sudo when not root)"
-	@echo "make install    install programs, libraries and headers under PREFIX (default /usr/local)"
+	@echo "make install    install programs, libraries, headers (include/darkhex/) and darkhex.pc under PREFIX (default /usr/local)"
+	@echo "make check-layers  prove that no library can include a header of a layer above it (docs/architecture.md)"
+	@echo "make check-install install into a temporary prefix and build a program against it with pkg-config"
 	@echo "make clean      remove build/ and bin/"
