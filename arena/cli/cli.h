@@ -65,8 +65,13 @@ void cli_view_row(const hx_game *g, int player, int r, char *out);
 void cli_json_views(const hx_game *g);
 
 /* Option ids and getopt_long entries shared by the commands that read the database (games, show,
- * league, ratings, matrix); a command's own ids start at CLI_O_OWN. */
-enum { CLI_O_DB = 0x200, CLI_O_FORMAT, CLI_O_JSON, CLI_O_HELP, CLI_O_VARIANT, CLI_O_BOARD, CLI_O_OWN };
+ * league, ratings, matrix, export); a command's own ids start at CLI_O_OWN. The filter options
+ * (CLI_O_VARIANT to CLI_O_SINCE) are parsed by cli_filter_option() (cli_db.h). */
+enum {
+    CLI_O_DB = 0x200, CLI_O_FORMAT, CLI_O_JSON, CLI_O_HELP,
+    CLI_O_VARIANT, CLI_O_BOARD, CLI_O_LEAGUE, CLI_O_RUN, CLI_O_AGENT, CLI_O_SINCE,
+    CLI_O_OWN
+};
 #define CLI_DB_OPTIONS                                                                                    \
     { "db", required_argument, 0, CLI_O_DB }, { "format", required_argument, 0, CLI_O_FORMAT },          \
         { "json", no_argument, 0, CLI_O_JSON }, { "help", no_argument, 0, CLI_O_HELP }

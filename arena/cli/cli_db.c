@@ -1,8 +1,7 @@
 /* arena/cli/cli_db.c — opening the results database for the reporting commands, league lookup by id or
- * name, NULL-safe text columns. */
+ * name, and the filter options they share. */
 #include "cli_db.h"
 
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,23 +25,34 @@ hx_store *cli_open_db(const char *cmd, const char *path)
 
 int64_t cli_league_id(const char *cmd, hx_store *s, const char *path, const char *text)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(store_db(s), "SELECT id FROM leagues WHERE id = ?1 OR name = ?2 ORDER BY id DESC LIMIT 1",
-                           -1, &q, NULL) != SQLITE_OK)
-        cli_fail(cmd, "%s: %s", path, store_error(s));
-    char *end;
-    long long id = strtoll(text, &end, 10);
-    sqlite3_bind_int64(q, 1, *end || end == text ? -1 : id);
-    sqlite3_bind_text(q, 2, text, -1, SQLITE_STATIC);
-    int64_t league = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
-    sqlite3_finalize(q);
+    int64_t league = store_league_find(s, text);
     if (league < 0)
+        cli_fail(cmd, "%s: %s", path, store_error(s));
+    if (league == 0)
         cli_usage_error(cmd, "--league %s: no such league in %s", text, path);
     return league;
 }
 
-const char *cli_col_text(sqlite3_stmt *st, int col)
+bool cli_filter_option(const char *cmd, int c, const char *arg, cli_filter *f)
 {
-    const unsigned char *t = sqlite3_column_text(st, col);
-    return t ? (const char *)t : "";
+    switch (c) {
+    case CLI_O_VARIANT:
+        f->f.variant = cli_variant(cmd, arg);
+        f->f.by_variant = true;
+        return true;
+    case CLI_O_BOARD: cli_board(cmd, arg, &f->f.rows, &f->f.cols); return true;
+    case CLI_O_LEAGUE: f->league = arg; return true;
+    case CLI_O_RUN: f->f.run = (int64_t)cli_count(cmd, "--run", arg, 1, INT64_MAX); return true;
+    case CLI_O_AGENT: f->f.agent = arg; return true;
+    case CLI_O_SINCE: f->f.since = arg; return true;
+    default: return false;
+    }
+}
+
+hx_store *cli_filter_open(const char *cmd, const char *path, cli_filter *f)
+{
+    hx_store *s = cli_open_db(cmd, path);
+    if (f->league)
+        f->f.league = cli_league_id(cmd, s, path, f->league);
+    return s;
 }

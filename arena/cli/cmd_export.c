@@ -3,7 +3,6 @@
  * comments in the dark variants). Formats in docs/formats.md. */
 #include <errno.h>
 #include <getopt.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "cli.h"
 #include "cli_db.h"
 #include "commands.h"
+#include "query.h"
 #include "store.h"
 
 typedef enum { EX_PGN, EX_SGF } ex_format;
@@ -191,29 +191,41 @@ static void close_out(FILE *o, const char *path)
         cli_fail("export", "%s: write error", path);
 }
 
+/* The PGN Event and SGF EV text: "league NAME ID" for a league game, else "KIND RUN" ("match 3"); malloc'd. */
+static char *event_of(const store_game_row *g)
+{
+    char *e = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&e, &len);
+    if (!f)
+        cli_fail("export", "out of memory");
+    if (g->league)
+        fprintf(f, "league %s %lld", g->league_name, (long long)g->league);
+    else if (g->run_kind[0])
+        fprintf(f, "%s %lld", g->run_kind, (long long)g->run);
+    if (fclose(f) != 0 || !e)
+        cli_fail("export", "out of memory");
+    return e;
+}
+
 int cmd_export(int argc, char **argv)
 {
-    enum { O_LEAGUE = CLI_O_OWN, O_RUN, O_AGENT, O_SINCE, O_OUT, O_DIR };
+    enum { O_OUT = CLI_O_OWN, O_DIR };
     static const struct option options[] = {
         CLI_DB_OPTIONS, CLI_FILTER_OPTIONS,
-        { "league", required_argument, 0, O_LEAGUE }, { "run", required_argument, 0, O_RUN },
-        { "agent", required_argument, 0, O_AGENT },   { "since", required_argument, 0, O_SINCE },
-        { "out", required_argument, 0, O_OUT },       { "dir", required_argument, 0, O_DIR },
+        { "league", required_argument, 0, CLI_O_LEAGUE }, { "run", required_argument, 0, CLI_O_RUN },
+        { "agent", required_argument, 0, CLI_O_AGENT },   { "since", required_argument, 0, CLI_O_SINCE },
+        { "out", required_argument, 0, O_OUT },           { "dir", required_argument, 0, O_DIR },
         { 0, 0, 0, 0 },
     };
-    const char *db = STORE_DEFAULT_PATH, *league_name = NULL, *agent = NULL, *since = NULL, *out = NULL,
-               *dir = NULL;
-    int64_t run = -1;
-    int variant = -1, rows = 0, cols = 0, fmt = -1;
+    const char *db = STORE_DEFAULT_PATH, *out = NULL, *dir = NULL;
+    cli_filter filter = { 0 };
+    int fmt = -1;
     for (int c; (c = cli_getopt("export", argc, argv, options)) != -1;) {
+        if (cli_filter_option("export", c, optarg, &filter))
+            continue;
         switch (c) {
         case CLI_O_DB: db = optarg; break;
-        case O_LEAGUE: league_name = optarg; break;
-        case O_RUN: run = (int64_t)cli_count("export", "--run", optarg, 1, INT64_MAX); break;
-        case CLI_O_VARIANT: variant = (int)cli_variant("export", optarg); break;
-        case CLI_O_BOARD: cli_board("export", optarg, &rows, &cols); break;
-        case O_AGENT: agent = optarg; break;
-        case O_SINCE: since = optarg; break;
         case O_OUT: out = optarg; break;
         case O_DIR: dir = optarg; break;
         case CLI_O_FORMAT:
@@ -233,49 +245,28 @@ int cmd_export(int argc, char **argv)
     if (out && dir)
         cli_usage_error("export", "--out and --dir exclude each other");
 
-    hx_store *s = cli_open_db("export", db);
-    sqlite3 *sdb = store_db(s);
-    int64_t league = league_name ? cli_league_id("export", s, db, league_name) : -1;
+    hx_store *s = cli_filter_open("export", db, &filter);
     if (dir && mkdir(dir, 0777) != 0 && errno != EEXIST)
         cli_fail("export", "--dir %s: %s", dir, strerror(errno));
-    sqlite3_stmt *st, *at;
-    const char *sql =
-        "SELECT g.id, g.variant, g.rows, g.cols, g.swap, b.name, w.name, g.winner, g.reason, g.detail, g.started,"
-        " CASE WHEN l.id IS NULL THEN r.kind || ' ' || r.id ELSE 'league ' || l.name || ' ' || l.id END"
-        " FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
-        " JOIN runs r ON r.id = g.run_id LEFT JOIN schedule x ON x.id = g.schedule_id"
-        " LEFT JOIN leagues l ON l.id = x.league_id"
-        " WHERE (?1 < 0 OR l.id = ?1) AND (?2 < 0 OR g.run_id = ?2) AND (?3 IS NULL OR g.variant = ?3)"
-        " AND (?4 = 0 OR (g.rows = ?4 AND g.cols = ?5)) AND (?6 IS NULL OR b.name = ?6 OR w.name = ?6)"
-        " AND (?7 IS NULL OR g.finished >= ?7) ORDER BY g.id";
-    if (sqlite3_prepare_v2(sdb, sql, -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(sdb, "SELECT player, cell, outcome FROM attempts WHERE game_id = ? ORDER BY n", -1, &at,
-                           NULL) != SQLITE_OK)
+    store_games *q = store_query(s, &filter.f);
+    if (!q)
         cli_fail("export", "%s: %s", db, store_error(s));
-    sqlite3_bind_int64(st, 1, league);
-    sqlite3_bind_int64(st, 2, run);
-    if (variant >= 0)
-        sqlite3_bind_text(st, 3, hx_variant_name((hx_variant)variant), -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 4, rows);
-    sqlite3_bind_int(st, 5, cols);
-    if (agent)
-        sqlite3_bind_text(st, 6, agent, -1, SQLITE_STATIC);
-    if (since)
-        sqlite3_bind_text(st, 7, since, -1, SQLITE_STATIC);
 
     FILE *o = out ? open_out(out) : dir ? NULL : stdout;
     ex_attempt *attempts = NULL;
     int cap = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        ex_game g = { .id = sqlite3_column_int64(st, 0), .variant = cli_col_text(st, 1),
-                      .rows = sqlite3_column_int(st, 2), .cols = sqlite3_column_int(st, 3),
-                      .swap = sqlite3_column_int(st, 4), .black = cli_col_text(st, 5), .white = cli_col_text(st, 6),
-                      .winner = cli_col_text(st, 7), .reason = cli_col_text(st, 8), .detail = cli_col_text(st, 9),
-                      .started = cli_col_text(st, 10), .event = cli_col_text(st, 11) };
+    store_game_row row;
+    while ((rc = store_games_next(q, &row)) == 1) {
+        char *event = event_of(&row);
+        ex_game g = { .id = row.id, .variant = row.variant, .rows = row.rows, .cols = row.cols, .swap = row.swap,
+                      .black = row.black, .white = row.white, .winner = cli_player(row.winner),
+                      .reason = row.reason, .detail = row.detail, .started = row.started, .event = event };
+        store_transcript *t = store_transcript_open(s, g.id);
+        if (!t)
+            cli_fail("export", "%s: %s", db, store_error(s));
         int n = 0;
-        sqlite3_reset(at);
-        sqlite3_bind_int64(at, 1, g.id);
-        while (sqlite3_step(at) == SQLITE_ROW) {
+        store_attempt_row at;
+        while (store_transcript_next(t, &at) == 1) {
             if (n == cap) {
                 cap = cap ? 2 * cap : 256;
                 attempts = realloc(attempts, sizeof *attempts * (size_t)cap);
@@ -283,10 +274,11 @@ int cmd_export(int argc, char **argv)
                     cli_fail("export", "out of memory");
             }
             ex_attempt *a = &attempts[n++];
-            a->player = cli_col_text(at, 0)[0];
-            snprintf(a->cell, sizeof a->cell, "%s", cli_col_text(at, 1));
-            snprintf(a->outcome, sizeof a->outcome, "%s", cli_col_text(at, 2));
+            a->player = cli_player(at.player)[0];
+            snprintf(a->cell, sizeof a->cell, "%s", at.cell);
+            snprintf(a->outcome, sizeof a->outcome, "%s", at.outcome);
         }
+        store_transcript_end(t);
         char path[4096];
         if (dir) {
             snprintf(path, sizeof path, "%s/game-%lld.%s", dir, g.id, fmt == EX_PGN ? "pgn" : "sgf");
@@ -295,11 +287,11 @@ int cmd_export(int argc, char **argv)
         (fmt == EX_PGN ? write_pgn : write_sgf)(o, &g, attempts, n);
         if (dir)
             close_out(o, path);
+        free(event);
     }
     free(attempts);
-    sqlite3_finalize(at);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
+    store_games_end(q);
+    if (rc != 0)
         cli_fail("export", "%s: %s", db, store_error(s));
     store_close(s);
     if (!dir)

@@ -1,7 +1,6 @@
 /* arena/cli/cmd_games.c — `arena games` (list stored games, with filters) and `arena show` (replay one stored
  * game through the rules engine, printing both players' views after each attempt). */
 #include <getopt.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +8,9 @@
 #include "cli.h"
 #include "cli_db.h"
 #include "commands.h"
-#include "store.h"
 #include "json.h"
+#include "query.h"
+#include "store.h"
 
 typedef enum { OUT_TEXT, OUT_JSON, OUT_CSV } out_format;
 
@@ -71,39 +71,36 @@ static void csv_str(const char *s)
 
 int cmd_games(int argc, char **argv)
 {
-    enum { O_RUN = CLI_O_OWN, O_AGENT, O_REASON, O_LIMIT, O_LEAGUE };
+    enum { O_REASON = CLI_O_OWN, O_LIMIT };
     static const struct option options[] = {
         CLI_DB_OPTIONS, CLI_FILTER_OPTIONS,
-        { "run", required_argument, 0, O_RUN },     { "agent", required_argument, 0, O_AGENT },
+        { "run", required_argument, 0, CLI_O_RUN },   { "agent", required_argument, 0, CLI_O_AGENT },
         { "reason", required_argument, 0, O_REASON }, { "limit", required_argument, 0, O_LIMIT },
-        { "league", required_argument, 0, O_LEAGUE },
+        { "league", required_argument, 0, CLI_O_LEAGUE },
         { 0, 0, 0, 0 },
     };
-    const char *db = STORE_DEFAULT_PATH, *agent = NULL, *reason = NULL, *league_name = NULL;
-    int64_t run = -1, limit = 50;
-    int variant = -1, rows = 0, cols = 0;
+    const char *db = STORE_DEFAULT_PATH;
+    cli_filter filter = { .f = { .newest_first = true, .limit = 50 } };
+    store_filter *f = &filter.f;
     out_format fmt = OUT_TEXT;
     int c;
     while ((c = cli_getopt("games", argc, argv, options)) != -1) {
+        if (cli_filter_option("games", c, optarg, &filter))
+            continue;
         switch (c) {
         case CLI_O_DB: db = optarg; break;
-        case O_RUN: run = (int64_t)cli_count("games", "--run", optarg, 1, INT64_MAX); break;
-        case CLI_O_VARIANT: variant = (int)cli_variant("games", optarg); break;
-        case CLI_O_BOARD: cli_board("games", optarg, &rows, &cols); break;
-        case O_AGENT: agent = optarg; break;
-        case O_LEAGUE: league_name = optarg; break;
         case O_REASON:
-            reason = optarg;
-            if (strcmp(reason, "forfeit") != 0) {
+            f->reason = optarg;
+            if (strcmp(f->reason, "forfeit") != 0) {
                 bool known = false;
                 for (int r = 0; r < HX_END_COUNT; r++)
-                    known |= strcmp(reason, hx_end_name((hx_end_reason)r)) == 0;
+                    known |= strcmp(f->reason, hx_end_name((hx_end_reason)r)) == 0;
                 if (!known)
                     cli_usage_error("games", "--reason '%s': expected connected, timeout, crash, illegal, "
-                                             "protocol_error, disconnected or forfeit", reason);
+                                             "protocol_error, disconnected or forfeit", f->reason);
             }
             break;
-        case O_LIMIT: limit = (int64_t)cli_count("games", "--limit", optarg, 0, INT64_MAX); break;
+        case O_LIMIT: f->limit = (int64_t)cli_count("games", "--limit", optarg, 0, INT64_MAX); break;
         case CLI_O_FORMAT: fmt = parse_format("games", optarg, true); break;
         case CLI_O_JSON: fmt = OUT_JSON; break;
         case CLI_O_HELP: fputs(games_help, stdout); return CLI_OK;
@@ -112,28 +109,10 @@ int cmd_games(int argc, char **argv)
     if (optind < argc)
         cli_usage_error("games", "unexpected argument '%s' (see 'arena games --help')", argv[optind]);
 
-    hx_store *s = cli_open_db("games", db);
-    sqlite3_stmt *st;
-    const char *sql =
-        "SELECT g.id, g.run_id, g.variant, g.rows, g.cols, b.name, w.name, g.winner, g.reason, g.attempts,"
-        " g.seconds, g.detail, g.started FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
-        " WHERE (?1 < 0 OR g.run_id = ?1) AND (?2 IS NULL OR g.variant = ?2) AND (?3 = 0 OR (g.rows = ?3 AND"
-        " g.cols = ?4)) AND (?5 IS NULL OR b.name = ?5 OR w.name = ?5) AND (?6 IS NULL OR g.reason = ?6 OR"
-        " (?6 = 'forfeit' AND g.reason <> 'connected')) AND (?8 < 0 OR g.schedule_id IN"
-        " (SELECT id FROM schedule WHERE league_id = ?8)) ORDER BY g.id DESC LIMIT ?7";
-    if (sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL) != SQLITE_OK)
+    hx_store *s = cli_filter_open("games", db, &filter);
+    store_games *q = store_query(s, f);
+    if (!q)
         cli_fail("games", "%s: %s", db, store_error(s));
-    sqlite3_bind_int64(st, 1, run);
-    if (variant >= 0)
-        sqlite3_bind_text(st, 2, hx_variant_name((hx_variant)variant), -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, rows);
-    sqlite3_bind_int(st, 4, cols);
-    if (agent)
-        sqlite3_bind_text(st, 5, agent, -1, SQLITE_STATIC);
-    if (reason)
-        sqlite3_bind_text(st, 6, reason, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 7, limit ? limit : -1);
-    sqlite3_bind_int64(st, 8, league_name ? cli_league_id("games", s, db, league_name) : -1);
 
     if (fmt == OUT_TEXT)
         printf("%7s %5s %-16s %-5s %-14s %-14s %-2s %-14s %5s %8s  %s\n", "game", "run", "variant", "board", "black",
@@ -143,40 +122,40 @@ int cmd_games(int argc, char **argv)
     else
         printf("[");
     int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        long long id = sqlite3_column_int64(st, 0), rn = sqlite3_column_int64(st, 1);
-        int r = sqlite3_column_int(st, 3), cc = sqlite3_column_int(st, 4), att = sqlite3_column_int(st, 9);
-        double sec = sqlite3_column_double(st, 10);
+    store_game_row g;
+    while ((rc = store_games_next(q, &g)) == 1) {
+        long long id = g.id, rn = g.run;
+        const char *winner = cli_player(g.winner);
         if (fmt == OUT_TEXT) {
             char board[16];
-            snprintf(board, sizeof board, "%dx%d", r, cc);
-            printf("%7lld %5lld %-16s %-5s %-14.14s %-14.14s %-2s %-14s %5d %8.3f  %s\n", id, rn, cli_col_text(st, 2), board,
-                   cli_col_text(st, 5), cli_col_text(st, 6), cli_col_text(st, 7), cli_col_text(st, 8), att, sec, cli_col_text(st, 11));
+            snprintf(board, sizeof board, "%dx%d", g.rows, g.cols);
+            printf("%7lld %5lld %-16s %-5s %-14.14s %-14.14s %-2s %-14s %5d %8.3f  %s\n", id, rn, g.variant, board,
+                   g.black, g.white, winner, g.reason, g.attempts, g.seconds, g.detail);
         } else if (fmt == OUT_CSV) {
-            printf("%lld,%lld,%s,%d,%d,", id, rn, cli_col_text(st, 2), r, cc);
-            csv_str(cli_col_text(st, 5));
+            printf("%lld,%lld,%s,%d,%d,", id, rn, g.variant, g.rows, g.cols);
+            csv_str(g.black);
             putchar(',');
-            csv_str(cli_col_text(st, 6));
-            printf(",%s,%s,%d,%.3f,", cli_col_text(st, 7), cli_col_text(st, 8), att, sec);
-            csv_str(cli_col_text(st, 11));
-            printf(",%s\n", cli_col_text(st, 12));
+            csv_str(g.white);
+            printf(",%s,%s,%d,%.3f,", winner, g.reason, g.attempts, g.seconds);
+            csv_str(g.detail);
+            printf(",%s\n", g.started);
         } else {
             printf("%s{\"game\":%lld,\"run\":%lld,\"variant\":\"%s\",\"rows\":%d,\"cols\":%d,\"black\":", n ? "," : "",
-                   id, rn, cli_col_text(st, 2), r, cc);
-            json_string(stdout, cli_col_text(st, 5));
+                   id, rn, g.variant, g.rows, g.cols);
+            json_string(stdout, g.black);
             printf(",\"white\":");
-            json_string(stdout, cli_col_text(st, 6));
-            printf(",\"winner\":\"%s\",\"reason\":\"%s\",\"attempts\":%d,\"seconds\":%.3f,\"detail\":", cli_col_text(st, 7),
-                   cli_col_text(st, 8), att, sec);
-            json_string(stdout, cli_col_text(st, 11));
-            printf(",\"started\":\"%s\"}", cli_col_text(st, 12));
+            json_string(stdout, g.white);
+            printf(",\"winner\":\"%s\",\"reason\":\"%s\",\"attempts\":%d,\"seconds\":%.3f,\"detail\":", winner,
+                   g.reason, g.attempts, g.seconds);
+            json_string(stdout, g.detail);
+            printf(",\"started\":\"%s\"}", g.started);
         }
         n++;
     }
     if (fmt == OUT_JSON)
         printf("]\n");
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
+    store_games_end(q);
+    if (rc != 0)
         cli_fail("games", "%s: %s", db, store_error(s));
     store_close(s);
     return CLI_OK;
@@ -219,29 +198,24 @@ int cmd_show(int argc, char **argv)
     int64_t id = (int64_t)cli_count("show", "GAME", argv[optind], 1, INT64_MAX);
 
     hx_store *s = cli_open_db("show", db);
-    sqlite3 *sdb = store_db(s);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(sdb,
-                           "SELECT g.variant, g.rows, g.cols, g.swap, b.name, w.name, g.winner, g.reason, g.detail,"
-                           " g.seed FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
-                           " WHERE g.id = ?",
-                           -1, &st, NULL) != SQLITE_OK)
+    store_games *q = store_query(s, &(store_filter){ .game = id });
+    if (!q)
         cli_fail("show", "%s: %s", db, store_error(s));
-    sqlite3_bind_int64(st, 1, id);
-    if (sqlite3_step(st) != SQLITE_ROW)
+    store_game_row row;
+    if (store_games_next(q, &row) != 1)
         cli_usage_error("show", "%s: no game %lld", db, (long long)id);
-    int v = hx_variant_parse(cli_col_text(st, 0)), rows = sqlite3_column_int(st, 1), cols = sqlite3_column_int(st, 2);
+    int v = hx_variant_parse(row.variant), rows = row.rows, cols = row.cols;
     hx_game g;
-    if (v < 0 || hx_new(&g, (hx_variant)v, rows, cols, sqlite3_column_int(st, 3) ? HX_SWAP_RULE : 0) != 0)
-        cli_fail("show", "%s: game %lld: unknown variant '%s' or board %dx%d", db, (long long)id, cli_col_text(st, 0), rows,
+    if (v < 0 || hx_new(&g, (hx_variant)v, rows, cols, row.swap ? HX_SWAP_RULE : 0) != 0)
+        cli_fail("show", "%s: game %lld: unknown variant '%s' or board %dx%d", db, (long long)id, row.variant, rows,
                  cols);
     char black[256], white[256], winner[4], reason[32], detail[512];
-    snprintf(black, sizeof black, "%s", cli_col_text(st, 4));
-    snprintf(white, sizeof white, "%s", cli_col_text(st, 5));
-    snprintf(winner, sizeof winner, "%s", cli_col_text(st, 6));
-    snprintf(reason, sizeof reason, "%s", cli_col_text(st, 7));
-    snprintf(detail, sizeof detail, "%s", cli_col_text(st, 8));
-    sqlite3_finalize(st);
+    snprintf(black, sizeof black, "%s", row.black);
+    snprintf(white, sizeof white, "%s", row.white);
+    snprintf(winner, sizeof winner, "%s", cli_player(row.winner));
+    snprintf(reason, sizeof reason, "%s", row.reason);
+    snprintf(detail, sizeof detail, "%s", row.detail);
+    store_games_end(q);
 
     if (fmt == OUT_JSON) {
         printf("{\"id\":%lld,\"variant\":\"%s\",\"rows\":%d,\"cols\":%d,\"black\":", (long long)id,
@@ -256,31 +230,31 @@ int cmd_show(int argc, char **argv)
         printf("game %lld: %s %dx%d, Black %s, White %s\n", (long long)id, hx_variant_name((hx_variant)v), rows, cols,
                black, white);
     }
-    if (sqlite3_prepare_v2(sdb, "SELECT n, player, cell, outcome FROM attempts WHERE game_id = ? ORDER BY n", -1, &st,
-                           NULL) != SQLITE_OK)
+    store_transcript *t = store_transcript_open(s, id);
+    if (!t)
         cli_fail("show", "%s: %s", db, store_error(s));
-    sqlite3_bind_int64(st, 1, id);
     int n = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *cell_name = cli_col_text(st, 2), *stored = cli_col_text(st, 3);
-        int cell = strcmp(cell_name, "swap") == 0 ? HX_SWAP : hx_cell_parse(cell_name, rows, cols, &(const char *){ 0 });
+    store_attempt_row a;
+    while (store_transcript_next(t, &a) == 1) {
+        const char *player = cli_player(a.player);
+        int cell = strcmp(a.cell, "swap") == 0 ? HX_SWAP : hx_cell_parse(a.cell, rows, cols, &(const char *){ 0 });
         int out = cell < 0 && cell != HX_SWAP ? -1 : hx_attempt(&g, cell);
-        if (out < 0 || strcmp(hx_outcome_name((hx_outcome)out), stored) != 0 ||
-            strcmp(cli_player(hx_move_at(&g, hx_num_attempts(&g) - 1).player), cli_col_text(st, 1)) != 0)
+        if (out < 0 || strcmp(hx_outcome_name((hx_outcome)out), a.outcome) != 0 ||
+            hx_move_at(&g, hx_num_attempts(&g) - 1).player != a.player)
             cli_fail("show", "%s: game %lld, attempt %d (%s %s %s): the rules do not give this outcome", db,
-                     (long long)id, sqlite3_column_int(st, 0), cli_col_text(st, 1), cell_name, stored);
+                     (long long)id, a.n, player, a.cell, a.outcome);
         if (fmt == OUT_JSON) {
-            printf("%s{\"n\":%d,\"player\":\"%s\",\"cell\":\"%s\",\"outcome\":\"%s\"", n ? "," : "",
-                   sqlite3_column_int(st, 0), cli_col_text(st, 1), cell_name, stored);
+            printf("%s{\"n\":%d,\"player\":\"%s\",\"cell\":\"%s\",\"outcome\":\"%s\"", n ? "," : "", a.n, player,
+                   a.cell, a.outcome);
             print_views(&g, fmt);
             printf("}");
         } else {
-            printf("%d. %s %s %s\n", sqlite3_column_int(st, 0), cli_col_text(st, 1), cell_name, stored);
+            printf("%d. %s %s %s\n", a.n, player, a.cell, a.outcome);
             print_views(&g, fmt);
         }
         n++;
     }
-    sqlite3_finalize(st);
+    store_transcript_end(t);
     if (fmt == OUT_JSON) {
         printf("]}\n");
     } else {

@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "cli.h"
 #include "cli_db.h"
 #include "commands.h"
+#include "query.h"
 #include "store.h"
 
 static const char plot_help[] =
@@ -77,18 +77,16 @@ int cmd_plot(int argc, char **argv)
 
     /* the league's id and name */
     hx_store *s = cli_open_db("plot", db);
-    int64_t id = league ? cli_league_id("plot", s, db, league) : -1;
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(store_db(s), "SELECT id, name FROM leagues WHERE ?1 < 0 OR id = ?1 ORDER BY id DESC LIMIT 1",
-                           -1, &q, NULL) != SQLITE_OK)
+    int64_t id = league ? cli_league_id("plot", s, db, league) : 0;
+    store_league_row l;
+    int found = store_league_get(s, id, &l);
+    if (found < 0)
         cli_fail("plot", "%s: %s", db, store_error(s));
-    sqlite3_bind_int64(q, 1, id);
-    if (sqlite3_step(q) != SQLITE_ROW)
+    if (found == 0)
         cli_usage_error("plot", "%s: no league to plot (run 'arena league' first)", db);
     char name[256], ids[32];
-    snprintf(ids, sizeof ids, "%lld", (long long)sqlite3_column_int64(q, 0));
-    snprintf(name, sizeof name, "%s", cli_col_text(q, 1));
-    sqlite3_finalize(q);
+    snprintf(ids, sizeof ids, "%lld", (long long)l.id);
+    snprintf(name, sizeof name, "%s", l.name);
     store_close(s);
 
     char exe[PATH_MAX], dir_buf[PATH_MAX], script[PATH_MAX + 64], outdir[PATH_MAX], boots[32];

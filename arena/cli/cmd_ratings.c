@@ -3,7 +3,6 @@
  * read from the results database and written as text, Markdown, CSV, LaTeX or JSON (docs/ratings.md). */
 #include <getopt.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "cli.h"
 #include "cli_db.h"
 #include "commands.h"
+#include "query.h"
 #include "store.h"
 #include "tabulate.h"
 
@@ -39,8 +39,8 @@ typedef struct {
 #define MAX_LEAGUES 4096
 
 typedef struct {
-    const char *cmd, *db, *league, *since, *anchor;
-    int variant, rows, cols;
+    const char *cmd, *db, *anchor;
+    cli_filter filter;    /* --league, --variant, --board, --since */
     tb_format fmt;
     int bootstrap, scope; /* scope: 0 all, 1 groups, 2 pooled */
     bool history;         /* one pooled fit per league */
@@ -118,33 +118,17 @@ static int by_group_name(const void *a, const void *b)
 
 static void load(report *r)
 {
-    hx_store *s = cli_open_db(r->cmd, r->db);
-    sqlite3 *db = store_db(s);
-    int64_t league = r->league ? cli_league_id(r->cmd, s, r->db, r->league) : -1;
-    sqlite3_stmt *q;
     /* a history covers every league with the selected league's name (or every league) */
-    const char *sql =
-        "SELECT g.variant, g.rows, g.cols, g.black, b.name, b.sha256, g.white, w.name, w.sha256, g.winner,"
-        " x.league_id, l.created FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
-        " LEFT JOIN schedule x ON x.id = g.schedule_id LEFT JOIN leagues l ON l.id = x.league_id"
-        " WHERE (?1 < 0 OR (?6 = 0 AND x.league_id = ?1)"
-        "        OR (?6 = 1 AND l.name = (SELECT name FROM leagues WHERE id = ?1)))"
-        " AND (?6 = 0 OR l.id IS NOT NULL) AND (?2 IS NULL OR g.variant = ?2)"
-        " AND (?3 = 0 OR (g.rows = ?3 AND g.cols = ?4)) AND (?5 IS NULL OR g.finished >= ?5) ORDER BY g.id";
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        cli_fail(r->cmd, "%s: %s", r->db, sqlite3_errmsg(db));
-    sqlite3_bind_int(q, 6, r->history);
-    sqlite3_bind_int64(q, 1, league);
-    if (r->variant >= 0)
-        sqlite3_bind_text(q, 2, hx_variant_name((hx_variant)r->variant), -1, SQLITE_STATIC);
-    sqlite3_bind_int(q, 3, r->rows);
-    sqlite3_bind_int(q, 4, r->cols);
-    if (r->since)
-        sqlite3_bind_text(q, 5, r->since, -1, SQLITE_STATIC);
+    r->filter.f.league_series = r->history;
+    hx_store *s = cli_filter_open(r->cmd, r->db, &r->filter);
+    store_games *q = store_query(s, &r->filter.f);
+    if (!q)
+        cli_fail(r->cmd, "%s: %s", r->db, store_error(s));
     long cap = 0;
     int rc;
     char shas[MAX_PLAYERS][16];
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+    store_game_row row;
+    while ((rc = store_games_next(q, &row)) == 1) {
         if (r->n_results == cap) {
             cap = cap ? 2 * cap : 4096;
             r->results = realloc(r->results, sizeof *r->results * (size_t)cap);
@@ -152,32 +136,30 @@ static void load(report *r)
                 cli_fail(r->cmd, "out of memory");
         }
         result *x = &r->results[r->n_results++];
-        x->group = find_or_add_group(r, (const char *)sqlite3_column_text(q, 0), sqlite3_column_int(q, 1),
-                                     sqlite3_column_int(q, 2));
-        x->black = find_or_add_player(r, sqlite3_column_int64(q, 3), (const char *)sqlite3_column_text(q, 4));
-        snprintf(shas[x->black], sizeof shas[0], "%.7s", (const char *)sqlite3_column_text(q, 5));
-        x->white = find_or_add_player(r, sqlite3_column_int64(q, 6), (const char *)sqlite3_column_text(q, 7));
-        snprintf(shas[x->white], sizeof shas[0], "%.7s", (const char *)sqlite3_column_text(q, 8));
-        x->winner = strcmp((const char *)sqlite3_column_text(q, 9), "B") == 0 ? HX_BLACK : HX_WHITE;
+        x->group = find_or_add_group(r, row.variant, row.rows, row.cols);
+        x->black = find_or_add_player(r, row.black_id, row.black);
+        snprintf(shas[x->black], sizeof shas[0], "%.7s", row.black_sha256);
+        x->white = find_or_add_player(r, row.white_id, row.white);
+        snprintf(shas[x->white], sizeof shas[0], "%.7s", row.white_sha256);
+        x->winner = row.winner;
         x->league = -1;
         if (r->history) {
-            int64_t id = sqlite3_column_int64(q, 10);
             for (int k = r->n_leagues - 1; k >= 0 && x->league < 0; k--)
-                if (r->leagues[k].id == id)
+                if (r->leagues[k].id == row.league)
                     x->league = k;
             if (x->league < 0) {
                 if (r->n_leagues == MAX_LEAGUES)
                     cli_fail(r->cmd, "more than %d leagues in the history; select fewer with --since", MAX_LEAGUES);
                 league_info *li = &r->leagues[r->n_leagues];
-                li->id = id;
-                snprintf(li->created, sizeof li->created, "%s", cli_col_text(q, 11));
+                li->id = row.league;
+                snprintf(li->created, sizeof li->created, "%s", row.league_created);
                 x->league = r->n_leagues++;
             }
         }
     }
-    sqlite3_finalize(q);
-    if (rc != SQLITE_DONE)
-        cli_fail(r->cmd, "%s: %s", r->db, sqlite3_errmsg(db));
+    store_games_end(q);
+    if (rc != 0)
+        cli_fail(r->cmd, "%s: %s", r->db, store_error(s));
     store_close(s);
     if (r->n_results == 0)
         cli_fail(r->cmd, "%s: no games match", r->db);
@@ -348,13 +330,13 @@ static void history_table(report *r)
     tb_free(&t);
 }
 
-typedef enum { O_LEAGUE = CLI_O_OWN, O_SINCE, O_ANCHOR, O_BOOT, O_SEED, O_PRIOR, O_SCOPE, O_SCORE, O_HISTORY } opt;
+typedef enum { O_ANCHOR = CLI_O_OWN, O_BOOT, O_SEED, O_PRIOR, O_SCOPE, O_SCORE, O_HISTORY } opt;
 
 static void parse(report *r, int argc, char **argv, const char *help, bool *score)
 {
     static const struct option options[] = {
         CLI_DB_OPTIONS, CLI_FILTER_OPTIONS,
-        { "league", required_argument, 0, O_LEAGUE }, { "since", required_argument, 0, O_SINCE },
+        { "league", required_argument, 0, CLI_O_LEAGUE }, { "since", required_argument, 0, CLI_O_SINCE },
         { "anchor", required_argument, 0, O_ANCHOR }, { "bootstrap", required_argument, 0, O_BOOT },
         { "seed", required_argument, 0, O_SEED },     { "prior", required_argument, 0, O_PRIOR },
         { "scope", required_argument, 0, O_SCOPE },   { "score", no_argument, 0, O_SCORE },
@@ -362,7 +344,6 @@ static void parse(report *r, int argc, char **argv, const char *help, bool *scor
         { 0, 0, 0, 0 },
     };
     r->db = STORE_DEFAULT_PATH;
-    r->variant = -1;
     r->bootstrap = 1000;
     r->prior = 1;
     r->seed = 1;
@@ -373,12 +354,10 @@ static void parse(report *r, int argc, char **argv, const char *help, bool *scor
             c = '?';
         if (!matrix && c == O_SCORE)
             c = '?';
+        if (cli_filter_option(r->cmd, c, optarg, &r->filter))
+            continue;
         switch (c) {
         case CLI_O_DB: r->db = optarg; break;
-        case O_LEAGUE: r->league = optarg; break;
-        case CLI_O_VARIANT: r->variant = (int)cli_variant(r->cmd, optarg); break;
-        case CLI_O_BOARD: cli_board(r->cmd, optarg, &r->rows, &r->cols); break;
-        case O_SINCE: r->since = optarg; break;
         case CLI_O_FORMAT: {
             int f = tb_format_parse(optarg);
             if (f < 0)

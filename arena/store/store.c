@@ -1,11 +1,10 @@
 /* arena/store/store.c — SQLite results database: migrations, agents, runs, games and their attempts, and the
- * claim of a database by one league coordinator. */
+ * claim of a database by one league coordinator (the reporting commands' read side is query.c). */
 #define _GNU_SOURCE /* flock */
 #include "store.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -16,10 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-struct hx_store {
-    sqlite3 *db;
-    sqlite3_stmt *insert_game, *insert_attempt;
-};
+#include "connection.h"
 
 /* migrations[i] takes the schema from version i to version i + 1. */
 static const char *const migrations[] = {
@@ -194,11 +190,6 @@ void store_close(hx_store *s)
 const char *store_error(hx_store *s)
 {
     return sqlite3_errmsg(s->db);
-}
-
-struct sqlite3 *store_db(hx_store *s)
-{
-    return s->db;
 }
 
 /* A prepared statement with its first n parameters bound to the given texts (NULL binds ""), or NULL. */

@@ -1,7 +1,7 @@
 /* arena/store/store.h — the results database (SQLite; schema in docs/schema.md): agents, runs, and games with
  * the transcript of every attempt. Opening applies pending migrations and refuses a database written by a
  * newer arena. Every finished game is stored in one transaction, so an interruption loses at most the
- * games still being played. */
+ * games still being played. This is the writing side; the reporting commands read through query.h. */
 #ifndef ARENA_STORE_H
 #define ARENA_STORE_H
 
@@ -78,8 +78,5 @@ int store_league_pending(hx_store *s, int64_t league, store_planned **out, int *
 
 /* The last error message of the database, for reports. */
 const char *store_error(hx_store *s);
-
-/* The underlying connection, for read-only queries by the reporting commands. */
-struct sqlite3 *store_db(hx_store *s);
 
 #endif

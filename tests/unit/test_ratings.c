@@ -101,6 +101,9 @@ static void make_db(const char *path)
     unlink(path);
     hx_store *s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
+    sqlite3 *d; /* the test's own connection, for what the store does not write */
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    sqlite3_busy_timeout(d, 5000);
     int64_t run = store_run_begin(s, "match", "golden");
     static const char *const names[3] = { "random", "bridge", "cfr" };
     int64_t id[3] = { store_agent(s, "random", "bin/random", "1.0", "aaaa"),
@@ -125,7 +128,7 @@ static void make_db(const char *path)
         char sql[160];
         snprintf(sql, sizeof sql, "UPDATE leagues SET created = '2026-11-0%dT02:00:00.000Z' WHERE id = %lld", v + 1,
                  (long long)league);
-        assert_int_equal(sqlite3_exec(store_db(s), sql, NULL, NULL, NULL), SQLITE_OK);
+        assert_int_equal(sqlite3_exec(d, sql, NULL, NULL, NULL), SQLITE_OK);
         store_planned *pending;
         int np, total;
         assert_int_equal(store_league_pending(s, league, &pending, &np, &total), 0);
@@ -155,6 +158,7 @@ static void make_db(const char *path)
         int b = k % 2, w = 1 - b;
         store_one(s, run, id[b], id[w], (uint64_t)k, 1 / (1 + exp(-(strength[b] - strength[w] + 0.3))), &rng, &g, 0);
     }
+    sqlite3_close(d);
     store_close(s);
 }
 

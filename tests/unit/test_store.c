@@ -1,9 +1,11 @@
 /* tests/unit/test_store.c — the results database: migrations, agents by name and hash, games with their
- * transcripts, refusal of a newer schema. */
+ * transcripts, refusal of a newer schema, and the read side (each filter, the transcripts, the leagues by
+ * id or name). */
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "query.h"
 #include "store.h"
 #include "test_util.h"
 #include "isotime.h"
@@ -30,14 +32,19 @@ static int teardown(void **state)
     return 0;
 }
 
-static int64_t scalar(hx_store *s, const char *sql)
+/* One number from the database at `path`, read over a connection of the test's own (an independent check of
+ * what the store wrote). */
+static int64_t scalar(const char *sql)
 {
+    sqlite3 *d;
     sqlite3_stmt *st;
     int64_t v = -1;
-    assert_int_equal(sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_open_v2(path, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(d, sql, -1, &st, NULL), SQLITE_OK);
     if (sqlite3_step(st) == SQLITE_ROW)
         v = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
+    sqlite3_close(d);
     return v;
 }
 
@@ -47,7 +54,7 @@ static void games_and_transcripts_are_stored(void **state)
     hx_store *s = store_open(path, NULL, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
-    assert_int_equal(scalar(s, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    assert_int_equal(scalar("PRAGMA user_version"), STORE_SCHEMA_VERSION);
     int64_t a = store_agent(s, "random", "bin/random", "1.0", "aa11");
     int64_t b = store_agent(s, "bridge", "bin/bridge", "0.3", "bb22");
     assert_true(a > 0 && b > 0 && a != b);
@@ -68,18 +75,18 @@ static void games_and_transcripts_are_stored(void **state)
     assert_true(id > 0);
     assert_int_equal(store_run_end(s, run), 0);
 
-    assert_int_equal(scalar(s, "SELECT count(*) FROM attempts"), 7);
-    assert_int_equal(scalar(s, "SELECT count(*) FROM attempts WHERE outcome = 'rejected'"), 3);
-    assert_int_equal(scalar(s, "SELECT count(*) FROM games WHERE winner = 'W' AND attempts = 7 AND seed = 77"), 1);
-    assert_int_equal(scalar(s, "SELECT count(*) FROM attempts WHERE n = 7 AND player = 'W' AND cell = 'a2'"), 1);
-    assert_int_equal(scalar(s, "SELECT count(*) FROM runs WHERE finished IS NOT NULL"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM attempts"), 7);
+    assert_int_equal(scalar("SELECT count(*) FROM attempts WHERE outcome = 'rejected'"), 3);
+    assert_int_equal(scalar("SELECT count(*) FROM games WHERE winner = 'W' AND attempts = 7 AND seed = 77"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM attempts WHERE n = 7 AND player = 'W' AND cell = 'a2'"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM runs WHERE finished IS NOT NULL"), 1);
     store_close(s);
 
     /* Reopening keeps everything and does not migrate twice. */
     s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
-    assert_int_equal(scalar(s, "SELECT count(*) FROM games"), 1);
-    assert_int_equal(scalar(s, "SELECT count(*) FROM agents"), 3);
+    assert_int_equal(scalar("SELECT count(*) FROM games"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM agents"), 3);
     store_close(s);
 }
 
@@ -88,9 +95,12 @@ static void newer_schema_is_refused(void **state)
     (void)state;
     hx_store *s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
-    assert_int_equal(sqlite3_exec(store_db(s), "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(store_db(s), "PRAGMA journal_mode = DELETE", NULL, NULL, NULL), SQLITE_OK);
     store_close(s);
+    sqlite3 *d;
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(d, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(d, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
     struct stat before, after;
     assert_int_equal(stat(path, &before), 0);
     bool bad = false;
@@ -115,12 +125,170 @@ static void garbage_file_is_refused(void **state)
     assert_true(bad);
 }
 
+/* Stores one finished game of `moves` on a fresh board; returns its id. */
+static int64_t put_game(hx_store *s, int64_t run, int64_t black, int64_t white, hx_variant v, int rows, int cols,
+                        unsigned flags, const char *moves, hx_end_reason reason, const char *finished,
+                        int64_t schedule)
+{
+    hx_game g;
+    start(&g, v, rows, cols, flags);
+    play(&g, moves, NULL);
+    int winner = reason == HX_END_CONNECTED ? hx_winner(&g) : HX_WHITE;
+    store_game_rec rec = { .run = run, .black = black, .white = white, .seed = 5, .winner = winner,
+                           .reason = reason, .detail = reason == HX_END_CONNECTED ? NULL : "b2: off, \"quoted\"",
+                           .seconds = 0.5, .started = finished, .finished = finished, .game = &g,
+                           .schedule = schedule };
+    int64_t id = store_game(s, &rec);
+    assert_true(id > 0);
+    return id;
+}
+
+/* The ids of the games f selects, in order, as "3 2 1". */
+static const char *ids(hx_store *s, store_filter f)
+{
+    static char out[256];
+    out[0] = '\0';
+    store_games *q = store_query(s, &f);
+    assert_non_null(q);
+    store_game_row row;
+    int rc;
+    while ((rc = store_games_next(q, &row)) == 1)
+        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%lld", out[0] ? " " : "", (long long)row.id);
+    assert_int_equal(rc, 0);
+    store_games_end(q);
+    return out;
+}
+
+static void read_side_selects_and_types_rows(void **state)
+{
+    (void)state;
+    hx_store *s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    int64_t a = store_agent(s, "alpha", "bin/a", "1", "aaaaaaaaaa"), b = store_agent(s, "beta", "bin/b", "1", "bbbb");
+    int64_t match = store_run_begin(s, "match", "alpha vs beta"), lrun = store_run_begin(s, "league", "l");
+    store_planned plan[2] = { { .n = 0, .variant = HX_CLASSICAL, .rows = 2, .cols = 2, .black = "alpha",
+                                .white = "beta" },
+                              { .n = 0, .variant = HX_CLASSICAL, .rows = 2, .cols = 2, .black = "beta",
+                                .white = "alpha" } };
+    int64_t l1 = store_league_create(s, "weekly", "", "h1", 1, &plan[0], 1);
+    int64_t l2 = store_league_create(s, "weekly", "", "h2", 1, &plan[1], 1);
+    int64_t l3 = store_league_create(s, "12", "", "h3", 1, &plan[0], 1);
+    assert_true(l1 > 0 && l2 > l1 && l3 > l2);
+    int64_t sched[3];
+    for (int k = 0; k < 3; k++) {
+        store_planned *p;
+        int n, total;
+        assert_int_equal(store_league_pending(s, (int64_t[]){ l1, l2, l3 }[k], &p, &n, &total), 0);
+        assert_int_equal(n, 1);
+        sched[k] = p[0].id;
+        free(p);
+    }
+    int64_t g1 = put_game(s, match, a, b, HX_HEX, 3, 3, HX_SWAP_RULE, "b2 swap", HX_END_TIMEOUT,
+                          "2026-01-01T00:00:00.000Z", 0);
+    int64_t g2 = put_game(s, lrun, a, b, HX_CLASSICAL, 2, 2, 0, "a1 a1 b2 b2 b1 b1 a2", HX_END_CONNECTED,
+                          "2026-02-01T00:00:00.000Z", sched[0]);
+    int64_t g3 = put_game(s, lrun, b, a, HX_CLASSICAL, 2, 2, 0, "a1 a1 b2 b2 b1 b1 a2", HX_END_CONNECTED,
+                          "2026-03-01T00:00:00.000Z", sched[1]);
+    int64_t g4 = put_game(s, lrun, a, b, HX_CLASSICAL, 2, 2, 0, "a2", HX_END_ILLEGAL, "2026-04-01T00:00:00.000Z",
+                          sched[2]);
+    char want[64];
+
+    /* every game, oldest first, typed */
+    store_games *q = store_query(s, &(store_filter){ 0 });
+    assert_non_null(q);
+    store_game_row r;
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_true(r.id == g1 && r.run == match && r.black_id == a && r.white_id == b && r.league == 0);
+    assert_string_equal(r.run_kind, "match");
+    assert_string_equal(r.variant, "hex");
+    assert_true(r.rows == 3 && r.cols == 3 && r.swap && r.seed == 5 && r.attempts == 2 && r.seconds == 0.5);
+    assert_string_equal(r.black, "alpha");
+    assert_string_equal(r.white_sha256, "bbbb");
+    assert_int_equal(r.winner, HX_WHITE);
+    assert_string_equal(r.reason, "timeout");
+    assert_string_equal(r.detail, "b2: off, \"quoted\"");
+    assert_string_equal(r.finished, "2026-01-01T00:00:00.000Z");
+    assert_string_equal(r.league_name, "");
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_true(r.id == g2 && r.league == l1 && !r.swap && r.winner == HX_WHITE);
+    assert_string_equal(r.league_name, "weekly");
+    assert_string_equal(r.detail, "");
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_int_equal(store_games_next(q, &r), 0);
+    store_games_end(q);
+
+    /* each filter */
+    snprintf(want, sizeof want, "%lld %lld %lld %lld", (long long)g4, (long long)g3, (long long)g2, (long long)g1);
+    assert_string_equal(ids(s, (store_filter){ .newest_first = true }), want);
+    snprintf(want, sizeof want, "%lld %lld", (long long)g4, (long long)g3);
+    assert_string_equal(ids(s, (store_filter){ .newest_first = true, .limit = 2 }), want);
+    snprintf(want, sizeof want, "%lld", (long long)g3);
+    assert_string_equal(ids(s, (store_filter){ .game = g3 }), want);
+    assert_string_equal(ids(s, (store_filter){ .league = l2 }), want);
+    snprintf(want, sizeof want, "%lld", (long long)g1);
+    assert_string_equal(ids(s, (store_filter){ .run = match }), want);
+    assert_string_equal(ids(s, (store_filter){ .by_variant = true, .variant = HX_HEX }), want);
+    assert_string_equal(ids(s, (store_filter){ .rows = 3, .cols = 3 }), want);
+    assert_string_equal(ids(s, (store_filter){ .reason = "timeout" }), want);
+    assert_string_equal(ids(s, (store_filter){ .by_variant = true, .variant = HX_ABRUPT }), "");
+    assert_string_equal(ids(s, (store_filter){ .agent = "gamma" }), "");
+    snprintf(want, sizeof want, "%lld %lld", (long long)g1, (long long)g4);
+    assert_string_equal(ids(s, (store_filter){ .reason = "forfeit" }), want);
+    snprintf(want, sizeof want, "%lld %lld", (long long)g3, (long long)g4);
+    assert_string_equal(ids(s, (store_filter){ .since = "2026-03" }), want);
+    snprintf(want, sizeof want, "%lld %lld", (long long)g2, (long long)g3);
+    assert_string_equal(ids(s, (store_filter){ .league = l1, .league_series = true }), want);
+    assert_string_equal(ids(s, (store_filter){ .agent = "beta", .league = l2, .league_series = true,
+                                               .by_variant = true, .variant = HX_CLASSICAL, .rows = 2, .cols = 2 }),
+                        want);
+    snprintf(want, sizeof want, "%lld %lld %lld", (long long)g2, (long long)g3, (long long)g4);
+    assert_string_equal(ids(s, (store_filter){ .league_series = true }), want);
+
+    /* a transcript */
+    store_transcript *t = store_transcript_open(s, g1);
+    assert_non_null(t);
+    store_attempt_row at;
+    assert_int_equal(store_transcript_next(t, &at), 1);
+    assert_true(at.n == 1 && at.player == HX_BLACK);
+    assert_string_equal(at.cell, "b2");
+    assert_string_equal(at.outcome, "placed");
+    assert_int_equal(store_transcript_next(t, &at), 1);
+    assert_true(at.n == 2 && at.player == HX_WHITE);
+    assert_string_equal(at.cell, "swap");
+    assert_string_equal(at.outcome, "swap");
+    assert_int_equal(store_transcript_next(t, &at), 0);
+    store_transcript_end(t);
+    t = store_transcript_open(s, 999);
+    assert_non_null(t);
+    assert_int_equal(store_transcript_next(t, &at), 0);
+    store_transcript_end(t);
+
+    /* leagues by id or name: the newest of those that match */
+    assert_int_equal(store_league_find(s, "weekly"), l2);
+    char text[32];
+    snprintf(text, sizeof text, "%lld", (long long)l1);
+    assert_int_equal(store_league_find(s, text), l1);
+    assert_int_equal(store_league_find(s, "12"), l3);
+    assert_int_equal(store_league_find(s, "nosuch"), 0);
+    assert_int_equal(store_league_find(s, "99"), 0);
+    store_league_row lr;
+    assert_int_equal(store_league_get(s, 0, &lr), 1);
+    assert_int_equal(lr.id, l3);
+    assert_string_equal(lr.name, "12");
+    assert_int_equal(store_league_get(s, l1, &lr), 1);
+    assert_string_equal(lr.name, "weekly");
+    assert_int_equal(store_league_get(s, 99, &lr), 0);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(games_and_transcripts_are_stored, setup, teardown),
         cmocka_unit_test_setup_teardown(newer_schema_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(garbage_file_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(read_side_selects_and_types_rows, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

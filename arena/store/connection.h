@@ -1,0 +1,16 @@
+/* arena/store/connection.h — the store's handle: the SQLite connection and the statements prepared once, shared
+ * by the writing side (store.c) and the reading side (query.c). Internal to arena/store: nothing outside this
+ * folder includes it, so the connection never leaves the store. */
+#ifndef ARENA_STORE_CONNECTION_H
+#define ARENA_STORE_CONNECTION_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+struct hx_store {
+    sqlite3 *db;
+    sqlite3_stmt *insert_game, *insert_attempt;
+};
+
+#endif
