@@ -63,7 +63,8 @@ $1_LDLIBS := $$(if $2,$$(shell pkg-config --libs $2 2>/dev/null || echo $3),$3)
 endef
 
 # $(call library,NAME,DIR,USES,SOURCES): libdarkhex-NAME.a from SOURCES (default: every DIR/*.c);
-# USES lists the libraries (and externals) its sources may include.
+# USES lists the libraries (and externals) its sources may include. Headers named *_private.h are the
+# library's own (shared by its sources, not installed, not for other libraries).
 define library
 LIBRARIES += $1
 $1_DIR := $2
@@ -72,7 +73,7 @@ $1_LIB := $$(BUILD)/lib/libdarkhex-$1.a
 $1_CLOSURE := $$(call uniq_last,$1 $$(foreach d,$3,$$($$d_CLOSURE)))
 $1_INC := $$(call lib_cflags,$$($1_CLOSURE))
 LIBS += $$($1_LIB)
-HEADERS += $$(wildcard $2/*.h)
+HEADERS += $$(filter-out %_private.h,$$(wildcard $2/*.h))
 $$($1_SRC:%.c=$$(OBJ)/%.o): ALL_CFLAGS += $$($1_INC)
 $$($1_SRC:%.c=$$(FUZZ_DIR)/obj/%.o): FUZZ_INC = $$($1_INC)
 $$($1_LIB): $$($1_SRC:%.c=$$(OBJ)/%.o)

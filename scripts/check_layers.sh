@@ -3,7 +3,7 @@
 # libraries, a header of a library that the other may not use does not even preprocess with that other
 # library's compile flags, and one it may use does. Also refuses what would get around the fence or blur
 # it: a quoted include with a path ("../x.h", "engine/x.h"), two files of one name in different libraries,
-# and sqlite3.h outside the store.
+# a library's *_private.h included from another folder, and sqlite3.h outside the store.
 # usage: scripts/check_layers.sh CC 'NAME|DIR|FLAGS' ...   (the Makefile's `make check-layers` passes these)
 set -uo pipefail
 cc=${1:?compiler}
@@ -38,6 +38,13 @@ src_dirs=(arena agents ratings)
 while IFS= read -r line; do
     bad "an include with a path reaches around the fence: $line"
 done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' "${src_dirs[@]}" --include='*.[ch]')
+while IFS= read -r line; do
+    bad "a library's private header is included outside its folder: $line"
+done < <(grep -rnE '#[[:space:]]*include[[:space:]]*"[^"]*_private\.h"' "${src_dirs[@]}" tests --include='*.[ch]' |
+         while IFS=: read -r f n rest; do
+             h=$(sed -E 's/.*"([^"]*)".*/\1/' <<<"$rest")
+             [ -e "$(dirname "$f")/$h" ] || echo "$f:$n:$rest"
+         done)
 while IFS= read -r line; do
     bad "only the store includes sqlite3.h: $line"
 done < <(grep -rnE '#[[:space:]]*include[[:space:]]*<sqlite3\.h>' "${src_dirs[@]}" --include='*.[ch]' | grep -v '^arena/store/')

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "connection.h"
+#include "connection_private.h"
 
 struct store_games {
     sqlite3_stmt *st;

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "connection.h"
+#include "connection_private.h"
 
 /* migrations[i] takes the schema from version i to version i + 1. */
 static const char *const migrations[] = {

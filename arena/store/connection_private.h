@@ -1,4 +1,4 @@
-/* arena/store/connection.h — the store's handle: the SQLite connection and the statements prepared once, shared
+/* arena/store/connection_private.h — the store's handle: the SQLite connection and the statements prepared once, shared
  * by the writing side (store.c) and the reading side (query.c). Internal to arena/store: nothing outside this
  * folder includes it, so the connection never leaves the store. */
 #ifndef ARENA_STORE_CONNECTION_H
