@@ -14,14 +14,13 @@
 #include "bestresponse.h"
 #include "cfr.h"
 #include "checkpoint.h"
-#include "lcurve.h"
 #include "darkhex.h"
 #include "infowalk.h"
+#include "loop.h"
 #include "mccfr.h"
 #include "policy.h"
 #include "trainer_cli.h"
 #include "variant.h"
-#include "clock.h"
 #include "json.h"
 
 enum { ALGO_MCCFR = 3 };
@@ -71,11 +70,18 @@ typedef struct {
     bool walk_eval;     /* no tree: evaluate by the information-state walk */
     const char *out;    /* the policy file (the walk's scratch file is OUT.eval) */
     double *probs;      /* scratch: the policy on the evaluation tree */
+    sv_eval e;          /* the last evaluation */
+    long max_nodes;
+    uint64_t seed;
+    bool no_eval, json;
 } trainer;
 
 static const sv_tree *table_of(const trainer *t) { return t->algo == ALGO_MCCFR ? &t->mc.table : &t->tree; }
-static float *regret_of(trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.regret : t->cfr.regret; }
-static double *sums_of(trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.strategy_sum : t->cfr.strategy_sum; }
+static const float *regret_of(const trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.regret : t->cfr.regret; }
+static const double *sums_of(const trainer *t)
+{
+    return t->algo == ALGO_MCCFR ? t->mc.strategy_sum : t->cfr.strategy_sum;
+}
 static long iteration_of(const trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.iteration : t->cfr.iteration; }
 static const char *algo_name(int algo) { return algo == ALGO_MCCFR ? "mccfr" : sv_algo_name((sv_algo)algo); }
 
@@ -138,29 +144,31 @@ static void walk_evaluate(trainer *t, sv_eval *e)
                     .exploitability = r.exploitability };
 }
 
-static bool evaluate(trainer *t, sv_eval *e)
+static bool evaluate(void *ctx)
 {
+    trainer *t = ctx;
     if (t->walk_eval) {
-        walk_evaluate(t, e);
+        walk_evaluate(t, &t->e);
         return true;
     }
     if (!t->have_eval)
         return false;
     double *avg = average(t);
     if (t->eval_is_tree) {
-        if (sv_evaluate(&t->eval, avg, e) != 0)
+        if (sv_evaluate(&t->eval, avg, &t->e) != 0)
             tc_die(1, "out of memory");
     } else {
         project(table_of(t), avg, &t->eval, t->probs);
-        if (sv_evaluate(&t->eval, t->probs, e) != 0)
+        if (sv_evaluate(&t->eval, t->probs, &t->e) != 0)
             tc_die(1, "out of memory");
     }
     free(avg);
     return true;
 }
 
-static void save_checkpoint(trainer *t, const char *path, double seconds)
+static void save_checkpoint(const void *ctx, const char *path, double seconds)
 {
+    const trainer *t = ctx;
     sv_ckpt_meta m = { .variant = (int)t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
                        .flags = t->params.flags, .keys = (int)t->keys, .iteration = iteration_of(t),
                        .rng = t->mc.rng, .seconds = seconds };
@@ -170,9 +178,27 @@ static void save_checkpoint(trainer *t, const char *path, double seconds)
         tc_die(1, "checkpoint: %s", err);
 }
 
-/* Resumes from path if it exists. Returns the training seconds already spent. */
-static double resume(trainer *t, const char *path)
+/* MCCFR takes the checkpoint's table as it is. */
+static void resume_mccfr(trainer *t, const sv_ckpt_meta *m, sv_tree *tab, float *regret, double *sum)
 {
+    sv_tree_free(&t->mc.table);
+    free(t->mc.regret);
+    free(t->mc.strategy_sum);
+    tab->view_keys = t->keys == PF_KEYS_VIEW;
+    t->mc.table = *tab;
+    t->mc.regret = regret;
+    t->mc.strategy_sum = sum;
+    t->mc.cap = tab->n_actions;
+    t->mc.rng = m->rng;
+    t->mc.iteration = m->iteration;
+    if (sv_mccfr_reserve(&t->mc) != 0)
+        tc_die(1, "out of memory");
+}
+
+/* Resumes from path if it exists. Returns the training seconds already spent. */
+static double resume(void *ctx, const char *path)
+{
+    trainer *t = ctx;
     sv_ckpt_meta want = { .variant = (int)t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
                           .flags = t->params.flags, .keys = (int)t->keys }, m;
     snprintf(want.algo, sizeof want.algo, "%s", algo_name(t->algo));
@@ -186,220 +212,225 @@ static double resume(trainer *t, const char *path)
     if (rc < 0)
         tc_die(2, "%s (use --fresh to start over)", err);
     if (t->algo == ALGO_MCCFR) {
-        sv_tree_free(&t->mc.table);
-        free(t->mc.regret);
-        free(t->mc.strategy_sum);
-        tab.view_keys = t->keys == PF_KEYS_VIEW;
-        t->mc.table = tab;
-        t->mc.regret = regret;
-        t->mc.strategy_sum = sum;
-        t->mc.cap = tab.n_actions;
-        t->mc.rng = m.rng;
-        t->mc.iteration = m.iteration;
-        if (sv_mccfr_reserve(&t->mc) != 0)
-            tc_die(1, "out of memory");
-    } else {
-        if (sv_ckpt_onto_tree(&tab, regret, sum, &t->tree, t->cfr.regret, t->cfr.strategy_sum) != 0)
-            tc_die(2, "%s: the checkpoint's %u information states do not match the game's %u", path, tab.n_infosets,
-                t->tree.n_infosets);
-        sv_cfr_resume(&t->cfr, m.iteration);
-        sv_tree_free(&tab);
-        free(regret);
-        free(sum);
+        resume_mccfr(t, &m, &tab, regret, sum);
+        return m.seconds;
     }
+    if (sv_ckpt_onto_tree(&tab, regret, sum, &t->tree, t->cfr.regret, t->cfr.strategy_sum) != 0)
+        tc_die(2, "%s: the checkpoint's %u information states do not match the game's %u", path, tab.n_infosets,
+            t->tree.n_infosets);
+    sv_cfr_resume(&t->cfr, m.iteration);
+    sv_tree_free(&tab);
+    free(regret);
+    free(sum);
     return m.seconds;
 }
 
-/* Keeps the curve's rows up to `iteration` (a killed run may have logged past its last checkpoint). */
-int main(int argc, char **argv)
+static long count(const void *ctx) { return iteration_of(ctx); }
+
+static void step(void *ctx)
 {
-    tc_init("cfr-train");
-    static const struct option options[] = {
-        { "variant", required_argument, 0, 'v' },  { "board", required_argument, 0, 'b' },
-        { "swap", no_argument, 0, 'S' },           { "algo", required_argument, 0, 'a' },
-        { "iterations", required_argument, 0, 'n' }, { "seconds", required_argument, 0, 's' },
-        { "out", required_argument, 0, 'o' },      { "keys", required_argument, 0, 'k' },
-        { "eval-every", required_argument, 0, 'e' }, { "no-eval", no_argument, 0, 'N' },
-        { "curve", required_argument, 0, 'c' },
-        { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
-        { "fresh", no_argument, 0, 'F' },          { "max-nodes", required_argument, 0, 'm' },
-        { "seed", required_argument, 0, 'r' },     { "quiet", no_argument, 0, 'q' },
-        { "json", no_argument, 0, 'j' },           { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
-    };
-    trainer t = { .params = { .variant = HX_VARIANT_COUNT }, .algo = -1 };
-    long iterations = -1, eval_every = -1, ckpt_every = 60, max_nodes = 40000000;
-    double seconds = -1;
-    uint64_t seed = 1;
-    const char *out = NULL, *curve_path = NULL, *ckpt_path = NULL;
-    bool fresh = false, quiet = false, json = false, no_eval = false;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        switch (c) {
-        case 'v': t.params.variant = tc_variant(optarg); break;
-        case 'b': tc_board(optarg, &t.params.rows, &t.params.cols); break;
-        case 'S': t.params.flags |= HX_SWAP_RULE; break;
-        case 'a':
-            t.algo = strcmp(optarg, "mccfr") == 0 ? ALGO_MCCFR : sv_algo_parse(optarg);
-            if (t.algo < 0)
-                tc_die(2, "--algo: unknown algorithm '%s' (cfr, cfr+, dcfr or mccfr)", optarg);
-            break;
-        case 'n': iterations = tc_long("iterations", optarg, 1); break;
-        case 's': seconds = tc_real("seconds", optarg, 1e-3, 1e9); break;
-        case 'o': out = optarg; break;
-        case 'k':
-            if (strcmp(optarg, "perfect") && strcmp(optarg, "view"))
-                tc_die(2, "--keys: expected perfect or view, got '%s'", optarg);
-            t.keys = strcmp(optarg, "view") == 0 ? PF_KEYS_VIEW : PF_KEYS_PERFECT;
-            break;
-        case 'e': eval_every = tc_long("eval-every", optarg, 0); break;
-        case 'c': curve_path = optarg; break;
-        case 'C': ckpt_path = optarg; break;
-        case 'E': ckpt_every = tc_long("checkpoint-every", optarg, 0); break;
-        case 'F': fresh = true; break;
-        case 'm': max_nodes = tc_long("max-nodes", optarg, 1); break;
-        case 'r': seed = (uint64_t)tc_long("seed", optarg, 0); break;
-        case 'q': quiet = true; break;
-        case 'j': json = true; break;
-        case 'N': no_eval = true; break;
-        case 'h': fputs(help, stdout); return 0;
-        default: tc_options_done(c, optind, argc, argv);
-        }
-    }
-    tc_options_done(-1, optind, argc, argv);
-    tc_required(t.params.variant != HX_VARIANT_COUNT && t.params.rows && t.algo >= 0 && out,
-                "--variant, --board, --algo and --out");
-    if (iterations < 0 && seconds < 0)
-        tc_die(2, "give --iterations N or --seconds S");
-    tc_playable(t.params.variant, t.params.rows, t.params.cols, t.params.flags);
-    if (max_nodes > UINT32_MAX)
-        max_nodes = UINT32_MAX;
-    if (eval_every < 0)
-        eval_every = t.algo == ALGO_MCCFR ? 0 : 10;
-    char ckpt_default[4096];
-    ckpt_path = tc_checkpoint_path(ckpt_path, out, ckpt_default, sizeof ckpt_default);
-    sv_darkhex_game(&t.game, &t.params);
+    trainer *t = ctx;
+    if (t->algo != ALGO_MCCFR)
+        sv_cfr_iterate(&t->cfr);
+    else if (sv_mccfr_iterate(&t->mc) != 0)
+        tc_die(1, "out of memory after %u information states", t->mc.table.n_infosets);
+}
 
-    /* The trees: the training tree for the full-pass algorithms, and a perfect-recall one to evaluate on. */
-    if (t.algo != ALGO_MCCFR) {
-        if (sv_tree_build(&t.tree, &t.game, (uint32_t)max_nodes, t.keys == PF_KEYS_VIEW) != 0)
-            tc_die(1, "the game tree of %dx%d %s does not fit in %ld nodes (try --algo mccfr or --max-nodes)",
-                t.params.rows, t.params.cols, hx_variant_name(t.params.variant), max_nodes);
-        if (sv_cfr_init(&t.cfr, &t.tree, (sv_algo)t.algo) != 0)
-            tc_die(1, "out of memory");
-        if (t.keys == PF_KEYS_PERFECT) {
-            t.have_eval = t.eval_is_tree = true;
-            t.eval = t.tree;
-        }
-    } else if (sv_mccfr_init(&t.mc, &t.game, t.keys == PF_KEYS_VIEW, seed) != 0) {
-        tc_die(1, "out of memory");
-    }
-    t.out = out;
-    const char *why = NULL;
-    if (no_eval) {
-        t.have_eval = false; /* (an eval tree that is the training tree is still freed once) */
-        eval_every = 0;
-    } else if (!t.have_eval && sv_tree_build(&t.eval, &t.game, (uint32_t)max_nodes, false) == 0) {
-        t.have_eval = true;
-        t.probs = malloc(sizeof *t.probs * (t.eval.n_actions ? t.eval.n_actions : 1));
-        if (!t.probs)
-            tc_die(1, "out of memory");
-    } else if (!t.have_eval && iw_supported(t.params.variant, t.params.rows, t.params.cols, t.params.flags, &why)) {
-        t.walk_eval = true;
-        if (!quiet)
-            fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: exact exploitability by the "
-                            "information-state walk%s\n", max_nodes, eval_every ? "" : " at the end");
-    }
-    if (!t.have_eval && !t.walk_eval && !quiet && !no_eval)
-        fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: no exact exploitability (%s)\n", max_nodes,
-                why);
+static void curve_row(const void *ctx, FILE *curve, double seconds)
+{
+    const trainer *t = ctx;
+    const sv_eval *e = &t->e;
+    fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", iteration_of(t), seconds, e->exploitability, e->nashconv,
+            e->ev0, e->br[0], e->br[1]);
+}
 
-    double spent = fresh ? 0 : resume(&t, ckpt_path);
-    static const char header[] = "iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white\n";
-    FILE *curve = curve_path ? tc_curve(curve_path, iteration_of(&t), header) : NULL;
-    tc_catch_stop();
+static void progress(const void *ctx, bool evaluated)
+{
+    const trainer *t = ctx;
+    fprintf(stderr, "  infosets %u", table_of(t)->n_infosets);
+    if (evaluated)
+        fprintf(stderr, "  exploitability %.3e", t->e.exploitability);
+}
 
-    tc_run run;
-    tc_run_start(&run, "iteration", "it/s", (double)iteration_of(&t), spent, (double)iterations, seconds, quiet);
-    if (!quiet && iteration_of(&t))
-        fprintf(stderr, "cfr-train: resumed from %s at iteration %ld (%.1f s)\n", ckpt_path, iteration_of(&t), spent);
-    sv_eval e = { .exploitability = NAN };
-    bool have_e = false;
-    long e_it = -1;
-    while (tc_run_more(&run, (double)iteration_of(&t))) {
-        if (t.algo == ALGO_MCCFR) {
-            if (sv_mccfr_iterate(&t.mc) != 0)
-                tc_die(1, "out of memory after %u information states", t.mc.table.n_infosets);
-        } else {
-            sv_cfr_iterate(&t.cfr);
-        }
-        long it = iteration_of(&t);
-        double te = clk_now();
-        bool eval_now = eval_every > 0 && it % eval_every == 0 && evaluate(&t, &e);
-        if (eval_now && t.walk_eval)
-            tc_run_exclude(&run, te); /* minutes of evaluation are not training time */
-        if (eval_now) {
-            have_e = true;
-            e_it = it;
-            if (curve) {
-                fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", it, tc_run_seconds(&run), e.exploitability, e.nashconv,
-                        e.ev0, e.br[0], e.br[1]);
-                fflush(curve);
-            }
-        }
-        if (tc_run_progress(&run, (double)it, eval_now)) {
-            fprintf(stderr, "  infosets %u", table_of(&t)->n_infosets);
-            if (eval_now)
-                fprintf(stderr, "  exploitability %.3e", e.exploitability);
-            fputc('\n', stderr);
-        }
-        if (tc_run_checkpoint_due(&run, ckpt_every)) {
-            save_checkpoint(&t, ckpt_path, tc_run_seconds(&run));
-            tc_run_checkpointed(&run);
-        }
-    }
-    double total = tc_run_seconds(&run);
-    save_checkpoint(&t, ckpt_path, total);
-    if (e_it != iteration_of(&t))
-        have_e = evaluate(&t, &e);
-    if (have_e && curve && e_it != iteration_of(&t))
-        fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g\n", iteration_of(&t), total, e.exploitability, e.nashconv,
-                e.ev0, e.br[0], e.br[1]);
-    if (curve)
-        fclose(curve);
-
-    pf_meta m = meta_of(&t, have_e ? e.exploitability : NAN);
-    double *avg = average(&t);
-    char err[512];
-    if (pf_save_tree(table_of(&t), avg, &m, out, err, sizeof err) != 0)
-        tc_die(1, "%s", err);
-    free(avg);
-    if (json) {
+static void print_summary(const trainer *t, double seconds, bool evaluated)
+{
+    if (t->json) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"keys\":\"%s\",\"iterations\":%ld,"
                "\"seconds\":%.3f,\"infosets\":%u,\"exploitability\":",
-               hx_variant_name(t.params.variant), t.params.rows, t.params.cols, algo_name(t.algo),
-               t.keys == PF_KEYS_VIEW ? "view" : "perfect", iteration_of(&t), total, table_of(&t)->n_infosets);
-        if (have_e)
-            printf("%.9g", e.exploitability);
+               hx_variant_name(t->params.variant), t->params.rows, t->params.cols, algo_name(t->algo),
+               t->keys == PF_KEYS_VIEW ? "view" : "perfect", iteration_of(t), seconds, table_of(t)->n_infosets);
+        if (evaluated)
+            printf("%.9g", t->e.exploitability);
         else
             fputs("null", stdout);
         fputs(",\"out\":", stdout);
-        json_string(stdout, out);
+        json_string(stdout, t->out);
         puts("}");
-    } else {
-        printf("%s: %dx%d %s, %s, %ld iterations in %.1f s, %u information states", out, t.params.rows, t.params.cols,
-               hx_variant_name(t.params.variant), algo_name(t.algo), iteration_of(&t), total,
-               table_of(&t)->n_infosets);
-        if (have_e)
-            printf(", exploitability %.3e", e.exploitability);
-        putchar('\n');
+        return;
     }
-    free(t.probs);
-    if (!t.eval_is_tree)
-        sv_tree_free(&t.eval);
-    sv_cfr_free(&t.cfr);
-    sv_tree_free(&t.tree);
-    sv_mccfr_free(&t.mc);
-    return tc_stopped() ? 128 + tc_stopped() : 0;
+    printf("%s: %dx%d %s, %s, %ld iterations in %.1f s, %u information states", t->out, t->params.rows,
+           t->params.cols, hx_variant_name(t->params.variant), algo_name(t->algo), iteration_of(t), seconds,
+           table_of(t)->n_infosets);
+    if (evaluated)
+        printf(", exploitability %.3e", t->e.exploitability);
+    putchar('\n');
+}
+
+/* The average policy to the policy file, and the summary. */
+static void write_policy(void *ctx, const tc_loop_end *end)
+{
+    const trainer *t = ctx;
+    pf_meta m = meta_of(t, end->evaluated ? t->e.exploitability : NAN);
+    double *avg = average(t);
+    char err[512];
+    if (pf_save_tree(table_of(t), avg, &m, t->out, err, sizeof err) != 0)
+        tc_die(1, "%s", err);
+    free(avg);
+    print_summary(t, end->seconds, end->evaluated);
+}
+
+static const tc_trainer cfr_trainer = {
+    .unit = "iteration", .rate_unit = "it/s",
+    .curve_header = "iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white\n",
+    .count = count, .resume = resume, .step = step, .evaluate = evaluate, .curve_row = curve_row,
+    .progress = progress, .save = save_checkpoint, .write = write_policy,
+};
+
+static const struct option options[] = {
+    { "variant", required_argument, 0, 'v' },  { "board", required_argument, 0, 'b' },
+    { "swap", no_argument, 0, 'S' },           { "algo", required_argument, 0, 'a' },
+    { "iterations", required_argument, 0, 'n' }, { "seconds", required_argument, 0, 's' },
+    { "out", required_argument, 0, 'o' },      { "keys", required_argument, 0, 'k' },
+    { "eval-every", required_argument, 0, 'e' }, { "no-eval", no_argument, 0, 'N' },
+    { "curve", required_argument, 0, 'c' },
+    { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
+    { "fresh", no_argument, 0, 'F' },          { "max-nodes", required_argument, 0, 'm' },
+    { "seed", required_argument, 0, 'r' },     { "quiet", no_argument, 0, 'q' },
+    { "json", no_argument, 0, 'j' },           { "help", no_argument, 0, 'h' },
+    { 0, 0, 0, 0 },
+};
+
+/* One option (getopt_long's code c, its value arg). */
+static void option(trainer *t, tc_loop_options *o, int c, const char *arg, int argc, char **argv)
+{
+    switch (c) {
+    case 'v': t->params.variant = tc_variant(arg); break;
+    case 'b': tc_board(arg, &t->params.rows, &t->params.cols); break;
+    case 'S': t->params.flags |= HX_SWAP_RULE; break;
+    case 'a':
+        t->algo = strcmp(arg, "mccfr") == 0 ? ALGO_MCCFR : sv_algo_parse(arg);
+        if (t->algo < 0)
+            tc_die(2, "--algo: unknown algorithm '%s' (cfr, cfr+, dcfr or mccfr)", arg);
+        break;
+    case 'n': o->count = tc_long("iterations", arg, 1); break;
+    case 's': o->seconds = tc_real("seconds", arg, 1e-3, 1e9); break;
+    case 'o': o->out = t->out = arg; break;
+    case 'k':
+        if (strcmp(arg, "perfect") && strcmp(arg, "view"))
+            tc_die(2, "--keys: expected perfect or view, got '%s'", arg);
+        t->keys = strcmp(arg, "view") == 0 ? PF_KEYS_VIEW : PF_KEYS_PERFECT;
+        break;
+    case 'e': o->eval_every = tc_long("eval-every", arg, 0); break;
+    case 'c': o->curve = arg; break;
+    case 'C': o->checkpoint = arg; break;
+    case 'E': o->checkpoint_every = tc_long("checkpoint-every", arg, 0); break;
+    case 'F': o->fresh = true; break;
+    case 'm': t->max_nodes = tc_long("max-nodes", arg, 1); break;
+    case 'r': t->seed = (uint64_t)tc_long("seed", arg, 0); break;
+    case 'q': o->quiet = true; break;
+    case 'j': t->json = true; break;
+    case 'N': t->no_eval = true; break;
+    case 'h': fputs(help, stdout); exit(0);
+    default: tc_options_done(c, optind, argc, argv);
+    }
+}
+
+/* The command line into t and o, refused with exit 2 when wrong. */
+static void parse_options(int argc, char **argv, trainer *t, tc_loop_options *o)
+{
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1)
+        option(t, o, c, optarg, argc, argv);
+    tc_options_done(-1, optind, argc, argv);
+    tc_required(t->params.variant != HX_VARIANT_COUNT && t->params.rows && t->algo >= 0 && t->out,
+                "--variant, --board, --algo and --out");
+    if (o->count < 0 && o->seconds < 0)
+        tc_die(2, "give --iterations N or --seconds S");
+    tc_playable(t->params.variant, t->params.rows, t->params.cols, t->params.flags);
+    if (t->max_nodes > UINT32_MAX)
+        t->max_nodes = UINT32_MAX;
+    if (o->eval_every < 0)
+        o->eval_every = t->algo == ALGO_MCCFR ? 0 : 10;
+}
+
+/* The training tree for the full-pass algorithms (also the evaluation tree with perfect recall), or
+ * MCCFR's table. */
+static void build(trainer *t)
+{
+    sv_darkhex_game(&t->game, &t->params);
+    if (t->algo == ALGO_MCCFR) {
+        if (sv_mccfr_init(&t->mc, &t->game, t->keys == PF_KEYS_VIEW, t->seed) != 0)
+            tc_die(1, "out of memory");
+        return;
+    }
+    if (sv_tree_build(&t->tree, &t->game, (uint32_t)t->max_nodes, t->keys == PF_KEYS_VIEW) != 0)
+        tc_die(1, "the game tree of %dx%d %s does not fit in %ld nodes (try --algo mccfr or --max-nodes)",
+            t->params.rows, t->params.cols, hx_variant_name(t->params.variant), t->max_nodes);
+    if (sv_cfr_init(&t->cfr, &t->tree, (sv_algo)t->algo) != 0)
+        tc_die(1, "out of memory");
+    if (t->keys == PF_KEYS_PERFECT) {
+        t->have_eval = t->eval_is_tree = true;
+        t->eval = t->tree;
+    }
+}
+
+/* How exact exploitability is computed: on the training tree, on a perfect-recall tree, by the
+ * information-state walk, or not at all (--no-eval, or nothing fits). */
+static void choose_evaluation(trainer *t, tc_loop_options *o)
+{
+    const char *why = NULL;
+    if (t->no_eval) {
+        t->have_eval = false; /* (an eval tree that is the training tree is still freed once) */
+        o->eval_every = 0;
+    } else if (!t->have_eval && sv_tree_build(&t->eval, &t->game, (uint32_t)t->max_nodes, false) == 0) {
+        t->have_eval = true;
+        t->probs = malloc(sizeof *t->probs * (t->eval.n_actions ? t->eval.n_actions : 1));
+        if (!t->probs)
+            tc_die(1, "out of memory");
+    } else if (!t->have_eval && iw_supported(t->params.variant, t->params.rows, t->params.cols, t->params.flags,
+                                             &why)) {
+        t->walk_eval = true;
+        if (!o->quiet)
+            fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: exact exploitability by the "
+                            "information-state walk%s\n", t->max_nodes, o->eval_every ? "" : " at the end");
+    }
+    if (!t->have_eval && !t->walk_eval && !o->quiet && !t->no_eval)
+        fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: no exact exploitability (%s)\n",
+                t->max_nodes, why);
+    o->eval_off_clock = t->walk_eval; /* minutes of the walk are not training time; the tree's are */
+}
+
+static void release(trainer *t)
+{
+    free(t->probs);
+    if (!t->eval_is_tree)
+        sv_tree_free(&t->eval);
+    sv_cfr_free(&t->cfr);
+    sv_tree_free(&t->tree);
+    sv_mccfr_free(&t->mc);
+}
+
+int main(int argc, char **argv)
+{
+    tc_init("cfr-train");
+    trainer t = { .params = { .variant = HX_VARIANT_COUNT }, .algo = -1, .e = { .exploitability = NAN },
+                  .max_nodes = 40000000, .seed = 1 };
+    tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = -1, .checkpoint_every = 60 };
+    parse_options(argc, argv, &t, &o);
+    build(&t);
+    choose_evaluation(&t, &o);
+    tc_loop_run(&cfr_trainer, &o, &t);
+    release(&t);
+    return tc_exit_status();
 }

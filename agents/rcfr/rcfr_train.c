@@ -13,6 +13,7 @@
 #include "bestresponse.h"
 #include "checkpoint.h"
 #include "darkhex.h"
+#include "loop.h"
 #include "policy.h"
 #include "rcfr.h"
 #include "trainer_cli.h"
@@ -70,12 +71,23 @@ typedef struct {
     rc_rcfr r;
     char algo[16];
     double *avg;
+    sv_eval e;              /* the last evaluation */
+    /* The command line's choices. */
+    rc_config cfg;
+    rg_params rp;
+    int algo_kind, link, set, reg;
+    bool have_p, have_tau, no_eval, json;
+    long max_nodes;
+    const char *out;
 } trainer;
 
-static bool evaluate(trainer *t, sv_eval *e)
+static bool evaluate(void *ctx)
 {
+    trainer *t = ctx;
+    if (t->no_eval)
+        return false;
     rc_average(&t->r, t->avg);
-    if (sv_evaluate(&t->tree, t->avg, e) != 0)
+    if (sv_evaluate(&t->tree, t->avg, &t->e) != 0)
         tc_die(1, "out of memory");
     return true;
 }
@@ -89,8 +101,9 @@ static sv_ckpt_meta ckpt_meta(const trainer *t)
 }
 
 /* Resumes from path if it exists. Returns the training seconds already spent. */
-static double resume(trainer *t, const char *path)
+static double resume(void *ctx, const char *path)
 {
+    trainer *t = ctx;
     sv_ckpt_meta want = ckpt_meta(t), m;
     sv_tree tab;
     float *pred;
@@ -111,8 +124,9 @@ static double resume(trainer *t, const char *path)
     return m.seconds;
 }
 
-static void save_checkpoint(trainer *t, const char *path, double seconds)
+static void save_checkpoint(const void *ctx, const char *path, double seconds)
 {
+    const trainer *t = ctx;
     sv_ckpt_meta m = ckpt_meta(t);
     m.iteration = t->r.iteration;
     m.seconds = seconds;
@@ -121,236 +135,273 @@ static void save_checkpoint(trainer *t, const char *path, double seconds)
         tc_die(1, "checkpoint: %s", err);
 }
 
-static void curve_row(FILE *curve, const trainer *t, double seconds, const sv_eval *e)
+static long count(const void *ctx) { return ((const trainer *)ctx)->r.iteration; }
+
+static void step(void *ctx)
 {
+    trainer *t = ctx;
+    char err[4600];
+    if (rc_iterate(&t->r, err, sizeof err) != 0)
+        tc_die(1, "iteration %ld: %s", t->r.iteration + 1, err);
+}
+
+static void curve_row(const void *ctx, FILE *curve, double seconds)
+{
+    const trainer *t = ctx;
+    const sv_eval *e = &t->e;
     fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g,%.3f,%.3f\n", t->r.iteration, seconds, e->exploitability,
             e->nashconv, e->ev0, e->br[0], e->br[1], t->r.walk_seconds, t->r.fit_seconds);
-    fflush(curve);
+}
+
+static void progress(const void *ctx, bool evaluated)
+{
+    const trainer *t = ctx;
+    fprintf(stderr, "  traversal %.1f s  regression %.1f s", t->r.walk_seconds, t->r.fit_seconds);
+    if (evaluated)
+        fprintf(stderr, "  exploitability %.3e", t->e.exploitability);
+}
+
+static void print_summary(const trainer *t, double seconds, bool evaluated)
+{
+    const char *set = rc_set_name((rc_set)t->set), *reg = rg_kind_name((rg_kind)t->reg);
+    if (t->json) {
+        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"features\":\"%s\",\"regressor\":\"%s\","
+               "\"iterations\":%ld,\"seconds\":%.3f,\"walk_seconds\":%.3f,\"fit_seconds\":%.3f,\"infosets\":%u,"
+               "\"exploitability\":",
+               hx_variant_name(t->params.variant), t->params.rows, t->params.cols, t->algo, set, reg, t->r.iteration,
+               seconds, t->r.walk_seconds, t->r.fit_seconds, t->tree.n_infosets);
+        if (evaluated)
+            printf("%.9g", t->e.exploitability);
+        else
+            fputs("null", stdout);
+        fputs(",\"out\":", stdout);
+        json_string(stdout, t->out);
+        puts("}");
+        return;
+    }
+    printf("%s: %dx%d %s, %s (%s features, %s), %ld iterations in %.1f s (traversal %.1f s, regression %.1f s), "
+           "%u information states",
+           t->out, t->params.rows, t->params.cols, hx_variant_name(t->params.variant), t->algo, set, reg,
+           t->r.iteration, seconds, t->r.walk_seconds, t->r.fit_seconds, t->tree.n_infosets);
+    if (evaluated)
+        printf(", exploitability %.3e", t->e.exploitability);
+    putchar('\n');
+}
+
+/* The average policy to the policy file, and the summary. */
+static void write_policy(void *ctx, const tc_loop_end *end)
+{
+    trainer *t = ctx;
+    pf_meta m = { .variant = t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
+                  .flags = t->params.flags, .keys = PF_KEYS_PERFECT, .iterations = (uint64_t)t->r.iteration,
+                  .exploitability = end->evaluated ? t->e.exploitability : NAN };
+    snprintf(m.algo, sizeof m.algo, "%s", t->algo);
+    rc_average(&t->r, t->avg);
+    char err[4600];
+    if (pf_save_tree(&t->tree, t->avg, &m, t->out, err, sizeof err) != 0)
+        tc_die(1, "%s", err);
+    print_summary(t, end->seconds, end->evaluated);
+}
+
+static const tc_trainer rcfr_trainer = {
+    .unit = "iteration", .rate_unit = "it/s",
+    .curve_header = "iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white,walk_seconds,fit_seconds\n",
+    .count = count, .resume = resume, .step = step, .evaluate = evaluate, .curve_row = curve_row,
+    .progress = progress, .save = save_checkpoint, .write = write_policy,
+};
+
+static const struct option options[] = {
+    { "variant", required_argument, 0, 'v' },   { "board", required_argument, 0, 'b' },
+    { "algo", required_argument, 0, 'a' },      { "link", required_argument, 0, 'l' },
+    { "p", required_argument, 0, 'p' },         { "tau", required_argument, 0, 't' },
+    { "iterations", required_argument, 0, 'n' }, { "seconds", required_argument, 0, 's' },
+    { "out", required_argument, 0, 'o' },       { "features", required_argument, 0, 'f' },
+    { "regressor", required_argument, 0, 'R' }, { "targets", required_argument, 0, 'T' },
+    { "reservoir", required_argument, 0, 'V' }, { "rounds", required_argument, 0, 'u' },
+    { "depth", required_argument, 0, 'd' },     { "eta", required_argument, 0, 'x' },
+    { "hidden", required_argument, 0, 'H' },    { "epochs", required_argument, 0, 'y' },
+    { "threads", required_argument, 0, 'P' },   { "eval-every", required_argument, 0, 'e' },
+    { "no-eval", no_argument, 0, 'N' },         { "curve", required_argument, 0, 'c' },
+    { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
+    { "fresh", no_argument, 0, 'F' },           { "max-nodes", required_argument, 0, 'm' },
+    { "seed", required_argument, 0, 'r' },      { "quiet", no_argument, 0, 'q' },
+    { "json", no_argument, 0, 'j' },            { "help", no_argument, 0, 'h' },
+    { "swap", no_argument, 0, 'S' },            { 0, 0, 0, 0 },
+};
+
+/* The options that choose the algorithm, its link and its targets; false when c is not one of them. */
+static bool algorithm_option(trainer *t, int c, const char *arg)
+{
+    switch (c) {
+    case 'a':
+        t->algo_kind = strcmp(arg, "rcfr") == 0 ? ALGO_RCFR : strcmp(arg, "rcfr+") == 0 ? ALGO_RCFR_PLUS
+                     : strcmp(arg, "frcfr") == 0 ? ALGO_FRCFR : -1;
+        if (t->algo_kind < 0)
+            tc_die(2, "--algo: unknown algorithm '%s' (rcfr, rcfr+ or frcfr)", arg);
+        break;
+    case 'l':
+        t->link = strcmp(arg, "poly") == 0 ? RC_LINK_POLY : strcmp(arg, "exp") == 0 ? RC_LINK_EXP : -1;
+        if (t->link < 0)
+            tc_die(2, "--link: expected poly or exp, got '%s'", arg);
+        break;
+    case 'p':
+        t->cfg.link.p = tc_real("p", arg, 1, 100);
+        t->have_p = true;
+        break;
+    case 't':
+        t->cfg.link.tau = tc_real("tau", arg, 1e-9, 1e9);
+        t->have_tau = true;
+        break;
+    case 'T':
+        if (strcmp(arg, "bootstrap") && strcmp(arg, "reservoir"))
+            tc_die(2, "--targets: expected bootstrap or reservoir, got '%s'", arg);
+        t->cfg.targets = strcmp(arg, "reservoir") == 0 ? RC_RESERVOIR : RC_BOOTSTRAP;
+        break;
+    case 'V': t->cfg.reservoir = (uint32_t)tc_real("reservoir", arg, 1, 4e9); break;
+    default: return false;
+    }
+    return true;
+}
+
+/* The options that choose the features and the regressor; false when c is not one of them. */
+static bool regressor_option(trainer *t, int c, const char *arg)
+{
+    switch (c) {
+    case 'f':
+        if ((t->set = rc_set_parse(arg)) < 0)
+            tc_die(2, "--features: expected coarse, rich or onehot, got '%s'", arg);
+        break;
+    case 'R':
+        if ((t->reg = rg_kind_parse(arg)) < 0)
+            tc_die(2, "--regressor: expected xgboost, fann or table, got '%s'", arg);
+        break;
+    case 'u': t->rp.rounds = (int)tc_real("rounds", arg, 1, 10000); break;
+    case 'd': t->rp.depth = (int)tc_real("depth", arg, 1, 30); break;
+    case 'x': t->rp.eta = tc_real("eta", arg, 1e-6, 1); break;
+    case 'H': t->rp.hidden = (int)tc_real("hidden", arg, 1, 100000); break;
+    case 'y': t->rp.epochs = (int)tc_real("epochs", arg, 1, 1000000); break;
+    case 'P': t->rp.threads = (int)tc_real("threads", arg, 1, 1024); break;
+    case 'r': t->rp.seed = t->cfg.seed = (uint64_t)tc_long("seed", arg, 0); break;
+    default: return false;
+    }
+    return true;
+}
+
+/* One option (getopt_long's code c, its value arg). */
+static void option(trainer *t, tc_loop_options *o, int c, const char *arg, int argc, char **argv)
+{
+    if (algorithm_option(t, c, arg) || regressor_option(t, c, arg))
+        return;
+    switch (c) {
+    case 'v': t->params.variant = tc_variant(arg); break;
+    case 'b': tc_board(arg, &t->params.rows, &t->params.cols); break;
+    case 'S': t->params.flags |= HX_SWAP_RULE; break;
+    case 'n': o->count = tc_long("iterations", arg, 1); break;
+    case 's': o->seconds = tc_real("seconds", arg, 1e-3, 1e9); break;
+    case 'o': o->out = t->out = arg; break;
+    case 'e': o->eval_every = tc_long("eval-every", arg, 0); break;
+    case 'N': t->no_eval = true; break;
+    case 'c': o->curve = arg; break;
+    case 'C': o->checkpoint = arg; break;
+    case 'E': o->checkpoint_every = tc_long("checkpoint-every", arg, 0); break;
+    case 'F': o->fresh = true; break;
+    case 'm': t->max_nodes = tc_long("max-nodes", arg, 1); break;
+    case 'q': o->quiet = true; break;
+    case 'j': t->json = true; break;
+    case 'h': fputs(help, stdout); exit(0);
+    default: tc_options_done(c, optind, argc, argv);
+    }
+}
+
+/* The choices that do not go together, refused with exit 2; frcfr's default link. */
+static void check_algorithm(trainer *t)
+{
+    if (t->algo_kind != ALGO_FRCFR && (t->link >= 0 || t->have_p || t->have_tau))
+        tc_die(2, "--link, --p and --tau are for --algo frcfr (rcfr and rcfr+ use regret matching)");
+    if (t->algo_kind == ALGO_FRCFR && t->link < 0)
+        t->link = t->have_p ? RC_LINK_POLY : RC_LINK_EXP;
+    if (t->link == RC_LINK_POLY && t->have_tau)
+        tc_die(2, "--tau is for --link exp");
+    if (t->link == RC_LINK_EXP && t->have_p)
+        tc_die(2, "--p is for --link poly");
+    if (t->algo_kind == ALGO_RCFR_PLUS && t->cfg.targets == RC_RESERVOIR)
+        tc_die(2, "rcfr+ floors cumulative regrets, which a reservoir of instantaneous regrets does not hold: "
+                  "use --targets bootstrap");
+}
+
+/* The algorithm's configuration and its name in policy files and checkpoints ("frcfr-exp0.1"). */
+static void configure(trainer *t)
+{
+    t->cfg.plus = t->algo_kind == ALGO_RCFR_PLUS;
+    t->cfg.link.kind = t->algo_kind == ALGO_FRCFR ? (rc_link_kind)t->link : RC_LINK_MATCH;
+    t->rp.kind = (rg_kind)t->reg;
+    t->cfg.regressor = t->rp;
+    if (t->algo_kind == ALGO_FRCFR) {
+        char name[10];
+        rc_link_name(&t->cfg.link, name, sizeof name);
+        snprintf(t->algo, sizeof t->algo, "frcfr-%s", name);
+    } else {
+        snprintf(t->algo, sizeof t->algo, "%s", t->algo_kind == ALGO_RCFR ? "rcfr" : "rcfr+");
+    }
+}
+
+/* The command line into t and o, refused with exit 2 when wrong. */
+static void parse_options(int argc, char **argv, trainer *t, tc_loop_options *o)
+{
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1)
+        option(t, o, c, optarg, argc, argv);
+    tc_options_done(-1, optind, argc, argv);
+    tc_required(t->params.variant != HX_VARIANT_COUNT && t->params.rows && t->algo_kind >= 0 && t->out,
+                "--variant, --board, --algo and --out");
+    if (o->count < 0 && o->seconds < 0)
+        tc_die(2, "give --iterations N or --seconds S");
+    check_algorithm(t);
+    tc_playable(t->params.variant, t->params.rows, t->params.cols, t->params.flags);
+    if (t->max_nodes > UINT32_MAX)
+        t->max_nodes = UINT32_MAX;
+    configure(t);
+}
+
+/* The perfect-recall tree, the features and the regressor. */
+static void build(trainer *t, bool quiet)
+{
+    efg_game game;
+    sv_darkhex_game(&game, &t->params);
+    double tb = clk_now();
+    if (sv_tree_build(&t->tree, &game, (uint32_t)t->max_nodes, false) != 0)
+        tc_die(1, "the game tree of %dx%d %s does not fit in %ld nodes (try --max-nodes)", t->params.rows,
+            t->params.cols, hx_variant_name(t->params.variant), t->max_nodes);
+    if (rc_features_build(&t->feat, &t->tree, &t->params, (rc_set)t->set) != 0)
+        tc_die(1, "out of memory building the %s features", rc_set_name((rc_set)t->set));
+    char err[4600];
+    if (rc_init(&t->r, &t->tree, &t->feat, &t->cfg, err, sizeof err) != 0)
+        tc_die(t->reg == RG_FANN && t->set == RC_ONEHOT ? 2 : 1, "%s", err);
+    t->avg = malloc(sizeof *t->avg * (t->tree.n_actions ? t->tree.n_actions : 1));
+    if (!t->avg)
+        tc_die(1, "out of memory");
+    if (!quiet)
+        fprintf(stderr, "rcfr-train: %u information states, %u + %u feature rows of %u columns (%s), built in "
+                        "%.2f s\n", t->tree.n_infosets, t->feat.rows[0].n, t->feat.rows[1].n, t->feat.rows[0].dim,
+                rc_set_name((rc_set)t->set), clk_now() - tb);
 }
 
 int main(int argc, char **argv)
 {
     tc_init("rcfr-train");
-    static const struct option options[] = {
-        { "variant", required_argument, 0, 'v' },   { "board", required_argument, 0, 'b' },
-        { "algo", required_argument, 0, 'a' },      { "link", required_argument, 0, 'l' },
-        { "p", required_argument, 0, 'p' },         { "tau", required_argument, 0, 't' },
-        { "iterations", required_argument, 0, 'n' }, { "seconds", required_argument, 0, 's' },
-        { "out", required_argument, 0, 'o' },       { "features", required_argument, 0, 'f' },
-        { "regressor", required_argument, 0, 'R' }, { "targets", required_argument, 0, 'T' },
-        { "reservoir", required_argument, 0, 'V' }, { "rounds", required_argument, 0, 'u' },
-        { "depth", required_argument, 0, 'd' },     { "eta", required_argument, 0, 'x' },
-        { "hidden", required_argument, 0, 'H' },    { "epochs", required_argument, 0, 'y' },
-        { "threads", required_argument, 0, 'P' },   { "eval-every", required_argument, 0, 'e' },
-        { "no-eval", no_argument, 0, 'N' },         { "curve", required_argument, 0, 'c' },
-        { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
-        { "fresh", no_argument, 0, 'F' },           { "max-nodes", required_argument, 0, 'm' },
-        { "seed", required_argument, 0, 'r' },      { "quiet", no_argument, 0, 'q' },
-        { "json", no_argument, 0, 'j' },            { "help", no_argument, 0, 'h' },
-        { "swap", no_argument, 0, 'S' },            { 0, 0, 0, 0 },
-    };
-    trainer t = { .params = { .variant = HX_VARIANT_COUNT } };
-    rc_config cfg = rc_config_defaults();
-    int algo = -1, link = -1, set = RC_RICH, reg = RG_XGBOOST;
-    bool have_p = false, have_tau = false;
-    rg_params rp = rg_defaults(RG_XGBOOST);
-    long iterations = -1, eval_every = 10, ckpt_every = 60, max_nodes = 40000000;
-    double seconds = -1;
-    const char *out = NULL, *curve_path = NULL, *ckpt_path = NULL;
-    bool fresh = false, quiet = false, json = false, no_eval = false;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        switch (c) {
-        case 'v': t.params.variant = tc_variant(optarg); break;
-        case 'b': tc_board(optarg, &t.params.rows, &t.params.cols); break;
-        case 'S': t.params.flags |= HX_SWAP_RULE; break;
-        case 'a':
-            algo = strcmp(optarg, "rcfr") == 0 ? ALGO_RCFR : strcmp(optarg, "rcfr+") == 0 ? ALGO_RCFR_PLUS
-                 : strcmp(optarg, "frcfr") == 0 ? ALGO_FRCFR : -1;
-            if (algo < 0)
-                tc_die(2, "--algo: unknown algorithm '%s' (rcfr, rcfr+ or frcfr)", optarg);
-            break;
-        case 'l':
-            link = strcmp(optarg, "poly") == 0 ? RC_LINK_POLY : strcmp(optarg, "exp") == 0 ? RC_LINK_EXP : -1;
-            if (link < 0)
-                tc_die(2, "--link: expected poly or exp, got '%s'", optarg);
-            break;
-        case 'p': cfg.link.p = tc_real("p", optarg, 1, 100); have_p = true; break;
-        case 't':
-            cfg.link.tau = tc_real("tau", optarg, 1e-9, 1e9);
-            have_tau = true;
-            break;
-        case 'n': iterations = tc_long("iterations", optarg, 1); break;
-        case 's': seconds = tc_real("seconds", optarg, 1e-3, 1e9); break;
-        case 'o': out = optarg; break;
-        case 'f':
-            if ((set = rc_set_parse(optarg)) < 0)
-                tc_die(2, "--features: expected coarse, rich or onehot, got '%s'", optarg);
-            break;
-        case 'R':
-            if ((reg = rg_kind_parse(optarg)) < 0)
-                tc_die(2, "--regressor: expected xgboost, fann or table, got '%s'", optarg);
-            break;
-        case 'T':
-            if (strcmp(optarg, "bootstrap") && strcmp(optarg, "reservoir"))
-                tc_die(2, "--targets: expected bootstrap or reservoir, got '%s'", optarg);
-            cfg.targets = strcmp(optarg, "reservoir") == 0 ? RC_RESERVOIR : RC_BOOTSTRAP;
-            break;
-        case 'V': cfg.reservoir = (uint32_t)tc_real("reservoir", optarg, 1, 4e9); break;
-        case 'u': rp.rounds = (int)tc_real("rounds", optarg, 1, 10000); break;
-        case 'd': rp.depth = (int)tc_real("depth", optarg, 1, 30); break;
-        case 'x': rp.eta = tc_real("eta", optarg, 1e-6, 1); break;
-        case 'H': rp.hidden = (int)tc_real("hidden", optarg, 1, 100000); break;
-        case 'y': rp.epochs = (int)tc_real("epochs", optarg, 1, 1000000); break;
-        case 'P': rp.threads = (int)tc_real("threads", optarg, 1, 1024); break;
-        case 'e': eval_every = tc_long("eval-every", optarg, 0); break;
-        case 'N': no_eval = true; break;
-        case 'c': curve_path = optarg; break;
-        case 'C': ckpt_path = optarg; break;
-        case 'E': ckpt_every = tc_long("checkpoint-every", optarg, 0); break;
-        case 'F': fresh = true; break;
-        case 'm': max_nodes = tc_long("max-nodes", optarg, 1); break;
-        case 'r': rp.seed = cfg.seed = (uint64_t)tc_long("seed", optarg, 0); break;
-        case 'q': quiet = true; break;
-        case 'j': json = true; break;
-        case 'h': fputs(help, stdout); return 0;
-        default: tc_options_done(c, optind, argc, argv);
-        }
-    }
-    tc_options_done(-1, optind, argc, argv);
-    tc_required(t.params.variant != HX_VARIANT_COUNT && t.params.rows && algo >= 0 && out,
-                "--variant, --board, --algo and --out");
-    if (iterations < 0 && seconds < 0)
-        tc_die(2, "give --iterations N or --seconds S");
-    if (algo != ALGO_FRCFR && (link >= 0 || have_p || have_tau))
-        tc_die(2, "--link, --p and --tau are for --algo frcfr (rcfr and rcfr+ use regret matching)");
-    if (algo == ALGO_FRCFR && link < 0)
-        link = have_p ? RC_LINK_POLY : RC_LINK_EXP;
-    if (link == RC_LINK_POLY && have_tau)
-        tc_die(2, "--tau is for --link exp");
-    if (link == RC_LINK_EXP && have_p)
-        tc_die(2, "--p is for --link poly");
-    if (algo == ALGO_RCFR_PLUS && cfg.targets == RC_RESERVOIR)
-        tc_die(2, "rcfr+ floors cumulative regrets, which a reservoir of instantaneous regrets does not hold: "
-                  "use --targets bootstrap");
-    tc_playable(t.params.variant, t.params.rows, t.params.cols, t.params.flags);
-    if (max_nodes > UINT32_MAX)
-        max_nodes = UINT32_MAX;
-    cfg.plus = algo == ALGO_RCFR_PLUS;
-    cfg.link.kind = algo == ALGO_FRCFR ? (rc_link_kind)link : RC_LINK_MATCH;
-    rp.kind = (rg_kind)reg;
-    cfg.regressor = rp;
-    if (algo == ALGO_FRCFR) {
-        char name[10];
-        rc_link_name(&cfg.link, name, sizeof name);
-        snprintf(t.algo, sizeof t.algo, "frcfr-%s", name);
-    } else {
-        snprintf(t.algo, sizeof t.algo, "%s", algo == ALGO_RCFR ? "rcfr" : "rcfr+");
-    }
-    char ckpt_default[4096];
-    ckpt_path = tc_checkpoint_path(ckpt_path, out, ckpt_default, sizeof ckpt_default);
-
-    efg_game game;
-    sv_darkhex_game(&game, &t.params);
-    double tb = clk_now();
-    if (sv_tree_build(&t.tree, &game, (uint32_t)max_nodes, false) != 0)
-        tc_die(1, "the game tree of %dx%d %s does not fit in %ld nodes (try --max-nodes)", t.params.rows,
-            t.params.cols, hx_variant_name(t.params.variant), max_nodes);
-    if (rc_features_build(&t.feat, &t.tree, &t.params, (rc_set)set) != 0)
-        tc_die(1, "out of memory building the %s features", rc_set_name((rc_set)set));
-    char err[4600];
-    if (rc_init(&t.r, &t.tree, &t.feat, &cfg, err, sizeof err) != 0)
-        tc_die(reg == RG_FANN && set == RC_ONEHOT ? 2 : 1, "%s", err);
-    t.avg = malloc(sizeof *t.avg * (t.tree.n_actions ? t.tree.n_actions : 1));
-    if (!t.avg)
-        tc_die(1, "out of memory");
-    if (!quiet)
-        fprintf(stderr, "rcfr-train: %u information states, %u + %u feature rows of %u columns (%s), built in "
-                        "%.2f s\n", t.tree.n_infosets, t.feat.rows[0].n, t.feat.rows[1].n, t.feat.rows[0].dim,
-                rc_set_name((rc_set)set), clk_now() - tb);
-    if (no_eval)
-        eval_every = 0;
-
-    double spent = fresh ? 0 : resume(&t, ckpt_path);
-    static const char header[] =
-        "iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white,walk_seconds,fit_seconds\n";
-    FILE *curve = curve_path ? tc_curve(curve_path, t.r.iteration, header) : NULL;
-    tc_catch_stop();
-
-    tc_run run;
-    tc_run_start(&run, "iteration", "it/s", (double)t.r.iteration, spent, (double)iterations, seconds, quiet);
-    if (!quiet && t.r.iteration)
-        fprintf(stderr, "rcfr-train: resumed from %s at iteration %ld (%.1f s)\n", ckpt_path, t.r.iteration, spent);
-    sv_eval e = { .exploitability = NAN };
-    bool have_e = false;
-    long e_it = -1;
-    while (tc_run_more(&run, (double)t.r.iteration)) {
-        if (rc_iterate(&t.r, err, sizeof err) != 0)
-            tc_die(1, "iteration %ld: %s", t.r.iteration + 1, err);
-        long it = t.r.iteration;
-        bool eval_now = eval_every > 0 && it % eval_every == 0 && evaluate(&t, &e);
-        if (eval_now) {
-            have_e = true;
-            e_it = it;
-            if (curve)
-                curve_row(curve, &t, tc_run_seconds(&run), &e);
-        }
-        if (tc_run_progress(&run, (double)it, eval_now)) {
-            fprintf(stderr, "  traversal %.1f s  regression %.1f s", t.r.walk_seconds, t.r.fit_seconds);
-            if (eval_now)
-                fprintf(stderr, "  exploitability %.3e", e.exploitability);
-            fputc('\n', stderr);
-        }
-        if (tc_run_checkpoint_due(&run, ckpt_every)) {
-            save_checkpoint(&t, ckpt_path, tc_run_seconds(&run));
-            tc_run_checkpointed(&run);
-        }
-    }
-    double total = tc_run_seconds(&run);
-    save_checkpoint(&t, ckpt_path, total);
-    if (!no_eval && e_it != t.r.iteration) {
-        have_e = evaluate(&t, &e);
-        if (curve)
-            curve_row(curve, &t, total, &e);
-    }
-    if (curve)
-        fclose(curve);
-
-    pf_meta m = { .variant = t.params.variant, .rows = t.params.rows, .cols = t.params.cols,
-                  .flags = t.params.flags, .keys = PF_KEYS_PERFECT, .iterations = (uint64_t)t.r.iteration,
-                  .exploitability = have_e ? e.exploitability : NAN };
-    snprintf(m.algo, sizeof m.algo, "%s", t.algo);
-    rc_average(&t.r, t.avg);
-    if (pf_save_tree(&t.tree, t.avg, &m, out, err, sizeof err) != 0)
-        tc_die(1, "%s", err);
-    if (json) {
-        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"features\":\"%s\",\"regressor\":\"%s\","
-               "\"iterations\":%ld,\"seconds\":%.3f,\"walk_seconds\":%.3f,\"fit_seconds\":%.3f,\"infosets\":%u,"
-               "\"exploitability\":",
-               hx_variant_name(t.params.variant), t.params.rows, t.params.cols, t.algo, rc_set_name((rc_set)set),
-               rg_kind_name((rg_kind)reg), t.r.iteration, total, t.r.walk_seconds, t.r.fit_seconds,
-               t.tree.n_infosets);
-        if (have_e)
-            printf("%.9g", e.exploitability);
-        else
-            fputs("null", stdout);
-        fputs(",\"out\":", stdout);
-        json_string(stdout, out);
-        puts("}");
-    } else {
-        printf("%s: %dx%d %s, %s (%s features, %s), %ld iterations in %.1f s (traversal %.1f s, regression %.1f s), "
-               "%u information states",
-               out, t.params.rows, t.params.cols, hx_variant_name(t.params.variant), t.algo, rc_set_name((rc_set)set),
-               rg_kind_name((rg_kind)reg), t.r.iteration, total, t.r.walk_seconds, t.r.fit_seconds,
-               t.tree.n_infosets);
-        if (have_e)
-            printf(", exploitability %.3e", e.exploitability);
-        putchar('\n');
-    }
+    trainer t = { .params = { .variant = HX_VARIANT_COUNT }, .cfg = rc_config_defaults(),
+                  .rp = rg_defaults(RG_XGBOOST), .algo_kind = -1, .link = -1, .set = RC_RICH, .reg = RG_XGBOOST,
+                  .max_nodes = 40000000, .e = { .exploitability = NAN } };
+    tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = 10, .checkpoint_every = 60 };
+    parse_options(argc, argv, &t, &o);
+    build(&t, o.quiet);
+    if (t.no_eval)
+        o.eval_every = 0;
+    tc_loop_run(&rcfr_trainer, &o, &t);
     free(t.avg);
     rc_free(&t.r);
     rc_features_free(&t.feat);
     sv_tree_free(&t.tree);
-    return tc_stopped() ? 128 + tc_stopped() : 0;
+    return tc_exit_status();
 }

@@ -11,12 +11,11 @@
 
 #include "board.h"
 #include "checkpoint.h"
-#include "lcurve.h"
 #include "learn.h"
+#include "loop.h"
 #include "policy.h"
 #include "trainer_cli.h"
 #include "variant.h"
-#include "clock.h"
 #include "json.h"
 
 static const char help[] =
@@ -58,10 +57,22 @@ static const char help[] =
     "SIGINT or SIGTERM stops after the current episode, writes the checkpoint and the policy.\n"
     "Exit status: 0 done, 1 failed (memory, I/O), 2 bad input, 128+N stopped by signal N.\n";
 
+typedef struct {
+    rl_config cfg;          /* as parsed (the learner keeps a copy) */
+    const char *schedule;   /* --epsilon-schedule as given, or NULL */
+    rl_learner l;
+    long eval_games;
+    double temperature;     /* of the softmax policy written (0: greedy) */
+    const char *out;
+    bool json;
+    rl_eval ev;             /* the last evaluation */
+} trainer;
+
 static const char *algo_name(rl_algo a) { return a == RL_SARSA ? "sarsa" : "qlearning"; }
 
-static void save_checkpoint(const rl_learner *l, const char *path, double seconds)
+static void save_checkpoint(const void *ctx, const char *path, double seconds)
 {
+    const rl_learner *l = &((const trainer *)ctx)->l;
     sv_ckpt_meta m = { .variant = (int)l->cfg.variant, .rows = l->cfg.rows, .cols = l->cfg.cols,
                        .keys = l->cfg.view_keys ? PF_KEYS_VIEW : PF_KEYS_PERFECT,
                        .iteration = (long)l->episode, .rng = l->cfg.seed, .seconds = seconds };
@@ -72,8 +83,9 @@ static void save_checkpoint(const rl_learner *l, const char *path, double second
 }
 
 /* Resumes from an existing checkpoint; returns its training seconds (0 when there is none). */
-static double resume(rl_learner *l, const char *path)
+static double resume(void *ctx, const char *path)
 {
+    rl_learner *l = &((trainer *)ctx)->l;
     sv_ckpt_meta want = { .variant = (int)l->cfg.variant, .rows = l->cfg.rows, .cols = l->cfg.cols,
                           .keys = l->cfg.view_keys ? PF_KEYS_VIEW : PF_KEYS_PERFECT }, m;
     snprintf(want.algo, sizeof want.algo, "%s", algo_name(l->cfg.algo));
@@ -99,179 +111,199 @@ static double resume(rl_learner *l, const char *path)
     return m.seconds;
 }
 
-int main(int argc, char **argv)
+static long count(const void *ctx) { return (long)((const trainer *)ctx)->l.episode; }
+
+static void step(void *ctx)
 {
-    tc_init("rl-train");
-    static const struct option options[] = {
-        { "variant", required_argument, 0, 'v' }, { "board", required_argument, 0, 'b' },
-        { "algo", required_argument, 0, 'a' }, { "episodes", required_argument, 0, 'n' },
-        { "seconds", required_argument, 0, 's' }, { "out", required_argument, 0, 'o' },
-        { "opponent", required_argument, 0, 'O' }, { "epsilon-schedule", required_argument, 0, 'e' },
-        { "alpha", required_argument, 0, 'A' }, { "gamma", required_argument, 0, 'G' },
-        { "keys", required_argument, 0, 'k' }, { "key", required_argument, 0, 'k' },
-        { "memory-mb", required_argument, 0, 'M' }, { "eval-every", required_argument, 0, 'E' },
-        { "eval-games", required_argument, 0, 'g' }, { "curve", required_argument, 0, 'c' },
-        { "softmax", required_argument, 0, 'T' }, { "checkpoint", required_argument, 0, 'C' },
-        { "checkpoint-every", required_argument, 0, 'K' }, { "fresh", no_argument, 0, 'F' },
-        { "seed", required_argument, 0, 'r' }, { "quiet", no_argument, 0, 'q' }, { "json", no_argument, 0, 'j' },
-        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
-    };
-    rl_config cfg = { .variant = HX_VARIANT_COUNT, .algo = (rl_algo)-1, .alpha = 0.1, .gamma = 1,
-                      .budget = (size_t)2048 << 20, .seed = 1 };
-    long episodes = -1, eval_every = -1, eval_games = 200, ckpt_every = 60;
-    double seconds = -1, temperature = 0;
-    const char *out = NULL, *curve_path = NULL, *ckpt_path = NULL, *schedule = NULL;
-    bool fresh = false, quiet = false, json = false;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        switch (c) {
-        case 'v': cfg.variant = tc_variant(optarg); break;
-        case 'b': tc_board(optarg, &cfg.rows, &cfg.cols); break;
-        case 'a':
-            if (strcmp(optarg, "qlearning") && strcmp(optarg, "sarsa"))
-                tc_die(2, "--algo: expected qlearning or sarsa, got '%s'", optarg);
-            cfg.algo = strcmp(optarg, "sarsa") ? RL_QLEARNING : RL_SARSA;
-            break;
-        case 'n': episodes = tc_long("episodes", optarg, 1); break;
-        case 's': seconds = tc_real("seconds", optarg, 1e-3, 1e9); break;
-        case 'o': out = optarg; break;
-        case 'O':
-            if (!strcmp(optarg, "self"))
-                cfg.opponent = RL_SELF;
-            else if (!strcmp(optarg, "random"))
-                cfg.opponent = RL_RANDOM;
-            else if (!strcmp(optarg, "bridge"))
-                cfg.opponent = RL_BRIDGE;
-            else
-                tc_die(2, "--opponent: expected self, random or bridge, got '%s'", optarg);
-            break;
-        case 'e': schedule = optarg; break;
-        case 'A': cfg.alpha = tc_real("alpha", optarg, 1e-9, 1); break;
-        case 'G': cfg.gamma = tc_real("gamma", optarg, 0, 1); break;
-        case 'k':
-            if (strcmp(optarg, "perfect") && strcmp(optarg, "view"))
-                tc_die(2, "--keys: expected perfect or view, got '%s'", optarg);
-            cfg.view_keys = !strcmp(optarg, "view");
-            break;
-        case 'M': cfg.budget = (size_t)tc_long("memory-mb", optarg, 1) << 20; break;
-        case 'E': eval_every = tc_long("eval-every", optarg, 0); break;
-        case 'g': eval_games = tc_long("eval-games", optarg, 2); break;
-        case 'c': curve_path = optarg; break;
-        case 'T': temperature = tc_real("softmax", optarg, 0, 1e6); break;
-        case 'C': ckpt_path = optarg; break;
-        case 'K': ckpt_every = tc_long("checkpoint-every", optarg, 0); break;
-        case 'F': fresh = true; break;
-        case 'r': cfg.seed = (uint64_t)tc_long("seed", optarg, 0); break;
-        case 'q': quiet = true; break;
-        case 'j': json = true; break;
-        case 'h': fputs(help, stdout); return 0;
-        default: tc_options_done(c, optind, argc, argv);
-        }
-    }
-    tc_options_done(-1, optind, argc, argv);
-    tc_required(cfg.variant != HX_VARIANT_COUNT && cfg.rows && (int)cfg.algo >= 0 && out,
-                "--variant, --board, --algo and --out");
-    if (episodes < 0 && seconds < 0)
-        tc_die(2, "give --episodes N or --seconds S");
-    tc_playable(cfg.variant, cfg.rows, cfg.cols, 0);
-    const char *why;
-    if (schedule) {
-        if (rl_schedule_parse(schedule, &cfg.epsilon, &why) != 0)
-            tc_die(2, "--epsilon-schedule '%s': %s", schedule, why);
-    } else {
-        cfg.epsilon = (rl_schedule){ .kind = RL_LINEAR, .e0 = 1, .e1 = 0.05,
-                                     .n = episodes > 0 ? (double)episodes / 2 : 100000 };
-    }
-    if (eval_every < 0)
-        eval_every = episodes > 0 ? (episodes + 19) / 20 : 10000;
-    char ckpt_default[4096];
-    ckpt_path = tc_checkpoint_path(ckpt_path, out, ckpt_default, sizeof ckpt_default);
+    rl_learner *l = &((trainer *)ctx)->l;
+    if (rl_episode(l) < 0)
+        tc_die(1, "out of memory after %u information states", l->table.n_infosets);
+}
 
-    rl_learner l;
-    rl_init(&l, &cfg);
-    double spent = fresh ? 0 : resume(&l, ckpt_path);
-    static const char header[] = "episode,seconds,epsilon,states,win_random,win_bridge\n";
-    FILE *curve = curve_path ? tc_curve(curve_path, (long)l.episode, header) : NULL;
-    tc_catch_stop();
+/* The greedy policy's win rates against random and the bridge builder, with fixed seeds. */
+static bool evaluate(void *ctx)
+{
+    trainer *t = ctx;
+    rl_evaluate(&t->l, (int)t->eval_games, 1, &t->ev);
+    return true;
+}
 
-    tc_run run;
-    tc_run_start(&run, "episode", "episodes/s", (double)l.episode, spent, (double)episodes, seconds, quiet);
-    if (!quiet && l.episode)
-        fprintf(stderr, "rl-train: resumed from %s at episode %llu (%.1f s)\n", ckpt_path,
-                (unsigned long long)l.episode, spent);
-    rl_eval ev = { NAN, NAN };
-    uint64_t ev_at = UINT64_MAX;
-    while (tc_run_more(&run, (double)l.episode)) {
-        if (rl_episode(&l) < 0)
-            tc_die(1, "out of memory after %u information states", l.table.n_infosets);
-        bool eval_now = eval_every > 0 && l.episode % (uint64_t)eval_every == 0;
-        if (eval_now) {
-            double te = clk_now();
-            rl_evaluate(&l, (int)eval_games, 1, &ev);
-            ev_at = l.episode;
-            tc_run_exclude(&run, te); /* evaluation is not training time */
-            if (curve) {
-                fprintf(curve, "%llu,%.3f,%.4f,%u,%.4f,%.4f\n", (unsigned long long)l.episode, tc_run_seconds(&run),
-                        rl_epsilon(&cfg.epsilon, l.episode), l.table.n_infosets, ev.vs_random, ev.vs_bridge);
-                fflush(curve);
-            }
-        }
-        if (tc_run_progress(&run, (double)l.episode, eval_now)) {
-            fprintf(stderr, "  epsilon %.3f  states %u", rl_epsilon(&cfg.epsilon, l.episode), l.table.n_infosets);
-            if (eval_now)
-                fprintf(stderr, "  wins vs random %.1f%%, vs bridge %.1f%%", 100 * ev.vs_random, 100 * ev.vs_bridge);
-            fputc('\n', stderr);
-        }
-        if (tc_run_checkpoint_due(&run, ckpt_every)) {
-            save_checkpoint(&l, ckpt_path, tc_run_seconds(&run));
-            tc_run_checkpointed(&run);
-        }
-    }
-    double total = tc_run_seconds(&run);
-    save_checkpoint(&l, ckpt_path, total);
-    if (ev_at != l.episode) {
-        rl_evaluate(&l, (int)eval_games, 1, &ev);
-        if (curve)
-            fprintf(curve, "%llu,%.3f,%.4f,%u,%.4f,%.4f\n", (unsigned long long)l.episode, total,
-                    rl_epsilon(&cfg.epsilon, l.episode), l.table.n_infosets, ev.vs_random, ev.vs_bridge);
-    }
-    if (curve)
-        fclose(curve);
+static double epsilon_of(const rl_learner *l) { return rl_epsilon(&l->cfg.epsilon, l->episode); }
 
-    pf_meta m = { .variant = cfg.variant, .rows = cfg.rows, .cols = cfg.cols,
-                  .keys = cfg.view_keys ? PF_KEYS_VIEW : PF_KEYS_PERFECT, .iterations = l.episode,
-                  .exploitability = NAN };
-    snprintf(m.algo, sizeof m.algo, "%s", algo_name(cfg.algo));
-    double *probs = malloc(sizeof *probs * (l.table.n_actions ? l.table.n_actions : 1));
-    if (!probs)
-        tc_die(1, "out of memory");
-    rl_policy(&l, temperature, probs);
-    char err[512];
-    if (pf_save_tree(&l.table, probs, &m, out, err, sizeof err) != 0)
-        tc_die(1, "%s", err);
-    free(probs);
-    double rate = ((double)l.episode - run.start) / (total - spent > 0 ? total - spent : 1e-9);
+static void curve_row(const void *ctx, FILE *curve, double seconds)
+{
+    const trainer *t = ctx;
+    fprintf(curve, "%llu,%.3f,%.4f,%u,%.4f,%.4f\n", (unsigned long long)t->l.episode, seconds, epsilon_of(&t->l),
+            t->l.table.n_infosets, t->ev.vs_random, t->ev.vs_bridge);
+}
+
+static void progress(const void *ctx, bool evaluated)
+{
+    const trainer *t = ctx;
+    fprintf(stderr, "  epsilon %.3f  states %u", epsilon_of(&t->l), t->l.table.n_infosets);
+    if (evaluated)
+        fprintf(stderr, "  wins vs random %.1f%%, vs bridge %.1f%%", 100 * t->ev.vs_random, 100 * t->ev.vs_bridge);
+}
+
+static void print_summary(const trainer *t, double seconds, double rate)
+{
     static const char *opp_names[] = { "self", "random", "bridge" };
-    if (json) {
+    const rl_learner *l = &t->l;
+    const rl_config *cfg = &l->cfg;
+    if (t->json) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"keys\":\"%s\",\"opponent\":\"%s\","
                "\"episodes\":%llu,\"seconds\":%.3f,\"episodes_per_second\":%.1f,\"states\":%u,\"refused\":%llu,"
                "\"win_random\":%.4f,\"win_bridge\":%.4f,\"out\":",
-               hx_variant_name(cfg.variant), cfg.rows, cfg.cols, algo_name(cfg.algo),
-               cfg.view_keys ? "view" : "perfect", opp_names[cfg.opponent], (unsigned long long)l.episode, total,
-               rate, l.table.n_infosets, (unsigned long long)l.refused, ev.vs_random, ev.vs_bridge);
-        json_string(stdout, out);
+               hx_variant_name(cfg->variant), cfg->rows, cfg->cols, algo_name(cfg->algo),
+               cfg->view_keys ? "view" : "perfect", opp_names[cfg->opponent], (unsigned long long)l->episode, seconds,
+               rate, l->table.n_infosets, (unsigned long long)l->refused, t->ev.vs_random, t->ev.vs_bridge);
+        json_string(stdout, t->out);
         puts("}");
-    } else {
-        printf("%s: %dx%d %s, %s against %s, %llu episodes in %.1f s (%.0f per second), %u information states, "
-               "greedy wins %.1f%% vs random and %.1f%% vs bridge",
-               out, cfg.rows, cfg.cols, hx_variant_name(cfg.variant), algo_name(cfg.algo), opp_names[cfg.opponent],
-               (unsigned long long)l.episode, total, rate, l.table.n_infosets, 100 * ev.vs_random,
-               100 * ev.vs_bridge);
-        if (l.refused)
-            printf(" (%llu decisions at states past the memory budget)", (unsigned long long)l.refused);
-        putchar('\n');
+        return;
     }
-    rl_free(&l);
-    return tc_stopped() ? 128 + tc_stopped() : 0;
+    printf("%s: %dx%d %s, %s against %s, %llu episodes in %.1f s (%.0f per second), %u information states, "
+           "greedy wins %.1f%% vs random and %.1f%% vs bridge",
+           t->out, cfg->rows, cfg->cols, hx_variant_name(cfg->variant), algo_name(cfg->algo), opp_names[cfg->opponent],
+           (unsigned long long)l->episode, seconds, rate, l->table.n_infosets, 100 * t->ev.vs_random,
+           100 * t->ev.vs_bridge);
+    if (l->refused)
+        printf(" (%llu decisions at states past the memory budget)", (unsigned long long)l->refused);
+    putchar('\n');
+}
+
+/* The greedy (or softmax) policy to the policy file, and the summary. */
+static void write_policy(void *ctx, const tc_loop_end *end)
+{
+    const trainer *t = ctx;
+    const rl_learner *l = &t->l;
+    pf_meta m = { .variant = l->cfg.variant, .rows = l->cfg.rows, .cols = l->cfg.cols,
+                  .keys = l->cfg.view_keys ? PF_KEYS_VIEW : PF_KEYS_PERFECT, .iterations = l->episode,
+                  .exploitability = NAN };
+    snprintf(m.algo, sizeof m.algo, "%s", algo_name(l->cfg.algo));
+    double *probs = malloc(sizeof *probs * (l->table.n_actions ? l->table.n_actions : 1));
+    if (!probs)
+        tc_die(1, "out of memory");
+    rl_policy(l, t->temperature, probs);
+    char err[512];
+    if (pf_save_tree(&l->table, probs, &m, t->out, err, sizeof err) != 0)
+        tc_die(1, "%s", err);
+    free(probs);
+    print_summary(t, end->seconds, end->rate);
+}
+
+static const tc_trainer rl_trainer = {
+    .unit = "episode", .rate_unit = "episodes/s",
+    .curve_header = "episode,seconds,epsilon,states,win_random,win_bridge\n",
+    .count = count, .resume = resume, .step = step, .evaluate = evaluate, .curve_row = curve_row,
+    .progress = progress, .save = save_checkpoint, .write = write_policy,
+};
+
+static const struct option options[] = {
+    { "variant", required_argument, 0, 'v' }, { "board", required_argument, 0, 'b' },
+    { "algo", required_argument, 0, 'a' }, { "episodes", required_argument, 0, 'n' },
+    { "seconds", required_argument, 0, 's' }, { "out", required_argument, 0, 'o' },
+    { "opponent", required_argument, 0, 'O' }, { "epsilon-schedule", required_argument, 0, 'e' },
+    { "alpha", required_argument, 0, 'A' }, { "gamma", required_argument, 0, 'G' },
+    { "keys", required_argument, 0, 'k' }, { "key", required_argument, 0, 'k' },
+    { "memory-mb", required_argument, 0, 'M' }, { "eval-every", required_argument, 0, 'E' },
+    { "eval-games", required_argument, 0, 'g' }, { "curve", required_argument, 0, 'c' },
+    { "softmax", required_argument, 0, 'T' }, { "checkpoint", required_argument, 0, 'C' },
+    { "checkpoint-every", required_argument, 0, 'K' }, { "fresh", no_argument, 0, 'F' },
+    { "seed", required_argument, 0, 'r' }, { "quiet", no_argument, 0, 'q' }, { "json", no_argument, 0, 'j' },
+    { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+};
+
+static rl_algo algo_of(const char *arg)
+{
+    if (strcmp(arg, "qlearning") && strcmp(arg, "sarsa"))
+        tc_die(2, "--algo: expected qlearning or sarsa, got '%s'", arg);
+    return strcmp(arg, "sarsa") ? RL_QLEARNING : RL_SARSA;
+}
+
+static rl_opponent opponent_of(const char *arg)
+{
+    if (!strcmp(arg, "self"))
+        return RL_SELF;
+    if (!strcmp(arg, "random"))
+        return RL_RANDOM;
+    if (!strcmp(arg, "bridge"))
+        return RL_BRIDGE;
+    tc_die(2, "--opponent: expected self, random or bridge, got '%s'", arg);
+}
+
+/* One option (getopt_long's code c, its value arg). */
+static void option(trainer *t, tc_loop_options *o, int c, const char *arg, int argc, char **argv)
+{
+    rl_config *cfg = &t->cfg;
+    switch (c) {
+    case 'v': cfg->variant = tc_variant(arg); break;
+    case 'b': tc_board(arg, &cfg->rows, &cfg->cols); break;
+    case 'a': cfg->algo = algo_of(arg); break;
+    case 'n': o->count = tc_long("episodes", arg, 1); break;
+    case 's': o->seconds = tc_real("seconds", arg, 1e-3, 1e9); break;
+    case 'o': o->out = t->out = arg; break;
+    case 'O': cfg->opponent = opponent_of(arg); break;
+    case 'e': t->schedule = arg; break;
+    case 'A': cfg->alpha = tc_real("alpha", arg, 1e-9, 1); break;
+    case 'G': cfg->gamma = tc_real("gamma", arg, 0, 1); break;
+    case 'k':
+        if (strcmp(arg, "perfect") && strcmp(arg, "view"))
+            tc_die(2, "--keys: expected perfect or view, got '%s'", arg);
+        cfg->view_keys = !strcmp(arg, "view");
+        break;
+    case 'M': cfg->budget = (size_t)tc_long("memory-mb", arg, 1) << 20; break;
+    case 'E': o->eval_every = tc_long("eval-every", arg, 0); break;
+    case 'g': t->eval_games = tc_long("eval-games", arg, 2); break;
+    case 'c': o->curve = arg; break;
+    case 'T': t->temperature = tc_real("softmax", arg, 0, 1e6); break;
+    case 'C': o->checkpoint = arg; break;
+    case 'K': o->checkpoint_every = tc_long("checkpoint-every", arg, 0); break;
+    case 'F': o->fresh = true; break;
+    case 'r': cfg->seed = (uint64_t)tc_long("seed", arg, 0); break;
+    case 'q': o->quiet = true; break;
+    case 'j': t->json = true; break;
+    case 'h': fputs(help, stdout); exit(0);
+    default: tc_options_done(c, optind, argc, argv);
+    }
+}
+
+/* The command line into t and o, refused with exit 2 when wrong; the defaults that depend on --episodes. */
+static void parse_options(int argc, char **argv, trainer *t, tc_loop_options *o)
+{
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1)
+        option(t, o, c, optarg, argc, argv);
+    tc_options_done(-1, optind, argc, argv);
+    rl_config *cfg = &t->cfg;
+    tc_required(cfg->variant != HX_VARIANT_COUNT && cfg->rows && (int)cfg->algo >= 0 && t->out,
+                "--variant, --board, --algo and --out");
+    if (o->count < 0 && o->seconds < 0)
+        tc_die(2, "give --episodes N or --seconds S");
+    tc_playable(cfg->variant, cfg->rows, cfg->cols, 0);
+    const char *why;
+    if (t->schedule) {
+        if (rl_schedule_parse(t->schedule, &cfg->epsilon, &why) != 0)
+            tc_die(2, "--epsilon-schedule '%s': %s", t->schedule, why);
+    } else {
+        cfg->epsilon = (rl_schedule){ .kind = RL_LINEAR, .e0 = 1, .e1 = 0.05,
+                                      .n = o->count > 0 ? (double)o->count / 2 : 100000 };
+    }
+    if (o->eval_every < 0)
+        o->eval_every = o->count > 0 ? (o->count + 19) / 20 : 10000;
+}
+
+int main(int argc, char **argv)
+{
+    tc_init("rl-train");
+    trainer t = { .cfg = { .variant = HX_VARIANT_COUNT, .algo = (rl_algo)-1, .alpha = 0.1, .gamma = 1,
+                           .budget = (size_t)2048 << 20, .seed = 1 },
+                  .eval_games = 200, .ev = { NAN, NAN } };
+    tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = -1, .checkpoint_every = 60,
+                          .eval_off_clock = true };
+    parse_options(argc, argv, &t, &o);
+    rl_init(&t.l, &t.cfg);
+    tc_loop_run(&rl_trainer, &o, &t);
+    rl_free(&t.l);
+    return tc_exit_status();
 }

@@ -1,3 +1,3 @@
 # agents/trainer/module.mk — libdarkhex-trainer: what the trainer programs share (options, the training
-# loop's clock and progress, learning curves, checkpoint paths). Uses the solver.
+# loop with its clock, progress lines and checkpoints, learning curves). Uses the solver.
 $(eval $(call library,trainer,agents/trainer,solver))

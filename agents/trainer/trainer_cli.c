@@ -17,6 +17,8 @@ static volatile sig_atomic_t stop_signal;
 
 void tc_init(const char *name) { program = name; }
 
+const char *tc_program(void) { return program; }
+
 void tc_die(int status, const char *fmt, ...)
 {
     va_list ap;
@@ -70,6 +72,8 @@ void tc_catch_stop(void)
 }
 
 int tc_stopped(void) { return stop_signal; }
+
+int tc_exit_status(void) { return stop_signal ? 128 + stop_signal : 0; }
 
 long tc_long(const char *opt, const char *value, long min)
 {

@@ -12,6 +12,7 @@
 
 /* The program name that prefixes error lines ("cfr-train"). Call first. */
 void tc_init(const char *program);
+const char *tc_program(void);
 
 /* "PROGRAM: message" on stderr, then exit(status). */
 _Noreturn void tc_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -31,6 +32,9 @@ const char *tc_checkpoint_path(const char *given, const char *out, char *buf, si
 /* From now on SIGINT and SIGTERM only set a flag; tc_stopped() returns the signal number (0: none). */
 void tc_catch_stop(void);
 int tc_stopped(void);
+
+/* The exit status of a trainer that ran to its end: 0, or 128 + N when signal N stopped it. */
+int tc_exit_status(void);
 
 /* The value of option --opt: a whole number >= min, or a number in lo..hi; else tc_die(2, ...). */
 long tc_long(const char *opt, const char *value, long min);
