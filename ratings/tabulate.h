@@ -1,8 +1,8 @@
 /* ratings/tabulate.h — result tables (ratings, win matrices) written as aligned text, Markdown, CSV, LaTeX,
  * JSON or an HTML fragment (<table> and a note; cells that read as numbers get class "num"). A table is a title, column names and rows of text cells; cells that read as numbers become JSON
  * numbers. Every format of the same table carries the same cells. */
-#ifndef RATINGS_TABLE_H
-#define RATINGS_TABLE_H
+#ifndef RATINGS_TABULATE_H
+#define RATINGS_TABULATE_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* agents/trainer/lcurve.h — the CSV learning curves the trainers append to (cfr-train, rl-train): a resumed
  * run keeps the rows up to its checkpoint and drops those a killed run wrote past it, so a curve never
  * holds one point twice. */
-#ifndef AGENTS_SOLVER_CURVE_H
-#define AGENTS_SOLVER_CURVE_H
+#ifndef AGENTS_TRAINER_LCURVE_H
+#define AGENTS_TRAINER_LCURVE_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * checked numbers and games from options, curves opened or a clear exit, the ETA of a run bounded by a
  * count and/or seconds, the clock of a training loop (its bounds, progress lines and checkpoint times),
  * and JSON strings. */
-#ifndef AGENTS_SOLVER_TRAINER_CLI_H
-#define AGENTS_SOLVER_TRAINER_CLI_H
+#ifndef AGENTS_TRAINER_TRAINER_CLI_H
+#define AGENTS_TRAINER_TRAINER_CLI_H
 
 #include <stdio.h>
 

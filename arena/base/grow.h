@@ -1,8 +1,8 @@
 /* arena/base/grow.h — growing the solvers' arrays: a doubling capacity and a realloc that leaves the
  * array as it was when memory runs out. Arrays that share one capacity are each resized to the same new
  * capacity; if a later one fails, those already resized stay valid (only larger than recorded). */
-#ifndef AGENTS_SOLVER_GROW_H
-#define AGENTS_SOLVER_GROW_H
+#ifndef ARENA_BASE_GROW_H
+#define ARENA_BASE_GROW_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* arena/cli/cli.h — what the `arena` subcommands share: option parsing for variant, board, counts and
  * output format, and the one-line error that exits with status 2. */
-#ifndef ARENA_CLI_H
-#define ARENA_CLI_H
+#ifndef ARENA_CLI_CLI_H
+#define ARENA_CLI_CLI_H
 
 #include <getopt.h>
 #include <stdbool.h>

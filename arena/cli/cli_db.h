@@ -1,8 +1,8 @@
 /* arena/cli/cli_db.h — what the reporting commands (games, show, export, ratings, matrix, plot) share to read
  * the results database: opening an existing database with a clear error, a league named by id or name, and
  * the filter options parsed once into the store's filter (arena/store/query.h). */
-#ifndef ARENA_CLI_DB_H
-#define ARENA_CLI_DB_H
+#ifndef ARENA_CLI_CLI_DB_H
+#define ARENA_CLI_CLI_DB_H
 
 #include <stdbool.h>
 #include <stdint.h>

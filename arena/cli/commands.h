@@ -1,7 +1,7 @@
 /* arena/cli/commands.h — entry points of the arena subcommands (argv[0] is the subcommand's name).
  * Each returns the process exit status. */
-#ifndef ARENA_COMMANDS_H
-#define ARENA_COMMANDS_H
+#ifndef ARENA_CLI_COMMANDS_H
+#define ARENA_CLI_COMMANDS_H
 
 int cmd_replay(int argc, char **argv);
 int cmd_tree(int argc, char **argv);

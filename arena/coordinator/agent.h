@@ -7,8 +7,8 @@
  * signal handlers installed by ag_handle_signals() call it on a second SIGINT/SIGTERM. A bot is killed
  * by the kernel when the coordinator dies (even by SIGKILL). Descendants that leave the bot's process
  * group (setsid, setpgid) are found through ag_adopt_orphans() and killed with their group. */
-#ifndef ARENA_AGENT_H
-#define ARENA_AGENT_H
+#ifndef ARENA_COORDINATOR_AGENT_H
+#define ARENA_COORDINATOR_AGENT_H
 
 #include <signal.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* arena/coordinator/config.h — league configurations (the configs/ folder, read with inih; format in docs/leagues.md):
  * a [league] section and one [agent NAME] section per bot. Loading checks every key and value and
  * reports the first problem as "FILE:LINE: [section] key: what is expected". */
-#ifndef ARENA_CONFIG_H
-#define ARENA_CONFIG_H
+#ifndef ARENA_COORDINATOR_CONFIG_H
+#define ARENA_COORDINATOR_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>

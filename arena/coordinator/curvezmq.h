@@ -6,8 +6,8 @@
  *
  * Key file (mode 0600): two lines "public = Z85" and "secret = Z85" (40 characters each); FILE.pub holds
  * the public line only, the part a bot's configuration pins. */
-#ifndef ARENA_CURVE_H
-#define ARENA_CURVE_H
+#ifndef ARENA_COORDINATOR_CURVEZMQ_H
+#define ARENA_COORDINATOR_CURVEZMQ_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* arena/coordinator/league.h — the schedule of a league: which games a config plans, in which order, with which seeds.
  * The schedule is a pure function of the config and of what each agent plays, so the same config and
  * seed always give the same games (docs/leagues.md). */
-#ifndef ARENA_LEAGUE_H
-#define ARENA_LEAGUE_H
+#ifndef ARENA_COORDINATOR_LEAGUE_H
+#define ARENA_COORDINATOR_LEAGUE_H
 
 #include "config.h"
 #include "store.h"

@@ -1,8 +1,8 @@
 /* arena/coordinator/progress.h — progress of a long run on stderr: on a terminal, one line rewritten in place at most
  * five times a second (done/total, games per second, ETA, forfeits); otherwise a plain line every
  * `every` games (never when every is 0), so logs of unattended runs stay readable. */
-#ifndef ARENA_PROGRESS_H
-#define ARENA_PROGRESS_H
+#ifndef ARENA_COORDINATOR_PROGRESS_H
+#define ARENA_COORDINATOR_PROGRESS_H
 
 #include <stdbool.h>
 

@@ -13,8 +13,8 @@
  * The process at fault is killed with its process group and a fresh one is started for its next game;
  * the run goes on. Games come from the caller one at a time (next_game), so a league can feed a stored
  * schedule; each finished game is handed back (finished) before anything else happens. */
-#ifndef ARENA_RUNNER_H
-#define ARENA_RUNNER_H
+#ifndef ARENA_COORDINATOR_RUNNER_H
+#define ARENA_COORDINATOR_RUNNER_H
 
 #include <signal.h>
 #include <stdbool.h>

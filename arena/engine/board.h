@@ -3,8 +3,8 @@
  * A board has R rows and C columns, each side in HX_MIN_SIDE..HX_MAX_SIDE. Cell index i = r*C + c.
  * A cell name is the column letter followed by the 1-based row number: "a1" is row 0 column 0,
  * "c2" is row 1 column 2. Names are read case-insensitively and written in lower case. */
-#ifndef ARENA_BOARD_H
-#define ARENA_BOARD_H
+#ifndef ARENA_ENGINE_BOARD_H
+#define ARENA_ENGINE_BOARD_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -15,8 +15,8 @@
  * - In hex with the swap rule (square boards only), White's first move may be HX_SWAP: Black's stone at
  *   (r,c) becomes a White stone at (c,r) and Black moves next.
  */
-#ifndef ARENA_GAME_H
-#define ARENA_GAME_H
+#ifndef ARENA_ENGINE_GAME_H
+#define ARENA_ENGINE_GAME_H
 
 #include <stdbool.h>
 #include <stdint.h>

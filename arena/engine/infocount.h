@@ -2,8 +2,8 @@
  * walking histories: each player's own information-state tree is walked, and an attempt's result is kept
  * when some opponent stone set is consistent with everything the player was told (rules.md). 3x3 (1.9e10
  * histories) takes well under a second. */
-#ifndef ARENA_INFOCOUNT_H
-#define ARENA_INFOCOUNT_H
+#ifndef ARENA_ENGINE_INFOCOUNT_H
+#define ARENA_ENGINE_INFOCOUNT_H
 
 #include <stdint.h>
 

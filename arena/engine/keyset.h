@@ -1,7 +1,7 @@
 /* arena/engine/keyset.h — a set of information-state keys (sequences of uint16 codes), compared exactly.
  * Used to count distinct information states; grows as needed. */
-#ifndef ARENA_KEYSET_H
-#define ARENA_KEYSET_H
+#ifndef ARENA_ENGINE_KEYSET_H
+#define ARENA_ENGINE_KEYSET_H
 
 #include <stdbool.h>
 #include <stddef.h>

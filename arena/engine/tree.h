@@ -1,7 +1,7 @@
 /* arena/engine/tree.h — exhaustive game-tree walk: counts histories, terminals, Black wins and each player's
  * distinct decision information states (perfect recall). */
-#ifndef ARENA_TREE_H
-#define ARENA_TREE_H
+#ifndef ARENA_ENGINE_TREE_H
+#define ARENA_ENGINE_TREE_H
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* arena/engine/variant.h — the seven game variants, their names and the rules that set them apart
  * (rules.md "Variants"). */
-#ifndef ARENA_VARIANT_H
-#define ARENA_VARIANT_H
+#ifndef ARENA_ENGINE_VARIANT_H
+#define ARENA_ENGINE_VARIANT_H
 
 #include <stdbool.h>
 

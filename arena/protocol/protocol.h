@@ -8,8 +8,8 @@
  *   any count larger than the bytes left could hold, and any missing or mistyped key. Those checks run on
  *   the raw bytes before msgpack-c builds objects, so a hostile header cannot make it allocate.
  * - pm_encode() writes exactly what pm_decode() reads back. */
-#ifndef ARENA_PROTOCOL_H
-#define ARENA_PROTOCOL_H
+#ifndef ARENA_PROTOCOL_PROTOCOL_H
+#define ARENA_PROTOCOL_PROTOCOL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* arena/protocol/referee.h — what the coordinator tells each player during one game: the game_start, turn,
  * result and game_end messages, derived from the engine's per-player event logs so that a player is told
  * exactly its information state and nothing else (rules.md), until game_end reveals the board. */
-#ifndef ARENA_REFEREE_H
-#define ARENA_REFEREE_H
+#ifndef ARENA_PROTOCOL_REFEREE_H
+#define ARENA_PROTOCOL_REFEREE_H
 
 #include <stdint.h>
 

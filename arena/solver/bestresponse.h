@@ -2,8 +2,8 @@
  * player's best-response value against the other's part, NashConv and exploitability (NashConv / 2). A
  * policy is one probability per (information state, action), laid out like tree->actions. The best
  * response is computed over whole information states (never a clairvoyant per-history bound). */
-#ifndef AGENTS_SOLVER_BR_H
-#define AGENTS_SOLVER_BR_H
+#ifndef ARENA_SOLVER_BESTRESPONSE_H
+#define ARENA_SOLVER_BESTRESPONSE_H
 
 #include "gametree.h"
 

@@ -1,8 +1,8 @@
 /* arena/solver/cfr.h — the CFR family on a flat tree (gametree.h): vanilla CFR, CFR+ and DCFR(1.5, 0, 2), all
  * with alternating updates (player 0's pass, then player 1's, each seeing the other's updated strategy).
  * Regrets are floats and strategy sums doubles, one of each per (information state, action). */
-#ifndef AGENTS_SOLVER_CFR_H
-#define AGENTS_SOLVER_CFR_H
+#ifndef ARENA_SOLVER_CFR_H
+#define ARENA_SOLVER_CFR_H
 
 #include "gametree.h"
 

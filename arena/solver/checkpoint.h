@@ -2,8 +2,8 @@
  * and strategy sum, the iteration count and the random state, written atomically so that a killed run
  * resumes from its last checkpoint. The same file serves trainers on built trees and sampling trainers;
  * it records what was trained (game, keys, algorithm) and a resume that does not match is refused. */
-#ifndef AGENTS_SOLVER_CHECKPOINT_H
-#define AGENTS_SOLVER_CHECKPOINT_H
+#ifndef ARENA_SOLVER_CHECKPOINT_H
+#define ARENA_SOLVER_CHECKPOINT_H
 
 #include <stddef.h>
 #include <stdint.h>

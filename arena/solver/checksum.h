@@ -1,8 +1,8 @@
 /* arena/solver/checksum.h — the 64-bit checksum of policy files and checkpoints: eight bytes per step,
  * chainable over several arrays (pass the previous result as h). Catches truncation, bit flips and edits;
  * not a cryptographic hash. */
-#ifndef AGENTS_SOLVER_CHECKSUM_H
-#define AGENTS_SOLVER_CHECKSUM_H
+#ifndef ARENA_SOLVER_CHECKSUM_H
+#define ARENA_SOLVER_CHECKSUM_H
 
 #include <stddef.h>
 #include <stdint.h>

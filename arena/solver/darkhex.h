@@ -1,8 +1,8 @@
 /* arena/solver/darkhex.h — Hex and every Dark Hex variant as an efg_game (efg.h) for the solvers: the
  * state is an hx_game, actions are the legal attempts (unknown cells in ascending order, then the swap),
  * player 0 is Black, utility +1 when Black wins, and the key is the engine's perfect-recall key hash. */
-#ifndef AGENTS_SOLVER_DARKHEX_H
-#define AGENTS_SOLVER_DARKHEX_H
+#ifndef ARENA_SOLVER_DARKHEX_H
+#define ARENA_SOLVER_DARKHEX_H
 
 #include "efg.h"
 #include "game.h"

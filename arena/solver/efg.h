@@ -2,8 +2,8 @@
  * legal actions, apply, terminal utility and a perfect-recall information-state key. Dark Hex implements it
  * (darkhex.h) and the tests implement Kuhn poker. The solvers only read a game through it once, to build
  * their flat tree (gametree.h); speed comes from the tree, not from these calls. */
-#ifndef AGENTS_SOLVER_EFG_H
-#define AGENTS_SOLVER_EFG_H
+#ifndef ARENA_SOLVER_EFG_H
+#define ARENA_SOLVER_EFG_H
 
 #include <stddef.h>
 #include <stdint.h>

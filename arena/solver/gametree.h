@@ -3,8 +3,8 @@
  * and the information states of both players with their action lists, indexed densely by an
  * open-addressing table built once. The CFR family and the exact best response walk these arrays; no
  * strings, no allocation per node or per iteration. */
-#ifndef AGENTS_SOLVER_TREE_H
-#define AGENTS_SOLVER_TREE_H
+#ifndef ARENA_SOLVER_GAMETREE_H
+#define ARENA_SOLVER_GAMETREE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -14,8 +14,8 @@
  * keys, by hx_view_key_of(); a state missing from its file is played uniformly and counted once.
  *
  * Supported: the six dark variants, boards of at most IW_MAX_CELLS cells, no swap rule. */
-#ifndef AGENTS_SOLVER_INFOWALK_H
-#define AGENTS_SOLVER_INFOWALK_H
+#ifndef ARENA_SOLVER_INFOWALK_H
+#define ARENA_SOLVER_INFOWALK_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * one sampled action of the opponent and of chance), storing regrets and strategy sums in an
  * information-state table that grows as states are met (gametree.h's table without nodes). Keys are the
  * perfect-recall keys, or the game's view keys as an abstraction. */
-#ifndef AGENTS_SOLVER_MCCFR_H
-#define AGENTS_SOLVER_MCCFR_H
+#ifndef ARENA_SOLVER_MCCFR_H
+#define ARENA_SOLVER_MCCFR_H
 
 #include "gametree.h"
 

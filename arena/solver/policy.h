@@ -2,8 +2,8 @@
  * probabilities per information state, written by every trainer (CFR family, RCFR, RL) and read by the
  * policy bot and `arena exploit`. Loading maps the file read-only and validates all of it before use; a
  * corrupt, truncated or mismatched file gives one error message naming the file and the problem. */
-#ifndef AGENTS_SOLVER_POLICY_H
-#define AGENTS_SOLVER_POLICY_H
+#ifndef ARENA_SOLVER_POLICY_H
+#define ARENA_SOLVER_POLICY_H
 
 #include <stddef.h>
 #include <stdint.h>

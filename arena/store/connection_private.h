@@ -1,8 +1,8 @@
 /* arena/store/connection_private.h — the store's handle: the SQLite connection and the statements prepared once, shared
  * by the writing side (store.c) and the reading side (query.c). Internal to arena/store: nothing outside this
  * folder includes it, so the connection never leaves the store. */
-#ifndef ARENA_STORE_CONNECTION_H
-#define ARENA_STORE_CONNECTION_H
+#ifndef ARENA_STORE_CONNECTION_PRIVATE_H
+#define ARENA_STORE_CONNECTION_PRIVATE_H
 
 #include <sqlite3.h>
 

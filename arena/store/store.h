@@ -2,8 +2,8 @@
  * the transcript of every attempt. Opening applies pending migrations and refuses a database written by a
  * newer arena. Every finished game is stored in one transaction, so an interruption loses at most the
  * games still being played. This is the writing side; the reporting commands read through query.h. */
-#ifndef ARENA_STORE_H
-#define ARENA_STORE_H
+#ifndef ARENA_STORE_STORE_H
+#define ARENA_STORE_STORE_H
 
 #include <stdbool.h>
 #include <stddef.h>
