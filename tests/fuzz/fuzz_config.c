@@ -1,4 +1,4 @@
-/* tests/fuzz/fuzz_config.c — libFuzzer target for the league config loader (cfg_load in arena/config.h)
+/* tests/fuzz/fuzz_config.c — libFuzzer target for the league config loader (cfg_load in arena/coordinator/config.h)
  * on arbitrary text. cfg_load reads a path, so each input is written to one file in a private temporary
  * directory made on the first call (and removed at exit). The path is long, close to what cfg_league's
  * path holds, because every error message quotes it. A refusal must give a one-line reason; an accepted

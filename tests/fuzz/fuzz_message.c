@@ -1,5 +1,5 @@
 /* tests/fuzz/fuzz_message.c — libFuzzer target for the coordinator's message decoder (pm_decode in
- * arena/protocol.h) on arbitrary bytes. A refusal must come with a one-line reason. A message that
+ * arena/protocol/protocol.h) on arbitrary bytes. A refusal must come with a one-line reason. A message that
  * decodes must encode again (pm_encode) within PM_MAX_MESSAGE, decode to the same message in every field
  * its type carries, and encode to the same bytes a second time; any difference aborts. */
 #include <stdbool.h>

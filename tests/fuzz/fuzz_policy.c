@@ -1,5 +1,5 @@
-/* tests/fuzz/fuzz_policy.c — libFuzzer target for the policy-file loader of agents/solver (pf_load_mem in
- * agents/solver/policy.h, the check pf_load runs on a mapped file) on arbitrary bytes. Each input is
+/* tests/fuzz/fuzz_policy.c — libFuzzer target for the policy-file loader of arena/solver (pf_load_mem in
+ * arena/solver/policy.h, the check pf_load runs on a mapped file) on arbitrary bytes. Each input is
  * loaded twice from an aligned copy: as given, and with the header's checksum recomputed so that the
  * checks behind it are reached too. A refusal must give a reason; an accepted policy must keep every
  * promise of docs/policy-format.md (checked below), be found entry by entry by pf_find, and describe

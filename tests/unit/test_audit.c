@@ -1,6 +1,6 @@
 /* tests/unit/test_audit.c — the information audit of the referee. 100,000 random games over every variant (hex
  * with and without the swap rule, classical, abrupt and their -noisy and -flash versions) and rectangular
- * boards from 2x2 to 6x6, played in-process through arena/referee as the coordinator plays them. Every
+ * boards from 2x2 to 6x6, played in-process through arena/protocol/referee as the coordinator plays them. Every
  * message goes through the wire format, and the decoded copy is checked against a model of what its
  * receiver may know, written here from rules.md and fed only the true attempts and their true outcomes:
  * each field must follow from that knowledge (a turn goes to the player to move; the protocol sends no
@@ -512,7 +512,7 @@ static void illegal_detail(const model *m, int cell, int err, char *out, size_t 
     }
 }
 
-/* One game through the referee, as arena/runner.c plays it: game_start to both, then turn / move / result
+/* One game through the referee, as arena/coordinator/runner.c plays it: game_start to both, then turn / move / result
  * until the game is over (or an illegal attempt is forfeited), then game_end to both. */
 static void audit_game(model *m, hx_rng *rng, int config, int rows, int cols, uint64_t id, tally *t)
 {

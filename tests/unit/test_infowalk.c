@@ -1,4 +1,4 @@
-/* tests/unit/test_infowalk.c — the information-state walk (agents/solver/infowalk.h) against the flat tree
+/* tests/unit/test_infowalk.c — the information-state walk (arena/solver/infowalk.h) against the flat tree
  * (br.h) on every board whose tree is small: the same expected value, best responses and information-state
  * counts for the uniform policy in all six dark variants, for trained policies (perfect-recall and view
  * keys), whatever the thread count; a file whose entries list other cells is refused; states missing
