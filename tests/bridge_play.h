@@ -15,7 +15,7 @@
 typedef enum { BP_RANDOM, BP_INTRUDER, BP_BUILDER } bp_opponent;
 
 typedef struct {
-    long plans;         /* br_choose() calls */
+    long plans;         /* bb_choose() calls */
     int intrusions;     /* stones the intruder put into carriers */
 } bp_stats;
 
@@ -42,8 +42,8 @@ static inline int bp_intrude(const hx_game *g, int builder, bp_done *done, hx_rn
     for (int i = 0; i < R * C; i++) {
         if (hx_owner(g, i) != own)
             continue;
-        br_bridge b[6];
-        int n = br_bridges(R, C, i, b);
+        bb_bridge b[6];
+        int n = bb_bridges(R, C, i, b);
         for (int k = 0; k < n; k++) {
             int j = b[k].partner, a = b[k].carrier[0], c = b[k].carrier[1];
             int id = i < j ? i * HX_MAX_CELLS + j : j * HX_MAX_CELLS + i;
@@ -79,8 +79,8 @@ static inline int bp_intrude(const hx_game *g, int builder, bp_done *done, hx_rn
 }
 
 /* One game; returns the winner. `opp_o`: the options of a BP_BUILDER opponent (else unused). */
-static inline int bp_game(hx_variant v, int rows, int cols, int builder, uint64_t seed, const br_options *o,
-                          bp_opponent opp, const br_options *opp_o, bp_stats *st)
+static inline int bp_game(hx_variant v, int rows, int cols, int builder, uint64_t seed, const bb_options *o,
+                          bp_opponent opp, const bb_options *opp_o, bp_stats *st)
 {
     static _Thread_local hx_game g;
     static _Thread_local bp_done done;
@@ -89,8 +89,8 @@ static inline int bp_game(hx_variant v, int rows, int cols, int builder, uint64_
     hx_rng_seed(&orng, seed * 2 + 2);
     uint16_t jitter[HX_MAX_CELLS], ojitter[HX_MAX_CELLS];
     for (int i = 0; i < rows * cols; i++) {
-        jitter[i] = (uint16_t)hx_rng_below(&brng, BR_JITTER_MAX + 1);
-        ojitter[i] = (uint16_t)hx_rng_below(&orng, BR_JITTER_MAX + 1);
+        jitter[i] = (uint16_t)hx_rng_below(&brng, BB_JITTER_MAX + 1);
+        ojitter[i] = (uint16_t)hx_rng_below(&orng, BB_JITTER_MAX + 1);
     }
     done.n = 0;
     if (hx_new(&g, v, rows, cols, 0) != 0)
@@ -98,11 +98,11 @@ static inline int bp_game(hx_variant v, int rows, int cols, int builder, uint64_
     while (!hx_over(&g)) {
         int cell;
         if (hx_to_move(&g) == builder) {
-            cell = br_move(&g, builder, o, jitter, &brng);
+            cell = bb_move(&g, builder, o, jitter, &brng);
             st->plans++;
         } else {
             cell = opp == BP_INTRUDER  ? bp_intrude(&g, builder, &done, &orng, st)
-                 : opp == BP_BUILDER ? br_move(&g, builder ^ 1, opp_o, ojitter, &orng)
+                 : opp == BP_BUILDER ? bb_move(&g, builder ^ 1, opp_o, ojitter, &orng)
                                      : hx_random_legal(&g, &orng);
         }
         if (hx_attempt(&g, cell) < 0)

@@ -10,27 +10,27 @@
 static uint64_t base_seed = 1;
 static hx_rng rng;
 static uint16_t jitter[HX_MAX_CELLS];
-static br_options options;
+static bb_options options;
 
 static void game_start(const bot_state *s, void *user)
 {
     (void)user;
     hx_rng_seed(&rng, base_seed ^ s->seed);
     for (int i = 0; i < s->cells; i++)
-        jitter[i] = (uint16_t)hx_rng_below(&rng, BR_JITTER_MAX + 1);
+        jitter[i] = (uint16_t)hx_rng_below(&rng, BB_JITTER_MAX + 1);
 }
 
 static int choose(const bot_state *s, void *user)
 {
     (void)user;
-    br_position p = { .rows = s->rows, .cols = s->cols, .color = s->color, .view = s->view,
-                      .hidden = br_hidden_estimate(s->variant, s->color, s->events, s->n_events,
+    bb_position p = { .rows = s->rows, .cols = s->cols, .color = s->color, .view = s->view,
+                      .hidden = bb_hidden_estimate(s->variant, s->color, s->events, s->n_events,
                                                     s->known_opponent_stones), .own_stones = s->own_stones,
                       .dark = hx_variant_dark(s->variant), .jitter = jitter };
     uint16_t legal[HX_MAX_CELLS + 1];
     int n = bot_legal(s, legal);
     p.can_swap = n > 0 && legal[n - 1] == HX_SWAP;
-    return br_choose(&p, &options, &rng, NULL);
+    return bb_choose(&p, &options, &rng, NULL);
 }
 
 static int number(const char *opt, const char *v, double lo, double hi, double *out)
@@ -46,7 +46,7 @@ static int number(const char *opt, const char *v, double lo, double hi, double *
 
 int main(int argc, char **argv)
 {
-    options = br_defaults();
+    options = bb_defaults();
     for (int i = 1; i < argc; i++) {
         double v;
         if (strcmp(argv[i], "--help") == 0) {

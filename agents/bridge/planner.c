@@ -17,7 +17,7 @@ typedef struct {
 
 static const int nb[6][2] = { { -1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 0 }, { 1, -1 }, { 0, -1 } };
 
-static void orient(const br_position *p, oriented *o)
+static void orient(const bb_position *p, oriented *o)
 {
     bool t = p->color == HX_WHITE;
     o->R = t ? p->cols : p->rows;
@@ -37,7 +37,7 @@ static bool on(const oriented *o, int r, int c)
 }
 
 /* Bridges in oriented coordinates: partner offset = nb[k] + nb[k+1], carriers at nb[k] and nb[k+1]. */
-static int bridges_at(int R, int C, int cell, br_bridge out[6])
+static int bridges_at(int R, int C, int cell, bb_bridge out[6])
 {
     int r = cell / C, c = cell % C, n = 0;
     for (int k = 0; k < 6; k++) {
@@ -47,19 +47,19 @@ static int bridges_at(int R, int C, int cell, br_bridge out[6])
         if (pr < 0 || pr >= R || pc < 0 || pc >= C || ar < 0 || ar >= R || ac < 0 || ac >= C || br < 0 ||
             br >= R || bc < 0 || bc >= C)
             continue;
-        out[n++] = (br_bridge){ .partner = pr * C + pc, .carrier = { ar * C + ac, br * C + bc } };
+        out[n++] = (bb_bridge){ .partner = pr * C + pc, .carrier = { ar * C + ac, br * C + bc } };
     }
     return n;
 }
 
-int br_bridges(int rows, int cols, int cell, br_bridge out[6])
+int bb_bridges(int rows, int cols, int cell, bb_bridge out[6])
 {
     return bridges_at(rows, cols, cell, out);
 }
 
-br_options br_defaults(void)
+bb_options bb_defaults(void)
 {
-    return (br_options){ .hidden_weight = 1.0, .fill_every = 0 };
+    return (bb_options){ .hidden_weight = 1.0, .fill_every = 0 };
 }
 
 /* ---- shortest path ---- */
@@ -120,7 +120,7 @@ static uint32_t carrier_risk(const oriented *o, uint32_t risk, int c0, int c1)
     return risk * (uint32_t)((o->v[c0] == HX_VIEW_UNKNOWN) + (o->v[c1] == HX_VIEW_UNKNOWN));
 }
 
-static void relax(search *s, int from, int to, uint32_t step, br_link_kind kind, int c0, int c1)
+static void relax(search *s, int from, int to, uint32_t step, bb_link_kind kind, int c0, int c1)
 {
     if (step == INF)
         return;
@@ -135,7 +135,7 @@ static void relax(search *s, int from, int to, uint32_t step, br_link_kind kind,
     }
 }
 
-bool br_shortest_path(const br_position *p, const br_options *opt, br_path *path)
+bool bb_shortest_path(const bb_position *p, const bb_options *opt, bb_path *path)
 {
     static _Thread_local oriented o;
     static _Thread_local search s;
@@ -155,7 +155,7 @@ bool br_shortest_path(const br_position *p, const br_options *opt, br_path *path
         enter[i] = o.v[i] == HX_VIEW_OWN ? 0
                  : o.v[i] == HX_VIEW_OPPONENT
                      ? INF
-                     : STONE + (p->jitter ? p->jitter[o.real[i]] % (BR_JITTER_MAX + 1) : 0);
+                     : STONE + (p->jitter ? p->jitter[o.real[i]] % (BB_JITTER_MAX + 1) : 0);
     enter[T] = 0;
     for (int i = 0; i < N + 2; i++)
         s.dist[i] = INF;
@@ -172,11 +172,11 @@ bool br_shortest_path(const br_position *p, const br_options *opt, br_path *path
             break;
         if (u == S) {
             for (int c = 0; c < C; c++)
-                relax(&s, S, c, enter[c], BR_ADJACENT, -1, -1);
+                relax(&s, S, c, enter[c], BB_ADJACENT, -1, -1);
             for (int c = 0; R > 1 && c + 1 < C; c++) { /* template onto row 1 through (0,c) and (0,c+1) */
                 if (o.v[c] != HX_VIEW_OPPONENT && o.v[c + 1] != HX_VIEW_OPPONENT)
                     relax(&s, S, C + c, enter[C + c] == INF ? INF : enter[C + c] + carrier_risk(&o, risk, c, c + 1),
-                          BR_TEMPLATE, c, c + 1);
+                          BB_TEMPLATE, c, c + 1);
             }
             continue;
         }
@@ -184,9 +184,9 @@ bool br_shortest_path(const br_position *p, const br_options *opt, br_path *path
         for (int k = 0; k < 6; k++) {
             int vr = r + nb[k][0], vc = c + nb[k][1];
             if (on(&o, vr, vc))
-                relax(&s, u, vr * C + vc, enter[vr * C + vc], BR_ADJACENT, -1, -1);
+                relax(&s, u, vr * C + vc, enter[vr * C + vc], BB_ADJACENT, -1, -1);
         }
-        br_bridge b[6];
+        bb_bridge b[6];
         int nbr = bridges_at(R, C, u, b);
         for (int k = 0; k < nbr; k++)
             if (o.v[b[k].carrier[0]] != HX_VIEW_OPPONENT && o.v[b[k].carrier[1]] != HX_VIEW_OPPONENT)
@@ -194,13 +194,13 @@ bool br_shortest_path(const br_position *p, const br_options *opt, br_path *path
                       enter[b[k].partner] == INF ? INF
                                                  : enter[b[k].partner] + carrier_risk(&o, risk, b[k].carrier[0],
                                                                                       b[k].carrier[1]),
-                      BR_BRIDGE, b[k].carrier[0], b[k].carrier[1]);
+                      BB_BRIDGE, b[k].carrier[0], b[k].carrier[1]);
         if (r == R - 1)
-            relax(&s, u, T, 0, BR_ADJACENT, -1, -1);
+            relax(&s, u, T, 0, BB_ADJACENT, -1, -1);
         if (r == R - 2 && c >= 1) { /* template onto the last row through (R-1,c-1) and (R-1,c) */
             int a = (R - 1) * C + c - 1, bb = (R - 1) * C + c;
             if (o.v[a] != HX_VIEW_OPPONENT && o.v[bb] != HX_VIEW_OPPONENT)
-                relax(&s, u, T, carrier_risk(&o, risk, a, bb), BR_TEMPLATE, a, bb);
+                relax(&s, u, T, carrier_risk(&o, risk, a, bb), BB_TEMPLATE, a, bb);
         }
     }
     path->n = path->new_stones = 0;
@@ -215,8 +215,8 @@ bool br_shortest_path(const br_position *p, const br_options *opt, br_path *path
     path->n = n - 1;
     for (int k = 0; k < n; k++) {
         int x = nodes[n - 1 - k]; /* k-th node after S; link k joins the previous node to x */
-        br_link *l = &path->links[k];
-        l->kind = (br_link_kind)s.kind[x];
+        bb_link *l = &path->links[k];
+        l->kind = (bb_link_kind)s.kind[x];
         l->carrier[0] = s.carrier[x][0] >= 0 ? o.real[s.carrier[x][0]] : -1;
         l->carrier[1] = s.carrier[x][1] >= 0 ? o.real[s.carrier[x][1]] : -1;
         if (x != T) {
@@ -236,7 +236,7 @@ static int find(uint16_t *parent, int x)
     return x;
 }
 
-int br_intrusion(const br_position *p, const br_path *path)
+int bb_intrusion(const bb_position *p, const bb_path *path)
 {
     static _Thread_local oriented o;
     orient(p, &o);
@@ -282,7 +282,7 @@ int br_intrusion(const br_position *p, const br_path *path)
         if (o.v[i] != HX_VIEW_OWN)
             continue;
         int r = i / C, c = i % C;
-        br_bridge b[6];
+        bb_bridge b[6];
         int n = bridges_at(R, C, i, b);
         for (int k = 0; k < n; k++)
             if (b[k].partner > i && o.v[b[k].partner] == HX_VIEW_OWN)
@@ -296,7 +296,7 @@ int br_intrusion(const br_position *p, const br_path *path)
     return best;
 }
 
-int br_hidden_estimate(hx_variant v, int color, const hx_event *events, int n_events, int known_opponent_stones)
+int bb_hidden_estimate(hx_variant v, int color, const hx_event *events, int n_events, int known_opponent_stones)
 {
     if (!hx_variant_dark(v))
         return 0;
@@ -318,12 +318,12 @@ static int pick(const int *cells, int n, hx_rng *rng)
 }
 
 /* A link of the path whose carriers are both unknown: one of its carriers. */
-static int fill_carrier(const br_position *p, const br_path *path, hx_rng *rng)
+static int fill_carrier(const bb_position *p, const bb_path *path, hx_rng *rng)
 {
     int cand[2 * (HX_MAX_CELLS + 1)], n = 0;
     for (int k = 0; k <= path->n; k++) {
-        const br_link *l = &path->links[k];
-        if (l->kind == BR_ADJACENT)
+        const bb_link *l = &path->links[k];
+        if (l->kind == BB_ADJACENT)
             continue;
         if (p->view[l->carrier[0]] == HX_VIEW_UNKNOWN && p->view[l->carrier[1]] == HX_VIEW_UNKNOWN) {
             cand[n++] = l->carrier[0];
@@ -333,7 +333,7 @@ static int fill_carrier(const br_position *p, const br_path *path, hx_rng *rng)
     return pick(cand, n, rng);
 }
 
-static int any_unknown(const br_position *p, hx_rng *rng)
+static int any_unknown(const bb_position *p, hx_rng *rng)
 {
     int cand[HX_MAX_CELLS], n = 0;
     for (int i = 0; i < p->rows * p->cols; i++)
@@ -342,10 +342,10 @@ static int any_unknown(const br_position *p, hx_rng *rng)
     return pick(cand, n, rng);
 }
 
-int br_choose(const br_position *p, const br_options *o, hx_rng *rng, br_why *why)
+int bb_choose(const bb_position *p, const bb_options *o, hx_rng *rng, bb_why *why)
 {
-    static _Thread_local br_path path;
-    br_why dummy;
+    static _Thread_local bb_path path;
+    bb_why dummy;
     if (!why)
         why = &dummy;
     if (p->can_swap) {
@@ -354,25 +354,25 @@ int br_choose(const br_position *p, const br_options *o, hx_rng *rng, br_why *wh
             if (p->view[i] == HX_VIEW_OPPONENT) {
                 int r = i / p->cols, c = i % p->cols;
                 if (r > 0 && c > 0 && r < p->rows - 1 && c < p->cols - 1) {
-                    *why = BR_WHY_SWAP;
+                    *why = BB_WHY_SWAP;
                     return HX_SWAP;
                 }
             }
     }
-    if (!br_shortest_path(p, o, &path)) {
-        *why = BR_WHY_FALLBACK;
+    if (!bb_shortest_path(p, o, &path)) {
+        *why = BB_WHY_FALLBACK;
         return any_unknown(p, rng);
     }
-    int cell = br_intrusion(p, &path);
+    int cell = bb_intrusion(p, &path);
     if (cell >= 0) {
-        *why = BR_WHY_INTRUSION;
+        *why = BB_WHY_INTRUSION;
         return cell;
     }
     if (path.new_stones > 0 && p->dark && o->fill_every > 0 && p->own_stones > 0 &&
         p->own_stones % o->fill_every == 0) {
         cell = fill_carrier(p, &path, rng);
         if (cell >= 0) {
-            *why = BR_WHY_EAGER_FILL;
+            *why = BB_WHY_EAGER_FILL;
             return cell;
         }
     }
@@ -389,19 +389,19 @@ int br_choose(const br_position *p, const br_options *o, hx_rng *rng, br_why *wh
             if (d == best)
                 cand[n++] = path.cells[k];
         }
-        *why = BR_WHY_BUILD;
+        *why = BB_WHY_BUILD;
         return pick(cand, n, rng);
     }
     cell = fill_carrier(p, &path, rng);
     if (cell >= 0) {
-        *why = BR_WHY_FILL;
+        *why = BB_WHY_FILL;
         return cell;
     }
-    *why = BR_WHY_FALLBACK;
+    *why = BB_WHY_FALLBACK;
     return any_unknown(p, rng);
 }
 
-int br_move(const hx_game *g, int color, const br_options *o, const uint16_t *jitter, hx_rng *rng)
+int bb_move(const hx_game *g, int color, const bb_options *o, const uint16_t *jitter, hx_rng *rng)
 {
     uint8_t view[HX_MAX_CELLS];
     hx_event ev[HX_MAX_EVENTS];
@@ -412,8 +412,8 @@ int br_move(const hx_game *g, int color, const br_options *o, const uint16_t *ji
     }
     int ne = hx_events(g, color, ev);
     hx_variant v = hx_variant_of(g);
-    br_position p = { .rows = hx_rows(g), .cols = hx_cols(g), .color = color, .view = view,
-                      .hidden = br_hidden_estimate(v, color, ev, ne, known), .own_stones = hx_stones(g, color),
+    bb_position p = { .rows = hx_rows(g), .cols = hx_cols(g), .color = color, .view = view,
+                      .hidden = bb_hidden_estimate(v, color, ev, ne, known), .own_stones = hx_stones(g, color),
                       .dark = hx_variant_dark(v), .can_swap = hx_can_swap(g), .jitter = jitter };
-    return br_choose(&p, o, rng, NULL);
+    return bb_choose(&p, o, rng, NULL);
 }

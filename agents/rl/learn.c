@@ -63,7 +63,7 @@ int rl_init(rl_learner *l, const rl_config *c)
     memset(l, 0, sizeof *l);
     l->cfg = *c;
     l->table.view_keys = c->view_keys;
-    l->bridge = br_defaults();
+    l->bridge = bb_defaults();
     return 0;
 }
 
@@ -157,14 +157,14 @@ static uint64_t key_of(const rl_learner *l, const hx_game *g, int p)
 static int opponent_move(const rl_learner *l, const hx_game *g, hx_rng *rng, const uint16_t *jitter)
 {
     if (l->cfg.opponent == RL_BRIDGE)
-        return br_move(g, hx_to_move(g), &l->bridge, jitter, rng);
+        return bb_move(g, hx_to_move(g), &l->bridge, jitter, rng);
     return hx_random_legal(g, rng);
 }
 
 static void seed_jitter(hx_rng *rng, int cells, uint16_t *jitter)
 {
     for (int i = 0; i < cells; i++)
-        jitter[i] = (uint16_t)hx_rng_below(rng, BR_JITTER_MAX + 1);
+        jitter[i] = (uint16_t)hx_rng_below(rng, BB_JITTER_MAX + 1);
 }
 
 int rl_episode(rl_learner *l)
@@ -222,7 +222,7 @@ void rl_evaluate(const rl_learner *l, int games, uint64_t seed, rl_eval *out)
             while (!hx_over(&g)) {
                 int p = hx_to_move(&g), cell;
                 if (p != me) {
-                    cell = opp ? br_move(&g, p, &l->bridge, jitter, &orng) : hx_random_legal(&g, &orng);
+                    cell = opp ? bb_move(&g, p, &l->bridge, jitter, &orng) : hx_random_legal(&g, &orng);
                 } else {
                     int n = hx_legal(&g, cells);
                     int64_t s = l->table.cap ? sv_tree_find(&l->table, p, key_of(l, &g, p)) : -1;

@@ -57,7 +57,7 @@ typedef struct {
     uint32_t cap;           /* capacity of q and visits */
     uint64_t episode;       /* episodes played */
     uint64_t refused;       /* decisions at states the budget kept out of the table */
-    br_options bridge;
+    bb_options bridge;
 } rl_learner;
 
 /* Returns 0, or -1 when out of memory. */

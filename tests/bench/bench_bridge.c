@@ -1,4 +1,4 @@
-/* tests/bench/bench_bridge.c — the bridge builder: microseconds per move on 11x11 (br_choose() alone, on
+/* tests/bench/bench_bridge.c — the bridge builder: microseconds per move on 11x11 (bb_choose() alone, on
  * the positions of real games against random; baseline: one uniformly random legal move on the same
  * positions), its win rate against random in every variant on 5x5, 7x7 and 11x11 (200 games each, half
  * as Black), and the dark-variant options measured against random and against the intruder
@@ -15,7 +15,7 @@ static void per_move(hx_variant v)
     static hx_game g;
     static uint8_t view[HX_MAX_CELLS];
     static hx_event ev[HX_MAX_EVENTS];
-    br_options o = br_defaults();
+    bb_options o = bb_defaults();
     double plan = 0, base = 0;
     long moves = 0;
     volatile long sink = 0;
@@ -25,7 +25,7 @@ static void per_move(hx_variant v)
         hx_rng_seed(&orng, seed + 1000);
         uint16_t jitter[HX_MAX_CELLS];
         for (int i = 0; i < 121; i++)
-            jitter[i] = (uint16_t)hx_rng_below(&rng, BR_JITTER_MAX + 1);
+            jitter[i] = (uint16_t)hx_rng_below(&rng, BB_JITTER_MAX + 1);
         int builder = (int)(seed % 2);
         hx_new(&g, v, 11, 11, 0);
         while (!hx_over(&g)) {
@@ -39,14 +39,14 @@ static void per_move(hx_variant v)
                 known += view[i] == HX_VIEW_OPPONENT;
             }
             int ne = hx_events(&g, builder, ev);
-            br_position p = { .rows = 11, .cols = 11, .color = builder, .view = view,
-                              .hidden = br_hidden_estimate(v, builder, ev, ne, known),
+            bb_position p = { .rows = 11, .cols = 11, .color = builder, .view = view,
+                              .hidden = bb_hidden_estimate(v, builder, ev, ne, known),
                               .own_stones = hx_stones(&g, builder), .dark = hx_variant_dark(v), .jitter = jitter };
             int cell = 0;
             double t0 = clk_now();
             for (int k = 0; k < 20; k++) {
                 hx_rng r2 = rng;
-                cell = br_choose(&p, &o, &r2, NULL);
+                cell = bb_choose(&p, &o, &r2, NULL);
             }
             double t1 = clk_now();
             for (int k = 0; k < 20; k++) {
@@ -55,7 +55,7 @@ static void per_move(hx_variant v)
             }
             double t2 = clk_now();
             plan += t1 - t0, base += t2 - t1, moves += 20;
-            (void)br_choose(&p, &o, &rng, NULL);
+            (void)bb_choose(&p, &o, &rng, NULL);
             hx_attempt(&g, cell);
         }
     }
@@ -63,7 +63,7 @@ static void per_move(hx_variant v)
            hx_variant_name(v), 1e6 * plan / (double)moves, 1e6 * base / (double)moves, plan / base, moves);
 }
 
-static double rate(hx_variant v, int side, const br_options *o, bp_opponent opp, int games)
+static double rate(hx_variant v, int side, const bb_options *o, bp_opponent opp, int games)
 {
     bp_stats st = { 0 };
     int wins = 0;
@@ -76,12 +76,12 @@ static double rate(hx_variant v, int side, const br_options *o, bp_opponent opp,
 
 int main(void)
 {
-    printf("bridge builder: time per move on 11x11 (br_choose on positions of games against random)\n");
+    printf("bridge builder: time per move on 11x11 (bb_choose on positions of games against random)\n");
     per_move(HX_HEX);
     per_move(HX_CLASSICAL);
     per_move(HX_ABRUPT);
 
-    br_options def = br_defaults();
+    bb_options def = bb_defaults();
     printf("\nwin rate against random, 200 games per cell, half as Black (default options)\n");
     printf("  %-16s %7s %7s %7s\n", "variant", "5x5", "7x7", "11x11");
     for (int v = 0; v < HX_VARIANT_COUNT; v++) {
@@ -95,7 +95,7 @@ int main(void)
     static const struct { double w; int fill; } opts[] = { { 0, 0 }, { 1, 0 }, { 2, 0 }, { 1, 2 }, { 1, 3 }, { 1, 5 } };
     static const hx_variant vars[] = { HX_CLASSICAL, HX_ABRUPT };
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
-        br_options o = { .hidden_weight = opts[i].w, .fill_every = opts[i].fill };
+        bb_options o = { .hidden_weight = opts[i].w, .fill_every = opts[i].fill };
         printf("  hidden-weight %.0f, fill-every %d:", o.hidden_weight, o.fill_every);
         for (size_t v = 0; v < 2; v++)
             for (int s = 0; s < 2; s++) {
@@ -107,10 +107,10 @@ int main(void)
     }
     /* head to head: each option set against the plain builder (hidden-weight 0, fill-every 0) */
     printf("\nhead to head against hidden-weight 0, fill-every 0 (win %% over 400 games, half as Black)\n");
-    br_options plain = { 0 };
+    bb_options plain = { 0 };
     static const hx_variant all_dark[] = { HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_NOISY, HX_ABRUPT_FLASH };
     for (size_t i = 1; i < sizeof opts / sizeof opts[0]; i++) {
-        br_options o = { .hidden_weight = opts[i].w, .fill_every = opts[i].fill };
+        bb_options o = { .hidden_weight = opts[i].w, .fill_every = opts[i].fill };
         printf("  hidden-weight %.0f, fill-every %d:", o.hidden_weight, o.fill_every);
         for (size_t v = 0; v < sizeof all_dark / sizeof all_dark[0]; v++)
             for (int s = 0; s < 2; s++) {

@@ -31,8 +31,8 @@ static void bridges_match_the_definition(void **state)
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         int R = sizes[s][0], C = sizes[s][1], N = R * C, total = 0;
         for (int x = 0; x < N; x++) {
-            br_bridge b[6];
-            int n = br_bridges(R, C, x, b);
+            bb_bridge b[6];
+            int n = bb_bridges(R, C, x, b);
             int expect = 0;
             for (int y = 0; y < N; y++) {
                 if (y == x || adjacent(C, x, y))
@@ -60,14 +60,14 @@ static void bridges_match_the_definition(void **state)
         assert_true(total > 0 || N < 4);
     }
     /* centre of 5x5 (c3): six bridges */
-    br_bridge b[6];
-    assert_int_equal(br_bridges(5, 5, 12, b), 6);
-    assert_int_equal(br_bridges(5, 5, 0, b), 1); /* a1: only towards b2, through b1 and a2 */
+    bb_bridge b[6];
+    assert_int_equal(bb_bridges(5, 5, 12, b), 6);
+    assert_int_equal(bb_bridges(5, 5, 0, b), 1); /* a1: only towards b2, through b1 and a2 */
     assert_int_equal(b[0].partner, 6);
 }
 
 /* Checks that a path is a chain of valid links from the player's first edge to its second. */
-static void check_path(const br_position *p, const br_path *path)
+static void check_path(const bb_position *p, const bb_path *path)
 {
     int R = p->rows, C = p->cols;
     assert_true(path->found);
@@ -78,9 +78,9 @@ static void check_path(const br_position *p, const br_path *path)
     }
     assert_int_equal(unknown, path->new_stones);
     for (int k = 0; k <= path->n; k++) {
-        const br_link *l = &path->links[k];
+        const bb_link *l = &path->links[k];
         int from = k ? path->cells[k - 1] : -1, to = k < path->n ? path->cells[k] : -1;
-        if (l->kind == BR_BRIDGE) {
+        if (l->kind == BB_BRIDGE) {
             assert_true(from >= 0 && to >= 0);
             assert_false(adjacent(C, from, to));
             for (int j = 0; j < 2; j++) {
@@ -88,16 +88,16 @@ static void check_path(const br_position *p, const br_path *path)
                 assert_int_not_equal(p->view[l->carrier[j]], HX_VIEW_OPPONENT);
             }
         } else if (from >= 0 && to >= 0) {
-            assert_int_equal(l->kind, BR_ADJACENT);
+            assert_int_equal(l->kind, BB_ADJACENT);
             assert_true(adjacent(C, from, to));
         } else {
             /* an edge link: the cell touches the edge, or is one row/column in with a template */
             int cell = from >= 0 ? from : to, line = p->color == HX_BLACK ? cell / C : cell % C;
             int last = (p->color == HX_BLACK ? R : C) - 1, edge = from < 0 ? 0 : last;
-            if (l->kind == BR_ADJACENT) {
+            if (l->kind == BB_ADJACENT) {
                 assert_int_equal(line, edge);
             } else {
-                assert_int_equal(l->kind, BR_TEMPLATE);
+                assert_int_equal(l->kind, BB_TEMPLATE);
                 assert_int_equal(line, edge == 0 ? 1 : last - 1);
                 for (int j = 0; j < 2; j++) {
                     int cl = p->color == HX_BLACK ? l->carrier[j] / C : l->carrier[j] % C;
@@ -113,13 +113,13 @@ static void empty_boards_need_half_their_span(void **state)
 {
     (void)state;
     uint8_t view[HX_MAX_CELLS] = { 0 };
-    br_options o = br_defaults();
-    br_path path;
+    bb_options o = bb_defaults();
+    bb_path path;
     for (int R = 2; R <= 11; R++)
         for (int C = 2; C <= 11; C++)
             for (int color = 0; color < 2; color++) {
-                br_position p = { .rows = R, .cols = C, .color = color, .view = view };
-                assert_true(br_shortest_path(&p, &o, &path));
+                bb_position p = { .rows = R, .cols = C, .color = color, .view = view };
+                assert_true(bb_shortest_path(&p, &o, &path));
                 check_path(&p, &path);
                 int span = color == HX_BLACK ? R : C, other = color == HX_BLACK ? C : R;
                 /* stones on lines 1, 3, 5, ... of the span (edge templates at both ends, a bridge between
@@ -159,46 +159,46 @@ static void hand_made_paths_and_intrusions(void **state)
 {
     (void)state;
     uint8_t view[HX_MAX_CELLS];
-    br_options o = br_defaults();
-    br_path path;
-    br_why why;
+    bb_options o = bb_defaults();
+    bb_path path;
+    bb_why why;
 
     /* Black c2 and b4 on 5x5: templates to both edges and a bridge between them: virtually connected */
-    br_position p = { .rows = 5, .cols = 5, .color = HX_BLACK, .view = position(5, 5, "c2 b4", "", view) };
-    assert_true(br_shortest_path(&p, &o, &path));
+    bb_position p = { .rows = 5, .cols = 5, .color = HX_BLACK, .view = position(5, 5, "c2 b4", "", view) };
+    assert_true(bb_shortest_path(&p, &o, &path));
     check_path(&p, &path);
     assert_int_equal(path.new_stones, 0);
     assert_int_equal(path.n, 2);
-    assert_int_equal(path.links[0].kind, BR_TEMPLATE);
-    assert_int_equal(path.links[1].kind, BR_BRIDGE);
-    assert_int_equal(path.links[2].kind, BR_TEMPLATE);
-    assert_int_equal(br_intrusion(&p, &path), -1);
-    int c = br_choose(&p, &o, NULL, &why); /* nothing to build: fill a carrier */
-    assert_int_equal(why, BR_WHY_FILL);
+    assert_int_equal(path.links[0].kind, BB_TEMPLATE);
+    assert_int_equal(path.links[1].kind, BB_BRIDGE);
+    assert_int_equal(path.links[2].kind, BB_TEMPLATE);
+    assert_int_equal(bb_intrusion(&p, &path), -1);
+    int c = bb_choose(&p, &o, NULL, &why); /* nothing to build: fill a carrier */
+    assert_int_equal(why, BB_WHY_FILL);
     assert_true(c == cell("c1", 5, 5) || c == cell("d1", 5, 5) || c == cell("b3", 5, 5) || c == cell("c3", 5, 5) ||
                 c == cell("a5", 5, 5) || c == cell("b5", 5, 5));
 
     /* White intrudes into the bridge's carrier b3: take c3 at once */
     p.view = position(5, 5, "c2 b4", "b3", view);
-    assert_int_equal(br_choose(&p, &o, NULL, &why), cell("c3", 5, 5));
-    assert_int_equal(why, BR_WHY_INTRUSION);
+    assert_int_equal(bb_choose(&p, &o, NULL, &why), cell("c3", 5, 5));
+    assert_int_equal(why, BB_WHY_INTRUSION);
     /* ... into the top template's carrier c1: take d1; into the bottom one's b5: take a5 */
     p.view = position(5, 5, "c2 b4", "c1", view);
-    assert_int_equal(br_choose(&p, &o, NULL, &why), cell("d1", 5, 5));
-    assert_int_equal(why, BR_WHY_INTRUSION);
+    assert_int_equal(bb_choose(&p, &o, NULL, &why), cell("d1", 5, 5));
+    assert_int_equal(why, BB_WHY_INTRUSION);
     p.view = position(5, 5, "c2 b4", "b5", view);
-    assert_int_equal(br_choose(&p, &o, NULL, &why), cell("a5", 5, 5));
+    assert_int_equal(bb_choose(&p, &o, NULL, &why), cell("a5", 5, 5));
     /* both carriers taken: nothing to answer, the path goes around */
     p.view = position(5, 5, "c2 b4", "b3 c3", view);
-    assert_int_equal(br_intrusion(&p, NULL), -1);
+    assert_int_equal(bb_intrusion(&p, NULL), -1);
     /* the same for White on the transposed position (White joins left and right) */
-    br_position w = { .rows = 5, .cols = 5, .color = HX_WHITE, .view = position(5, 5, "b3 d2", "c2", view) };
-    assert_int_equal(br_choose(&w, &o, NULL, &why), cell("c3", 5, 5));
-    assert_int_equal(why, BR_WHY_INTRUSION);
+    bb_position w = { .rows = 5, .cols = 5, .color = HX_WHITE, .view = position(5, 5, "b3 d2", "c2", view) };
+    assert_int_equal(bb_choose(&w, &o, NULL, &why), cell("c3", 5, 5));
+    assert_int_equal(why, BB_WHY_INTRUSION);
 
     /* a wall on row 3 with one gap at e3: the path goes through it, four stones in all */
     p.view = position(5, 5, "", "a3 b3 c3 d3", view);
-    assert_true(br_shortest_path(&p, &o, &path));
+    assert_true(bb_shortest_path(&p, &o, &path));
     check_path(&p, &path);
     assert_int_equal(path.new_stones, 4);
     bool through = false;
@@ -208,28 +208,28 @@ static void hand_made_paths_and_intrusions(void **state)
 
     /* no bridge is possible on 3x3 with White on b1 and b3: the shortest plain path, three stones, all links
      * adjacent (never a random move) */
-    p = (br_position){ .rows = 3, .cols = 3, .color = HX_BLACK, .view = position(3, 3, "", "b1 b3", view) };
-    assert_true(br_shortest_path(&p, &o, &path));
+    p = (bb_position){ .rows = 3, .cols = 3, .color = HX_BLACK, .view = position(3, 3, "", "b1 b3", view) };
+    assert_true(bb_shortest_path(&p, &o, &path));
     check_path(&p, &path);
     assert_int_equal(path.new_stones, 3);
     for (int k = 0; k <= path.n; k++)
-        assert_int_equal(path.links[k].kind, BR_ADJACENT);
-    c = br_choose(&p, &o, NULL, &why);
-    assert_int_equal(why, BR_WHY_BUILD);
+        assert_int_equal(path.links[k].kind, BB_ADJACENT);
+    c = bb_choose(&p, &o, NULL, &why);
+    assert_int_equal(why, BB_WHY_BUILD);
 
     /* blocked for good: White already joins left and right; any unknown cell, not a crash */
     p.view = position(3, 3, "", "a2 b2 c2", view);
-    assert_false(br_shortest_path(&p, &o, &path));
-    c = br_choose(&p, &o, NULL, &why);
-    assert_int_equal(why, BR_WHY_FALLBACK);
+    assert_false(bb_shortest_path(&p, &o, &path));
+    c = bb_choose(&p, &o, NULL, &why);
+    assert_int_equal(why, BB_WHY_FALLBACK);
     assert_int_equal(view[c], HX_VIEW_UNKNOWN);
 
     /* the swap rule: White swaps a central first stone, not one on the border */
-    br_position s = { .rows = 5, .cols = 5, .color = HX_WHITE, .can_swap = true,
+    bb_position s = { .rows = 5, .cols = 5, .color = HX_WHITE, .can_swap = true,
                       .view = position(5, 5, "", "c3", view) };
-    assert_int_equal(br_choose(&s, &o, NULL, &why), HX_SWAP);
+    assert_int_equal(bb_choose(&s, &o, NULL, &why), HX_SWAP);
     s.view = position(5, 5, "", "a1", view);
-    assert_int_not_equal(br_choose(&s, &o, NULL, &why), HX_SWAP);
+    assert_int_not_equal(bb_choose(&s, &o, NULL, &why), HX_SWAP);
 }
 
 static void hidden_estimates_follow_the_events(void **state)
@@ -242,10 +242,10 @@ static void hidden_estimates_follow_the_events(void **state)
     hx_attempt(&g, cell("a1", 3, 3));
     hx_attempt(&g, cell("b2", 3, 3));
     int n = hx_events(&g, HX_BLACK, ev);
-    assert_int_equal(br_hidden_estimate(HX_CLASSICAL, HX_BLACK, ev, n, 0), 1);
+    assert_int_equal(bb_hidden_estimate(HX_CLASSICAL, HX_BLACK, ev, n, 0), 1);
     assert_int_equal(hx_attempt(&g, cell("b2", 3, 3)), HX_REJECTED);
     n = hx_events(&g, HX_BLACK, ev);
-    assert_int_equal(br_hidden_estimate(HX_CLASSICAL, HX_BLACK, ev, n, 1), 0);
+    assert_int_equal(bb_hidden_estimate(HX_CLASSICAL, HX_BLACK, ev, n, 1), 0);
     /* random games, for the player to move: exact in classical and abrupt-noisy (every lost turn is told),
      * never below the truth in abrupt (an untold collision also ends a turn) */
     hx_rng rng;
@@ -259,7 +259,7 @@ static void hidden_estimates_follow_the_events(void **state)
                 int player = hx_to_move(&g), known = 0;
                 for (int i = 0; i < 16; i++)
                     known += hx_view(&g, player, i) == HX_VIEW_OPPONENT;
-                int m = hx_events(&g, player, ev), est = br_hidden_estimate(var, player, ev, m, known);
+                int m = hx_events(&g, player, ev), est = bb_hidden_estimate(var, player, ev, m, known);
                 if (v < 2)
                     assert_int_equal(est, hx_hidden(&g, player));
                 else
@@ -272,7 +272,7 @@ static void hidden_estimates_follow_the_events(void **state)
 static void connects_against_an_intruder_in_classical(void **state)
 {
     (void)state;
-    br_options o = br_defaults();
+    bb_options o = bb_defaults();
     for (int sz = 0; sz < 2; sz++) {
         int side = sz ? 9 : 7;
         bp_stats st = { 0 };
@@ -290,7 +290,7 @@ static void connects_against_an_intruder_in_classical(void **state)
 
 static double win_rate(hx_variant v, int side, int games)
 {
-    br_options o = br_defaults();
+    bb_options o = bb_defaults();
     bp_stats st = { 0 };
     int wins = 0;
     for (int k = 0; k < games; k++) {
