@@ -14,11 +14,10 @@
 #include "commands.h"
 #include "config.h"
 #include "league.h"
-#include "progress.h"
 #include "curvezmq.h"
+#include "record.h"
 #include "runner.h"
 #include "store.h"
-#include "clock.h"
 #include "json.h"
 
 static const char help[] =
@@ -47,14 +46,10 @@ static const char help[] =
 typedef struct {
     const cfg_league *cfg;
     ag_command cmds[CFG_MAX_AGENTS];
-    int64_t ids[CFG_MAX_AGENTS];
-    char versions[CFG_MAX_AGENTS][PM_MAX_STRING + 1];
-    hx_store *store;
-    int64_t run;
+    rec_agent agents[CFG_MAX_AGENTS];
+    rec_run rec;
     store_planned *pending;
-    int n_pending, next, played;
-    long forfeits[HX_END_COUNT];
-    progress prog;
+    int n_pending, next;
 } league_run;
 
 static int agent_index(const cfg_league *c, const char *name)
@@ -79,44 +74,6 @@ static bool next_game(void *user, rn_game *g)
         return true;
     }
     return false;
-}
-
-static int64_t agent_id(league_run *l, int a)
-{
-    if (l->ids[a] <= 0)
-        l->ids[a] = store_agent(l->store, l->cfg->agents[a].name, l->cmds[a].line, l->versions[a], l->cmds[a].sha256);
-    return l->ids[a];
-}
-
-static bool on_hello(void *user, int agent, const pm_msg *hello, char *why, size_t whylen)
-{
-    league_run *l = user;
-    snprintf(l->versions[agent], sizeof l->versions[agent], "%s", hello->version);
-    l->ids[agent] = 0;
-    if (agent_id(l, agent) < 0) {
-        snprintf(why, whylen, "cannot record the agent: %s", store_error(l->store));
-        return false;
-    }
-    return true;
-}
-
-static bool on_finished(void *user, const rn_result *r, char *why, size_t whylen)
-{
-    league_run *l = user;
-    const store_planned *p = r->game->tag;
-    int64_t black = agent_id(l, r->game->black), white = agent_id(l, r->game->white);
-    store_game_rec rec = { .run = l->run, .black = black, .white = white, .seed = r->game->seed,
-                           .winner = r->winner, .reason = r->reason, .detail = r->detail, .seconds = r->seconds,
-                           .started = r->started, .finished = r->finished, .game = r->play, .schedule = p->id };
-    if (black < 0 || white < 0 || store_game(l->store, &rec) < 0) {
-        snprintf(why, whylen, "cannot store game %d of the schedule: %s", p->n, store_error(l->store));
-        return false;
-    }
-    l->played++;
-    if (r->reason != HX_END_CONNECTED)
-        l->forfeits[r->reason]++;
-    progress_game(&l->prog, r->reason != HX_END_CONNECTED);
-    return true;
 }
 
 static char *read_file(const char *path)
@@ -185,6 +142,8 @@ int cmd_league(int argc, char **argv)
             lim->cpu_seconds = (unsigned)cfg.agents[a].cpu_seconds;
         if (cfg.agents[a].open_files >= 0)
             lim->open_files = (unsigned)cfg.agents[a].open_files;
+        l.agents[a].command = &l.cmds[a];
+        snprintf(l.agents[a].name, sizeof l.agents[a].name, "%s", cfg.agents[a].name);
     }
     char sha[SHA256_DIGEST_STRING_LENGTH];
     char *text = read_file(path);
@@ -194,14 +153,16 @@ int cmd_league(int argc, char **argv)
     if (strcmp(db, STORE_DEFAULT_PATH) == 0)
         mkdir("results", 0755);
     bool bad_db;
-    l.store = store_open(db, &bad_db, err, sizeof err);
-    if (!l.store && bad_db)
+    rec_run *rec = &l.rec;
+    rec->store = store_open(db, &bad_db, err, sizeof err);
+    if (!rec->store && bad_db)
         cli_usage_error("league", "%s", err);
-    if (!l.store)
+    if (!rec->store)
         cli_fail("league", "%s", err);
+    rec->agents = l.agents; /* named by the config */
     int claim = store_claim(db, err, sizeof err); /* released when this process ends */
     if (claim < 0) {
-        store_close(l.store);
+        store_close(rec->store);
         free(text);
         fprintf(stderr, "arena league: %s\n", err);
         return 3;
@@ -221,12 +182,12 @@ int cmd_league(int argc, char **argv)
     rn_config rc = { .agents = agents, .n_agents = cfg.n_agents, .concurrency = cfg.concurrency,
                      .move_ms = cfg.move_ms, .margin_ms = 50, .handshake_ms = cfg.handshake_ms,
                      .listen = cfg.listen[0] ? cfg.listen : NULL, .server_key = cfg.listen[0] ? &server_key : NULL, .ping_ms = 1000,
-                     .log_dir = logs, .log_prefix = prefix, .stop = &stop, .next_game = next_game,
-                     .hello = on_hello, .finished = on_finished, .user = &l };
+                     .log_dir = logs, .log_prefix = prefix, .stop = &stop, .next_game = next_game, .user = &l };
+    rec_attach(rec, &rc); /* from here on, an agent's hello (also when probed) stores it */
 
-    int64_t league = store_league_unfinished(l.store, cfg.name, sha);
+    int64_t league = store_league_unfinished(rec->store, cfg.name, sha);
     if (league < 0)
-        cli_fail("league", "%s: %s", db, store_error(l.store));
+        cli_fail("league", "%s: %s", db, store_error(rec->store));
     if (fresh)
         league = 0;
     if (resume && league == 0)
@@ -267,54 +228,46 @@ int cmd_league(int argc, char **argv)
         if (!plan)
             cli_fail("league", "out of memory");
         lg_plan(&cfg, plays, plan);
-        league = store_league_create(l.store, cfg.name, text, sha, cfg.seed, plan, n);
+        league = store_league_create(rec->store, cfg.name, text, sha, cfg.seed, plan, n);
         free(plan);
         if (league < 0)
-            cli_fail("league", "%s: cannot write the schedule: %s", db, store_error(l.store));
+            cli_fail("league", "%s: cannot write the schedule: %s", db, store_error(rec->store));
     }
     free(text);
     int total = 0;
-    if (store_league_pending(l.store, league, &l.pending, &l.n_pending, &total) != 0)
-        cli_fail("league", "%s: %s", db, store_error(l.store));
+    if (store_league_pending(rec->store, league, &l.pending, &l.n_pending, &total) != 0)
+        cli_fail("league", "%s: %s", db, store_error(rec->store));
     char desc[256];
     snprintf(desc, sizeof desc, "league %lld '%s' from %s", (long long)league, cfg.name, path);
-    l.run = store_run_begin(l.store, "league", desc);
-    if (l.run < 0)
-        cli_fail("league", "%s: cannot record the run: %s", db, store_error(l.store));
+    if (rec_begin(rec, "league", desc, err, sizeof err) != 0)
+        cli_fail("league", "%s: %s", db, err);
     if (fmt == CLI_TEXT && !quiet)
         fprintf(stderr, "league %lld '%s': %d games scheduled, %d to play%s\n", (long long)league, cfg.name, total,
                 l.n_pending, resumed ? " (resuming)" : "");
 
-    progress_start(&l.prog, l.n_pending, every, quiet);
-    double t0 = clk_now();
-    rn_status st = l.n_pending ? rn_run(&rc, err, sizeof err) : RN_DONE;
-    double seconds = clk_now() - t0;
-    progress_end(&l.prog);
-    if (st == RN_DONE)
-        store_run_end(l.store, l.run);
-    int pending = l.n_pending - l.played;
-    long forfeits = 0;
-    for (int r = 1; r < HX_END_COUNT; r++)
-        forfeits += l.forfeits[r];
+    double seconds;
+    rn_status st = rec_play(rec, &rc, l.n_pending, every, quiet, &seconds, err, sizeof err);
+    int pending = l.n_pending - (int)rec->played;
+    long forfeits = rec_forfeits(rec);
     if (fmt == CLI_JSON) {
         printf("{\"league\":%lld,\"name\":", (long long)league);
         json_string(stdout, cfg.name);
-        printf(",\"resumed\":%s,\"scheduled\":%d,\"played\":%d,\"pending\":%d,\"forfeits\":{", resumed ? "true" : "false",
-               total, l.played, pending);
+        printf(",\"resumed\":%s,\"scheduled\":%d,\"played\":%ld,\"pending\":%d,\"forfeits\":{", resumed ? "true" : "false",
+               total, rec->played, pending);
         for (int r = 1; r < HX_END_COUNT; r++)
-            printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), l.forfeits[r]);
+            printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
         printf("},\"seconds\":%.3f,\"db\":", seconds);
         json_string(stdout, db);
         printf("}\n");
     } else {
-        printf("league %lld '%s': %d of %d games played now in %.1f s, %d pending, %ld forfeit%s\n", (long long)league,
-               cfg.name, l.played, total, seconds, pending, forfeits, forfeits == 1 ? "" : "s");
+        printf("league %lld '%s': %ld of %d games played now in %.1f s, %d pending, %ld forfeit%s\n", (long long)league,
+               cfg.name, rec->played, total, seconds, pending, forfeits, forfeits == 1 ? "" : "s");
         for (int r = 1; r < HX_END_COUNT; r++)
-            if (l.forfeits[r])
-                printf("  %s: %ld\n", hx_end_name((hx_end_reason)r), l.forfeits[r]);
+            if (rec->forfeits[r])
+                printf("  %s: %ld\n", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
     }
     free(l.pending);
-    store_close(l.store);
+    store_close(rec->store);
     if (st == RN_FAILED) {
         fprintf(stderr, "arena league: %s\n", err);
         return CLI_FAILED;

@@ -11,12 +11,11 @@
 #include "agent.h"
 #include "cli.h"
 #include "commands.h"
-#include "progress.h"
 #include "curvezmq.h"
+#include "record.h"
 #include "runner.h"
 #include "store.h"
 #include "mix.h"
-#include "clock.h"
 #include "json.h"
 
 static const char help[] =
@@ -53,24 +52,14 @@ static const char help[] =
     "(options, a bot's executable not found), 128+signal when interrupted (games already played are kept).\n";
 
 typedef struct {
-    const char *label;
-    ag_command cmd;
-    int64_t id;             /* agents.id, once known */
-    char name[PM_MAX_STRING + 1];
-    long wins, wins_as[2];
-} side;
-
-typedef struct {
-    side sides[2];
-    hx_store *store;
-    int64_t run;
-    long games, next, played;
-    long forfeits[HX_END_COUNT];
+    ag_command cmds[2];     /* BOT_A, BOT_B */
+    rec_agent agents[2];
+    rec_run rec;
+    long games, next;
     hx_variant variant;
     int rows, cols;
     unsigned flags;
     uint64_t seed;
-    progress prog;
 } match;
 
 static uint64_t game_seed(uint64_t seed, long i)
@@ -89,93 +78,47 @@ static bool next_game(void *user, rn_game *g)
     return true;
 }
 
-static int64_t register_side(match *m, side *s, const char *version)
-{
-    if (s->id < 0)
-        s->id = store_agent(m->store, s->name, s->cmd.line, version, s->cmd.sha256);
-    return s->id;
-}
-
-static bool on_hello(void *user, int agent, const pm_msg *hello, char *why, size_t whylen)
-{
-    match *m = user;
-    side *s = &m->sides[agent];
-    snprintf(s->name, sizeof s->name, "%s", hello->name[0] ? hello->name : s->name);
-    if (register_side(m, s, hello->version) < 0) {
-        snprintf(why, whylen, "cannot record the agent: %s", store_error(m->store));
-        return false;
-    }
-    return true;
-}
-
-static bool on_finished(void *user, const rn_result *r, char *why, size_t whylen)
-{
-    match *m = user;
-    int black = r->game->black, white = r->game->white;
-    for (int a = 0; a < 2; a++)
-        if (register_side(m, &m->sides[a], "") < 0) {
-            snprintf(why, whylen, "cannot record the agent: %s", store_error(m->store));
-            return false;
-        }
-    store_game_rec rec = { .run = m->run, .black = m->sides[black].id, .white = m->sides[white].id,
-                           .seed = r->game->seed, .winner = r->winner, .reason = r->reason, .detail = r->detail,
-                           .seconds = r->seconds, .started = r->started, .finished = r->finished, .game = r->play };
-    if (store_game(m->store, &rec) < 0) {
-        snprintf(why, whylen, "cannot store game %llu: %s", (unsigned long long)r->game->id, store_error(m->store));
-        return false;
-    }
-    side *w = &m->sides[r->winner == HX_BLACK ? black : white];
-    w->wins++;
-    w->wins_as[r->winner]++;
-    if (r->reason != HX_END_CONNECTED)
-        m->forfeits[r->reason]++;
-    m->played++;
-    progress_game(&m->prog, r->reason != HX_END_CONNECTED);
-    return true;
-}
-
 static void print_text(const match *m, double seconds, const char *db)
 {
+    const rec_run *rec = &m->rec;
     printf("%s %dx%d%s, %ld game%s in %.2f s (%.1f games/s)\n", hx_variant_name(m->variant), m->rows, m->cols,
-           m->flags & HX_SWAP_RULE ? " with swap" : "", m->played, m->played == 1 ? "" : "s", seconds,
-           seconds > 0 ? m->played / seconds : 0.0);
+           m->flags & HX_SWAP_RULE ? " with swap" : "", rec->played, rec->played == 1 ? "" : "s", seconds,
+           seconds > 0 ? rec->played / seconds : 0.0);
     for (int a = 0; a < 2; a++) {
-        const side *s = &m->sides[a];
+        const rec_agent *s = &m->agents[a];
         printf("  %c  %-16s wins %4ld (%5.1f%%)  as Black %ld, as White %ld   %s\n", 'A' + a, s->name, s->wins,
-               m->played ? 100.0 * s->wins / m->played : 0.0, s->wins_as[HX_BLACK], s->wins_as[HX_WHITE],
-               s->cmd.line);
+               rec->played ? 100.0 * s->wins / rec->played : 0.0, s->wins_as[HX_BLACK], s->wins_as[HX_WHITE],
+               m->cmds[a].line);
     }
-    long total = 0;
-    for (int r = 1; r < HX_END_COUNT; r++)
-        total += m->forfeits[r];
     printf("forfeits: ");
-    if (!total)
+    if (!rec_forfeits(rec))
         printf("none");
     for (int r = 1, first = 1; r < HX_END_COUNT; r++)
-        if (m->forfeits[r]) {
-            printf("%s%s %ld", first ? "" : ", ", hx_end_name((hx_end_reason)r), m->forfeits[r]);
+        if (rec->forfeits[r]) {
+            printf("%s%s %ld", first ? "" : ", ", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
             first = 0;
         }
-    printf("\nstored as run %lld in %s\n", (long long)m->run, db);
+    printf("\nstored as run %lld in %s\n", (long long)rec->run, db);
 }
 
 static void print_json(const match *m, double seconds, const char *db)
 {
-    printf("{\"games\":%ld", m->played);
+    const rec_run *rec = &m->rec;
+    printf("{\"games\":%ld", rec->played);
     for (int a = 0; a < 2; a++) {
-        const side *s = &m->sides[a];
+        const rec_agent *s = &m->agents[a];
         printf(",\"%c\":{\"name\":", 'a' + a);
         json_string(stdout, s->name);
         printf(",\"command\":");
-        json_string(stdout, s->cmd.line);
+        json_string(stdout, m->cmds[a].line);
         printf(",\"wins\":%ld,\"wins_as_black\":%ld,\"wins_as_white\":%ld}", s->wins, s->wins_as[HX_BLACK],
                s->wins_as[HX_WHITE]);
     }
     printf(",\"forfeits\":{");
     for (int r = 1; r < HX_END_COUNT; r++)
-        printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), m->forfeits[r]);
+        printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
     printf("},\"seconds\":%.3f,\"games_per_second\":%.2f,\"run\":%lld,\"db\":", seconds,
-           seconds > 0 ? m->played / seconds : 0.0, (long long)m->run);
+           seconds > 0 ? rec->played / seconds : 0.0, (long long)rec->run);
     json_string(stdout, db);
     printf("}\n");
 }
@@ -281,69 +224,64 @@ int cmd_match(int argc, char **argv)
     }
 
     for (int a = 0; a < 2; a++) {
-        side *s = &m.sides[a];
+        ag_command *cmd = &m.cmds[a];
         char err[512];
-        s->label = a == 0 ? "BOT_A" : "BOT_B";
-        if (ag_command_parse(argv[optind + a], NULL, &s->cmd, err, sizeof err) != 0)
-            cli_usage_error("match", "%s: %s", s->label, err);
+        if (ag_command_parse(argv[optind + a], NULL, cmd, err, sizeof err) != 0)
+            cli_usage_error("match", "%s: %s", a == 0 ? "BOT_A" : "BOT_B", err);
         if (limit[0] >= 0)
-            s->cmd.limits.memory_mb = (unsigned)limit[0];
+            cmd->limits.memory_mb = (unsigned)limit[0];
         if (limit[1] >= 0)
-            s->cmd.limits.cpu_seconds = (unsigned)limit[1];
+            cmd->limits.cpu_seconds = (unsigned)limit[1];
         if (limit[2] >= 0)
-            s->cmd.limits.open_files = (unsigned)limit[2];
-        s->id = -1;
+            cmd->limits.open_files = (unsigned)limit[2];
         char base[256];
-        snprintf(base, sizeof base, "%s", s->cmd.exe);
-        snprintf(s->name, sizeof s->name, "%s", basename(base)); /* until its hello names it */
+        snprintf(base, sizeof base, "%s", cmd->exe);
+        m.agents[a].command = cmd;
+        snprintf(m.agents[a].name, sizeof m.agents[a].name, "%s", basename(base)); /* until its hello names it */
     }
 
     char err[1024];
     if (strcmp(db, STORE_DEFAULT_PATH) == 0)
         parent_dirs(db);
     bool bad_db;
-    m.store = store_open(db, &bad_db, err, sizeof err);
-    if (!m.store && bad_db)
+    rec_run *rec = &m.rec;
+    rec->store = store_open(db, &bad_db, err, sizeof err);
+    if (!rec->store && bad_db)
         cli_usage_error("match", "%s", err);
-    if (!m.store)
+    if (!rec->store)
         cli_fail("match", "%s", err);
+    rec->agents = m.agents, rec->hello_names = true; /* a bot is named by its hello */
     char desc[2400];
-    snprintf(desc, sizeof desc, "%s %dx%d: %s vs %s", hx_variant_name(o.variant), o.rows, o.cols,
-             m.sides[0].cmd.line, m.sides[1].cmd.line);
-    m.run = store_run_begin(m.store, "match", desc);
-    if (m.run < 0)
-        cli_fail("match", "%s: cannot record the run: %s", db, store_error(m.store));
+    snprintf(desc, sizeof desc, "%s %dx%d: %s vs %s", hx_variant_name(o.variant), o.rows, o.cols, m.cmds[0].line,
+             m.cmds[1].line);
+    if (rec_begin(rec, "match", desc, err, sizeof err) != 0)
+        cli_fail("match", "%s: %s", db, err);
     m.games = games;
     m.variant = o.variant, m.rows = o.rows, m.cols = o.cols, m.flags = o.flags, m.seed = seed;
 
     static volatile sig_atomic_t stop;
     ag_handle_signals(&stop, NULL);
     char prefix[64];
-    snprintf(prefix, sizeof prefix, "match-%lld", (long long)m.run);
-    rn_agent agents[2] = { { m.sides[0].name, &m.sides[0].cmd, pin }, { m.sides[1].name, &m.sides[1].cmd, pin } };
+    snprintf(prefix, sizeof prefix, "match-%lld", (long long)rec->run);
+    rn_agent agents[2] = { { m.agents[0].name, &m.cmds[0], pin }, { m.agents[1].name, &m.cmds[1], pin } };
     rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = concurrency, .move_ms = move_ms,
                       .listen = listen, .server_key = listen ? &server_key : NULL,
                       .margin_ms = margin_ms, .handshake_ms = handshake_ms, .ping_ms = 1000, .log_dir = logs,
-                      .log_prefix = prefix, .stop = &stop, .next_game = next_game, .hello = on_hello,
-                      .finished = on_finished, .user = &m };
-    progress_start(&m.prog, games, 0, quiet);
-    double t0 = clk_now();
-    rn_status st = rn_run(&cfg, err, sizeof err);
-    double seconds = clk_now() - t0;
-    progress_end(&m.prog);
-    if (st == RN_DONE)
-        store_run_end(m.store, m.run);
+                      .log_prefix = prefix, .stop = &stop, .next_game = next_game, .user = &m };
+    rec_attach(rec, &cfg);
+    double seconds;
+    rn_status st = rec_play(rec, &cfg, games, 0, quiet, &seconds, err, sizeof err);
     if (o.format == CLI_JSON)
         print_json(&m, seconds, db);
     else
         print_text(&m, seconds, db);
-    store_close(m.store);
+    store_close(rec->store);
     if (st == RN_FAILED) {
         fprintf(stderr, "arena match: %s\n", err);
         return CLI_FAILED;
     }
     if (st == RN_STOPPED) {
-        fprintf(stderr, "arena match: interrupted after %ld of %ld games (those are stored)\n", m.played, games);
+        fprintf(stderr, "arena match: interrupted after %ld of %ld games (those are stored)\n", rec->played, games);
         return 128 + (int)stop;
     }
     return CLI_OK;

@@ -1,0 +1,116 @@
+/* arena/coordinator/record.c — a run's games from the runner into the store (see record.h): the runner's hello and
+ * finished callbacks, which register agents and store games, and the run around them. */
+#include "record.h"
+#include "clock.h"
+
+#include <stdio.h>
+
+/* The agent's id in the store, storing it first when it has none yet (or storing it failed before). */
+static int64_t agent_id(rec_run *r, int i)
+{
+    rec_agent *a = &r->agents[i];
+    if (a->id <= 0)
+        a->id = store_agent(r->store, a->name, a->command->line, a->version, a->command->sha256);
+    return a->id;
+}
+
+/* Why game g could not be stored (agent: one of its agents could not be): a game of a schedule is named by
+ * its position in the league, any other by its id in the run. Returns false, for the runner. */
+static bool not_stored(const rec_run *r, const rn_game *g, bool agent, char *why, size_t whylen)
+{
+    const store_planned *p = g->tag;
+    if (p)
+        snprintf(why, whylen, "cannot store game %d of the schedule: %s", p->n, store_error(r->store));
+    else if (agent)
+        snprintf(why, whylen, "cannot record the agent: %s", store_error(r->store));
+    else
+        snprintf(why, whylen, "cannot store game %llu: %s", (unsigned long long)g->id, store_error(r->store));
+    return false;
+}
+
+static bool on_next_game(void *user, rn_game *g)
+{
+    rec_run *r = user;
+    return r->next_game(r->user, g);
+}
+
+static bool on_hello(void *user, int agent, const pm_msg *hello, char *why, size_t whylen)
+{
+    rec_run *r = user;
+    rec_agent *a = &r->agents[agent];
+    snprintf(a->version, sizeof a->version, "%s", hello->version);
+    if (!r->hello_names)
+        a->id = 0; /* stored again, now with its version */
+    else if (hello->name[0])
+        snprintf(a->name, sizeof a->name, "%s", hello->name);
+    if (agent_id(r, agent) < 0) {
+        snprintf(why, whylen, "cannot record the agent: %s", store_error(r->store));
+        return false;
+    }
+    return true;
+}
+
+static bool on_finished(void *user, const rn_result *res, char *why, size_t whylen)
+{
+    rec_run *r = user;
+    const rn_game *g = res->game;
+    const store_planned *p = g->tag;
+    int64_t black = agent_id(r, g->black), white = agent_id(r, g->white);
+    if (black < 0 || white < 0)
+        return not_stored(r, g, true, why, whylen);
+    store_game_rec rec = { .run = r->run, .black = black, .white = white, .seed = g->seed, .winner = res->winner,
+                           .reason = res->reason, .detail = res->detail, .seconds = res->seconds,
+                           .started = res->started, .finished = res->finished, .game = res->play,
+                           .schedule = p ? p->id : 0 };
+    if (store_game(r->store, &rec) < 0)
+        return not_stored(r, g, false, why, whylen);
+    rec_agent *w = &r->agents[res->winner == HX_BLACK ? g->black : g->white];
+    w->wins++;
+    w->wins_as[res->winner]++;
+    if (res->reason != HX_END_CONNECTED)
+        r->forfeits[res->reason]++;
+    r->played++;
+    progress_game(&r->prog, res->reason != HX_END_CONNECTED);
+    return true;
+}
+
+int rec_begin(rec_run *r, const char *kind, const char *description, char *err, size_t errlen)
+{
+    r->run = store_run_begin(r->store, kind, description);
+    if (r->run < 0) {
+        snprintf(err, errlen, "cannot record the run: %s", store_error(r->store));
+        return -1;
+    }
+    return 0;
+}
+
+void rec_attach(rec_run *r, rn_config *cfg)
+{
+    r->next_game = cfg->next_game;
+    r->user = cfg->user;
+    cfg->next_game = on_next_game;
+    cfg->hello = on_hello;
+    cfg->finished = on_finished;
+    cfg->user = r;
+}
+
+rn_status rec_play(rec_run *r, const rn_config *cfg, long total, long every, bool quiet, double *seconds, char *err,
+                   size_t errlen)
+{
+    progress_start(&r->prog, total, every, quiet);
+    double t0 = clk_now();
+    rn_status st = total > 0 ? rn_run(cfg, err, errlen) : RN_DONE;
+    *seconds = clk_now() - t0;
+    progress_end(&r->prog);
+    if (st == RN_DONE)
+        store_run_end(r->store, r->run);
+    return st;
+}
+
+long rec_forfeits(const rec_run *r)
+{
+    long n = 0;
+    for (int i = 1; i < HX_END_COUNT; i++)
+        n += r->forfeits[i];
+    return n;
+}

@@ -1,0 +1,66 @@
+/* arena/coordinator/record.h — recording a run in the store as the runner plays it: the run's row, each agent
+ * registered once by name and executable hash, every finished game stored with its attempts (and, for a
+ * league, its schedule row), the tallies a summary needs (wins, forfeits by reason) and the progress line.
+ * `arena match` and `arena league` play through this; what differs between them is a parameter: where the
+ * agents' names come from (hello_names) and whether a game plays a schedule row (its rn_game.tag). */
+#ifndef ARENA_RECORD_H
+#define ARENA_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent.h"
+#include "progress.h"
+#include "protocol.h"
+#include "result.h"
+#include "runner.h"
+#include "store.h"
+
+/* One agent of the run, rn_config.agents[i] being rec_run.agents[i]. The caller fills name and command
+ * (the rest zero) before rec_attach; the name may be the rn_agent's name too, so logs follow a rename. */
+typedef struct {
+    char name[PM_MAX_STRING + 1];  /* agents.name it is stored under */
+    const ag_command *command;     /* its command line and executable hash */
+    char version[PM_MAX_STRING + 1]; /* from its hello; "" until then */
+    int64_t id;                    /* agents.id; 0 until stored */
+    long wins, wins_as[2];         /* games won; by colour (HX_BLACK, HX_WHITE) */
+} rec_agent;
+
+typedef struct {
+    /* Set by the caller (the rest zero) before rec_attach: */
+    hx_store *store;
+    rec_agent *agents;             /* as many as rn_config.agents */
+    bool hello_names;              /* true (match): an agent is named by its hello (when it gives a name) and
+                                    * stored once, at its hello or, if it never said hello, at the end of its
+                                    * first game; false (league): the caller's names stay, and its hello stores
+                                    * the agent again with its version */
+    /* Kept by the recorder: */
+    int64_t run;                   /* runs.id, from rec_begin */
+    long played;                   /* games stored */
+    long forfeits[HX_END_COUNT];   /* games stored, by end reason (forfeits[HX_END_CONNECTED] stays 0) */
+    progress prog;
+    bool (*next_game)(void *user, rn_game *g); /* the caller's, from the rn_config given to rec_attach */
+    void *user;
+} rec_run;
+
+/* Begins the run in the store (kind "match" or "league", a description for people). Returns 0, or -1 with
+ * "cannot record the run: <database error>" in err. */
+int rec_begin(rec_run *r, const char *kind, const char *description, char *err, size_t errlen);
+
+/* Makes cfg record into r: its next_game and user (the caller's; each game's tag is NULL, or the store_planned
+ * schedule row it plays) move into r, and it gets the recorder's callbacks in their place. Then rn_probe(cfg)
+ * stores the agent it asks at its hello, and rec_play(r, cfg) stores every agent and game of the run. */
+void rec_attach(rec_run *r, rn_config *cfg);
+
+/* Plays cfg (attached to r) through rn_run: every finished game is stored, a database failure stops the run
+ * (RN_FAILED with the reason in err). The progress line on stderr counts `total` games (`every` and `quiet`
+ * as in progress_start); with total 0 nothing is started. When every game was played (RN_DONE) the run is
+ * marked finished. The time rn_run took goes to *seconds. */
+rn_status rec_play(rec_run *r, const rn_config *cfg, long total, long every, bool quiet, double *seconds, char *err,
+                   size_t errlen);
+
+/* Forfeits of all reasons. */
+long rec_forfeits(const rec_run *r);
+
+#endif
