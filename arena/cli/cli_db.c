@@ -7,7 +7,7 @@
 
 #include "cli.h"
 
-hx_store *cli_open_db(const char *cmd, const char *path)
+store_db *cli_open_db(const char *cmd, const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -15,7 +15,7 @@ hx_store *cli_open_db(const char *cmd, const char *path)
     fclose(f);
     char err[512];
     bool bad;
-    hx_store *s = store_open(path, &bad, err, sizeof err);
+    store_db *s = store_open(path, &bad, err, sizeof err);
     if (!s && bad)
         cli_usage_error(cmd, "%s", err);
     if (!s)
@@ -23,7 +23,7 @@ hx_store *cli_open_db(const char *cmd, const char *path)
     return s;
 }
 
-int64_t cli_league_id(const char *cmd, hx_store *s, const char *path, const char *text)
+int64_t cli_league_id(const char *cmd, store_db *s, const char *path, const char *text)
 {
     int64_t league = store_league_find(s, text);
     if (league < 0)
@@ -49,9 +49,9 @@ bool cli_filter_option(const char *cmd, int c, const char *arg, cli_filter *f)
     }
 }
 
-hx_store *cli_filter_open(const char *cmd, const char *path, cli_filter *f)
+store_db *cli_filter_open(const char *cmd, const char *path, cli_filter *f)
 {
-    hx_store *s = cli_open_db(cmd, path);
+    store_db *s = cli_open_db(cmd, path);
     if (f->league)
         f->f.league = cli_league_id(cmd, s, path, f->league);
     return s;

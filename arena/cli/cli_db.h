@@ -13,11 +13,11 @@
 /* Opens the existing database at path (schema checked by the store). A missing file, a file that is not an
  * SQLite database and a newer schema are bad input (exit 2, nothing written); the system failing (I/O) is
  * a failure (exit 1). */
-hx_store *cli_open_db(const char *cmd, const char *path);
+store_db *cli_open_db(const char *cmd, const char *path);
 
 /* The league named `text`: an id, or a name (its newest league). Exits with status 2 when there is none,
  * 1 on a database error. */
-int64_t cli_league_id(const char *cmd, hx_store *s, const char *path, const char *text);
+int64_t cli_league_id(const char *cmd, store_db *s, const char *path, const char *text);
 
 /* The filter options a reporting command takes (each lists in its option table those it accepts, with the
  * ids CLI_O_VARIANT, CLI_O_BOARD, CLI_O_LEAGUE, CLI_O_RUN, CLI_O_AGENT, CLI_O_SINCE), parsed. --league stays
@@ -32,6 +32,6 @@ typedef struct {
 bool cli_filter_option(const char *cmd, int c, const char *arg, cli_filter *f);
 
 /* Opens the database at path (cli_open_db) and resolves f's --league into f->f.league (cli_league_id). */
-hx_store *cli_filter_open(const char *cmd, const char *path, cli_filter *f);
+store_db *cli_filter_open(const char *cmd, const char *path, cli_filter *f);
 
 #endif

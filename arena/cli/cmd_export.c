@@ -245,7 +245,7 @@ int cmd_export(int argc, char **argv)
     if (out && dir)
         cli_usage_error("export", "--out and --dir exclude each other");
 
-    hx_store *s = cli_filter_open("export", db, &filter);
+    store_db *s = cli_filter_open("export", db, &filter);
     if (dir && mkdir(dir, 0777) != 0 && errno != EEXIST)
         cli_fail("export", "--dir %s: %s", dir, strerror(errno));
     store_games *q = store_query(s, &filter.f);

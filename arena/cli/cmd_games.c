@@ -109,7 +109,7 @@ int cmd_games(int argc, char **argv)
     if (optind < argc)
         cli_usage_error("games", "unexpected argument '%s' (see 'arena games --help')", argv[optind]);
 
-    hx_store *s = cli_filter_open("games", db, &filter);
+    store_db *s = cli_filter_open("games", db, &filter);
     store_games *q = store_query(s, f);
     if (!q)
         cli_fail("games", "%s: %s", db, store_error(s));
@@ -197,7 +197,7 @@ int cmd_show(int argc, char **argv)
         cli_usage_error("show", "expected one game id (see 'arena games')");
     int64_t id = (int64_t)cli_count("show", "GAME", argv[optind], 1, INT64_MAX);
 
-    hx_store *s = cli_open_db("show", db);
+    store_db *s = cli_open_db("show", db);
     store_games *q = store_query(s, &(store_filter){ .game = id });
     if (!q)
         cli_fail("show", "%s: %s", db, store_error(s));

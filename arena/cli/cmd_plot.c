@@ -76,7 +76,7 @@ int cmd_plot(int argc, char **argv)
         cli_usage_error("plot", "unexpected argument '%s' (see 'arena plot --help')", argv[optind]);
 
     /* the league's id and name */
-    hx_store *s = cli_open_db("plot", db);
+    store_db *s = cli_open_db("plot", db);
     int64_t id = league ? cli_league_id("plot", s, db, league) : 0;
     store_league_row l;
     int found = store_league_get(s, id, &l);

@@ -120,7 +120,7 @@ static void load(report *r)
 {
     /* a history covers every league with the selected league's name (or every league) */
     r->filter.f.league_series = r->history;
-    hx_store *s = cli_filter_open(r->cmd, r->db, &r->filter);
+    store_db *s = cli_filter_open(r->cmd, r->db, &r->filter);
     store_games *q = store_query(s, &r->filter.f);
     if (!q)
         cli_fail(r->cmd, "%s: %s", r->db, store_error(s));

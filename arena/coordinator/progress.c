@@ -6,13 +6,13 @@
 #include <time.h>
 #include <unistd.h>
 
-void progress_start(progress *p, long total, long every, bool quiet)
+void progress_start(progress_meter *p, long total, long every, bool quiet)
 {
-    *p = (progress){ .total = total, .every = quiet ? 0 : every, .t0 = clk_now() };
+    *p = (progress_meter){ .total = total, .every = quiet ? 0 : every, .t0 = clk_now() };
     p->tty = !quiet && isatty(STDERR_FILENO);
 }
 
-static void line(progress *p, double t, const char *end)
+static void line(progress_meter *p, double t, const char *end)
 {
     double rate = p->done / (t - p->t0 > 1e-9 ? t - p->t0 : 1e-9);
     long eta = rate > 0 ? (long)((p->total - p->done) / rate + 0.5) : 0;
@@ -20,7 +20,7 @@ static void line(progress *p, double t, const char *end)
             eta / 3600, eta / 60 % 60, eta % 60, p->forfeits, end);
 }
 
-void progress_game(progress *p, bool forfeit)
+void progress_game(progress_meter *p, bool forfeit)
 {
     p->done++;
     p->forfeits += forfeit;
@@ -37,7 +37,7 @@ void progress_game(progress *p, bool forfeit)
     }
 }
 
-void progress_end(progress *p)
+void progress_end(progress_meter *p)
 {
     if (p->tty && p->shown)
         fputs("\r\033[K", stderr);

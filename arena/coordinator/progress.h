@@ -10,12 +10,12 @@ typedef struct {
     long total, every, done, forfeits;
     double t0, last;
     bool tty, shown;
-} progress;
+} progress_meter;
 
-void progress_start(progress *p, long total, long every, bool quiet);
+void progress_start(progress_meter *p, long total, long every, bool quiet);
 /* One more game finished (forfeit: it ended by a forfeit). */
-void progress_game(progress *p, bool forfeit);
+void progress_game(progress_meter *p, bool forfeit);
 /* Clears the terminal line. */
-void progress_end(progress *p);
+void progress_end(progress_meter *p);
 
 #endif

@@ -29,7 +29,7 @@ typedef struct {
 
 typedef struct {
     /* Set by the caller (the rest zero) before rec_attach: */
-    hx_store *store;
+    store_db *store;
     rec_agent *agents;             /* as many as rn_config.agents */
     bool hello_names;              /* true (match): an agent is named by its hello (when it gives a name) and
                                     * stored once, at its hello or, if it never said hello, at the end of its
@@ -39,7 +39,7 @@ typedef struct {
     int64_t run;                   /* runs.id, from rec_begin */
     long played;                   /* games stored */
     long forfeits[HX_END_COUNT];   /* games stored, by end reason (forfeits[HX_END_CONNECTED] stays 0) */
-    progress prog;
+    progress_meter prog;
     bool (*next_game)(void *user, rn_game *g); /* the caller's, from the rn_config given to rec_attach */
     void *user;
 } rec_run;

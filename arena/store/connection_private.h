@@ -8,7 +8,7 @@
 
 #include "store.h"
 
-struct hx_store {
+struct store_db {
     sqlite3 *db;
     sqlite3_stmt *insert_game, *insert_attempt;
 };

@@ -58,7 +58,7 @@ static void bind_text(sqlite3_stmt *st, const char *name, const char *v)
         sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
 }
 
-store_games *store_query(hx_store *s, const store_filter *f)
+store_games *store_query(store_db *s, const store_filter *f)
 {
     char sql[2048] = "";
     bool forfeit = f->reason && strcmp(f->reason, "forfeit") == 0;
@@ -159,7 +159,7 @@ void store_games_end(store_games *q)
     free(q);
 }
 
-store_transcript *store_transcript_open(hx_store *s, int64_t game)
+store_transcript *store_transcript_open(store_db *s, int64_t game)
 {
     store_transcript *t = calloc(1, sizeof *t);
     if (!t)
@@ -198,7 +198,7 @@ void store_transcript_end(store_transcript *t)
     free(t);
 }
 
-int64_t store_league_find(hx_store *s, const char *text)
+int64_t store_league_find(store_db *s, const char *text)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, "SELECT id FROM leagues WHERE id = ?1 OR name = ?2 ORDER BY id DESC LIMIT 1", -1,
@@ -214,7 +214,7 @@ int64_t store_league_find(hx_store *s, const char *text)
     return league;
 }
 
-int store_league_get(hx_store *s, int64_t id, store_league_row *out)
+int store_league_get(store_db *s, int64_t id, store_league_row *out)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,

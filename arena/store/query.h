@@ -66,7 +66,7 @@ typedef struct store_transcript store_transcript;
 
 /* The games `f` selects. Returns an iterator (end it with store_games_end), or NULL on error (store_error()
  * says why). */
-store_games *store_query(hx_store *s, const store_filter *f);
+store_games *store_query(store_db *s, const store_filter *f);
 
 /* The next game: 1 with *row filled, 0 after the last, -1 on error (store_error()). */
 int store_games_next(store_games *q, store_game_row *row);
@@ -75,7 +75,7 @@ int store_games_next(store_games *q, store_game_row *row);
 void store_games_end(store_games *q);
 
 /* The attempts of game `game` in order (none for an unknown game). NULL on error. */
-store_transcript *store_transcript_open(hx_store *s, int64_t game);
+store_transcript *store_transcript_open(store_db *s, int64_t game);
 
 /* The next attempt: 1 with *row filled, 0 after the last, -1 on error (store_error()). */
 int store_transcript_next(store_transcript *t, store_attempt_row *row);
@@ -85,7 +85,7 @@ void store_transcript_end(store_transcript *t);
 
 /* The league `text` names: of the leagues whose id is `text` (when it is a decimal number) or whose name is
  * `text`, the newest. Returns its id, 0 when there is none, -1 on error. */
-int64_t store_league_find(hx_store *s, const char *text);
+int64_t store_league_find(store_db *s, const char *text);
 
 /* A league's id and name (a longer name is cut to fit). */
 typedef struct {
@@ -94,6 +94,6 @@ typedef struct {
 } store_league_row;
 
 /* League `id`, or the newest league when `id` is 0: 1 with *out filled, 0 when there is none, -1 on error. */
-int store_league_get(hx_store *s, int64_t id, store_league_row *out);
+int store_league_get(store_db *s, int64_t id, store_league_row *out);
 
 #endif

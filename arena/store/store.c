@@ -123,11 +123,11 @@ static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
     return true;
 }
 
-hx_store *store_open(const char *path, bool *bad_input, char *err, size_t errlen)
+store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen)
 {
     if (bad_input)
         *bad_input = false;
-    hx_store *s = calloc(1, sizeof *s);
+    store_db *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
@@ -177,7 +177,7 @@ hx_store *store_open(const char *path, bool *bad_input, char *err, size_t errlen
     return s;
 }
 
-void store_close(hx_store *s)
+void store_close(store_db *s)
 {
     if (!s)
         return;
@@ -187,13 +187,13 @@ void store_close(hx_store *s)
     free(s);
 }
 
-const char *store_error(hx_store *s)
+const char *store_error(store_db *s)
 {
     return sqlite3_errmsg(s->db);
 }
 
 /* A prepared statement with its first n parameters bound to the given texts (NULL binds ""), or NULL. */
-static sqlite3_stmt *prepare_texts(hx_store *s, const char *sql, int n, ...)
+static sqlite3_stmt *prepare_texts(store_db *s, const char *sql, int n, ...)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -208,7 +208,7 @@ static sqlite3_stmt *prepare_texts(hx_store *s, const char *sql, int n, ...)
     return st;
 }
 
-int64_t store_agent(hx_store *s, const char *name, const char *command, const char *version, const char *sha256)
+int64_t store_agent(store_db *s, const char *name, const char *command, const char *version, const char *sha256)
 {
     int64_t id = -1;
     sqlite3_stmt *st = prepare_texts(s,
@@ -224,7 +224,7 @@ int64_t store_agent(hx_store *s, const char *name, const char *command, const ch
     return id;
 }
 
-int64_t store_run_begin(hx_store *s, const char *kind, const char *description)
+int64_t store_run_begin(store_db *s, const char *kind, const char *description)
 {
     int64_t id = -1;
     sqlite3_stmt *st = prepare_texts(s, "INSERT INTO runs (kind, description) VALUES (?,?)", 2, kind, description);
@@ -236,7 +236,7 @@ int64_t store_run_begin(hx_store *s, const char *kind, const char *description)
     return id;
 }
 
-int store_run_end(hx_store *s, int64_t run)
+int store_run_end(store_db *s, int64_t run)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, "UPDATE runs SET finished = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?",
@@ -248,7 +248,7 @@ int store_run_end(hx_store *s, int64_t run)
     return rc;
 }
 
-int64_t store_game(hx_store *s, const store_game_rec *g)
+int64_t store_game(store_db *s, const store_game_rec *g)
 {
     const hx_game *game = g->game;
     sqlite3_stmt *st = s->insert_game;
@@ -311,7 +311,7 @@ int64_t store_game(hx_store *s, const store_game_rec *g)
     return id;
 }
 
-int64_t store_league_unfinished(hx_store *s, const char *name, const char *config_sha256)
+int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256)
 {
     sqlite3_stmt *st = prepare_texts(s,
                                      "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND EXISTS"
@@ -326,7 +326,7 @@ int64_t store_league_unfinished(hx_store *s, const char *name, const char *confi
     return id;
 }
 
-int64_t store_league_create(hx_store *s, const char *name, const char *config, const char *config_sha256,
+int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
                             uint64_t seed, const store_planned *plan, int n)
 {
     if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
@@ -368,7 +368,7 @@ int64_t store_league_create(hx_store *s, const char *name, const char *config, c
     return id;
 }
 
-int store_league_pending(hx_store *s, int64_t league, store_planned **out, int *n, int *total)
+int store_league_pending(store_db *s, int64_t league, store_planned **out, int *n, int *total)
 {
     sqlite3_stmt *st;
     *out = NULL;

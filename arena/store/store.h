@@ -15,14 +15,14 @@
 #define STORE_SCHEMA_VERSION 2
 #define STORE_DEFAULT_PATH "results/arena.db"
 
-typedef struct hx_store hx_store;
+typedef struct store_db store_db;
 
 /* Opens (creating when absent) the database at `path` in WAL mode and migrates it to
  * STORE_SCHEMA_VERSION. Returns NULL with a one-line reason in err; *bad_input (when not NULL) tells whether
  * the file itself is the problem (not an SQLite database, or a newer schema: nothing was written to it) or
  * the system (cannot create, I/O, a failed migration). */
-hx_store *store_open(const char *path, bool *bad_input, char *err, size_t errlen);
-void store_close(hx_store *s);
+store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen);
+void store_close(store_db *s);
 
 /* Claims the database file at `path` for one league coordinator: an exclusive flock(2) on the file (SQLite's
  * own locks are fcntl locks, which flock does not touch on a local file system), held until the returned
@@ -31,11 +31,11 @@ void store_close(hx_store *s);
 int store_claim(const char *path, char *err, size_t errlen);
 
 /* The id of the agent with this name and executable hash, inserted when new. Returns -1 on error. */
-int64_t store_agent(hx_store *s, const char *name, const char *command, const char *version, const char *sha256);
+int64_t store_agent(store_db *s, const char *name, const char *command, const char *version, const char *sha256);
 
 /* A run (a match or a league) and its end. Returns the run id, or -1. */
-int64_t store_run_begin(hx_store *s, const char *kind, const char *description);
-int store_run_end(hx_store *s, int64_t run);
+int64_t store_run_begin(store_db *s, const char *kind, const char *description);
+int store_run_end(store_db *s, int64_t run);
 
 /* One finished game. `game` holds the attempts (its variant and board are stored too). */
 typedef struct {
@@ -53,7 +53,7 @@ typedef struct {
 /* Stores a game and its attempts in one transaction; with a schedule row, marks it played in the same
  * transaction (a row already played makes the whole store fail: no game is played twice). Returns the
  * game id, or -1. */
-int64_t store_game(hx_store *s, const store_game_rec *g);
+int64_t store_game(store_db *s, const store_game_rec *g);
 
 /* One planned league game (a row of the schedule table). */
 typedef struct {
@@ -67,16 +67,16 @@ typedef struct {
 
 /* The newest league with this name and config hash that still has unplayed games: its id, 0 when there
  * is none, -1 on error. */
-int64_t store_league_unfinished(hx_store *s, const char *name, const char *config_sha256);
+int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256);
 
 /* A new league and its whole schedule, in one transaction. Returns the league id, or -1. */
-int64_t store_league_create(hx_store *s, const char *name, const char *config, const char *config_sha256,
+int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
                             uint64_t seed, const store_planned *plan, int n);
 
 /* The unplayed games of a league in schedule order (*out: malloc'd, free it) and the schedule's size. */
-int store_league_pending(hx_store *s, int64_t league, store_planned **out, int *n, int *total);
+int store_league_pending(store_db *s, int64_t league, store_planned **out, int *n, int *total);
 
 /* The last error message of the database, for reports. */
-const char *store_error(hx_store *s);
+const char *store_error(store_db *s);
 
 #endif

@@ -82,7 +82,7 @@ static void perfect_scorers_stay_finite(void **state)
     rt_data_free(&d);
 }
 
-static void store_one(hx_store *s, int64_t run, int64_t black, int64_t white, uint64_t seed, double p, hx_rng *rng,
+static void store_one(store_db *s, int64_t run, int64_t black, int64_t white, uint64_t seed, double p, hx_rng *rng,
                       const hx_game *g, int64_t schedule)
 {
     store_game_rec rec = { .run = run, .black = black, .white = white, .seed = seed,
@@ -99,7 +99,7 @@ static void make_db(const char *path)
 {
     char err[256];
     unlink(path);
-    hx_store *s = store_open(path, NULL, err, sizeof err);
+    store_db *s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
     sqlite3 *d; /* the test's own connection, for what the store does not write */
     assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);

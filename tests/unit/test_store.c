@@ -51,7 +51,7 @@ static int64_t scalar(const char *sql)
 static void games_and_transcripts_are_stored(void **state)
 {
     (void)state;
-    hx_store *s = store_open(path, NULL, err, sizeof err);
+    store_db *s = store_open(path, NULL, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     assert_int_equal(scalar("PRAGMA user_version"), STORE_SCHEMA_VERSION);
@@ -93,7 +93,7 @@ static void games_and_transcripts_are_stored(void **state)
 static void newer_schema_is_refused(void **state)
 {
     (void)state;
-    hx_store *s = store_open(path, NULL, err, sizeof err);
+    store_db *s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
     store_close(s);
     sqlite3 *d;
@@ -126,7 +126,7 @@ static void garbage_file_is_refused(void **state)
 }
 
 /* Stores one finished game of `moves` on a fresh board; returns its id. */
-static int64_t put_game(hx_store *s, int64_t run, int64_t black, int64_t white, hx_variant v, int rows, int cols,
+static int64_t put_game(store_db *s, int64_t run, int64_t black, int64_t white, hx_variant v, int rows, int cols,
                         unsigned flags, const char *moves, hx_end_reason reason, const char *finished,
                         int64_t schedule)
 {
@@ -144,7 +144,7 @@ static int64_t put_game(hx_store *s, int64_t run, int64_t black, int64_t white, 
 }
 
 /* The ids of the games f selects, in order, as "3 2 1". */
-static const char *ids(hx_store *s, store_filter f)
+static const char *ids(store_db *s, store_filter f)
 {
     static char out[256];
     out[0] = '\0';
@@ -162,7 +162,7 @@ static const char *ids(hx_store *s, store_filter f)
 static void read_side_selects_and_types_rows(void **state)
 {
     (void)state;
-    hx_store *s = store_open(path, NULL, err, sizeof err);
+    store_db *s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
     int64_t a = store_agent(s, "alpha", "bin/a", "1", "aaaaaaaaaa"), b = store_agent(s, "beta", "bin/b", "1", "bbbb");
     int64_t match = store_run_begin(s, "match", "alpha vs beta"), lrun = store_run_begin(s, "league", "l");
