@@ -235,7 +235,7 @@ install: all
 # Installs into a temporary prefix and builds a program against every installed header and library
 # with pkg-config, as a user of the libraries would (scripts/check_install.sh).
 check-install: all
-	@scripts/check_install.sh
+	@CC="$(CC)" PROBE_FLAGS="$(MODE_LDFLAGS)" scripts/check_install.sh
 
 clean:
 	rm -rf build bin

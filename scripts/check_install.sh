@@ -2,7 +2,8 @@
 # scripts/check_install.sh — `make install` as a user of the libraries meets it: installs into a temporary
 # prefix, then compiles a program that includes every installed header and uses every installed library,
 # with nothing but `pkg-config --cflags --libs darkhex`, links it, and runs it. Fails naming the header,
-# library or step that broke. Run from the top of the source tree (make check-install).
+# library or step that broke. Run from the top of the source tree (make check-install); CC and PROBE_FLAGS
+# (the build mode's link flags, e.g. the sanitizers of SAN=1) are used for the probe.
 set -euo pipefail
 
 # One function of each library, referenced by the probe so that the link really needs every archive.
@@ -48,7 +49,7 @@ for a in "$prefix"/lib/libdarkhex-*.a; do
 done
 
 # shellcheck disable=SC2046
-if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(pkg-config --cflags darkhex) \
+if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L ${PROBE_FLAGS:-} $(pkg-config --cflags darkhex) \
         "$probe" -o "$tmp/probe" $(pkg-config --libs darkhex) 2>"$tmp/cc.log"; then
     cat "$tmp/cc.log" >&2
     echo "check-install: a program using every installed header and library does not build with pkg-config" >&2
