@@ -141,7 +141,8 @@ test: deps
 	@$(MAKE) --no-print-directory test-build check-layers check-install
 	@tests/run.sh "$(BUILD)/tests" "$(BIN)"
 
-test-build: $(LIBS) $(PROGRAMS) $(TESTS)
+# The benchmarks are built (not run) with the tests, so they cannot rot unnoticed.
+test-build: $(LIBS) $(PROGRAMS) $(TESTS) $(BENCHES)
 
 # Every library against every other: a header of a higher layer must not preprocess (scripts/check_layers.sh).
 check-layers:

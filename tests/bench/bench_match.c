@@ -126,7 +126,7 @@ int main(int argc, char **argv)
     printf("raw ZeroMQ DEALER/ROUTER round trip over ipc (two processes, median of 7 x 500): %.1f us\n", raw);
     printf("%-6s %5s %7s %10s %12s %14s %10s\n", "board", "conc", "games", "games/s", "attempts/s", "us/attempt",
            "x raw RTT");
-    rn_agent agents[2] = { { "random", &cmd }, { "random", &cmd } };
+    rn_agent agents[2] = { { .name = "random", .command = &cmd }, { .name = "random", .command = &cmd } };
     static const struct { int size, conc; long games; } runs[] = {
         { 5, 1, 400 }, { 5, 2, 400 }, { 11, 1, 80 }, { 11, 2, 80 },
     };
