@@ -101,6 +101,7 @@ $(eval $(call external,inih,inih,-linih))
 $(eval $(call external,xgboost,xgboost,-lxgboost))
 $(eval $(call external,fann,fann,-lfann))
 $(eval $(call external,cmocka,cmocka,-lcmocka))
+$(eval $(call external,seccomp,libseccomp,-lseccomp))
 
 # Bottom-up: a module may only use what is declared before it.
 include arena/base/module.mk

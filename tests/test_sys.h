@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -30,7 +31,8 @@ static inline long db_scalar(const char *db, const char *sql)
     return v;
 }
 
-/* Processes whose command line contains `tag`; with kill_them, each is sent SIGKILL with its group. */
+/* Processes whose command line contains `tag` (a bot's sandbox, bwrap and arena-init, not counted: their
+ * command lines hold the bot's); with kill_them, each is sent SIGKILL with its group. */
 static inline int procs_with(const char *tag, bool kill_them)
 {
     DIR *d = opendir("/proc");
@@ -52,7 +54,10 @@ static inline int procs_with(const char *tag, bool kill_them)
         buf[len] = '\0';
         if (!strstr(buf, tag))
             continue;
-        n++;
+        size_t first = strcspn(buf, " ");
+        bool wrapper = (first >= 6 && strncmp(buf + first - 6, "/bwrap", 6) == 0) ||
+                       (first >= 11 && strncmp(buf + first - 11, "/arena-init", 11) == 0);
+        n += !wrapper;
         if (kill_them) {
             kill(-atoi(e->d_name), SIGKILL);
             kill(atoi(e->d_name), SIGKILL);
@@ -103,7 +108,8 @@ static inline char *sh_output(const char *cmd)
 static inline int e2e_dirs(char *tmp, const char *prefix, char *bin)
 {
     snprintf(tmp, 64, "/tmp/%s-XXXXXX", prefix);
-    if (!mkdtemp(tmp))
+    /* 0755: a bot's sandbox user (nobody, when the tests run as root) must reach the files a test shows it */
+    if (!mkdtemp(tmp) || chmod(tmp, 0755) != 0)
         return -1;
     const char *b = getenv("ARENA_BIN_DIR");
     b = b ? b : "bin";

@@ -17,6 +17,7 @@
 #include "curvezmq.h"
 #include "record.h"
 #include "runner.h"
+#include "sandbox.h"
 #include "store.h"
 #include "json.h"
 
@@ -126,6 +127,9 @@ int cmd_league(int argc, char **argv)
     if (cfg_load(path, &cfg, err, sizeof err) != 0)
         cli_usage_error("league", "%s", err);
 
+    sb_deny(path); /* no bot sees the config, the database or the logs, whatever its config says */
+    sb_deny(db);
+    sb_deny(logs);
     static league_run l;
     memset(&l, 0, sizeof l);
     l.cfg = &cfg;

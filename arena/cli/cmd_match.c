@@ -14,6 +14,7 @@
 #include "curvezmq.h"
 #include "record.h"
 #include "runner.h"
+#include "sandbox.h"
 #include "store.h"
 #include "mix.h"
 #include "json.h"
@@ -37,6 +38,10 @@ static const char help[] =
     "  --memory-mb N        each bot process's address-space limit, MiB (default 4096; 0: none)\n"
     "  --cpu-seconds N      each bot process's CPU-time limit over its life, seconds (default 0: none)\n"
     "  --open-files N       each bot process's open-file limit (default 256; 0: none)\n"
+    "  --sandbox on|off     run each bot in its sandbox (default on; off: trusted bots only, docs/reliability.md)\n"
+    "  --network            let the bots use the network (default: none, not even loopback)\n"
+    "  --env NAME[=VALUE]   also give the bots this variable (NAME alone: its value here); repeatable. A bot's\n"
+    "                       environment is otherwise PATH, HOME, LANG and the ARENA_ variables\n"
     "  --listen tcp://H:P   listen there (CurveZMQ) instead of a private ipc socket; needs --server-key\n"
     "  --server-key FILE    the coordinator's key pair, from 'arena keygen FILE'\n"
     "  --pin-key KEY        the server key the bots are told to trust (default: FILE's public key); a\n"
@@ -137,7 +142,7 @@ static void parent_dirs(const char *path)
 
 int cmd_match(int argc, char **argv)
 {
-    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN };
+    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV };
     static const struct option options[] = {
         CLI_GAME_OPTIONS,
         { "games", required_argument, 0, O_GAMES },
@@ -155,6 +160,9 @@ int cmd_match(int argc, char **argv)
         { "listen", required_argument, 0, O_LISTEN },
         { "server-key", required_argument, 0, O_SERVER_KEY },
         { "pin-key", required_argument, 0, O_PIN },
+        { "sandbox", required_argument, 0, O_SANDBOX },
+        { "network", no_argument, 0, O_NETWORK },
+        { "env", required_argument, 0, O_ENV },
         { 0, 0, 0, 0 },
     };
     static match m;
@@ -168,6 +176,9 @@ int cmd_match(int argc, char **argv)
     bool quiet = false;
     long limit[3] = { -1, -1, -1 }; /* memory, cpu, files; -1: the default */
     const char *listen = NULL, *key_file = NULL, *pin = NULL;
+    bool sandbox = true, network = false;
+    const char *env[SB_MAX_ENV];
+    int n_env = 0;
     static cv_keypair server_key;
     int c;
     opterr = 0;
@@ -197,6 +208,18 @@ int cmd_match(int argc, char **argv)
             listen = optarg;
             break;
         case O_SERVER_KEY: key_file = optarg; break;
+        case O_SANDBOX:
+            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0)
+                cli_usage_error("match", "--sandbox %s: expected on or off", optarg);
+            sandbox = strcmp(optarg, "on") == 0;
+            break;
+        case O_NETWORK: network = true; break;
+        case O_ENV:
+            if (n_env == SB_MAX_ENV || !optarg[0] || optarg[0] == '=' || strlen(optarg) >= sizeof m.cmds[0].sandbox.env[0])
+                cli_usage_error("match", "--env %s: expected NAME or NAME=VALUE (at most %d, each under %zu bytes)", optarg,
+                                SB_MAX_ENV, sizeof m.cmds[0].sandbox.env[0]);
+            env[n_env++] = optarg;
+            break;
         case O_PIN:
             if (!cv_valid_key(optarg))
                 cli_usage_error("match", "--pin-key %s: not a Z85 key of %d characters", optarg, CV_KEY_LEN);
@@ -234,6 +257,11 @@ int cmd_match(int argc, char **argv)
             cmd->limits.cpu_seconds = (unsigned)limit[1];
         if (limit[2] >= 0)
             cmd->limits.open_files = (unsigned)limit[2];
+        cmd->sandbox.off = !sandbox;
+        cmd->sandbox.network = network;
+        for (int i = 0; i < n_env; i++)
+            snprintf(cmd->sandbox.env[i], sizeof cmd->sandbox.env[i], "%s", env[i]);
+        cmd->sandbox.n_env = n_env;
         char base[256];
         snprintf(base, sizeof base, "%s", cmd->exe);
         m.agents[a].command = cmd;
@@ -269,6 +297,8 @@ int cmd_match(int argc, char **argv)
                       .margin_ms = margin_ms, .handshake_ms = handshake_ms, .ping_ms = 1000, .log_dir = logs,
                       .log_prefix = prefix, .stop = &stop, .next_game = next_game, .user = &m };
     rec_attach(rec, &cfg);
+    sb_deny(db); /* no bot sees the database or the logs */
+    sb_deny(logs);
     double seconds;
     rn_status st = rec_play(rec, &cfg, games, 0, quiet, &seconds, err, sizeof err);
     if (o.format == CLI_JSON)

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <stdbool.h>
@@ -20,26 +21,39 @@
 
 #include <sha2.h>
 
-extern char **environ;
-
 /* Children started and not yet reaped. */
 #define MAX_CHILDREN 1024
 static pid_t children[MAX_CHILDREN];
+static bool sandboxed[MAX_CHILDREN];
 static int n_children;
 
-static void remember(pid_t pid)
+static void remember(pid_t pid, bool in_sandbox)
 {
-    if (n_children < MAX_CHILDREN)
+    if (n_children < MAX_CHILDREN) {
+        sandboxed[n_children] = in_sandbox;
         children[n_children++] = pid;
+    }
 }
 
-static void forget(pid_t pid)
+/* Forgets pid; returns whether it ran in a sandbox. */
+static bool forget(pid_t pid)
 {
     for (int i = 0; i < n_children; i++)
         if (children[i] == pid) {
+            bool was = sandboxed[i];
             children[i] = children[--n_children];
-            return;
+            sandboxed[i] = sandboxed[n_children];
+            return was;
         }
+    return false;
+}
+
+/* bwrap exits with 128 + N when the bot was killed by signal N: report that as the signal. */
+static void bot_status(bool in_sandbox, int *status)
+{
+    int sig;
+    if (in_sandbox && WIFEXITED(*status) && (sig = sb_signal_of(WEXITSTATUS(*status))) != 0)
+        *status = sig; /* the wait status of a process killed by `sig` without a core dump */
 }
 
 static int split(const char *line, ag_command *c, char *err, size_t errlen)
@@ -135,6 +149,7 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
     if (split(line, c, err, errlen) != 0 || resolve(c, err, errlen) != 0)
         return -1;
     c->limits = (ag_limits){ AG_DEFAULT_MEMORY_MB, AG_DEFAULT_CPU_SECONDS, AG_DEFAULT_OPEN_FILES };
+    c->sandbox = (sb_policy){ 0 };
     if (!SHA256File(c->exe, c->sha256)) {
         snprintf(err, errlen, "'%s': cannot read: %s", c->exe, strerror(errno));
         return -1;
@@ -142,9 +157,10 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
     return 0;
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls. Reports an errno through `fd`. */
-static void child_exec(const ag_command *c, char *const argv[], char *const env[], const char *log_path,
-                       pid_t parent, int fd)
+/* In the child, between fork and exec: only async-signal-safe calls. Reports an errno through `fd`. With a
+ * sandbox (sb != NULL), `exe` is bwrap and sb the descriptors it is handed. */
+static void child_exec(const ag_command *c, const char *exe, char *const argv[], char *const env[],
+                       const char *log_path, pid_t parent, int fd, const sb_command *sb)
 {
     static const int defaults[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGXCPU };
     struct sigaction dfl;
@@ -162,7 +178,7 @@ static void child_exec(const ag_command *c, char *const argv[], char *const env[
     int in = open("/dev/null", O_RDONLY), out = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
         goto failed;
-    if (c->dir[0] && chdir(c->dir) != 0)
+    if (!sb && c->dir[0] && chdir(c->dir) != 0)
         goto failed;
     const struct {
         int resource;
@@ -189,11 +205,20 @@ static void child_exec(const ag_command *c, char *const argv[], char *const env[
             goto failed;
     }
     /* nothing of the coordinator's (database, sockets, other bots' logs) stays open in the bot */
-    if (fd > 3) {
-        close_range(3, (unsigned)fd - 1, 0);
+    unsigned first = 3;
+    if (sb) { /* bwrap's descriptors at SB_FIRST_FD..., the error pipe above them; then the sandbox user */
+        first = SB_FIRST_FD + (unsigned)sb->n_fds;
+        int moved = fcntl(fd, F_DUPFD_CLOEXEC, (int)first);
+        if (moved < 0 || sb_enter(sb) != 0)
+            goto failed;
+        fd = moved;
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) /* a change of uid clears it */
+            goto failed;
     }
+    if ((unsigned)fd > first)
+        close_range(first, (unsigned)fd - 1, 0);
     close_range((unsigned)fd + 1, ~0u, 0);
-    execve(c->exe, argv, env);
+    execve(exe, argv, env);
 failed:;
     int e = errno;
     ssize_t w = write(fd, &e, sizeof e);
@@ -201,56 +226,104 @@ failed:;
     _exit(127);
 }
 
+/* The environment of a bot, made from scratch (into `store`). */
+static int make_env(const ag_command *c, const char *endpoint, const char *token, char *const extra_env[],
+                    char **env, int max, char *store, size_t storelen, char *err, size_t errlen)
+{
+    int n = 0;
+    size_t used = 0;
+    bool full = false;
+#define PUT(...)                                                                                                       \
+    do {                                                                                                               \
+        int len_ = snprintf(store + used, storelen - used, __VA_ARGS__);                                               \
+        if (len_ < 0 || (size_t)len_ >= storelen - used || n + 1 >= max)                                               \
+            full = true;                                                                                               \
+        else {                                                                                                         \
+            env[n++] = store + used;                                                                                   \
+            used += (size_t)len_ + 1;                                                                                  \
+        }                                                                                                              \
+    } while (0)
+    const char *lang = getenv("LANG"), *home = getenv("HOME");
+    PUT("PATH=/usr/local/bin:/usr/bin:/bin");
+    if (c->sandbox.off)
+        PUT("HOME=%s", home ? home : "/");
+    else
+        PUT("HOME=%s", c->sandbox.writable && c->dir[0] ? c->dir : "/tmp");
+    PUT("LANG=%s", lang && *lang ? lang : "C.UTF-8");
+    static const char *const sanitizers[] = { "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS" };
+    for (size_t i = 0; i < sizeof sanitizers / sizeof sanitizers[0]; i++)
+        if (getenv(sanitizers[i]))
+            PUT("%s=%s", sanitizers[i], getenv(sanitizers[i]));
+    for (int i = 0; i < c->sandbox.n_env; i++) {
+        const char *e = c->sandbox.env[i], *v;
+        if (strchr(e, '='))
+            PUT("%s", e);
+        else if ((v = getenv(e)))
+            PUT("%s=%s", e, v);
+    }
+    PUT("ARENA_ENDPOINT=%s", endpoint);
+    PUT("ARENA_TOKEN=%s", token);
+    for (int i = 0; extra_env && extra_env[i]; i++)
+        PUT("%s", extra_env[i]);
+#undef PUT
+    env[n] = NULL;
+    if (full) {
+        snprintf(err, errlen, "cannot start '%s': environment too large", c->exe);
+        return -1;
+    }
+    return n;
+}
+
 pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, char *const extra_env[],
                const char *log_path, char *err, size_t errlen)
 {
-    /* The environment: ours without any ARENA_ variable, then ARENA_ENDPOINT, ARENA_TOKEN and extra_env. */
-    size_t n = 0, extra = 0;
-    while (environ[n])
-        n++;
-    while (extra_env && extra_env[extra])
-        extra++;
-    char **env = calloc(n + extra + 3, sizeof *env);
-    char ep[512], tok[128];
-    snprintf(ep, sizeof ep, "ARENA_ENDPOINT=%s", endpoint);
-    snprintf(tok, sizeof tok, "ARENA_TOKEN=%s", token);
-    if (!env) {
-        snprintf(err, errlen, "out of memory");
+    /* In a sandbox an ipc socket is found at SB_SOCKET; the bot is told that endpoint. */
+    bool in_sandbox = !c->sandbox.off, ipc = strncmp(endpoint, "ipc://", 6) == 0;
+    const char *told = in_sandbox && ipc ? "ipc://" SB_SOCKET : endpoint;
+    enum { MAX_ENV = SB_MAX_ENV + 16 };
+    char *env[MAX_ENV], env_store[8192];
+    if (make_env(c, told, token, extra_env, env, MAX_ENV, env_store, sizeof env_store, err, errlen) < 0)
         return -1;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "ARENA_ENDPOINT=", 15) != 0 && strncmp(environ[i], "ARENA_TOKEN=", 12) != 0 &&
-            strncmp(environ[i], "ARENA_SERVER_KEY=", 17) != 0 && strncmp(environ[i], "ARENA_PUBLIC_KEY=", 17) != 0 &&
-            strncmp(environ[i], "ARENA_SECRET_KEY=", 17) != 0)
-            env[k++] = environ[i];
-    env[k++] = ep;
-    env[k++] = tok;
-    for (size_t i = 0; i < extra; i++)
-        env[k++] = extra_env[i];
-    env[k] = NULL;
 
-    char *argv[AG_MAX_ARGS + 3];
+    char *args[AG_MAX_ARGS + 3];
     int argc = 0;
     for (; argc < c->argc; argc++)
-        argv[argc] = c->argv[argc];
-    argv[argc++] = "--endpoint";
-    argv[argc++] = (char *)endpoint;
-    argv[argc] = NULL;
+        args[argc] = c->argv[argc];
+    args[argc++] = "--endpoint";
+    args[argc++] = (char *)told;
+    args[argc] = NULL;
+
+    enum { MAX_WORDS = AG_MAX_ARGS + 3 * SB_MAX_FDS + 80 };
+    static char *words[MAX_WORDS];
+    static char word_store[64 * 1024];
+    char *const *argv = args;
+    const char *exe = c->exe;
+    sb_command sb = { 0 };
+    if (in_sandbox) {
+        char why[1024];
+        if (sb_prepare(&c->sandbox, c->exe, args, c->dir, ipc ? endpoint + 6 : NULL, &sb, words, MAX_WORDS,
+                       word_store, sizeof word_store, why, sizeof why) != 0) {
+            sb_release(&sb);
+            snprintf(err, errlen, "cannot start '%s' in its sandbox: %s", c->exe, why);
+            return -1;
+        }
+        argv = words;
+        exe = sb_bwrap();
+    }
 
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0) {
         snprintf(err, errlen, "cannot start '%s': pipe: %s", c->exe, strerror(errno));
-        free(env);
+        sb_release(&sb);
         return -1;
     }
     pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
         close(pipefd[0]);
-        child_exec(c, argv, env, log_path, parent, pipefd[1]);
+        child_exec(c, exe, argv, env, log_path, parent, pipefd[1], in_sandbox ? &sb : NULL);
     }
     int fork_errno = errno;
-    free(env);
+    sb_release(&sb);
     close(pipefd[1]);
     if (pid < 0) {
         close(pipefd[0]);
@@ -258,7 +331,7 @@ pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, cha
         return -1;
     }
     setpgid(pid, pid); /* also here, so that killing the group works before the child got to it */
-    remember(pid);
+    remember(pid, in_sandbox);
     int child_errno = 0;
     ssize_t got;
     do /* EOF when exec succeeded (the pipe is close-on-exec), the errno when it did not */
@@ -342,7 +415,7 @@ pid_t ag_reap(int *status, long *peak_kb)
             return 0;
         if (!known(pid)) /* an adopted orphan */
             continue;
-        forget(pid);
+        bot_status(forget(pid), status);
         kill(-pid, SIGKILL); /* whatever it left running in its group */
         kill_strays();       /* and what it started outside of it */
         if (peak_kb)
@@ -356,7 +429,7 @@ int ag_reap_pid(pid_t pid, int *status, long *peak_kb)
     struct rusage ru;
     if (pid <= 0 || wait4(pid, status, WNOHANG, &ru) != pid)
         return 0;
-    forget(pid);
+    bot_status(forget(pid), status);
     kill(-pid, SIGKILL);
     kill_strays();
     if (peak_kb)

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "sandbox.h"
+
 #define AG_MAX_ARGS 64
 
 /* Limits set on the bot process before exec (setrlimit; inherited by whatever it starts). 0 = none. */
@@ -47,6 +49,8 @@ typedef struct {
     char dir[512];            /* working directory of the process; "" = the caller's */
     char sha256[65];          /* lowercase hex of the executable's contents */
     ag_limits limits;         /* the defaults after ag_command_parse(); the caller may change them */
+    sb_policy sandbox;        /* on, no network, read-only directory after ag_command_parse(); the caller may
+                               * change it (sandbox.h) */
     char store[2048];         /* backing storage of argv */
 } ag_command;
 
@@ -56,12 +60,16 @@ typedef struct {
  * or -1 with a one-line reason in err ("'bin/rando': no such file"). */
 int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err, size_t errlen);
 
-/* Starts the command with ARENA_ENDPOINT and ARENA_TOKEN set (and the NAME=value strings of `extra_env`, a
- * NULL-terminated list, or NULL), `--endpoint endpoint` appended, stdin from
- * /dev/null, stdout+stderr appended to `log_path`, no other descriptor of the coordinator's open, default
- * signal dispositions, c->limits set, in a new process group (its id is the pid), and SIGKILL as its
- * parent-death signal. Returns the pid once the executable is running (exec succeeded), or -1 with a
- * reason in err (the exec's error, e.g. "cannot start 'x': Permission denied"). */
+/* Starts the command with `--endpoint endpoint` appended and an environment made from scratch: PATH, HOME,
+ * LANG, the sanitizers' *SAN_OPTIONS when set, what c->sandbox.env names, ARENA_ENDPOINT, ARENA_TOKEN and the
+ * NAME=value strings of `extra_env` (a NULL-terminated list, or NULL); stdin from /dev/null, stdout+stderr
+ * appended to `log_path`, no other descriptor of the coordinator's open, default signal dispositions,
+ * c->limits set, in a new process group (its id is the pid), and SIGKILL as its parent-death signal.
+ * Unless c->sandbox.off, the process is bwrap running the command in its sandbox (sandbox.h; the caller has
+ * checked sb_available()), as SB_UID when the coordinator is root; an ipc:// endpoint is then bound into
+ * the sandbox and the bot told SB_SOCKET. Returns the pid once the executable is running (exec succeeded),
+ * or -1 with a reason in err (the exec's error, e.g. "cannot start 'x': Permission denied", or a path the
+ * sandbox may not show). */
 pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, char *const extra_env[],
                const char *log_path, char *err, size_t errlen);
 
@@ -72,7 +80,8 @@ void ag_kill(pid_t pid);
  * that left its process group become ours when the bot dies, and are killed when it is reaped. */
 void ag_adopt_orphans(void);
 
-/* Reaps one exited child without blocking. Returns its pid and sets *status (and *peak_kb, the peak
+/* Reaps one exited child without blocking. Returns its pid and sets *status (a sandboxed bot killed by a
+ * signal is reported as killed by it, not as bwrap's exit status 128 + N) (and *peak_kb, the peak
  * resident memory of the process in KiB, when not NULL), or 0 when none is left. Orphans adopted through
  * ag_adopt_orphans() are killed and reaped here without being returned. */
 pid_t ag_reap(int *status, long *peak_kb);

@@ -1,7 +1,9 @@
 /* arena/coordinator/runner.c — the coordinator's game loop: agent processes, their connections, games in progress,
  * deadlines, pings and forfeits (contract in runner.h, wire format in docs/protocol.md). */
 #include "runner.h"
+#include "sandbox.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,7 +17,6 @@
 
 #include "logline.h"
 #include "referee.h"
-#include "store.h"
 #include "mix.h"
 #include "clock.h"
 #include "isotime.h"
@@ -56,7 +57,7 @@ typedef struct {
     const rn_config *cfg;
     void *ctx, *router;
     cv_guard *guard;           /* with cfg->listen */
-    char dir[256], endpoint[300];
+    char dir[256], endpoint[300], local[300]; /* the private ipc directory and endpoint; the one bound */
     proc *procs;
     int n_procs;
     slot *slots;
@@ -204,7 +205,7 @@ static int spawn(runner *r, int agent)
             env[i] = keys[i];
         cv_allow(r->guard, client.public_z85);
     }
-    p->pid = ag_spawn(a->command, r->endpoint, p->token, env, p->log, why, sizeof why);
+    p->pid = ag_spawn(a->command, r->local, p->token, env, p->log, why, sizeof why);
     if (p->pid < 0) {
         fail(r, "agent '%s': %s", a->name, why);
         return -1;
@@ -600,24 +601,87 @@ static double check_deadlines(runner *r)
 
 /* ---- set-up and the loop ---- */
 
+/* Removes the private directories of coordinators that died without cleaning up (killed with SIGKILL):
+ * arena-PID-* in tmp whose PID is gone. */
+static void sweep_stale(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    if (!d)
+        return;
+    uid_t me = geteuid();
+    for (struct dirent *e; (e = readdir(d));) {
+        long pid;
+        char rest[32];
+        if (sscanf(e->d_name, "arena-%ld-%31s", &pid, rest) != 2 || pid <= 0 || strlen(rest) != 6)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[1024];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+        if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != me)
+            continue;
+        char sock[1100];
+        snprintf(sock, sizeof sock, "%s/arena.sock", path);
+        unlink(sock);
+        rmdir(path);
+    }
+    closedir(d);
+}
+
+/* Whether every directory on the way to `dir` lets other users through (the sandbox user must reach the
+ * socket); else the private directory goes to /tmp. */
+static bool reachable(const char *dir)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s", dir);
+    for (;;) {
+        struct stat st;
+        if (stat(path[0] ? path : "/", &st) != 0 || !(st.st_mode & S_IXOTH))
+            return false;
+        char *slash = strrchr(path, '/');
+        if (!slash || !path[0])
+            return true;
+        *slash = '\0';
+    }
+}
+
+static bool any_sandboxed(const rn_config *cfg)
+{
+    for (int a = 0; a < cfg->n_agents; a++)
+        if (!cfg->agents[a].command->sandbox.off)
+            return true;
+    return false;
+}
+
 static int open_endpoint(runner *r)
 {
-    if (r->cfg->listen) {
-        snprintf(r->endpoint, sizeof r->endpoint, "%s", r->cfg->listen);
-    } else {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(r->dir, sizeof r->dir, "%s/arena-XXXXXX", tmp && *tmp && strlen(tmp) < 64 ? tmp : "/tmp");
-        if (!mkdtemp(r->dir)) { /* mode 0700 */
-            fail(r, "cannot make a private directory %s: %s", r->dir, strerror(errno));
-            r->dir[0] = '\0';
-            return -1;
-        }
-        snprintf(r->endpoint, sizeof r->endpoint, "ipc://%s/arena.sock", r->dir);
+    char why[1024];
+    if (any_sandboxed(r->cfg) && sb_available(why, sizeof why) != 0) {
+        fail(r, "%s", why);
+        return -1;
     }
+    /* The private ipc endpoint (also with `listen`: the bots started here connect through it, so that a
+     * sandbox needs no network). */
+    const char *tmp = getenv("TMPDIR");
+    tmp = tmp && *tmp && strlen(tmp) < 64 && reachable(tmp) ? tmp : "/tmp";
+    sweep_stale(tmp);
+    snprintf(r->dir, sizeof r->dir, "%s/arena-%ld-XXXXXX", tmp, (long)getpid());
+    if (!mkdtemp(r->dir)) { /* mode 0700 */
+        fail(r, "cannot make a private directory %s: %s", r->dir, strerror(errno));
+        r->dir[0] = '\0';
+        return -1;
+    }
+    if (geteuid() == 0 && chown(r->dir, SB_UID, SB_GID) != 0) { /* still 0700: root and the sandbox user */
+        fail(r, "cannot hand %s to the sandbox user: %s", r->dir, strerror(errno));
+        return -1;
+    }
+    snprintf(r->local, sizeof r->local, "ipc://%s/arena.sock", r->dir);
+    snprintf(r->endpoint, sizeof r->endpoint, "%s", r->cfg->listen ? r->cfg->listen : r->local);
     r->ctx = zmq_ctx_new();
     r->router = zmq_socket(r->ctx, ZMQ_ROUTER);
     if (r->cfg->listen) {
-        char why[256], log[1100];
+        char log[1100];
         snprintf(log, sizeof log, "%s/%s-connections.log", r->cfg->log_dir, r->cfg->log_prefix);
         r->guard = cv_guard_new(r->ctx, r->router, r->cfg->server_key, log, why, sizeof why);
         if (!r->guard) {
@@ -633,6 +697,14 @@ static int open_endpoint(runner *r)
     zmq_setsockopt(r->router, ZMQ_LINGER, &zero, sizeof zero);
     if (zmq_bind(r->router, r->endpoint) != 0) {
         fail(r, "cannot bind %s: %s", r->endpoint, zmq_strerror(zmq_errno()));
+        return -1;
+    }
+    if (r->cfg->listen && zmq_bind(r->router, r->local) != 0) {
+        fail(r, "cannot bind %s: %s", r->local, zmq_strerror(zmq_errno()));
+        return -1;
+    }
+    if (sb_share_socket(r->local + 6) != 0) {
+        fail(r, "cannot hand %s to the sandbox user: %s", r->local, strerror(errno));
         return -1;
     }
     return 0;

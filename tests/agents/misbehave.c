@@ -30,9 +30,11 @@
  *
  * With ARENA_RECORD=FILE in its environment it appends every message it receives to FILE, each as a
  * 4-byte little-endian length and the raw bytes, for tests that audit what a bot was told. */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, madvise */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -97,11 +99,14 @@ static bool misbehave(const char *mode, void *sock)
         return true;
     }
     if (strcmp(mode, "eat") == 0) {
-        for (;;) {
-            char *p = malloc((size_t)16 << 20);
-            if (!p)
+        /* Large pages where the kernel offers them: the limit is reached in a few dozen page faults, so even
+         * on a busy machine the bot dies of its memory limit well within its move budget. */
+        for (size_t len = (size_t)16 << 20;;) {
+            char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED)
                 abort(); /* what most programs do when memory runs out */
-            memset(p, 1, (size_t)16 << 20);
+            madvise(p, len, MADV_HUGEPAGE);
+            memset(p, 1, len);
         }
     }
     if (strcmp(mode, "burn") == 0) {

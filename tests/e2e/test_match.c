@@ -206,7 +206,7 @@ static void bots_are_told_exactly_their_information_state(void **state)
         setenv("ARENA_RECORD", rec, 1);
         int rc = run(out, sizeof out,
                      "%s/arena match --variant %s --board 4x4 --games 10 --db %s --logs %s/logs --json --quiet "
-                     "'%s/misbehave --mode play' '%s/random'",
+                     "--sandbox off --env ARENA_RECORD '%s/misbehave --mode play' '%s/random'",
                      bin, variants[v], db, tmp, agents, bin);
         unsetenv("ARENA_RECORD");
         assert_int_equal(rc, 0);

@@ -1,0 +1,62 @@
+/* arena/coordinator/arena_init.c — bin/arena-init, process 1 of a bot's sandbox (sandbox.h): starts the bot
+ * as its only child, reaps whatever dies in the sandbox, and exits when the bot does, with the bot's exit
+ * status, or 128 + N when a signal N killed it (as a shell reports it; the coordinator reads it back as
+ * the signal). Being the one that reaps the bot, it carries the bot's peak memory up to the coordinator,
+ * which waits for the sandbox (wait4 reports a process's resources with those of the children it
+ * reaped). When it exits the kernel kills everything left in the sandbox's pid namespace.
+ *
+ * It dies with its parent (bwrap, which dies with the coordinator). With --lifeline FD, the read end of a
+ * pipe whose write end only the coordinator holds, it also checks, once that is set, that the coordinator
+ * still lives, and else exits at once: a coordinator killed while the sandbox was being set up leaves
+ * nothing running. Built without sanitizers: it runs under the bot's address-space limit. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (argc > 2 && strcmp(argv[1], "--lifeline") == 0) {
+        struct pollfd p = { .fd = atoi(argv[2]), .events = POLLIN };
+        if (poll(&p, 1, 0) < 0 || (p.revents & (POLLHUP | POLLERR | POLLNVAL)))
+            return 125; /* the coordinator is gone */
+        close(p.fd);
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc < 2 || strcmp(argv[1], "--help") == 0) {
+        fprintf(argc < 2 ? stderr : stdout, "usage: arena-init [--lifeline FD] PROGRAM [ARG...]\n\n"
+                                            "Process 1 of a bot's sandbox: runs the bot, exits with its status "
+                                            "(128 + N after signal N).\nStarted by arena inside bwrap; not for "
+                                            "use on its own.\n");
+        return argc < 2 ? 2 : 0;
+    }
+    pid_t bot = fork();
+    if (bot < 0) {
+        perror("arena-init: fork");
+        return 127;
+    }
+    if (bot == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        execv(argv[1], argv + 1);
+        fprintf(stderr, "arena-init: cannot start %s: %s\n", argv[1], strerror(errno));
+        _exit(127);
+    }
+    for (;;) {
+        int status;
+        pid_t pid = wait(&status);
+        if (pid == bot)
+            return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+        if (pid < 0 && errno != EINTR)
+            return 127;
+    }
+}

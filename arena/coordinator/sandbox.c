@@ -1,0 +1,512 @@
+/* arena/coordinator/sandbox.c — bubblewrap command lines for bots, the trial run that tells whether this
+ * machine can start them, the seccomp filter (libseccomp) and the hand-over of the ipc socket. */
+#define _GNU_SOURCE /* memfd_create */
+#include "sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char bwrap_path[PATH_MAX], init_path[PATH_MAX];
+static int available = 0; /* 0 not checked, 1 yes, -1 no */
+static int lifeline[2] = { -1, -1 };
+static char unavailable_why[PATH_MAX + 1024];
+static char denied[SB_MAX_PATHS][PATH_MAX];
+static int n_denied;
+
+const char *sb_bwrap(void) { return bwrap_path; }
+
+void sb_deny(const char *path)
+{
+    if (n_denied == SB_MAX_PATHS)
+        return;
+    char cwd[PATH_MAX];
+    if (!realpath(path, denied[n_denied])) { /* not there yet (a log directory): where it will be */
+        if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+            snprintf(denied[n_denied], PATH_MAX, "%s", path);
+        else
+            snprintf(denied[n_denied], PATH_MAX, "%.2000s/%.2000s", cwd, path);
+    }
+    n_denied++;
+}
+
+/* ---- building the argument vector ---- */
+
+typedef struct {
+    char **out;
+    int n, max;
+    char *store;
+    size_t used, cap;
+    bool full;
+    sb_command *cmd;
+} words;
+
+static void add(words *w, const char *s)
+{
+    size_t len = strlen(s) + 1;
+    if (w->n + 1 >= w->max || w->used + len > w->cap) {
+        w->full = true;
+        return;
+    }
+    memcpy(w->store + w->used, s, len);
+    w->out[w->n++] = w->store + w->used;
+    w->used += len;
+}
+
+static void add3(words *w, const char *a, const char *b, const char *c)
+{
+    add(w, a);
+    add(w, b);
+    add(w, c);
+}
+
+/* Keeps fd (moved out of the low numbers the child will use) and returns the number the child holds it at. */
+static int keep_fd(words *w, int fd)
+{
+    if (fd < 0)
+        return -1;
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, SB_FIRST_FD + SB_MAX_FDS + 16);
+    close(fd);
+    if (high < 0 || w->cmd->n_fds == SB_MAX_FDS) {
+        if (high >= 0)
+            close(high);
+        w->full = true;
+        return -1;
+    }
+    w->cmd->fds[w->cmd->n_fds] = high;
+    return SB_FIRST_FD + w->cmd->n_fds++;
+}
+
+static void add_fd_op(words *w, const char *op, int child_fd, const char *dest)
+{
+    char num[16];
+    snprintf(num, sizeof num, "%d", child_fd);
+    add3(w, op, num, dest);
+}
+
+/* True when a is b or lies inside b (paths without trailing slashes). */
+static bool inside(const char *a, const char *b)
+{
+    size_t n = strlen(b);
+    return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/' || (n == 1 && b[0] == '/'));
+}
+
+static const char *denied_by(const char *real)
+{
+    for (int i = 0; i < n_denied; i++)
+        if (inside(real, denied[i]) || inside(denied[i], real))
+            return denied[i];
+    return NULL;
+}
+
+/* A path with no "." or ".." component, so that it can stand as a mount point as it is. */
+static bool plain(const char *p)
+{
+    for (const char *s = p; *s;) {
+        const char *e = strchr(s, '/');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.'))
+            return false;
+        s += len + (e != NULL);
+    }
+    return true;
+}
+
+static void absolute(const char *base, const char *path, char *out, size_t n)
+{
+    if (path[0] == '/')
+        snprintf(out, n, "%s", path);
+    else
+        snprintf(out, n, "%s/%s", base, path);
+}
+
+/* Paths under the read-only system the sandbox shows anyway (or under its links). */
+static bool system_path(const char *p)
+{
+    static const char *const sys[] = { "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32" };
+    for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++)
+        if (inside(p, sys[i]))
+            return true;
+    return false;
+}
+
+/* Binds `path` (relative to base) read-only, or read-write, at the place the bot will look for it. */
+static int bind(words *w, const char *base, const char *path, bool rw, char *err, size_t errlen)
+{
+    char abs[PATH_MAX * 2], real[PATH_MAX];
+    absolute(base, path, abs, sizeof abs);
+    if (!realpath(abs, real)) {
+        snprintf(err, errlen, "'%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (system_path(real))
+        return 0; /* visible already, read-only */
+    if (strcmp(real, "/") == 0) {
+        snprintf(err, errlen, "'%s': a bot may not see the whole file system", path);
+        return -1;
+    }
+    const char *d = denied_by(real);
+    if (d) {
+        snprintf(err, errlen, "'%s': a bot may not see %s (the database, the config and the logs stay hidden)", path, d);
+        return -1;
+    }
+    int fd = keep_fd(w, open(real, O_PATH | O_CLOEXEC));
+    if (fd < 0) {
+        snprintf(err, errlen, "'%s': %s", path, w->full ? "too many paths to show" : strerror(errno));
+        return -1;
+    }
+    add_fd_op(w, rw ? "--bind-fd" : "--ro-bind-fd", fd, real);
+    if (strcmp(abs, real) != 0 && plain(abs) && !system_path(abs)) {
+        if ((fd = keep_fd(w, open(real, O_PATH | O_CLOEXEC))) < 0) {
+            snprintf(err, errlen, "'%s': too many paths to show", path);
+            return -1;
+        }
+        add_fd_op(w, rw ? "--bind-fd" : "--ro-bind-fd", fd, abs);
+    }
+    return 0;
+}
+
+static bool regular_file(const char *base, const char *path)
+{
+    char abs[PATH_MAX * 2];
+    absolute(base, path, abs, sizeof abs);
+    struct stat st;
+    return stat(abs, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int seccomp_fd(char *err, size_t errlen);
+
+int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const char *dir, const char *socket_path,
+               sb_command *cmd, char **out, int max, char *store, size_t storelen, char *err, size_t errlen)
+{
+    *cmd = (sb_command){ .argv = out };
+    words w = { .out = out, .max = max, .store = store, .cap = storelen, .cmd = cmd };
+    char base[PATH_MAX];
+    if (dir && dir[0] ? !realpath(dir, base) : !getcwd(base, sizeof base)) {
+        snprintf(err, errlen, "working directory '%s': %s", dir && dir[0] ? dir : ".", strerror(errno));
+        return -1;
+    }
+    add(&w, bwrap_path);
+    static const char *const ns[] = { "--die-with-parent", "--new-session", "--as-pid-1", "--unshare-user", "--unshare-pid",
+                                      "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--disable-userns" };
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        add(&w, ns[i]);
+    if (!p->network)
+        add(&w, "--unshare-net");
+    char id[16];
+    snprintf(id, sizeof id, "%d", SB_UID);
+    add(&w, "--uid");
+    add(&w, id);
+    snprintf(id, sizeof id, "%d", SB_GID);
+    add(&w, "--gid");
+    add(&w, id);
+    add(&w, "--hostname");
+    add(&w, "bot");
+
+    /* the read-only system */
+    add3(&w, "--ro-bind", "/usr", "/usr");
+    static const char *const links[] = { "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32" };
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        struct stat st;
+        char target[PATH_MAX];
+        ssize_t n;
+        if (lstat(links[i], &st) != 0)
+            continue;
+        if (S_ISLNK(st.st_mode) && (n = readlink(links[i], target, sizeof target - 1)) > 0) {
+            target[n] = '\0';
+            add3(&w, "--symlink", target, links[i]);
+        } else if (S_ISDIR(st.st_mode)) {
+            add3(&w, "--ro-bind", links[i], links[i]);
+        }
+    }
+    add3(&w, "--ro-bind", "/etc", "/etc");
+    add(&w, "--proc");
+    add(&w, "/proc");
+    add(&w, "--dev");
+    add(&w, "/dev");
+    add(&w, "--tmpfs");
+    add(&w, "/tmp");
+    add(&w, "--dir");
+    add(&w, "/run");
+
+    /* its working directory, its program, the files its command line names, what its config allows */
+    if (dir && dir[0]) {
+        if (bind(&w, "/", base, p->writable, err, errlen) != 0)
+            return -1;
+    } else {
+        add(&w, "--dir");
+        add(&w, base);
+    }
+    if (bind(&w, base, exe, false, err, errlen) != 0)
+        return -1;
+    for (int i = 1; argv[i]; i++)
+        if (regular_file(base, argv[i]) && bind(&w, base, argv[i], false, err, errlen) != 0)
+            return -1;
+    for (int i = 0; i < p->n_read; i++)
+        if (bind(&w, base, p->read[i], false, err, errlen) != 0)
+            return -1;
+    if (socket_path) {
+        int fd = keep_fd(&w, open(socket_path, O_PATH | O_CLOEXEC));
+        if (fd < 0) {
+            snprintf(err, errlen, "'%s': %s", socket_path, strerror(errno));
+            return -1;
+        }
+        add_fd_op(&w, "--bind-fd", fd, SB_SOCKET);
+    }
+    add(&w, "--chdir");
+    add(&w, base);
+    int filter = keep_fd(&w, seccomp_fd(err, errlen));
+    if (filter < 0)
+        return -1;
+    add(&w, "--seccomp");
+    snprintf(id, sizeof id, "%d", filter);
+    add(&w, id);
+    int init = keep_fd(&w, open(init_path, O_PATH | O_CLOEXEC));
+    if (init < 0) {
+        snprintf(err, errlen, "'%s': %s", init_path, strerror(errno));
+        return -1;
+    }
+    add_fd_op(&w, "--ro-bind-fd", init, SB_INIT);
+    /* the coordinator's lifeline: a pipe whose write end only it holds (close-on-exec everywhere else) */
+    if (lifeline[0] < 0 && pipe2(lifeline, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    int life = keep_fd(&w, dup(lifeline[0]));
+    if (life < 0) {
+        snprintf(err, errlen, "too many descriptors");
+        return -1;
+    }
+    add(&w, "--");
+    add(&w, SB_INIT);
+    add(&w, "--lifeline");
+    snprintf(id, sizeof id, "%d", life);
+    add(&w, id);
+    char real[PATH_MAX];
+    add(&w, realpath(exe, real) ? real : exe);
+    for (int i = 1; argv[i]; i++)
+        add(&w, argv[i]);
+    if (w.full) {
+        snprintf(err, errlen, "sandbox command line too long");
+        return -1;
+    }
+    out[w.n] = NULL;
+    cmd->argc = w.n;
+    return 0;
+}
+
+void sb_release(sb_command *c)
+{
+    for (int i = 0; i < c->n_fds; i++)
+        close(c->fds[i]);
+    c->n_fds = 0;
+}
+
+/* ---- seccomp ---- */
+
+/* System calls a bot has no use for, refused with EPERM. Namespaces already confine ptrace and
+ * process_vm_* to the bot's own processes (the sanitizers' leak checker needs ptrace on its threads), so
+ * they stay allowed; keyrings are shared by a uid across namespaces, and the rest reach the kernel in ways
+ * no game needs. */
+static const char *const refused[] = {
+    "keyctl", "add_key", "request_key", "bpf", "perf_event_open", "userfaultfd", "mount", "umount2",
+    "pivot_root", "move_mount", "open_tree", "fsopen", "fsmount", "fsconfig", "fspick", "unshare", "setns",
+    "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot", "swapon",
+    "swapoff", "acct", "quotactl", "name_to_handle_at", "open_by_handle_at", "ioperm", "iopl", "syslog",
+    "io_uring_setup", "io_uring_enter", "io_uring_register", "fanotify_init", "lookup_dcookie", "vhangup",
+    "settimeofday", "clock_settime", "adjtimex", "clock_adjtime",
+};
+
+static void *filter;
+static size_t filter_len;
+
+static int make_filter(char *err, size_t errlen)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) {
+        snprintf(err, errlen, "seccomp: cannot make a filter");
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        int nr = seccomp_syscall_resolve_name(refused[i]);
+        if (nr != __NR_SCMP_ERROR && seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0) != 0) {
+            seccomp_release(ctx);
+            snprintf(err, errlen, "seccomp: cannot refuse %s", refused[i]);
+            return -1;
+        }
+    }
+    int fd = memfd_create("arena-seccomp", MFD_CLOEXEC);
+    int rc = fd < 0 ? -1 : seccomp_export_bpf(ctx, fd);
+    seccomp_release(ctx);
+    off_t len = rc == 0 ? lseek(fd, 0, SEEK_END) : -1;
+    if (len > 0 && (filter = malloc((size_t)len)) && pread(fd, filter, (size_t)len, 0) == len)
+        filter_len = (size_t)len;
+    if (fd >= 0)
+        close(fd);
+    if (!filter_len) {
+        free(filter);
+        filter = NULL;
+        snprintf(err, errlen, "seccomp: cannot export the filter");
+        return -1;
+    }
+    return 0;
+}
+
+static int seccomp_fd(char *err, size_t errlen)
+{
+    if (!filter && make_filter(err, errlen) != 0)
+        return -1;
+    /* A descriptor of its own per bot: bwrap reads it after exec, so two bots must not share an offset. */
+    int fd = memfd_create("arena-seccomp", MFD_CLOEXEC);
+    if (fd < 0 || pwrite(fd, filter, filter_len, 0) != (ssize_t)filter_len) {
+        snprintf(err, errlen, "seccomp: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* ---- can this machine start sandboxes? ---- */
+
+static bool find_bwrap(void)
+{
+    const char *path = getenv("PATH");
+    if (access("/usr/bin/bwrap", X_OK) == 0) {
+        snprintf(bwrap_path, sizeof bwrap_path, "/usr/bin/bwrap");
+        return true;
+    }
+    for (const char *d = path ? path : "/usr/bin:/bin"; *d;) {
+        size_t len = strcspn(d, ":");
+        if (len && snprintf(bwrap_path, sizeof bwrap_path, "%.*s/bwrap", (int)len, d) < (int)sizeof bwrap_path &&
+            access(bwrap_path, X_OK) == 0)
+            return true;
+        d += len + (d[len] == ':');
+    }
+    bwrap_path[0] = '\0';
+    return false;
+}
+
+/* Runs `true` in a sandbox as a bot would run; its error output (bwrap's complaint) goes to why. */
+static bool trial(char *why, size_t whylen)
+{
+    char *argv[200], store[8192], err[PATH_MAX + 256];
+    char *const cmd[] = { "true", NULL };
+    sb_policy none = { 0 };
+    sb_command sc;
+    const char *exe = access("/usr/bin/true", X_OK) == 0 ? "/usr/bin/true" : "/bin/true";
+    if (sb_prepare(&none, exe, cmd, NULL, NULL, &sc, argv, 200, store, sizeof store, err, sizeof err) != 0) {
+        sb_release(&sc);
+        snprintf(why, whylen, "%s", err);
+        return false;
+    }
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+        snprintf(why, whylen, "pipe: %s", strerror(errno));
+        return false;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], 2);
+        if (sb_enter(&sc) != 0)
+            _exit(126);
+        char *env[] = { "PATH=/usr/bin:/bin", NULL };
+        execve(bwrap_path, argv, env);
+        _exit(127);
+    }
+    sb_release(&sc);
+    close(pipefd[1]);
+    char out[400] = "";
+    ssize_t n = pid > 0 ? read(pipefd[0], out, sizeof out - 1) : -1;
+    out[n > 0 ? n : 0] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+    close(pipefd[0]);
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+        snprintf(why, whylen, "fork: %s", strerror(errno));
+        return false;
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return true;
+    snprintf(why, whylen, "%s", out[0] ? out : WIFEXITED(status) && WEXITSTATUS(status) == 126
+                                                  ? "cannot hand over the sandbox's descriptors or switch to its user"
+                                                  : "bwrap failed");
+    return false;
+}
+
+/* bin/arena-init: next to the running program (bin/arena, or PREFIX/bin after make install). */
+static bool find_init(void)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return false;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = '\0';
+    return snprintf(init_path, sizeof init_path, "%s/arena-init", self) < (int)sizeof init_path &&
+           access(init_path, X_OK) == 0;
+}
+
+int sb_available(char *err, size_t errlen)
+{
+    if (available == 0) {
+        char why[PATH_MAX + 256];
+        if (!find_init()) {
+            available = -1;
+            snprintf(unavailable_why, sizeof unavailable_why,
+                     "cannot sandbox bots: %s is missing (it is built and installed with arena)", init_path);
+        } else if (!find_bwrap()) {
+            available = -1;
+            snprintf(unavailable_why, sizeof unavailable_why,
+                     "cannot sandbox bots: bwrap not found (install bubblewrap: apt-get install bubblewrap), or set "
+                     "sandbox = off for trusted bots only");
+        } else if (!trial(why, sizeof why)) {
+            available = -1;
+            bool userns = strstr(why, "namespace") || strstr(why, "uid map") || strstr(why, "not permitted");
+            snprintf(unavailable_why, sizeof unavailable_why, "cannot sandbox bots: %s: %s%s, or set sandbox = off for "
+                     "trusted bots only", bwrap_path, why,
+                     userns ? " (unprivileged user namespaces must be allowed: sysctl user.max_user_namespaces=10000, "
+                              "and on some kernels kernel.unprivileged_userns_clone=1)"
+                            : "");
+        } else {
+            available = 1;
+        }
+    }
+    if (available < 0)
+        snprintf(err, errlen, "%s", unavailable_why);
+    return available > 0 ? 0 : -1;
+}
+
+int sb_enter(const sb_command *c)
+{
+    for (int k = 0; k < c->n_fds; k++) /* the sources are all above SB_FIRST_FD + SB_MAX_FDS: no overlap */
+        if (dup2(c->fds[k], SB_FIRST_FD + k) != SB_FIRST_FD + k)
+            return -1;
+    if (chdir("/") != 0)
+        return -1;
+    if (geteuid() == 0 &&
+        (setgroups(0, NULL) != 0 || setresgid(SB_GID, SB_GID, SB_GID) != 0 || setresuid(SB_UID, SB_UID, SB_UID) != 0))
+        return -1;
+    return 0;
+}
+
+int sb_share_socket(const char *socket_path)
+{
+    return geteuid() == 0 ? chown(socket_path, SB_UID, SB_GID) : 0;
+}
+
+int sb_signal_of(int exit_status)
+{
+    return exit_status > 128 && exit_status < 128 + 65 ? exit_status - 128 : 0;
+}

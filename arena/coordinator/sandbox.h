@@ -1,0 +1,85 @@
+/* arena/coordinator/sandbox.h — the sandbox every untrusted bot process runs in, built with bubblewrap
+ * (bwrap): new user, pid, ipc, uts, cgroup and (unless the agent may use the network) net namespaces, no
+ * further user namespaces, a new session, and a mount namespace holding a read-only system (/usr, /etc and
+ * the /bin, /lib links), a private /tmp, /proc of its own pid namespace, a minimal /dev, its executable,
+ * the files its command line names, the paths its config lets it read, its working directory (writable
+ * only if allowed) and the one ipc socket of the coordinator, at /run/arena.sock. Nothing else of the
+ * machine is there: not the database, the config, the logs, other bots' files or processes, or the
+ * coordinator. Run by root, the coordinator starts the sandbox as the unprivileged user SB_UID; the bot
+ * sees itself as that user in any case. A seccomp filter refuses the system calls a bot has no use for
+ * and that reach past the namespaces (ptrace, process_vm_*, keyrings, bpf, perf, userfaultfd, mount,
+ * namespaces, module and reboot calls). Process 1 of the sandbox is bin/arena-init, which runs the bot and
+ * exits with its status, so the bot's peak memory reaches the coordinator. docs/reliability.md has the
+ * threat model. */
+#ifndef ARENA_COORDINATOR_SANDBOX_H
+#define ARENA_COORDINATOR_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SB_UID 65534 /* nobody */
+#define SB_GID 65534 /* nogroup */
+#define SB_MAX_PATHS 16
+#define SB_MAX_ENV 16
+#define SB_SOCKET "/run/arena.sock" /* where the bot finds the coordinator's ipc socket */
+#define SB_INIT "/run/arena-init"   /* process 1 of the sandbox (bin/arena-init): reaps, reports the bot's status */
+
+/* What an agent's config allows beyond the defaults. */
+typedef struct {
+    bool off;                       /* sandbox = off: a trusted bot, started as a plain process */
+    bool network;                   /* network = true: the host's network (else none, not even loopback) */
+    bool writable;                  /* writable = true: its working directory is writable (else read-only) */
+    int n_read;
+    char read[SB_MAX_PATHS][512];   /* read = ...: more paths it may read */
+    int n_env;
+    char env[SB_MAX_ENV][256];      /* env = ...: NAME (taken from the coordinator's environment) or NAME=value */
+} sb_policy;
+
+/* Whether this machine can start sandboxes: bwrap found and a trial sandbox ran (checked once, then
+ * remembered). Returns 0, or -1 with a one-line reason naming the fix in err. */
+int sb_available(char *err, size_t errlen);
+
+/* The path of bwrap (after sb_available() succeeded). */
+const char *sb_bwrap(void);
+
+/* Paths no bot may see whatever its config says (the database, the config, the logs): a bind of one of
+ * them, or of anything inside one, is refused. Paths are copied; up to SB_MAX_PATHS. */
+void sb_deny(const char *path);
+
+#define SB_FIRST_FD 3 /* the child holds the descriptors of a prepared sandbox from here on */
+#define SB_MAX_FDS 96  /* the seccomp filter, the socket, the directory, the program, its files, `read` */
+
+/* What starts one sandboxed bot: bwrap's argument vector, and the descriptors it refers to. Every path
+ * the bot is shown is opened here (O_PATH) by the coordinator and handed over as a descriptor, so the
+ * sandbox user needs no right to walk to it, and what is bound is what was checked. */
+typedef struct {
+    char **argv;                    /* in the caller's storage; argv[argc] = NULL */
+    int argc;
+    int fds[SB_MAX_FDS];            /* the child must hold fds[k] at SB_FIRST_FD + k when it execs bwrap */
+    int n_fds;
+} sb_command;
+
+/* Prepares the sandbox that runs `argv` (argv[0] resolved to `exe`) under policy p, with `dir` as its
+ * working directory ("" = the coordinator's, shown empty but for the files bound into it), the ipc socket
+ * at `socket_path` (NULL: none) bound to SB_SOCKET, and the seccomp filter. Strings live in `store`, words
+ * in `words` (capacity max). Returns 0, or -1 with a reason in err (a path it may not see, a missing file,
+ * too long); sb_release() closes the descriptors either way. */
+int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const char *dir, const char *socket_path,
+               sb_command *out, char **words, int max, char *store, size_t storelen, char *err, size_t errlen);
+void sb_release(sb_command *c);
+
+/* In the child, before it execs bwrap (async-signal-safe): puts the descriptors in place, leaves the
+ * coordinator's working directory and, when the coordinator is root, becomes SB_UID/SB_GID with no
+ * supplementary groups. The caller then closes every other descriptor from SB_FIRST_FD + c->n_fds on.
+ * Returns 0 or -1 (errno set). */
+int sb_enter(const sb_command *c);
+
+/* Makes the ipc socket usable by sandboxed bots: when the coordinator runs as root, it is handed to SB_UID
+ * (as its private directory is, which stays 0700). Returns 0 or -1 (errno set). */
+int sb_share_socket(const char *socket_path);
+
+/* Describes an exit status of a sandboxed process: bwrap reports a bot killed by signal N as exit status
+ * 128 + N; this returns N for such a status (0 otherwise). */
+int sb_signal_of(int exit_status);
+
+#endif
