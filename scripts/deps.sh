@@ -13,9 +13,9 @@ if [ "${1:-}" = fuzz ]; then
 fi
 
 if [ "${1:-}" != fuzz ]; then
-modules=(libzmq msgpack sqlite3 inih cmocka libmd xgboost fann)
+modules=(libzmq msgpack sqlite3 inih cmocka libmd libsodium xgboost fann)
 packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libinih-dev libcmocka-dev libmd-dev
-          libxgboost-dev libfann-dev
+          libsodium-dev libxgboost-dev libfann-dev
           python3-zmq python3-msgpack)
 
 missing=()

@@ -26,7 +26,7 @@ typedef struct {
     int rows, cols, cells;
     int color;                     /* HX_BLACK or HX_WHITE */
     uint32_t move_ms;              /* budget per move */
-    uint64_t seed;                 /* the game's seed, for the bot's own randomness */
+    uint64_t seed;                 /* this player's seed for the game, for the bot's own randomness */
     bool swap_rule;
     uint8_t view[HX_MAX_CELLS];    /* HX_VIEW_UNKNOWN / HX_VIEW_OWN / HX_VIEW_OPPONENT */
     int n_events;

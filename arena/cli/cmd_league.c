@@ -18,6 +18,7 @@
 #include "record.h"
 #include "runner.h"
 #include "sandbox.h"
+#include "seeds.h"
 #include "store.h"
 #include "json.h"
 
@@ -238,12 +239,19 @@ int cmd_league(int argc, char **argv)
             cli_fail("league", "%s: cannot write the schedule: %s", db, store_error(rec->store));
     }
     free(text);
+    /* The league's secret for the players' seeds: drawn with it, read back when it is resumed (a league from an
+     * older arena, which has none, gets one now: none of its games was played with it before). */
+    uint8_t seed_key[SEEDS_KEY_BYTES];
+    if (seeds_new_key(seed_key) != 0)
+        cli_fail("league", "cannot draw a secret for the players' seeds (libsodium cannot be initialised)");
+    if (store_league_secret(rec->store, league, seed_key, sizeof seed_key) != 0)
+        cli_fail("league", "%s: cannot read or store the league's secret: %s", db, store_error(rec->store));
     int total = 0;
     if (store_league_pending(rec->store, league, &l.pending, &l.n_pending, &total) != 0)
         cli_fail("league", "%s: %s", db, store_error(rec->store));
     char desc[256];
     snprintf(desc, sizeof desc, "league %lld '%s' from %s", (long long)league, cfg.name, path);
-    if (rec_begin(rec, "league", desc, err, sizeof err) != 0)
+    if (rec_begin(rec, "league", desc, seed_key, err, sizeof err) != 0)
         cli_fail("league", "%s: %s", db, err);
     if (fmt == CLI_TEXT && !quiet)
         fprintf(stderr, "league %lld '%s': %d games scheduled, %d to play%s\n", (long long)league, cfg.name, total,

@@ -15,6 +15,7 @@
 #include "record.h"
 #include "runner.h"
 #include "sandbox.h"
+#include "seeds.h"
 #include "store.h"
 #include "mix.h"
 #include "json.h"
@@ -282,7 +283,10 @@ int cmd_match(int argc, char **argv)
     char desc[2400];
     snprintf(desc, sizeof desc, "%s %dx%d: %s vs %s", hx_variant_name(o.variant), o.rows, o.cols, m.cmds[0].line,
              m.cmds[1].line);
-    if (rec_begin(rec, "match", desc, err, sizeof err) != 0)
+    uint8_t seed_key[SEEDS_KEY_BYTES]; /* this run's: the players' seeds cannot be told from --seed */
+    if (seeds_new_key(seed_key) != 0)
+        cli_fail("match", "cannot draw a secret for the players' seeds (libsodium cannot be initialised)");
+    if (rec_begin(rec, "match", desc, seed_key, err, sizeof err) != 0)
         cli_fail("match", "%s: %s", db, err);
     m.games = games;
     m.variant = o.variant, m.rows = o.rows, m.cols = o.cols, m.flags = o.flags, m.seed = seed;

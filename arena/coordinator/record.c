@@ -4,6 +4,7 @@
 #include "clock.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The agent's id in the store, storing it first when it has none yet (or storing it failed before). */
 static int64_t agent_id(rec_run *r, int i)
@@ -74,9 +75,13 @@ static bool on_finished(void *user, const rn_result *res, char *why, size_t whyl
     return true;
 }
 
-int rec_begin(rec_run *r, const char *kind, const char *description, char *err, size_t errlen)
+int rec_begin(rec_run *r, const char *kind, const char *description, const uint8_t seed_key[SEEDS_KEY_BYTES],
+              char *err, size_t errlen)
 {
+    memcpy(r->seed_key, seed_key, SEEDS_KEY_BYTES);
     r->run = store_run_begin(r->store, kind, description);
+    if (r->run >= 0 && store_run_secret(r->store, r->run, r->seed_key, SEEDS_KEY_BYTES) != 0)
+        r->run = -1;
     if (r->run < 0) {
         snprintf(err, errlen, "cannot record the run: %s", store_error(r->store));
         return -1;
@@ -91,6 +96,7 @@ void rec_attach(rec_run *r, rn_config *cfg)
     cfg->next_game = on_next_game;
     cfg->hello = on_hello;
     cfg->finished = on_finished;
+    cfg->seed_key = r->seed_key;
     cfg->user = r;
 }
 

@@ -15,6 +15,7 @@
 #include "protocol.h"
 #include "result.h"
 #include "runner.h"
+#include "seeds.h"
 #include "store.h"
 
 /* One agent of the run, rn_config.agents[i] being rec_run.agents[i]. The caller fills name and command
@@ -37,6 +38,7 @@ typedef struct {
                                     * the agent again with its version */
     /* Kept by the recorder: */
     int64_t run;                   /* runs.id, from rec_begin */
+    uint8_t seed_key[SEEDS_KEY_BYTES]; /* the run's secret for the players' seeds, from rec_begin */
     long played;                   /* games stored */
     long forfeits[HX_END_COUNT];   /* games stored, by end reason (forfeits[HX_END_CONNECTED] stays 0) */
     progress_meter prog;
@@ -44,13 +46,16 @@ typedef struct {
     void *user;
 } rec_run;
 
-/* Begins the run in the store (kind "match" or "league", a description for people). Returns 0, or -1 with
- * "cannot record the run: <database error>" in err. */
-int rec_begin(rec_run *r, const char *kind, const char *description, char *err, size_t errlen);
+/* Begins the run in the store (kind "match" or "league", a description for people) with the secret its players'
+ * seeds derive from (seeds.h: a fresh one for a match, the league's for a league), which is stored with the run
+ * and used by rec_play. Returns 0, or -1 with "cannot record the run: <database error>" in err. */
+int rec_begin(rec_run *r, const char *kind, const char *description, const uint8_t seed_key[SEEDS_KEY_BYTES],
+              char *err, size_t errlen);
 
 /* Makes cfg record into r: its next_game and user (the caller's; each game's tag is NULL, or the store_planned
- * schedule row it plays) move into r, and it gets the recorder's callbacks in their place. Then rn_probe(cfg)
- * stores the agent it asks at its hello, and rec_play(r, cfg) stores every agent and game of the run. */
+ * schedule row it plays) move into r, and it gets the recorder's callbacks in their place, and r's seed_key
+ * (the one rec_begin is given). Then rn_probe(cfg) stores the agent it asks at its hello, and rec_play(r, cfg)
+ * stores every agent and game of the run. */
 void rec_attach(rec_run *r, rn_config *cfg);
 
 /* Plays cfg (attached to r) through rn_run: every finished game is stored, a database failure stops the run

@@ -17,7 +17,7 @@
 
 #include "logline.h"
 #include "referee.h"
-#include "mix.h"
+#include "seeds.h"
 #include "clock.h"
 #include "isotime.h"
 
@@ -66,6 +66,7 @@ typedef struct {
     bool *greeted;
     bool exhausted, failed;
     int k;                     /* slots */
+    uint8_t seed_key[SEEDS_KEY_BYTES]; /* players' seeds derive from the game's with it (cfg->seed_key, or drawn) */
     char last_fault[PM_MAX_STRING + 32];
     char *err;
     size_t errlen;
@@ -83,11 +84,6 @@ static void fail(runner *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->err, r->errlen, fmt, ap);
     va_end(ap);
-}
-
-static uint64_t player_seed(uint64_t seed, int colour)
-{
-    return mix64(seed + MIX_GOLDEN * (uint64_t)(colour + 1));
 }
 
 static const char *agent_name(const runner *r, const proc *p)
@@ -328,7 +324,7 @@ static void try_start(runner *r, int si)
     for (int c = 0; c < 2; c++)
         r->procs[s->proc[c]].state = P_PLAYING;
     for (int c = 0; c < 2; c++) {
-        ref_game_start(&s->ref, c, r->cfg->move_ms, player_seed(s->game.seed, c), &r->out);
+        ref_game_start(&s->ref, c, r->cfg->move_ms, seeds_player(r->seed_key, s->game.seed, c), &r->out);
         if (!send_to(r, s->proc[c], &r->out))
             return;
     }
@@ -779,8 +775,12 @@ static runner *runner_new(const rn_config *cfg, char *err, size_t errlen)
     r->slots = calloc((size_t)r->k, sizeof *r->slots);
     r->greeted = calloc((size_t)cfg->n_agents, sizeof *r->greeted);
     r->greeting = calloc((size_t)cfg->n_agents, sizeof *r->greeting);
+    if (cfg->seed_key)
+        memcpy(r->seed_key, cfg->seed_key, sizeof r->seed_key);
     if (!r->procs || !r->slots || !r->greeted || !r->greeting)
         fail(r, "out of memory");
+    else if (!cfg->seed_key && seeds_new_key(r->seed_key) != 0)
+        fail(r, "cannot draw a secret for the players' seeds (libsodium cannot be initialised)");
     else if (make_dirs(cfg->log_dir) != 0)
         fail(r, "cannot make the log directory %s: %s", cfg->log_dir, strerror(errno));
     else

@@ -38,7 +38,7 @@ typedef struct {
     hx_variant variant;
     int rows, cols;
     unsigned flags;            /* HX_SWAP_RULE */
-    uint64_t seed;             /* each player is sent its own seed derived from this one */
+    uint64_t seed;             /* each player is sent its own seed derived from this one and rn_config.seed_key */
     void *tag;                 /* the caller's, handed back in rn_result */
 } rn_game;
 
@@ -70,6 +70,9 @@ typedef struct {
                                 * the server's public key (ARENA_SERVER_KEY); only those client keys are let in */
     const cv_keypair *server_key;
     const char *log_prefix;
+    const uint8_t *seed_key;   /* SEEDS_KEY_BYTES: the secret the players' seeds derive from (seeds.h), the same
+                                * for every run of a league so its games get the same seeds again; NULL: one
+                                * drawn for this run */
     volatile sig_atomic_t *stop; /* set (by a signal handler) to wind down: games in progress are abandoned */
 
     /* The next game to play: fills *g and returns true, or false when there are no more. */

@@ -81,6 +81,8 @@ static const char *const migrations[] = {
     "CREATE INDEX schedule_pending ON schedule(league_id, n) WHERE game_id IS NULL;"
     "ALTER TABLE games ADD COLUMN schedule_id INTEGER REFERENCES schedule(id);"
     "CREATE UNIQUE INDEX games_by_schedule ON games(schedule_id);",
+    /* 2 -> 3: the secret players' seeds derive from, per league and per run (NULL: none recorded) */
+    "ALTER TABLE leagues ADD COLUMN secret BLOB; ALTER TABLE runs ADD COLUMN secret BLOB;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
@@ -248,6 +250,18 @@ int store_run_end(store_db *s, int64_t run)
     return rc;
 }
 
+int store_run_secret(store_db *s, int64_t run, const uint8_t *secret, size_t len)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "UPDATE runs SET secret = ? WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_blob(st, 1, secret, (int)len, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, run);
+    int rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(s->db) == 1 ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int64_t store_game(store_db *s, const store_game_rec *g)
 {
     const hx_game *game = g->game;
@@ -366,6 +380,32 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
         return -1;
     }
     return id;
+}
+
+int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len)
+{
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    bool ok = false;
+    sqlite3_stmt *set = NULL, *get = NULL;
+    if (sqlite3_prepare_v2(s->db, "UPDATE leagues SET secret = ? WHERE id = ? AND secret IS NULL", -1, &set,
+                           NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(s->db, "SELECT secret FROM leagues WHERE id = ?", -1, &get, NULL) == SQLITE_OK) {
+        sqlite3_bind_blob(set, 1, secret, (int)len, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(set, 2, league);
+        sqlite3_bind_int64(get, 1, league);
+        ok = sqlite3_step(set) == SQLITE_DONE && sqlite3_step(get) == SQLITE_ROW &&
+             sqlite3_column_type(get, 0) == SQLITE_BLOB && (size_t)sqlite3_column_bytes(get, 0) == len;
+        if (ok)
+            memcpy(secret, sqlite3_column_blob(get, 0), len);
+    }
+    sqlite3_finalize(set);
+    sqlite3_finalize(get);
+    if (!ok || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
 }
 
 int store_league_pending(store_db *s, int64_t league, store_planned **out, int *n, int *total)

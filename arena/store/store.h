@@ -12,7 +12,7 @@
 #include "game.h"
 #include "result.h"
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 #define STORE_DEFAULT_PATH "results/arena.db"
 
 typedef struct store_db store_db;
@@ -36,6 +36,10 @@ int64_t store_agent(store_db *s, const char *name, const char *command, const ch
 /* A run (a match or a league) and its end. Returns the run id, or -1. */
 int64_t store_run_begin(store_db *s, const char *kind, const char *description);
 int store_run_end(store_db *s, int64_t run);
+
+/* Records with the run the secret (len bytes) its players' seeds derive from. Returns 0, or -1. The read side
+ * (query.h) never returns it. */
+int store_run_secret(store_db *s, int64_t run, const uint8_t *secret, size_t len);
 
 /* One finished game. `game` holds the attempts (its variant and board are stored too). */
 typedef struct {
@@ -72,6 +76,12 @@ int64_t store_league_unfinished(store_db *s, const char *name, const char *confi
 /* A new league and its whole schedule, in one transaction. Returns the league id, or -1. */
 int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
                             uint64_t seed, const store_planned *plan, int n);
+
+/* The league's secret (len bytes) its players' seeds derive from, in one transaction: when the league has one it
+ * is copied to `secret`; when it has none (just created, or created by an older arena) the bytes in `secret`,
+ * drawn by the caller, become its secret. So every run of a league plays with the same one. Returns 0, or -1
+ * (a database error, no such league, a stored secret of another length). */
+int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len);
 
 /* The unplayed games of a league in schedule order (*out: malloc'd, free it) and the schedule's size. */
 int store_league_pending(store_db *s, int64_t league, store_planned **out, int *n, int *total);

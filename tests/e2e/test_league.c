@@ -2,8 +2,12 @@
  * both colours with the right counts, deterministically; `arena league` killed with SIGKILL at random
  * moments (60 times) and restarted ends with exactly the planned games, none twice, and an intact
  * database; a second coordinator on the same database is refused; misbehaving bots in a league cost
- * only their own games (every mode in tests/agents/misbehaviours.h but two). */
+ * only their own games (every mode in tests/agents/misbehaviours.h but two); players' seeds: every seed a
+ * killed and resumed league sends derives from the one secret stored with it, such a league replays the
+ * games of one played straight through, separately created leagues get their own secrets (shown in no
+ * output), and a league in a schema-2 database is resumed and given a secret. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -14,6 +18,9 @@
 #include "agents/misbehaviours.h"
 #include "config.h"
 #include "league.h"
+#include "protocol.h"
+#include "schema_v2.h"
+#include "seeds.h"
 #include "test_sys.h"
 
 E2E_FIXTURE(tmp, "arena-league-test")
@@ -341,6 +348,370 @@ static void misbehaving_bots_cost_only_their_games(void **state)
     }
 }
 
+/* ---- players' seeds ---- */
+
+/* Starts `arena league cfg`, waits until `games` games are stored, kills it with SIGKILL and returns how many
+ * games were stored by then (the test fails if the league ended first). */
+static long league_killed_after(const char *cfg, const char *db, const char *logs, long games)
+{
+    char *const argv[] = { "arena", "league", (char *)cfg, "--db", (char *)db, "--logs", (char *)logs, "--quiet", NULL };
+    pid_t pid = start_arena(argv);
+    struct timespec tick = { 0, 2 * 1000 * 1000 };
+    int st;
+    while (try_scalar(db, "SELECT count(*) FROM games") < games) {
+        if (waitpid(pid, &st, WNOHANG) == pid)
+            fail_msg("the league ended before %ld games were stored", games);
+        nanosleep(&tick, NULL);
+    }
+    kill(pid, SIGKILL);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    return db_scalar(db, "SELECT count(*) FROM games");
+}
+
+/* The hex of a blob (or any text) the query on db gives, into a static buffer; "" for NULL. */
+static const char *db_text(const char *db, const char *sql)
+{
+    static char text[1024];
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    if (sqlite3_prepare_v2(d, sql, -1, &st, NULL) != SQLITE_OK)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(d));
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    const unsigned char *t = sqlite3_column_text(st, 0);
+    snprintf(text, sizeof text, "%s", t ? (const char *)t : "");
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    return text;
+}
+
+/* The league's secret, read with SQLite directly. */
+static void league_secret(const char *db, int64_t league, uint8_t key[SEEDS_KEY_BYTES])
+{
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(d, "SELECT secret FROM leagues WHERE id = ?", -1, &st, NULL), SQLITE_OK);
+    sqlite3_bind_int64(st, 1, league);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_bytes(st, 0), SEEDS_KEY_BYTES);
+    memcpy(key, sqlite3_column_blob(st, 0), SEEDS_KEY_BYTES);
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+}
+
+/* Every game of a league, one line each in schedule order: n, Black, White and the transcript (malloc'd). */
+static char *league_transcripts(const char *db, int64_t league)
+{
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(d,
+                                        "SELECT s.n, s.black, s.white, (SELECT group_concat(x, ' ') FROM (SELECT "
+                                        "a.player || a.cell || ':' || a.outcome AS x FROM attempts a WHERE "
+                                        "a.game_id = g.id ORDER BY a.n)) FROM schedule s JOIN games g ON g.id = "
+                                        "s.game_id WHERE s.league_id = ? ORDER BY s.n",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_int64(st, 1, league);
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    text[0] = '\0';
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *moves = (const char *)sqlite3_column_text(st, 3);
+        size_t need = strlen(moves ? moves : "") + 200;
+        if (len + need >= cap) {
+            cap = 2 * (len + need);
+            text = realloc(text, cap);
+            assert_non_null(text);
+        }
+        len += (size_t)snprintf(text + len, cap - len, "%d %s-%s: %s\n", sqlite3_column_int(st, 0),
+                                (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2),
+                                moves ? moves : "");
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    return text;
+}
+
+/* A league killed with SIGKILL midway and resumed: every game_start its recording bot received (in both runs)
+ * carries the seed derived from the game's stored seed and colour under the one secret stored with the
+ * league, and both runs are stored with that secret. */
+static void killed_league_sends_seeds_from_its_stored_secret(void **state)
+{
+    (void)state;
+    const char *a = getenv("ARENA_TEST_AGENTS");
+    char text[2048], tag[64], db[300], logs[300], record[300];
+    snprintf(tag, sizeof tag, "--tag s%d", (int)getpid());
+    snprintf(text, sizeof text,
+             "[league]\nname = seeds\nvariants = classical\nboards = 4x4\ngames = 160\nseed = 5\n"
+             "[agent rec]\ncommand = %s/misbehave\nargs = --mode play %s\n"
+             "[agent r]\ncommand = %s/random\nargs = --seed 1 %s\n",
+             a ? a : "build/release/tests/agents", tag, bin, tag);
+    const char *cfg = write_config("seeds.ini", text);
+    snprintf(db, sizeof db, "%s/seeds.db", tmp);
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    snprintf(record, sizeof record, "%s/seeds.rec", tmp);
+    setenv("ARENA_RECORD", record, 1); /* the recording bot appends every message it receives */
+    long before = league_killed_after(cfg, db, logs, 40);
+    procs_with(tag, true);
+    assert_int_equal(league(cfg, db, logs, 0), 0);
+    unsetenv("ARENA_RECORD");
+    procs_with(tag, true);
+    assert_true(before >= 40 && before < 160);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues"), 1);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 160);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM runs"), 2);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM runs r, leagues l WHERE r.secret = l.secret"), 2);
+    uint8_t key[SEEDS_KEY_BYTES];
+    league_secret(db, 1, key);
+
+    /* the schedule: game id on the wire -> stored game seed */
+    static int64_t ids[160];
+    static uint64_t game_seeds[160];
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(d, "SELECT id, seed FROM schedule ORDER BY n", -1, &st, NULL), SQLITE_OK);
+    int n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW && n < 160) {
+        ids[n] = sqlite3_column_int64(st, 0);
+        game_seeds[n++] = (uint64_t)sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    assert_int_equal(n, 160);
+
+    FILE *f = fopen(record, "rb");
+    assert_non_null(f);
+    static uint8_t data[1 << 22];
+    size_t len = fread(data, 1, sizeof data, f);
+    fclose(f);
+    static bool seen[160];
+    static pm_msg m;
+    char why[256];
+    int starts = 0;
+    for (size_t off = 0; off + 4 <= len;) {
+        size_t k = data[off] | data[off + 1] << 8 | data[off + 2] << 16 | (size_t)data[off + 3] << 24;
+        if (off + 4 + k > len)
+            break; /* the last record, cut by the kill */
+        int rc = pm_decode(data + off + 4, k, &m, why, sizeof why);
+        off += 4 + k;
+        if (rc != 0 || m.type != PM_GAME_START)
+            continue;
+        int i = 0;
+        while (i < n && ids[i] != (int64_t)m.game)
+            i++;
+        if (i == n)
+            fail_msg("game_start for game %llu, not in the schedule", (unsigned long long)m.game);
+        uint64_t want = seeds_player(key, game_seeds[i], m.color);
+        if (m.seed != want)
+            fail_msg("game %llu (%s): sent seed %llu, expected %llu from the league's secret",
+                     (unsigned long long)m.game, m.color == HX_BLACK ? "B" : "W", (unsigned long long)m.seed,
+                     (unsigned long long)want);
+        seen[i] = true;
+        starts++;
+    }
+    assert_true(starts >= 160);
+    for (int i = 0; i < n; i++)
+        if (!seen[i])
+            fail_msg("no game_start recorded for game %d of the schedule", i);
+}
+
+/* A league killed midway and resumed plays exactly the games of the same league played straight through: the
+ * resumed run sends the same seeds (deterministic bots, bin/random with --seed, replay every game). The
+ * same league is a copy of the finished one's database with its games taken out. */
+static void resumed_league_replays_the_same_games(void **state)
+{
+    (void)state;
+    char text[2048], tag[64], db[300], copy[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag p%d", (int)getpid());
+    snprintf(text, sizeof text,
+             "[league]\nname = replay\nvariants = classical\nboards = 5x5\ngames = 200\nconcurrency = 2\n"
+             "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n"
+             "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n",
+             bin, tag, bin, tag);
+    const char *cfg = write_config("replay.ini", text);
+    snprintf(db, sizeof db, "%s/straight.db", tmp);
+    snprintf(copy, sizeof copy, "%s/resumed.db", tmp);
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    assert_int_equal(league(cfg, db, logs, 0), 0);
+    procs_with(tag, true);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason = 'connected'"), 200);
+    char *straight = league_transcripts(db, 1);
+
+    /* the same league before its first game: the copy, its games taken out */
+    sqlite3 *d;
+    char sql[600];
+    assert_int_equal(sqlite3_open(db, &d), SQLITE_OK);
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", copy);
+    assert_int_equal(sqlite3_exec(d, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
+    assert_int_equal(sqlite3_open(copy, &d), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(d, "UPDATE schedule SET game_id = NULL; DELETE FROM attempts; DELETE FROM games;"
+                                     " DELETE FROM runs;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
+    assert_int_equal(db_scalar(copy, "PRAGMA user_version"), db_scalar(db, "PRAGMA user_version"));
+
+    long before = league_killed_after(cfg, copy, logs, 60);
+    procs_with(tag, true);
+    assert_true(before >= 60 && before < 200);
+    assert_int_equal(league(cfg, copy, logs, 0), 0);
+    procs_with(tag, true);
+    assert_int_equal(db_scalar(copy, "SELECT count(*) FROM leagues"), 1);
+    assert_int_equal(db_scalar(copy, "SELECT count(*) FROM games WHERE reason = 'connected'"), 200);
+    char *resumed = league_transcripts(copy, 1);
+    if (strcmp(straight, resumed) != 0) {
+        const char *p = straight, *q = resumed;
+        while (*p && *p == *q)
+            p++, q++;
+        while (p > straight && p[-1] != '\n')
+            p--, q--;
+        fail_msg("the resumed league played other games than the one played straight through:\nstraight: %.200s\n"
+                 "resumed:  %.200s", p, q);
+    }
+    free(straight);
+    free(resumed);
+}
+
+/* Two leagues of one config, each created with --new, have secrets of their own (16 random bytes each): the
+ * same game seeds, other players' seeds, so deterministic bots play other games. No output of arena shows a
+ * secret. */
+static void separate_leagues_get_separate_secrets(void **state)
+{
+    (void)state;
+    char text[2048], tag[64], db[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag n%d", (int)getpid());
+    snprintf(text, sizeof text,
+             "[league]\nname = twice\nvariants = classical\nboards = 4x4\ngames = 20\n"
+             "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n"
+             "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n",
+             bin, tag, bin, tag);
+    const char *cfg = write_config("twice.ini", text);
+    snprintf(db, sizeof db, "%s/twice.db", tmp);
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    char cmd[2400];
+    static char outputs[1 << 20];
+    size_t used = 0;
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "'%s/arena' league '%s' --new --db '%s' --logs '%s' --json 2>&1", bin, cfg, db,
+                 logs);
+        char *out = sh_output(cmd);
+        used += (size_t)snprintf(outputs + used, sizeof outputs - used, "%s", out);
+        free(out);
+    }
+    procs_with(tag, true);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues"), 2);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues WHERE length(secret) = 16"), 2);
+    assert_int_equal(db_scalar(db, "SELECT count(DISTINCT secret) FROM leagues"), 2);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM runs r JOIN leagues l ON r.description LIKE 'league ' ||"
+                                " l.id || ' %' WHERE r.secret = l.secret"), 2);
+    /* the same schedule with the same game seeds, and yet other games */
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule a JOIN schedule b ON a.league_id = 1 AND"
+                                " b.league_id = 2 AND a.n = b.n AND a.seed = b.seed AND a.black = b.black"), 20);
+    char *first = league_transcripts(db, 1), *second = league_transcripts(db, 2);
+    assert_true(strlen(first) > 0);
+    assert_string_not_equal(first, second);
+    free(first);
+    free(second);
+
+    /* what arena shows of these leagues holds neither secret, in hex or raw */
+    const char *reports[] = { "games --json --limit 0", "games --format csv --limit 0", "show 1",
+                              "export --format sgf", "export --format pgn", "ratings --bootstrap 0 --format json" };
+    for (size_t r = 0; r < sizeof reports / sizeof reports[0]; r++) {
+        snprintf(cmd, sizeof cmd, "'%s/arena' %s --db '%s' 2>&1", bin, reports[r], db);
+        char *out = sh_output(cmd);
+        used += (size_t)snprintf(outputs + used, sizeof outputs - used, "%s", out);
+        free(out);
+    }
+    assert_true(used < sizeof outputs - 1);
+    for (int l = 1; l <= 2; l++) {
+        char sql[128], hex[2 * SEEDS_KEY_BYTES + 1], lower[sizeof hex];
+        snprintf(sql, sizeof sql, "SELECT hex(secret) FROM leagues WHERE id = %d", l);
+        const char *h = db_text(db, sql);
+        assert_int_equal(strlen(h), 2 * SEEDS_KEY_BYTES);
+        memcpy(hex, h, sizeof hex);
+        for (size_t i = 0; i < sizeof hex; i++)
+            lower[i] = (char)tolower((unsigned char)hex[i]);
+        uint8_t key[SEEDS_KEY_BYTES];
+        league_secret(db, l, key);
+        assert_null(strstr(outputs, hex));
+        assert_null(strstr(outputs, lower));
+        assert_null(memmem(outputs, used, key, sizeof key));
+    }
+}
+
+/* A database from an arena of schema 2 holding an unfinished league (its schedule written, no secret): `arena
+ * league --resume` migrates it, gives the league a secret, stores it with the run and plays the league. */
+static void schema_2_league_is_resumed(void **state)
+{
+    (void)state;
+    char text[2048], tag[64], db[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag o%d", (int)getpid());
+    snprintf(text, sizeof text,
+             "[league]\nname = old\nvariants = classical\nboards = 3x3\ngames = 4\nseed = 2\n"
+             "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n"
+             "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n",
+             bin, tag, bin, tag);
+    const char *cfg = write_config("old.ini", text);
+    snprintf(db, sizeof db, "%s/old.db", tmp);
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "sha256sum '%s' | cut -c1-64", cfg);
+    char *sha = sh_output(cmd);
+    sha[strcspn(sha, "\n")] = '\0';
+    assert_int_equal(strlen(sha), 64);
+
+    /* what an arena of schema 2 wrote when it created this league */
+    static cfg_league c;
+    char err[512];
+    assert_int_equal(cfg_load(cfg, &c, err, sizeof err), 0);
+    cfg_games plays[2] = { { .variants = (1u << HX_VARIANT_COUNT) - 1 }, { .variants = (1u << HX_VARIANT_COUNT) - 1 } };
+    store_planned plan[4];
+    assert_int_equal(lg_plan(&c, plays, plan), 4);
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open(db, &d), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(d, SCHEMA_V2, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(d, "INSERT INTO leagues (id, name, config, config_sha256, seed)"
+                                           " VALUES (1, 'old', ?, ?, 2)", -1, &st, NULL), SQLITE_OK);
+    sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, sha, -1, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
+    assert_int_equal(sqlite3_prepare_v2(d, "INSERT INTO schedule (league_id, n, variant, rows, cols, black, white,"
+                                           " seed) VALUES (1, ?, 'classical', 3, 3, ?, ?, ?)", -1, &st, NULL),
+                     SQLITE_OK);
+    for (int i = 0; i < 4; i++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int(st, 1, plan[i].n);
+        sqlite3_bind_text(st, 2, plan[i].black, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, plan[i].white, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 4, (int64_t)plan[i].seed);
+        assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    free(sha);
+    assert_int_equal(db_scalar(db, "PRAGMA user_version"), 2);
+
+    char *const argv[] = { "arena", "league", (char *)cfg, "--resume", "--db", db, "--logs", logs, "--quiet", NULL };
+    pid_t pid = start_arena(argv);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    procs_with(tag, true);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(db_scalar(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues"), 1); /* resumed, not a new one */
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues WHERE length(secret) = 16"), 1);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 4);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM runs r, leagues l WHERE r.secret = l.secret"), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -349,6 +720,10 @@ int main(void)
         cmocka_unit_test(killed_league_resumes_without_loss_or_duplicates),
         cmocka_unit_test(misbehaving_bots_cost_only_their_games),
         cmocka_unit_test(a_second_coordinator_is_refused),
+        cmocka_unit_test(killed_league_sends_seeds_from_its_stored_secret),
+        cmocka_unit_test(resumed_league_replays_the_same_games),
+        cmocka_unit_test(separate_leagues_get_separate_secrets),
+        cmocka_unit_test(schema_2_league_is_resumed),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -1,7 +1,9 @@
 /* tests/e2e/test_match.c — `arena match` end to end with real bot processes: random vs random and random vs
- * the Python bot (summary checked against the database), every misbehaving test bot (each loses its games
- * with the right reason and the match completes, no process left behind), what a recording bot was told
- * (exactly its information state), SIGTERM, bad input, and `arena games` / `arena show`. */
+ * the Python bot (summary checked against the database; each run has a secret of its own for the players'
+ * seeds, shown in no output), every misbehaving test bot (each loses its games with the right reason and the
+ * match completes, no process left behind), what a recording bot was told (exactly its information state,
+ * and its seed derived from the game's under the run's secret), SIGTERM, bad input, and `arena games` /
+ * `arena show`. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 
 #include "agents/misbehaviours.h"
 #include "protocol.h"
+#include "seeds.h"
 #include "test_sys.h"
 
 static char bin[512], agents[512], tmp[64];
@@ -63,6 +66,21 @@ static long json_int(const char *text, const char *within, const char *key)
 
 static char out[1 << 16];
 
+/* The text of a one-value query on db (malloc'd). */
+static char *db_text(const char *db, const char *sql)
+{
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(d, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    char *text = strdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
+    assert_non_null(text);
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    return text;
+}
+
 /* A match of `games` games; checks the summary against the database. Returns the run id. */
 static long match_checked(const char *db, const char *variant, const char *bot_a, const char *bot_b, int games,
                           bool distinct)
@@ -83,6 +101,15 @@ static long match_checked(const char *db, const char *variant, const char *bot_a
         assert_int_equal(json_int(out, "\"forfeits\":", r), 0);
 
     char sql[512];
+    snprintf(sql, sizeof sql, "SELECT length(secret) FROM runs WHERE id = %ld", run_id);
+    assert_int_equal(db_scalar(db, sql), 16);
+    for (int half = 0; half < 2; half++) { /* no half of the run's secret in the summary, in hex */
+        snprintf(sql, sizeof sql, "SELECT hex(substr(secret, %d, 8)) FROM runs WHERE id = %ld", 1 + 8 * half, run_id);
+        char *hex = db_text(db, sql);
+        assert_int_equal(strlen(hex), 16);
+        assert_null(strcasestr(out, hex));
+        free(hex);
+    }
     snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND reason = 'connected'", run_id);
     assert_int_equal(db_scalar(db, sql), games);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND winner = 'B'", run_id);
@@ -121,6 +148,8 @@ static void random_against_random_and_python(void **state)
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 80);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM runs WHERE finished IS NOT NULL"), 4);
     assert_int_equal(db_scalar(db, "SELECT count(DISTINCT name) FROM agents"), 2);
+    /* the same --seed, but every run its own secret for the players' seeds */
+    assert_int_equal(db_scalar(db, "SELECT count(DISTINCT secret) FROM runs WHERE length(secret) = 16"), 4);
 
     /* arena games and arena show read what was stored */
     assert_int_equal(run(out, sizeof out, "%s/arena games --db %s --run %ld --format csv --limit 0", bin, db, r1), 0);
@@ -218,9 +247,16 @@ static void bots_are_told_exactly_their_information_state(void **state)
 
         sqlite3 *d;
         assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-        sqlite3_stmt *games, *att;
-        assert_int_equal(sqlite3_prepare_v2(d, "SELECT id, variant, rows, cols FROM games WHERE run_id = ? ORDER BY id",
-                                            -1, &games, NULL), SQLITE_OK);
+        sqlite3_stmt *games, *att, *secret;
+        assert_int_equal(sqlite3_prepare_v2(d, "SELECT secret FROM runs WHERE id = ?", -1, &secret, NULL), SQLITE_OK);
+        sqlite3_bind_int64(secret, 1, run_id);
+        assert_int_equal(sqlite3_step(secret), SQLITE_ROW);
+        assert_int_equal(sqlite3_column_bytes(secret, 0), SEEDS_KEY_BYTES);
+        uint8_t key[SEEDS_KEY_BYTES];
+        memcpy(key, sqlite3_column_blob(secret, 0), sizeof key);
+        sqlite3_finalize(secret);
+        assert_int_equal(sqlite3_prepare_v2(d, "SELECT id, variant, rows, cols, seed FROM games WHERE run_id = ?"
+                                               " ORDER BY id", -1, &games, NULL), SQLITE_OK);
         assert_int_equal(sqlite3_prepare_v2(d, "SELECT cell FROM attempts WHERE game_id = ? ORDER BY n", -1, &att,
                                             NULL), SQLITE_OK);
         sqlite3_bind_int64(games, 1, run_id);
@@ -239,6 +275,10 @@ static void bots_are_told_exactly_their_information_state(void **state)
                 assert_false(in_game);
                 assert_int_equal(sqlite3_step(games), SQLITE_ROW);
                 assert_string_equal((const char *)sqlite3_column_text(games, 1), variants[v]);
+                /* its seed: from the game's stored seed and its colour under the run's secret */
+                uint64_t game_seed = (uint64_t)sqlite3_column_int64(games, 4);
+                assert_true(m.seed == seeds_player(key, game_seed, m.color));
+                assert_true(m.seed != game_seed);
                 assert_int_equal(hx_new(&g, (hx_variant)v, 4, 4, 0), 0);
                 sqlite3_reset(att);
                 sqlite3_bind_int64(att, 1, sqlite3_column_int64(games, 0));

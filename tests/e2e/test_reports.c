@@ -174,9 +174,10 @@ static void pgn_games_carry_players_and_results(void **state)
         first_won += strcmp(result, "1-0") == 0;
         /* the movetext ends with the same result */
         const char *next = strstr(p + 1, "[Event ");
-        const char *tail = strstr(p, result[0] == '1' ? "} 1-0" : "} 0-1");
-        if (!tail)
-            tail = strstr(p, result[0] == '1' ? "}\n1-0" : "}\n0-1");
+        /* the result after the comment, on its line or (a long movetext is wrapped) on the next: the nearer */
+        const char *same_line = strstr(p, result[0] == '1' ? "} 1-0" : "} 0-1");
+        const char *next_line = strstr(p, result[0] == '1' ? "}\n1-0" : "}\n0-1");
+        const char *tail = !same_line ? next_line : !next_line || same_line < next_line ? same_line : next_line;
         assert_non_null(tail);
         assert_true(!next || tail < next);
         games++;

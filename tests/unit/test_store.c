@@ -1,12 +1,14 @@
-/* tests/unit/test_store.c — the results database: migrations, agents by name and hash, games with their
- * transcripts, refusal of a newer schema, and the read side (each filter, the transcripts, the leagues by
- * id or name). */
+/* tests/unit/test_store.c — the results database: migrations (a schema-2 database with a league, a run and a
+ * game is migrated and keeps them), agents by name and hash, games with their transcripts, refusal of a newer
+ * schema, the secrets of leagues and runs, and the read side (each filter, the transcripts, the leagues by id
+ * or name). */
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "query.h"
 #include "store.h"
+#include "schema_v2.h"
 #include "test_util.h"
 #include "isotime.h"
 
@@ -87,6 +89,93 @@ static void games_and_transcripts_are_stored(void **state)
     assert_non_null(s);
     assert_int_equal(scalar("SELECT count(*) FROM games"), 1);
     assert_int_equal(scalar("SELECT count(*) FROM agents"), 3);
+    store_close(s);
+}
+
+/* A database written by an arena of schema 2 (made here with SQLite, frozen in tests/schema_v2.h): a league
+ * with one of its two games played. Opening it migrates it to the current schema; what it held stays
+ * readable; its league is still unfinished, gets a secret when first asked and keeps it; a run takes one. */
+static void schema_2_database_is_migrated(void **state)
+{
+    (void)state;
+    sqlite3 *d;
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    char *msg = NULL;
+    if (sqlite3_exec(d, SCHEMA_V2, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(d,
+                     "INSERT INTO agents (id, name, command, sha256) VALUES (1, 'a', 'bin/a', 'aa'), (2, 'b', 'bin/b', 'bb');"
+                     "INSERT INTO runs (id, kind, description) VALUES (1, 'league', 'old');"
+                     "INSERT INTO leagues (id, name, config, config_sha256, seed) VALUES (1, 'old', '[league]', 'h', 5);"
+                     "INSERT INTO schedule (id, league_id, n, variant, rows, cols, black, white, seed)"
+                     " VALUES (1, 1, 0, 'classical', 2, 2, 'a', 'b', 11), (2, 1, 1, 'classical', 2, 2, 'b', 'a', 12);"
+                     "INSERT INTO games (id, run_id, variant, rows, cols, black, white, seed, winner, reason, attempts,"
+                     " seconds, started, finished, schedule_id) VALUES (1, 1, 'classical', 2, 2, 1, 2, 11, 'B',"
+                     " 'connected', 2, 0.5, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z', 1);"
+                     "INSERT INTO attempts (game_id, n, player, cell, outcome) VALUES (1, 1, 'B', 'a1', 'placed'),"
+                     " (1, 2, 'W', 'a1', 'collision');"
+                     "UPDATE schedule SET game_id = 1 WHERE id = 1;",
+                     NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("making a schema-2 database: %s", msg ? msg : "?");
+    sqlite3_close(d);
+    assert_int_equal(scalar("PRAGMA user_version"), 2);
+
+    store_db *s = store_open(path, NULL, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    assert_int_equal(scalar("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    assert_int_equal(scalar("SELECT count(*) FROM pragma_table_info('leagues') WHERE name = 'secret'"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'secret'"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM leagues WHERE secret IS NULL"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM runs WHERE secret IS NULL"), 1);
+
+    /* what it held reads as before */
+    store_games *q = store_query(s, &(store_filter){ 0 });
+    assert_non_null(q);
+    store_game_row r;
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_int_equal(r.id, 1);
+    assert_int_equal(r.league, 1);
+    assert_string_equal(r.league_name, "old");
+    assert_true(r.seed == 11);
+    assert_int_equal(store_games_next(q, &r), 0);
+    store_games_end(q);
+    assert_int_equal(store_league_unfinished(s, "old", "h"), 1);
+    store_planned *p;
+    int n, total;
+    assert_int_equal(store_league_pending(s, 1, &p, &n, &total), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(total, 2);
+    assert_int_equal(p[0].n, 1);
+    assert_true(p[0].seed == 12);
+    free(p);
+
+    /* the league's secret: stored when it has none, read back after that */
+    uint8_t first[16], again[16];
+    for (int i = 0; i < 16; i++)
+        first[i] = (uint8_t)(0xa0 + i), again[i] = (uint8_t)i;
+    assert_int_equal(store_league_secret(s, 1, first, sizeof first), 0);
+    assert_int_equal(first[0], 0xa0); /* kept: it is the one stored */
+    assert_int_equal(scalar("SELECT count(*) FROM leagues WHERE hex(secret) = 'A0A1A2A3A4A5A6A7A8A9AAABACADAEAF'"), 1);
+    assert_int_equal(store_league_secret(s, 1, again, sizeof again), 0);
+    assert_memory_equal(again, first, sizeof first); /* the stored one, not the one offered */
+    assert_int_equal(scalar("SELECT count(*) FROM leagues WHERE hex(secret) = 'A0A1A2A3A4A5A6A7A8A9AAABACADAEAF'"), 1);
+    assert_int_equal(store_league_secret(s, 1, again, 8), -1);  /* a stored secret of another length */
+    assert_int_equal(store_league_secret(s, 99, again, sizeof again), -1); /* no such league */
+
+    /* a run's secret */
+    int64_t run = store_run_begin(s, "match", "new");
+    assert_true(run > 1);
+    assert_int_equal(store_run_secret(s, run, first, sizeof first), 0);
+    assert_int_equal(scalar("SELECT length(secret) FROM runs WHERE id = 2"), 16);
+    assert_int_equal(scalar("SELECT count(*) FROM runs WHERE secret IS NULL"), 1); /* the old run has none */
+    assert_int_equal(store_run_secret(s, 99, first, sizeof first), -1);
+    store_close(s);
+
+    /* opening it again changes nothing */
+    s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(store_league_secret(s, 1, again, sizeof again), 0);
+    assert_memory_equal(again, first, sizeof first);
     store_close(s);
 }
 
@@ -286,6 +375,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(games_and_transcripts_are_stored, setup, teardown),
+        cmocka_unit_test_setup_teardown(schema_2_database_is_migrated, setup, teardown),
         cmocka_unit_test_setup_teardown(newer_schema_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(garbage_file_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(read_side_selects_and_types_rows, setup, teardown),
