@@ -26,6 +26,7 @@ $(foreach t,cli reports trainer badinput soak access,$(call test,tests/e2e/test_
 $(call test,tests/e2e/test_match.c,coordinator)
 $(call test,tests/e2e/test_league.c,coordinator)
 $(call test,tests/e2e/test_sdk.c,protocol zmq)
+$(call test,tests/e2e/test_hostile.c,coordinator)
 
 $(call bench,tests/bench/bench_engine.c,engine)
 $(call bench,tests/bench/bench_match.c,coordinator)
@@ -38,7 +39,7 @@ $(call bench,tests/bench/bench_rcfr.c,rcfr)
 # Test bots (tests/agents/): misbehaving on purpose; the match tests find them through ARENA_TEST_AGENTS.
 # Built from source without the mode's sanitizers (also with SAN=1): a bot that eats memory runs under an
 # address-space limit, which the shadow memory of AddressSanitizer cannot live with.
-TEST_AGENTS := $(BUILD)/tests/agents/misbehave
+TEST_AGENTS := $(BUILD)/tests/agents/misbehave $(BUILD)/tests/agents/hostile
 TESTS += $(TEST_AGENTS)
 MISBEHAVE_SRC := tests/agents/misbehave.c $(protocol_SRC) $(engine_SRC) $(base_SRC)
 $(BUILD)/tests/agents/misbehave: $(MISBEHAVE_SRC)
@@ -47,3 +48,11 @@ $(BUILD)/tests/agents/misbehave: $(MISBEHAVE_SRC)
 	    $(CFLAGS) -o $@ $(MISBEHAVE_SRC) $(LDFLAGS) $(call lib_ldlibs,$(call closure,protocol zmq))
 -include $(BUILD)/tests/agents/misbehave.d
 
+# The hostile bot (tests/agents/hostile.c, for tests/e2e/test_hostile.c): the SDK's random play and attacks on
+# what a bot must not reach; SQLite for writing into a results database it must not see.
+HOSTILE_SRC := tests/agents/hostile.c $(bot_SRC) $(protocol_SRC) $(engine_SRC) $(base_SRC)
+$(BUILD)/tests/agents/hostile: $(HOSTILE_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(WARNINGS) -D_POSIX_C_SOURCE=200809L -O1 -g -MMD -MP -MF $@.d -Itests $(call lib_cflags,$(call closure,bot sqlite)) \
+	    $(CFLAGS) -o $@ $(HOSTILE_SRC) $(LDFLAGS) $(call lib_ldlibs,$(call closure,bot sqlite)) -lm
+-include $(BUILD)/tests/agents/hostile.d

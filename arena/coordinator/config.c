@@ -119,6 +119,55 @@ bool cfg_parse_boards(const char *text, cfg_games *g, char *why, size_t whylen)
     return each(text, add_board, g, why, whylen);
 }
 
+/* `on`/`off` and `true`/`false` values: sets *out, or returns false. */
+static bool word_bool(const char *value, const char *yes, const char *no, bool *out)
+{
+    if (strcmp(value, yes) != 0 && strcmp(value, no) != 0)
+        return false;
+    *out = strcmp(value, yes) == 0;
+    return true;
+}
+
+static bool add_read(const char *item, void *user, char *why, size_t whylen)
+{
+    cfg_agent *a = user;
+    if (a->n_read == CFG_MAX_READ) {
+        snprintf(why, whylen, "more than %d paths", CFG_MAX_READ);
+        return false;
+    }
+    if (strlen(item) >= sizeof a->read[0]) {
+        snprintf(why, whylen, "a path longer than %zu characters", sizeof a->read[0] - 1);
+        return false;
+    }
+    snprintf(a->read[a->n_read++], sizeof a->read[0], "%s", item);
+    return true;
+}
+
+static bool add_env(const char *item, void *user, char *why, size_t whylen)
+{
+    cfg_agent *a = user;
+    size_t name = strcspn(item, "=");
+    bool ok = name > 0 && !(item[0] >= '0' && item[0] <= '9');
+    for (size_t i = 0; i < name; i++)
+        ok &= (item[i] >= 'A' && item[i] <= 'Z') || (item[i] >= 'a' && item[i] <= 'z') ||
+              (item[i] >= '0' && item[i] <= '9') || item[i] == '_';
+    if (!ok) {
+        snprintf(why, whylen, "'%s': expected NAME or NAME=value (a name of letters, digits and '_', not starting with "
+                 "a digit)", item);
+        return false;
+    }
+    if (a->n_env == CFG_MAX_ENV) {
+        snprintf(why, whylen, "more than %d variables", CFG_MAX_ENV);
+        return false;
+    }
+    if (strlen(item) >= sizeof a->env[0]) {
+        snprintf(why, whylen, "'%.*s': longer than %zu characters", (int)name, item, sizeof a->env[0] - 1);
+        return false;
+    }
+    snprintf(a->env[a->n_env++], sizeof a->env[0], "%s", item);
+    return true;
+}
+
 static bool number(const char *value, long long min, long long max, long long *out)
 {
     char *end;
@@ -205,9 +254,13 @@ static int league_key(parse_state *p, const char *key, const char *value)
         if (!number(value, 0, INT64_MAX, &v))
             return fail(p, "league", key, "'%s': expected a whole number", value);
         c->seed = (uint64_t)v;
+    } else if (strcmp(key, "sandbox") == 0) {
+        if (!word_bool(value, "on", "off", &c->sandbox))
+            return fail(p, "league", key, "'%s': expected on or off", value);
     } else {
         return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
-                                      "move_time_ms, handshake_ms, concurrency, seed, swap, listen, server_key)");
+                                      "move_time_ms, handshake_ms, concurrency, seed, swap, listen, server_key, "
+                                      "sandbox)");
     }
     return 1;
 }
@@ -246,10 +299,25 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
         if (key[0] == 'o' && v > 0 && v < 16)
             return fail(p, section, key, "'%s': a bot needs at least 16 open files (0: no limit)", value);
         *(key[0] == 'm' ? &a->memory_mb : key[0] == 'c' ? &a->cpu_seconds : &a->open_files) = (long)v;
+    } else if (strcmp(key, "sandbox") == 0) {
+        if (!word_bool(value, "on", "off", &a->sandbox))
+            return fail(p, section, key, "'%s': expected on or off", value);
+        a->has_sandbox = true;
+    } else if (strcmp(key, "network") == 0 || strcmp(key, "writable") == 0) {
+        if (!word_bool(value, "true", "false", key[0] == 'n' ? &a->network : &a->writable))
+            return fail(p, section, key, "'%s': expected true or false", value);
+    } else if (strcmp(key, "read") == 0) {
+        a->n_read = 0;
+        if (!each(value, add_read, a, why, sizeof why))
+            return fail(p, section, key, "%s (expected a list of paths: read = /data/x, /data/y)", why);
+    } else if (strcmp(key, "env") == 0) {
+        a->n_env = 0;
+        if (!each(value, add_env, a, why, sizeof why))
+            return fail(p, section, key, "%s", why);
     } else {
         return fail(p, section, key,
                     "unknown key (expected command, args, dir, variants, boards, memory_mb, cpu_seconds, open_files, "
-                    "server_key)");
+                    "server_key, sandbox, network, writable, read, env)");
     }
     return 1;
 }
@@ -297,6 +365,7 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
     c->handshake_ms = 10000;
     c->concurrency = 1;
     c->seed = 1;
+    c->sandbox = true;
     static parse_state p;
     memset(&p, 0, sizeof p);
     p.c = c;
@@ -336,6 +405,8 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
             snprintf(err, errlen, "%s:%d: [agent %s] command: missing", path, a->line, a->name);
             return -1;
         }
+        if (!a->has_sandbox)
+            a->sandbox = c->sandbox;
         if (a->server_key[0] && !c->listen[0]) {
             snprintf(err, errlen, "%s:%d: [agent %s] server_key: only with listen = tcp://... in [league]", path,
                      a->line, a->name);

@@ -11,6 +11,8 @@
 #define CFG_MAX_AGENTS 32
 #define CFG_MAX_BOARDS 16
 #define CFG_NAME_MAX 64
+#define CFG_MAX_READ 8             /* `read =` paths of one agent */
+#define CFG_MAX_ENV 16             /* `env =` entries of one agent */
 
 typedef enum { CFG_ROUND_ROBIN, CFG_GAUNTLET } cfg_mode;
 
@@ -29,6 +31,14 @@ typedef struct {
     bool has_variants, has_boards;
     long memory_mb, cpu_seconds, open_files; /* process limits (0 = none); -1 = the arena's default */
     char server_key[48];           /* with listen: the server key (Z85) pinned for this bot; "" = the league's */
+    /* The sandbox (`sandbox = on|off`, default the league's; off is for trusted bots only) and what it lets
+     * the bot have beyond its defaults: the network, a writable `dir`, extra read-only paths, and extra
+     * environment variables (NAME: passed on from the arena's environment; NAME=value: set). */
+    bool sandbox, has_sandbox;
+    bool network, writable;        /* default false */
+    int n_read, n_env;
+    char read[CFG_MAX_READ][512];
+    char env[CFG_MAX_ENV][256];
     int line;                      /* where its section starts */
 } cfg_agent;
 
@@ -44,6 +54,7 @@ typedef struct {
     int concurrency;
     uint64_t seed;
     bool swap;                     /* hex games on square boards are played with the swap rule */
+    bool sandbox;                  /* `sandbox = on|off`: the agents' default (on) */
     char listen[256];              /* "" = a private ipc endpoint; else tcp://HOST:PORT with CurveZMQ */
     char server_key[512];          /* with listen: the key file from `arena keygen` */
     int n_agents;

@@ -150,6 +150,16 @@ static void check(const cfg_league *c)
         if (!terminated(a->server_key, sizeof a->server_key) ||
             (a->server_key[0] && (strlen(a->server_key) != 40 || !c->listen[0])))
             violated("agent server_key: 40 characters of Z85, only with listen");
+        if (a->n_read < 0 || a->n_read > CFG_MAX_READ || a->n_env < 0 || a->n_env > CFG_MAX_ENV)
+            violated("agent read or env: 0 to the maximum of entries");
+        for (int k = 0; k < a->n_read; k++)
+            if (!terminated(a->read[k], sizeof a->read[k]) || !a->read[k][0])
+                violated("agent read: a path");
+        for (int k = 0; k < a->n_env; k++)
+            if (!terminated(a->env[k], sizeof a->env[k]) || !a->env[k][0] || a->env[k][0] == '=')
+                violated("agent env: NAME or NAME=value");
+        if (!a->has_sandbox && a->sandbox != c->sandbox)
+            violated("agent sandbox: the league's unless its own");
         if (a->line < 1)
             violated("agent line");
     }
