@@ -147,6 +147,15 @@ int cmd_league(int argc, char **argv)
             lim->cpu_seconds = (unsigned)cfg.agents[a].cpu_seconds;
         if (cfg.agents[a].open_files >= 0)
             lim->open_files = (unsigned)cfg.agents[a].open_files;
+        const cfg_agent *ca = &cfg.agents[a];
+        sb_policy *sb = &l.cmds[a].sandbox;
+        sb->off = !ca->sandbox;
+        sb->network = ca->network;
+        sb->writable = ca->writable;
+        for (int i = 0; i < ca->n_read && i < SB_MAX_PATHS; i++)
+            snprintf(sb->read[sb->n_read++], sizeof sb->read[0], "%s", ca->read[i]);
+        for (int i = 0; i < ca->n_env && i < SB_MAX_ENV; i++)
+            snprintf(sb->env[sb->n_env++], sizeof sb->env[0], "%s", ca->env[i]);
         l.agents[a].command = &l.cmds[a];
         snprintf(l.agents[a].name, sizeof l.agents[a].name, "%s", cfg.agents[a].name);
     }

@@ -466,7 +466,7 @@ static void look_for_secret(pid_t pid, const char *var, void *user)
 
 static bool allowed_name(const char *var)
 {
-    static const char *const base[] = { "PATH=", "HOME=", "LANG=", "ARENA_" };
+    static const char *const base[] = { "PATH=", "HOME=", "LANG=", "PWD=", "ARENA_", "ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS=" }; /* PWD: set by bwrap; the sanitizers' options pass through */
     for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
         if (strncmp(var, base[i], strlen(base[i])) == 0)
             return true;
@@ -488,7 +488,7 @@ static void attack_env(void)
             add(&d, "%.*s", (int)strcspn(*e, "="), *e);
         }
     if (extra)
-        add(&d, "%d variables beyond PATH, HOME, LANG, ARENA_* and the allowed ones", extra);
+        add(&d, "%d variables beyond PATH, HOME, LANG, PWD, ARENA_*, *SAN_OPTIONS and the allowed ones", extra);
     secret_scan s = { 0, &d };
     if (opt.secret) {
         pid_t all[4096];
