@@ -13,9 +13,9 @@ if [ "${1:-}" = fuzz ]; then
 fi
 
 if [ "${1:-}" != fuzz ]; then
-modules=(libzmq msgpack sqlite3 inih cmocka libmd libsodium xgboost fann)
+modules=(libzmq msgpack sqlite3 inih cmocka libmd libsodium libseccomp xgboost fann)
 packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libinih-dev libcmocka-dev libmd-dev
-          libsodium-dev libxgboost-dev libfann-dev
+          libsodium-dev libseccomp-dev bubblewrap libxgboost-dev libfann-dev
           python3-zmq python3-msgpack)
 
 missing=()
@@ -27,6 +27,8 @@ else
     done
 fi
 command -v gnuplot >/dev/null 2>&1 || missing+=(gnuplot)
+# Every bot runs in a bubblewrap sandbox (docs/reliability.md).
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 # The example Python bot (agents/examples/random_bot.py) runs on Debian's python3 with these modules.
 /usr/bin/python3 -c 'import zmq, msgpack' >/dev/null 2>&1 || missing+=(python3-zmq python3-msgpack)
 fi

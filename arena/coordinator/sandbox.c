@@ -443,9 +443,13 @@ static bool trial(char *why, size_t whylen)
     return false;
 }
 
-/* bin/arena-init: next to the running program (bin/arena, or PREFIX/bin after make install). */
+/* bin/arena-init: $ARENA_INIT, else next to the running program (bin/arena, or PREFIX/bin after make
+ * install). */
 static bool find_init(void)
 {
+    const char *given = getenv("ARENA_INIT");
+    if (given && *given)
+        return snprintf(init_path, sizeof init_path, "%s", given) < (int)sizeof init_path && access(init_path, X_OK) == 0;
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)

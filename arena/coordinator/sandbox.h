@@ -5,7 +5,8 @@
  * the files its command line names, the paths its config lets it read, its working directory (writable
  * only if allowed) and the one ipc socket of the coordinator, at /run/arena.sock. Nothing else of the
  * machine is there: not the database, the config, the logs, other bots' files or processes, or the
- * coordinator. Run by root, the coordinator starts the sandbox as the unprivileged user SB_UID; the bot
+ * coordinator. Process 1 is bin/arena-init, found next to the running program (or at $ARENA_INIT). Run
+ * by root, the coordinator starts the sandbox as the unprivileged user SB_UID; the bot
  * sees itself as that user in any case. A seccomp filter refuses the system calls a bot has no use for
  * and that reach past the namespaces (ptrace, process_vm_*, keyrings, bpf, perf, userfaultfd, mount,
  * namespaces, module and reboot calls). Process 1 of the sandbox is bin/arena-init, which runs the bot and

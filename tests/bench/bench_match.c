@@ -2,7 +2,10 @@
  * coordinator loop (processes, ZeroMQ over ipc, MessagePack, referee) on 5x5 and 11x11 classical at
  * concurrency 1 and 2, next to the raw ZeroMQ DEALER/ROUTER round trip over ipc between two processes
  * measured in the same run. The harness's cost per attempt (one turn -> move round trip plus the result)
- * is printed as a multiple of that raw round trip. Figures only; nothing is asserted. */
+ * is printed as a multiple of that raw round trip. Every run is played twice, with the bots in their
+ * sandboxes (the default) and as plain processes (sandbox = off), and the start of one bot process (start,
+ * hello, stop) is timed both ways: the sandbox's cost per bot start and per move. Figures only; nothing is
+ * asserted. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -111,28 +114,60 @@ static bool finished(void *user, const rn_result *r, char *why, size_t whylen)
     return true;
 }
 
+/* Seconds per bot start (start, hello, stop), the median of n. */
+static double start_time(const rn_agent *agents, int n)
+{
+    rn_config cfg = { .agents = agents, .n_agents = 1, .handshake_ms = 10000, .log_dir = "/tmp/arena-bench-logs",
+                      .log_prefix = "bench-start" };
+    double t[64];
+    pm_msg hello;
+    char err[512];
+    for (int i = 0; i < n && i < 64; i++) {
+        double t0 = clk_now();
+        if (rn_probe(&cfg, 0, &hello, err, sizeof err) != RN_DONE) {
+            fprintf(stderr, "bench_match: %s\n", err);
+            return 0;
+        }
+        t[i] = clk_now() - t0;
+    }
+    qsort(t, (size_t)n, sizeof t[0], by_value);
+    return t[n / 2];
+}
+
 int main(int argc, char **argv)
 {
     const char *bot = argc > 1 ? argv[1] : "build/bench/bin/random";
-    ag_command cmd;
+    char init[600];
+    snprintf(init, sizeof init, "%.*s/arena-init", (int)(strrchr(bot, '/') ? strrchr(bot, '/') - bot : 1),
+             strrchr(bot, '/') ? bot : ".");
+    setenv("ARENA_INIT", init, 0); /* the sandbox's process 1, next to the bots (this program is elsewhere) */
+    ag_command cmd, plain;
     char err[512];
     if (ag_command_parse(bot, NULL, &cmd, err, sizeof err) != 0) {
         fprintf(stderr, "bench_match: %s\n", err);
         return 1;
     }
+    plain = cmd;
+    plain.sandbox.off = true;
     signal(SIGPIPE, SIG_IGN);
     double raw = raw_round_trip(500);
     printf("match runner: bin/random vs bin/random, classical, through arena's coordinator loop\n");
     printf("raw ZeroMQ DEALER/ROUTER round trip over ipc (two processes, median of 7 x 500): %.1f us\n", raw);
-    printf("%-6s %5s %7s %10s %12s %14s %10s\n", "board", "conc", "games", "games/s", "attempts/s", "us/attempt",
-           "x raw RTT");
     rn_agent agents[2] = { { .name = "random", .command = &cmd }, { .name = "random", .command = &cmd } };
+    rn_agent plains[2] = { { .name = "random", .command = &plain }, { .name = "random", .command = &plain } };
+    double boxed = start_time(agents, 21), bare = start_time(plains, 21);
+    printf("bot start (start, hello, stop; median of 21): %.1f ms in its sandbox, %.1f ms as a plain process "
+           "(baseline): %.2fx, +%.1f ms\n", boxed * 1e3, bare * 1e3, bare > 0 ? boxed / bare : 0, (boxed - bare) * 1e3);
+    printf("%-6s %5s %-8s %7s %10s %12s %14s %10s\n", "board", "conc", "sandbox", "games", "games/s", "attempts/s",
+           "us/attempt", "x raw RTT");
     static const struct { int size, conc; long games; } runs[] = {
         { 5, 1, 400 }, { 5, 2, 400 }, { 11, 1, 80 }, { 11, 2, 80 },
     };
-    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    for (size_t j = 0; j < 2 * sizeof runs / sizeof runs[0]; j++) {
+        size_t i = j / 2;
+        bool in_sandbox = j % 2 == 0;
         bench_run b = { .games = runs[i].games, .size = runs[i].size };
-        rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = runs[i].conc, .move_ms = 10000,
+        rn_config cfg = { .agents = in_sandbox ? agents : plains, .n_agents = 2, .concurrency = runs[i].conc, .move_ms = 10000,
                           .margin_ms = 50, .handshake_ms = 10000, .ping_ms = 10000, .log_dir = "/tmp/arena-bench-logs",
                           .log_prefix = "bench", .next_game = next_game, .finished = finished, .user = &b };
         double t0 = clk_now();
@@ -141,8 +176,8 @@ int main(int argc, char **argv)
             return 1;
         }
         double s = clk_now() - t0, us = s / (double)b.attempts * 1e6;
-        printf("%2dx%-3d %5d %7ld %10.1f %12.0f %14.1f %9.2fx\n", runs[i].size, runs[i].size, runs[i].conc, b.games,
-               b.games / s, b.attempts / s, us, us / raw);
+        printf("%2dx%-3d %5d %-8s %7ld %10.1f %12.0f %14.1f %9.2fx\n", runs[i].size, runs[i].size, runs[i].conc,
+               in_sandbox ? "on" : "off", b.games, b.games / s, b.attempts / s, us, us / raw);
     }
     printf("(x raw RTT: wall time per attempt over the raw round trip; at concurrency 2 games overlap, so it can "
            "drop below 1)\n");

@@ -195,7 +195,8 @@ static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
         long run_id = json_int(out, NULL, "run");
         char sql[640];
         if (m->reason) {
-            assert_int_equal(json_int(out, "\"forfeits\":", m->reason), 4);
+            if (json_int(out, "\"forfeits\":", m->reason) != 4)
+                fail_msg("%s: expected 4 forfeits by %s: %s", m->mode, m->reason, out);
             snprintf(sql, sizeof sql,
                      "SELECT count(*) FROM games g JOIN agents a ON a.id = CASE g.winner WHEN 'B' THEN g.white "
                      "ELSE g.black END WHERE run_id = %ld AND reason = '%s' AND detail LIKE '%%%s%%' AND "
