@@ -6,11 +6,13 @@
  * reaped). When it exits the kernel kills everything left in the sandbox's pid namespace.
  *
  * It dies with its parent (bwrap, which dies with the coordinator). With --lifeline FD, the read end of a
- * pipe whose write end only the coordinator holds, it also checks, once that is set, that the coordinator
- * still lives, and else exits at once: a coordinator killed while the sandbox was being set up leaves
- * nothing running. Built without sanitizers: it runs under the bot's address-space limit. */
+ * pipe whose write end only the coordinator holds, it also watches the coordinator itself for as long as
+ * it runs and exits the moment that end closes: a coordinator killed while a sandbox was being set up, or
+ * just after it killed a bwrap whose process 1 was still starting, leaves nothing running. Built without
+ * sanitizers: it runs under the bot's address-space limit. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,17 +22,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+static void on_child(int sig) { (void)sig; }
+
 int main(int argc, char **argv)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    struct pollfd life = { .fd = -1, .events = POLLIN };
     if (argc > 2 && strcmp(argv[1], "--lifeline") == 0) {
-        struct pollfd p = { .fd = atoi(argv[2]), .events = POLLIN };
-        if (poll(&p, 1, 0) < 0 || (p.revents & (POLLHUP | POLLERR | POLLNVAL)))
+        life.fd = atoi(argv[2]);
+        if (fcntl(life.fd, F_SETFD, FD_CLOEXEC) != 0 || poll(&life, 1, 0) < 0 || life.revents)
             return 125; /* the coordinator is gone */
-        close(p.fd);
         argc -= 2;
         argv += 2;
     }
+    /* SIGCHLD only wakes the wait below (ppoll), so a bot's end is seen at once */
+    struct sigaction sa = { .sa_handler = on_child };
+    sigaction(SIGCHLD, &sa, NULL);
+    sigset_t chld, during;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &during);
+    sigdelset(&during, SIGCHLD);
     if (argc < 2 || strcmp(argv[1], "--help") == 0) {
         fprintf(argc < 2 ? stderr : stdout, "usage: arena-init [--lifeline FD] PROGRAM [ARG...]\n\n"
                                             "Process 1 of a bot's sandbox: runs the bot, exits with its status "
@@ -44,6 +56,7 @@ int main(int argc, char **argv)
         return 127;
     }
     if (bot == 0) {
+        signal(SIGCHLD, SIG_DFL);
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
@@ -53,10 +66,14 @@ int main(int argc, char **argv)
     }
     for (;;) {
         int status;
-        pid_t pid = wait(&status);
-        if (pid == bot)
-            return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-        if (pid < 0 && errno != EINTR)
+        pid_t pid;
+        while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+            if (pid == bot)
+                return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+        if (pid < 0 && errno == ECHILD)
             return 127;
+        /* until a child ends (EINTR) or the coordinator does (the lifeline closes) */
+        if (ppoll(&life, life.fd >= 0 ? 1 : 0, NULL, &during) > 0 && life.revents)
+            return 125;
     }
 }
