@@ -175,12 +175,21 @@ static int bind(words *w, const char *base, const char *path, bool rw, char *err
     return 0;
 }
 
-static bool regular_file(const char *base, const char *path)
+/* A file or a directory (other than "/") that exists. */
+static bool existing(const char *base, const char *path)
 {
     char abs[PATH_MAX * 2];
     absolute(base, path, abs, sizeof abs);
     struct stat st;
-    return stat(abs, &st) == 0 && S_ISREG(st.st_mode);
+    return path[0] && stat(abs, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
+}
+
+/* Whether showing path would show the whole file system or something no bot may see. */
+static bool hides(const char *base, const char *path)
+{
+    char abs[PATH_MAX * 2], real[PATH_MAX];
+    absolute(base, path, abs, sizeof abs);
+    return !realpath(abs, real) || strcmp(real, "/") == 0 || denied_by(real);
 }
 
 static int seccomp_fd(char *err, size_t errlen);
@@ -248,8 +257,10 @@ int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const ch
     }
     if (bind(&w, base, exe, false, err, errlen) != 0)
         return -1;
+    /* what the command line names (a policy file, a directory of them), unless it would show something
+     * hidden: then the bot just does not see it */
     for (int i = 1; argv[i]; i++)
-        if (regular_file(base, argv[i]) && bind(&w, base, argv[i], false, err, errlen) != 0)
+        if (existing(base, argv[i]) && !hides(base, argv[i]) && bind(&w, base, argv[i], false, err, errlen) != 0)
             return -1;
     for (int i = 0; i < p->n_read; i++)
         if (bind(&w, base, p->read[i], false, err, errlen) != 0)

@@ -2,7 +2,8 @@
  * (bwrap): new user, pid, ipc, uts, cgroup and (unless the agent may use the network) net namespaces, no
  * further user namespaces, a new session, and a mount namespace holding a read-only system (/usr, /etc and
  * the /bin, /lib links), a private /tmp, /proc of its own pid namespace, a minimal /dev, its executable,
- * the files its command line names, the paths its config lets it read, its working directory (writable
+ * the files and directories its command line names (those that would show a hidden path are left out),
+ * the paths its config lets it read, its working directory (writable
  * only if allowed) and the one ipc socket of the coordinator, at /run/arena.sock. Nothing else of the
  * machine is there: not the database, the config, the logs, other bots' files or processes, or the
  * coordinator. Process 1 is bin/arena-init, found next to the running program (or at $ARENA_INIT). Run
