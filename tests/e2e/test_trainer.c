@@ -250,6 +250,12 @@ static void policy_bot_plays_a_solved_policy(void **state)
     char policy[128];
     snprintf(policy, sizeof policy, "%s/s.pol", tmp);
     assert_int_equal(policy_bot_black_wins_2x2(bin, tmp, policy), 20);
+    /* a directory of policies named on its command line is shown to it in its sandbox too */
+    char dir[160], args[200];
+    snprintf(dir, sizeof dir, "%s/pols", tmp);
+    assert_int_equal(sh_run("mkdir -p %s && cp %s %s/", dir, policy, dir), 0);
+    snprintf(args, sizeof args, "--policy-dir %s", dir);
+    assert_int_equal(policy_bot_args_black_wins_2x2(bin, tmp, args), 20);
     /* It never needed the uniform fallback; a bad policy file stops it with status 2. */
     assert_int_equal(sh_run("grep -l 'fell back' %s/logs/* 2>/dev/null", tmp), 1);
     assert_int_equal(sh_run("%s/policy-bot --policy %s/cut.pol 2>/dev/null", bin, tmp), 2);
