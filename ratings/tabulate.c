@@ -141,8 +141,34 @@ static void write_text(FILE *out, const tb_table *t)
         fprintf(out, "%s\n", t->note);
 }
 
+/* "label: NAME, NAME" in format f (escaped as its cells are), without a line end. */
+static void caveat_line(FILE *out, const tb_caveat *v, tb_format f)
+{
+    escaped(out, v->label, f);
+    fputs(": ", out);
+    for (int i = 0; i < v->n; i++) {
+        if (i)
+            fputs(", ", out);
+        escaped(out, v->names[i], f);
+    }
+}
+
+/* The caveat after the last table of a sequence (JSON carries it in every table). */
+static void write_caveat(FILE *out, const tb_caveat *v, tb_format f)
+{
+    switch (f) {
+    case TB_TEXT:
+    case TB_MD: fputc('\n', out); caveat_line(out, v, f); fputc('\n', out); break;
+    case TB_TEX: fputs("\n% ", out); caveat_line(out, v, f); fputc('\n', out); break;
+    case TB_HTML: fputs("<p class=\"note\">", out); caveat_line(out, v, f); fputs("</p>\n", out); break;
+    case TB_CSV: /* no comments in CSV */
+    case TB_JSON: break;
+    }
+}
+
 void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
 {
+    const tb_caveat *v = t->caveat && t->caveat->n > 0 ? t->caveat : NULL;
     switch (f) {
     case TB_TEXT:
         if (!first)
@@ -271,9 +297,20 @@ void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
             escaped(out, t->note, f);
             fputc('"', out);
         }
+        if (v) {
+            fprintf(out, ",\"%s\":[", v->key);
+            for (int i = 0; i < v->n; i++) {
+                fputs(i ? ",\"" : "\"", out);
+                escaped(out, v->names[i], f);
+                fputc('"', out);
+            }
+            fputc(']', out);
+        }
         fputc('}', out);
         if (last)
             fputs("]\n", out);
         break;
     }
+    if (v && last)
+        write_caveat(out, v, f);
 }

@@ -11,6 +11,17 @@ typedef enum { TB_TEXT, TB_MD, TB_CSV, TB_TEX, TB_JSON, TB_HTML } tb_format;
 
 #define TB_MAX_COLS 64
 
+/* A caveat about some names that holds for a whole sequence of tables (the agents of the selected games that
+ * played without a sandbox): in JSON, a key of every table object with the names as a list; after the last
+ * table, in text and Markdown the line "label: NAME, NAME", in HTML that line as a paragraph of class "note",
+ * in LaTeX as a comment; CSV, which has no comments, leaves it out. With n 0 the output is as without it. */
+typedef struct {
+    const char *key;            /* the JSON key */
+    const char *label;
+    const char *const *names;
+    int n;
+} tb_caveat;
+
 typedef struct {
     char title[256];
     int cols, rows, cap;
@@ -18,6 +29,7 @@ typedef struct {
     bool right[TB_MAX_COLS];    /* right-aligned (numbers) */
     char **cells;               /* rows * cols, malloc'd strings */
     char note[512];             /* a line under the table (text, md, tex) */
+    const tb_caveat *caveat;    /* NULL for none; set after tb_init, on every table of a sequence */
 } tb_table;
 
 /* Parses text|md|csv|tex|json|html. Returns -1 for anything else. */

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "json.h"
+
 static _Noreturn void vexit(int status, const char *cmd, const char *fmt, va_list ap)
 {
     fprintf(stderr, "arena %s: ", cmd);
@@ -185,4 +187,25 @@ int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opti
     if (c == '?')
         cli_usage_error(cmd, "unknown option '%s' (see 'arena %s --help')", argv[optind - 1], cmd);
     return c;
+}
+
+void cli_unsandboxed_text(const char *const *names, int n)
+{
+    if (n == 0)
+        return;
+    printf("%s: ", CLI_UNSANDBOXED);
+    for (int i = 0; i < n; i++)
+        printf("%s%s", i ? ", " : "", names[i]);
+    putchar('\n');
+}
+
+void cli_unsandboxed_json(const char *const *names, int n)
+{
+    printf(",\"unsandboxed\":[");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            putchar(',');
+        json_string(stdout, names[i]);
+    }
+    putchar(']');
 }

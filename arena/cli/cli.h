@@ -82,6 +82,17 @@ enum {
  * or an unknown option exits through cli_usage_error() naming it. */
 int cli_getopt(const char *cmd, int argc, char **argv, const struct option *options);
 
+/* Agents that played without a sandbox (trusted bots, `sandbox = off`) are named in every report, so their
+ * results are not taken for those of sandboxed bots: in text, the line CLI_UNSANDBOXED ": NAME, NAME"; in
+ * JSON, the key "unsandboxed" with the names as a list. */
+#define CLI_UNSANDBOXED "sandbox off (trusted bots only)"
+
+/* Prints the text line on stdout; nothing when n is 0. */
+void cli_unsandboxed_text(const char *const *names, int n);
+
+/* Prints ,"unsandboxed":[...] on stdout (the list empty when n is 0), for a JSON object being written. */
+void cli_unsandboxed_json(const char *const *names, int n);
+
 /* "B", "W" for players. */
 static inline const char *cli_player(int p) { return p == HX_BLACK ? "B" : "W"; }
 

@@ -38,7 +38,8 @@ static const char help[] =
     "  --progress N   when stderr is not a terminal, a progress line every N games (default 50; 0: none)\n"
     "  --quiet        no progress at all\n"
     "  --json         a JSON summary: {\"league\",\"name\",\"resumed\",\"scheduled\",\"played\",\"pending\",\n"
-    "                 \"forfeits\":{...},\"seconds\",\"db\"}\n\n"
+    "                 \"forfeits\":{...},\"unsandboxed\":[the agents with sandbox = off],\"seconds\",\"db\"};\n"
+    "                 in text, such agents are named on a line 'sandbox off (trusted bots only): NAME, NAME'\n\n"
     "One league coordinator at a time per database: a second `arena league` on a database in use exits\n"
     "with status 3 without touching it (other commands, `arena match` included, may use it meanwhile).\n\n"
     "Exit status: 0 the league is complete, 1 it could not run (database error), 2 bad input (the config:\n"
@@ -270,6 +271,8 @@ int cmd_league(int argc, char **argv)
     rn_status st = rec_play(rec, &rc, l.n_pending, every, quiet, &seconds, err, sizeof err);
     int pending = l.n_pending - (int)rec->played;
     long forfeits = rec_forfeits(rec);
+    const char *off[CFG_MAX_AGENTS];
+    int n_off = rec_unsandboxed(rec, off, CFG_MAX_AGENTS);
     if (fmt == CLI_JSON) {
         printf("{\"league\":%lld,\"name\":", (long long)league);
         json_string(stdout, cfg.name);
@@ -277,7 +280,9 @@ int cmd_league(int argc, char **argv)
                total, rec->played, pending);
         for (int r = 1; r < HX_END_COUNT; r++)
             printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
-        printf("},\"seconds\":%.3f,\"db\":", seconds);
+        putchar('}');
+        cli_unsandboxed_json(off, n_off < CFG_MAX_AGENTS ? n_off : CFG_MAX_AGENTS);
+        printf(",\"seconds\":%.3f,\"db\":", seconds);
         json_string(stdout, db);
         printf("}\n");
     } else {
@@ -286,6 +291,7 @@ int cmd_league(int argc, char **argv)
         for (int r = 1; r < HX_END_COUNT; r++)
             if (rec->forfeits[r])
                 printf("  %s: %ld\n", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
+        cli_unsandboxed_text(off, n_off < CFG_MAX_AGENTS ? n_off : CFG_MAX_AGENTS);
     }
     free(l.pending);
     store_close(rec->store);

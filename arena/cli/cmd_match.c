@@ -52,7 +52,9 @@ static const char help[] =
     "  --quiet              no progress line\n"
     "  --json               one JSON object: {\"games\",\"a\":{\"name\",\"wins\",\"wins_as_black\",\n"
     "                       \"wins_as_white\"},\"b\":{...},\"forfeits\":{\"timeout\",\"crash\",\"illegal\",\n"
-    "                       \"protocol_error\",\"disconnected\"},\"seconds\",\"games_per_second\",\"run\",\"db\"}\n"
+    "                       \"protocol_error\",\"disconnected\"},\"unsandboxed\":[names: bots played with\n"
+    "                       --sandbox off],\"seconds\",\"games_per_second\",\"run\",\"db\"}; in text, such bots\n"
+    "                       are named on a line 'sandbox off (trusted bots only): NAME, NAME'\n"
     "  --format text|json   the same as --json for json\n\n"
     "Exit status: 0 all games played, 1 failure (a bot refused the variant, database error), 2 bad input\n"
     "(options, a bot's executable not found), 128+signal when interrupted (games already played are kept).\n";
@@ -104,7 +106,10 @@ static void print_text(const match *m, double seconds, const char *db)
             printf("%s%s %ld", first ? "" : ", ", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
             first = 0;
         }
-    printf("\nstored as run %lld in %s\n", (long long)rec->run, db);
+    putchar('\n');
+    const char *off[2];
+    cli_unsandboxed_text(off, rec_unsandboxed(rec, off, 2));
+    printf("stored as run %lld in %s\n", (long long)rec->run, db);
 }
 
 static void print_json(const match *m, double seconds, const char *db)
@@ -123,7 +128,10 @@ static void print_json(const match *m, double seconds, const char *db)
     printf(",\"forfeits\":{");
     for (int r = 1; r < HX_END_COUNT; r++)
         printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
-    printf("},\"seconds\":%.3f,\"games_per_second\":%.2f,\"run\":%lld,\"db\":", seconds,
+    putchar('}');
+    const char *off[2];
+    cli_unsandboxed_json(off, rec_unsandboxed(rec, off, 2));
+    printf(",\"seconds\":%.3f,\"games_per_second\":%.2f,\"run\":%lld,\"db\":", seconds,
            seconds > 0 ? rec->played / seconds : 0.0, (long long)rec->run);
     json_string(stdout, db);
     printf("}\n");

@@ -53,6 +53,9 @@ typedef struct {
     int n_players, n_groups, n_leagues;
     result *results;
     long n_results;
+    bool unsandboxed[MAX_PLAYERS];          /* played a selected game without a sandbox */
+    const char *unsandboxed_names[MAX_PLAYERS]; /* their names, in name order */
+    tb_caveat caveat;                       /* naming them under every report */
 } report;
 
 static const char ratings_help[] =
@@ -141,6 +144,8 @@ static void load(report *r)
         snprintf(shas[x->black], sizeof shas[0], "%.7s", row.black_sha256);
         x->white = find_or_add_player(r, row.white_id, row.white);
         snprintf(shas[x->white], sizeof shas[0], "%.7s", row.white_sha256);
+        r->unsandboxed[x->black] |= row.black_unsandboxed;
+        r->unsandboxed[x->white] |= row.white_unsandboxed;
         x->winner = row.winner;
         x->league = -1;
         if (r->history) {
@@ -171,6 +176,16 @@ static void load(report *r)
                 snprintf(r->players[i].name + len, sizeof r->players[i].name - len, "@%s", shas[i]);
                 break;
             }
+    /* the agents that played without a sandbox, in name order, named under every table */
+    r->caveat = (tb_caveat){ .key = "unsandboxed", .label = CLI_UNSANDBOXED, .names = r->unsandboxed_names };
+    for (int i = 0; i < r->n_players; i++) {
+        if (!r->unsandboxed[i])
+            continue;
+        int j = r->caveat.n++;
+        for (; j > 0 && strcmp(r->players[i].name, r->unsandboxed_names[j - 1]) < 0; j--)
+            r->unsandboxed_names[j] = r->unsandboxed_names[j - 1];
+        r->unsandboxed_names[j] = r->players[i].name;
+    }
     /* groups in name order, so output does not depend on the order games were played */
     int order[MAX_GROUPS];
     group sorted[MAX_GROUPS];
@@ -264,6 +279,7 @@ static void ratings_table(report *r, int g, bool first, bool last)
     snprintf(title, sizeof title, "%s: %ld games", g < 0 ? "pooled" : r->groups[g].name, x.total);
     tb_table t;
     tb_init(&t, title, 9);
+    t.caveat = &r->caveat;
     static const char *const head[] = { "rank", "name", "elo", "+-", "games", "score%", "black%", "white%", "los%" };
     for (int c = 0; c < 9; c++)
         tb_column(&t, c, head[c], c != 1);
@@ -303,6 +319,7 @@ static void history_table(report *r)
     static selection x;
     tb_table t;
     tb_init(&t, "rating history: pooled ratings of each league", 7);
+    t.caveat = &r->caveat;
     static const char *const head[] = { "league", "date", "name", "elo", "+-", "games", "score%" };
     for (int c = 0; c < 7; c++)
         tb_column(&t, c, head[c], c != 1 && c != 2);
@@ -458,6 +475,7 @@ int cmd_matrix(int argc, char **argv)
                  score ? "cells: the row's score %" : "cells: the row's wins-losses");
         tb_table t;
         tb_init(&t, title, m + 1);
+        t.caveat = &r.caveat;
         tb_column(&t, 0, "black \\ white", false);
         for (int c = 0; c < m; c++)
             tb_column(&t, c + 1, r.players[cols[c]].name, true);

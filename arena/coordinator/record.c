@@ -6,12 +6,23 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Records with the run that the agent (stored, id > 0) plays without a sandbox, when it does. */
+static int note_unsandboxed(rec_run *r, const rec_agent *a)
+{
+    if (!a->command->sandbox.off || r->run <= 0)
+        return 0;
+    return store_run_unsandboxed(r->store, r->run, a->id);
+}
+
 /* The agent's id in the store, storing it first when it has none yet (or storing it failed before). */
 static int64_t agent_id(rec_run *r, int i)
 {
     rec_agent *a = &r->agents[i];
-    if (a->id <= 0)
+    if (a->id <= 0) {
         a->id = store_agent(r->store, a->name, a->command->line, a->version, a->command->sha256);
+        if (a->id > 0 && note_unsandboxed(r, a) != 0)
+            a->id = -1; /* stored again next time, and recorded then */
+    }
     return a->id;
 }
 
@@ -82,6 +93,9 @@ int rec_begin(rec_run *r, const char *kind, const char *description, const uint8
     r->run = store_run_begin(r->store, kind, description);
     if (r->run >= 0 && store_run_secret(r->store, r->run, r->seed_key, SEEDS_KEY_BYTES) != 0)
         r->run = -1;
+    for (int i = 0; r->run > 0 && i < r->n_agents; i++) /* agents stored before the run began */
+        if (r->agents[i].id > 0 && note_unsandboxed(r, &r->agents[i]) != 0)
+            r->run = -1;
     if (r->run < 0) {
         snprintf(err, errlen, "cannot record the run: %s", store_error(r->store));
         return -1;
@@ -98,6 +112,7 @@ void rec_attach(rec_run *r, rn_config *cfg)
     cfg->finished = on_finished;
     cfg->seed_key = r->seed_key;
     cfg->user = r;
+    r->n_agents = cfg->n_agents;
 }
 
 rn_status rec_play(rec_run *r, const rn_config *cfg, long total, long every, bool quiet, double *seconds, char *err,
@@ -118,5 +133,23 @@ long rec_forfeits(const rec_run *r)
     long n = 0;
     for (int i = 1; i < HX_END_COUNT; i++)
         n += r->forfeits[i];
+    return n;
+}
+
+int rec_unsandboxed(const rec_run *r, const char **names, int max)
+{
+    int n = 0;
+    for (int i = 0; i < r->n_agents; i++) {
+        if (!r->agents[i].command->sandbox.off)
+            continue;
+        bool seen = false; /* a match of a bot against itself names it once */
+        for (int j = 0; j < i && !seen; j++)
+            seen = r->agents[j].command->sandbox.off && strcmp(r->agents[j].name, r->agents[i].name) == 0;
+        if (seen)
+            continue;
+        if (n < max)
+            names[n] = r->agents[i].name;
+        n++;
+    }
     return n;
 }

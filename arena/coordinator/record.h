@@ -37,6 +37,7 @@ typedef struct {
                                     * first game; false (league): the caller's names stay, and its hello stores
                                     * the agent again with its version */
     /* Kept by the recorder: */
+    int n_agents;                  /* rn_config.n_agents, from rec_attach */
     int64_t run;                   /* runs.id, from rec_begin */
     uint8_t seed_key[SEEDS_KEY_BYTES]; /* the run's secret for the players' seeds, from rec_begin */
     long played;                   /* games stored */
@@ -48,7 +49,10 @@ typedef struct {
 
 /* Begins the run in the store (kind "match" or "league", a description for people) with the secret its players'
  * seeds derive from (seeds.h: a fresh one for a match, the league's for a league), which is stored with the run
- * and used by rec_play. Returns 0, or -1 with "cannot record the run: <database error>" in err. */
+ * and used by rec_play. Every agent whose command has sandbox.off is recorded with the run as unsandboxed
+ * (store_run_unsandboxed): here when it is already stored (a league's agent asked what it plays), else when
+ * the recorder stores it, at its hello or before its first game, so before any game of it. Returns 0, or -1
+ * with "cannot record the run: <database error>" in err. */
 int rec_begin(rec_run *r, const char *kind, const char *description, const uint8_t seed_key[SEEDS_KEY_BYTES],
               char *err, size_t errlen);
 
@@ -67,5 +71,9 @@ rn_status rec_play(rec_run *r, const rn_config *cfg, long total, long every, boo
 
 /* Forfeits of all reasons. */
 long rec_forfeits(const rec_run *r);
+
+/* The names of the run's agents that play without a sandbox (their command's sandbox.off), each name once, in
+ * the order of the agents, into names[0..max); returns how many there are (also beyond max). */
+int rec_unsandboxed(const rec_run *r, const char **names, int max);
 
 #endif

@@ -21,7 +21,9 @@ struct store_transcript {
 static const char games_select[] =
     "SELECT g.id, g.run_id, r.kind, g.variant, g.rows, g.cols, g.swap, g.black, b.name, b.sha256, g.white, w.name,"
     " w.sha256, g.seed, g.winner, g.reason, g.detail, g.attempts, g.seconds, g.started, g.finished, x.league_id,"
-    " l.name, l.created"
+    " l.name, l.created,"
+    " EXISTS (SELECT 1 FROM unsandboxed u WHERE u.run_id = g.run_id AND u.agent_id = g.black),"
+    " EXISTS (SELECT 1 FROM unsandboxed u WHERE u.run_id = g.run_id AND u.agent_id = g.white)"
     " FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
     " LEFT JOIN runs r ON r.id = g.run_id LEFT JOIN schedule x ON x.id = g.schedule_id"
     " LEFT JOIN leagues l ON l.id = x.league_id WHERE 1";
@@ -147,6 +149,8 @@ int store_games_next(store_games *q, store_game_row *row)
         .league = sqlite3_column_int64(st, 21),
         .league_name = col_text(st, 22),
         .league_created = col_text(st, 23),
+        .black_unsandboxed = sqlite3_column_int(st, 24) != 0,
+        .white_unsandboxed = sqlite3_column_int(st, 25) != 0,
     };
     return 1;
 }

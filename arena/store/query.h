@@ -51,6 +51,8 @@ typedef struct {
     const char *started, *finished;     /* ISO 8601 UTC */
     int64_t league;                     /* the league it was scheduled in, 0 for none */
     const char *league_name, *league_created; /* "" for none */
+    bool black_unsandboxed, white_unsandboxed; /* the player ran without a sandbox in this game's run (a trusted
+                                                * bot, `sandbox = off`): reports must say so */
 } store_game_row;
 
 /* One attempt of a game's transcript. */

@@ -83,6 +83,11 @@ static const char *const migrations[] = {
     "CREATE UNIQUE INDEX games_by_schedule ON games(schedule_id);",
     /* 2 -> 3: the secret players' seeds derive from, per league and per run (NULL: none recorded) */
     "ALTER TABLE leagues ADD COLUMN secret BLOB; ALTER TABLE runs ADD COLUMN secret BLOB;",
+    /* 3 -> 4: the agents of a run that played without a sandbox (trusted bots, `sandbox = off`) */
+    "CREATE TABLE unsandboxed ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  agent_id INTEGER NOT NULL REFERENCES agents(id),"
+    "  PRIMARY KEY (run_id, agent_id)) WITHOUT ROWID;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
@@ -258,6 +263,19 @@ int store_run_secret(store_db *s, int64_t run, const uint8_t *secret, size_t len
     sqlite3_bind_blob(st, 1, secret, (int)len, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
     int rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(s->db) == 1 ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_run_unsandboxed(store_db *s, int64_t run, int64_t agent)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO unsandboxed (run_id, agent_id) VALUES (?,?)", -1, &st,
+                           NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, run);
+    sqlite3_bind_int64(st, 2, agent);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(st);
     return rc;
 }

@@ -12,7 +12,7 @@
 #include "game.h"
 #include "result.h"
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 #define STORE_DEFAULT_PATH "results/arena.db"
 
 typedef struct store_db store_db;
@@ -40,6 +40,11 @@ int store_run_end(store_db *s, int64_t run);
 /* Records with the run the secret (len bytes) its players' seeds derive from. Returns 0, or -1. The read side
  * (query.h) never returns it. */
 int store_run_secret(store_db *s, int64_t run, const uint8_t *secret, size_t len);
+
+/* Records that `agent` played in `run` without a sandbox (a trusted bot, `sandbox = off`); recording it again
+ * changes nothing. Returns 0, or -1 (a database error, no such run or agent). The reports name such agents
+ * (query.h: store_game_row's black_unsandboxed, white_unsandboxed). */
+int store_run_unsandboxed(store_db *s, int64_t run, int64_t agent);
 
 /* One finished game. `game` holds the attempts (its variant and board are stored too). */
 typedef struct {

@@ -2,7 +2,10 @@
  * game replays through the rules engine to its stored winner, attempt by attempt; every PGN game carries
  * the stored players and result, first player as White), `arena plot` (PNG and SVG files written), and
  * `scripts/nightly` (a dated report.md and a self-contained report.html; a bad config gives status 2 and a
- * report that says why; a second night adds a point to the rating history). */
+ * report that says why; a second night adds a point to the rating history), and the agents that played
+ * without a sandbox (`sandbox = off`, `--sandbox off`): named by the match and league summaries and under
+ * ratings, matrix and history in every format that can carry a note, and in the nightly report; absent
+ * (JSON summaries: an empty list) when every bot of the selected games was sandboxed. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,6 +244,8 @@ static void nightly_writes_a_self_contained_report(void **state)
     for (size_t i = 0; i < sizeof md_parts / sizeof md_parts[0]; i++)
         if (!strstr(md, md_parts[i]))
             fail_msg("report.md lacks '%s':\n%s", md_parts[i], md);
+    if (strstr(md, "sandbox off"))
+        fail_msg("report.md of a sandboxed league names unsandboxed agents:\n%s", md);
     free(md);
     snprintf(path, sizeof path, "%s/2026-11-20/report.html", out);
     char *html = read_file(path);
@@ -295,6 +300,154 @@ static void nightly_writes_a_self_contained_report(void **state)
     free(csv);
 }
 
+/* The output of `arena ARGS --db DB`. */
+static char *arena_output(const char *in_db, const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s/arena' %s --db '%s' 2>/dev/null", bin, args, in_db);
+    return sh_output(cmd);
+}
+
+/* Fails unless `text` holds `part` (or, with want false, does not). */
+static void expect(const char *what, const char *text, const char *part, bool want)
+{
+    if ((strstr(text, part) != NULL) != want)
+        fail_msg("%s %s '%s':\n%s", what, want ? "lacks" : "has", part, text);
+}
+
+#define OFF_RANDOM "sandbox off (trusted bots only): random"
+
+static void unsandboxed_agents_are_named_in_every_report(void **state)
+{
+    (void)state;
+    char cfg[128], udb[160], out[128];
+    snprintf(cfg, sizeof cfg, "%s/off.ini", tmp);
+    snprintf(udb, sizeof udb, "%s/off.db", tmp);
+    snprintf(out, sizeof out, "%s/nightly-off", tmp);
+    FILE *f = fopen(cfg, "w");
+    assert_non_null(f);
+    fprintf(f, "[league]\nname = off\nvariants = classical\nboards = 3x3\ngames = 2\n\n"
+               "[agent random]\ncommand = %s/random\nargs = --seed 1\nsandbox = off\n\n"
+               "[agent random-b]\ncommand = %s/random\nargs = --seed 2\n", bin, bin);
+    fclose(f);
+
+    /* the league's summaries: a line naming the unsandboxed agent, and the JSON key */
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s/arena' league '%s' --db '%s' --quiet --logs '%s/logs'", bin, cfg, udb, tmp);
+    char *text = sh_output(cmd);
+    expect("league summary", text, "\n" OFF_RANDOM "\n", true);
+    expect("league summary", text, "random-b", false);
+    free(text);
+    snprintf(cmd, sizeof cmd, "'%s/arena' league '%s' --db '%s' --quiet --new --json --logs '%s/logs'", bin, cfg, udb,
+             tmp);
+    text = sh_output(cmd);
+    expect("league JSON summary", text, "\"unsandboxed\":[\"random\"]", true);
+    free(text);
+    assert_int_equal(db_scalar(udb, "SELECT count(*) FROM unsandboxed u JOIN agents a ON a.id = u.agent_id"
+                                    " WHERE a.name = 'random'"), 2); /* one per run */
+    assert_int_equal(db_scalar(udb, "SELECT count(*) FROM unsandboxed"), 2);
+
+    /* every report of those games names it, in every format that has room for a note */
+    static const char *const reports[][3] = {
+        /* arguments, what must be there, what must not */
+        { "ratings --bootstrap 0", "\n\n" OFF_RANDOM "\n", "random-b\n" },
+        { "ratings --bootstrap 0 --format md", "\n\n" OFF_RANDOM "\n", "" },
+        { "ratings --bootstrap 0 --format html", "<p class=\"note\">" OFF_RANDOM "</p>\n", "" },
+        { "ratings --bootstrap 0 --format tex", "\n% " OFF_RANDOM "\n", "" },
+        { "ratings --bootstrap 0 --format json", "\"unsandboxed\":[\"random\"]}]", "" },
+        { "ratings --bootstrap 0 --scope groups --format json", "\"unsandboxed\":[\"random\"]}]", "" },
+        { "ratings --bootstrap 0 --format csv", "random-b", "sandbox" },
+        { "ratings --bootstrap 0 --history", "\n\n" OFF_RANDOM "\n", "" },
+        { "matrix", "\n\n" OFF_RANDOM "\n", "" },
+        { "matrix --score --format md", "\n\n" OFF_RANDOM "\n", "" },
+        { "matrix --format html", "<p class=\"note\">" OFF_RANDOM "</p>\n", "" },
+        { "matrix --format json", "\"unsandboxed\":[\"random\"]}]", "" },
+        { "matrix --format csv", "random-b", "sandbox" },
+    };
+    for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++) {
+        text = arena_output(udb, reports[i][0]);
+        expect(reports[i][0], text, reports[i][1], true);
+        if (reports[i][2][0])
+            expect(reports[i][0], text, reports[i][2], false);
+        free(text);
+    }
+
+    /* a match with --sandbox off: the summary names its bots (each name once) */
+    snprintf(cmd, sizeof cmd, "'%s/arena' match --variant classical --board 3x3 --games 2 --sandbox off --quiet "
+                              "--db '%s' --logs '%s/logs' '%s/random' '%s/random --seed 3'", bin, udb, tmp, bin, bin);
+    text = sh_output(cmd);
+    expect("match summary", text, "\nforfeits: none\n" OFF_RANDOM "\nstored as run", true);
+    free(text);
+    snprintf(cmd, sizeof cmd, "'%s/arena' match --variant classical --board 3x3 --games 2 --sandbox off --quiet "
+                              "--json --db '%s' --logs '%s/logs' '%s/random' '%s/bridge'", bin, udb, tmp, bin, bin);
+    text = sh_output(cmd);
+    expect("match JSON summary", text, "\"unsandboxed\":[\"random\",\"bridge\"]", true);
+    free(text);
+
+    /* sandboxed runs in the same database: their summaries have an empty list, their reports no note */
+    snprintf(cmd, sizeof cmd, "'%s/arena' match --variant classical --board 3x3 --games 2 --quiet --json --db '%s' "
+                              "--logs '%s/logs' '%s/random' '%s/bridge'", bin, udb, tmp, bin, bin);
+    text = sh_output(cmd);
+    expect("sandboxed match JSON summary", text, "\"unsandboxed\":[]", true);
+    free(text);
+    snprintf(cmd, sizeof cmd, "'%s/arena' match --variant classical --board 3x3 --games 2 --quiet --db '%s' "
+                              "--logs '%s/logs' '%s/random' '%s/bridge'", bin, udb, tmp, bin, bin);
+    text = sh_output(cmd);
+    expect("sandboxed match summary", text, "sandbox off", false);
+    free(text);
+    long run = db_scalar(udb, "SELECT max(id) FROM runs");
+    char args[128];
+    snprintf(args, sizeof args, "games --run %ld --limit 0", run);
+    text = arena_output(udb, args);
+    expect("games of the sandboxed match", text, "bridge", true);
+    free(text);
+    snprintf(args, sizeof args, "ratings --bootstrap 0 --since 2000-01-01 --board 3x3 --format json");
+    text = arena_output(udb, args); /* every game: the unsandboxed ones too */
+    expect(args, text, "\"unsandboxed\":[\"bridge\",\"random\"]}]", true);
+    free(text);
+
+    /* a fully sandboxed league (the suite's own): no note in any format, no key in JSON */
+    static const char *const formats[] = { "text", "md", "html", "tex", "json", "csv" };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        for (int m = 0; m < 3; m++) {
+            snprintf(args, sizeof args, "%s --format %s", m == 0 ? "ratings --bootstrap 0" : m == 1 ? "matrix"
+                                                          : "ratings --bootstrap 0 --history", formats[i]);
+            text = arena_output(db, args);
+            expect(args, text, "random-b", true);
+            expect(args, text, "sandbox off", false);
+            expect(args, text, "unsandboxed", false);
+            free(text);
+        }
+    snprintf(cmd, sizeof cmd, "'%s/arena' league '%s/r.ini' --db '%s/on.db' --quiet --json --logs '%s/logs'", bin, tmp,
+             tmp, tmp);
+    text = sh_output(cmd);
+    expect("sandboxed league JSON summary", text, "\"unsandboxed\":[]", true);
+    free(text);
+
+    /* the nightly report: in the list at its top and under its tables, in report.md and report.html */
+    assert_int_equal(sh_run("scripts/nightly --config '%s' --db '%s/night-off.db' --out '%s' --bin '%s' "
+                            "--date 2026-11-20 --bootstrap 0 >/dev/null 2>&1", cfg, tmp, out, bin), 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/2026-11-20/report.md", out);
+    text = read_file(path);
+    expect("report.md", text, "- **" OFF_RANDOM "**\n", true);
+    char *second = strstr(text, "## Win matrices");
+    assert_non_null(second);
+    expect("report.md's win matrices", second, "\n\n" OFF_RANDOM "\n", true);
+    *second = '\0';
+    expect("report.md's ratings", strstr(text, "## Ratings"), "\n\n" OFF_RANDOM "\n", true);
+    free(text);
+    snprintf(path, sizeof path, "%s/2026-11-20/report.html", out);
+    text = read_file(path);
+    expect("report.html", text, "<li><strong>" OFF_RANDOM "</strong></li>", true);
+    second = strstr(text, "<h2>Win matrices</h2>");
+    assert_non_null(second);
+    expect("report.html's win matrices", second, "<p class=\"note\">" OFF_RANDOM "</p>", true);
+    *second = '\0';
+    expect("report.html's ratings", text, "<p class=\"note\">" OFF_RANDOM "</p>", true);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +455,7 @@ int main(void)
         cmocka_unit_test(pgn_games_carry_players_and_results),
         cmocka_unit_test(plots_are_written),
         cmocka_unit_test(nightly_writes_a_self_contained_report),
+        cmocka_unit_test(unsandboxed_agents_are_named_in_every_report),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

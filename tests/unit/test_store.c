@@ -1,14 +1,15 @@
 /* tests/unit/test_store.c — the results database: migrations (a schema-2 database with a league, a run and a
- * game is migrated and keeps them), agents by name and hash, games with their transcripts, refusal of a newer
- * schema, the secrets of leagues and runs, and the read side (each filter, the transcripts, the leagues by id
- * or name). */
+ * game is migrated and keeps them; a schema-3 one gets the table of unsandboxed agents, empty), agents by name
+ * and hash, games with their transcripts, refusal of a newer schema, the secrets of leagues and runs, the agents
+ * of a run that played without a sandbox, and the read side (each filter, the transcripts, the leagues by id or
+ * name). */
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "query.h"
 #include "store.h"
-#include "schema_v2.h"
+#include "schema_v3.h"
 #include "test_util.h"
 #include "isotime.h"
 
@@ -179,6 +180,64 @@ static void schema_2_database_is_migrated(void **state)
     store_close(s);
 }
 
+/* A database written by an arena of schema 3 (tests/schema_v3.h) with a match run and its game: opening it adds
+ * the table of unsandboxed agents, empty (nothing of an older arena is taken for unsandboxed); its game reads
+ * as sandboxed; a new run records an unsandboxed agent, once however often it is told. */
+static void schema_3_database_is_migrated(void **state)
+{
+    (void)state;
+    sqlite3 *d;
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    char *msg = NULL;
+    if (sqlite3_exec(d, SCHEMA_V2, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(d, SCHEMA_V3_AFTER_V2, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(d,
+                     "INSERT INTO agents (id, name, command, sha256) VALUES (1, 'a', 'bin/a', 'aa'), (2, 'b', 'bin/b', 'bb');"
+                     "INSERT INTO runs (id, kind, description, secret) VALUES (1, 'match', 'old', x'00112233');"
+                     "INSERT INTO games (id, run_id, variant, rows, cols, black, white, seed, winner, reason, attempts,"
+                     " seconds, started, finished) VALUES (1, 1, 'classical', 2, 2, 1, 2, 11, 'B', 'connected', 1,"
+                     " 0.5, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z');"
+                     "INSERT INTO attempts (game_id, n, player, cell, outcome) VALUES (1, 1, 'B', 'a1', 'placed');",
+                     NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("making a schema-3 database: %s", msg ? msg : "?");
+    sqlite3_close(d);
+    assert_int_equal(scalar("PRAGMA user_version"), 3);
+
+    store_db *s = store_open(path, NULL, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    assert_int_equal(STORE_SCHEMA_VERSION, 4);
+    assert_int_equal(scalar("PRAGMA user_version"), 4);
+    assert_int_equal(scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'unsandboxed'"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM unsandboxed"), 0);
+    assert_int_equal(scalar("SELECT length(secret) FROM runs WHERE id = 1"), 4);
+
+    store_games *q = store_query(s, &(store_filter){ 0 });
+    assert_non_null(q);
+    store_game_row r;
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_true(r.id == 1 && !r.black_unsandboxed && !r.white_unsandboxed);
+    assert_string_equal(r.black, "a");
+    assert_int_equal(store_games_next(q, &r), 0);
+    store_games_end(q);
+
+    int64_t run = store_run_begin(s, "match", "new");
+    assert_true(run > 1);
+    assert_int_equal(store_run_unsandboxed(s, run, 2), 0);
+    assert_int_equal(store_run_unsandboxed(s, run, 2), 0); /* again: nothing changes */
+    assert_int_equal(scalar("SELECT count(*) FROM unsandboxed WHERE run_id = 2 AND agent_id = 2"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM unsandboxed"), 1);
+    assert_int_equal(store_run_unsandboxed(s, 99, 2), -1); /* no such run */
+    assert_int_equal(store_run_unsandboxed(s, run, 99), -1); /* no such agent */
+    store_close(s);
+
+    /* opening it again migrates nothing */
+    s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(scalar("SELECT count(*) FROM unsandboxed"), 1);
+    store_close(s);
+}
+
 static void newer_schema_is_refused(void **state)
 {
     (void)state;
@@ -280,6 +339,7 @@ static void read_side_selects_and_types_rows(void **state)
                           "2026-03-01T00:00:00.000Z", sched[1]);
     int64_t g4 = put_game(s, lrun, a, b, HX_CLASSICAL, 2, 2, 0, "a2", HX_END_ILLEGAL, "2026-04-01T00:00:00.000Z",
                           sched[2]);
+    assert_int_equal(store_run_unsandboxed(s, lrun, b), 0); /* beta played the league's games without a sandbox */
     char want[64];
 
     /* every game, oldest first, typed */
@@ -298,11 +358,14 @@ static void read_side_selects_and_types_rows(void **state)
     assert_string_equal(r.detail, "b2: off, \"quoted\"");
     assert_string_equal(r.finished, "2026-01-01T00:00:00.000Z");
     assert_string_equal(r.league_name, "");
+    assert_true(!r.black_unsandboxed && !r.white_unsandboxed); /* the match: both sandboxed */
     assert_int_equal(store_games_next(q, &r), 1);
     assert_true(r.id == g2 && r.league == l1 && !r.swap && r.winner == HX_WHITE);
+    assert_true(!r.black_unsandboxed && r.white_unsandboxed); /* beta is White */
     assert_string_equal(r.league_name, "weekly");
     assert_string_equal(r.detail, "");
     assert_int_equal(store_games_next(q, &r), 1);
+    assert_true(r.id == g3 && r.black_unsandboxed && !r.white_unsandboxed); /* beta is Black */
     assert_int_equal(store_games_next(q, &r), 1);
     assert_int_equal(store_games_next(q, &r), 0);
     store_games_end(q);
@@ -376,6 +439,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(games_and_transcripts_are_stored, setup, teardown),
         cmocka_unit_test_setup_teardown(schema_2_database_is_migrated, setup, teardown),
+        cmocka_unit_test_setup_teardown(schema_3_database_is_migrated, setup, teardown),
         cmocka_unit_test_setup_teardown(newer_schema_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(garbage_file_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(read_side_selects_and_types_rows, setup, teardown),
