@@ -33,7 +33,7 @@ static const misbehaviour MISBEHAVIOURS[] = {
     { "flood", "protocol_error", "(flooding)", NULL, "", true },
     { "eat", "crash", "(limit 256 MiB)", "--memory-mb 256", "memory_mb = 256\n", true },
     /* the CPU limit needs a budget longer than it: match only */
-    { "burn", "crash", "CPU time limit 1 s", "--cpu-seconds 1 --move-time 3000", "", false },
+    { "burn", "crash", "CPU time limit 1 s", "--cpu-seconds 1 --move-time 8000", "", false },
     { "fork", "timeout", "no move within 300 ms", NULL, "", true },
     { "daemon", "crash", "killed by signal 6", NULL, "", true },
 };
