@@ -80,11 +80,9 @@ static inline int sh_run(const char *fmt, ...)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-/* The whole output of a shell command (malloc'd). */
-static inline char *sh_output(const char *cmd)
+/* Everything left to read of a stream (malloc'd, NUL-terminated). */
+static inline char *read_all(FILE *p)
 {
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     assert_non_null(buf);
@@ -98,6 +96,15 @@ static inline char *sh_output(const char *cmd)
         }
     }
     buf[n] = '\0';
+    return buf;
+}
+
+/* The whole output of a shell command (malloc'd). */
+static inline char *sh_output(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char *buf = read_all(p);
     assert_int_equal(pclose(p), 0);
     return buf;
 }

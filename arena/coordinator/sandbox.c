@@ -19,7 +19,7 @@
 static char bwrap_path[PATH_MAX], init_path[PATH_MAX];
 static int available = 0; /* 0 not checked, 1 yes, -1 no */
 static int lifeline[2] = { -1, -1 };
-static char unavailable_why[PATH_MAX + 1024];
+static char unavailable_why[3 * PATH_MAX];
 static char denied[SB_MAX_PATHS][PATH_MAX];
 static int n_denied;
 

@@ -114,18 +114,7 @@ static char *slurp(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return strdup("");
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    for (size_t k; (k = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
-        n += k;
-        if (cap - n < 4096) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-    }
-    buf[n] = '\0';
+    char *buf = read_all(f);
     fclose(f);
     return buf;
 }
