@@ -117,7 +117,15 @@ static bool send_to(runner *r, int pi, const pm_msg *m)
     int err = zmq_errno(), status;
     long peak_kb = 0;
     char why[160];
-    if (ag_reap_pid(p->pid, &status, &peak_kb)) {
+    /* Its connection is gone: a bot that died takes a moment to be seen exiting (through its sandbox's
+     * process 1 and bwrap), so wait for that up to 250 ms before calling it a disconnection. */
+    bool exited = ag_reap_pid(p->pid, &status, &peak_kb);
+    struct timespec tick = { 0, 2 * 1000 * 1000 };
+    for (int i = 0; !exited && err == EHOSTUNREACH && i < 125 && kill(p->pid, 0) == 0; i++) {
+        nanosleep(&tick, NULL);
+        exited = ag_reap_pid(p->pid, &status, &peak_kb);
+    }
+    if (exited) {
         ag_describe_exit(status, peak_kb, &r->cfg->agents[p->agent].command->limits, why, sizeof why);
         fault(r, pi, HX_END_CRASH, "%s", why);
     } else {
