@@ -116,14 +116,19 @@ store_games *store_query(store_db *s, const store_filter *f)
     return q;
 }
 
+/* One step of an iterator's statement: 1 a row, 0 the end, -1 an error. */
+static int next_row(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
 int store_games_next(store_games *q, store_game_row *row)
 {
     sqlite3_stmt *st = q->st;
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE)
-        return 0;
-    if (rc != SQLITE_ROW)
-        return -1;
+    int rc = next_row(st);
+    if (rc <= 0)
+        return rc;
     *row = (store_game_row){
         .id = sqlite3_column_int64(st, 0),
         .run = sqlite3_column_int64(st, 1),
@@ -180,11 +185,9 @@ store_transcript *store_transcript_open(store_db *s, int64_t game)
 int store_transcript_next(store_transcript *t, store_attempt_row *row)
 {
     sqlite3_stmt *st = t->st;
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE)
-        return 0;
-    if (rc != SQLITE_ROW)
-        return -1;
+    int rc = next_row(st);
+    if (rc <= 0)
+        return rc;
     *row = (store_attempt_row){
         .n = sqlite3_column_int(st, 0),
         .player = strcmp(col_text(st, 1), "B") == 0 ? HX_BLACK : HX_WHITE,

@@ -593,17 +593,26 @@ static void resumed_league_replays_the_same_games(void **state)
 /* Two leagues of one config, each created with --new, have secrets of their own (16 random bytes each): the
  * same game seeds, other players' seeds, so deterministic bots play other games. No output of arena shows a
  * secret. */
+/* NAME.ini: a classical league NAME of bin/random --seed 1 against --seed 2, with `settings` (boards, games,
+ * seed lines) and both bots tagged "--tag TAGPREFIX<pid>" (into tag, 64 bytes). Returns the path. */
+static const char *two_randoms(const char *name, const char *tag_prefix, const char *settings, char *tag)
+{
+    char text[2048], file[64];
+    snprintf(tag, 64, "--tag %s%d", tag_prefix, (int)getpid());
+    snprintf(text, sizeof text,
+             "[league]\nname = %s\nvariants = classical\n%s"
+             "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n"
+             "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n",
+             name, settings, bin, tag, bin, tag);
+    snprintf(file, sizeof file, "%s.ini", name);
+    return write_config(file, text);
+}
+
 static void separate_leagues_get_separate_secrets(void **state)
 {
     (void)state;
-    char text[2048], tag[64], db[300], logs[300];
-    snprintf(tag, sizeof tag, "--tag n%d", (int)getpid());
-    snprintf(text, sizeof text,
-             "[league]\nname = twice\nvariants = classical\nboards = 4x4\ngames = 20\n"
-             "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n"
-             "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n",
-             bin, tag, bin, tag);
-    const char *cfg = write_config("twice.ini", text);
+    char tag[64], db[300], logs[300];
+    const char *cfg = two_randoms("twice", "n", "boards = 4x4\ngames = 20\n", tag);
     snprintf(db, sizeof db, "%s/twice.db", tmp);
     snprintf(logs, sizeof logs, "%s/logs", tmp);
     char cmd[2400];
@@ -662,14 +671,12 @@ static void separate_leagues_get_separate_secrets(void **state)
 static void schema_2_league_is_resumed(void **state)
 {
     (void)state;
-    char text[2048], tag[64], db[300], logs[300];
-    snprintf(tag, sizeof tag, "--tag o%d", (int)getpid());
-    snprintf(text, sizeof text,
-             "[league]\nname = old\nvariants = classical\nboards = 3x3\ngames = 4\nseed = 2\n"
-             "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n"
-             "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n",
-             bin, tag, bin, tag);
-    const char *cfg = write_config("old.ini", text);
+    char tag[64], db[300], logs[300];
+    const char *cfg = two_randoms("old", "o", "boards = 3x3\ngames = 4\nseed = 2\n", tag);
+    FILE *cf = fopen(cfg, "r");
+    assert_non_null(cf);
+    char *text = read_all(cf); /* the config as stored with the league */
+    fclose(cf);
     snprintf(db, sizeof db, "%s/old.db", tmp);
     snprintf(logs, sizeof logs, "%s/logs", tmp);
     char cmd[600];
@@ -724,6 +731,7 @@ static void schema_2_league_is_resumed(void **state)
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 4);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM runs r, leagues l WHERE r.secret = l.secret"), 1);
+    free(text);
 }
 
 int main(void)
