@@ -259,7 +259,7 @@ int cmd_export(int argc, char **argv)
     while ((rc = store_games_next(q, &row)) == 1) {
         char *event = event_of(&row);
         ex_game g = { .id = row.id, .variant = row.variant, .rows = row.rows, .cols = row.cols, .swap = row.swap,
-                      .black = row.black, .white = row.white, .winner = cli_player(row.winner),
+                      .black = row.black_label, .white = row.white_label, .winner = cli_player(row.winner),
                       .reason = row.reason, .detail = row.detail, .started = row.started, .event = event };
         store_transcript *t = store_transcript_open(s, g.id);
         if (!t)

@@ -88,6 +88,21 @@ static const char *const migrations[] = {
     "  run_id INTEGER NOT NULL REFERENCES runs(id),"
     "  agent_id INTEGER NOT NULL REFERENCES agents(id),"
     "  PRIMARY KEY (run_id, agent_id)) WITHOUT ROWID;",
+    /* 4 -> 5: an agent is its name, its command line and its executable: UNIQUE (name, command, sha256). SQLite
+     * changes a UNIQUE constraint only by rebuilding the table; every row keeps its id, so games and unsandboxed
+     * still point at the same agents (migrate() runs this with foreign keys off and checks them before COMMIT). */
+    "CREATE TABLE agents_v5 ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL,"
+    "  command TEXT NOT NULL,"
+    "  version TEXT NOT NULL DEFAULT '',"
+    "  sha256 TEXT NOT NULL,"
+    "  first_seen TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+    "  UNIQUE (name, command, sha256));"
+    "INSERT INTO agents_v5 (id, name, command, version, sha256, first_seen)"
+    "  SELECT id, name, command, version, sha256, first_seen FROM agents ORDER BY id;"
+    "DROP TABLE agents;"
+    "ALTER TABLE agents_v5 RENAME TO agents;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
@@ -102,6 +117,14 @@ static int user_version(sqlite3 *db)
     return v;
 }
 
+/* sqlite3_exec callback: notes that a row came back. */
+static int found_row(void *user, int ncol, char **values, char **names)
+{
+    (void)ncol, (void)values, (void)names;
+    *(bool *)user = true;
+    return 0;
+}
+
 static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
     int v = user_version(db);
@@ -114,20 +137,29 @@ static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
                  STORE_SCHEMA_VERSION);
         return false;
     }
-    for (; v < STORE_SCHEMA_VERSION; v++) {
+    /* Foreign keys off while migrating (a pragma that does nothing inside a transaction), so a migration may
+     * rebuild a table that others refer to; each one's result is checked before it is committed. */
+    bool ok = true;
+    if (v < STORE_SCHEMA_VERSION)
+        sqlite3_exec(db, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
+    for (; ok && v < STORE_SCHEMA_VERSION; v++) {
         char *msg = NULL, bump[64];
         snprintf(bump, sizeof bump, "PRAGMA user_version = %d;", v + 1);
-        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
-            sqlite3_exec(db, migrations[v], NULL, NULL, &msg) != SQLITE_OK ||
-            sqlite3_exec(db, bump, NULL, NULL, &msg) != SQLITE_OK ||
-            sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
-            snprintf(err, errlen, "%s: migration to schema %d failed: %s", path, v + 1, msg ? msg : "?");
-            sqlite3_free(msg);
+        bool dangling = false;
+        ok = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) == SQLITE_OK &&
+             sqlite3_exec(db, migrations[v], NULL, NULL, &msg) == SQLITE_OK &&
+             sqlite3_exec(db, "PRAGMA foreign_key_check", found_row, &dangling, &msg) == SQLITE_OK && !dangling &&
+             sqlite3_exec(db, bump, NULL, NULL, &msg) == SQLITE_OK &&
+             sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) == SQLITE_OK;
+        if (!ok) {
+            snprintf(err, errlen, "%s: migration to schema %d failed: %s", path, v + 1,
+                     dangling ? "a reference to a missing row" : msg ? msg : "?");
             sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-            return false;
         }
+        sqlite3_free(msg);
     }
-    return true;
+    sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+    return ok;
 }
 
 store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen)
@@ -220,7 +252,7 @@ int64_t store_agent(store_db *s, const char *name, const char *command, const ch
     int64_t id = -1;
     sqlite3_stmt *st = prepare_texts(s,
                                      "INSERT INTO agents (name, command, version, sha256) VALUES (?,?,?,?)"
-                                     " ON CONFLICT (name, sha256) DO UPDATE SET command = excluded.command,"
+                                     " ON CONFLICT (name, command, sha256) DO UPDATE SET"
                                      " version = excluded.version RETURNING id",
                                      4, name, command, version, sha256);
     if (!st)
