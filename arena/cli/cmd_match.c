@@ -26,7 +26,12 @@ static const char help[] =
     "time, stores every game with its attempts in the database and prints a summary. A BOT is a command\n"
     "line in one argument, e.g. \"bin/random --seed 3\"; the arena appends --endpoint and sets\n"
     "ARENA_ENDPOINT and ARENA_TOKEN (docs/protocol.md). Each bot process plays game after game; a bot\n"
-    "that crashes, hangs, lies or breaks the protocol forfeits that game and is restarted.\n\n"
+    "that crashes, hangs, lies or breaks the protocol forfeits that game and is restarted.\n"
+    "A BOT may begin with name=NAME and a space (\"name=r1 bin/random --seed 1\"): the name it is stored\n"
+    "and reported under (1 to 63 characters, no '/', '#' or spaces); without it, the name its hello gives.\n"
+    "An agent is its name, its command line and its program: \"bin/random --seed 1\" and \"bin/random\n"
+    "--seed 2\" are two agents; two agents with one name are shown as NAME#ID (their ids in the database)\n"
+    "here and in every report.\n\n"
     "  --variant V          hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
     "  --board RxC          rows x columns, each from 2 to 19\n"
     "  --swap               hex only, square boards: White may answer the first move with 'swap'\n"
@@ -50,7 +55,7 @@ static const char help[] =
     "  --db PATH            results database (default results/arena.db)\n"
     "  --logs DIR           bots' stdout and stderr, one file per process (default results/logs)\n"
     "  --quiet              no progress line\n"
-    "  --json               one JSON object: {\"games\",\"a\":{\"name\",\"wins\",\"wins_as_black\",\n"
+    "  --json               one JSON object: {\"games\",\"a\":{\"name\",\"id\",\"command\",\"wins\",\"wins_as_black\",\n"
     "                       \"wins_as_white\"},\"b\":{...},\"forfeits\":{\"timeout\",\"crash\",\"illegal\",\n"
     "                       \"protocol_error\",\"disconnected\"},\"unsandboxed\":[names: bots played with\n"
     "                       --sandbox off],\"seconds\",\"games_per_second\",\"run\",\"db\"}; in text, such bots\n"
@@ -120,7 +125,7 @@ static void print_json(const match *m, double seconds, const char *db)
         const rec_agent *s = &m->agents[a];
         printf(",\"%c\":{\"name\":", 'a' + a);
         json_string(stdout, s->name);
-        printf(",\"command\":");
+        printf(",\"id\":%lld,\"command\":", (long long)s->id);
         json_string(stdout, m->cmds[a].line);
         printf(",\"wins\":%ld,\"wins_as_black\":%ld,\"wins_as_white\":%ld}", s->wins, s->wins_as[HX_BLACK],
                s->wins_as[HX_WHITE]);
@@ -135,6 +140,23 @@ static void print_json(const match *m, double seconds, const char *db)
            seconds > 0 ? rec->played / seconds : 0.0, (long long)rec->run);
     json_string(stdout, db);
     printf("}\n");
+}
+
+/* A BOT's leading "name=NAME " into name: returns the length of that prefix (0 when the BOT has none), or
+ * (size_t)-1 with the reason in err when NAME is not a name. */
+static size_t bot_name(const char *bot, char *name, size_t size, char *err, size_t errlen)
+{
+    if (strncmp(bot, "name=", 5) != 0)
+        return 0;
+    size_t n = strcspn(bot + 5, " \t");
+    if (n == 0 || n >= size || n > 63 || memchr(bot + 5, '/', n) || memchr(bot + 5, '#', n) || !bot[5 + n]) {
+        snprintf(err, errlen, "'%.80s': expected name=NAME (1 to 63 characters, no '/', '#' or spaces) and then the "
+                 "command line", bot);
+        return (size_t)-1;
+    }
+    memcpy(name, bot + 5, n);
+    name[n] = '\0';
+    return 5 + n + strspn(bot + 5 + n, " \t");
 }
 
 static void parent_dirs(const char *path)
@@ -258,7 +280,12 @@ int cmd_match(int argc, char **argv)
     for (int a = 0; a < 2; a++) {
         ag_command *cmd = &m.cmds[a];
         char err[512];
-        if (ag_command_parse(argv[optind + a], NULL, cmd, err, sizeof err) != 0)
+        const char *line = argv[optind + a];
+        size_t named = bot_name(line, m.agents[a].name, sizeof m.agents[a].name, err, sizeof err);
+        if (named == (size_t)-1)
+            cli_usage_error("match", "%s: %s", a == 0 ? "BOT_A" : "BOT_B", err);
+        m.agents[a].named = named > 0;
+        if (ag_command_parse(line + named, NULL, cmd, err, sizeof err) != 0)
             cli_usage_error("match", "%s: %s", a == 0 ? "BOT_A" : "BOT_B", err);
         if (limit[0] >= 0)
             cmd->limits.memory_mb = (unsigned)limit[0];
@@ -274,7 +301,8 @@ int cmd_match(int argc, char **argv)
         char base[256];
         snprintf(base, sizeof base, "%s", cmd->exe);
         m.agents[a].command = cmd;
-        snprintf(m.agents[a].name, sizeof m.agents[a].name, "%s", basename(base)); /* until its hello names it */
+        if (!m.agents[a].named) /* until its hello names it */
+            snprintf(m.agents[a].name, sizeof m.agents[a].name, "%s", basename(base));
     }
 
     char err[1024];
@@ -313,6 +341,7 @@ int cmd_match(int argc, char **argv)
     sb_deny(logs);
     double seconds;
     rn_status st = rec_play(rec, &cfg, games, 0, quiet, &seconds, err, sizeof err);
+    rec_label(rec); /* two agents of one name: NAME#ID, as the reports show them */
     if (o.format == CLI_JSON)
         print_json(&m, seconds, db);
     else
