@@ -158,7 +158,7 @@ int cmd_league(int argc, char **argv)
         for (int i = 0; i < ca->n_env && i < SB_MAX_ENV; i++)
             snprintf(sb->env[sb->n_env++], sizeof sb->env[0], "%s", ca->env[i]);
         l.agents[a].command = &l.cmds[a];
-        snprintf(l.agents[a].name, sizeof l.agents[a].name, "%s", cfg.agents[a].name);
+        snprintf(l.agents[a].name, sizeof l.agents[a].name, "%s", cfg.agents[a].store_name);
     }
     char sha[SHA256_DIGEST_STRING_LENGTH];
     char *text = read_file(path);

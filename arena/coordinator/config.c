@@ -269,7 +269,13 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
 {
     char section[96], why[256];
     snprintf(section, sizeof section, "agent %s", a->name);
-    if (strcmp(key, "command") == 0) {
+    if (strcmp(key, "name") == 0) {
+        if (!*value || strlen(value) >= sizeof a->store_name || strpbrk(value, "/# \t"))
+            return fail(p, section, key, "expected a name of 1 to %zu characters without '/', '#' or spaces",
+                        sizeof a->store_name - 1);
+        snprintf(a->store_name, sizeof a->store_name, "%s", value);
+        a->name_line = p->line;
+    } else if (strcmp(key, "command") == 0) {
         if (!*value || strlen(value) >= sizeof a->command)
             return fail(p, section, key, "expected a command line of 1 to %zu characters", sizeof a->command - 1);
         snprintf(a->command, sizeof a->command, "%s", value);
@@ -316,7 +322,7 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
             return fail(p, section, key, "%s", why);
     } else {
         return fail(p, section, key,
-                    "unknown key (expected command, args, dir, variants, boards, memory_mb, cpu_seconds, open_files, "
+                    "unknown key (expected name, command, args, dir, variants, boards, memory_mb, cpu_seconds, open_files, "
                     "server_key, sandbox, network, writable, read, env)");
     }
     return 1;
@@ -407,6 +413,16 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
         }
         if (!a->has_sandbox)
             a->sandbox = c->sandbox;
+        if (!a->name_line)
+            memcpy(a->store_name, a->name, sizeof a->store_name);
+        for (int j = 0; j < i; j++) /* one name, one agent: two setups under one name would merge in reports */
+            if (strcmp(c->agents[j].store_name, a->store_name) == 0) {
+                const cfg_agent *b = &c->agents[j];
+                snprintf(err, errlen, "%s:%d: [agent %s] name: '%s' is already the name of [agent %s] (line %d)", path,
+                         a->name_line ? a->name_line : a->line, a->name, a->store_name, b->name,
+                         b->name_line ? b->name_line : b->line);
+                return -1;
+            }
         if (a->server_key[0] && !c->listen[0]) {
             snprintf(err, errlen, "%s:%d: [agent %s] server_key: only with listen = tcp://... in [league]", path,
                      a->line, a->name);

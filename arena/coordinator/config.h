@@ -23,7 +23,10 @@ typedef struct {
 } cfg_games;
 
 typedef struct {
-    char name[CFG_NAME_MAX];
+    char name[CFG_NAME_MAX];       /* the section's: what the league's schedule, challenger and logs use */
+    char store_name[CFG_NAME_MAX]; /* `name =`, default the section's: what it is stored and reported under;
+                                    * no two agents of a config have one (cfg_load refuses it) */
+    int name_line;                 /* the line of its `name =`, 0 for none */
     char command[512], args[512];  /* as given */
     char cmdline[1040];            /* command and args: the command line to run */
     char dir[512];                 /* working directory; "" = the arena's */
