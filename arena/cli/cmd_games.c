@@ -23,7 +23,7 @@ static const char games_help[] =
     "  --league L          games of league L (an id, or a name: its newest league)\n"
     "  --variant V         one variant\n"
     "  --board RxC         one board size\n"
-    "  --agent NAME        games where NAME played either colour\n"
+    "  --agent NAME        games of agent NAME (every agent of that name) or NAME#ID\n"
     "  --reason R          connected, timeout, crash, illegal, protocol_error or disconnected;\n"
     "                      'forfeit' for every reason but connected\n"
     "  --limit N           at most N games (default 50; 0 for all)\n"

@@ -322,8 +322,8 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
             return fail(p, section, key, "%s", why);
     } else {
         return fail(p, section, key,
-                    "unknown key (expected name, command, args, dir, variants, boards, memory_mb, cpu_seconds, open_files, "
-                    "server_key, sandbox, network, writable, read, env)");
+                    "unknown key (expected name, command, args, dir, variants, boards, memory_mb, cpu_seconds, "
+                    "open_files, server_key, sandbox, network, writable, read, env)");
     }
     return 1;
 }

@@ -1,6 +1,6 @@
 /* arena/coordinator/record.h — recording a run in the store as the runner plays it: the run's row, each agent
- * registered once by name, command line and executable hash, every finished game stored with its attempts (and, for a
- * league, its schedule row), the tallies a summary needs (wins, forfeits by reason) and the progress line.
+ * registered once by name, command line and executable hash, every finished game stored with its attempts
+ * (and, for a league, its schedule row), the tallies a summary needs (wins, forfeits by reason) and the progress line.
  * `arena match` and `arena league` play through this; what differs between them is a parameter: where the
  * agents' names come from (hello_names) and whether a game plays a schedule row (its rn_game.tag). */
 #ifndef ARENA_RECORD_H

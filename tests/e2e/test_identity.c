@@ -122,8 +122,8 @@ static void name_prefix_names_a_match_bot(void **state)
     contains(out, "\"b\":{\"name\":\"r2\"");
     free(out);
     char sql[800];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM agents WHERE name IN ('r1', 'r2') AND command = '%s/random --seed 1'",
-             bin);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM agents WHERE name IN ('r1', 'r2') AND command = '%s/random --seed 1'", bin);
     assert_int_equal(db_scalar(db, sql), 2); /* the prefix is not part of the command line */
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM agents"), 2);
     out = arena(&st, "ratings --db '%s' --run 1 --anchor r1", db);

@@ -1,9 +1,9 @@
 /* tests/unit/test_store.c — the results database: migrations (a schema-2 database with a league, a run and a
  * game is migrated and keeps them; a schema-3 one gets the table of unsandboxed agents, empty; a schema-4 one
  * keeps its agents' ids and its games while agents become unique on name, command and hash), agents by name,
- * command line and hash, games with their transcripts, refusal of a newer schema, the secrets of leagues and runs, the agents
- * of a run that played without a sandbox, and the read side (each filter, the transcripts, the leagues by id or
- * name). */
+ * command line and hash, games with their transcripts, refusal of a newer schema, the secrets of leagues and
+ * runs, the agents of a run that played without a sandbox, and the read side (each filter, the labels of agents
+ * that share a name, the transcripts, the leagues by id or name). */
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
