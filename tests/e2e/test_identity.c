@@ -187,7 +187,7 @@ static void config_name_key_and_duplicates(void **state)
           ":11: [agent b] name: 'b' is already the name of [agent a] (line 8)" },
     };
     for (size_t i = 0; i < sizeof dup / sizeof dup[0]; i++) {
-        char agents[512];
+        char agents[1200];
         snprintf(agents, sizeof agents, dup[i][0], bin, bin);
         snprintf(text, sizeof text, "[league]\nname = d\nvariants = classical\nboards = 3x3\ngames = 2\n\n%s", agents);
         write_file(cfg, text);
