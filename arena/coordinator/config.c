@@ -463,14 +463,14 @@ static int parse_line(parse_state *p, char *s, size_t n)
         char *end = strchr(s, ']');
         char *rest = end ? end + 1 + strspn(end + 1, " \t") : NULL;
         if (!end || (*rest && *rest != ';' && *rest != '#'))
-            return fail_line(p, "'%s': not a section header (expected [league] or [agent NAME])", s);
+            return fail_line(p, "not a section header (expected [league] or [agent NAME]): '%s'", s);
         *end = '\0';
         trim(++s);
         return section(p, s);
     }
     char *eq = strchr(s, '=');
     if (!eq)
-        return fail_line(p, "'%s': not INI syntax (expected [section] or key = value)", s);
+        return fail_line(p, "not INI syntax (expected [section] or key = value): '%s'", s);
     *eq = '\0';
     char *value = eq + 1;
     trim(s);

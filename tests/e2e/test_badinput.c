@@ -143,7 +143,7 @@ static void configs(void **state)
         { LEAGUE "games = 1000000\n" AGENTS, "c.ini:5: [league] games: '1000000': expected an even number of games "
           "per pairing, 2 to 100000" },
         /* junk: control bytes are shown escaped */
-        { "\x01\x02junk\x1b[31m\n", "c.ini:1: '\\x01\\x02junk\\x1b[31m': not INI syntax" },
+        { "\x01\x02junk\x1b[31m\n", "c.ini:1: not INI syntax (expected [section] or key = value): '\\x01\\x02junk\\x1b[31m'" },
         { LEAGUE "games = 2\n[agent a\x1b]\ncommand = BIN/random\n",
           "c.ini:6: [agent a\\x1b]: an agent's name has 1 to 63 characters" },
     };
