@@ -1,11 +1,13 @@
 /* arena/cli/cmd_league.c — `arena league CONFIG`: writes a league's whole schedule to the database, then plays
  * the games still missing, so an interrupted league resumes where it stopped (docs/leagues.md). */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <sha2.h>
 
@@ -21,6 +23,9 @@
 #include "seeds.h"
 #include "store.h"
 #include "json.h"
+
+_Static_assert(sizeof ((cfg_agent *)0)->cmdline <= sizeof ((ag_command *)0)->line,
+               "an agent's command line from a config fits an ag_command");
 
 static const char help[] =
     "usage: arena league CONFIG [--db PATH] [--resume | --new] [--logs DIR] [--progress N] [--quiet]\n"
@@ -84,12 +89,43 @@ static char *read_file(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char *buf = malloc(1 << 20);
-    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    char *buf = malloc(CFG_MAX_FILE + 1); /* cfg_load refused a larger file */
+    size_t n = buf ? fread(buf, 1, CFG_MAX_FILE, f) : 0;
     fclose(f);
     if (buf)
         buf[n] = '\0';
     return buf;
+}
+
+/* An agent's bad key: exit 2 with "FILE:LINE: [agent NAME] KEY: why", unprintable bytes as \xNN. */
+static void bad_agent(const char *path, int line, const char *name, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6), noreturn));
+static void bad_agent(const char *path, int line, const char *name, const char *key, const char *fmt, ...)
+{
+    char why[1024], text[2048], shown[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    snprintf(text, sizeof text, "%s:%d: [agent %s] %s: %s", path, line, name, key, why);
+    cfg_printable(text, shown, sizeof shown);
+    cli_usage_error("league", "%s", shown);
+}
+
+/* Refuses (exit 2) a schedule over LG_MAX_GAMES, counted before it is built (plays: what each agent plays). */
+static void check_size(const cfg_league *c, const cfg_games *plays)
+{
+    long long n = lg_count(c, plays);
+    if (n <= LG_MAX_GAMES)
+        return;
+    int variants = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++)
+        variants += (c->games.variants >> v) & 1;
+    char shown[600];
+    cfg_printable(c->path, shown, sizeof shown);
+    cli_usage_error("league", "%s: [league] games: %d agents, %d variants, %d boards and %d games per pairing make %lld "
+                    "games, over the limit of %d in one league", shown, c->n_agents, variants, c->games.n_boards,
+                    c->per_pairing, n, LG_MAX_GAMES);
 }
 
 int cmd_league(int argc, char **argv)
@@ -129,17 +165,23 @@ int cmd_league(int argc, char **argv)
     if (cfg_load(path, &cfg, err, sizeof err) != 0)
         cli_usage_error("league", "%s", err);
 
+    /* Everything that can be checked is checked before the database is even opened: a bad config writes
+     * nothing and creates no file (docs/leagues.md). */
     sb_deny(path); /* no bot sees the config, the database or the logs, whatever its config says */
     sb_deny(db);
     sb_deny(logs);
     static league_run l;
     memset(&l, 0, sizeof l);
     l.cfg = &cfg;
-    for (int a = 0; a < cfg.n_agents; a++)
-        if (ag_command_parse(cfg.agents[a].cmdline, cfg.agents[a].dir[0] ? cfg.agents[a].dir : NULL, &l.cmds[a], err,
-                             sizeof err) != 0)
-            cli_usage_error("league", "%s:%d: [agent %s] command: %s", path, cfg.agents[a].line, cfg.agents[a].name,
-                            err);
+    for (int a = 0; a < cfg.n_agents; a++) {
+        const cfg_agent *ca = &cfg.agents[a];
+        struct stat st;
+        if (ca->dir[0] && (stat(ca->dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+            bad_agent(path, ca->dir_line, ca->name, "dir", "'%s': %s", ca->dir,
+                      access(ca->dir, F_OK) != 0 ? "no such directory" : "not a directory");
+        if (ag_command_parse(ca->cmdline, ca->dir[0] ? ca->dir : NULL, &l.cmds[a], err, sizeof err) != 0)
+            bad_agent(path, ca->command_line, ca->name, "command", "%s", err);
+    }
     for (int a = 0; a < cfg.n_agents; a++) {
         ag_limits *lim = &l.cmds[a].limits;
         if (cfg.agents[a].memory_mb >= 0)
@@ -164,6 +206,25 @@ int cmd_league(int argc, char **argv)
     char *text = read_file(path);
     if (!text || !SHA256File(path, sha))
         cli_usage_error("league", "%s: cannot read", path);
+    static cv_keypair server_key;
+    if (cfg.listen[0] && cv_read(cfg.server_key, &server_key, err, sizeof err) != 0)
+        cli_usage_error("league", "%s: [league] server_key: %s", path, err);
+    /* The most the config can schedule, before any agent is asked what it plays: an agent without its own lists
+     * counted as playing the league's. */
+    static cfg_games most[CFG_MAX_AGENTS];
+    for (int a = 0; a < cfg.n_agents; a++) {
+        most[a] = cfg.agents[a].plays;
+        if (!cfg.agents[a].has_variants)
+            most[a].variants = cfg.games.variants;
+        if (!cfg.agents[a].has_boards)
+            most[a].n_boards = 0;
+    }
+    check_size(&cfg, most);
+    if (lg_count(&cfg, most) == 0)
+        cli_usage_error("league", "%s: no games to play (no two agents share a listed variant and board)", path);
+    struct stat db_st;
+    if (resume && stat(db, &db_st) != 0)
+        cli_usage_error("league", "--resume: no database %s", db);
 
     if (strcmp(db, STORE_DEFAULT_PATH) == 0)
         mkdir("results", 0755);
@@ -189,9 +250,6 @@ int cmd_league(int argc, char **argv)
     for (int a = 0; a < cfg.n_agents; a++)
         agents[a] = (rn_agent){ cfg.agents[a].name, &l.cmds[a],
                                 cfg.agents[a].server_key[0] ? cfg.agents[a].server_key : NULL };
-    static cv_keypair server_key;
-    if (cfg.listen[0] && cv_read(cfg.server_key, &server_key, err, sizeof err) != 0)
-        cli_usage_error("league", "%s: [league] server_key: %s", path, err);
     char prefix[96];
     snprintf(prefix, sizeof prefix, "league-%s", cfg.name);
     rn_config rc = { .agents = agents, .n_agents = cfg.n_agents, .concurrency = cfg.concurrency,
@@ -236,6 +294,7 @@ int cmd_league(int argc, char **argv)
                 memcpy(plays[a].boards, hello.boards, sizeof plays[a].boards[0] * (size_t)plays[a].n_boards);
             }
         }
+        check_size(&cfg, plays);
         int n = lg_plan(&cfg, plays, NULL);
         if (n == 0)
             cli_usage_error("league", "%s: no games to play (no two agents share a listed variant and board)", path);

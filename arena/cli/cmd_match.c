@@ -316,7 +316,7 @@ int cmd_match(int argc, char **argv)
     if (!rec->store)
         cli_fail("match", "%s", err);
     rec->agents = m.agents, rec->hello_names = true; /* a bot is named by its hello */
-    char desc[2400];
+    char desc[2 * AG_LINE_MAX + 64]; /* both command lines, whole */
     snprintf(desc, sizeof desc, "%s %dx%d: %s vs %s", hx_variant_name(o.variant), o.rows, o.cols, m.cmds[0].line,
              m.cmds[1].line);
     uint8_t seed_key[SEEDS_KEY_BYTES]; /* this run's: the players' seeds cannot be told from --seed */

@@ -1,6 +1,10 @@
-/* arena/coordinator/config.h — league configurations (the configs/ folder, read with inih; format in docs/leagues.md):
- * a [league] section and one [agent NAME] section per bot. Loading checks every key and value and
- * reports the first problem as "FILE:LINE: [section] key: what is expected". */
+/* arena/coordinator/config.h — league configurations (the configs/ folder; format in docs/leagues.md): a [league]
+ * section and one [agent NAME] section per bot. Loading checks every key and value and reports the first
+ * problem as "FILE:LINE: [section] key: what is expected", with any byte of the config that is not printable
+ * ASCII written as \xNN. Lines may be of any length (within CFG_MAX_FILE); a value longer than its field is
+ * an error naming the key and the limit, never cut short. A repeated section ([league], [agent NAME]) or a
+ * repeated key within a section is an error naming both lines. Loading checks the text only: whether a
+ * command runs or a `dir` exists is for the caller (arena league checks both before writing anything). */
 #ifndef ARENA_COORDINATOR_CONFIG_H
 #define ARENA_COORDINATOR_CONFIG_H
 
@@ -13,6 +17,10 @@
 #define CFG_NAME_MAX 64
 #define CFG_MAX_READ 8             /* `read =` paths of one agent */
 #define CFG_MAX_ENV 16             /* `env =` entries of one agent */
+#define CFG_MAX_FILE (1 << 20)     /* bytes of a config file */
+#define CFG_COMMAND_MAX 4096       /* characters of `command`, and of `args` */
+#define CFG_MAX_GAMES 100000       /* `games` per pairing */
+#define CFG_MIN_MEMORY_MB 32       /* the smallest `memory_mb` limit (other than 0, none) a bot can start under */
 
 typedef enum { CFG_ROUND_ROBIN, CFG_GAUNTLET } cfg_mode;
 
@@ -27,8 +35,8 @@ typedef struct {
     char store_name[CFG_NAME_MAX]; /* `name =`, default the section's: what it is stored and reported under;
                                     * no two agents of a config have one (cfg_load refuses it) */
     int name_line;                 /* the line of its `name =`, 0 for none */
-    char command[512], args[512];  /* as given */
-    char cmdline[1040];            /* command and args: the command line to run */
+    char command[CFG_COMMAND_MAX + 1], args[CFG_COMMAND_MAX + 1]; /* as given */
+    char cmdline[2 * CFG_COMMAND_MAX + 2]; /* command and args: the command line to run */
     char dir[512];                 /* working directory; "" = the arena's */
     cfg_games plays;               /* what it may play; variants 0 / no boards: what its hello announces */
     bool has_variants, has_boards;
@@ -43,6 +51,7 @@ typedef struct {
     char read[CFG_MAX_READ][512];
     char env[CFG_MAX_ENV][256];
     int line;                      /* where its section starts */
+    int command_line, dir_line;    /* where its command and dir are */
 } cfg_agent;
 
 typedef struct {
@@ -66,6 +75,10 @@ typedef struct {
 
 /* Loads and checks a league config. Returns 0, or -1 with a one-line reason in err. */
 int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen);
+
+/* Copies `in` to out (n bytes with the NUL) with every byte that is not printable ASCII written as \xNN, for
+ * messages that quote config text; cuts it short when out is full. */
+void cfg_printable(const char *in, char *out, size_t n);
 
 /* Parses "3x3, 5x5" / "classical, abrupt" / "all". Return false with *why on a bad entry. */
 bool cfg_parse_boards(const char *text, cfg_games *g, char *why, size_t whylen);

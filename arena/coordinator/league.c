@@ -59,3 +59,28 @@ int lg_plan(const cfg_league *c, const cfg_games *plays, store_planned *out)
     }
     return n;
 }
+
+long long lg_count(const cfg_league *c, const cfg_games *plays)
+{
+    int challenger = -1;
+    if (c->mode == CFG_GAUNTLET)
+        for (int i = 0; i < c->n_agents; i++)
+            if (strcmp(c->agents[i].name, c->challenger) == 0)
+                challenger = i;
+    long long n = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++) {
+        if (!(c->games.variants & (1u << v)))
+            continue;
+        for (int b = 0; b < c->games.n_boards; b++) {
+            int rows = c->games.boards[b][0], cols = c->games.boards[b][1];
+            long long pairs = 0;
+            for (int i = 0; i < c->n_agents; i++)
+                for (int j = i + 1; j < c->n_agents; j++)
+                    if ((challenger < 0 || i == challenger || j == challenger) &&
+                        (!plays || (lg_plays(&plays[i], v, rows, cols) && lg_plays(&plays[j], v, rows, cols))))
+                        pairs++;
+            n += pairs * c->per_pairing;
+        }
+    }
+    return n;
+}

@@ -17,4 +17,13 @@ bool lg_plays(const cfg_games *plays, int v, int rows, int cols);
  * out. Game n's seed derives from the league seed and n. */
 int lg_plan(const cfg_league *c, const cfg_games *plays, store_planned *out);
 
+/* The most games one league may schedule: lg_plan builds the whole schedule in memory (about 170 bytes a game)
+ * and the store writes it in one transaction before the first game. */
+#define LG_MAX_GAMES 1000000
+
+/* The number of games lg_plan would schedule, computed in 64 bits without building the schedule, so a config
+ * can be checked against LG_MAX_GAMES before anything is allocated. plays NULL: every agent plays every
+ * variant and board (the most the config can schedule). */
+long long lg_count(const cfg_league *c, const cfg_games *plays);
+
 #endif

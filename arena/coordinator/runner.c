@@ -416,6 +416,25 @@ static void on_hello(runner *r, const uint8_t *id, size_t id_len)
         try_start(r, p->slot);
 }
 
+/* A hello that does not decode (a key missing or mistyped) but carries the token of a process still starting:
+ * that process broke the protocol, at once. Without a pending token it is a stranger's, and ignored. */
+static void on_bad_hello(runner *r, const uint8_t *id, size_t id_len, const char *why)
+{
+    int pi = -1;
+    for (int i = 0; i < r->n_procs && pi < 0 && r->in.token[0]; i++)
+        if (r->procs[i].state == P_STARTING && r->procs[i].id_len == 0 && strcmp(r->procs[i].token, r->in.token) == 0)
+            pi = i;
+    if (pi < 0)
+        return;
+    proc *p = &r->procs[pi];
+    memcpy(p->id, id, id_len);
+    p->id_len = id_len;
+    char detail[PM_MAX_STRING + 1];
+    snprintf(detail, sizeof detail, "hello: %.240s", why);
+    send_error(r, p, detail);
+    fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", detail);
+}
+
 static void on_move(runner *r, int pi)
 {
     proc *p = &r->procs[pi];
@@ -470,6 +489,8 @@ static void on_message(runner *r, const uint8_t *id, size_t id_len, const uint8_
     if (pi < 0) {
         if (!bad && r->in.type == PM_HELLO)
             on_hello(r, id, id_len);
+        else if (bad && !multipart && r->in.type == PM_HELLO)
+            on_bad_hello(r, id, id_len, why);
         return;
     }
     if (bad) {

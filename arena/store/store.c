@@ -125,6 +125,39 @@ static int found_row(void *user, int ncol, char **values, char **names)
     return 0;
 }
 
+/* The names of the database's first tables and views ("a, b, c, ..."), "" when it has none; false when the schema
+ * cannot be read. */
+static bool table_names(sqlite3 *db, char *out, size_t n)
+{
+    sqlite3_stmt *st;
+    out[0] = '\0';
+    if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name LIMIT 5",
+                           -1, &st, NULL) != SQLITE_OK)
+        return false;
+    int k = 0, rc;
+    size_t used = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && used < n) {
+        int w = snprintf(out + used, n - used, "%s%s", k ? ", " : "", k == 4 ? "..." : (const char *)sqlite3_column_text(st, 0));
+        used += w > 0 ? (size_t)w : 0;
+        k++;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW;
+}
+
+static bool has_table(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *st;
+    bool found = false;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &st, NULL) ==
+        SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        found = sqlite3_step(st) == SQLITE_ROW;
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
 static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
     int v = user_version(db);
@@ -177,14 +210,25 @@ store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen
         return NULL;
     }
     sqlite3_busy_timeout(s->db, 5000);
-    /* the file's schema first, before anything is written to it */
+    s->path = strdup(path);
+    /* the file's schema first, before anything is written to it: an SQLite file of another program (schema
+     * version 0 with tables, or a version without our tables) is not ours to change */
     int v = user_version(s->db);
-    if (v < 0 || v > STORE_SCHEMA_VERSION) {
-        if (v < 0)
+    char tables[256] = "";
+    bool readable = v >= 0 && table_names(s->db, tables, sizeof tables);
+    if (!s->path || !readable || v > STORE_SCHEMA_VERSION || (v == 0 && tables[0]) ||
+        (v > 0 && !has_table(s->db, "agents"))) {
+        if (!s->path)
+            snprintf(err, errlen, "%s: out of memory", path);
+        else if (!readable)
             snprintf(err, errlen, "%s: not a readable SQLite database (%s)", path, sqlite3_errmsg(s->db));
-        else
+        else if (v > STORE_SCHEMA_VERSION)
             snprintf(err, errlen, "%s: database schema %d is newer than this arena's (%d); upgrade arena", path, v,
                      STORE_SCHEMA_VERSION);
+        else if (v == 0)
+            snprintf(err, errlen, "%s: not an arena database (it has tables %s and no arena schema)", path, tables);
+        else
+            snprintf(err, errlen, "%s: not an arena database (schema version %d, but no arena tables)", path, v);
         if (bad_input)
             *bad_input = true;
         store_close(s);
@@ -223,18 +267,42 @@ void store_close(store_db *s)
     sqlite3_finalize(s->insert_game);
     sqlite3_finalize(s->insert_attempt);
     sqlite3_close(s->db);
+    free(s->path);
     free(s);
 }
 
 const char *store_error(store_db *s)
 {
-    return sqlite3_errmsg(s->db);
+    return s->kept ? s->err : sqlite3_errmsg(s->db);
+}
+
+/* Begins a write transaction (and forgets the error of an earlier failed one). */
+static bool begin(store_db *s)
+{
+    s->kept = false;
+    return sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
+}
+
+/* A write failed: keeps its error (a full disk named as such, with the path) and rolls back what is left of the
+ * transaction, so store_error() reports the failure, not the rollback ("no transaction is active": SQLite
+ * has already rolled back after some errors, SQLITE_FULL among them). */
+static void abandon(store_db *s)
+{
+    int code = sqlite3_errcode(s->db);
+    if (code == SQLITE_FULL)
+        snprintf(s->err, sizeof s->err, "disk full: %s: %s", s->path, sqlite3_errstr(code));
+    else
+        snprintf(s->err, sizeof s->err, "%s", code == SQLITE_OK ? "the write was not done" : sqlite3_errmsg(s->db));
+    s->kept = true;
+    if (!sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 /* A prepared statement with its first n parameters bound to the given texts (NULL binds ""), or NULL. */
 static sqlite3_stmt *prepare_texts(store_db *s, const char *sql, int n, ...)
 {
     sqlite3_stmt *st;
+    s->kept = false;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
         return NULL;
     va_list ap;
@@ -316,7 +384,7 @@ int64_t store_game(store_db *s, const store_game_rec *g)
 {
     const hx_game *game = g->game;
     sqlite3_stmt *st = s->insert_game;
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+    if (!begin(s))
         return -1;
     sqlite3_reset(st);
     sqlite3_bind_int64(st, 1, g->run);
@@ -369,7 +437,7 @@ int64_t store_game(store_db *s, const store_game_rec *g)
             id = -1;
     }
     if (id < 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        abandon(s);
         return -1;
     }
     return id;
@@ -393,7 +461,7 @@ int64_t store_league_unfinished(store_db *s, const char *name, const char *confi
 int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
                             uint64_t seed, const store_planned *plan, int n)
 {
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+    if (!begin(s))
         return -1;
     int64_t id = -1;
     sqlite3_stmt *st = prepare_texts(s, "INSERT INTO leagues (name, config, config_sha256, seed) VALUES (?,?,?,?)", 3,
@@ -426,7 +494,7 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
     }
     sqlite3_finalize(st);
     if (id < 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        abandon(s);
         return -1;
     }
     return id;
@@ -434,7 +502,7 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
 
 int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len)
 {
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+    if (!begin(s))
         return -1;
     bool ok = false;
     sqlite3_stmt *set = NULL, *get = NULL;
@@ -452,7 +520,7 @@ int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len
     sqlite3_finalize(set);
     sqlite3_finalize(get);
     if (!ok || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        abandon(s);
         return -1;
     }
     return 0;

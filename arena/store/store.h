@@ -19,8 +19,10 @@ typedef struct store_db store_db;
 
 /* Opens (creating when absent) the database at `path` in WAL mode and migrates it to
  * STORE_SCHEMA_VERSION. Returns NULL with a one-line reason in err; *bad_input (when not NULL) tells whether
- * the file itself is the problem (not an SQLite database, or a newer schema: nothing was written to it) or
- * the system (cannot create, I/O, a failed migration). */
+ * the file itself is the problem (nothing was written to it, its journal mode untouched: not an SQLite
+ * database; another program's SQLite database, "PATH: not an arena database (it has tables a, b)", i.e.
+ * schema version 0 with tables, or a version without the arena's tables; a newer schema) or the system
+ * (cannot create, I/O, a failed migration). */
 store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen);
 void store_close(store_db *s);
 
@@ -93,7 +95,9 @@ int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len
 /* The unplayed games of a league in schedule order (*out: malloc'd, free it) and the schedule's size. */
 int store_league_pending(store_db *s, int64_t league, store_planned **out, int *n, int *total);
 
-/* The last error message of the database, for reports. */
+/* The last error message of the database, for reports. After a failed write transaction (store_game,
+ * store_league_create, store_league_secret), its first error, not the rollback's; a full disk reads
+ * "disk full: PATH: database or disk is full". */
 const char *store_error(store_db *s);
 
 #endif

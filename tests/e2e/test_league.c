@@ -52,7 +52,7 @@ static void config_errors_name_file_line_and_key(void **state)
           "bad.ini:4: [league] boards: board '30x3'" },
         { "[league]\nvariants = all\nboards = 3x3\ngames = 2\n" AGENTS, "bad.ini: [league] name: missing" },
         { HEAD "[agent a]\ncommand = x\n[agent b]\nargs = --fast\n", "bad.ini:8: [agent b] command: missing" },
-        { HEAD "[agents]\ncommand = x\n", "bad.ini:7: [agents] command: unknown section" },
+        { HEAD "[agents]\ncommand = x\n", "bad.ini:6: [agents]: unknown section" },
         { HEAD "mode = gauntlet\n" AGENTS, "[league] challenger: missing for mode = gauntlet" },
         { HEAD "mode = swiss\n" AGENTS, "bad.ini:6: [league] mode: 'swiss': expected round-robin or gauntlet" },
         { HEAD "[agent a]\ncommand = x\n", "needs at least two [agent NAME] sections" },

@@ -1,11 +1,16 @@
 /* tests/unit/test_store.c — the results database: migrations (a schema-2 database with a league, a run and a
  * game is migrated and keeps them; a schema-3 one gets the table of unsandboxed agents, empty; a schema-4 one
  * keeps its agents' ids and its games while agents become unique on name, command and hash), agents by name,
- * command line and hash, games with their transcripts, refusal of a newer schema, the secrets of leagues and
- * runs, the agents of a run that played without a sandbox, and the read side (each filter, the labels of agents
- * that share a name, the transcripts, the leagues by id or name). */
+ * command line and hash, games with their transcripts, refusal of a newer schema and of another program's
+ * database, a full disk named as such, the secrets of leagues and runs, the agents of a run that played without
+ * a sandbox, and the read side (each filter, the labels of agents that share a name, the transcripts, the
+ * leagues by id or name). */
+#define _GNU_SOURCE /* unshare */
+#include <sched.h>
 #include <sqlite3.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "query.h"
@@ -356,6 +361,98 @@ static void garbage_file_is_refused(void **state)
     assert_true(bad);
 }
 
+/* Another program's SQLite database is not changed in any way: no arena tables, no WAL. */
+static void foreign_database_is_refused(void **state)
+{
+    (void)state;
+    sqlite3 *d;
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(d, "CREATE TABLE notes (x); CREATE TABLE people (y);", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
+    struct stat before, after;
+    assert_int_equal(stat(path, &before), 0);
+    bool bad = false;
+    assert_null(store_open(path, &bad, err, sizeof err));
+    assert_true(bad);
+    if (!strstr(err, path) || !strstr(err, "not an arena database (it has tables notes, people"))
+        fail_msg("%s", err);
+    assert_int_equal(stat(path, &after), 0);
+    assert_true(before.st_size == after.st_size && before.st_mtim.tv_sec == after.st_mtim.tv_sec &&
+                before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
+    assert_int_equal(scalar("SELECT count(*) FROM sqlite_master"), 2);
+    assert_int_equal(scalar("PRAGMA user_version"), 0);
+    /* a schema version of its own, without the arena's tables, is not ours either */
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(d, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
+    assert_null(store_open(path, &bad, err, sizeof err));
+    assert_true(bad);
+    assert_non_null(strstr(err, "not an arena database (schema version 3, but no arena tables)"));
+    assert_int_equal(scalar("SELECT count(*) FROM sqlite_master"), 2);
+}
+
+/* Writes `text` to the file at `file`; false when it cannot. */
+static bool put_text(const char *file, const char *text)
+{
+    FILE *f = fopen(file, "w");
+    if (!f)
+        return false;
+    bool ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+/* A write that fills the disk is reported as a full disk, with the path, not as the rollback's error ("cannot
+ * rollback - no transaction is active"). The disk: a 160 KiB tmpfs, mounted in a user and mount namespace of a
+ * child process of its own (no root needed; skipped where unprivileged user namespaces are not allowed). */
+static void full_disk_is_named(void **state)
+{
+    (void)state;
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/arena-test-full-%d", (int)getpid());
+    assert_int_equal(mkdir(dir, 0700), 0);
+    uid_t uid = getuid();
+    gid_t gid = getgid();
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char map[64];
+        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+            _exit(77);
+        snprintf(map, sizeof map, "0 %d 1\n", (int)uid);
+        if (!put_text("/proc/self/setgroups", "deny") || !put_text("/proc/self/uid_map", map))
+            _exit(77);
+        snprintf(map, sizeof map, "0 %d 1\n", (int)gid);
+        if (!put_text("/proc/self/gid_map", map) || mount("none", dir, "tmpfs", 0, "size=160k") != 0)
+            _exit(77);
+        char db[128], why[600];
+        snprintf(db, sizeof db, "%s/full.db", dir);
+        store_db *s = store_open(db, NULL, why, sizeof why);
+        if (!s) {
+            fprintf(stderr, "store_open: %s\n", why);
+            _exit(1);
+        }
+        static store_planned plan[5000];
+        for (int i = 0; i < 5000; i++)
+            plan[i] = (store_planned){ .n = i, .variant = HX_CLASSICAL, .rows = 3, .cols = 3, .black = "a",
+                                       .white = "b", .seed = (uint64_t)i };
+        int64_t league = store_league_create(s, "full", "[league]", "sha", 1, plan, 5000);
+        const char *e = store_error(s);
+        if (league >= 0 || !strstr(e, "disk full: ") || !strstr(e, db) || !strstr(e, "database or disk is full")) {
+            fprintf(stderr, "league %lld, store_error: \"%s\"\n", (long long)league, e);
+            _exit(1);
+        }
+        store_close(s);
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    rmdir(dir);
+    assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77)
+        skip();
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* Stores one finished game of `moves` on a fresh board; returns its id. */
 static int64_t put_game(store_db *s, int64_t run, int64_t black, int64_t white, hx_variant v, int rows, int cols,
                         unsigned flags, const char *moves, hx_end_reason reason, const char *finished,
@@ -555,6 +652,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(schema_4_database_is_migrated, setup, teardown),
         cmocka_unit_test_setup_teardown(newer_schema_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(garbage_file_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(foreign_database_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(full_disk_is_named, setup, teardown),
         cmocka_unit_test_setup_teardown(read_side_selects_and_types_rows, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
