@@ -188,7 +188,8 @@ int cmd_league(int argc, char **argv)
     rn_agent agents[CFG_MAX_AGENTS];
     for (int a = 0; a < cfg.n_agents; a++)
         agents[a] = (rn_agent){ cfg.agents[a].name, &l.cmds[a],
-                                cfg.agents[a].server_key[0] ? cfg.agents[a].server_key : NULL };
+                                cfg.agents[a].server_key[0] ? cfg.agents[a].server_key : NULL,
+                                cfg.agents[a].restart_each_game };
     static cv_keypair server_key;
     if (cfg.listen[0] && cv_read(cfg.server_key, &server_key, err, sizeof err) != 0)
         cli_usage_error("league", "%s: [league] server_key: %s", path, err);

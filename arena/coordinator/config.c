@@ -303,6 +303,9 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
         if (!word_bool(value, "on", "off", &a->sandbox))
             return fail(p, section, key, "'%s': expected on or off", value);
         a->has_sandbox = true;
+    } else if (strcmp(key, "restart") == 0) {
+        if (!word_bool(value, "game", "forfeit", &a->restart_each_game))
+            return fail(p, section, key, "'%s': expected forfeit (a process plays game after game) or game", value);
     } else if (strcmp(key, "network") == 0 || strcmp(key, "writable") == 0) {
         if (!word_bool(value, "true", "false", key[0] == 'n' ? &a->network : &a->writable))
             return fail(p, section, key, "'%s': expected true or false", value);
@@ -317,7 +320,7 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
     } else {
         return fail(p, section, key,
                     "unknown key (expected command, args, dir, variants, boards, memory_mb, cpu_seconds, open_files, "
-                    "server_key, sandbox, network, writable, read, env)");
+                    "server_key, sandbox, restart, network, writable, read, env)");
     }
     return 1;
 }

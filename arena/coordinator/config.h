@@ -36,6 +36,8 @@ typedef struct {
      * environment variables (NAME: passed on from the arena's environment; NAME=value: set). */
     bool sandbox, has_sandbox;
     bool network, writable;        /* default false */
+    bool restart_each_game;        /* `restart = game`: a fresh process for every game; forfeit (default): a
+                                    * process plays game after game and is replaced only after a forfeit */
     int n_read, n_env;
     char read[CFG_MAX_READ][512];
     char env[CFG_MAX_ENV][256];
