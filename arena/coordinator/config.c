@@ -238,6 +238,10 @@ static int league_key(parse_state *p, const char *key, const char *value)
         if (!number(value, 1, 64, &v))
             return fail(p, "league", key, "'%s': expected 1 to 64 games at a time", value);
         c->concurrency = (int)v;
+    } else if (strcmp(key, "max_processes") == 0) {
+        if (!number(value, 4, 512, &v))
+            return fail(p, "league", key, "'%s': expected 4 to 512 bot processes alive at once", value);
+        c->max_processes = (int)v;
     } else if (strcmp(key, "swap") == 0) {
         if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
             return fail(p, "league", key, "'%s': expected yes or no", value);
@@ -259,8 +263,8 @@ static int league_key(parse_state *p, const char *key, const char *value)
             return fail(p, "league", key, "'%s': expected on or off", value);
     } else {
         return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
-                                      "move_time_ms, handshake_ms, concurrency, seed, swap, listen, server_key, "
-                                      "sandbox)");
+                                      "move_time_ms, handshake_ms, concurrency, max_processes, seed, swap, listen, "
+                                      "server_key, sandbox)");
     }
     return 1;
 }

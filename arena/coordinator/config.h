@@ -54,6 +54,8 @@ typedef struct {
     uint32_t move_ms;
     uint32_t handshake_ms;         /* from a bot's start to its hello */
     int concurrency;
+    int max_processes;             /* bot processes alive at once, idle ones included; 0: the runner's default
+                                    * (RN_MAX_PROCESSES); at least 2 * concurrency + 2 are kept regardless */
     uint64_t seed;
     bool swap;                     /* hex games on square boards are played with the swap rule */
     bool sandbox;                  /* `sandbox = on|off`: the agents' default (on) */

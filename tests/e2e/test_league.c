@@ -4,7 +4,7 @@
  * database; a second coordinator on the same database is refused; misbehaving bots in a league cost
  * only their own games (every mode in tests/agents/misbehaviours.h but two); bot processes live across
  * games (at most `concurrency` per agent without forfeits, a new one only for the agent at fault, one per
- * game with `restart = game`); players' seeds: every seed a
+ * game with `restart = game`, idle ones retired when the pool is full); players' seeds: every seed a
  * killed and resumed league sends derives from the one secret stored with it, such a league replays the
  * games of one played straight through, separately created leagues get their own secrets (shown in no
  * output), and a league in a schema-2 database is resumed and given a secret. */
@@ -413,6 +413,34 @@ static void processes_live_across_games(void **state)
             fail_msg("agent %s: %d processes for its 16 games at concurrency 2 (expected 1 or 2)", name, n);
     }
     assert_int_equal(processes_of(logs, "pool", "r5"), 16); /* restart = game: one per game */
+}
+
+/* Six agents at concurrency 1 under max_processes = 4: idle processes of other agents are retired to make
+ * room (more than one process per agent in all), and every game is still played without a forfeit. */
+static void a_full_pool_retires_idle_processes(void **state)
+{
+    (void)state;
+    char text[4096], tag[64], db[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag c%d", (int)getpid());
+    int used = snprintf(text, sizeof text, "[league]\nname = capped\nvariants = classical\nboards = 3x3\ngames = 2\n"
+                                           "max_processes = 4\n");
+    for (int a = 1; a <= 6; a++)
+        used += snprintf(text + used, sizeof text - (size_t)used,
+                         "[agent r%d]\ncommand = %s/random\nargs = --seed %d %s\nvariants = classical\nboards = 3x3\n",
+                         a, bin, a, tag);
+    assert_true(used < (int)sizeof text);
+    run_league_named("capped", text, db, logs);
+    assert_int_equal(procs_with(tag, true), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 30);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+    int total = 0;
+    for (int a = 1; a <= 6; a++) {
+        char name[8];
+        snprintf(name, sizeof name, "r%d", a);
+        total += processes_of(logs, "capped", name);
+    }
+    if (total <= 6)
+        fail_msg("%d processes for 6 agents in a pool of 4: none was retired", total);
 }
 
 /* A bot that exits in every game forfeits each and gets a new process for each; its opponents keep theirs. */
@@ -835,6 +863,7 @@ int main(void)
         cmocka_unit_test(a_second_coordinator_is_refused),
         cmocka_unit_test(processes_live_across_games),
         cmocka_unit_test(a_forfeit_restarts_only_the_faulty_process),
+        cmocka_unit_test(a_full_pool_retires_idle_processes),
         cmocka_unit_test(killed_league_sends_seeds_from_its_stored_secret),
         cmocka_unit_test(resumed_league_replays_the_same_games),
         cmocka_unit_test(separate_leagues_get_separate_secrets),
