@@ -406,7 +406,7 @@ static void processes_live_across_games(void **state)
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 40);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
     for (int a = 1; a <= 4; a++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "r%d", a);
         int n = processes_of(logs, "pool", name);
         if (n < 1 || n > 2)
@@ -435,7 +435,7 @@ static void a_full_pool_retires_idle_processes(void **state)
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
     int total = 0;
     for (int a = 1; a <= 6; a++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "r%d", a);
         total += processes_of(logs, "capped", name);
     }
@@ -463,7 +463,7 @@ static void a_forfeit_restarts_only_the_faulty_process(void **state)
                                    "'%exited with status 7%'"), 8);
     assert_int_equal(processes_of(logs, "restarts", "bad"), 8);
     for (int i = 1; i <= 2; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "r%d", i);
         int n = processes_of(logs, "restarts", name);
         if (n < 1 || n > 2)
