@@ -31,6 +31,7 @@ $(call test,tests/e2e/test_identity.c,engine)
 
 $(call bench,tests/bench/bench_engine.c,engine)
 $(call bench,tests/bench/bench_match.c,coordinator)
+$(call bench,tests/bench/bench_league.c,coordinator)
 $(call bench,tests/bench/bench_ratings.c,ratings)
 $(call bench,tests/bench/bench_bridge.c,bridge)
 $(call bench,tests/bench/bench_solver.c,solver)

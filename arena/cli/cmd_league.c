@@ -249,10 +249,12 @@ int cmd_league(int argc, char **argv)
     rn_agent agents[CFG_MAX_AGENTS];
     for (int a = 0; a < cfg.n_agents; a++)
         agents[a] = (rn_agent){ cfg.agents[a].name, &l.cmds[a],
-                                cfg.agents[a].server_key[0] ? cfg.agents[a].server_key : NULL };
+                                cfg.agents[a].server_key[0] ? cfg.agents[a].server_key : NULL,
+                                cfg.agents[a].restart_each_game };
     char prefix[96];
     snprintf(prefix, sizeof prefix, "league-%s", cfg.name);
     rn_config rc = { .agents = agents, .n_agents = cfg.n_agents, .concurrency = cfg.concurrency,
+                     .max_processes = cfg.max_processes,
                      .move_ms = cfg.move_ms, .margin_ms = 50, .handshake_ms = cfg.handshake_ms,
                      .listen = cfg.listen[0] ? cfg.listen : NULL, .server_key = cfg.listen[0] ? &server_key : NULL, .ping_ms = 1000,
                      .log_dir = logs, .log_prefix = prefix, .stop = &stop, .next_game = next_game, .user = &l };

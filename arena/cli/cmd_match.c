@@ -45,6 +45,8 @@ static const char help[] =
     "  --cpu-seconds N      each bot process's CPU-time limit over its life, seconds (default 0: none)\n"
     "  --open-files N       each bot process's open-file limit (default 256; 0: none)\n"
     "  --sandbox on|off     run each bot in its sandbox (default on; off: trusted bots only, docs/reliability.md)\n"
+    "  --restart forfeit|game  when a bot gets a new process: after a forfeit (default), or for every game\n"
+    "                       (bots that must not carry state from one game to the next)\n"
     "  --network            let the bots use the network (default: none, not even loopback)\n"
     "  --env NAME[=VALUE]   also give the bots this variable (NAME alone: its value here); repeatable. A bot's\n"
     "                       environment is otherwise PATH, HOME, LANG and the ARENA_ variables\n"
@@ -173,7 +175,7 @@ static void parent_dirs(const char *path)
 
 int cmd_match(int argc, char **argv)
 {
-    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV };
+    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART };
     static const struct option options[] = {
         CLI_GAME_OPTIONS,
         { "games", required_argument, 0, O_GAMES },
@@ -194,6 +196,7 @@ int cmd_match(int argc, char **argv)
         { "sandbox", required_argument, 0, O_SANDBOX },
         { "network", no_argument, 0, O_NETWORK },
         { "env", required_argument, 0, O_ENV },
+        { "restart", required_argument, 0, O_RESTART },
         { 0, 0, 0, 0 },
     };
     static match m;
@@ -207,7 +210,7 @@ int cmd_match(int argc, char **argv)
     bool quiet = false;
     long limit[3] = { -1, -1, -1 }; /* memory, cpu, files; -1: the default */
     const char *listen = NULL, *key_file = NULL, *pin = NULL;
-    bool sandbox = true, network = false;
+    bool sandbox = true, network = false, restart_each_game = false;
     const char *env[SB_MAX_ENV];
     int n_env = 0;
     static cv_keypair server_key;
@@ -245,6 +248,11 @@ int cmd_match(int argc, char **argv)
             sandbox = strcmp(optarg, "on") == 0;
             break;
         case O_NETWORK: network = true; break;
+        case O_RESTART:
+            if (strcmp(optarg, "forfeit") != 0 && strcmp(optarg, "game") != 0)
+                cli_usage_error("match", "--restart %s: expected forfeit or game", optarg);
+            restart_each_game = strcmp(optarg, "game") == 0;
+            break;
         case O_ENV:
             if (n_env == SB_MAX_ENV || !optarg[0] || optarg[0] == '=' || strlen(optarg) >= sizeof m.cmds[0].sandbox.env[0])
                 cli_usage_error("match", "--env %s: expected NAME or NAME=VALUE (at most %d, each under %zu bytes)", optarg,
@@ -331,7 +339,8 @@ int cmd_match(int argc, char **argv)
     ag_handle_signals(&stop, NULL);
     char prefix[64];
     snprintf(prefix, sizeof prefix, "match-%lld", (long long)rec->run);
-    rn_agent agents[2] = { { m.agents[0].name, &m.cmds[0], pin }, { m.agents[1].name, &m.cmds[1], pin } };
+    rn_agent agents[2] = { { m.agents[0].name, &m.cmds[0], pin, restart_each_game },
+                           { m.agents[1].name, &m.cmds[1], pin, restart_each_game } };
     rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = concurrency, .move_ms = move_ms,
                       .listen = listen, .server_key = listen ? &server_key : NULL,
                       .margin_ms = margin_ms, .handshake_ms = handshake_ms, .ping_ms = 1000, .log_dir = logs,

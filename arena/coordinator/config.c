@@ -273,6 +273,10 @@ static int league_key(parse_state *p, const char *key, const char *value)
         if (!number(value, 1, 64, &v))
             return fail(p, "league", key, "'%s': expected 1 to 64 games at a time", value);
         c->concurrency = (int)v;
+    } else if (strcmp(key, "max_processes") == 0) {
+        if (!number(value, 4, 512, &v))
+            return fail(p, "league", key, "'%s': expected 4 to 512 bot processes alive at once", value);
+        c->max_processes = (int)v;
     } else if (strcmp(key, "swap") == 0) {
         if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
             return fail(p, "league", key, "'%s': expected yes or no", value);
@@ -296,8 +300,8 @@ static int league_key(parse_state *p, const char *key, const char *value)
             return fail(p, "league", key, "'%s': expected on or off", value);
     } else {
         return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
-                                      "move_time_ms, handshake_ms, concurrency, seed, swap, listen, server_key, "
-                                      "sandbox)");
+                                      "move_time_ms, handshake_ms, concurrency, max_processes, seed, swap, listen, "
+                                      "server_key, sandbox)");
     }
     return 1;
 }
@@ -355,6 +359,9 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
         if (!word_bool(value, "on", "off", &a->sandbox))
             return fail(p, section, key, "'%s': expected on or off", value);
         a->has_sandbox = true;
+    } else if (strcmp(key, "restart") == 0) {
+        if (!word_bool(value, "game", "forfeit", &a->restart_each_game))
+            return fail(p, section, key, "'%s': expected forfeit (a process plays game after game) or game", value);
     } else if (strcmp(key, "network") == 0 || strcmp(key, "writable") == 0) {
         if (!word_bool(value, "true", "false", key[0] == 'n' ? &a->network : &a->writable))
             return fail(p, section, key, "'%s': expected true or false", value);
@@ -369,7 +376,7 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
     } else {
         return fail(p, section, key,
                     "unknown key (expected name, command, args, dir, variants, boards, memory_mb, cpu_seconds, "
-                    "open_files, server_key, sandbox, network, writable, read, env)");
+                    "open_files, server_key, sandbox, restart, network, writable, read, env)");
     }
     return 1;
 }

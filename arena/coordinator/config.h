@@ -47,6 +47,8 @@ typedef struct {
      * environment variables (NAME: passed on from the arena's environment; NAME=value: set). */
     bool sandbox, has_sandbox;
     bool network, writable;        /* default false */
+    bool restart_each_game;        /* `restart = game`: a fresh process for every game; forfeit (default): a
+                                    * process plays game after game and is replaced only after a forfeit */
     int n_read, n_env;
     char read[CFG_MAX_READ][512];
     char env[CFG_MAX_ENV][256];
@@ -64,6 +66,8 @@ typedef struct {
     uint32_t move_ms;
     uint32_t handshake_ms;         /* from a bot's start to its hello */
     int concurrency;
+    int max_processes;             /* bot processes alive at once, idle ones included; 0: the runner's default
+                                    * (RN_MAX_PROCESSES); at least 2 * concurrency + 2 are kept regardless */
     uint64_t seed;
     bool swap;                     /* hex games on square boards are played with the swap rule */
     bool sandbox;                  /* `sandbox = on|off`: the agents' default (on) */

@@ -2,7 +2,9 @@
  * both colours with the right counts, deterministically; `arena league` killed with SIGKILL at random
  * moments (60 times) and restarted ends with exactly the planned games, none twice, and an intact
  * database; a second coordinator on the same database is refused; misbehaving bots in a league cost
- * only their own games (every mode in tests/agents/misbehaviours.h but two); players' seeds: every seed a
+ * only their own games (every mode in tests/agents/misbehaviours.h but two); bot processes live across
+ * games (at most `concurrency` per agent without forfeits, a new one only for the agent at fault, one per
+ * game with `restart = game`, idle ones retired when the pool is full); players' seeds: every seed a
  * killed and resumed league sends derives from the one secret stored with it, such a league replays the
  * games of one played straight through, separately created leagues get their own secrets (shown in no
  * output), and a league in a schema-2 database is resumed and given a secret. */
@@ -349,6 +351,123 @@ static void misbehaving_bots_cost_only_their_games(void **state)
         if (got != 2)
             fail_msg("%s: %ld of 2 games lost by it as '%s' with '%s'", cases[i]->mode, got, cases[i]->reason,
                      cases[i]->detail);
+    }
+}
+
+/* ---- bot processes across games ---- */
+
+/* How many processes of agent `name` a league `league` started: its log files in `logs` (one per process,
+ * league-LEAGUE-NAME-N.log). */
+static int processes_of(const char *logs, const char *league, const char *name)
+{
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "league-%s-%s-", league, name);
+    DIR *d = opendir(logs);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && len > 4 && strcmp(e->d_name + len - 4, ".log") == 0 &&
+            isdigit((unsigned char)e->d_name[strlen(prefix)]))
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Runs `text` as league NAME (config NAME.ini, database NAME.db, logs NAME-logs/) to completion. */
+static void run_league_named(const char *name, const char *text, char *db, char *logs)
+{
+    char file[64];
+    snprintf(file, sizeof file, "%s.ini", name);
+    const char *cfg = write_config(file, text);
+    snprintf(db, 300, "%s/%s.db", tmp, name);
+    snprintf(logs, 300, "%s/%s-logs", tmp, name);
+    assert_int_equal(league(cfg, db, logs, 0), 0);
+}
+
+/* Five agents at concurrency 2, every pairing in turn: with no forfeit each agent runs at most 2 processes
+ * (one per game it can be in at once), whatever the order of the games; an agent with `restart = game`
+ * gets one process per game. */
+static void processes_live_across_games(void **state)
+{
+    (void)state;
+    char text[4096], tag[64], db[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag p%d", (int)getpid());
+    int used = snprintf(text, sizeof text, "[league]\nname = pool\nvariants = classical\nboards = 3x3\ngames = 4\n"
+                                           "concurrency = 2\n");
+    for (int a = 1; a <= 5; a++)
+        used += snprintf(text + used, sizeof text - (size_t)used,
+                         "[agent r%d]\ncommand = %s/random\nargs = --seed %d %s\nvariants = classical\nboards = 3x3\n%s",
+                         a, bin, a, tag, a == 5 ? "restart = game\n" : "");
+    assert_true(used < (int)sizeof text);
+    run_league_named("pool", text, db, logs);
+    assert_int_equal(procs_with(tag, true), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 40);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+    for (int a = 1; a <= 4; a++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", a);
+        int n = processes_of(logs, "pool", name);
+        if (n < 1 || n > 2)
+            fail_msg("agent %s: %d processes for its 16 games at concurrency 2 (expected 1 or 2)", name, n);
+    }
+    assert_int_equal(processes_of(logs, "pool", "r5"), 16); /* restart = game: one per game */
+}
+
+/* Six agents at concurrency 1 under max_processes = 4: idle processes of other agents are retired to make
+ * room (more than one process per agent in all), and every game is still played without a forfeit. */
+static void a_full_pool_retires_idle_processes(void **state)
+{
+    (void)state;
+    char text[4096], tag[64], db[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag c%d", (int)getpid());
+    int used = snprintf(text, sizeof text, "[league]\nname = capped\nvariants = classical\nboards = 3x3\ngames = 2\n"
+                                           "max_processes = 4\n");
+    for (int a = 1; a <= 6; a++)
+        used += snprintf(text + used, sizeof text - (size_t)used,
+                         "[agent r%d]\ncommand = %s/random\nargs = --seed %d %s\nvariants = classical\nboards = 3x3\n",
+                         a, bin, a, tag);
+    assert_true(used < (int)sizeof text);
+    run_league_named("capped", text, db, logs);
+    assert_int_equal(procs_with(tag, true), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 30);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+    int total = 0;
+    for (int a = 1; a <= 6; a++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", a);
+        total += processes_of(logs, "capped", name);
+    }
+    if (total <= 6)
+        fail_msg("%d processes for 6 agents in a pool of 4: none was retired", total);
+}
+
+/* A bot that exits in every game forfeits each and gets a new process for each; its opponents keep theirs. */
+static void a_forfeit_restarts_only_the_faulty_process(void **state)
+{
+    (void)state;
+    const char *a = getenv("ARENA_TEST_AGENTS");
+    char text[4096], tag[64], db[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag f%d", (int)getpid());
+    snprintf(text, sizeof text,
+             "[league]\nname = restarts\nvariants = classical\nboards = 3x3\ngames = 4\nconcurrency = 2\n"
+             "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\nvariants = classical\nboards = 3x3\n"
+             "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\nvariants = classical\nboards = 3x3\n"
+             "[agent bad]\ncommand = %s/misbehave\nargs = --mode exit %s\nvariants = classical\nboards = 3x3\n",
+             bin, tag, bin, tag, a ? a : "build/release/tests/agents", tag);
+    run_league_named("restarts", text, db, logs);
+    assert_int_equal(procs_with(tag, true), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 12);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason = 'crash' AND detail LIKE "
+                                   "'%exited with status 7%'"), 8);
+    assert_int_equal(processes_of(logs, "restarts", "bad"), 8);
+    for (int i = 1; i <= 2; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", i);
+        int n = processes_of(logs, "restarts", name);
+        if (n < 1 || n > 2)
+            fail_msg("agent %s: %d processes at concurrency 2 although it never forfeited (expected 1 or 2)", name, n);
     }
 }
 
@@ -742,6 +861,9 @@ int main(void)
         cmocka_unit_test(killed_league_resumes_without_loss_or_duplicates),
         cmocka_unit_test(misbehaving_bots_cost_only_their_games),
         cmocka_unit_test(a_second_coordinator_is_refused),
+        cmocka_unit_test(processes_live_across_games),
+        cmocka_unit_test(a_forfeit_restarts_only_the_faulty_process),
+        cmocka_unit_test(a_full_pool_retires_idle_processes),
         cmocka_unit_test(killed_league_sends_seeds_from_its_stored_secret),
         cmocka_unit_test(resumed_league_replays_the_same_games),
         cmocka_unit_test(separate_leagues_get_separate_secrets),
