@@ -317,8 +317,8 @@ int64_t store_game(store_db *s, const store_game_rec *g)
         id = sqlite3_last_insert_rowid(s->db);
     if (id >= 0 && g->schedule > 0) {
         sqlite3_stmt *u;
-        if (sqlite3_prepare_v2(s->db, "UPDATE schedule SET game_id = ? WHERE id = ? AND game_id IS NULL", -1, &u,
-                               NULL) != SQLITE_OK)
+        if (sqlite3_prepare_v2(s->db, "UPDATE schedule SET game_id = ?, skipped = 0 WHERE id = ? AND game_id IS NULL",
+                               -1, &u, NULL) != SQLITE_OK)
             id = -1;
         else {
             sqlite3_bind_int64(u, 1, id);

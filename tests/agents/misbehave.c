@@ -227,7 +227,7 @@ int main(int argc, char **argv)
             memset(&out, 0, sizeof out);
             out.type = PM_MOVE;
             out.game = in.game;
-            out.cell = u ? unknown[hx_rng_below(&rng, (uint32_t)u)] : 0;
+            out.cell = u ? unknown[strcmp(mode, "first") == 0 ? 0 : hx_rng_below(&rng, (uint32_t)u)] : 0; /* first: the lowest unknown cell, a deterministic bot */
             bool now = attempts == (strcmp(mode, "crash") == 0 ? crash_at : 2);
             if (now && strcmp(mode, "crash") == 0)
                 abort();
