@@ -276,11 +276,45 @@ void rt_fit_free(rt_fit *f)
 double rt_los(const rt_fit *f, int n, int a, int b)
 {
     if (f->resamples == 0)
-        return 0.5;
+        return NAN;
     double above = 0;
     for (int s = 0; s < f->resamples; s++) {
         double x = f->samples[(size_t)s * (size_t)n + (size_t)a], y = f->samples[(size_t)s * (size_t)n + (size_t)b];
         above += x > y ? 1 : x == y ? 0.5 : 0;
     }
     return above / f->resamples;
+}
+
+bool rt_connected(const rt_data *d, int a, int b)
+{
+    int n = d->n;
+    if (a == b)
+        return true;
+    /* a breadth-first walk from a over the pairings with games */
+    int *queue = malloc(sizeof *queue * (size_t)n);
+    bool *seen = calloc((size_t)n, sizeof *seen);
+    bool found = false;
+    if (queue && seen) {
+        int head = 0, tail = 0;
+        queue[tail++] = a;
+        seen[a] = true;
+        while (head < tail && !found) {
+            int i = queue[head++];
+            for (int j = 0; j < n && !found; j++) {
+                if (seen[j])
+                    continue;
+                bool met = false;
+                for (int g = 0; g < d->groups && !met; g++)
+                    met = *rt_cell(d, d->games, g, i, j) > 0 || *rt_cell(d, d->games, g, j, i) > 0;
+                if (met) {
+                    seen[j] = true;
+                    queue[tail++] = j;
+                    found = j == b;
+                }
+            }
+        }
+    }
+    free(queue);
+    free(seen);
+    return found;
 }

@@ -13,6 +13,7 @@
 #ifndef RATINGS_BT_H
 #define RATINGS_BT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,7 +51,11 @@ int rt_fit_all(const rt_data *d, const rt_options *o, rt_fit *f);
 void rt_fit_free(rt_fit *f);
 
 /* Likelihood of superiority of a over b: the share of resamples in which a is rated above b (ties
- * count half). 0.5 without bootstrap. */
+ * count half). NaN (undefined) without bootstrap. */
 double rt_los(const rt_fit *f, int n, int a, int b);
+
+/* Whether a chain of games (in any group, either colour) joins players a and b: only then do the games say
+ * anything about their difference (else it rests on the prior alone, and their LOS is undefined). */
+bool rt_connected(const rt_data *d, int a, int b);
 
 #endif

@@ -1,6 +1,7 @@
-/* ratings/tabulate.c — writing result tables in six formats (see table.h). */
+/* ratings/tabulate.c — writing result tables in six formats (see tabulate.h). */
 #include "tabulate.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +37,14 @@ void tb_row(tb_table *t)
         if (!c)
             return;
         t->cells = c;
+        char **e = realloc(t->exact, sizeof *e * (size_t)cap * (size_t)t->cols);
+        if (!e)
+            return;
+        t->exact = e;
         t->cap = cap;
     }
     memset(t->cells + (size_t)t->rows * (size_t)t->cols, 0, sizeof *t->cells * (size_t)t->cols);
+    memset(t->exact + (size_t)t->rows * (size_t)t->cols, 0, sizeof *t->exact * (size_t)t->cols);
     t->rows++;
 }
 
@@ -49,18 +55,54 @@ void tb_set(tb_table *t, int col, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    char **cell = &t->cells[(size_t)(t->rows - 1) * (size_t)t->cols + (size_t)col];
-    free(*cell);
-    *cell = strdup(buf);
+    size_t at = (size_t)(t->rows - 1) * (size_t)t->cols + (size_t)col;
+    free(t->cells[at]);
+    t->cells[at] = strdup(buf);
+    free(t->exact[at]);
+    t->exact[at] = NULL;
+}
+
+void tb_set_real(tb_table *t, int col, double v, int decimals)
+{
+    if (!isfinite(v)) {
+        tb_set(t, col, "%s", "");
+        return;
+    }
+    char text[64];
+    snprintf(text, sizeof text, "%.*f", decimals, v);
+    if (text[0] == '-' && strspn(text + 1, "0.") == strlen(text + 1)) /* no "-0": a sign where there is none */
+        memmove(text, text + 1, strlen(text));
+    tb_set(t, col, "%s", text);
+    snprintf(text, sizeof text, "%.17g", v + 0.0);
+    t->exact[(size_t)(t->rows - 1) * (size_t)t->cols + (size_t)col] = strdup(text);
+}
+
+void tb_column_csv(tb_table *t, int col, const char *csv, bool machine_only)
+{
+    t->csv_head[col] = csv;
+    t->machine[col] = machine_only;
+}
+
+void tb_key_set(tb_table *t, const char *name, const char *value)
+{
+    if (t->n_keys == TB_MAX_KEYS)
+        return;
+    t->keys[t->n_keys].name = name;
+    snprintf(t->keys[t->n_keys].value, sizeof t->keys[0].value, "%s", value);
+    t->n_keys++;
 }
 
 void tb_free(tb_table *t)
 {
-    for (int i = 0; i < t->rows * t->cols; i++)
+    for (int i = 0; i < t->rows * t->cols; i++) {
         free(t->cells[i]);
+        free(t->exact[i]);
+    }
     for (int c = 0; c < t->cols; c++)
         free(t->head[c]);
     free(t->cells);
+    free(t->exact);
+    free(t->json);
     memset(t, 0, sizeof *t);
 }
 
@@ -68,6 +110,18 @@ static const char *cell(const tb_table *t, int r, int c)
 {
     const char *s = t->cells[(size_t)r * (size_t)t->cols + (size_t)c];
     return s ? s : "";
+}
+
+/* The cell as JSON and CSV write it: its exact value when it has one. */
+static const char *exact_cell(const tb_table *t, int r, int c)
+{
+    const char *s = t->exact[(size_t)r * (size_t)t->cols + (size_t)c];
+    return s ? s : cell(t, r, c);
+}
+
+static const char *head(const tb_table *t, int c)
+{
+    return t->head[c] ? t->head[c] : "";
 }
 
 static bool numeric(const char *s)
@@ -105,9 +159,10 @@ static void escaped(FILE *out, const char *s, tb_format f)
     }
 }
 
+/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a quote or a line break. */
 static void csv_cell(FILE *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\n")) {
+    if (!strpbrk(s, ",\"\r\n")) {
         fputs(s, out);
         return;
     }
@@ -124,21 +179,39 @@ static void write_text(FILE *out, const tb_table *t)
 {
     int width[TB_MAX_COLS];
     for (int c = 0; c < t->cols; c++) {
-        width[c] = (int)strlen(t->head[c] ? t->head[c] : "");
+        width[c] = (int)strlen(head(t, c));
         for (int r = 0; r < t->rows; r++)
             if ((int)strlen(cell(t, r, c)) > width[c])
                 width[c] = (int)strlen(cell(t, r, c));
     }
     fprintf(out, "%s\n", t->title);
     for (int r = -1; r < t->rows; r++) {
+        bool lead = false;
         for (int c = 0; c < t->cols; c++) {
-            const char *s = r < 0 ? (t->head[c] ? t->head[c] : "") : cell(t, r, c);
-            fprintf(out, "%s%*s", c ? "  " : "", t->right[c] ? width[c] : -width[c], s);
+            if (t->machine[c])
+                continue;
+            const char *s = r < 0 ? head(t, c) : cell(t, r, c);
+            fprintf(out, "%s%*s", lead ? "  " : "", t->right[c] ? width[c] : -width[c], s);
+            lead = true;
         }
         fputc('\n', out);
     }
     if (t->note[0])
         fprintf(out, "%s\n", t->note);
+}
+
+/* A JSON value: null for empty text, a number for text that reads as one, else a string. */
+static void json_value(FILE *out, const char *s)
+{
+    if (!*s)
+        fputs("null", out);
+    else if (numeric(s))
+        fputs(s[0] == '+' ? s + 1 : s, out);
+    else {
+        fputc('"', out);
+        escaped(out, s, TB_JSON);
+        fputc('"', out);
+    }
 }
 
 /* "label: NAME, NAME" in format f (escaped as its cells are), without a line end. */
@@ -166,9 +239,30 @@ static void write_caveat(FILE *out, const tb_caveat *v, tb_format f)
     }
 }
 
+/* The preamble (tb_table.preamble) before the first table of a sequence. */
+static void write_preamble(FILE *out, const char *line, tb_format f)
+{
+    switch (f) {
+    case TB_TEXT: fprintf(out, "%s\n\n", line); break;
+    case TB_MD: escaped(out, line, f); fputs("\n\n", out); break;
+    case TB_TEX: fputs("% ", out); escaped(out, line, f); fputs("\n\n", out); break;
+    case TB_HTML: fputs("<p class=\"scope\">", out); escaped(out, line, f); fputs("</p>\n", out); break;
+    case TB_CSV:
+    case TB_JSON: break;
+    }
+}
+
+/* A cell in a format for people: `r` -1 is the header. Machine columns are left out by the callers. */
+static const char *shown(const tb_table *t, int r, int c)
+{
+    return r < 0 ? head(t, c) : cell(t, r, c);
+}
+
 void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
 {
     const tb_caveat *v = t->caveat && t->caveat->n > 0 ? t->caveat : NULL;
+    if (first && t->preamble)
+        write_preamble(out, t->preamble, f);
     switch (f) {
     case TB_TEXT:
         if (!first)
@@ -180,21 +274,18 @@ void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
             fputc('\n', out);
         fprintf(out, "### ");
         escaped(out, t->title, f);
-        fprintf(out, "\n\n|");
-        for (int c = 0; c < t->cols; c++) {
-            fputc(' ', out);
-            escaped(out, t->head[c] ? t->head[c] : "", f);
-            fputs(" |", out);
-        }
-        fprintf(out, "\n|");
-        for (int c = 0; c < t->cols; c++)
-            fputs(t->right[c] ? "---:|" : "---|", out);
-        fputc('\n', out);
-        for (int r = 0; r < t->rows; r++) {
+        fprintf(out, "\n\n");
+        for (int r = -2; r < t->rows; r++) {
             fputc('|', out);
             for (int c = 0; c < t->cols; c++) {
+                if (t->machine[c])
+                    continue;
+                if (r == -1) {
+                    fputs(t->right[c] ? "---:|" : "---|", out);
+                    continue;
+                }
                 fputc(' ', out);
-                escaped(out, cell(t, r, c), f);
+                escaped(out, shown(t, r == -2 ? -1 : r, c), f);
                 fputs(" |", out);
             }
             fputc('\n', out);
@@ -207,36 +298,53 @@ void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
         break;
     case TB_CSV:
         if (first) {
-            fputs("table", out);
+            if (t->n_keys == 0)
+                fputs("table", out);
+            for (int k = 0; k < t->n_keys; k++) {
+                if (k)
+                    fputc(',', out);
+                csv_cell(out, t->keys[k].name);
+            }
             for (int c = 0; c < t->cols; c++) {
                 fputc(',', out);
-                csv_cell(out, t->head[c] ? t->head[c] : "");
+                csv_cell(out, t->csv_head[c] ? t->csv_head[c] : head(t, c));
             }
             fputc('\n', out);
         }
         for (int r = 0; r < t->rows; r++) {
-            csv_cell(out, t->title);
+            if (t->n_keys == 0)
+                csv_cell(out, t->title);
+            for (int k = 0; k < t->n_keys; k++) {
+                if (k)
+                    fputc(',', out);
+                csv_cell(out, t->keys[k].value);
+            }
             for (int c = 0; c < t->cols; c++) {
                 fputc(',', out);
-                csv_cell(out, cell(t, r, c));
+                csv_cell(out, exact_cell(t, r, c));
             }
             fputc('\n', out);
         }
         break;
-    case TB_TEX:
+    case TB_TEX: {
         if (!first)
             fputc('\n', out);
         fprintf(out, "%% ");
         escaped(out, t->title, f);
         fprintf(out, "\n\\begin{tabular}{");
         for (int c = 0; c < t->cols; c++)
-            fputc(t->right[c] ? 'r' : 'l', out);
+            if (!t->machine[c])
+                fputc(t->right[c] ? 'r' : 'l', out);
         fprintf(out, "}\n\\hline\n");
         for (int r = -1; r < t->rows; r++) {
+            bool lead = false;
             for (int c = 0; c < t->cols; c++) {
-                if (c)
+                if (t->machine[c])
+                    continue;
+                if (lead)
                     fputs(" & ", out);
-                escaped(out, r < 0 ? (t->head[c] ? t->head[c] : "") : cell(t, r, c), f);
+                escaped(out, shown(t, r, c), f);
+                lead = true;
             }
             fputs(" \\\\\n", out);
             if (r < 0)
@@ -249,6 +357,7 @@ void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
             fputc('\n', out);
         }
         break;
+    }
     case TB_HTML:
         fputs("<table>\n<caption>", out);
         escaped(out, t->title, f);
@@ -256,9 +365,11 @@ void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
         for (int r = -1; r < t->rows; r++) {
             fputs("<tr>", out);
             for (int c = 0; c < t->cols; c++) {
+                if (t->machine[c])
+                    continue;
                 const char *tag = r < 0 ? "th" : "td";
                 fprintf(out, "<%s%s>", tag, t->right[c] ? " class=\"num\"" : "");
-                escaped(out, r < 0 ? (t->head[c] ? t->head[c] : "") : cell(t, r, c), f);
+                escaped(out, shown(t, r, c), f);
                 fprintf(out, "</%s>", tag);
             }
             fputs("</tr>\n", out);
@@ -274,17 +385,30 @@ void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
         fputs(first ? "[" : ",", out);
         fputs("{\"title\":\"", out);
         escaped(out, t->title, f);
-        fputs("\",\"rows\":[", out);
+        fputc('"', out);
+        for (int k = 0; k < t->n_keys; k++) {
+            fputs(",\"", out);
+            escaped(out, t->keys[k].name, f);
+            fputs("\":", out);
+            if (t->keys[k].value[0]) {
+                fputc('"', out);
+                escaped(out, t->keys[k].value, f);
+                fputc('"', out);
+            } else
+                fputs("null", out);
+        }
+        fputs(",\"rows\":[", out);
         for (int r = 0; r < t->rows; r++) {
             fputs(r ? ",{" : "{", out);
             for (int c = 0; c < t->cols; c++) {
                 fprintf(out, "%s\"", c ? "," : "");
-                escaped(out, t->head[c] ? t->head[c] : "", f);
-                const char *s = cell(t, r, c);
-                if (numeric(s)) {
-                    fprintf(out, "\":%s", s[0] == '+' ? s + 1 : s);
-                } else {
-                    fputs("\":\"", out);
+                escaped(out, head(t, c), f);
+                fputs("\":", out);
+                const char *s = exact_cell(t, r, c);
+                if (t->right[c] || !*s)
+                    json_value(out, s);
+                else { /* a text column (a name) is a string even when it reads as a number */
+                    fputc('"', out);
                     escaped(out, s, f);
                     fputc('"', out);
                 }
@@ -296,6 +420,10 @@ void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
             fputs(",\"note\":\"", out);
             escaped(out, t->note, f);
             fputc('"', out);
+        }
+        if (t->json && t->json[0]) {
+            fputc(',', out);
+            fputs(t->json, out);
         }
         if (v) {
             fprintf(out, ",\"%s\":[", v->key);

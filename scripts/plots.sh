@@ -13,9 +13,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$bin/arena" ratings --db "$db" --league "$league" --format csv --bootstrap "$boot" >"$tmp/ratings.csv"
-# one CSV per table (first column), then one plot each
+# one CSV per table (variant and board, or "pooled"), then one plot each
 awk -F, -v dir="$tmp" 'NR == 1 { head = $0; next }
-    { t = $1; gsub(/^"|"$/, "", t); split(t, parts, ":"); name = parts[1]; gsub(/ /, "-", name)
+    { name = $2 == "" ? $1 : $1 "-" $2
       file = dir "/r-" name ".csv"; if (!(file in seen)) { print head > file; seen[file] = 1 } print > file }' \
     "$tmp/ratings.csv"
 for f in "$tmp"/r-*.csv; do
@@ -25,19 +25,22 @@ for f in "$tmp"/r-*.csv; do
     done
 done
 
-"$bin/arena" matrix --db "$db" --league "$league" --score --format csv >"$tmp/matrix.csv"
+"$bin/arena" matrix --db "$db" --league "$league" --format csv >"$tmp/matrix.csv"
+# the long form (variant, board, black, white, games, black_wins, white_wins, black_score_pct) as one
+# whitespace-separated matrix per variant and board: a line of names, then a row of scores per Black agent
 awk -F, -v dir="$tmp" 'NR == 1 { next }
-    { t = $1; gsub(/^"|"$/, "", t); split(t, parts, ":"); name = parts[1]; gsub(/ /, "-", name)
-      file = dir "/m-" name ".txt"
+    { file = dir "/m-" $1 "-" $2 ".txt"
       if (!(file in seen)) { seen[file] = 1; n[file] = 0 }
-      rows[file, ++n[file]] = $0 }
-    END { for (key in seen) {
-            file = key; line = "x"
-            for (i = 1; i <= n[file]; i++) { split(rows[file, i], c, ","); line = line " " c[2] }
+      for (k = 3; k <= 4; k++) if (!((file, $k) in known)) { known[file, $k] = 1; names[file, ++n[file]] = $k }
+      score[file, $3, $4] = $8 }
+    END { for (file in seen) {
+            line = "x"
+            for (i = 1; i <= n[file]; i++) line = line " " names[file, i]
             print line > file
             for (i = 1; i <= n[file]; i++) {
-                k = split(rows[file, i], c, ","); line = c[2]
-                for (j = 3; j <= k; j++) line = line " " (c[j] == "" ? "nan" : c[j])
+                b = names[file, i]; line = b
+                for (j = 1; j <= n[file]; j++) {
+                    w = names[file, j]; line = line " " ((file, b, w) in score ? score[file, b, w] : "nan") }
                 print line > file } } }' "$tmp/matrix.csv"
 for f in "$tmp"/m-*.txt; do
     name=$(basename "$f" .txt); name=${name#m-}

@@ -239,3 +239,20 @@ int store_league_get(store_db *s, int64_t id, store_league_row *out)
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
+
+int store_newest_with_games(store_db *s, int64_t *league, int64_t *run)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT (SELECT MAX(league_id) FROM schedule WHERE game_id IS NOT NULL),"
+                           " (SELECT MAX(run_id) FROM games)",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *league = sqlite3_column_int64(st, 0);
+        *run = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}

@@ -98,4 +98,8 @@ typedef struct {
 /* League `id`, or the newest league when `id` is 0: 1 with *out filled, 0 when there is none, -1 on error. */
 int store_league_get(store_db *s, int64_t id, store_league_row *out);
 
+/* What a report selects by default: *league the newest league that has a stored game, *run the newest run
+ * that has one (each 0 when there is none). Returns 0, or -1 on error. */
+int store_newest_with_games(store_db *s, int64_t *league, int64_t *run);
+
 #endif

@@ -5,7 +5,10 @@
  * report that says why; a second night adds a point to the rating history), and the agents that played
  * without a sandbox (`sandbox = off`, `--sandbox off`): named by the match and league summaries and under
  * ratings, matrix and history in every format that can carry a note, and in the nightly report; absent
- * (JSON summaries: an empty list) when every bot of the selected games was sandboxed. */
+ * (JSON summaries: an empty list) when every bot of the selected games was sandboxed; and the scope of
+ * `arena ratings` and `arena matrix` with two leagues in one database (the newest league by default, both with
+ * --pool, one run with --run), said on the first line and in JSON, which parses strictly (null, never NaN, for
+ * an undefined LOS). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -401,8 +404,8 @@ static void unsandboxed_agents_are_named_in_every_report(void **state)
     text = arena_output(udb, args);
     expect("games of the sandboxed match", text, "bridge", true);
     free(text);
-    snprintf(args, sizeof args, "ratings --bootstrap 0 --since 2000-01-01 --board 3x3 --format json");
-    text = arena_output(udb, args); /* every game: the unsandboxed ones too */
+    snprintf(args, sizeof args, "ratings --pool --bootstrap 0 --since 2000-01-01 --board 3x3 --format json");
+    text = arena_output(udb, args); /* every game (--pool): the unsandboxed ones too */
     expect(args, text, "\"unsandboxed\":[\"bridge\",\"random\"]}]", true);
     free(text);
 
@@ -448,6 +451,133 @@ static void unsandboxed_agents_are_named_in_every_report(void **state)
     free(text);
 }
 
+/* Counts the occurrences of `part` in `text`. */
+static int count_of(const char *text, const char *part)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, part)); p += strlen(part))
+        n++;
+    return n;
+}
+
+/* Fails unless `json` parses with a strict parser (NaN and Infinity are errors). */
+static void strict_json(const char *what, const char *json)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/check.json", tmp);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(json, f);
+    fclose(f);
+    if (sh_run("python3 -c 'import json,sys; json.load(open(sys.argv[1]), parse_constant=lambda c: sys.exit(c))' '%s'",
+               path) != 0)
+        fail_msg("%s: not strict JSON:\n%s", what, json);
+}
+
+static void ratings_fit_the_newest_league_unless_told_to_pool(void **state)
+{
+    (void)state;
+    char sdb[160], cfg[128];
+    snprintf(sdb, sizeof sdb, "%s/scope.db", tmp);
+    /* league 1 'a': random and random-b; league 2 'b': random-c and random-d; no game joins the two pairs */
+    static const char *const names[2][3] = { { "a", "random", "random-b" }, { "b", "random-c", "random-d" } };
+    for (int k = 0; k < 2; k++) {
+        snprintf(cfg, sizeof cfg, "%s/scope-%s.ini", tmp, names[k][0]);
+        FILE *f = fopen(cfg, "w");
+        assert_non_null(f);
+        fprintf(f,
+                "[league]\nname = %s\nvariants = classical\nboards = 3x3\ngames = 8\nconcurrency = 2\n\n"
+                "[agent %s]\ncommand = %s/random\nargs = --seed 1\n\n[agent %s]\ncommand = %s/random\n"
+                "args = --seed 2\n",
+                names[k][0], names[k][1], bin, names[k][2], bin);
+        fclose(f);
+        assert_int_equal(sh_run("'%s/arena' league '%s' --db '%s' --quiet --logs '%s/logs' >/dev/null", bin, cfg, sdb,
+                                tmp),
+                         0);
+    }
+    int a = db_scalar(sdb, "SELECT COUNT(*) FROM games g JOIN schedule x ON x.id = g.schedule_id WHERE x.league_id = 1");
+    int b = db_scalar(sdb, "SELECT COUNT(*) FROM games g JOIN schedule x ON x.id = g.schedule_id WHERE x.league_id = 2");
+    assert_true(a > 0 && b > 0);
+    char want[160];
+
+    /* the default: league 2 only */
+    char *text = arena_output(sdb, "ratings --bootstrap 20");
+    snprintf(want, sizeof want, "league 2 'b' (started ");
+    if (strncmp(text, want, strlen(want)) != 0)
+        fail_msg("ratings' first line is not '%s...':\n%s", want, text);
+    snprintf(want, sizeof want, ", %d games)\n", b);
+    expect("ratings", text, want, true);
+    expect("ratings", text, "random-c", true);
+    expect("ratings", text, "random-b", false);
+    free(text);
+    char *json = arena_output(sdb, "ratings --bootstrap 20 --format json");
+    strict_json("ratings --format json", json);
+    snprintf(want, sizeof want, "\"scope\":{\"kind\":\"league\",\"league\":2,\"name\":\"b\"");
+    expect("ratings JSON", json, want, true);
+    snprintf(want, sizeof want, "\"games\":%d}", b);
+    expect("ratings JSON", json, want, true);
+    expect("ratings JSON", json, "\"first_move_advantage\":{\"elo\":", true);
+    expect("ratings JSON", json, "\"lower\":", true);
+    expect("ratings JSON", json, "random-b", false);
+    free(json);
+    text = arena_output(sdb, "matrix");
+    expect("matrix", text, "league 2 'b'", true);
+    expect("matrix", text, "random-b", false);
+    free(text);
+
+    /* --pool: both leagues; the two pairs never met, so the LOS across them is null */
+    text = arena_output(sdb, "ratings --pool --bootstrap 20");
+    snprintf(want, sizeof want, "pooled: 2 leagues, 0 match runs, %d games\n", a + b);
+    if (strncmp(text, want, strlen(want)) != 0)
+        fail_msg("ratings --pool's first line is not '%s':\n%s", want, text);
+    expect("ratings --pool", text, "random-b", true);
+    expect("ratings --pool", text, "random-c", true);
+    free(text);
+    json = arena_output(sdb, "ratings --pool --bootstrap 20 --format json");
+    strict_json("ratings --pool --format json", json);
+    snprintf(want, sizeof want, "\"scope\":{\"kind\":\"pool\",\"leagues\":2,\"match_runs\":0,\"games\":%d}", a + b);
+    expect("ratings --pool JSON", json, want, true);
+    /* two tables (classical 3x3, pooled) of four players: a null for each last row, and one at least for the
+     * neighbours from different leagues */
+    if (count_of(json, "\"los%\":null") < 4)
+        fail_msg("ratings --pool JSON has an LOS between players who never met:\n%s", json);
+    expect("ratings --pool JSON", json, "NaN", false);
+    expect("ratings --pool JSON", json, "\"los%\":50,", false);
+    free(json);
+
+    /* --run: the first league's run; --league; and what does not go together */
+    int run = db_scalar(sdb, "SELECT MIN(run_id) FROM games");
+    char args[128];
+    snprintf(args, sizeof args, "ratings --run %d --bootstrap 0 --format json", run);
+    json = arena_output(sdb, args);
+    strict_json("ratings --run --format json", json);
+    snprintf(want, sizeof want, "\"scope\":{\"kind\":\"run\",\"run\":%d,\"run_kind\":\"league\"", run);
+    expect("ratings --run JSON", json, want, true);
+    expect("ratings --run JSON", json, "random-c", false);
+    free(json);
+    text = arena_output(sdb, "ratings --league a --bootstrap 0");
+    expect("ratings --league a", text, "league 1 'a'", true);
+    free(text);
+    assert_int_equal(sh_run("'%s/arena' ratings --pool --league a --db '%s' 2>/dev/null >/dev/null", bin, sdb), 2);
+    assert_int_equal(sh_run("'%s/arena' ratings --history --pool --db '%s' 2>/dev/null >/dev/null", bin, sdb), 2);
+
+    /* CSV: the matrix in long form, numbers only in its numeric columns */
+    text = arena_output(sdb, "matrix --pool --format csv");
+    static const char matrix_head[] = "variant,board,black,white,games,black_wins,white_wins,black_score_pct\n";
+    if (strncmp(text, matrix_head, strlen(matrix_head)) != 0)
+        fail_msg("matrix CSV header:\n%s", text);
+    expect("matrix CSV", text, "\nclassical,3x3,random,random-b,", true);
+    for (const char *p = strchr(text, '\n') + 1; *p; p = strchr(p, '\n') + 1) {
+        int commas = 0;
+        for (const char *q = p; *q != '\n'; q++) {
+            commas += *q == ',';
+            if (commas >= 4 && !strchr("0123456789.,", *q))
+                fail_msg("matrix CSV: a non-number in a numeric column:\n%s", text);
+        }
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -456,6 +586,7 @@ int main(void)
         cmocka_unit_test(plots_are_written),
         cmocka_unit_test(nightly_writes_a_self_contained_report),
         cmocka_unit_test(unsandboxed_agents_are_named_in_every_report),
+        cmocka_unit_test(ratings_fit_the_newest_league_unless_told_to_pool),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,7 +1,10 @@
 /* tests/unit/test_ratings.c — the rating model recovers known ratings and first-move advantage from games drawn
  * from the model itself (true values inside the reported 95% intervals most of the time, over seeded
- * repetitions), keeps perfect scorers finite, and `arena ratings` / `arena matrix` print exactly the
- * golden files in every format (tests/golden/; UPDATE_GOLDEN=1 rewrites them). */
+ * repetitions), keeps perfect scorers finite, says when a LOS is undefined (no bootstrap, no chain of games);
+ * tables write NaN and infinity as JSON null, exact values in JSON and CSV, names as strings, RFC 4180 quoting;
+ * and `arena ratings` / `arena matrix` print exactly the golden files in every format and scope (newest league
+ * by default, --league, --run, --pool; tests/golden/; UPDATE_GOLDEN=1 rewrites them), every JSON output
+ * parsing with a strict parser. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <sys/wait.h>
@@ -13,6 +16,7 @@
 #include "bt.h"
 #include "rng.h"
 #include "store.h"
+#include "tabulate.h"
 #include "test_util.h"
 
 static double uniform(hx_rng *r)
@@ -80,6 +84,109 @@ static void perfect_scorers_stay_finite(void **state)
     assert_true(rt_los(&f, 3, 0, 1) > 0.95 && rt_los(&f, 3, 2, 1) < 0.05);
     rt_fit_free(&f);
     rt_data_free(&d);
+}
+
+/* LOS is undefined without resamples and between players no chain of games joins. */
+static void los_undefined_cases(void **state)
+{
+    (void)state;
+    rt_data d;
+    assert_int_equal(rt_data_init(&d, 4, 2), 0);
+    /* 0 and 1 meet in group 0; 2 and 3 in group 1, as Black only; nobody joins the two pairs */
+    *rt_cell(&d, d.games, 0, 0, 1) = 10, *rt_cell(&d, d.wins, 0, 0, 1) = 7;
+    *rt_cell(&d, d.games, 1, 3, 2) = 10, *rt_cell(&d, d.wins, 1, 3, 2) = 2;
+    assert_true(rt_connected(&d, 0, 1) && rt_connected(&d, 1, 0) && rt_connected(&d, 2, 3));
+    assert_false(rt_connected(&d, 0, 2) || rt_connected(&d, 3, 1));
+    rt_options o = { .prior = 1, .anchor = 0, .bootstrap = 0, .seed = 1 };
+    rt_fit f;
+    assert_int_equal(rt_fit_all(&d, &o, &f), 0);
+    assert_true(isnan(rt_los(&f, 4, 0, 1)));
+    assert_true(isnan(f.lo[1]) && isnan(f.adv_hi[0]));
+    rt_fit_free(&f);
+    o.bootstrap = 20;
+    assert_int_equal(rt_fit_all(&d, &o, &f), 0);
+    double los = rt_los(&f, 4, 0, 1);
+    assert_true(los >= 0 && los <= 1);
+    rt_fit_free(&f);
+    /* a game between 1 and 2 joins everyone */
+    *rt_cell(&d, d.games, 1, 1, 2) = 1;
+    assert_true(rt_connected(&d, 0, 3));
+    rt_data_free(&d);
+}
+
+/* Runs `cmd` with `text` on its standard input; returns its exit status. */
+static int pipe_to(const char *cmd, const char *text)
+{
+    FILE *p = popen(cmd, "w");
+    assert_non_null(p);
+    fputs(text, p);
+    int rc = pclose(p);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* A strict JSON parser: NaN, Infinity and trailing garbage are errors. */
+#define STRICT_JSON                                                                                               \
+    "python3 -c 'import json,sys; json.loads(sys.stdin.read(), parse_constant=lambda c: sys.exit(\"bad \" + c))'"
+
+static char *table_text(const tb_table *t, tb_format f)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    tb_write(out, t, f, true, true);
+    assert_int_equal(fclose(out), 0);
+    return text;
+}
+
+static void tables_write_exact_values_and_nulls(void **state)
+{
+    (void)state;
+    tb_table t;
+    tb_init(&t, "t", 4);
+    tb_key_set(&t, "variant", "classical");
+    tb_key_set(&t, "board", "");
+    tb_column(&t, 0, "name", false);
+    tb_column(&t, 1, "elo", true);
+    tb_column(&t, 2, "+-", true);
+    tb_column_csv(&t, 2, "plus_minus", false);
+    tb_column(&t, 3, "lower", true);
+    tb_column_csv(&t, 3, NULL, true);
+    tb_row(&t);
+    tb_set(&t, 0, "%s", "1e5");           /* a name that reads as a number stays a string */
+    tb_set_real(&t, 1, 231.875, 0);
+    tb_set_real(&t, 2, NAN, 0);
+    tb_set_real(&t, 3, INFINITY, 0);
+    tb_row(&t);
+    tb_set(&t, 0, "%s", "a \"b\", c");    /* RFC 4180: quoted, quotes doubled */
+    tb_set_real(&t, 1, -0.2, 0);          /* "0", not "-0", for people; exact in JSON */
+    tb_set_real(&t, 2, -INFINITY, 1);
+    t.json = strdup("\"extra\":{\"k\":1}");
+
+    char *json = table_text(&t, TB_JSON);
+    assert_non_null(strstr(json, "\"variant\":\"classical\",\"board\":null"));
+    assert_non_null(strstr(json, "{\"name\":\"1e5\",\"elo\":231.875,\"+-\":null,\"lower\":null}"));
+    assert_non_null(strstr(json, "\"elo\":-0.20000000000000001"));
+    assert_non_null(strstr(json, ",\"extra\":{\"k\":1}}]"));
+    assert_null(strstr(json, "nan"));
+    assert_null(strstr(json, "inf"));
+    assert_int_equal(pipe_to(STRICT_JSON, json), 0);
+    assert_int_not_equal(pipe_to(STRICT_JSON " 2>/dev/null", "[NaN]"), 0); /* the parser is strict */
+    free(json);
+
+    char *csv = table_text(&t, TB_CSV);
+    assert_string_equal(csv, "variant,board,name,elo,plus_minus,lower\n"
+                             "classical,,1e5,231.875,,\n"
+                             "classical,,\"a \"\"b\"\", c\",-0.20000000000000001,,\n");
+    free(csv);
+
+    char *text = table_text(&t, TB_TEXT); /* no machine column, rounded, no "-0" */
+    assert_string_equal(text, "t\n"
+                              "name      elo  +-\n"
+                              "1e5       232    \n"
+                              "a \"b\", c    0    \n");
+    free(text);
+    tb_free(&t);
 }
 
 static void store_one(store_db *s, int64_t run, int64_t black, int64_t white, uint64_t seed, double p, hx_rng *rng,
@@ -177,13 +284,16 @@ static void golden_outputs(void **state)
     char jobs[40][2][160];
     int n_jobs = 0;
     for (int f = 0; f < 6; f++) {
-        snprintf(jobs[n_jobs][0], 160, "ratings --bootstrap 200 --format %s", formats[f]);
+        snprintf(jobs[n_jobs][0], 160, "ratings --pool --bootstrap 200 --format %s", formats[f]);
         snprintf(jobs[n_jobs++][1], 160, "ratings.%s", formats[f]);
-        snprintf(jobs[n_jobs][0], 160, "matrix --format %s", formats[f]);
+        snprintf(jobs[n_jobs][0], 160, "matrix --pool --format %s", formats[f]);
         snprintf(jobs[n_jobs++][1], 160, "matrix.%s", formats[f]);
     }
     static const char *const more[][2] = {
-        { "matrix --score", "matrix-score.text" },
+        { "matrix --pool --score", "matrix-score.text" },
+        { "ratings --bootstrap 200", "ratings-newest.text" },
+        { "ratings --league 1 --bootstrap 0 --format json", "ratings-league1.json" },
+        { "ratings --run 1 --variant hex --bootstrap 200 --format csv", "ratings-run.csv" },
         { "ratings --history --league golden --bootstrap 200", "history.text" },
         { "ratings --history --league 1 --bootstrap 200 --format csv", "history.csv" },
         { "export --format pgn --variant classical --agent cfr", "export.pgn" },
@@ -221,6 +331,8 @@ static void golden_outputs(void **state)
         fclose(g);
         if (strcmp(got, want) != 0)
             fail_msg("'%s' differs from %s:\n%s", cmd, golden, got);
+        if (strstr(jobs[j][0], "json") && pipe_to(STRICT_JSON, got) != 0)
+            fail_msg("'%s': not strict JSON", cmd);
     }
     unlink(db);
     char wal[128];
@@ -236,6 +348,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(recovers_true_ratings_and_advantage),
         cmocka_unit_test(perfect_scorers_stay_finite),
+        cmocka_unit_test(los_undefined_cases),
+        cmocka_unit_test(tables_write_exact_values_and_nulls),
         cmocka_unit_test(golden_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
