@@ -20,7 +20,7 @@ $(call test,tests/unit/test_bridge.c,bridge)
 $(foreach t,solver policy infowalk,$(call test,tests/unit/test_$t.c,solver))
 $(call test,tests/unit/test_rl.c,rl)
 $(call test,tests/unit/test_rcfr.c,rcfr)
-$(call test,tests/unit/test_seeds.c,coordinator)
+$(foreach t,seeds openings,$(call test,tests/unit/test_$t.c,coordinator))
 
 $(foreach t,cli reports trainer badinput soak access,$(call test,tests/e2e/test_$t.c,engine))
 $(call test,tests/e2e/test_match.c,coordinator)

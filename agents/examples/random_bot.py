@@ -23,7 +23,8 @@ def main():
             unknown = set(range(msg["rows"] * msg["cols"]))
             rng.seed(msg["seed"])
             rows, cols, color, swap = msg["rows"], msg["cols"], msg["color"], msg["swap"]
-            moved = False
+            unknown -= set(msg.get("own", [])) | set(msg.get("seen", []))  # an opening's stones it knows
+            moved = bool(msg.get("own"))     # (with an opening, White's first move may still swap: k == 1)
         elif kind == "turn":
             for event, cell in msg["events"]:
                 if event == "opp_placed":

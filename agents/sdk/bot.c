@@ -102,6 +102,17 @@ static int handle(link_t *l, const bot_spec *spec, bot_state *s, pm_msg *m, pm_m
         s->swap_rule = m->swap;
         if (spec->game_start)
             spec->game_start(s, spec->user);
+        /* An opening: the events the player would have had had it played it, in play order (own stones and,
+         * in hex, the opponent's, alternating from Black), so the view and the event log are the same. */
+        for (int i = 0, o = 0, k = 0; o < m->n_own || k < m->n_seen; i++) {
+            bool mine = i % 2 == s->color;
+            if (mine && o < m->n_own)
+                apply(s, spec, (hx_event){ .kind = HX_EV_PLACED, .cell = m->own[o++] });
+            else if (!mine && k < m->n_seen)
+                apply(s, spec, (hx_event){ .kind = HX_EV_OPP_PLACED, .cell = m->seen[k++] });
+            else if (mine ? k >= m->n_seen : o >= m->n_own)
+                break; /* (a stone of one side missing: the rest cannot be put in order) */
+        }
         return 0;
     case PM_TURN: {
         if (m->game != s->game) {

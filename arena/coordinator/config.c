@@ -240,8 +240,10 @@ static int league_key(parse_state *p, const char *key, const char *value)
             c->mode = CFG_ROUND_ROBIN;
         else if (strcmp(value, "gauntlet") == 0)
             c->mode = CFG_GAUNTLET;
+        else if (strcmp(value, "sprt") == 0)
+            c->mode = CFG_SPRT;
         else
-            return fail(p, "league", key, "'%s': expected round-robin or gauntlet", value);
+            return fail(p, "league", key, "'%s': expected round-robin, gauntlet or sprt", value);
     } else if (strcmp(key, "challenger") == 0) {
         if (too_long(p, "league", key, value, sizeof c->challenger))
             return 0;
@@ -292,16 +294,36 @@ static int league_key(parse_state *p, const char *key, const char *value)
             return fail(p, "league", key, "expected the path of a key file from 'arena keygen'");
         snprintf(c->server_key, sizeof c->server_key, "%s", value);
     } else if (strcmp(key, "seed") == 0) {
-        if (!number(value, 0, INT64_MAX, &v))
-            return fail(p, "league", key, "'%s': expected a whole number", value);
-        c->seed = (uint64_t)v;
+        c->seed_date = strcmp(value, "date") == 0;
+        if (!c->seed_date && !number(value, 0, INT64_MAX, &v))
+            return fail(p, "league", key, "'%s': expected a whole number, or date (the day's, YYYYMMDD)", value);
+        c->seed = c->seed_date ? 0 : (uint64_t)v;
+    } else if (strcmp(key, "openings") == 0) {
+        if (!*value || strlen(value) >= sizeof c->openings)
+            return fail(p, "league", key, "expected random, none or the path of an openings file (under %zu characters)",
+                        sizeof c->openings);
+        snprintf(c->openings, sizeof c->openings, "%s", value);
+    } else if (strcmp(key, "opening_stones") == 0) {
+        if (!number(value, 0, CFG_OPENINGS_MAX_STONES, &v))
+            return fail(p, "league", key, "'%s': expected 0 to %d stones", value, CFG_OPENINGS_MAX_STONES);
+        c->opening_stones = (int)v;
+    } else if (strcmp(key, "elo0") == 0 || strcmp(key, "elo1") == 0 || strcmp(key, "alpha") == 0 ||
+               strcmp(key, "beta") == 0) {
+        char *end;
+        errno = 0;
+        double d = strtod(value, &end);
+        bool rate = key[0] == 'a' || key[0] == 'b';
+        if (!*value || *end || errno || !(rate ? d > 0.0 && d < 0.5 : d > -2000.0 && d < 2000.0))
+            return fail(p, "league", key, rate ? "'%s': expected a probability between 0 and 0.5, e.g. 0.05"
+                                               : "'%s': expected an Elo difference, e.g. 0 or 10", value);
+        *(key[0] == 'a' ? &c->alpha : key[0] == 'b' ? &c->beta : key[3] == '0' ? &c->elo0 : &c->elo1) = d;
     } else if (strcmp(key, "sandbox") == 0) {
         if (!word_bool(value, "on", "off", &c->sandbox))
             return fail(p, "league", key, "'%s': expected on or off", value);
     } else {
         return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
-                                      "move_time_ms, handshake_ms, concurrency, max_processes, seed, swap, listen, "
-                                      "server_key, sandbox)");
+                                      "move_time_ms, handshake_ms, concurrency, max_processes, seed, openings, "
+                                      "opening_stones, elo0, elo1, alpha, beta, swap, listen, server_key, sandbox)");
     }
     return 1;
 }
@@ -533,6 +555,11 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
     c->concurrency = 1;
     c->seed = 1;
     c->sandbox = true;
+    snprintf(c->openings, sizeof c->openings, "random");
+    c->opening_stones = 2;
+    c->elo0 = 0.0;
+    c->elo1 = 10.0;
+    c->alpha = c->beta = 0.05;
     static parse_state p;
     memset(&p, 0, sizeof p);
     p.c = c;
@@ -617,14 +644,28 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
         a->cmdline[k] = ' ';
         memcpy(a->cmdline + k + (m > 0), a->args, m + 1);
     }
-    if (c->mode == CFG_GAUNTLET) {
+    if (c->mode == CFG_SPRT && !(c->elo1 > c->elo0)) {
+        snprintf(err, errlen, "%s:%d: [league] elo1: %g is not above elo0 = %g (H1 must claim more than H0)", path,
+                 p.league_line, c->elo1, c->elo0);
+        return -1;
+    }
+    for (int b = 0; b < c->games.n_boards; b++) {
+        int cells = c->games.boards[b][0] * c->games.boards[b][1];
+        if (strcmp(c->openings, "random") == 0 && c->opening_stones >= cells) {
+            snprintf(err, errlen, "%s:%d: [league] opening_stones: %d stones do not leave a move on %dx%d", path,
+                     p.league_line, c->opening_stones, c->games.boards[b][0], c->games.boards[b][1]);
+            return -1;
+        }
+    }
+    if (c->mode == CFG_GAUNTLET || c->mode == CFG_SPRT) {
         bool found = false;
         for (int i = 0; i < c->n_agents; i++)
             found |= strcmp(c->agents[i].name, c->challenger) == 0;
         if (!found) {
             snprintf(msg, sizeof msg, "%s:%d: [league] challenger: %s%s%s (expected the name of an [agent NAME] section)",
                      path, p.challenger_line ? p.challenger_line : p.league_line, c->challenger[0] ? "'" : "", c->challenger,
-                     c->challenger[0] ? "': no such agent" : "missing for mode = gauntlet");
+                     c->challenger[0] ? "': no such agent"
+                     : c->mode == CFG_SPRT ? "missing for mode = sprt" : "missing for mode = gauntlet");
             return refuse(msg, err, errlen);
         }
     }

@@ -22,7 +22,11 @@
 #define CFG_MAX_GAMES 100000       /* `games` per pairing */
 #define CFG_MIN_MEMORY_MB 32       /* the smallest `memory_mb` limit (other than 0, none) a bot can start under */
 
-typedef enum { CFG_ROUND_ROBIN, CFG_GAUNTLET } cfg_mode;
+/* round-robin: every pair of agents; gauntlet: the challenger against each other agent; sprt: a gauntlet whose
+ * pairings each stop when their SPRT is decided (docs/leagues.md#sprt). */
+typedef enum { CFG_ROUND_ROBIN, CFG_GAUNTLET, CFG_SPRT } cfg_mode;
+
+#define CFG_OPENINGS_MAX_STONES 32
 
 typedef struct {
     uint32_t variants;             /* bit v: hx_variant v */
@@ -69,6 +73,10 @@ typedef struct {
     int max_processes;             /* bot processes alive at once, idle ones included; 0: the runner's default
                                     * (RN_MAX_PROCESSES); at least 2 * concurrency + 2 are kept regardless */
     uint64_t seed;
+    bool seed_date;                /* `seed = date`: the day's date, YYYYMMDD in UTC, when the league starts */
+    char openings[512];            /* "random" (default), "none", or the path of a suite file */
+    int opening_stones;            /* stones of a random opening (default 2) */
+    double elo0, elo1, alpha, beta; /* mode = sprt: the hypotheses (logistic Elo) and error rates */
     bool swap;                     /* hex games on square boards are played with the swap rule */
     bool sandbox;                  /* `sandbox = on|off`: the agents' default (on) */
     char listen[256];              /* "" = a private ipc endpoint; else tcp://HOST:PORT with CurveZMQ */

@@ -4,7 +4,7 @@
 # (the sandbox, with bwrap) and libsodium (players' seeds). Also bin/arena-init, process 1 of every
 # sandbox: built from its one source without the mode's sanitizers (it runs under the bot's address-space
 # limit, which AddressSanitizer's shadow cannot).
-$(eval $(call library,coordinator,arena/coordinator,protocol store zmq md seccomp sodium,$(filter-out %/arena_init.c,$(wildcard arena/coordinator/*.c))))
+$(eval $(call library,coordinator,arena/coordinator,protocol store ratings zmq md seccomp sodium,$(filter-out %/arena_init.c,$(wildcard arena/coordinator/*.c))))
 
 PROGRAMS += $(BIN)/arena-init
 $(BIN)/arena-init: arena/coordinator/arena_init.c

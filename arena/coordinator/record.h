@@ -49,6 +49,9 @@ typedef struct {
     progress_meter prog;
     bool (*next_game)(void *user, rn_game *g); /* the caller's, from the rn_config given to rec_attach */
     void *user;
+    /* Set by the caller when it wants it: told of every game once it is stored (e.g. a league's SPRT). Return
+     * false to stop the run with why. */
+    bool (*stored)(void *user, const rn_result *res, char *why, size_t whylen);
 } rec_run;
 
 /* Begins the run in the store (kind "match" or "league", a description for people) with the secret its players'

@@ -360,6 +360,11 @@ static void try_start(runner *r, int si)
              s->game.flags & HX_SWAP_RULE ? " with the swap rule" : "");
         return;
     }
+    char why[160];
+    if (s->game.opening_len > 0 && ref_opening(&s->ref, s->game.opening, s->game.opening_len, why, sizeof why) != 0) {
+        fail(r, "game %llu: bad opening: %s", (unsigned long long)s->game.id, why);
+        return;
+    }
     s->started = true;
     s->t0 = clk_now();
     iso_now(s->started_at);

@@ -49,6 +49,8 @@ typedef struct {
     int rows, cols;
     unsigned flags;            /* HX_SWAP_RULE */
     uint64_t seed;             /* each player is sent its own seed derived from this one and rn_config.seed_key */
+    const uint16_t *opening;   /* the opening: cells placed alternately from Black before the players move */
+    int opening_len;           /* (docs/protocol.md#openings); 0: none */
     void *tag;                 /* the caller's, handed back in rn_result */
 } rn_game;
 

@@ -82,7 +82,8 @@ size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
     fixed_buf f = { .buf = buf, .cap = cap };
     msgpack_packer pk;
     msgpack_packer_init(&pk, &f, fixed_write);
-    msgpack_pack_map(&pk, (size_t)entries[m->type]);
+    bool opening = m->type == PM_GAME_START && (m->n_own || m->n_seen || m->hidden);
+    msgpack_pack_map(&pk, (size_t)entries[m->type] + (opening ? 3 : 0));
     put_key_str(&pk, "type", type_names[m->type]);
     switch (m->type) {
     case PM_HELLO: {
@@ -120,6 +121,17 @@ size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
             msgpack_pack_true(&pk);
         else
             msgpack_pack_false(&pk);
+        if (opening) {
+            put_str(&pk, "own");
+            msgpack_pack_array(&pk, (size_t)m->n_own);
+            for (int i = 0; i < m->n_own; i++)
+                msgpack_pack_uint16(&pk, m->own[i]);
+            put_str(&pk, "seen");
+            msgpack_pack_array(&pk, (size_t)m->n_seen);
+            for (int i = 0; i < m->n_seen; i++)
+                msgpack_pack_uint16(&pk, m->seen[i]);
+            put_key_uint(&pk, "hidden", (uint64_t)m->hidden);
+        }
         break;
     case PM_TURN:
         put_key_uint(&pk, "game", m->game);
@@ -431,6 +443,33 @@ static void read_game_start(reader *r, pm_msg *m)
     m->move_ms = (uint32_t)get_uint(r, "move_ms", UINT32_MAX);
     m->seed = get_uint(r, "seed", UINT64_MAX);
     m->swap = get_bool(r, "swap");
+    /* an opening (optional keys): cells of this board, distinct, at most PM_MAX_OPENING of each */
+    bool taken[HX_MAX_CELLS] = { false };
+    int cells = m->rows * m->cols;
+    static const char *const keys[2] = { "own", "seen" };
+    for (int k = 0; k < 2 && !r->failed; k++) {
+        if (!lookup(r, keys[k]))
+            continue;
+        const msgpack_object_array *a = get_array(r, keys[k]);
+        if (!a)
+            return;
+        if (a->size > PM_MAX_OPENING) {
+            fail(r, "key '%s': more than %d stones", keys[k], PM_MAX_OPENING);
+            return;
+        }
+        for (uint32_t i = 0; i < a->size; i++) {
+            const msgpack_object *o = &a->ptr[i];
+            if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 >= (uint64_t)cells || taken[o->via.u64]) {
+                fail(r, "key '%s': expected distinct cells from 0 to %d", keys[k], cells - 1);
+                return;
+            }
+            taken[o->via.u64] = true;
+            (k ? m->seen : m->own)[i] = (uint16_t)o->via.u64;
+        }
+        *(k ? &m->n_seen : &m->n_own) = (int)a->size;
+    }
+    if (!r->failed && lookup(r, "hidden"))
+        m->hidden = (int)get_uint(r, "hidden", PM_MAX_OPENING);
 }
 
 static void read_turn(reader *r, pm_msg *m)

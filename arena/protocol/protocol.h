@@ -39,6 +39,8 @@ typedef enum {
     PM_TYPE_COUNT
 } pm_type;
 
+#define PM_MAX_OPENING 32 /* stones of an opening */
+
 typedef struct {
     pm_type type;
     uint64_t game; /* game_start, turn, move, result, game_end */
@@ -56,6 +58,11 @@ typedef struct {
     uint32_t move_ms;
     uint64_t seed;
     bool swap;
+    /* game_start after an opening (docs/protocol.md#openings; all 0 without one): the player's own opening stones
+     * and the opponent's it is told (hex: all; dark variants: none), each in play order, and how many opponent
+     * opening stones it is not told */
+    int n_own, n_seen, hidden;
+    uint16_t own[PM_MAX_OPENING], seen[PM_MAX_OPENING];
 
     /* turn: events since the player's previous turn (or the game's start) */
     int n_events;

@@ -8,7 +8,42 @@ int ref_init(hx_referee *r, uint64_t id, hx_variant v, int rows, int cols, unsig
 {
     r->id = id;
     r->sent[0] = r->sent[1] = 0;
+    r->n_opening = 0;
     return hx_new(&r->game, v, rows, cols, flags);
+}
+
+int ref_opening(hx_referee *r, const uint16_t *cells, int n, char *why, size_t whylen)
+{
+    if (n < 0 || n > PM_MAX_OPENING || hx_num_attempts(&r->game) != 0) {
+        snprintf(why, whylen, n > PM_MAX_OPENING ? "an opening of more than %d stones" : "not a fresh game",
+                 PM_MAX_OPENING);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        char name[HX_CELL_NAME_MAX];
+        if (cells[i] >= hx_cells(&r->game)) {
+            snprintf(why, whylen, "opening stone %d: cell %d is off the %dx%d board", i + 1, cells[i],
+                     hx_rows(&r->game), hx_cols(&r->game));
+            return -1;
+        }
+        hx_cell_name(cells[i], hx_cols(&r->game), name);
+        if (hx_over(&r->game)) {
+            snprintf(why, whylen, "opening stone %d (%s): the game is already won", i + 1, name);
+            return -1;
+        }
+        if (hx_attempt(&r->game, cells[i]) != HX_PLACED) {
+            snprintf(why, whylen, "opening stone %d (%s): the cell is taken", i + 1, name);
+            return -1;
+        }
+        r->opening[r->n_opening++] = cells[i];
+    }
+    if (hx_over(&r->game)) {
+        snprintf(why, whylen, "the opening wins the game for %s", hx_winner(&r->game) == HX_BLACK ? "Black" : "White");
+        return -1;
+    }
+    for (int p = 0; p < 2; p++) /* told in game_start */
+        r->sent[p] = hx_key_length(&r->game, p);
+    return 0;
 }
 
 void ref_game_start(const hx_referee *r, int player, uint32_t move_ms, uint64_t seed, pm_msg *out)
@@ -23,6 +58,15 @@ void ref_game_start(const hx_referee *r, int player, uint32_t move_ms, uint64_t 
     out->move_ms = move_ms;
     out->seed = seed;
     out->swap = (r->game.flags & HX_SWAP_RULE) != 0;
+    bool perfect = hx_variant_of(&r->game) == HX_HEX;
+    for (int i = 0; i < r->n_opening; i++) {
+        if (i % 2 == player)
+            out->own[out->n_own++] = r->opening[i];
+        else if (perfect)
+            out->seen[out->n_seen++] = r->opening[i];
+        else
+            out->hidden++;
+    }
 }
 
 void ref_turn(hx_referee *r, pm_msg *out)

@@ -103,6 +103,11 @@ static const char *const migrations[] = {
     "  SELECT id, name, command, version, sha256, first_seen FROM agents ORDER BY id;"
     "DROP TABLE agents;"
     "ALTER TABLE agents_v5 RENAME TO agents;",
+    /* 5 -> 6: openings and game pairs; schedule rows an SPRT decided not to play; the opening of a game */
+    "ALTER TABLE schedule ADD COLUMN opening TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE schedule ADD COLUMN pair INTEGER;"
+    "ALTER TABLE schedule ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN opening INTEGER NOT NULL DEFAULT 0;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
@@ -248,8 +253,8 @@ store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen
     }
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO games (run_id, variant, rows, cols, swap, black, white, seed, winner, reason,"
-                           " detail, attempts, seconds, started, finished, schedule_id)"
-                           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           " detail, attempts, seconds, started, finished, schedule_id, opening)"
+                           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &s->insert_game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "INSERT INTO attempts (game_id, n, player, cell, outcome) VALUES (?,?,?,?,?)", -1,
                            &s->insert_attempt, NULL) != SQLITE_OK) {
@@ -406,13 +411,14 @@ int64_t store_game(store_db *s, const store_game_rec *g)
         sqlite3_bind_int64(st, 16, g->schedule);
     else
         sqlite3_bind_null(st, 16);
+    sqlite3_bind_int(st, 17, g->opening);
     int64_t id = -1;
     if (sqlite3_step(st) == SQLITE_DONE)
         id = sqlite3_last_insert_rowid(s->db);
     if (id >= 0 && g->schedule > 0) {
         sqlite3_stmt *u;
-        if (sqlite3_prepare_v2(s->db, "UPDATE schedule SET game_id = ? WHERE id = ? AND game_id IS NULL", -1, &u,
-                               NULL) != SQLITE_OK)
+        if (sqlite3_prepare_v2(s->db, "UPDATE schedule SET game_id = ?, skipped = 0 WHERE id = ? AND game_id IS NULL",
+                               -1, &u, NULL) != SQLITE_OK)
             id = -1;
         else {
             sqlite3_bind_int64(u, 1, id);
@@ -443,19 +449,56 @@ int64_t store_game(store_db *s, const store_game_rec *g)
     return id;
 }
 
-int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256)
+int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256, uint64_t seed)
 {
     sqlite3_stmt *st = prepare_texts(s,
-                                     "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND EXISTS"
-                                     " (SELECT 1 FROM schedule x WHERE x.league_id = l.id AND x.game_id IS NULL)"
-                                     " ORDER BY l.id DESC LIMIT 1",
+                                     "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND l.seed = ?"
+                                     " AND EXISTS (SELECT 1 FROM schedule x WHERE x.league_id = l.id AND x.game_id IS NULL"
+                                     " AND x.skipped = 0) ORDER BY l.id DESC LIMIT 1",
                                      2, name, config_sha256);
     if (!st)
         return -1;
+    sqlite3_bind_int64(st, 3, (int64_t)seed);
     int rc = sqlite3_step(st);
     int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(st);
     return id;
+}
+
+/* The opening as cell names, "a1 b2". */
+static void opening_text(const store_planned *p, char *out, size_t outlen)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; i < p->opening_len && i < STORE_OPENING_MAX; i++) {
+        char name[HX_CELL_NAME_MAX];
+        hx_cell_name(p->opening[i], p->cols, name);
+        int w = snprintf(out + k, outlen - k, "%s%s", i ? " " : "", name);
+        if (w < 0 || (size_t)w >= outlen - k)
+            break;
+        k += (size_t)w;
+    }
+}
+
+/* Reads opening_text's form back; cells that do not parse (a hand-edited database) end it. */
+static void opening_parse(store_planned *p, const char *text)
+{
+    p->opening_len = 0;
+    while (text && *text && p->opening_len < STORE_OPENING_MAX) {
+        text += strspn(text, " ");
+        size_t len = strcspn(text, " ");
+        char name[16];
+        if (len == 0 || len >= sizeof name)
+            break;
+        memcpy(name, text, len);
+        name[len] = '\0';
+        const char *why;
+        int c = hx_cell_parse(name, p->rows, p->cols, &why);
+        if (c < 0)
+            break;
+        p->opening[p->opening_len++] = (uint16_t)c;
+        text += len;
+    }
 }
 
 int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
@@ -474,8 +517,8 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
     sqlite3_finalize(st);
     st = NULL;
     if (id >= 0 && sqlite3_prepare_v2(s->db,
-                                      "INSERT INTO schedule (league_id, n, variant, rows, cols, black, white, seed)"
-                                      " VALUES (?,?,?,?,?,?,?,?)",
+                                      "INSERT INTO schedule (league_id, n, variant, rows, cols, black, white, seed, pair,"
+                                      " opening) VALUES (?,?,?,?,?,?,?,?,?,?)",
                                       -1, &st, NULL) != SQLITE_OK)
         id = -1;
     for (int i = 0; id >= 0 && i < n; i++) {
@@ -489,6 +532,13 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
         sqlite3_bind_text(st, 6, p->black, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 7, p->white, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(st, 8, (int64_t)p->seed);
+        if (p->pair >= 0)
+            sqlite3_bind_int(st, 9, p->pair);
+        else
+            sqlite3_bind_null(st, 9);
+        char opening[STORE_OPENING_MAX * (HX_CELL_NAME_MAX + 1) + 1];
+        opening_text(p, opening, sizeof opening);
+        sqlite3_bind_text(st, 10, opening, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(st) != SQLITE_DONE)
             id = -1;
     }
@@ -538,8 +588,8 @@ int store_league_pending(store_db *s, int64_t league, store_planned **out, int *
         *total = sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
     if (sqlite3_prepare_v2(s->db,
-                           "SELECT id, n, variant, rows, cols, black, white, seed FROM schedule"
-                           " WHERE league_id = ? AND game_id IS NULL ORDER BY n",
+                           "SELECT id, n, variant, rows, cols, black, white, seed, pair, opening FROM schedule"
+                           " WHERE league_id = ? AND game_id IS NULL AND skipped = 0 ORDER BY n",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;
     sqlite3_bind_int64(st, 1, league);
@@ -556,10 +606,83 @@ int store_league_pending(store_db *s, int64_t league, store_planned **out, int *
         snprintf(p->black, sizeof p->black, "%s", (const char *)sqlite3_column_text(st, 5));
         snprintf(p->white, sizeof p->white, "%s", (const char *)sqlite3_column_text(st, 6));
         p->seed = (uint64_t)sqlite3_column_int64(st, 7);
+        p->pair = sqlite3_column_type(st, 8) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 8);
+        opening_parse(p, (const char *)sqlite3_column_text(st, 9));
     }
     sqlite3_finalize(st);
     if (!rows)
         return -1;
+    *out = rows;
+    *n = k;
+    return 0;
+}
+
+int store_league_skip(store_db *s, int64_t league, const store_planned *row)
+{
+    sqlite3_stmt *st = prepare_texts(s,
+                                     "UPDATE schedule SET skipped = 1 WHERE league_id = ?3 AND game_id IS NULL"
+                                     " AND variant = ?4 AND rows = ?5 AND cols = ?6"
+                                     " AND ((black = ?1 AND white = ?2) OR (black = ?2 AND white = ?1))",
+                                     2, row->black, row->white);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 3, league);
+    sqlite3_bind_text(st, 4, hx_variant_name(row->variant), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 5, row->rows);
+    sqlite3_bind_int(st, 6, row->cols);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_changes(s->db) : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_league_games(store_db *s, int64_t league, store_league_game **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT x.variant, x.rows, x.cols, x.black, x.white, x.pair, g.winner,"
+                           " (SELECT group_concat(a.player || a.cell || ':' || a.outcome, ' ') FROM"
+                           "  (SELECT player, cell, outcome FROM attempts WHERE game_id = g.id ORDER BY n) a)"
+                           " FROM schedule x JOIN games g ON g.id = x.game_id WHERE x.league_id = ? ORDER BY x.n",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, league);
+    size_t cap = 0;
+    store_league_game *rows = NULL;
+    int k = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((size_t)k == cap) {
+            size_t nc = cap ? 2 * cap : 256;
+            store_league_game *nr = realloc(rows, nc * sizeof *nr);
+            if (!nr) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            rows = nr;
+            cap = nc;
+        }
+        store_league_game *g = &rows[k++];
+        int v = hx_variant_parse((const char *)sqlite3_column_text(st, 0));
+        g->variant = v < 0 ? HX_HEX : (hx_variant)v;
+        g->rows = sqlite3_column_int(st, 1);
+        g->cols = sqlite3_column_int(st, 2);
+        snprintf(g->black, sizeof g->black, "%s", (const char *)sqlite3_column_text(st, 3));
+        snprintf(g->white, sizeof g->white, "%s", (const char *)sqlite3_column_text(st, 4));
+        g->pair = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 5);
+        const char *w = (const char *)sqlite3_column_text(st, 6);
+        g->winner = w && w[0] == 'W' ? HX_WHITE : HX_BLACK;
+        const unsigned char *moves = sqlite3_column_text(st, 7);
+        uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+        for (const unsigned char *c = moves; c && *c; c++)
+            h = (h ^ *c) * 0x100000001b3u;
+        g->moves = h;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        free(rows);
+        return -1;
+    }
     *out = rows;
     *n = k;
     return 0;

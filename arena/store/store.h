@@ -12,7 +12,7 @@
 #include "game.h"
 #include "result.h"
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 #define STORE_DEFAULT_PATH "results/arena.db"
 
 typedef struct store_db store_db;
@@ -61,12 +61,15 @@ typedef struct {
     const char *started, *finished; /* ISO 8601 UTC timestamps */
     const hx_game *game;
     int64_t schedule;          /* the league schedule row this game plays, or 0 */
+    int opening;               /* how many of the first attempts were the opening (games.opening), 0: none */
 } store_game_rec;
 
 /* Stores a game and its attempts in one transaction; with a schedule row, marks it played in the same
  * transaction (a row already played makes the whole store fail: no game is played twice). Returns the
  * game id, or -1. */
 int64_t store_game(store_db *s, const store_game_rec *g);
+
+#define STORE_OPENING_MAX 32
 
 /* One planned league game (a row of the schedule table). */
 typedef struct {
@@ -76,11 +79,14 @@ typedef struct {
     int rows, cols;
     char black[64], white[64]; /* agent names from the config */
     uint64_t seed;
+    int pair;                  /* the game pair within its pairing (the two games of one opening), -1: none */
+    int opening_len;           /* the opening: cells placed alternately from Black, stored as names "a1 b2" */
+    uint16_t opening[STORE_OPENING_MAX];
 } store_planned;
 
-/* The newest league with this name and config hash that still has unplayed games: its id, 0 when there
- * is none, -1 on error. */
-int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256);
+/* The newest league with this name, config hash and seed that still has games to play (unplayed and not
+ * skipped): its id, 0 when there is none, -1 on error. */
+int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256, uint64_t seed);
 
 /* A new league and its whole schedule, in one transaction. Returns the league id, or -1. */
 int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
@@ -92,8 +98,26 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
  * (a database error, no such league, a stored secret of another length). */
 int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len);
 
-/* The unplayed games of a league in schedule order (*out: malloc'd, free it) and the schedule's size. */
+/* The unplayed games of a league in schedule order, skipped ones left out (*out: malloc'd, free it), and the
+ * schedule's size. */
 int store_league_pending(store_db *s, int64_t league, store_planned **out, int *n, int *total);
+
+/* Marks the league's unplayed games of one pairing (the two agents of `row`, either colour, on its variant and
+ * board) skipped: a decided SPRT does not play them. Returns how many, or -1. */
+int store_league_skip(store_db *s, int64_t league, const store_planned *row);
+
+/* A played game of a league, for pair statistics. */
+typedef struct {
+    hx_variant variant;
+    int rows, cols;
+    char black[64], white[64]; /* config names, from the schedule */
+    int pair;                  /* schedule.pair, -1 when the league has none */
+    int winner;                /* HX_BLACK or HX_WHITE */
+    uint64_t moves;            /* a hash of the attempts (player, cell, outcome), to tell games apart */
+} store_league_game;
+
+/* The league's played games in schedule order (*out: malloc'd, free it). Returns 0, or -1. */
+int store_league_games(store_db *s, int64_t league, store_league_game **out, int *n);
 
 /* The last error message of the database, for reports. After a failed write transaction (store_game,
  * store_league_create, store_league_secret), its first error, not the rollback's; a full disk reads

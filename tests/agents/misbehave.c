@@ -230,6 +230,10 @@ int main(int argc, char **argv)
             crash_at = 1 + (int)hx_rng_below(&rng, 3);
             first = -1;
             move_ms = in.move_ms;
+            for (int i = 0; i < in.n_own; i++) /* an opening's stones it knows */
+                known[in.own[i]] = 1;
+            for (int i = 0; i < in.n_seen; i++)
+                known[in.seen[i]] = 1;
             break;
         case PM_RESULT:
             if (in.cell >= 0 && in.cell < cells)
@@ -256,7 +260,8 @@ int main(int argc, char **argv)
             memset(&out, 0, sizeof out);
             out.type = PM_MOVE;
             out.game = in.game;
-            out.cell = u ? unknown[hx_rng_below(&rng, (uint32_t)u)] : 0;
+            /* (mode first: the lowest unknown cell, a deterministic bot) */
+            out.cell = u ? unknown[strcmp(mode, "first") == 0 ? 0 : hx_rng_below(&rng, (uint32_t)u)] : 0;
             bool now = attempts == (strcmp(mode, "crash") == 0 ? crash_at : 2);
             if (now && strcmp(mode, "crash") == 0)
                 abort();

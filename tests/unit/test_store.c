@@ -151,7 +151,8 @@ static void schema_2_database_is_migrated(void **state)
     assert_true(r.seed == 11);
     assert_int_equal(store_games_next(q, &r), 0);
     store_games_end(q);
-    assert_int_equal(store_league_unfinished(s, "old", "h"), 1);
+    assert_int_equal(store_league_unfinished(s, "old", "h", 5), 1);
+    assert_int_equal(store_league_unfinished(s, "old", "h", 6), 0); /* another seed: another league */
     store_planned *p;
     int n, total;
     assert_int_equal(store_league_pending(s, 1, &p, &n, &total), 0);
@@ -218,6 +219,10 @@ static void schema_3_database_is_migrated(void **state)
     if (!s)
         fail_msg("%s", err);
     assert_int_equal(scalar("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    /* schema 6: a game's opening (none for older games), schedule rows' openings, pairs and skips */
+    assert_int_equal(scalar("SELECT opening FROM games WHERE id = 1"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM pragma_table_info('schedule') WHERE name IN ('opening', 'pair',"
+                            " 'skipped')"), 3);
     assert_int_equal(scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'unsandboxed'"), 1);
     assert_int_equal(scalar("SELECT count(*) FROM unsandboxed"), 0);
     assert_int_equal(scalar("SELECT length(secret) FROM runs WHERE id = 1"), 4);
