@@ -1016,6 +1016,9 @@ static void sprt_stops_each_pairing_when_decided(void **state)
         p++;
     }
     assert_non_null(strstr(out, "\"pentanomial\":["));
+    /* SDK bots from openings: no attempt at a cell they were told of (bridge: C SDK; random: C SDK) */
+    assert_non_null(strstr(out, "\"illegal\":0,"));
+    assert_non_null(strstr(out, "\"protocol_error\":0,"));
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE skipped = 1 AND game_id IS NULL"), skipped);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE skipped = 1 AND game_id IS NOT NULL"), 0);
     free(out);

@@ -1,6 +1,7 @@
 /* tests/unit/test_referee.c — what players are told: over many random games in every variant, the messages a
  * player receives (results and turn events, through encode/decode) rebuild exactly its own event log, so
- * it learns its information state and nothing more; only game_end shows the board. */
+ * it learns its information state and nothing more; only game_end shows the board. A third of the games start
+ * from a random opening, told in game_start. */
 #include "referee.h"
 #include "test_wire.h"
 
@@ -22,12 +23,44 @@ static void players_learn_exactly_their_information_state(void **state)
             int rows = 2 + (int)hx_rng_below(&rng, 5), cols = 2 + (int)hx_rng_below(&rng, 5);
             unsigned flags = v == HX_HEX && rows == cols && game % 2 ? HX_SWAP_RULE : 0;
             assert_int_equal(ref_init(&r, (uint64_t)game, (hx_variant)v, rows, cols, flags), 0);
+            /* every third game from a random opening of 1 to 4 stones (one that wins is refused: none then) */
+            uint16_t opening[4];
+            int stones = game % 3 ? 0 : 1 + (int)hx_rng_below(&rng, 4);
+            bool taken[HX_MAX_CELLS] = { false };
+            for (int i = 0; i < stones; i++) {
+                int c;
+                do
+                    c = (int)hx_rng_below(&rng, (uint32_t)(rows * cols));
+                while (taken[c]);
+                taken[c] = true;
+                opening[i] = (uint16_t)c;
+            }
+            char why[160];
+            if (stones > 0 && ref_opening(&r, opening, stones, why, sizeof why) != 0) {
+                if (!strstr(why, "wins") && !strstr(why, "won"))
+                    fail_msg("opening refused: %s", why);
+                assert_int_equal(ref_init(&r, (uint64_t)game, (hx_variant)v, rows, cols, flags), 0);
+                stones = 0;
+            }
+            assert_int_equal(hx_num_attempts(&r.game), stones);
             int n_told[2] = { 0, 0 };
             for (int p = 0; p < 2; p++) {
                 ref_game_start(&r, p, 100, 9, &m);
                 through_wire(&m, &got);
                 assert_int_equal(got.color, p);
                 assert_int_equal(got.rows, rows);
+                /* the opening as the player is told it, in play order: own stones placed and, in hex, the
+                 * opponent's seen; the count of the others */
+                int mine = (stones + (p == HX_BLACK)) / 2, theirs = stones - mine;
+                assert_int_equal(got.n_own, mine);
+                assert_int_equal(got.n_seen, v == HX_HEX ? theirs : 0);
+                assert_int_equal(got.hidden, v == HX_HEX ? 0 : theirs);
+                for (int i = 0; i < stones; i++) {
+                    if (i % 2 == p)
+                        told[p][n_told[p]++] = (hx_event){ .kind = HX_EV_PLACED, .cell = got.own[i / 2] };
+                    else if (v == HX_HEX)
+                        told[p][n_told[p]++] = (hx_event){ .kind = HX_EV_OPP_PLACED, .cell = got.seen[i / 2] };
+                }
             }
             while (!hx_over(&r.game)) {
                 int p = hx_to_move(&r.game);
