@@ -22,6 +22,7 @@
 
 #include <zmq.h>
 
+#include "bench_games.h"
 #include "runner.h"
 #include "clock.h"
 
@@ -107,40 +108,13 @@ static double raw_round_trip(int n, size_t out, size_t back)
     return us;
 }
 
-typedef struct {
-    long games, next, attempts;
-} bench_run;
-
-static bool next_game(void *user, rn_game *g)
-{
-    bench_run *b = user;
-    if (b->next >= b->games)
-        return false;
-    long i = b->next++;
-    *g = (rn_game){ .id = (uint64_t)i + 1, .black = (int)(i % 2), .white = (int)(1 - i % 2),
-                    .variant = HX_CLASSICAL, .rows = 3, .cols = 3, .seed = (uint64_t)i * 7919 + 1 };
-    return true;
-}
-
-static bool finished(void *user, const rn_result *r, char *why, size_t whylen)
-{
-    bench_run *b = user;
-    if (r->reason != HX_END_CONNECTED) {
-        snprintf(why, whylen, "game %llu ended by %s: %s", (unsigned long long)r->game->id, hx_end_name(r->reason),
-                 r->detail);
-        return false;
-    }
-    b->attempts += hx_num_attempts(r->play);
-    return true;
-}
-
 /* Microseconds per attempt of `games` 3x3 games of two instant bots at concurrency 1; 0 on failure. */
 static double one_run(const rn_agent *agents, long games, const char *logs)
 {
-    bench_run b = { .games = games };
+    bench_run b = { .games = games, .size = 3 };
     rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = 1, .move_ms = 10000, .margin_ms = 50,
                       .handshake_ms = 10000, .ping_ms = 10000, .log_dir = logs, .log_prefix = "bench",
-                      .next_game = next_game, .finished = finished, .user = &b };
+                      .next_game = bench_next_game, .finished = bench_finished, .user = &b };
     char err[512];
     double t0 = clk_now();
     if (rn_run(&cfg, err, sizeof err) != RN_DONE) {

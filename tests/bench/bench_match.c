@@ -17,6 +17,7 @@
 
 #include <zmq.h>
 
+#include "bench_games.h"
 #include "runner.h"
 #include "clock.h"
 
@@ -86,34 +87,6 @@ static double raw_round_trip(int n)
     return 0;
 }
 
-typedef struct {
-    long games, next, attempts;
-    int size;
-} bench_run;
-
-static bool next_game(void *user, rn_game *g)
-{
-    bench_run *b = user;
-    if (b->next >= b->games)
-        return false;
-    long i = b->next++;
-    *g = (rn_game){ .id = (uint64_t)i + 1, .black = (int)(i % 2), .white = (int)(1 - i % 2),
-                    .variant = HX_CLASSICAL, .rows = b->size, .cols = b->size, .seed = (uint64_t)i * 7919 + 1 };
-    return true;
-}
-
-static bool finished(void *user, const rn_result *r, char *why, size_t whylen)
-{
-    bench_run *b = user;
-    if (r->reason != HX_END_CONNECTED) {
-        snprintf(why, whylen, "game %llu ended by %s: %s", (unsigned long long)r->game->id, hx_end_name(r->reason),
-                 r->detail);
-        return false;
-    }
-    b->attempts += hx_num_attempts(r->play);
-    return true;
-}
-
 /* Seconds per bot start (start, hello, stop), the median of n. */
 static double start_time(const rn_agent *agents, int n)
 {
@@ -169,7 +142,7 @@ int main(int argc, char **argv)
         bench_run b = { .games = runs[i].games, .size = runs[i].size };
         rn_config cfg = { .agents = in_sandbox ? agents : plains, .n_agents = 2, .concurrency = runs[i].conc, .move_ms = 10000,
                           .margin_ms = 50, .handshake_ms = 10000, .ping_ms = 10000, .log_dir = "/tmp/arena-bench-logs",
-                          .log_prefix = "bench", .next_game = next_game, .finished = finished, .user = &b };
+                          .log_prefix = "bench", .next_game = bench_next_game, .finished = bench_finished, .user = &b };
         double t0 = clk_now();
         if (rn_run(&cfg, err, sizeof err) != RN_DONE) {
             fprintf(stderr, "bench_match: %s\n", err);
