@@ -182,30 +182,36 @@ static bool number(const char *value, long long min, long long max, long long *o
     return true;
 }
 
-/* "FILE:LINE: " and the message into p->err; returns 0 (what a key handler returns on an error). */
+/* "FILE:LINE: ", `what` and the message into p->err; returns 0 (what a key handler returns on an error). */
+static int vfail(parse_state *p, const char *what, const char *fmt, va_list ap)
+{
+    int n = snprintf(p->err, sizeof p->err, "%s:%d: %s", p->c->path, p->line, what);
+    if (n < 0 || (size_t)n >= sizeof p->err) /* a long path, section or key filled it: keep the truncated prefix */
+        return 0;
+    vsnprintf(p->err + n, sizeof p->err - (size_t)n, fmt, ap);
+    return 0;
+}
+
 static int fail_line(parse_state *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail_line(parse_state *p, const char *fmt, ...)
 {
-    int n = snprintf(p->err, sizeof p->err, "%s:%d: ", p->c->path, p->line);
-    if (n < 0 || (size_t)n >= sizeof p->err) /* a long path filled it: keep the truncated prefix */
-        return 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->err + n, sizeof p->err - (size_t)n, fmt, ap);
+    vfail(p, "", fmt, ap);
     va_end(ap);
     return 0;
 }
 
+/* "FILE:LINE: [SECTION] KEY: " and the message. */
 static int fail(parse_state *p, const char *section, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static int fail(parse_state *p, const char *section, const char *key, const char *fmt, ...)
 {
-    int n = snprintf(p->err, sizeof p->err, "%s:%d: [%s] %s: ", p->c->path, p->line, section, key);
-    if (n < 0 || (size_t)n >= sizeof p->err) /* a long path, section or key filled it: keep the truncated prefix */
-        return 0;
+    char what[512];
+    snprintf(what, sizeof what, "[%s] %s: ", section, key);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->err + n, sizeof p->err - (size_t)n, fmt, ap);
+    vfail(p, what, fmt, ap);
     va_end(ap);
     return 0;
 }
