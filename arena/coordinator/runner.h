@@ -39,6 +39,10 @@ typedef struct {
     int rows, cols;
     unsigned flags;            /* HX_SWAP_RULE */
     uint64_t seed;             /* each player is sent its own seed derived from this one and rn_config.seed_key */
+    const uint16_t *opening;   /* NULL/0: none; else cells placed alternately by Black and White, Black first, as the
+                                * game's first opening_len attempts before the players move (docs/protocol.md
+                                * "Openings"; checked before the game: an invalid one fails the run, naming the game) */
+    int opening_len;
     void *tag;                 /* the caller's, handed back in rn_result */
 } rn_game;
 

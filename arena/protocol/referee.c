@@ -8,7 +8,46 @@ int ref_init(hx_referee *r, uint64_t id, hx_variant v, int rows, int cols, unsig
 {
     r->id = id;
     r->sent[0] = r->sent[1] = 0;
+    r->opening = 0;
     return hx_new(&r->game, v, rows, cols, flags);
+}
+
+int ref_opening(hx_referee *r, const uint16_t *cells, int n, char *why, size_t whylen)
+{
+    if (hx_num_attempts(&r->game) != 0) {
+        snprintf(why, whylen, "an opening needs a game not yet under way");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        char name[HX_CELL_NAME_MAX];
+        if (cells[i] >= hx_cells(&r->game)) {
+            snprintf(why, whylen, "opening stone %d: cell %d is off the %dx%d board", i + 1, cells[i],
+                     hx_rows(&r->game), hx_cols(&r->game));
+            return -1;
+        }
+        hx_cell_name(cells[i], hx_cols(&r->game), name);
+        if (hx_owner(&r->game, cells[i]) != 0) {
+            snprintf(why, whylen, "opening stone %d: %s is already taken", i + 1, name);
+            return -1;
+        }
+        if (hx_over(&r->game)) {
+            snprintf(why, whylen, "opening stone %d: %s comes after %s has won", i + 1, name,
+                     hx_winner(&r->game) == HX_BLACK ? "Black" : "White");
+            return -1;
+        }
+        if (hx_attempt(&r->game, cells[i]) != HX_PLACED) { /* (cannot happen: an empty cell, Black and White in turn) */
+            snprintf(why, whylen, "opening stone %d: %s is not placed", i + 1, name);
+            return -1;
+        }
+        r->opening++;
+    }
+    if (hx_over(&r->game)) {
+        snprintf(why, whylen, "the opening wins the game for %s", hx_winner(&r->game) == HX_BLACK ? "Black" : "White");
+        return -1;
+    }
+    for (int p = 0; p < 2; p++) /* told in game_start */
+        r->sent[p] = hx_key_length(&r->game, p);
+    return 0;
 }
 
 void ref_game_start(const hx_referee *r, int player, uint32_t move_ms, uint64_t seed, pm_msg *out)
@@ -23,6 +62,16 @@ void ref_game_start(const hx_referee *r, int player, uint32_t move_ms, uint64_t 
     out->move_ms = move_ms;
     out->seed = seed;
     out->swap = (r->game.flags & HX_SWAP_RULE) != 0;
+    bool told = hx_variant_of(&r->game) == HX_HEX;
+    for (int i = 0; i < r->opening; i++) {
+        int cell = hx_move_at(&r->game, i).cell;
+        if (i % 2 == player)
+            out->own[out->n_own++] = (uint16_t)cell;
+        else if (told)
+            out->seen[out->n_seen++] = (uint16_t)cell;
+        else
+            out->hidden++;
+    }
 }
 
 void ref_turn(hx_referee *r, pm_msg *out)
