@@ -201,6 +201,10 @@ int main(int argc, char **argv)
             crash_at = 1 + (int)hx_rng_below(&rng, 3);
             first = -1;
             move_ms = in.move_ms;
+            for (int i = 0; i < in.n_own; i++) /* an opening's stones it knows */
+                known[in.own[i]] = 1;
+            for (int i = 0; i < in.n_seen; i++)
+                known[in.seen[i]] = 1;
             break;
         case PM_RESULT:
             if (in.cell >= 0 && in.cell < cells)
