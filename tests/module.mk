@@ -25,7 +25,7 @@ $(call test,tests/unit/test_seeds.c,coordinator)
 $(foreach t,cli reports trainer badinput soak access,$(call test,tests/e2e/test_$t.c,engine))
 $(call test,tests/e2e/test_match.c,coordinator)
 $(call test,tests/e2e/test_league.c,coordinator)
-$(call test,tests/e2e/test_sdk.c,protocol zmq)
+$(call test,tests/e2e/test_sdk.c,bot protocol zmq)
 $(call test,tests/e2e/test_hostile.c,coordinator)
 
 $(call bench,tests/bench/bench_engine.c,engine)
