@@ -134,7 +134,7 @@ static void play_every_variant(char *const argv[], const char *name, bool garbag
             unsigned flags = v == HX_HEX && k >= 4 ? HX_SWAP_RULE : 0;
             assert_int_equal(ref_init(&r, id, (hx_variant)v, n, n, flags), 0);
             /* games 2 and 3 from an opening: three stones, or in hex with swap one (White may swap) */
-            static const uint16_t opening[3] = { 4, 0, 8 }; /* b2, a1, c3 on 3x3; b2, a1, a3 on 4x4 */
+            static const uint16_t opening[3] = { 4, 0, 8 }; /* a2, a1, a3 on 4x4; e1 on 5x5 */
             int stones = k == 2 || k == 3 ? 3 : v == HX_HEX && k == 5 ? 1 : 0;
             assert_int_equal(ref_opening(&r, opening, stones, why, sizeof why), 0);
             ref_game_start(&r, bot, 1000, id * 7, &m);
