@@ -15,6 +15,7 @@
 
 #include "agents/misbehaviours.h"
 #include "protocol.h"
+#include "runner.h"
 #include "seeds.h"
 #include "test_sys.h"
 
@@ -387,6 +388,59 @@ static void games_from_an_opening(void **state)
     }
 }
 
+/* The runner checks a game's opening before the game: game 1 is played from its opening, game 2's (a cell twice)
+ * fails the run naming the game, and nobody forfeits. */
+typedef struct {
+    int next, finished, first_cells[2];
+} opening_run;
+
+static bool opening_next(void *user, rn_game *g)
+{
+    static const uint16_t good[2] = { 4, 0 }, bad[2] = { 4, 4 };
+    opening_run *o = user;
+    if (o->next == 2)
+        return false;
+    int i = o->next++;
+    *g = (rn_game){ .id = (uint64_t)i + 1, .black = 0, .white = 1, .variant = HX_ABRUPT, .rows = 3, .cols = 3,
+                    .seed = 5, .opening = i ? bad : good, .opening_len = 2 };
+    return true;
+}
+
+static bool opening_finished(void *user, const rn_result *r, char *why, size_t whylen)
+{
+    (void)why, (void)whylen;
+    opening_run *o = user;
+    o->finished++;
+    assert_int_equal(r->reason, HX_END_CONNECTED);
+    for (int i = 0; i < 2; i++) /* the record starts with the opening */
+        o->first_cells[i] = hx_move_at(r->play, i).cell;
+    return true;
+}
+
+static void a_bad_opening_fails_the_run(void **state)
+{
+    (void)state;
+    setup_paths();
+    char line[600], err[512];
+    snprintf(line, sizeof line, "%s/random", bin);
+    ag_command cmd;
+    assert_int_equal(ag_command_parse(line, NULL, &cmd, err, sizeof err), 0);
+    cmd.sandbox.off = true;
+    rn_agent bots[2] = { { .name = "a", .command = &cmd }, { .name = "b", .command = &cmd } };
+    opening_run o = { 0 };
+    char logs[128];
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    rn_config cfg = { .agents = bots, .n_agents = 2, .concurrency = 1, .move_ms = 1000, .margin_ms = 50,
+                      .handshake_ms = 5000, .ping_ms = 1000, .log_dir = logs, .log_prefix = "opening",
+                      .next_game = opening_next, .finished = opening_finished, .user = &o };
+    assert_int_equal(rn_run(&cfg, err, sizeof err), RN_FAILED);
+    assert_int_equal(o.finished, 1);
+    assert_int_equal(o.first_cells[0], 4);
+    assert_int_equal(o.first_cells[1], 0);
+    if (!strstr(err, "game 2: bad opening: opening stone 2: b2 is already taken"))
+        fail_msg("unexpected error: %s", err);
+}
+
 static void sigterm_leaves_no_bot_behind(void **state)
 {
     (void)state;
@@ -453,6 +507,7 @@ int main(void)
         cmocka_unit_test(misbehaving_bots_forfeit_and_the_match_goes_on),
         cmocka_unit_test(bots_are_told_exactly_their_information_state),
         cmocka_unit_test(games_from_an_opening),
+        cmocka_unit_test(a_bad_opening_fails_the_run),
         cmocka_unit_test(sigterm_leaves_no_bot_behind),
         cmocka_unit_test(bad_input_is_named),
     };
