@@ -13,8 +13,8 @@ if [ "${1:-}" = fuzz ]; then
 fi
 
 if [ "${1:-}" != fuzz ]; then
-modules=(libzmq msgpack sqlite3 inih cmocka libmd libsodium libseccomp xgboost fann)
-packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libinih-dev libcmocka-dev libmd-dev
+modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann)
+packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libcmocka-dev libmd-dev
           libsodium-dev libseccomp-dev bubblewrap libxgboost-dev libfann-dev
           python3-zmq python3-msgpack)
 

@@ -28,7 +28,7 @@ static const char export_help[] =
     "  --league L         games of league L (an id, or a name: its newest league)\n"
     "  --run N            games of run N\n"
     "  --variant V        one variant      --board RxC    one board size\n"
-    "  --agent NAME       games where NAME played either colour\n"
+    "  --agent NAME       games of agent NAME (every agent of that name) or NAME#ID\n"
     "  --since T          games finished at or after T (ISO 8601)\n"
     "  --out FILE         write to FILE (default: standard output)\n"
     "  --dir DIR          one file per game, DIR/game-ID.pgn or .sgf (DIR is created)\n\n"
@@ -259,7 +259,7 @@ int cmd_export(int argc, char **argv)
     while ((rc = store_games_next(q, &row)) == 1) {
         char *event = event_of(&row);
         ex_game g = { .id = row.id, .variant = row.variant, .rows = row.rows, .cols = row.cols, .swap = row.swap,
-                      .black = row.black, .white = row.white, .winner = cli_player(row.winner),
+                      .black = row.black_label, .white = row.white_label, .winner = cli_player(row.winner),
                       .reason = row.reason, .detail = row.detail, .started = row.started, .event = event };
         store_transcript *t = store_transcript_open(s, g.id);
         if (!t)

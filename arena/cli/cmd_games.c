@@ -23,7 +23,7 @@ static const char games_help[] =
     "  --league L          games of league L (an id, or a name: its newest league)\n"
     "  --variant V         one variant\n"
     "  --board RxC         one board size\n"
-    "  --agent NAME        games where NAME played either colour\n"
+    "  --agent NAME        games of agent NAME (every agent of that name) or NAME#ID\n"
     "  --reason R          connected, timeout, crash, illegal, protocol_error or disconnected;\n"
     "                      'forfeit' for every reason but connected\n"
     "  --limit N           at most N games (default 50; 0 for all)\n"
@@ -130,21 +130,21 @@ int cmd_games(int argc, char **argv)
             char board[16];
             snprintf(board, sizeof board, "%dx%d", g.rows, g.cols);
             printf("%7lld %5lld %-16s %-5s %-14.14s %-14.14s %-2s %-14s %5d %8.3f  %s\n", id, rn, g.variant, board,
-                   g.black, g.white, winner, g.reason, g.attempts, g.seconds, g.detail);
+                   g.black_label, g.white_label, winner, g.reason, g.attempts, g.seconds, g.detail);
         } else if (fmt == OUT_CSV) {
             printf("%lld,%lld,%s,%d,%d,", id, rn, g.variant, g.rows, g.cols);
-            csv_str(g.black);
+            csv_str(g.black_label);
             putchar(',');
-            csv_str(g.white);
+            csv_str(g.white_label);
             printf(",%s,%s,%d,%.3f,", winner, g.reason, g.attempts, g.seconds);
             csv_str(g.detail);
             printf(",%s\n", g.started);
         } else {
             printf("%s{\"game\":%lld,\"run\":%lld,\"variant\":\"%s\",\"rows\":%d,\"cols\":%d,\"black\":", n ? "," : "",
                    id, rn, g.variant, g.rows, g.cols);
-            json_string(stdout, g.black);
+            json_string(stdout, g.black_label);
             printf(",\"white\":");
-            json_string(stdout, g.white);
+            json_string(stdout, g.white_label);
             printf(",\"winner\":\"%s\",\"reason\":\"%s\",\"attempts\":%d,\"seconds\":%.3f,\"detail\":", winner,
                    g.reason, g.attempts, g.seconds);
             json_string(stdout, g.detail);
@@ -210,8 +210,8 @@ int cmd_show(int argc, char **argv)
         cli_fail("show", "%s: game %lld: unknown variant '%s' or board %dx%d", db, (long long)id, row.variant, rows,
                  cols);
     char black[256], white[256], winner[4], reason[32], detail[512];
-    snprintf(black, sizeof black, "%s", row.black);
-    snprintf(white, sizeof white, "%s", row.white);
+    snprintf(black, sizeof black, "%s", row.black_label);
+    snprintf(white, sizeof white, "%s", row.white_label);
     snprintf(winner, sizeof winner, "%s", cli_player(row.winner));
     snprintf(reason, sizeof reason, "%s", row.reason);
     snprintf(detail, sizeof detail, "%s", row.detail);

@@ -1,11 +1,15 @@
 /* arena/cli/cmd_league.c — `arena league CONFIG`: writes a league's whole schedule to the database, then plays
  * the games still missing, so an interrupted league resumes where it stopped (docs/leagues.md). */
 #include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <sha2.h>
 
@@ -15,6 +19,8 @@
 #include "config.h"
 #include "league.h"
 #include "curvezmq.h"
+#include "openings.h"
+#include "pairing.h"
 #include "record.h"
 #include "runner.h"
 #include "sandbox.h"
@@ -22,24 +28,35 @@
 #include "store.h"
 #include "json.h"
 
+_Static_assert(sizeof ((cfg_agent *)0)->cmdline <= sizeof ((ag_command *)0)->line,
+               "an agent's command line from a config fits an ag_command");
+
 static const char help[] =
-    "usage: arena league CONFIG [--db PATH] [--resume | --new] [--logs DIR] [--progress N] [--quiet]\n"
-    "                    [--json | --format text|json]\n\n"
+    "usage: arena league CONFIG [--db PATH] [--seed N|date] [--resume | --new] [--logs DIR] [--progress N]\n"
+    "                    [--quiet] [--json | --format text|json]\n\n"
     "Plays a league described by an INI file (docs/leagues.md): every pairing of its agents (or the\n"
     "challenger against each, in a gauntlet) in every listed variant and board, the configured number of\n"
     "games each, half with each colour. The whole schedule is written to the database first; then the\n"
     "games not yet played are played. Running the same command again after an interruption (Ctrl-C,\n"
-    "kill -9, power loss) plays only what is missing.\n\n"
+    "kill -9, power loss) plays only what is missing. Each pairing plays game pairs: two games from one\n"
+    "opening with colours reversed (openings = random|none|FILE). In mode = sprt each pairing stops as soon\n"
+    "as its sequential test is decided.\n\n"
     "  --db PATH      results database (default results/arena.db)\n"
+    "  --seed N|date  the league's seed (game seeds and random openings), instead of the config's `seed`;\n"
+    "                 date: today's date in UTC as YYYYMMDD, so a nightly league is new evidence each night\n"
     "  --resume       only continue an unfinished league of this name and config (error when none)\n"
     "  --new          start a new league even when an unfinished one exists\n"
     "                 (default: continue an unfinished one, else start a new one)\n"
     "  --logs DIR     bots' output (default results/logs)\n"
     "  --progress N   when stderr is not a terminal, a progress line every N games (default 50; 0: none)\n"
     "  --quiet        no progress at all\n"
-    "  --json         a JSON summary: {\"league\",\"name\",\"resumed\",\"scheduled\",\"played\",\"pending\",\n"
-    "                 \"forfeits\":{...},\"unsandboxed\":[the agents with sandbox = off],\"seconds\",\"db\"};\n"
-    "                 in text, such agents are named on a line 'sandbox off (trusted bots only): NAME, NAME'\n\n"
+    "  --json         a JSON summary: {\"league\",\"name\",\"resumed\",\"seed\",\"openings\",\"scheduled\",\"played\",\n"
+    "                 \"pending\",\"skipped\",\"forfeits\":{...},\"unsandboxed\":[the agents with sandbox = off],\n"
+    "                 \"distinct\",\"repeating_pairings\",\"pairings\":[{\"variant\",\"board\",\"a\",\"b\",\"games\",\n"
+    "                 \"a_wins\",\"b_wins\",\"distinct\",\"pairs\",\"pentanomial\":[5 counts],\"score\",\"elo\",\n"
+    "                 \"elo_lower\",\"elo_upper\",\"los\",\"sprt\":{...}|null}],\"seconds\",\"db\"}; in text,\n"
+    "                 agents without a sandbox are named on a line 'sandbox off (trusted bots only): NAME, NAME'\n"
+    "                 and pairings that repeat games get a warning\n\n"
     "One league coordinator at a time per database: a second `arena league` on a database in use exits\n"
     "with status 3 without touching it (other commands, `arena match` included, may use it meanwhile).\n\n"
     "Exit status: 0 the league is complete, 1 it could not run (database error), 2 bad input (the config:\n"
@@ -53,6 +70,10 @@ typedef struct {
     rec_run rec;
     store_planned *pending;
     int n_pending, next;
+    int64_t league;
+    pg_table *live;                /* results so far, by pairing (SPRT decisions) */
+    pn_sprt sprt;
+    long skipped;                  /* games an SPRT decided not to play (this run) */
 } league_run;
 
 static int agent_index(const cfg_league *c, const char *name)
@@ -63,6 +84,25 @@ static int agent_index(const cfg_league *c, const char *name)
     return -1;
 }
 
+/* The pairing of a schedule row in `t`, its agents in the league's order (made when new; NULL: out of memory). */
+static pg_pairing *pairing_of(const cfg_league *c, pg_table *t, hx_variant v, int rows, int cols, const char *black,
+                              const char *white, bool *first_black)
+{
+    int b = agent_index(c, black), w = agent_index(c, white);
+    bool fb = b < 0 || w < 0 ? true : lg_first(c, b, w) == b;
+    if (first_black)
+        *first_black = fb;
+    return pg_get(t, v, rows, cols, fb ? black : white, fb ? white : black);
+}
+
+static bool decided(const league_run *l, const store_planned *p)
+{
+    if (l->cfg->mode != CFG_SPRT)
+        return false;
+    pg_pairing *q = pg_find(l->live, p->variant, p->rows, p->cols, p->black, p->white);
+    return q && q->decision != PN_CONTINUE;
+}
+
 static bool next_game(void *user, rn_game *g)
 {
     league_run *l = user;
@@ -71,12 +111,173 @@ static bool next_game(void *user, rn_game *g)
         int b = agent_index(l->cfg, p->black), w = agent_index(l->cfg, p->white);
         if (b < 0 || w < 0)
             continue; /* cannot happen: the schedule was written from this config */
+        if (decided(l, p)) {
+            l->skipped++;
+            continue;
+        }
         *g = (rn_game){ .id = (uint64_t)p->id, .black = b, .white = w, .variant = p->variant, .rows = p->rows,
-                        .cols = p->cols, .seed = p->seed, .tag = p,
+                        .cols = p->cols, .seed = p->seed, .tag = p, .opening = p->opening,
+                        .opening_len = p->opening_len,
                         .flags = l->cfg->swap && p->variant == HX_HEX && p->rows == p->cols ? HX_SWAP_RULE : 0 };
         return true;
     }
     return false;
+}
+
+/* Tallies a game into l->live and, in an SPRT league, decides its pairing once the test allows: the pairing's
+ * remaining games are marked skipped in the store. Returns false when the store fails. */
+static bool tally(league_run *l, hx_variant v, int rows, int cols, const char *black, const char *white, int pair,
+                  int winner, char *why, size_t whylen)
+{
+    bool first_black;
+    pg_pairing *q = pairing_of(l->cfg, l->live, v, rows, cols, black, white, &first_black);
+    if (!q || pg_add(q, first_black, (winner == HX_BLACK) == first_black, pair, 0) != 0) {
+        snprintf(why, whylen, "out of memory");
+        return false;
+    }
+    if (l->cfg->mode != CFG_SPRT || q->decision != PN_CONTINUE)
+        return true;
+    q->decision = pn_decide(&q->penta, &l->sprt, &q->llr);
+    if (q->decision == PN_CONTINUE)
+        return true;
+    store_planned row = { .variant = v, .rows = rows, .cols = cols };
+    snprintf(row.black, sizeof row.black, "%s", black);
+    snprintf(row.white, sizeof row.white, "%s", white);
+    if (store_league_skip(l->rec.store, l->league, &row) < 0) {
+        snprintf(why, whylen, "cannot mark the decided pairing's games skipped: %s", store_error(l->rec.store));
+        return false;
+    }
+    return true;
+}
+
+static bool on_stored(void *user, const rn_result *res, char *why, size_t whylen)
+{
+    league_run *l = user;
+    const store_planned *p = res->game->tag;
+    return !p || tally(l, p->variant, p->rows, p->cols, p->black, p->white, p->pair, res->winner, why, whylen);
+}
+
+static void json_number(double x)
+{
+    if (isfinite(x))
+        printf("%.17g", x);
+    else
+        printf("null");
+}
+
+/* The league's results by pairing, read back from the store: distinct games, pairs, SPRT. NULL on failure. */
+static pg_table *pairings(const league_run *l, char *err, size_t errlen)
+{
+    store_league_game *games;
+    int n;
+    pg_table *t = pg_new();
+    if (!t || store_league_games(l->rec.store, l->league, &games, &n) != 0) {
+        snprintf(err, errlen, "cannot read the league's games: %s", store_error(l->rec.store));
+        pg_free(t);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        const store_league_game *g = &games[i];
+        bool first_black;
+        pg_pairing *q = pairing_of(l->cfg, t, g->variant, g->rows, g->cols, g->black, g->white, &first_black);
+        if (!q || pg_add(q, first_black, (g->winner == HX_BLACK) == first_black, g->pair, g->moves ? g->moves : 1) != 0) {
+            snprintf(err, errlen, "out of memory");
+            free(games);
+            pg_free(t);
+            return NULL;
+        }
+    }
+    free(games);
+    pg_finish(t);
+    for (int i = 0; i < pg_count(t); i++) { /* the SPRT as it stands (decided ones as they were decided) */
+        pg_pairing *q = pg_at(t, i), *live = pg_find(l->live, q->variant, q->rows, q->cols, q->a, q->b);
+        if (l->cfg->mode == CFG_SPRT) {
+            q->decision = live ? live->decision : PN_CONTINUE;
+            q->llr = live && live->decision != PN_CONTINUE ? live->llr : pn_llr(&q->penta, &l->sprt);
+        }
+    }
+    return t;
+}
+
+static void print_pairings(const league_run *l, pg_table *t, cli_format fmt)
+{
+    long games = 0, distinct = 0;
+    int repeating = 0;
+    for (int i = 0; i < pg_count(t); i++) {
+        const pg_pairing *q = pg_at(t, i);
+        games += q->games;
+        distinct += q->distinct;
+        repeating += q->distinct < q->games;
+    }
+    double lo, hi;
+    pn_bounds(&l->sprt, &lo, &hi);
+    if (fmt == CLI_JSON) {
+        printf(",\"distinct\":%ld,\"repeating_pairings\":%d,\"pairings\":[", distinct, repeating);
+        for (int i = 0; i < pg_count(t); i++) {
+            const pg_pairing *q = pg_at(t, i);
+            pn_summary sm;
+            pn_summarise(&q->penta, 1.96, &sm);
+            printf("%s{\"variant\":\"%s\",\"board\":\"%dx%d\",\"a\":", i ? "," : "", hx_variant_name(q->variant),
+                   q->rows, q->cols);
+            json_string(stdout, q->a);
+            printf(",\"b\":");
+            json_string(stdout, q->b);
+            printf(",\"games\":%ld,\"a_wins\":%ld,\"b_wins\":%ld,\"a_wins_black\":%ld,\"b_wins_black\":%ld,"
+                   "\"distinct\":%d,\"pairs\":%ld,\"pentanomial\":[%ld,%ld,%ld,%ld,%ld],\"score\":",
+                   q->games, q->a_wins, q->b_wins, q->a_wins_black, q->b_wins_black, q->distinct, sm.pairs,
+                   q->penta.n[0], q->penta.n[1], q->penta.n[2], q->penta.n[3], q->penta.n[4]);
+            json_number(sm.pairs ? sm.score : NAN);
+            printf(",\"elo\":");
+            json_number(sm.pairs ? sm.elo : NAN);
+            printf(",\"elo_lower\":");
+            json_number(sm.elo_lower);
+            printf(",\"elo_upper\":");
+            json_number(sm.elo_upper);
+            printf(",\"los\":");
+            json_number(sm.los);
+            printf(",\"sprt\":");
+            if (l->cfg->mode == CFG_SPRT) {
+                printf("{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":", l->sprt.elo0, l->sprt.elo1,
+                       l->sprt.alpha, l->sprt.beta);
+                json_number(q->llr);
+                printf(",\"lower\":%.17g,\"upper\":%.17g,\"decision\":\"%s\"}", lo, hi, pn_decision_name(q->decision));
+            } else {
+                printf("null");
+            }
+            putchar('}');
+        }
+        putchar(']');
+        return;
+    }
+    printf("distinct games: %ld of %ld in %d pairing%s\n", distinct, games, pg_count(t), pg_count(t) == 1 ? "" : "s");
+    if (l->cfg->mode != CFG_ROUND_ROBIN)
+        for (int i = 0; i < pg_count(t); i++) {
+            const pg_pairing *q = pg_at(t, i);
+            pn_summary sm;
+            pn_summarise(&q->penta, 1.96, &sm);
+            printf("  %s %dx%d %s vs %s: %ld-%ld, pairs [%ld %ld %ld %ld %ld]", hx_variant_name(q->variant), q->rows,
+                   q->cols, q->a, q->b, q->a_wins, q->b_wins, q->penta.n[0], q->penta.n[1], q->penta.n[2],
+                   q->penta.n[3], q->penta.n[4]);
+            if (sm.pairs)
+                printf(", Elo %+.1f [%+.1f, %+.1f], LOS %.1f%%", sm.elo, sm.elo_lower, sm.elo_upper, 100.0 * sm.los);
+            if (l->cfg->mode == CFG_SPRT)
+                printf(", SPRT LLR %.2f [%.2f, %.2f] %s", q->llr, lo, hi,
+                       q->decision == PN_H1   ? "H1 accepted"
+                       : q->decision == PN_H0 ? "H0 accepted"
+                                              : "undecided");
+            putchar('\n');
+        }
+    int shown = 0;
+    for (int i = 0; i < pg_count(t); i++) {
+        const pg_pairing *q = pg_at(t, i);
+        if (q->distinct >= q->games)
+            continue;
+        if (shown++ < 5)
+            fprintf(stderr, "arena league: warning: %s %dx%d %s vs %s repeats games: %d distinct of %ld\n",
+                    hx_variant_name(q->variant), q->rows, q->cols, q->a, q->b, q->distinct, q->games);
+    }
+    if (shown > 5)
+        fprintf(stderr, "arena league: warning: %d more pairings repeat games (--json lists every pairing)\n", shown - 5);
 }
 
 static char *read_file(const char *path)
@@ -84,24 +285,56 @@ static char *read_file(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char *buf = malloc(1 << 20);
-    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    char *buf = malloc(CFG_MAX_FILE + 1); /* cfg_load refused a larger file */
+    size_t n = buf ? fread(buf, 1, CFG_MAX_FILE, f) : 0;
     fclose(f);
     if (buf)
         buf[n] = '\0';
     return buf;
 }
 
+/* An agent's bad key: exit 2 with "FILE:LINE: [agent NAME] KEY: why", unprintable bytes as \xNN. */
+static void bad_agent(const char *path, int line, const char *name, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6), noreturn));
+static void bad_agent(const char *path, int line, const char *name, const char *key, const char *fmt, ...)
+{
+    char why[1024], text[2048], shown[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    snprintf(text, sizeof text, "%s:%d: [agent %s] %s: %s", path, line, name, key, why);
+    cfg_printable(text, shown, sizeof shown);
+    cli_usage_error("league", "%s", shown);
+}
+
+/* Refuses (exit 2) a schedule over LG_MAX_GAMES, counted before it is built (plays: what each agent plays). */
+static void check_size(const cfg_league *c, const cfg_games *plays)
+{
+    long long n = lg_count(c, plays);
+    if (n <= LG_MAX_GAMES)
+        return;
+    int variants = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++)
+        variants += (c->games.variants >> v) & 1;
+    char shown[600];
+    cfg_printable(c->path, shown, sizeof shown);
+    cli_usage_error("league", "%s: [league] games: %d agents, %d variants, %d boards and %d games per pairing make %lld "
+                    "games, over the limit of %d in one league", shown, c->n_agents, variants, c->games.n_boards,
+                    c->per_pairing, n, LG_MAX_GAMES);
+}
+
 int cmd_league(int argc, char **argv)
 {
-    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET };
+    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED };
     static const struct option options[] = {
         CLI_DB_OPTIONS,
         { "resume", no_argument, 0, O_RESUME },           { "new", no_argument, 0, O_NEW },
         { "logs", required_argument, 0, O_LOGS },         { "progress", required_argument, 0, O_PROGRESS },
-        { "quiet", no_argument, 0, O_QUIET },             { 0, 0, 0, 0 },
+        { "quiet", no_argument, 0, O_QUIET },             { "seed", required_argument, 0, O_SEED },
+        { 0, 0, 0, 0 },
     };
-    const char *db = STORE_DEFAULT_PATH, *logs = "results/logs";
+    const char *db = STORE_DEFAULT_PATH, *logs = "results/logs", *seed_arg = NULL;
     bool resume = false, fresh = false, quiet = false;
     long every = 50;
     cli_format fmt = CLI_TEXT;
@@ -114,6 +347,7 @@ int cmd_league(int argc, char **argv)
         case O_LOGS: logs = optarg; break;
         case O_PROGRESS: every = (long)cli_count("league", "--progress", optarg, 0, 100000000); break;
         case O_QUIET: quiet = true; break;
+        case O_SEED: seed_arg = optarg; break;
         case CLI_O_JSON: fmt = CLI_JSON; break;
         case CLI_O_FORMAT: fmt = cli_format_parse("league", optarg); break;
         case CLI_O_HELP: fputs(help, stdout); return CLI_OK;
@@ -128,18 +362,39 @@ int cmd_league(int argc, char **argv)
     char err[1024];
     if (cfg_load(path, &cfg, err, sizeof err) != 0)
         cli_usage_error("league", "%s", err);
+    if (seed_arg) {
+        cfg.seed_date = strcmp(seed_arg, "date") == 0;
+        if (!cfg.seed_date)
+            cfg.seed = (uint64_t)cli_count("league", "--seed", seed_arg, 0, INT64_MAX);
+    }
+    if (cfg.seed_date) { /* the day's date in UTC, YYYYMMDD */
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        cfg.seed = (uint64_t)((tm.tm_year + 1900) * 10000 + (tm.tm_mon + 1) * 100 + tm.tm_mday);
+    }
+    op_book *book = NULL;
+    if (strcmp(cfg.openings, "random") != 0 && strcmp(cfg.openings, "none") != 0 &&
+        !(book = op_book_load(cfg.openings, err, sizeof err)))
+        cli_usage_error("league", "%s: [league] openings: %s", path, err);
 
+    /* Everything that can be checked is checked before the database is even opened: a bad config writes
+     * nothing and creates no file (docs/leagues.md). */
     sb_deny(path); /* no bot sees the config, the database or the logs, whatever its config says */
     sb_deny(db);
     sb_deny(logs);
     static league_run l;
     memset(&l, 0, sizeof l);
     l.cfg = &cfg;
-    for (int a = 0; a < cfg.n_agents; a++)
-        if (ag_command_parse(cfg.agents[a].cmdline, cfg.agents[a].dir[0] ? cfg.agents[a].dir : NULL, &l.cmds[a], err,
-                             sizeof err) != 0)
-            cli_usage_error("league", "%s:%d: [agent %s] command: %s", path, cfg.agents[a].line, cfg.agents[a].name,
-                            err);
+    for (int a = 0; a < cfg.n_agents; a++) {
+        const cfg_agent *ca = &cfg.agents[a];
+        struct stat st;
+        if (ca->dir[0] && (stat(ca->dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+            bad_agent(path, ca->dir_line, ca->name, "dir", "'%s': %s", ca->dir,
+                      access(ca->dir, F_OK) != 0 ? "no such directory" : "not a directory");
+        if (ag_command_parse(ca->cmdline, ca->dir[0] ? ca->dir : NULL, &l.cmds[a], err, sizeof err) != 0)
+            bad_agent(path, ca->command_line, ca->name, "command", "%s", err);
+    }
     for (int a = 0; a < cfg.n_agents; a++) {
         ag_limits *lim = &l.cmds[a].limits;
         if (cfg.agents[a].memory_mb >= 0)
@@ -158,12 +413,31 @@ int cmd_league(int argc, char **argv)
         for (int i = 0; i < ca->n_env && i < SB_MAX_ENV; i++)
             snprintf(sb->env[sb->n_env++], sizeof sb->env[0], "%s", ca->env[i]);
         l.agents[a].command = &l.cmds[a];
-        snprintf(l.agents[a].name, sizeof l.agents[a].name, "%s", cfg.agents[a].name);
+        snprintf(l.agents[a].name, sizeof l.agents[a].name, "%s", cfg.agents[a].store_name);
     }
     char sha[SHA256_DIGEST_STRING_LENGTH];
     char *text = read_file(path);
     if (!text || !SHA256File(path, sha))
         cli_usage_error("league", "%s: cannot read", path);
+    static cv_keypair server_key;
+    if (cfg.listen[0] && cv_read(cfg.server_key, &server_key, err, sizeof err) != 0)
+        cli_usage_error("league", "%s: [league] server_key: %s", path, err);
+    /* The most the config can schedule, before any agent is asked what it plays: an agent without its own lists
+     * counted as playing the league's. */
+    static cfg_games most[CFG_MAX_AGENTS];
+    for (int a = 0; a < cfg.n_agents; a++) {
+        most[a] = cfg.agents[a].plays;
+        if (!cfg.agents[a].has_variants)
+            most[a].variants = cfg.games.variants;
+        if (!cfg.agents[a].has_boards)
+            most[a].n_boards = 0;
+    }
+    check_size(&cfg, most);
+    if (lg_count(&cfg, most) == 0)
+        cli_usage_error("league", "%s: no games to play (no two agents share a listed variant and board)", path);
+    struct stat db_st;
+    if (resume && stat(db, &db_st) != 0)
+        cli_usage_error("league", "--resume: no database %s", db);
 
     if (strcmp(db, STORE_DEFAULT_PATH) == 0)
         mkdir("results", 0755);
@@ -188,19 +462,18 @@ int cmd_league(int argc, char **argv)
     rn_agent agents[CFG_MAX_AGENTS];
     for (int a = 0; a < cfg.n_agents; a++)
         agents[a] = (rn_agent){ cfg.agents[a].name, &l.cmds[a],
-                                cfg.agents[a].server_key[0] ? cfg.agents[a].server_key : NULL };
-    static cv_keypair server_key;
-    if (cfg.listen[0] && cv_read(cfg.server_key, &server_key, err, sizeof err) != 0)
-        cli_usage_error("league", "%s: [league] server_key: %s", path, err);
+                                cfg.agents[a].server_key[0] ? cfg.agents[a].server_key : NULL,
+                                cfg.agents[a].restart_each_game };
     char prefix[96];
     snprintf(prefix, sizeof prefix, "league-%s", cfg.name);
     rn_config rc = { .agents = agents, .n_agents = cfg.n_agents, .concurrency = cfg.concurrency,
+                     .max_processes = cfg.max_processes,
                      .move_ms = cfg.move_ms, .margin_ms = 50, .handshake_ms = cfg.handshake_ms,
                      .listen = cfg.listen[0] ? cfg.listen : NULL, .server_key = cfg.listen[0] ? &server_key : NULL, .ping_ms = 1000,
                      .log_dir = logs, .log_prefix = prefix, .stop = &stop, .next_game = next_game, .user = &l };
     rec_attach(rec, &rc); /* from here on, an agent's hello (also when probed) stores it */
 
-    int64_t league = store_league_unfinished(rec->store, cfg.name, sha);
+    int64_t league = store_league_unfinished(rec->store, cfg.name, sha, cfg.seed);
     if (league < 0)
         cli_fail("league", "%s: %s", db, store_error(rec->store));
     if (fresh)
@@ -236,19 +509,47 @@ int cmd_league(int argc, char **argv)
                 memcpy(plays[a].boards, hello.boards, sizeof plays[a].boards[0] * (size_t)plays[a].n_boards);
             }
         }
-        int n = lg_plan(&cfg, plays, NULL);
+        check_size(&cfg, plays);
+        int n = lg_plan(&cfg, plays, NULL, NULL);
         if (n == 0)
             cli_usage_error("league", "%s: no games to play (no two agents share a listed variant and board)", path);
+        static lg_suites suites;
+        char note[256];
+        int short_suites = lg_suites_make(&cfg, book, &suites, note, sizeof note);
+        if (short_suites < 0)
+            cli_fail("league", "out of memory");
+        if (short_suites > 0)
+            fprintf(stderr, "arena league: warning: pairings replay openings: %s%s\n", note,
+                    short_suites > 1 ? " (and other variants or boards)" : "");
         store_planned *plan = calloc((size_t)n, sizeof *plan);
         if (!plan)
             cli_fail("league", "out of memory");
-        lg_plan(&cfg, plays, plan);
+        lg_plan(&cfg, plays, &suites, plan);
+        lg_suites_free(&suites);
         league = store_league_create(rec->store, cfg.name, text, sha, cfg.seed, plan, n);
         free(plan);
         if (league < 0)
             cli_fail("league", "%s: cannot write the schedule: %s", db, store_error(rec->store));
     }
     free(text);
+    op_book_free(book);
+    l.league = league;
+    l.sprt = (pn_sprt){ cfg.elo0, cfg.elo1, cfg.alpha, cfg.beta };
+    l.live = pg_new();
+    if (!l.live)
+        cli_fail("league", "out of memory");
+    { /* the games already played (a resumed league) count towards its pairings and their tests */
+        store_league_game *done;
+        int n_done;
+        if (store_league_games(rec->store, league, &done, &n_done) != 0)
+            cli_fail("league", "%s: cannot read the league's games: %s", db, store_error(rec->store));
+        for (int i = 0; i < n_done; i++)
+            if (!tally(&l, done[i].variant, done[i].rows, done[i].cols, done[i].black, done[i].white, done[i].pair,
+                       done[i].winner, err, sizeof err))
+                cli_fail("league", "%s: %s", db, err);
+        free(done);
+    }
+    rec->stored = on_stored;
     /* The league's secret for the players' seeds: drawn with it, read back when it is resumed (a league from an
      * older arena, which has none, gets one now: none of its games was played with it before). */
     uint8_t seed_key[SEEDS_KEY_BYTES];
@@ -269,19 +570,45 @@ int cmd_league(int argc, char **argv)
 
     double seconds;
     rn_status st = rec_play(rec, &rc, l.n_pending, every, quiet, &seconds, err, sizeof err);
-    int pending = l.n_pending - (int)rec->played;
     long forfeits = rec_forfeits(rec);
     const char *off[CFG_MAX_AGENTS];
     int n_off = rec_unsandboxed(rec, off, CFG_MAX_AGENTS);
+    /* What is left, and the league's results by pairing, as the store has them. */
+    store_planned *left = NULL;
+    int pending = 0, dummy = 0;
+    pg_table *table = NULL;
+    char err2[512];
+    if (store_league_pending(rec->store, league, &left, &pending, &dummy) != 0 ||
+        !(table = pairings(&l, err2, sizeof err2))) {
+        if (st != RN_FAILED) {
+            snprintf(err, sizeof err, "%s: %s", db, table ? err2 : store_error(rec->store));
+            st = RN_FAILED;
+        }
+    }
+    free(left);
+    long played_total = 0;
+    for (int i = 0; table && i < pg_count(table); i++)
+        played_total += pg_at(table, i)->games;
+    long skipped = table ? total - played_total - pending : 0;
+    char openings[600];
+    if (strcmp(cfg.openings, "random") == 0)
+        snprintf(openings, sizeof openings, "random, %d stone%s", cfg.opening_stones, cfg.opening_stones == 1 ? "" : "s");
+    else
+        snprintf(openings, sizeof openings, "%s", cfg.openings);
     if (fmt == CLI_JSON) {
         printf("{\"league\":%lld,\"name\":", (long long)league);
         json_string(stdout, cfg.name);
-        printf(",\"resumed\":%s,\"scheduled\":%d,\"played\":%ld,\"pending\":%d,\"forfeits\":{", resumed ? "true" : "false",
-               total, rec->played, pending);
+        printf(",\"resumed\":%s,\"seed\":%llu,\"openings\":", resumed ? "true" : "false",
+               (unsigned long long)cfg.seed);
+        json_string(stdout, openings);
+        printf(",\"scheduled\":%d,\"played\":%ld,\"pending\":%d,\"skipped\":%ld,\"forfeits\":{", total, rec->played,
+               pending, skipped);
         for (int r = 1; r < HX_END_COUNT; r++)
             printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
         putchar('}');
         cli_unsandboxed_json(off, n_off < CFG_MAX_AGENTS ? n_off : CFG_MAX_AGENTS);
+        if (table)
+            print_pairings(&l, table, fmt);
         printf(",\"seconds\":%.3f,\"db\":", seconds);
         json_string(stdout, db);
         printf("}\n");
@@ -292,7 +619,14 @@ int cmd_league(int argc, char **argv)
             if (rec->forfeits[r])
                 printf("  %s: %ld\n", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
         cli_unsandboxed_text(off, n_off < CFG_MAX_AGENTS ? n_off : CFG_MAX_AGENTS);
+        printf("seed %llu, openings %s\n", (unsigned long long)cfg.seed, openings);
+        if (skipped > 0)
+            printf("%ld games not played: their pairing's SPRT was decided\n", skipped);
+        if (table)
+            print_pairings(&l, table, fmt);
     }
+    pg_free(table);
+    pg_free(l.live);
     free(l.pending);
     store_close(rec->store);
     if (st == RN_FAILED) {

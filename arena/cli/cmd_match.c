@@ -27,7 +27,12 @@ static const char help[] =
     "time, stores every game with its attempts in the database and prints a summary. A BOT is a command\n"
     "line in one argument, e.g. \"bin/random --seed 3\"; the arena appends --endpoint and sets\n"
     "ARENA_ENDPOINT and ARENA_TOKEN (docs/protocol.md). Each bot process plays game after game; a bot\n"
-    "that crashes, hangs, lies or breaks the protocol forfeits that game and is restarted.\n\n"
+    "that crashes, hangs, lies or breaks the protocol forfeits that game and is restarted.\n"
+    "A BOT may begin with name=NAME and a space (\"name=r1 bin/random --seed 1\"): the name it is stored\n"
+    "and reported under (1 to 63 characters, no '/', '#' or spaces); without it, the name its hello gives.\n"
+    "An agent is its name, its command line and its program: \"bin/random --seed 1\" and \"bin/random\n"
+    "--seed 2\" are two agents; two agents with one name are shown as NAME#ID (their ids in the database)\n"
+    "here and in every report.\n\n"
     "  --variant V          hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
     "  --board RxC          rows x columns, each from 2 to 19\n"
     "  --swap               hex only, square boards: White may answer the first move with 'swap'\n"
@@ -43,6 +48,8 @@ static const char help[] =
     "  --cpu-seconds N      each bot process's CPU-time limit over its life, seconds (default 0: none)\n"
     "  --open-files N       each bot process's open-file limit (default 256; 0: none)\n"
     "  --sandbox on|off     run each bot in its sandbox (default on; off: trusted bots only, docs/reliability.md)\n"
+    "  --restart forfeit|game  when a bot gets a new process: after a forfeit (default), or for every game\n"
+    "                       (bots that must not carry state from one game to the next)\n"
     "  --network            let the bots use the network (default: none, not even loopback)\n"
     "  --env NAME[=VALUE]   also give the bots this variable (NAME alone: its value here); repeatable. A bot's\n"
     "                       environment is otherwise PATH, HOME, LANG and the ARENA_ variables\n"
@@ -53,9 +60,9 @@ static const char help[] =
     "  --db PATH            results database (default results/arena.db)\n"
     "  --logs DIR           bots' stdout and stderr, one file per process (default results/logs)\n"
     "  --quiet              no progress line\n"
-    "  --json               one JSON object: {\"games\",\"a\":{\"name\",\"wins\",\"wins_as_black\",\n"
-    "                       \"wins_as_white\"},\"b\":{...},\"forfeits\":{\"timeout\",\"crash\",\"illegal\",\n"
-    "                       \"protocol_error\",\"disconnected\"},\"unsandboxed\":[names: bots played with\n"
+    "  --json               one JSON object: {\"games\",\"a\":{\"name\",\"id\",\"command\",\"wins\",\n"
+    "                       \"wins_as_black\",\"wins_as_white\"},\"b\":{...},\"forfeits\":{\"timeout\",\"crash\",\n"
+    "                       \"illegal\",\"protocol_error\",\"disconnected\"},\"unsandboxed\":[names: bots played with\n"
     "                       --sandbox off],\"seconds\",\"games_per_second\",\"run\",\"db\"}; in text, such bots\n"
     "                       are named on a line 'sandbox off (trusted bots only): NAME, NAME'\n"
     "  --format text|json   the same as --json for json\n\n"
@@ -126,7 +133,7 @@ static void print_json(const match *m, double seconds, const char *db)
         const rec_agent *s = &m->agents[a];
         printf(",\"%c\":{\"name\":", 'a' + a);
         json_string(stdout, s->name);
-        printf(",\"command\":");
+        printf(",\"id\":%lld,\"command\":", (long long)s->id);
         json_string(stdout, m->cmds[a].line);
         printf(",\"wins\":%ld,\"wins_as_black\":%ld,\"wins_as_white\":%ld}", s->wins, s->wins_as[HX_BLACK],
                s->wins_as[HX_WHITE]);
@@ -171,6 +178,23 @@ static void parse_opening(match *m, const char *text, hx_variant v, int rows, in
         cli_usage_error("match", "--opening %s: %s", text, why);
 }
 
+/* A BOT's leading "name=NAME " into name: returns the length of that prefix (0 when the BOT has none), or
+ * (size_t)-1 with the reason in err when NAME is not a name. */
+static size_t bot_name(const char *bot, char *name, size_t size, char *err, size_t errlen)
+{
+    if (strncmp(bot, "name=", 5) != 0)
+        return 0;
+    size_t n = strcspn(bot + 5, " \t");
+    if (n == 0 || n >= size || n > 63 || memchr(bot + 5, '/', n) || memchr(bot + 5, '#', n) || !bot[5 + n]) {
+        snprintf(err, errlen, "'%.80s': expected name=NAME (1 to 63 characters, no '/', '#' or spaces) and then the "
+                 "command line", bot);
+        return (size_t)-1;
+    }
+    memcpy(name, bot + 5, n);
+    name[n] = '\0';
+    return 5 + n + strspn(bot + 5 + n, " \t");
+}
+
 static void parent_dirs(const char *path)
 {
     char buf[1024];
@@ -185,7 +209,7 @@ static void parent_dirs(const char *path)
 
 int cmd_match(int argc, char **argv)
 {
-    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_OPENING };
+    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING };
     static const struct option options[] = {
         CLI_GAME_OPTIONS,
         { "games", required_argument, 0, O_GAMES },
@@ -206,6 +230,7 @@ int cmd_match(int argc, char **argv)
         { "sandbox", required_argument, 0, O_SANDBOX },
         { "network", no_argument, 0, O_NETWORK },
         { "env", required_argument, 0, O_ENV },
+        { "restart", required_argument, 0, O_RESTART },
         { "opening", required_argument, 0, O_OPENING },
         { 0, 0, 0, 0 },
     };
@@ -220,7 +245,7 @@ int cmd_match(int argc, char **argv)
     bool quiet = false;
     long limit[3] = { -1, -1, -1 }; /* memory, cpu, files; -1: the default */
     const char *listen = NULL, *key_file = NULL, *pin = NULL, *opening = NULL;
-    bool sandbox = true, network = false;
+    bool sandbox = true, network = false, restart_each_game = false;
     const char *env[SB_MAX_ENV];
     int n_env = 0;
     static cv_keypair server_key;
@@ -259,6 +284,11 @@ int cmd_match(int argc, char **argv)
             break;
         case O_NETWORK: network = true; break;
         case O_OPENING: opening = optarg; break;
+        case O_RESTART:
+            if (strcmp(optarg, "forfeit") != 0 && strcmp(optarg, "game") != 0)
+                cli_usage_error("match", "--restart %s: expected forfeit or game", optarg);
+            restart_each_game = strcmp(optarg, "game") == 0;
+            break;
         case O_ENV:
             if (n_env == SB_MAX_ENV || !optarg[0] || optarg[0] == '=' || strlen(optarg) >= sizeof m.cmds[0].sandbox.env[0])
                 cli_usage_error("match", "--env %s: expected NAME or NAME=VALUE (at most %d, each under %zu bytes)", optarg,
@@ -296,7 +326,12 @@ int cmd_match(int argc, char **argv)
     for (int a = 0; a < 2; a++) {
         ag_command *cmd = &m.cmds[a];
         char err[512];
-        if (ag_command_parse(argv[optind + a], NULL, cmd, err, sizeof err) != 0)
+        const char *line = argv[optind + a];
+        size_t named = bot_name(line, m.agents[a].name, sizeof m.agents[a].name, err, sizeof err);
+        if (named == (size_t)-1)
+            cli_usage_error("match", "%s: %s", a == 0 ? "BOT_A" : "BOT_B", err);
+        m.agents[a].named = named > 0;
+        if (ag_command_parse(line + named, NULL, cmd, err, sizeof err) != 0)
             cli_usage_error("match", "%s: %s", a == 0 ? "BOT_A" : "BOT_B", err);
         if (limit[0] >= 0)
             cmd->limits.memory_mb = (unsigned)limit[0];
@@ -312,7 +347,8 @@ int cmd_match(int argc, char **argv)
         char base[256];
         snprintf(base, sizeof base, "%s", cmd->exe);
         m.agents[a].command = cmd;
-        snprintf(m.agents[a].name, sizeof m.agents[a].name, "%s", basename(base)); /* until its hello names it */
+        if (!m.agents[a].named) /* until its hello names it */
+            snprintf(m.agents[a].name, sizeof m.agents[a].name, "%s", basename(base));
     }
 
     char err[1024];
@@ -326,7 +362,7 @@ int cmd_match(int argc, char **argv)
     if (!rec->store)
         cli_fail("match", "%s", err);
     rec->agents = m.agents, rec->hello_names = true; /* a bot is named by its hello */
-    char desc[2400];
+    char desc[2 * AG_LINE_MAX + 64]; /* both command lines, whole */
     snprintf(desc, sizeof desc, "%s %dx%d: %s vs %s", hx_variant_name(o.variant), o.rows, o.cols, m.cmds[0].line,
              m.cmds[1].line);
     uint8_t seed_key[SEEDS_KEY_BYTES]; /* this run's: the players' seeds cannot be told from --seed */
@@ -341,7 +377,8 @@ int cmd_match(int argc, char **argv)
     ag_handle_signals(&stop, NULL);
     char prefix[64];
     snprintf(prefix, sizeof prefix, "match-%lld", (long long)rec->run);
-    rn_agent agents[2] = { { m.agents[0].name, &m.cmds[0], pin }, { m.agents[1].name, &m.cmds[1], pin } };
+    rn_agent agents[2] = { { m.agents[0].name, &m.cmds[0], pin, restart_each_game },
+                           { m.agents[1].name, &m.cmds[1], pin, restart_each_game } };
     rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = concurrency, .move_ms = move_ms,
                       .listen = listen, .server_key = listen ? &server_key : NULL,
                       .margin_ms = margin_ms, .handshake_ms = handshake_ms, .ping_ms = 1000, .log_dir = logs,
@@ -351,6 +388,7 @@ int cmd_match(int argc, char **argv)
     sb_deny(logs);
     double seconds;
     rn_status st = rec_play(rec, &cfg, games, 0, quiet, &seconds, err, sizeof err);
+    rec_label(rec); /* two agents of one name: NAME#ID, as the reports show them */
     if (o.format == CLI_JSON)
         print_json(&m, seconds, db);
     else

@@ -294,7 +294,6 @@ static void load(report *r)
         cli_fail(r->cmd, "%s: %s", r->db, store_error(s));
     long cap = 0;
     int rc;
-    char shas[MAX_PLAYERS][16];
     store_game_row row;
     while ((rc = store_games_next(q, &row)) == 1) {
         if (r->n_results == cap) {
@@ -305,10 +304,8 @@ static void load(report *r)
         }
         result *x = &r->results[r->n_results++];
         x->group = find_or_add_group(r, row.variant, row.rows, row.cols);
-        x->black = find_or_add_player(r, row.black_id, row.black);
-        snprintf(shas[x->black], sizeof shas[0], "%.7s", row.black_sha256);
-        x->white = find_or_add_player(r, row.white_id, row.white);
-        snprintf(shas[x->white], sizeof shas[0], "%.7s", row.white_sha256);
+        x->black = find_or_add_player(r, row.black_id, row.black_label); /* by id: NAME#ID when names repeat */
+        x->white = find_or_add_player(r, row.white_id, row.white_label);
         r->unsandboxed[x->black] |= row.black_unsandboxed;
         r->unsandboxed[x->white] |= row.white_unsandboxed;
         x->winner = row.winner;
@@ -349,14 +346,6 @@ static void load(report *r)
     if (r->n_results == 0)
         cli_fail(r->cmd, "%s: no games match", r->db);
     describe_scope(r);
-    /* the same name with several executables: name@hash */
-    for (int i = 0; i < r->n_players; i++)
-        for (int j = 0; j < r->n_players; j++)
-            if (i != j && strcmp(r->players[i].name, r->players[j].name) == 0 && !strchr(r->players[i].name, '@')) {
-                size_t len = strlen(r->players[i].name);
-                snprintf(r->players[i].name + len, sizeof r->players[i].name - len, "@%s", shas[i]);
-                break;
-            }
     /* the agents that played without a sandbox, in name order, named under every table */
     r->caveat = (tb_caveat){ .key = "unsandboxed", .label = CLI_UNSANDBOXED, .names = r->unsandboxed_names };
     for (int i = 0; i < r->n_players; i++) {

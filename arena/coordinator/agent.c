@@ -118,7 +118,11 @@ static int resolve(ag_command *c, char *err, size_t errlen)
                                              : snprintf(c->exe, sizeof c->exe, "%s", name);
         if (n >= (int)sizeof c->exe || !executable(c->exe)) {
             name = c->exe;
-            snprintf(err, errlen, "'%s': %s", name, access(name, F_OK) ? "no such file" : "not an executable file");
+            struct stat st;
+            snprintf(err, errlen, "'%s': %s", name,
+                     access(name, F_OK)                             ? "no such file"
+                     : stat(name, &st) == 0 && S_ISDIR(st.st_mode) ? "a directory, not a program"
+                                                                    : "not an executable file");
             return -1;
         }
         return 0;

@@ -17,6 +17,8 @@
 #include "sandbox.h"
 
 #define AG_MAX_ARGS 64
+#define AG_LINE_MAX 8200          /* bytes of a command line with its NUL (a league config's command and args of
+                                   * 4096 characters each, and the space between them) */
 
 /* Limits set on the bot process before exec (setrlimit; inherited by whatever it starts). 0 = none. */
 typedef struct {
@@ -42,7 +44,7 @@ typedef struct {
 #define AG_DEFAULT_OPEN_FILES 256u
 
 typedef struct {
-    char line[1024];          /* the command as given */
+    char line[AG_LINE_MAX];   /* the command as given */
     int argc;
     char *argv[AG_MAX_ARGS + 1];
     char exe[4096];           /* argv[0] resolved through PATH (or against dir) */
@@ -51,7 +53,7 @@ typedef struct {
     ag_limits limits;         /* the defaults after ag_command_parse(); the caller may change them */
     sb_policy sandbox;        /* on, no network, read-only directory after ag_command_parse(); the caller may
                                * change it (sandbox.h) */
-    char store[2048];         /* backing storage of argv */
+    char store[AG_LINE_MAX + AG_MAX_ARGS]; /* backing storage of argv */
 } ag_command;
 
 /* Splits `line` into words (single and double quotes, backslash escapes; no expansions), resolves the

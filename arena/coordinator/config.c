@@ -1,13 +1,15 @@
-/* arena/coordinator/config.c — league configs: inih does the INI syntax; this file checks sections, keys and values
- * and remembers the line of each, so an error names the file, the line and the key. */
+/* arena/coordinator/config.c — league configs, read without inih: lines of any length are read whole (getline),
+ * so no value is ever cut short, and the syntax is small enough to parse here (sections, key = value,
+ * comments outside quotes; docs/leagues.md). This file checks sections, keys and values and remembers the
+ * line of each, so an error names the file, the line and the key, and any repeated section or key. */
 #include "config.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "board.h"
 #include "curvezmq.h"
@@ -15,27 +17,22 @@
 
 typedef struct {
     cfg_league *c;
-    FILE *f;
     int line;
-    char err[512];
+    char err[1024];
     bool have[8];                  /* which required [league] keys were seen */
-    int league_line;
+    int league_line;               /* line of the [league] header; 0 before it */
     int section_line;              /* line of the latest [section] header */
+    bool in_league;                /* the section being read: [league], or agent (NULL: none yet) */
+    cfg_agent *agent;
+    struct {
+        char key[32];
+        int line;
+    } seen[32];                    /* keys of the section being read, for duplicates */
+    int n_seen;
+    int challenger_line;
 } parse_state;
 
 enum { K_NAME, K_VARIANTS, K_BOARDS, K_GAMES, K_COUNT };
-
-static char *reader(char *str, int num, void *stream)
-{
-    parse_state *p = stream;
-    char *s = fgets(str, num, p->f);
-    if (s) {
-        p->line++;
-        if (s[strspn(s, " \t")] == '[')
-            p->section_line = p->line;
-    }
-    return s;
-}
 
 static void trim(char *s)
 {
@@ -50,18 +47,24 @@ static void trim(char *s)
 static bool each(const char *text, bool (*fn)(const char *item, void *user, char *why, size_t whylen), void *user,
                  char *why, size_t whylen)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", text);
+    char *buf = strdup(text);
+    if (!buf) {
+        snprintf(why, whylen, "out of memory");
+        return false;
+    }
     char *save = NULL;
     int n = 0;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         trim(tok);
         if (!*tok)
             continue;
-        if (!fn(tok, user, why, whylen))
+        if (!fn(tok, user, why, whylen)) {
+            free(buf);
             return false;
+        }
         n++;
     }
+    free(buf);
     if (n == 0) {
         snprintf(why, whylen, "empty list");
         return false;
@@ -179,6 +182,20 @@ static bool number(const char *value, long long min, long long max, long long *o
     return true;
 }
 
+/* "FILE:LINE: " and the message into p->err; returns 0 (what a key handler returns on an error). */
+static int fail_line(parse_state *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail_line(parse_state *p, const char *fmt, ...)
+{
+    int n = snprintf(p->err, sizeof p->err, "%s:%d: ", p->c->path, p->line);
+    if (n < 0 || (size_t)n >= sizeof p->err) /* a long path filled it: keep the truncated prefix */
+        return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err + n, sizeof p->err - (size_t)n, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
 static int fail(parse_state *p, const char *section, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static int fail(parse_state *p, const char *section, const char *key, const char *fmt, ...)
@@ -193,14 +210,28 @@ static int fail(parse_state *p, const char *section, const char *key, const char
     return 0;
 }
 
+/* A value longer than its field holds (size: the field's bytes, with its NUL) is an error naming the limit. */
+static bool too_long(parse_state *p, const char *section, const char *key, const char *value, size_t size)
+{
+    size_t n = strlen(value);
+    if (n < size)
+        return false;
+    fail(p, section, key, "%zu characters, over the limit of %zu", n, size - 1);
+    return true;
+}
+
 static int league_key(parse_state *p, const char *key, const char *value)
 {
     cfg_league *c = p->c;
     char why[256];
     long long v;
     if (strcmp(key, "name") == 0) {
-        if (!*value || strlen(value) >= sizeof c->name || strpbrk(value, "/ \t"))
-            return fail(p, "league", key, "expected a name of 1 to %zu characters without '/' or spaces",
+        bool ok = *value && strlen(value) < sizeof c->name;
+        for (const char *q = value; ok && *q; q++)
+            ok = *q != '/' && (unsigned char)*q > ' ' && *q != 0x7f;
+        if (!ok)
+            return fail(p, "league", key, "expected a name of 1 to %zu characters without '/', spaces or control "
+                        "characters",
                         sizeof c->name - 1);
         snprintf(c->name, sizeof c->name, "%s", value);
         p->have[K_NAME] = true;
@@ -209,9 +240,14 @@ static int league_key(parse_state *p, const char *key, const char *value)
             c->mode = CFG_ROUND_ROBIN;
         else if (strcmp(value, "gauntlet") == 0)
             c->mode = CFG_GAUNTLET;
+        else if (strcmp(value, "sprt") == 0)
+            c->mode = CFG_SPRT;
         else
-            return fail(p, "league", key, "'%s': expected round-robin or gauntlet", value);
+            return fail(p, "league", key, "'%s': expected round-robin, gauntlet or sprt", value);
     } else if (strcmp(key, "challenger") == 0) {
+        if (too_long(p, "league", key, value, sizeof c->challenger))
+            return 0;
+        p->challenger_line = p->line;
         snprintf(c->challenger, sizeof c->challenger, "%s", value);
     } else if (strcmp(key, "variants") == 0) {
         if (!cfg_parse_variants(value, &c->games.variants, why, sizeof why))
@@ -222,8 +258,9 @@ static int league_key(parse_state *p, const char *key, const char *value)
             return fail(p, "league", key, "%s (expected a list such as 3x3, 5x5)", why);
         p->have[K_BOARDS] = true;
     } else if (strcmp(key, "games") == 0) {
-        if (!number(value, 2, 1000000, &v) || v % 2)
-            return fail(p, "league", key, "'%s': expected an even number of games per pairing, 2 or more", value);
+        if (!number(value, 2, CFG_MAX_GAMES, &v) || v % 2)
+            return fail(p, "league", key, "'%s': expected an even number of games per pairing, 2 to %d", value,
+                        CFG_MAX_GAMES);
         c->per_pairing = (int)v;
         p->have[K_GAMES] = true;
     } else if (strcmp(key, "move_time_ms") == 0) {
@@ -238,6 +275,10 @@ static int league_key(parse_state *p, const char *key, const char *value)
         if (!number(value, 1, 64, &v))
             return fail(p, "league", key, "'%s': expected 1 to 64 games at a time", value);
         c->concurrency = (int)v;
+    } else if (strcmp(key, "max_processes") == 0) {
+        if (!number(value, 4, 512, &v))
+            return fail(p, "league", key, "'%s': expected 4 to 512 bot processes alive at once", value);
+        c->max_processes = (int)v;
     } else if (strcmp(key, "swap") == 0) {
         if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
             return fail(p, "league", key, "'%s': expected yes or no", value);
@@ -247,38 +288,72 @@ static int league_key(parse_state *p, const char *key, const char *value)
             return fail(p, "league", key, "'%s': expected tcp://HOST:PORT", value);
         snprintf(c->listen, sizeof c->listen, "%s", value);
     } else if (strcmp(key, "server_key") == 0) {
-        if (!*value || strlen(value) >= sizeof c->server_key)
+        if (too_long(p, "league", key, value, sizeof c->server_key))
+            return 0;
+        if (!*value)
             return fail(p, "league", key, "expected the path of a key file from 'arena keygen'");
         snprintf(c->server_key, sizeof c->server_key, "%s", value);
     } else if (strcmp(key, "seed") == 0) {
-        if (!number(value, 0, INT64_MAX, &v))
-            return fail(p, "league", key, "'%s': expected a whole number", value);
-        c->seed = (uint64_t)v;
+        c->seed_date = strcmp(value, "date") == 0;
+        if (!c->seed_date && !number(value, 0, INT64_MAX, &v))
+            return fail(p, "league", key, "'%s': expected a whole number, or date (the day's, YYYYMMDD)", value);
+        c->seed = c->seed_date ? 0 : (uint64_t)v;
+    } else if (strcmp(key, "openings") == 0) {
+        if (!*value || strlen(value) >= sizeof c->openings)
+            return fail(p, "league", key, "expected random, none or the path of an openings file (under %zu characters)",
+                        sizeof c->openings);
+        snprintf(c->openings, sizeof c->openings, "%s", value);
+    } else if (strcmp(key, "opening_stones") == 0) {
+        if (!number(value, 0, CFG_OPENINGS_MAX_STONES, &v))
+            return fail(p, "league", key, "'%s': expected 0 to %d stones", value, CFG_OPENINGS_MAX_STONES);
+        c->opening_stones = (int)v;
+    } else if (strcmp(key, "elo0") == 0 || strcmp(key, "elo1") == 0 || strcmp(key, "alpha") == 0 ||
+               strcmp(key, "beta") == 0) {
+        char *end;
+        errno = 0;
+        double d = strtod(value, &end);
+        bool rate = key[0] == 'a' || key[0] == 'b';
+        if (!*value || *end || errno || !(rate ? d > 0.0 && d < 0.5 : d > -2000.0 && d < 2000.0))
+            return fail(p, "league", key, rate ? "'%s': expected a probability between 0 and 0.5, e.g. 0.05"
+                                               : "'%s': expected an Elo difference, e.g. 0 or 10", value);
+        *(key[0] == 'a' ? &c->alpha : key[0] == 'b' ? &c->beta : key[3] == '0' ? &c->elo0 : &c->elo1) = d;
     } else if (strcmp(key, "sandbox") == 0) {
         if (!word_bool(value, "on", "off", &c->sandbox))
             return fail(p, "league", key, "'%s': expected on or off", value);
     } else {
         return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
-                                      "move_time_ms, handshake_ms, concurrency, seed, swap, listen, server_key, "
-                                      "sandbox)");
+                                      "move_time_ms, handshake_ms, concurrency, max_processes, seed, openings, "
+                                      "opening_stones, elo0, elo1, alpha, beta, swap, listen, server_key, sandbox)");
     }
     return 1;
 }
 
 static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *value)
 {
-    char section[96], why[256];
+    char section[96], why[512];
     snprintf(section, sizeof section, "agent %s", a->name);
-    if (strcmp(key, "command") == 0) {
-        if (!*value || strlen(value) >= sizeof a->command)
+    if (strcmp(key, "name") == 0) {
+        if (!*value || strlen(value) >= sizeof a->store_name || strpbrk(value, "/# \t"))
+            return fail(p, section, key, "expected a name of 1 to %zu characters without '/', '#' or spaces",
+                        sizeof a->store_name - 1);
+        snprintf(a->store_name, sizeof a->store_name, "%s", value);
+        a->name_line = p->line;
+    } else if (strcmp(key, "command") == 0) {
+        if (too_long(p, section, key, value, sizeof a->command))
+            return 0;
+        if (!*value)
             return fail(p, section, key, "expected a command line of 1 to %zu characters", sizeof a->command - 1);
         snprintf(a->command, sizeof a->command, "%s", value);
+        a->command_line = p->line;
     } else if (strcmp(key, "args") == 0) {
-        if (strlen(value) >= sizeof a->args)
-            return fail(p, section, key, "longer than %zu characters", sizeof a->args - 1);
+        if (too_long(p, section, key, value, sizeof a->args))
+            return 0;
         snprintf(a->args, sizeof a->args, "%s", value);
     } else if (strcmp(key, "dir") == 0) {
+        if (too_long(p, section, key, value, sizeof a->dir))
+            return 0;
         snprintf(a->dir, sizeof a->dir, "%s", value);
+        a->dir_line = p->line;
     } else if (strcmp(key, "variants") == 0) {
         if (!cfg_parse_variants(value, &a->plays.variants, why, sizeof why))
             return fail(p, section, key, "%s", why);
@@ -298,11 +373,17 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
             return fail(p, section, key, "'%s': expected a whole number, 0 (no limit) to %d", value, 1 << 24);
         if (key[0] == 'o' && v > 0 && v < 16)
             return fail(p, section, key, "'%s': a bot needs at least 16 open files (0: no limit)", value);
+        if (key[0] == 'm' && v > 0 && v < CFG_MIN_MEMORY_MB)
+            return fail(p, section, key, "'%s': under %d MiB of address space no bot starts (the smallest, "
+                        "bin/random, needs 28 MiB for libc and ZeroMQ's threads; 0: no limit)", value, CFG_MIN_MEMORY_MB);
         *(key[0] == 'm' ? &a->memory_mb : key[0] == 'c' ? &a->cpu_seconds : &a->open_files) = (long)v;
     } else if (strcmp(key, "sandbox") == 0) {
         if (!word_bool(value, "on", "off", &a->sandbox))
             return fail(p, section, key, "'%s': expected on or off", value);
         a->has_sandbox = true;
+    } else if (strcmp(key, "restart") == 0) {
+        if (!word_bool(value, "game", "forfeit", &a->restart_each_game))
+            return fail(p, section, key, "'%s': expected forfeit (a process plays game after game) or game", value);
     } else if (strcmp(key, "network") == 0 || strcmp(key, "writable") == 0) {
         if (!word_bool(value, "true", "false", key[0] == 'n' ? &a->network : &a->writable))
             return fail(p, section, key, "'%s': expected true or false", value);
@@ -316,44 +397,152 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
             return fail(p, section, key, "%s", why);
     } else {
         return fail(p, section, key,
-                    "unknown key (expected command, args, dir, variants, boards, memory_mb, cpu_seconds, open_files, "
-                    "server_key, sandbox, network, writable, read, env)");
+                    "unknown key (expected name, command, args, dir, variants, boards, memory_mb, cpu_seconds, "
+                    "open_files, server_key, sandbox, restart, network, writable, read, env)");
     }
     return 1;
 }
 
-static int handler(void *user, const char *section, const char *key, const char *value)
+/* A section header's name (trimmed): [league] once, [agent NAME] once per name. */
+static int section(parse_state *p, char *name)
 {
-    parse_state *p = user;
     cfg_league *c = p->c;
-    if (strcmp(section, "league") == 0) {
-        if (!p->league_line)
-            p->league_line = p->section_line;
-        return league_key(p, key, value);
+    p->section_line = p->line;
+    p->n_seen = 0;
+    p->in_league = false;
+    p->agent = NULL;
+    if (strcmp(name, "league") == 0) {
+        if (p->league_line)
+            return fail_line(p, "[league]: a second [league] section (the first is at line %d)", p->league_line);
+        p->league_line = p->line;
+        p->in_league = true;
+        return 1;
     }
-    if (strncmp(section, "agent ", 6) == 0) {
-        char name[CFG_NAME_MAX + 8];
-        snprintf(name, sizeof name, "%s", section + 6);
-        trim(name);
-        if (!*name || strlen(name) >= CFG_NAME_MAX || strpbrk(name, "/ \t"))
-            return fail(p, section, key, "an agent's name has 1 to %d characters without '/' or spaces",
-                        CFG_NAME_MAX - 1);
-        cfg_agent *a = NULL;
-        for (int i = 0; i < c->n_agents; i++)
-            if (strcmp(c->agents[i].name, name) == 0)
-                a = &c->agents[i];
-        if (!a) {
-            if (c->n_agents == CFG_MAX_AGENTS)
-                return fail(p, section, key, "more than %d agents", CFG_MAX_AGENTS);
-            a = &c->agents[c->n_agents++];
-            memset(a, 0, sizeof *a);
-            a->memory_mb = a->cpu_seconds = a->open_files = -1;
-            memcpy(a->name, name, strlen(name) + 1); /* checked above: shorter than CFG_NAME_MAX */
-            a->line = p->section_line;
+    if (strncmp(name, "agent", 5) != 0 || (name[5] != ' ' && name[5] != '\t'))
+        return fail_line(p, "[%s]: unknown section (expected [league] or [agent NAME])", name);
+    name += 6;
+    trim(name);
+    bool ok = *name && strlen(name) < CFG_NAME_MAX;
+    for (const char *q = name; ok && *q; q++)
+        ok = *q != '/' && (unsigned char)*q > ' ' && *q != 0x7f;
+    if (!ok)
+        return fail_line(p, "[agent %s]: an agent's name has 1 to %d characters without '/', spaces or control "
+                         "characters", name, CFG_NAME_MAX - 1);
+    for (int i = 0; i < c->n_agents; i++)
+        if (strcmp(c->agents[i].name, name) == 0)
+            return fail_line(p, "[agent %s]: a second section of this agent (the first is at line %d)", name,
+                             c->agents[i].line);
+    if (c->n_agents == CFG_MAX_AGENTS)
+        return fail_line(p, "[agent %s]: more than %d agents", name, CFG_MAX_AGENTS);
+    cfg_agent *a = &c->agents[c->n_agents++];
+    memset(a, 0, sizeof *a);
+    a->memory_mb = a->cpu_seconds = a->open_files = -1;
+    memcpy(a->name, name, strlen(name) + 1); /* checked above: shorter than CFG_NAME_MAX */
+    a->line = p->line;
+    p->agent = a;
+    return 1;
+}
+
+static int key_value(parse_state *p, const char *key, const char *value)
+{
+    if (!p->in_league && !p->agent)
+        return fail_line(p, "%s: a key before any section (expected [league] or [agent NAME] first)", key);
+    char section[96];
+    snprintf(section, sizeof section, p->in_league ? "league" : "agent %s", p->agent ? p->agent->name : "");
+    for (int i = 0; i < p->n_seen; i++)
+        if (strcmp(p->seen[i].key, key) == 0)
+            return fail(p, section, key, "repeated (the first is at line %d)", p->seen[i].line);
+    if (strlen(key) < sizeof p->seen[0].key && p->n_seen < (int)(sizeof p->seen / sizeof p->seen[0])) {
+        /* longer keys, or more than there are, are unknown keys: refused below */
+        snprintf(p->seen[p->n_seen].key, sizeof p->seen[0].key, "%s", key);
+        p->seen[p->n_seen++].line = p->line;
+    }
+    return p->in_league ? league_key(p, key, value) : agent_key(p, p->agent, key, value);
+}
+
+/* Cuts an inline comment off a value: ';' or '#' at its start or after a space or tab, outside quotes (single
+ * and double quotes and backslash escapes as ag_command_parse reads them). */
+static void cut_comment(char *v)
+{
+    char quote = 0;
+    for (char *q = v; *q; q++) {
+        if (quote) {
+            if (*q == quote)
+                quote = 0;
+            else if (*q == '\\' && quote == '"' && q[1])
+                q++;
+        } else if (*q == '\\' && q[1]) {
+            q++;
+        } else if (*q == '\'' || *q == '"') {
+            quote = *q;
+        } else if ((*q == ';' || *q == '#') && (q == v || q[-1] == ' ' || q[-1] == '\t')) {
+            *q = '\0';
+            return;
         }
-        return agent_key(p, a, key, value);
     }
-    return fail(p, section, key, "unknown section (expected [league] or [agent NAME])");
+}
+
+/* One line (n bytes, with its newline). Returns 1, or 0 with p->err set. */
+static int parse_line(parse_state *p, char *s, size_t n)
+{
+    if (memchr(s, '\0', n))
+        return fail_line(p, "a NUL byte (expected a text file)");
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    if (p->line == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark */
+        s += 3;
+    s += strspn(s, " \t");
+    if (!*s || *s == ';' || *s == '#')
+        return 1;
+    if (*s == '[') {
+        char *end = strchr(s, ']');
+        char *rest = end ? end + 1 + strspn(end + 1, " \t") : NULL;
+        if (!end || (*rest && *rest != ';' && *rest != '#'))
+            return fail_line(p, "not a section header (expected [league] or [agent NAME]): '%s'", s);
+        *end = '\0';
+        trim(++s);
+        return section(p, s);
+    }
+    char *eq = strchr(s, '=');
+    if (!eq)
+        return fail_line(p, "not INI syntax (expected [section] or key = value): '%s'", s);
+    *eq = '\0';
+    char *value = eq + 1;
+    trim(s);
+    value += strspn(value, " \t");
+    cut_comment(value);
+    trim(value);
+    if (!*s)
+        return fail_line(p, "'= %s': a value without a key", value);
+    return key_value(p, s, value);
+}
+
+void cfg_printable(const char *in, char *out, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t k = 0;
+    for (; *in && n > 0 && k < n - 1; in++) {
+        unsigned char ch = (unsigned char)*in;
+        if (ch >= ' ' && ch < 0x7f) {
+            out[k++] = (char)ch;
+        } else if (k + 4 < n) {
+            out[k++] = '\\';
+            out[k++] = 'x';
+            out[k++] = hex[ch >> 4];
+            out[k++] = hex[ch & 15];
+        } else {
+            break;
+        }
+    }
+    if (n > 0)
+        out[k] = '\0';
+}
+
+/* The first problem as one printable line in err. */
+static int refuse(const char *text, char *err, size_t errlen)
+{
+    cfg_printable(text, err, errlen);
+    return -1;
 }
 
 int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
@@ -366,65 +555,118 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
     c->concurrency = 1;
     c->seed = 1;
     c->sandbox = true;
+    snprintf(c->openings, sizeof c->openings, "random");
+    c->opening_stones = 2;
+    c->elo0 = 0.0;
+    c->elo1 = 10.0;
+    c->alpha = c->beta = 0.05;
     static parse_state p;
     memset(&p, 0, sizeof p);
     p.c = c;
-    p.f = fopen(path, "r");
-    if (!p.f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
+    char msg[1024];
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        snprintf(msg, sizeof msg, "%s: cannot open: %s", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return refuse(msg, err, errlen);
     }
-    int rc = ini_parse_stream(reader, &p, handler, &p);
-    fclose(p.f);
-    if (rc != 0) {
-        if (p.err[0])
-            snprintf(err, errlen, "%s", p.err);
+    if (S_ISDIR(st.st_mode) || st.st_size > CFG_MAX_FILE) {
+        snprintf(msg, sizeof msg, S_ISDIR(st.st_mode) ? "%s: a directory, not a config file"
+                                                      : "%s: %lld bytes, over the limit of %d for a config file",
+                 path, (long long)st.st_size, CFG_MAX_FILE);
+        fclose(f);
+        return refuse(msg, err, errlen);
+    }
+    char *line = NULL;
+    size_t cap = 0, total = 0;
+    ssize_t n;
+    bool ok = true;
+    while (ok && (n = getline(&line, &cap, f)) >= 0) {
+        p.line++;
+        total += (size_t)n;
+        if (total > CFG_MAX_FILE) /* it grew while being read */
+            ok = fail_line(&p, "over the limit of %d bytes for a config file", CFG_MAX_FILE);
         else
-            snprintf(err, errlen, "%s:%d: not INI syntax (expected [section] or key = value)", path, rc);
-        return -1;
+            ok = parse_line(&p, line, (size_t)n);
     }
+    bool read_error = ok && ferror(f);
+    free(line);
+    fclose(f);
+    if (read_error) {
+        snprintf(msg, sizeof msg, "%s: cannot read: %s", path, strerror(errno));
+        return refuse(msg, err, errlen);
+    }
+    if (!ok)
+        return refuse(p.err, err, errlen);
     static const char *const names[K_COUNT] = { "name", "variants", "boards", "games" };
     for (int k = 0; k < K_COUNT; k++)
         if (!p.have[k]) {
-            snprintf(err, errlen, "%s: [league] %s: missing (required: name, variants, boards, games)", path, names[k]);
-            return -1;
+            snprintf(msg, sizeof msg, "%s: [league] %s: missing (required: name, variants, boards, games)", path, names[k]);
+            return refuse(msg, err, errlen);
         }
     if (c->n_agents < 2) {
-        snprintf(err, errlen, "%s: a league needs at least two [agent NAME] sections, found %d", path, c->n_agents);
-        return -1;
+        snprintf(msg, sizeof msg, "%s: a league needs at least two [agent NAME] sections, found %d", path, c->n_agents);
+        return refuse(msg, err, errlen);
     }
     if (!c->listen[0] != !c->server_key[0]) {
-        snprintf(err, errlen, "%s:%d: [league] %s", path, p.league_line,
+        snprintf(msg, sizeof msg, "%s:%d: [league] %s", path, p.league_line,
                  c->listen[0] ? "server_key: missing for listen = tcp://... (make a key file with 'arena keygen FILE')"
                               : "listen: missing for server_key (the key is for listening on tcp://)");
-        return -1;
+        return refuse(msg, err, errlen);
     }
     for (int i = 0; i < c->n_agents; i++) {
         cfg_agent *a = &c->agents[i];
         if (!a->command[0]) {
-            snprintf(err, errlen, "%s:%d: [agent %s] command: missing", path, a->line, a->name);
-            return -1;
+            snprintf(msg, sizeof msg, "%s:%d: [agent %s] command: missing", path, a->line, a->name);
+            return refuse(msg, err, errlen);
         }
         if (!a->has_sandbox)
             a->sandbox = c->sandbox;
+        if (!a->name_line)
+            memcpy(a->store_name, a->name, sizeof a->store_name);
+        for (int j = 0; j < i; j++) /* one name, one agent: two setups under one name would merge in reports */
+            if (strcmp(c->agents[j].store_name, a->store_name) == 0) {
+                const cfg_agent *b = &c->agents[j];
+                snprintf(err, errlen, "%s:%d: [agent %s] name: '%s' is already the name of [agent %s] (line %d)", path,
+                         a->name_line ? a->name_line : a->line, a->name, a->store_name, b->name,
+                         b->name_line ? b->name_line : b->line);
+                return -1;
+            }
         if (a->server_key[0] && !c->listen[0]) {
-            snprintf(err, errlen, "%s:%d: [agent %s] server_key: only with listen = tcp://... in [league]", path,
+            snprintf(msg, sizeof msg, "%s:%d: [agent %s] server_key: only with listen = tcp://... in [league]", path,
                      a->line, a->name);
+            return refuse(msg, err, errlen);
+        }
+        size_t k = strlen(a->command), m = strlen(a->args); /* each shorter than its field: cmdline holds both */
+        memcpy(a->cmdline, a->command, k);
+        a->cmdline[k] = ' ';
+        memcpy(a->cmdline + k + (m > 0), a->args, m + 1);
+    }
+    if (c->mode == CFG_SPRT && !(c->elo1 > c->elo0)) {
+        snprintf(err, errlen, "%s:%d: [league] elo1: %g is not above elo0 = %g (H1 must claim more than H0)", path,
+                 p.league_line, c->elo1, c->elo0);
+        return -1;
+    }
+    for (int b = 0; b < c->games.n_boards; b++) {
+        int cells = c->games.boards[b][0] * c->games.boards[b][1];
+        if (strcmp(c->openings, "random") == 0 && c->opening_stones >= cells) {
+            snprintf(err, errlen, "%s:%d: [league] opening_stones: %d stones do not leave a move on %dx%d", path,
+                     p.league_line, c->opening_stones, c->games.boards[b][0], c->games.boards[b][1]);
             return -1;
         }
-        size_t n = strlen(a->command), m = strlen(a->args); /* both shorter than 512: cmdline holds them */
-        memcpy(a->cmdline, a->command, n);
-        a->cmdline[n] = ' ';
-        memcpy(a->cmdline + n + (m > 0), a->args, m + 1);
     }
-    if (c->mode == CFG_GAUNTLET) {
+    if (c->mode == CFG_GAUNTLET || c->mode == CFG_SPRT) {
         bool found = false;
         for (int i = 0; i < c->n_agents; i++)
             found |= strcmp(c->agents[i].name, c->challenger) == 0;
         if (!found) {
-            snprintf(err, errlen, "%s:%d: [league] challenger: %s (expected the name of an [agent NAME] section)",
-                     path, p.league_line, c->challenger[0] ? "no such agent" : "missing for mode = gauntlet");
-            return -1;
+            snprintf(msg, sizeof msg, "%s:%d: [league] challenger: %s%s%s (expected the name of an [agent NAME] section)",
+                     path, p.challenger_line ? p.challenger_line : p.league_line, c->challenger[0] ? "'" : "", c->challenger,
+                     c->challenger[0] ? "': no such agent"
+                     : c->mode == CFG_SPRT ? "missing for mode = sprt" : "missing for mode = gauntlet");
+            return refuse(msg, err, errlen);
         }
     }
     return 0;

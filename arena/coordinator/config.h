@@ -1,6 +1,10 @@
-/* arena/coordinator/config.h — league configurations (the configs/ folder, read with inih; format in docs/leagues.md):
- * a [league] section and one [agent NAME] section per bot. Loading checks every key and value and
- * reports the first problem as "FILE:LINE: [section] key: what is expected". */
+/* arena/coordinator/config.h — league configurations (the configs/ folder; format in docs/leagues.md): a [league]
+ * section and one [agent NAME] section per bot. Loading checks every key and value and reports the first
+ * problem as "FILE:LINE: [section] key: what is expected", with any byte of the config that is not printable
+ * ASCII written as \xNN. Lines may be of any length (within CFG_MAX_FILE); a value longer than its field is
+ * an error naming the key and the limit, never cut short. A repeated section ([league], [agent NAME]) or a
+ * repeated key within a section is an error naming both lines. Loading checks the text only: whether a
+ * command runs or a `dir` exists is for the caller (arena league checks both before writing anything). */
 #ifndef ARENA_COORDINATOR_CONFIG_H
 #define ARENA_COORDINATOR_CONFIG_H
 
@@ -13,8 +17,16 @@
 #define CFG_NAME_MAX 64
 #define CFG_MAX_READ 8             /* `read =` paths of one agent */
 #define CFG_MAX_ENV 16             /* `env =` entries of one agent */
+#define CFG_MAX_FILE (1 << 20)     /* bytes of a config file */
+#define CFG_COMMAND_MAX 4096       /* characters of `command`, and of `args` */
+#define CFG_MAX_GAMES 100000       /* `games` per pairing */
+#define CFG_MIN_MEMORY_MB 32       /* the smallest `memory_mb` limit (other than 0, none) a bot can start under */
 
-typedef enum { CFG_ROUND_ROBIN, CFG_GAUNTLET } cfg_mode;
+/* round-robin: every pair of agents; gauntlet: the challenger against each other agent; sprt: a gauntlet whose
+ * pairings each stop when their SPRT is decided (docs/leagues.md#sprt). */
+typedef enum { CFG_ROUND_ROBIN, CFG_GAUNTLET, CFG_SPRT } cfg_mode;
+
+#define CFG_OPENINGS_MAX_STONES 32
 
 typedef struct {
     uint32_t variants;             /* bit v: hx_variant v */
@@ -23,9 +35,12 @@ typedef struct {
 } cfg_games;
 
 typedef struct {
-    char name[CFG_NAME_MAX];
-    char command[512], args[512];  /* as given */
-    char cmdline[1040];            /* command and args: the command line to run */
+    char name[CFG_NAME_MAX];       /* the section's: what the league's schedule, challenger and logs use */
+    char store_name[CFG_NAME_MAX]; /* `name =`, default the section's: what it is stored and reported under;
+                                    * no two agents of a config have one (cfg_load refuses it) */
+    int name_line;                 /* the line of its `name =`, 0 for none */
+    char command[CFG_COMMAND_MAX + 1], args[CFG_COMMAND_MAX + 1]; /* as given */
+    char cmdline[2 * CFG_COMMAND_MAX + 2]; /* command and args: the command line to run */
     char dir[512];                 /* working directory; "" = the arena's */
     cfg_games plays;               /* what it may play; variants 0 / no boards: what its hello announces */
     bool has_variants, has_boards;
@@ -36,10 +51,13 @@ typedef struct {
      * environment variables (NAME: passed on from the arena's environment; NAME=value: set). */
     bool sandbox, has_sandbox;
     bool network, writable;        /* default false */
+    bool restart_each_game;        /* `restart = game`: a fresh process for every game; forfeit (default): a
+                                    * process plays game after game and is replaced only after a forfeit */
     int n_read, n_env;
     char read[CFG_MAX_READ][512];
     char env[CFG_MAX_ENV][256];
     int line;                      /* where its section starts */
+    int command_line, dir_line;    /* where its command and dir are */
 } cfg_agent;
 
 typedef struct {
@@ -52,7 +70,13 @@ typedef struct {
     uint32_t move_ms;
     uint32_t handshake_ms;         /* from a bot's start to its hello */
     int concurrency;
+    int max_processes;             /* bot processes alive at once, idle ones included; 0: the runner's default
+                                    * (RN_MAX_PROCESSES); at least 2 * concurrency + 2 are kept regardless */
     uint64_t seed;
+    bool seed_date;                /* `seed = date`: the day's date, YYYYMMDD in UTC, when the league starts */
+    char openings[512];            /* "random" (default), "none", or the path of a suite file */
+    int opening_stones;            /* stones of a random opening (default 2) */
+    double elo0, elo1, alpha, beta; /* mode = sprt: the hypotheses (logistic Elo) and error rates */
     bool swap;                     /* hex games on square boards are played with the swap rule */
     bool sandbox;                  /* `sandbox = on|off`: the agents' default (on) */
     char listen[256];              /* "" = a private ipc endpoint; else tcp://HOST:PORT with CurveZMQ */
@@ -63,6 +87,10 @@ typedef struct {
 
 /* Loads and checks a league config. Returns 0, or -1 with a one-line reason in err. */
 int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen);
+
+/* Copies `in` to out (n bytes with the NUL) with every byte that is not printable ASCII written as \xNN, for
+ * messages that quote config text; cuts it short when out is full. */
+void cfg_printable(const char *in, char *out, size_t n);
 
 /* Parses "3x3, 5x5" / "classical, abrupt" / "all". Return false with *why on a bad entry. */
 bool cfg_parse_boards(const char *text, cfg_games *g, char *why, size_t whylen);

@@ -1,8 +1,9 @@
-/* arena/coordinator/league.c — league schedules (see league.h). */
+/* arena/coordinator/league.c — league schedules and their opening suites (see league.h). */
 #include "league.h"
 #include "mix.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool lg_plays(const cfg_games *plays, int v, int rows, int cols)
@@ -22,10 +23,61 @@ static uint64_t game_seed(uint64_t seed, int n)
     return mix_stream(seed, (uint64_t)n) >> 1; /* 63 bits: an SQLite integer */
 }
 
-int lg_plan(const cfg_league *c, const cfg_games *plays, store_planned *out)
+void lg_suites_free(lg_suites *s)
+{
+    for (int v = 0; v < HX_VARIANT_COUNT; v++)
+        for (int b = 0; b < CFG_MAX_BOARDS; b++) {
+            free(s->suite[v][b].openings);
+            s->suite[v][b].openings = NULL;
+            s->suite[v][b].n = 0;
+        }
+}
+
+int lg_suites_make(const cfg_league *c, const op_book *book, lg_suites *s, char *note, size_t notelen)
+{
+    memset(s, 0, sizeof *s);
+    note[0] = '\0';
+    bool none = strcmp(c->openings, "none") == 0, random = strcmp(c->openings, "random") == 0;
+    int pairs = c->per_pairing / 2, short_suites = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++) {
+        if (!(c->games.variants & (1u << v)) || none)
+            continue;
+        for (int b = 0; b < c->games.n_boards; b++) {
+            int rows = c->games.boards[b][0], cols = c->games.boards[b][1];
+            lg_suite *su = &s->suite[v][b];
+            int want = random ? (pairs < LG_SUITE_MAX ? pairs : LG_SUITE_MAX)
+                              : op_book_suite(book, (hx_variant)v, rows, cols, NULL, 0);
+            if (want > 0 && !(su->openings = calloc((size_t)want, sizeof *su->openings))) {
+                lg_suites_free(s);
+                return -1;
+            }
+            su->n = want <= 0 ? 0
+                    : random ? op_random_suite(c->seed, (hx_variant)v, rows, cols, c->opening_stones, want,
+                                               su->openings)
+                             : op_book_suite(book, (hx_variant)v, rows, cols, su->openings, want);
+            if (su->n < pairs && !(random && c->opening_stones == 0)) {
+                if (short_suites++ == 0)
+                    snprintf(note, notelen, "%s %dx%d has %d opening%s for %d game pairs per pairing",
+                             hx_variant_name((hx_variant)v), rows, cols, su->n, su->n == 1 ? "" : "s", pairs);
+            }
+        }
+    }
+    return short_suites;
+}
+
+int lg_first(const cfg_league *c, int i, int j)
+{
+    if (c->mode != CFG_ROUND_ROBIN && strcmp(c->agents[j].name, c->challenger) == 0)
+        return j;
+    if (c->mode != CFG_ROUND_ROBIN && strcmp(c->agents[i].name, c->challenger) == 0)
+        return i;
+    return i < j ? i : j;
+}
+
+int lg_plan(const cfg_league *c, const cfg_games *plays, const lg_suites *s, store_planned *out)
 {
     int n = 0, challenger = -1;
-    if (c->mode == CFG_GAUNTLET)
+    if (c->mode != CFG_ROUND_ROBIN)
         for (int i = 0; i < c->n_agents; i++)
             if (strcmp(c->agents[i].name, c->challenger) == 0)
                 challenger = i;
@@ -34,27 +86,62 @@ int lg_plan(const cfg_league *c, const cfg_games *plays, store_planned *out)
             continue;
         for (int b = 0; b < c->games.n_boards; b++) {
             int rows = c->games.boards[b][0], cols = c->games.boards[b][1];
-            for (int k = 0; k < c->per_pairing; k++)
-                for (int i = 0; i < c->n_agents; i++)
-                    for (int j = i + 1; j < c->n_agents; j++) {
-                        if (challenger >= 0 && i != challenger && j != challenger)
-                            continue;
-                        if (!lg_plays(&plays[i], v, rows, cols) || !lg_plays(&plays[j], v, rows, cols))
-                            continue;
-                        if (out) {
-                            store_planned *p = &out[n];
-                            p->id = 0;
-                            p->n = n;
-                            p->variant = (hx_variant)v;
-                            p->rows = rows;
-                            p->cols = cols;
-                            int black = k % 2 == 0 ? i : j, white = black == i ? j : i;
-                            snprintf(p->black, sizeof p->black, "%s", c->agents[black].name);
-                            snprintf(p->white, sizeof p->white, "%s", c->agents[white].name);
-                            p->seed = game_seed(c->seed, n);
+            const lg_suite *su = s ? &s->suite[v][b] : NULL;
+            for (int i = 0; i < c->n_agents; i++)
+                for (int j = i + 1; j < c->n_agents; j++) {
+                    if (challenger >= 0 && i != challenger && j != challenger)
+                        continue;
+                    if (!lg_plays(&plays[i], v, rows, cols) || !lg_plays(&plays[j], v, rows, cols))
+                        continue;
+                    int first = lg_first(c, i, j), second = first == i ? j : i;
+                    for (int m = 0; m < c->per_pairing / 2; m++)
+                        for (int g = 0; g < 2; g++) {
+                            if (out) {
+                                store_planned *p = &out[n];
+                                memset(p, 0, sizeof *p);
+                                p->n = n;
+                                p->variant = (hx_variant)v;
+                                p->rows = rows;
+                                p->cols = cols;
+                                int black = g == 0 ? first : second, white = g == 0 ? second : first;
+                                snprintf(p->black, sizeof p->black, "%s", c->agents[black].name);
+                                snprintf(p->white, sizeof p->white, "%s", c->agents[white].name);
+                                p->seed = game_seed(c->seed, n);
+                                p->pair = m;
+                                if (su && su->n > 0) {
+                                    const op_opening *o = &su->openings[m % su->n];
+                                    p->opening_len = o->n < STORE_OPENING_MAX ? o->n : STORE_OPENING_MAX;
+                                    memcpy(p->opening, o->cells, sizeof p->opening[0] * (size_t)p->opening_len);
+                                }
+                            }
+                            n++;
                         }
-                        n++;
-                    }
+                }
+        }
+    }
+    return n;
+}
+
+long long lg_count(const cfg_league *c, const cfg_games *plays)
+{
+    int challenger = -1;
+    if (c->mode == CFG_GAUNTLET)
+        for (int i = 0; i < c->n_agents; i++)
+            if (strcmp(c->agents[i].name, c->challenger) == 0)
+                challenger = i;
+    long long n = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++) {
+        if (!(c->games.variants & (1u << v)))
+            continue;
+        for (int b = 0; b < c->games.n_boards; b++) {
+            int rows = c->games.boards[b][0], cols = c->games.boards[b][1];
+            long long pairs = 0;
+            for (int i = 0; i < c->n_agents; i++)
+                for (int j = i + 1; j < c->n_agents; j++)
+                    if ((challenger < 0 || i == challenger || j == challenger) &&
+                        (!plays || (lg_plays(&plays[i], v, rows, cols) && lg_plays(&plays[j], v, rows, cols))))
+                        pairs++;
+            n += pairs * c->per_pairing;
         }
     }
     return n;

@@ -4,6 +4,7 @@
 #include "clock.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Records with the run that the agent (stored, id > 0) plays without a sandbox, when it does. */
@@ -53,7 +54,7 @@ static bool on_hello(void *user, int agent, const pm_msg *hello, char *why, size
     snprintf(a->version, sizeof a->version, "%s", hello->version);
     if (!r->hello_names)
         a->id = 0; /* stored again, now with its version */
-    else if (hello->name[0])
+    else if (hello->name[0] && !a->named)
         snprintf(a->name, sizeof a->name, "%s", hello->name);
     if (agent_id(r, agent) < 0) {
         snprintf(why, whylen, "cannot record the agent: %s", store_error(r->store));
@@ -73,7 +74,7 @@ static bool on_finished(void *user, const rn_result *res, char *why, size_t whyl
     store_game_rec rec = { .run = r->run, .black = black, .white = white, .seed = g->seed, .winner = res->winner,
                            .reason = res->reason, .detail = res->detail, .seconds = res->seconds,
                            .started = res->started, .finished = res->finished, .game = res->play,
-                           .schedule = p ? p->id : 0 };
+                           .schedule = p ? p->id : 0, .opening = g->opening_len };
     if (store_game(r->store, &rec) < 0)
         return not_stored(r, g, false, why, whylen);
     rec_agent *w = &r->agents[res->winner == HX_BLACK ? g->black : g->white];
@@ -83,7 +84,7 @@ static bool on_finished(void *user, const rn_result *res, char *why, size_t whyl
         r->forfeits[res->reason]++;
     r->played++;
     progress_game(&r->prog, res->reason != HX_END_CONNECTED);
-    return true;
+    return r->stored ? r->stored(r->user, res, why, whylen) : true;
 }
 
 int rec_begin(rec_run *r, const char *kind, const char *description, const uint8_t seed_key[SEEDS_KEY_BYTES],
@@ -136,6 +137,13 @@ long rec_forfeits(const rec_run *r)
     return n;
 }
 
+/* Whether two agents of the run are one agent of the store: the same name, command line and executable. */
+static bool same_agent(const rec_agent *a, const rec_agent *b)
+{
+    return strcmp(a->name, b->name) == 0 && strcmp(a->command->line, b->command->line) == 0 &&
+           strcmp(a->command->sha256, b->command->sha256) == 0;
+}
+
 int rec_unsandboxed(const rec_run *r, const char **names, int max)
 {
     int n = 0;
@@ -144,7 +152,7 @@ int rec_unsandboxed(const rec_run *r, const char **names, int max)
             continue;
         bool seen = false; /* a match of a bot against itself names it once */
         for (int j = 0; j < i && !seen; j++)
-            seen = r->agents[j].command->sandbox.off && strcmp(r->agents[j].name, r->agents[i].name) == 0;
+            seen = r->agents[j].command->sandbox.off && same_agent(&r->agents[j], &r->agents[i]);
         if (seen)
             continue;
         if (n < max)
@@ -152,4 +160,21 @@ int rec_unsandboxed(const rec_run *r, const char **names, int max)
         n++;
     }
     return n;
+}
+
+void rec_label(rec_run *r)
+{
+    bool *shared = calloc((size_t)(r->n_agents > 0 ? r->n_agents : 1), sizeof *shared);
+    if (!shared)
+        return; /* the names as stored */
+    for (int i = 0; i < r->n_agents; i++)
+        for (int j = 0; j < r->n_agents && !shared[i]; j++)
+            shared[i] = strcmp(r->agents[i].name, r->agents[j].name) == 0 && !same_agent(&r->agents[i], &r->agents[j]);
+    for (int i = 0; i < r->n_agents; i++) {
+        rec_agent *a = &r->agents[i];
+        size_t len = strlen(a->name);
+        if (shared[i] && a->id > 0)
+            snprintf(a->name + len, sizeof a->name - len, "#%lld", (long long)a->id);
+    }
+    free(shared);
 }

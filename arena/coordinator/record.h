@@ -1,6 +1,6 @@
 /* arena/coordinator/record.h — recording a run in the store as the runner plays it: the run's row, each agent
- * registered once by name and executable hash, every finished game stored with its attempts (and, for a
- * league, its schedule row), the tallies a summary needs (wins, forfeits by reason) and the progress line.
+ * registered once by name, command line and executable hash, every finished game stored with its attempts
+ * (and, for a league, its schedule row), the tallies a summary needs (wins, forfeits by reason) and the progress line.
  * `arena match` and `arena league` play through this; what differs between them is a parameter: where the
  * agents' names come from (hello_names) and whether a game plays a schedule row (its rn_game.tag). */
 #ifndef ARENA_RECORD_H
@@ -19,10 +19,13 @@
 #include "store.h"
 
 /* One agent of the run, rn_config.agents[i] being rec_run.agents[i]. The caller fills name and command
- * (the rest zero) before rec_attach; the name may be the rn_agent's name too, so logs follow a rename. */
+ * (and named; the rest zero) before rec_attach; the name may be the rn_agent's name too, so logs follow a
+ * rename. An agent is its name, its command line (command->line) and its executable (command->sha256): two
+ * agents of a run with the same three are one agent of the store. */
 typedef struct {
     char name[PM_MAX_STRING + 1];  /* agents.name it is stored under */
     const ag_command *command;     /* its command line and executable hash */
+    bool named;                    /* the caller's name stays even with hello_names (`name=` of arena match) */
     char version[PM_MAX_STRING + 1]; /* from its hello; "" until then */
     int64_t id;                    /* agents.id; 0 until stored */
     long wins, wins_as[2];         /* games won; by colour (HX_BLACK, HX_WHITE) */
@@ -32,7 +35,8 @@ typedef struct {
     /* Set by the caller (the rest zero) before rec_attach: */
     store_db *store;
     rec_agent *agents;             /* as many as rn_config.agents */
-    bool hello_names;              /* true (match): an agent is named by its hello (when it gives a name) and
+    bool hello_names;              /* true (match): an agent is named by its hello (when it gives a name and
+                                    * is not `named`) and
                                     * stored once, at its hello or, if it never said hello, at the end of its
                                     * first game; false (league): the caller's names stay, and its hello stores
                                     * the agent again with its version */
@@ -45,6 +49,9 @@ typedef struct {
     progress_meter prog;
     bool (*next_game)(void *user, rn_game *g); /* the caller's, from the rn_config given to rec_attach */
     void *user;
+    /* Set by the caller when it wants it: told of every game once it is stored (e.g. a league's SPRT). Return
+     * false to stop the run with why. */
+    bool (*stored)(void *user, const rn_result *res, char *why, size_t whylen);
 } rec_run;
 
 /* Begins the run in the store (kind "match" or "league", a description for people) with the secret its players'
@@ -72,8 +79,13 @@ rn_status rec_play(rec_run *r, const rn_config *cfg, long total, long every, boo
 /* Forfeits of all reasons. */
 long rec_forfeits(const rec_run *r);
 
-/* The names of the run's agents that play without a sandbox (their command's sandbox.off), each name once, in
+/* The names of the run's agents that play without a sandbox (their command's sandbox.off), each agent once, in
  * the order of the agents, into names[0..max); returns how many there are (also beyond max). */
 int rec_unsandboxed(const rec_run *r, const char **names, int max);
+
+/* After the run, the names its summary shows (docs/cli.md#agent-names-in-reports): an agent whose name another,
+ * different agent of the run has too is shown as NAME#ID (its agents.id), as every report shows agents that
+ * share a name; one agent playing itself keeps its name. Renames r->agents[i].name in place. */
+void rec_label(rec_run *r);
 
 #endif

@@ -35,8 +35,16 @@ typedef struct {
     bool has_ended;
     char public_z85[CV_KEY_LEN + 1]; /* its client key, with a guard */
     unsigned unasked;          /* messages from it since the last one to it (other than a pong) */
+    uint64_t used;             /* when it was last given a game or finished one (runner.tick): the least
+                                * recently used idle process makes room when the pool is full */
     char log[1024];
 } proc;
+
+/* A process asked to exit (`shutdown`): killed with its group when still running at `until`. */
+typedef struct {
+    pid_t pid;
+    double until;
+} closing;
 
 /* More messages than this from a bot in a row, with none to it in between (pongs aside), is flooding: a
  * protocol error. */
@@ -60,6 +68,10 @@ typedef struct {
     char dir[256], endpoint[300], local[300]; /* the private ipc directory and endpoint; the one bound */
     proc *procs;
     int n_procs;
+    closing *closing;          /* asked to exit, not yet reaped */
+    int n_closing, cap_closing;
+    uint64_t tick;             /* counts process assignments (proc.used) */
+    int culprit;               /* the process fault() is about to kill, or -1 */
     slot *slots;
     int serial;                /* processes started so far */
     pm_msg *greeting;          /* per agent: its first hello */
@@ -150,13 +162,24 @@ static void stop_proc(runner *r, int pi, bool gently)
     proc *p = &r->procs[pi];
     if (p->state == P_FREE)
         return;
+    bool asked = false;
     if (gently && p->id_len) {
         memset(&r->out, 0, sizeof r->out);
         r->out.type = PM_SHUTDOWN;
-        send_raw(r, p, &r->out);
-    } else {
-        ag_kill(p->pid); /* reaped later by ag_reap() */
+        asked = send_raw(r, p, &r->out) == 0;
     }
+    if (asked && p->pid > 0 && r->n_closing == r->cap_closing) {
+        int cap = r->cap_closing ? 2 * r->cap_closing : 16;
+        closing *c = realloc(r->closing, (size_t)cap * sizeof *c);
+        if (c) {
+            r->closing = c;
+            r->cap_closing = cap;
+        }
+    }
+    if (asked && p->pid > 0 && r->n_closing < r->cap_closing)
+        r->closing[r->n_closing++] = (closing){ p->pid, clk_now() + 1.0 };
+    else
+        ag_kill(p->pid); /* reaped later by ag_reap() */
     p->state = P_FREE;
     cv_revoke(r->guard, p->public_z85);
     p->slot = -1;
@@ -169,11 +192,13 @@ static int spawn(runner *r, int agent)
     for (int i = 0; i < r->n_procs && pi < 0; i++)
         if (r->procs[i].state == P_FREE)
             pi = i;
-    for (int i = 0; i < r->n_procs && pi < 0; i++) /* retire an idle process of another agent */
-        if (r->procs[i].slot < 0 && r->procs[i].agent != agent) {
-            stop_proc(r, i, true);
-            pi = i;
-        }
+    if (pi < 0) { /* retire the least recently used idle process of another agent */
+        for (int i = 0; i < r->n_procs; i++)
+            if (r->procs[i].slot < 0 && r->procs[i].agent != agent && (pi < 0 || r->procs[i].used < r->procs[pi].used))
+                pi = i;
+        if (pi >= 0)
+            stop_proc(r, pi, true);
+    }
     if (pi < 0) {
         fail(r, "internal: no process slot left for agent '%s'", r->cfg->agents[agent].name);
         return -1;
@@ -182,6 +207,7 @@ static int spawn(runner *r, int agent)
     memset(p, 0, sizeof *p);
     p->agent = agent;
     p->slot = -1;
+    p->used = ++r->tick;
     ag_token(p->token);
     const rn_agent *a = &r->cfg->agents[agent];
     char name[64];
@@ -260,8 +286,13 @@ static void end_game(runner *r, int si, int winner, hx_end_reason reason, const 
             p->slot = -1;
             p->ended = s->game.id;
             p->has_ended = s->started;
+            p->used = ++r->tick;
             if (p->state == P_PLAYING)
                 p->state = P_READY;
+            /* `restart = game`: the process that played is asked to exit (the one at fault is killed) */
+            if (s->started && p->state == P_READY && s->proc[c] != r->culprit &&
+                r->cfg->agents[p->agent].restart_each_game)
+                stop_proc(r, s->proc[c], true);
         }
     }
     rn_result res = {
@@ -290,7 +321,10 @@ static void fault(runner *r, int pi, hx_end_reason reason, const char *fmt, ...)
         log_line(p->log, "game %llu: forfeit (%s): %s", (unsigned long long)s->game.id, hx_end_name(reason), detail);
         if (reason == HX_END_PROTOCOL_ERROR || reason == HX_END_ILLEGAL)
             send_error(r, p, detail);
+        int outer = r->culprit;
+        r->culprit = pi;
         end_game(r, si, !loser, reason, detail);
+        r->culprit = outer;
     } else {
         log_line(p->log, "stopped (%s): %s", hx_end_name(reason), detail);
     }
@@ -350,14 +384,19 @@ static void try_start(runner *r, int si)
 /* A process of `agent` for slot si: an idle one, or a new one. */
 static int acquire(runner *r, int agent, int si)
 {
-    for (int i = 0; i < r->n_procs; i++) {
+    int pi = -1;
+    for (int i = 0; i < r->n_procs; i++) { /* an idle one, one that said hello first */
         proc *p = &r->procs[i];
-        if (p->agent == agent && p->slot < 0 && (p->state == P_READY || p->state == P_STARTING)) {
-            p->slot = si;
-            return i;
-        }
+        if (p->agent == agent && p->slot < 0 && (p->state == P_READY || p->state == P_STARTING) &&
+            (pi < 0 || (p->state == P_READY && r->procs[pi].state != P_READY)))
+            pi = i;
     }
-    int pi = spawn(r, agent);
+    if (pi >= 0) {
+        r->procs[pi].slot = si;
+        r->procs[pi].used = ++r->tick;
+        return pi;
+    }
+    pi = spawn(r, agent);
     if (pi >= 0)
         r->procs[pi].slot = si;
     return pi;
@@ -424,6 +463,25 @@ static void on_hello(runner *r, const uint8_t *id, size_t id_len)
         try_start(r, p->slot);
 }
 
+/* A hello that does not decode (a key missing or mistyped) but carries the token of a process still starting:
+ * that process broke the protocol, at once. Without a pending token it is a stranger's, and ignored. */
+static void on_bad_hello(runner *r, const uint8_t *id, size_t id_len, const char *why)
+{
+    int pi = -1;
+    for (int i = 0; i < r->n_procs && pi < 0 && r->in.token[0]; i++)
+        if (r->procs[i].state == P_STARTING && r->procs[i].id_len == 0 && strcmp(r->procs[i].token, r->in.token) == 0)
+            pi = i;
+    if (pi < 0)
+        return;
+    proc *p = &r->procs[pi];
+    memcpy(p->id, id, id_len);
+    p->id_len = id_len;
+    char detail[PM_MAX_STRING + 1];
+    snprintf(detail, sizeof detail, "hello: %.240s", why);
+    send_error(r, p, detail);
+    fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", detail);
+}
+
 static void on_move(runner *r, int pi)
 {
     proc *p = &r->procs[pi];
@@ -478,6 +536,8 @@ static void on_message(runner *r, const uint8_t *id, size_t id_len, const uint8_
     if (pi < 0) {
         if (!bad && r->in.type == PM_HELLO)
             on_hello(r, id, id_len);
+        else if (bad && !multipart && r->in.type == PM_HELLO)
+            on_bad_hello(r, id, id_len, why);
         return;
     }
     if (bad) {
@@ -551,7 +611,13 @@ static void reap(runner *r)
     long peak_kb = 0;
     pid_t pid;
     while ((pid = ag_reap(&status, &peak_kb)) > 0) {
-        for (int i = 0; i < r->n_procs; i++) {
+        bool was_closing = false;
+        for (int i = 0; i < r->n_closing && !was_closing; i++)
+            if (r->closing[i].pid == pid) {
+                r->closing[i] = r->closing[--r->n_closing]; /* it exited as asked */
+                was_closing = true;
+            }
+        for (int i = 0; i < r->n_procs && !was_closing; i++) {
             proc *p = &r->procs[i];
             if (p->state == P_FREE || p->pid != pid)
                 continue;
@@ -568,6 +634,14 @@ static void reap(runner *r)
 static double check_deadlines(runner *r)
 {
     double t = clk_now(), next = t + 0.1;
+    for (int i = 0; i < r->n_closing; i++) {
+        if (t >= r->closing[i].until) {
+            ag_kill(r->closing[i].pid); /* still running a second after its shutdown; reaped by reap() */
+            r->closing[i].until = t + 3600;
+        } else if (r->closing[i].until < next) {
+            next = r->closing[i].until;
+        }
+    }
     for (int i = 0; i < r->n_procs; i++) {
         proc *p = &r->procs[i];
         if (p->state != P_STARTING)
@@ -750,8 +824,8 @@ static void shut_down(runner *r)
         while (ag_reap(&status, NULL) > 0)
             ;
         bool alive = false;
-        for (int i = 0; i < r->n_procs; i++)
-            alive |= r->procs[i].pid > 0 && kill(r->procs[i].pid, 0) == 0;
+        for (int i = 0; i < r->n_closing; i++)
+            alive |= kill(r->closing[i].pid, 0) == 0;
         if (!alive || clk_now() >= until)
             break;
         nanosleep(&tick, NULL);
@@ -786,7 +860,11 @@ static runner *runner_new(const rn_config *cfg, char *err, size_t errlen)
     r->errlen = errlen;
     err[0] = '\0';
     r->k = cfg->concurrency < 1 ? 1 : cfg->concurrency;
-    r->n_procs = 2 * r->k + 2;
+    /* Room for k idle processes of every agent (each keeps its processes from game to game), capped. */
+    int least = 2 * r->k + 2, cap = cfg->max_processes > 0 ? cfg->max_processes : RN_MAX_PROCESSES;
+    long want = (long)r->k * (cfg->n_agents > 0 ? cfg->n_agents : 1);
+    r->n_procs = (int)(want < least ? least : want > cap ? (cap < least ? least : cap) : want);
+    r->culprit = -1;
     r->procs = calloc((size_t)r->n_procs, sizeof *r->procs);
     r->slots = calloc((size_t)r->k, sizeof *r->slots);
     r->greeted = calloc((size_t)cfg->n_agents, sizeof *r->greeted);
@@ -814,6 +892,7 @@ static bool runner_free(runner *r)
         shut_down(r);
     close_endpoint(r);
     free(r->procs);
+    free(r->closing);
     free(r->slots);
     free(r->greeted);
     free(r->greeting);

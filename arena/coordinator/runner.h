@@ -1,5 +1,5 @@
 /* arena/coordinator/runner.h — the coordinator's game loop: binds a ZeroMQ ROUTER on a private ipc endpoint, starts
- * agent processes (one per side per concurrent game, reused from game to game), checks their hello and
+ * agent processes (one per side per concurrent game, kept from game to game), checks their hello and
  * token, plays games through the referee with a wall-clock budget per move, and turns every fault into a
  * forfeit with a reason and a detail:
  *
@@ -11,7 +11,15 @@
  *                   it stopped answering pings
  *
  * The process at fault is killed with its process group and a fresh one is started for its next game;
- * the run goes on. Games come from the caller one at a time (next_game), so a league can feed a stored
+ * the run goes on.
+ *
+ * Processes live across games: a finished game leaves both processes idle, and the next game of an agent
+ * takes an idle process of that agent before a new one is started, so with no faults an agent runs at most
+ * `concurrency` processes however the games are ordered. The pool holds max(2k + 2, k * n_agents) processes
+ * for k = concurrency, capped at max_processes (never below 2k + 2); when it is full, the least recently
+ * used idle process (of another agent) is asked to exit to make room. An agent with restart_each_game gets
+ * a fresh process for every game: its process is asked to exit when its game ends. A process asked to exit
+ * (`shutdown`) is killed with its process group if it is still running a second later. Games come from the caller one at a time (next_game), so a league can feed a stored
  * schedule; each finished game is handed back (finished) before anything else happens. */
 #ifndef ARENA_COORDINATOR_RUNNER_H
 #define ARENA_COORDINATOR_RUNNER_H
@@ -30,6 +38,8 @@ typedef struct {
     const ag_command *command; /* parsed with ag_command_parse() */
     const char *server_key;    /* with `listen`: the server key (Z85) this bot is told to trust, as pinned in its
                                 * configuration; NULL: the coordinator's own */
+    bool restart_each_game;    /* a fresh process for every game (`restart = game`); false: a process plays
+                                * game after game until it forfeits */
 } rn_agent;
 
 typedef struct {
@@ -61,6 +71,7 @@ typedef struct {
     const rn_agent *agents;
     int n_agents;
     int concurrency;           /* games at a time, >= 1 */
+    int max_processes;         /* cap of the process pool (above); 0: RN_MAX_PROCESSES */
     uint32_t move_ms;          /* budget per attempt */
     uint32_t margin_ms;        /* added to move_ms before a move is late (transport, scheduling) */
     uint32_t handshake_ms;     /* from start to hello */
@@ -89,6 +100,9 @@ typedef struct {
     bool (*finished)(void *user, const rn_result *r, char *why, size_t whylen);
     void *user;
 } rn_config;
+
+/* The default cap of the process pool: bot processes alive at once (idle ones included). */
+#define RN_MAX_PROCESSES 256
 
 typedef enum { RN_DONE = 0, RN_FAILED = 1, RN_STOPPED = 2 } rn_status;
 

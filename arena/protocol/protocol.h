@@ -95,7 +95,9 @@ const char *pm_event_name(hx_event_kind k);
 size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap);
 
 /* Decodes one message. Returns 0, or -1 with a one-line reason in why (e.g. "key 'cell': expected an
- * integer"). m is fully written either way (zeroed first). */
+ * integer"). m is fully written either way (zeroed first). A hello refused for a missing or mistyped key still
+ * has m->type PM_HELLO and, when its "token" is a string, m->token: the coordinator can tell which of its
+ * processes sent it. */
 int pm_decode(const uint8_t *data, size_t len, pm_msg *m, char *why, size_t whylen);
 
 #endif

@@ -11,6 +11,10 @@
 struct store_db {
     sqlite3 *db;
     sqlite3_stmt *insert_game, *insert_attempt;
+    char *path;
+    bool kept;                     /* a write failed: err holds its first error (what store_error() returns), not
+                                    * the rollback's; cleared when the next write begins */
+    char err[600];
 };
 
 #endif

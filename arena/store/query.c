@@ -17,16 +17,31 @@ struct store_transcript {
     sqlite3_stmt *st;
 };
 
-/* The columns store_games_next() reads, in this order. */
+/* The tables a game row is read from (the filter's conditions name these aliases). */
+#define GAMES_FROM                                                                                               \
+    " FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"                               \
+    " LEFT JOIN runs r ON r.id = g.run_id LEFT JOIN schedule x ON x.id = g.schedule_id"                          \
+    " LEFT JOIN leagues l ON l.id = x.league_id"
+
+/* The selection (sel: the ids of the games the filter selects, in the filter's order and limit) is followed by
+ * its agents (who) and those of them whose name another agent of the selection has too (shared): their label
+ * is NAME#ID. Then the columns store_games_next() reads, in this order. */
+static const char games_with[] = "WITH sel AS (SELECT g.id" GAMES_FROM " WHERE 1";
 static const char games_select[] =
-    "SELECT g.id, g.run_id, r.kind, g.variant, g.rows, g.cols, g.swap, g.black, b.name, b.sha256, g.white, w.name,"
+    "), who AS (SELECT g.black AS id FROM sel JOIN games g ON g.id = sel.id"
+    " UNION SELECT g.white FROM sel JOIN games g ON g.id = sel.id),"
+    " shared AS (SELECT a.id FROM who JOIN agents a ON a.id = who.id WHERE EXISTS"
+    " (SELECT 1 FROM who o JOIN agents c ON c.id = o.id WHERE c.name = a.name AND c.id <> a.id))"
+    " SELECT g.id, g.run_id, r.kind, g.variant, g.rows, g.cols, g.swap, g.black, b.name, b.sha256, g.white, w.name,"
     " w.sha256, g.seed, g.winner, g.reason, g.detail, g.attempts, g.seconds, g.started, g.finished, x.league_id,"
     " l.name, l.created,"
     " EXISTS (SELECT 1 FROM unsandboxed u WHERE u.run_id = g.run_id AND u.agent_id = g.black),"
-    " EXISTS (SELECT 1 FROM unsandboxed u WHERE u.run_id = g.run_id AND u.agent_id = g.white)"
-    " FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
+    " EXISTS (SELECT 1 FROM unsandboxed u WHERE u.run_id = g.run_id AND u.agent_id = g.white),"
+    " CASE WHEN g.black IN (SELECT id FROM shared) THEN b.name || '#' || g.black ELSE b.name END,"
+    " CASE WHEN g.white IN (SELECT id FROM shared) THEN w.name || '#' || g.white ELSE w.name END"
+    " FROM sel JOIN games g ON g.id = sel.id JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
     " LEFT JOIN runs r ON r.id = g.run_id LEFT JOIN schedule x ON x.id = g.schedule_id"
-    " LEFT JOIN leagues l ON l.id = x.league_id WHERE 1";
+    " LEFT JOIN leagues l ON l.id = x.league_id";
 
 /* Column `col` of the current row as text, "" for NULL. */
 static const char *col_text(sqlite3_stmt *st, int col)
@@ -62,9 +77,9 @@ static void bind_text(sqlite3_stmt *st, const char *name, const char *v)
 
 store_games *store_query(store_db *s, const store_filter *f)
 {
-    char sql[2048] = "";
+    char sql[4096] = "";
     bool forfeit = f->reason && strcmp(f->reason, "forfeit") == 0;
-    bool ok = append(sql, sizeof sql, games_select);
+    bool ok = append(sql, sizeof sql, games_with);
     if (f->game > 0)
         ok &= append(sql, sizeof sql, " AND g.id = :game");
     if (f->run > 0)
@@ -81,14 +96,18 @@ store_games *store_query(store_db *s, const store_filter *f)
     if (f->rows > 0)
         ok &= append(sql, sizeof sql, " AND g.rows = :rows AND g.cols = :cols");
     if (f->agent)
-        ok &= append(sql, sizeof sql, " AND (b.name = :agent OR w.name = :agent)");
+        ok &= append(sql, sizeof sql, " AND (b.name = :agent OR w.name = :agent OR b.name || '#' || b.id = :agent"
+                                      " OR w.name || '#' || w.id = :agent)");
     if (f->reason)
         ok &= append(sql, sizeof sql, forfeit ? " AND g.reason <> 'connected'" : " AND g.reason = :reason");
     if (f->since)
         ok &= append(sql, sizeof sql, " AND g.finished >= :since");
-    ok &= append(sql, sizeof sql, f->newest_first ? " ORDER BY g.id DESC" : " ORDER BY g.id");
+    const char *order = f->newest_first ? " ORDER BY g.id DESC" : " ORDER BY g.id";
+    ok &= append(sql, sizeof sql, order);
     if (f->limit > 0)
         ok &= append(sql, sizeof sql, " LIMIT :limit");
+    ok &= append(sql, sizeof sql, games_select);
+    ok &= append(sql, sizeof sql, order);
     if (!ok)
         return NULL;
 
@@ -156,6 +175,8 @@ int store_games_next(store_games *q, store_game_row *row)
         .league_created = col_text(st, 23),
         .black_unsandboxed = sqlite3_column_int(st, 24) != 0,
         .white_unsandboxed = sqlite3_column_int(st, 25) != 0,
+        .black_label = col_text(st, 26),
+        .white_label = col_text(st, 27),
     };
     return 1;
 }

@@ -22,7 +22,8 @@ typedef struct {
     bool by_variant;        /* the games of `variant` only */
     hx_variant variant;
     int rows, cols;         /* rows > 0: the games on this board only */
-    const char *agent;      /* not NULL: the games where the agent of this name played either colour */
+    const char *agent;      /* not NULL: the games where an agent of this name, or the agent of this label
+                             * (NAME#ID), played either colour */
     const char *reason;     /* not NULL: the games that ended so (an hx_end_name()), or "forfeit" for every
                              * reason but connected */
     const char *since;      /* not NULL: the games finished at or after this ISO 8601 time (compared as text,
@@ -53,6 +54,9 @@ typedef struct {
     const char *league_name, *league_created; /* "" for none */
     bool black_unsandboxed, white_unsandboxed; /* the player ran without a sandbox in this game's run (a trusted
                                                 * bot, `sandbox = off`): reports must say so */
+    const char *black_label, *white_label; /* what reports show for the players: the agent's name, or NAME#ID
+                                            * (its id) when another agent of the same name plays in a game the
+                                            * query selects (two setups or builds of one bot) */
 } store_game_row;
 
 /* One attempt of a game's transcript. */

@@ -88,6 +88,26 @@ static const char *const migrations[] = {
     "  run_id INTEGER NOT NULL REFERENCES runs(id),"
     "  agent_id INTEGER NOT NULL REFERENCES agents(id),"
     "  PRIMARY KEY (run_id, agent_id)) WITHOUT ROWID;",
+    /* 4 -> 5: an agent is its name, its command line and its executable: UNIQUE (name, command, sha256). SQLite
+     * changes a UNIQUE constraint only by rebuilding the table; every row keeps its id, so games and unsandboxed
+     * still point at the same agents (migrate() runs this with foreign keys off and checks them before COMMIT). */
+    "CREATE TABLE agents_v5 ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL,"
+    "  command TEXT NOT NULL,"
+    "  version TEXT NOT NULL DEFAULT '',"
+    "  sha256 TEXT NOT NULL,"
+    "  first_seen TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+    "  UNIQUE (name, command, sha256));"
+    "INSERT INTO agents_v5 (id, name, command, version, sha256, first_seen)"
+    "  SELECT id, name, command, version, sha256, first_seen FROM agents ORDER BY id;"
+    "DROP TABLE agents;"
+    "ALTER TABLE agents_v5 RENAME TO agents;",
+    /* 5 -> 6: openings and game pairs; schedule rows an SPRT decided not to play; the opening of a game */
+    "ALTER TABLE schedule ADD COLUMN opening TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE schedule ADD COLUMN pair INTEGER;"
+    "ALTER TABLE schedule ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN opening INTEGER NOT NULL DEFAULT 0;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
@@ -102,6 +122,47 @@ static int user_version(sqlite3 *db)
     return v;
 }
 
+/* sqlite3_exec callback: notes that a row came back. */
+static int found_row(void *user, int ncol, char **values, char **names)
+{
+    (void)ncol, (void)values, (void)names;
+    *(bool *)user = true;
+    return 0;
+}
+
+/* The names of the database's first tables and views ("a, b, c, ..."), "" when it has none; false when the schema
+ * cannot be read. */
+static bool table_names(sqlite3 *db, char *out, size_t n)
+{
+    sqlite3_stmt *st;
+    out[0] = '\0';
+    if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type IN ('table','view') ORDER BY name LIMIT 5",
+                           -1, &st, NULL) != SQLITE_OK)
+        return false;
+    int k = 0, rc;
+    size_t used = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && used < n) {
+        int w = snprintf(out + used, n - used, "%s%s", k ? ", " : "", k == 4 ? "..." : (const char *)sqlite3_column_text(st, 0));
+        used += w > 0 ? (size_t)w : 0;
+        k++;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW;
+}
+
+static bool has_table(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *st;
+    bool found = false;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &st, NULL) ==
+        SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        found = sqlite3_step(st) == SQLITE_ROW;
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
 static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
     int v = user_version(db);
@@ -114,20 +175,29 @@ static bool migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
                  STORE_SCHEMA_VERSION);
         return false;
     }
-    for (; v < STORE_SCHEMA_VERSION; v++) {
+    /* Foreign keys off while migrating (a pragma that does nothing inside a transaction), so a migration may
+     * rebuild a table that others refer to; each one's result is checked before it is committed. */
+    bool ok = true;
+    if (v < STORE_SCHEMA_VERSION)
+        sqlite3_exec(db, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
+    for (; ok && v < STORE_SCHEMA_VERSION; v++) {
         char *msg = NULL, bump[64];
         snprintf(bump, sizeof bump, "PRAGMA user_version = %d;", v + 1);
-        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
-            sqlite3_exec(db, migrations[v], NULL, NULL, &msg) != SQLITE_OK ||
-            sqlite3_exec(db, bump, NULL, NULL, &msg) != SQLITE_OK ||
-            sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
-            snprintf(err, errlen, "%s: migration to schema %d failed: %s", path, v + 1, msg ? msg : "?");
-            sqlite3_free(msg);
+        bool dangling = false;
+        ok = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) == SQLITE_OK &&
+             sqlite3_exec(db, migrations[v], NULL, NULL, &msg) == SQLITE_OK &&
+             sqlite3_exec(db, "PRAGMA foreign_key_check", found_row, &dangling, &msg) == SQLITE_OK && !dangling &&
+             sqlite3_exec(db, bump, NULL, NULL, &msg) == SQLITE_OK &&
+             sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) == SQLITE_OK;
+        if (!ok) {
+            snprintf(err, errlen, "%s: migration to schema %d failed: %s", path, v + 1,
+                     dangling ? "a reference to a missing row" : msg ? msg : "?");
             sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-            return false;
         }
+        sqlite3_free(msg);
     }
-    return true;
+    sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+    return ok;
 }
 
 store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen)
@@ -145,14 +215,25 @@ store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen
         return NULL;
     }
     sqlite3_busy_timeout(s->db, 5000);
-    /* the file's schema first, before anything is written to it */
+    s->path = strdup(path);
+    /* the file's schema first, before anything is written to it: an SQLite file of another program (schema
+     * version 0 with tables, or a version without our tables) is not ours to change */
     int v = user_version(s->db);
-    if (v < 0 || v > STORE_SCHEMA_VERSION) {
-        if (v < 0)
+    char tables[256] = "";
+    bool readable = v >= 0 && table_names(s->db, tables, sizeof tables);
+    if (!s->path || !readable || v > STORE_SCHEMA_VERSION || (v == 0 && tables[0]) ||
+        (v > 0 && !has_table(s->db, "agents"))) {
+        if (!s->path)
+            snprintf(err, errlen, "%s: out of memory", path);
+        else if (!readable)
             snprintf(err, errlen, "%s: not a readable SQLite database (%s)", path, sqlite3_errmsg(s->db));
-        else
+        else if (v > STORE_SCHEMA_VERSION)
             snprintf(err, errlen, "%s: database schema %d is newer than this arena's (%d); upgrade arena", path, v,
                      STORE_SCHEMA_VERSION);
+        else if (v == 0)
+            snprintf(err, errlen, "%s: not an arena database (it has tables %s and no arena schema)", path, tables);
+        else
+            snprintf(err, errlen, "%s: not an arena database (schema version %d, but no arena tables)", path, v);
         if (bad_input)
             *bad_input = true;
         store_close(s);
@@ -172,8 +253,8 @@ store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen
     }
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO games (run_id, variant, rows, cols, swap, black, white, seed, winner, reason,"
-                           " detail, attempts, seconds, started, finished, schedule_id)"
-                           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           " detail, attempts, seconds, started, finished, schedule_id, opening)"
+                           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &s->insert_game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "INSERT INTO attempts (game_id, n, player, cell, outcome) VALUES (?,?,?,?,?)", -1,
                            &s->insert_attempt, NULL) != SQLITE_OK) {
@@ -191,18 +272,42 @@ void store_close(store_db *s)
     sqlite3_finalize(s->insert_game);
     sqlite3_finalize(s->insert_attempt);
     sqlite3_close(s->db);
+    free(s->path);
     free(s);
 }
 
 const char *store_error(store_db *s)
 {
-    return sqlite3_errmsg(s->db);
+    return s->kept ? s->err : sqlite3_errmsg(s->db);
+}
+
+/* Begins a write transaction (and forgets the error of an earlier failed one). */
+static bool begin(store_db *s)
+{
+    s->kept = false;
+    return sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
+}
+
+/* A write failed: keeps its error (a full disk named as such, with the path) and rolls back what is left of the
+ * transaction, so store_error() reports the failure, not the rollback ("no transaction is active": SQLite
+ * has already rolled back after some errors, SQLITE_FULL among them). */
+static void abandon(store_db *s)
+{
+    int code = sqlite3_errcode(s->db);
+    if (code == SQLITE_FULL)
+        snprintf(s->err, sizeof s->err, "disk full: %s: %s", s->path, sqlite3_errstr(code));
+    else
+        snprintf(s->err, sizeof s->err, "%s", code == SQLITE_OK ? "the write was not done" : sqlite3_errmsg(s->db));
+    s->kept = true;
+    if (!sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 /* A prepared statement with its first n parameters bound to the given texts (NULL binds ""), or NULL. */
 static sqlite3_stmt *prepare_texts(store_db *s, const char *sql, int n, ...)
 {
     sqlite3_stmt *st;
+    s->kept = false;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
         return NULL;
     va_list ap;
@@ -220,7 +325,7 @@ int64_t store_agent(store_db *s, const char *name, const char *command, const ch
     int64_t id = -1;
     sqlite3_stmt *st = prepare_texts(s,
                                      "INSERT INTO agents (name, command, version, sha256) VALUES (?,?,?,?)"
-                                     " ON CONFLICT (name, sha256) DO UPDATE SET command = excluded.command,"
+                                     " ON CONFLICT (name, command, sha256) DO UPDATE SET"
                                      " version = excluded.version RETURNING id",
                                      4, name, command, version, sha256);
     if (!st)
@@ -284,7 +389,7 @@ int64_t store_game(store_db *s, const store_game_rec *g)
 {
     const hx_game *game = g->game;
     sqlite3_stmt *st = s->insert_game;
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+    if (!begin(s))
         return -1;
     sqlite3_reset(st);
     sqlite3_bind_int64(st, 1, g->run);
@@ -306,13 +411,14 @@ int64_t store_game(store_db *s, const store_game_rec *g)
         sqlite3_bind_int64(st, 16, g->schedule);
     else
         sqlite3_bind_null(st, 16);
+    sqlite3_bind_int(st, 17, g->opening);
     int64_t id = -1;
     if (sqlite3_step(st) == SQLITE_DONE)
         id = sqlite3_last_insert_rowid(s->db);
     if (id >= 0 && g->schedule > 0) {
         sqlite3_stmt *u;
-        if (sqlite3_prepare_v2(s->db, "UPDATE schedule SET game_id = ? WHERE id = ? AND game_id IS NULL", -1, &u,
-                               NULL) != SQLITE_OK)
+        if (sqlite3_prepare_v2(s->db, "UPDATE schedule SET game_id = ?, skipped = 0 WHERE id = ? AND game_id IS NULL",
+                               -1, &u, NULL) != SQLITE_OK)
             id = -1;
         else {
             sqlite3_bind_int64(u, 1, id);
@@ -337,31 +443,68 @@ int64_t store_game(store_db *s, const store_game_rec *g)
             id = -1;
     }
     if (id < 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        abandon(s);
         return -1;
     }
     return id;
 }
 
-int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256)
+int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256, uint64_t seed)
 {
     sqlite3_stmt *st = prepare_texts(s,
-                                     "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND EXISTS"
-                                     " (SELECT 1 FROM schedule x WHERE x.league_id = l.id AND x.game_id IS NULL)"
-                                     " ORDER BY l.id DESC LIMIT 1",
+                                     "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND l.seed = ?"
+                                     " AND EXISTS (SELECT 1 FROM schedule x WHERE x.league_id = l.id AND x.game_id IS NULL"
+                                     " AND x.skipped = 0) ORDER BY l.id DESC LIMIT 1",
                                      2, name, config_sha256);
     if (!st)
         return -1;
+    sqlite3_bind_int64(st, 3, (int64_t)seed);
     int rc = sqlite3_step(st);
     int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(st);
     return id;
 }
 
+/* The opening as cell names, "a1 b2". */
+static void opening_text(const store_planned *p, char *out, size_t outlen)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; i < p->opening_len && i < STORE_OPENING_MAX; i++) {
+        char name[HX_CELL_NAME_MAX];
+        hx_cell_name(p->opening[i], p->cols, name);
+        int w = snprintf(out + k, outlen - k, "%s%s", i ? " " : "", name);
+        if (w < 0 || (size_t)w >= outlen - k)
+            break;
+        k += (size_t)w;
+    }
+}
+
+/* Reads opening_text's form back; cells that do not parse (a hand-edited database) end it. */
+static void opening_parse(store_planned *p, const char *text)
+{
+    p->opening_len = 0;
+    while (text && *text && p->opening_len < STORE_OPENING_MAX) {
+        text += strspn(text, " ");
+        size_t len = strcspn(text, " ");
+        char name[16];
+        if (len == 0 || len >= sizeof name)
+            break;
+        memcpy(name, text, len);
+        name[len] = '\0';
+        const char *why;
+        int c = hx_cell_parse(name, p->rows, p->cols, &why);
+        if (c < 0)
+            break;
+        p->opening[p->opening_len++] = (uint16_t)c;
+        text += len;
+    }
+}
+
 int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
                             uint64_t seed, const store_planned *plan, int n)
 {
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+    if (!begin(s))
         return -1;
     int64_t id = -1;
     sqlite3_stmt *st = prepare_texts(s, "INSERT INTO leagues (name, config, config_sha256, seed) VALUES (?,?,?,?)", 3,
@@ -374,8 +517,8 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
     sqlite3_finalize(st);
     st = NULL;
     if (id >= 0 && sqlite3_prepare_v2(s->db,
-                                      "INSERT INTO schedule (league_id, n, variant, rows, cols, black, white, seed)"
-                                      " VALUES (?,?,?,?,?,?,?,?)",
+                                      "INSERT INTO schedule (league_id, n, variant, rows, cols, black, white, seed, pair,"
+                                      " opening) VALUES (?,?,?,?,?,?,?,?,?,?)",
                                       -1, &st, NULL) != SQLITE_OK)
         id = -1;
     for (int i = 0; id >= 0 && i < n; i++) {
@@ -389,12 +532,19 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
         sqlite3_bind_text(st, 6, p->black, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 7, p->white, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(st, 8, (int64_t)p->seed);
+        if (p->pair >= 0)
+            sqlite3_bind_int(st, 9, p->pair);
+        else
+            sqlite3_bind_null(st, 9);
+        char opening[STORE_OPENING_MAX * (HX_CELL_NAME_MAX + 1) + 1];
+        opening_text(p, opening, sizeof opening);
+        sqlite3_bind_text(st, 10, opening, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(st) != SQLITE_DONE)
             id = -1;
     }
     sqlite3_finalize(st);
     if (id < 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        abandon(s);
         return -1;
     }
     return id;
@@ -402,7 +552,7 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
 
 int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len)
 {
-    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+    if (!begin(s))
         return -1;
     bool ok = false;
     sqlite3_stmt *set = NULL, *get = NULL;
@@ -420,7 +570,7 @@ int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len
     sqlite3_finalize(set);
     sqlite3_finalize(get);
     if (!ok || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        abandon(s);
         return -1;
     }
     return 0;
@@ -438,8 +588,8 @@ int store_league_pending(store_db *s, int64_t league, store_planned **out, int *
         *total = sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
     if (sqlite3_prepare_v2(s->db,
-                           "SELECT id, n, variant, rows, cols, black, white, seed FROM schedule"
-                           " WHERE league_id = ? AND game_id IS NULL ORDER BY n",
+                           "SELECT id, n, variant, rows, cols, black, white, seed, pair, opening FROM schedule"
+                           " WHERE league_id = ? AND game_id IS NULL AND skipped = 0 ORDER BY n",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;
     sqlite3_bind_int64(st, 1, league);
@@ -456,10 +606,83 @@ int store_league_pending(store_db *s, int64_t league, store_planned **out, int *
         snprintf(p->black, sizeof p->black, "%s", (const char *)sqlite3_column_text(st, 5));
         snprintf(p->white, sizeof p->white, "%s", (const char *)sqlite3_column_text(st, 6));
         p->seed = (uint64_t)sqlite3_column_int64(st, 7);
+        p->pair = sqlite3_column_type(st, 8) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 8);
+        opening_parse(p, (const char *)sqlite3_column_text(st, 9));
     }
     sqlite3_finalize(st);
     if (!rows)
         return -1;
+    *out = rows;
+    *n = k;
+    return 0;
+}
+
+int store_league_skip(store_db *s, int64_t league, const store_planned *row)
+{
+    sqlite3_stmt *st = prepare_texts(s,
+                                     "UPDATE schedule SET skipped = 1 WHERE league_id = ?3 AND game_id IS NULL"
+                                     " AND variant = ?4 AND rows = ?5 AND cols = ?6"
+                                     " AND ((black = ?1 AND white = ?2) OR (black = ?2 AND white = ?1))",
+                                     2, row->black, row->white);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 3, league);
+    sqlite3_bind_text(st, 4, hx_variant_name(row->variant), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 5, row->rows);
+    sqlite3_bind_int(st, 6, row->cols);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_changes(s->db) : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_league_games(store_db *s, int64_t league, store_league_game **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT x.variant, x.rows, x.cols, x.black, x.white, x.pair, g.winner,"
+                           " (SELECT group_concat(a.player || a.cell || ':' || a.outcome, ' ') FROM"
+                           "  (SELECT player, cell, outcome FROM attempts WHERE game_id = g.id ORDER BY n) a)"
+                           " FROM schedule x JOIN games g ON g.id = x.game_id WHERE x.league_id = ? ORDER BY x.n",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, league);
+    size_t cap = 0;
+    store_league_game *rows = NULL;
+    int k = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((size_t)k == cap) {
+            size_t nc = cap ? 2 * cap : 256;
+            store_league_game *nr = realloc(rows, nc * sizeof *nr);
+            if (!nr) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            rows = nr;
+            cap = nc;
+        }
+        store_league_game *g = &rows[k++];
+        int v = hx_variant_parse((const char *)sqlite3_column_text(st, 0));
+        g->variant = v < 0 ? HX_HEX : (hx_variant)v;
+        g->rows = sqlite3_column_int(st, 1);
+        g->cols = sqlite3_column_int(st, 2);
+        snprintf(g->black, sizeof g->black, "%s", (const char *)sqlite3_column_text(st, 3));
+        snprintf(g->white, sizeof g->white, "%s", (const char *)sqlite3_column_text(st, 4));
+        g->pair = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 5);
+        const char *w = (const char *)sqlite3_column_text(st, 6);
+        g->winner = w && w[0] == 'W' ? HX_WHITE : HX_BLACK;
+        const unsigned char *moves = sqlite3_column_text(st, 7);
+        uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+        for (const unsigned char *c = moves; c && *c; c++)
+            h = (h ^ *c) * 0x100000001b3u;
+        g->moves = h;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        free(rows);
+        return -1;
+    }
     *out = rows;
     *n = k;
     return 0;

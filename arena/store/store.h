@@ -12,15 +12,17 @@
 #include "game.h"
 #include "result.h"
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 6
 #define STORE_DEFAULT_PATH "results/arena.db"
 
 typedef struct store_db store_db;
 
 /* Opens (creating when absent) the database at `path` in WAL mode and migrates it to
  * STORE_SCHEMA_VERSION. Returns NULL with a one-line reason in err; *bad_input (when not NULL) tells whether
- * the file itself is the problem (not an SQLite database, or a newer schema: nothing was written to it) or
- * the system (cannot create, I/O, a failed migration). */
+ * the file itself is the problem (nothing was written to it, its journal mode untouched: not an SQLite
+ * database; another program's SQLite database, "PATH: not an arena database (it has tables a, b)", i.e.
+ * schema version 0 with tables, or a version without the arena's tables; a newer schema) or the system
+ * (cannot create, I/O, a failed migration). */
 store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen);
 void store_close(store_db *s);
 
@@ -30,7 +32,9 @@ void store_close(store_db *s);
  * in err: "results/arena.db: in use by another arena league (pid 1234)", or the system error. */
 int store_claim(const char *path, char *err, size_t errlen);
 
-/* The id of the agent with this name and executable hash, inserted when new. Returns -1 on error. */
+/* The id of the agent with this name, command line (as given, without what the arena appends) and executable
+ * hash, inserted when new (a known one gets this version). Two setups of one program (other arguments) are two
+ * agents; one setup seen again is the same agent. Returns -1 on error. */
 int64_t store_agent(store_db *s, const char *name, const char *command, const char *version, const char *sha256);
 
 /* A run (a match or a league) and its end. Returns the run id, or -1. */
@@ -57,12 +61,15 @@ typedef struct {
     const char *started, *finished; /* ISO 8601 UTC timestamps */
     const hx_game *game;
     int64_t schedule;          /* the league schedule row this game plays, or 0 */
+    int opening;               /* how many of the first attempts were the opening (games.opening), 0: none */
 } store_game_rec;
 
 /* Stores a game and its attempts in one transaction; with a schedule row, marks it played in the same
  * transaction (a row already played makes the whole store fail: no game is played twice). Returns the
  * game id, or -1. */
 int64_t store_game(store_db *s, const store_game_rec *g);
+
+#define STORE_OPENING_MAX 32
 
 /* One planned league game (a row of the schedule table). */
 typedef struct {
@@ -72,11 +79,14 @@ typedef struct {
     int rows, cols;
     char black[64], white[64]; /* agent names from the config */
     uint64_t seed;
+    int pair;                  /* the game pair within its pairing (the two games of one opening), -1: none */
+    int opening_len;           /* the opening: cells placed alternately from Black, stored as names "a1 b2" */
+    uint16_t opening[STORE_OPENING_MAX];
 } store_planned;
 
-/* The newest league with this name and config hash that still has unplayed games: its id, 0 when there
- * is none, -1 on error. */
-int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256);
+/* The newest league with this name, config hash and seed that still has games to play (unplayed and not
+ * skipped): its id, 0 when there is none, -1 on error. */
+int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256, uint64_t seed);
 
 /* A new league and its whole schedule, in one transaction. Returns the league id, or -1. */
 int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
@@ -88,10 +98,30 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
  * (a database error, no such league, a stored secret of another length). */
 int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len);
 
-/* The unplayed games of a league in schedule order (*out: malloc'd, free it) and the schedule's size. */
+/* The unplayed games of a league in schedule order, skipped ones left out (*out: malloc'd, free it), and the
+ * schedule's size. */
 int store_league_pending(store_db *s, int64_t league, store_planned **out, int *n, int *total);
 
-/* The last error message of the database, for reports. */
+/* Marks the league's unplayed games of one pairing (the two agents of `row`, either colour, on its variant and
+ * board) skipped: a decided SPRT does not play them. Returns how many, or -1. */
+int store_league_skip(store_db *s, int64_t league, const store_planned *row);
+
+/* A played game of a league, for pair statistics. */
+typedef struct {
+    hx_variant variant;
+    int rows, cols;
+    char black[64], white[64]; /* config names, from the schedule */
+    int pair;                  /* schedule.pair, -1 when the league has none */
+    int winner;                /* HX_BLACK or HX_WHITE */
+    uint64_t moves;            /* a hash of the attempts (player, cell, outcome), to tell games apart */
+} store_league_game;
+
+/* The league's played games in schedule order (*out: malloc'd, free it). Returns 0, or -1. */
+int store_league_games(store_db *s, int64_t league, store_league_game **out, int *n);
+
+/* The last error message of the database, for reports. After a failed write transaction (store_game,
+ * store_league_create, store_league_secret), its first error, not the rollback's; a full disk reads
+ * "disk full: PATH: database or disk is full". */
 const char *store_error(store_db *s);
 
 #endif

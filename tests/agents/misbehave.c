@@ -14,6 +14,7 @@
  *   --mode twice       sends its move twice (the second one is out of turn)
  *   --mode no-hello    connects and never says hello
  *   --mode bad-token   says hello with a wrong token (a stray the coordinator must ignore)
+ *   --mode bad-hello   says hello with its token but without the keys version, variants and boards
  *   --mode slow-start  sleeps 3 s before it connects
  *   --mode oversize    sends a message just over the protocol's size limit
  *   --mode huge-frame  sends a 4 MiB frame (past the transport's limit: the connection is dropped)
@@ -41,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <msgpack.h>
 #include <zmq.h>
 
 #include "protocol.h"
@@ -54,6 +56,28 @@ static void send_msg(void *sock, const pm_msg *m)
     size_t n = pm_encode(m, buf, sizeof buf);
     if (n)
         zmq_send(sock, buf, n, 0);
+}
+
+/* A hello with only type, protocol, token and name: "version", "variants" and "boards" are missing. */
+static void send_bad_hello(void *sock, const char *token)
+{
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    const char *const keys[] = { "type", "protocol", "token", "name" };
+    msgpack_pack_map(&pk, 4);
+    for (int i = 0; i < 4; i++) {
+        msgpack_pack_str_with_body(&pk, keys[i], strlen(keys[i]));
+        if (i == 1) {
+            msgpack_pack_int(&pk, PM_VERSION);
+        } else {
+            const char *v = i == 0 ? "hello" : i == 2 ? token : "misbehave-bad-hello";
+            msgpack_pack_str_with_body(&pk, v, strlen(v));
+        }
+    }
+    zmq_send(sock, sb.data, sb.size, 0);
+    msgpack_sbuffer_destroy(&sb);
 }
 
 static void pause_ms(long ms)
@@ -165,6 +189,11 @@ int main(int argc, char **argv)
     if (strcmp(mode, "no-hello") == 0)
         for (;;)
             pause_ms(1000);
+    if (strcmp(mode, "bad-hello") == 0) {
+        send_bad_hello(sock, token ? token : "");
+        for (;;)
+            pause_ms(1000);
+    }
     memset(&out, 0, sizeof out);
     out.type = PM_HELLO;
     out.protocol = PM_VERSION;
@@ -231,7 +260,8 @@ int main(int argc, char **argv)
             memset(&out, 0, sizeof out);
             out.type = PM_MOVE;
             out.game = in.game;
-            out.cell = u ? unknown[hx_rng_below(&rng, (uint32_t)u)] : 0;
+            /* (mode first: the lowest unknown cell, a deterministic bot) */
+            out.cell = u ? unknown[strcmp(mode, "first") == 0 ? 0 : hx_rng_below(&rng, (uint32_t)u)] : 0;
             bool now = attempts == (strcmp(mode, "crash") == 0 ? crash_at : 2);
             if (now && strcmp(mode, "crash") == 0)
                 abort();

@@ -26,6 +26,7 @@ static const misbehaviour MISBEHAVIOURS[] = {
     { "twice", NULL, NULL, NULL, "", false }, /* out of turn, or illegal when its first attempt was rejected */
     { "no-hello", "timeout", "no hello within 1000 ms", NULL, "", true },
     { "bad-token", "timeout", "no hello within 1000 ms", NULL, "", true },
+    { "bad-hello", "protocol_error", "hello: missing key", NULL, "", false },
     { "slow-start", "timeout", "no hello within 1000 ms", NULL, "", true },
     { "oversize", "protocol_error", "65636 bytes is over the limit of 65536", NULL, "", true },
     { "huge-frame", "timeout", "no move within 300 ms", NULL, "", true }, /* the transport drops it */

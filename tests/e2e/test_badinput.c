@@ -1,5 +1,6 @@
 /* tests/e2e/test_badinput.c — bad input everywhere, end to end: configs (missing keys, wrong types, unknown
- * variants, odd game counts), command lines, databases that are not SQLite or come from a newer schema,
+ * variants, odd game counts, repeated sections and keys, missing directories and programs, too little memory,
+ * schedules over the limit, control bytes), lines of any length and quoted comment characters, command lines, databases that are not SQLite or come from a newer schema,
  * corrupt policy files and checkpoints. Each gets exit status 2, exactly one line on stderr naming the
  * problem, and nothing written: the working directory is the same, file by file, before and after. */
 #define _GNU_SOURCE
@@ -110,7 +111,41 @@ static void configs(void **state)
         { LEAGUE "games = 2\n[agent a]\ncommand = BIN/random\nmemory_mb = -5\n[agent b]\ncommand = BIN/random\n",
           "c.ini:8: [agent a] memory_mb: '-5'" },
         { LEAGUE "games = 2\n[agent a]\ncommand = BIN/no-such-bot\n[agent b]\ncommand = BIN/random\n",
-          "[agent a] command: '" },
+          "c.ini:7: [agent a] command: '" },
+        /* repeated sections and keys */
+        { LEAGUE "games = 2\n" AGENTS "[agent a]\ncommand = BIN/random\n",
+          "c.ini:10: [agent a]: a second section of this agent (the first is at line 6)" },
+        { LEAGUE "games = 2\n[agent a]\ncommand = BIN/random\nargs = -q\ncommand = BIN/random\n[agent b]\n"
+          "command = BIN/random\n",
+          "c.ini:9: [agent a] command: repeated (the first is at line 7)" },
+        { LEAGUE "games = 2\ngames = 4\n" AGENTS, "c.ini:6: [league] games: repeated (the first is at line 5)" },
+        { LEAGUE "games = 2\n" AGENTS "[league]\nseed = 3\n",
+          "c.ini:10: [league]: a second [league] section (the first is at line 1)" },
+        /* what is checked before anything is written */
+        { LEAGUE "games = 2\n[agent a]\ncommand = BIN/random\ndir = no-such-dir\n[agent b]\ncommand = BIN/random\n",
+          "c.ini:8: [agent a] dir: 'no-such-dir': no such directory" },
+        { LEAGUE "games = 2\n[agent a]\ncommand = BIN/random\ndir = c.ini\n[agent b]\ncommand = BIN/random\n",
+          "c.ini:8: [agent a] dir: 'c.ini': not a directory" },
+        { LEAGUE "games = 2\n[agent a]\ncommand = BIN\n[agent b]\ncommand = BIN/random\n",
+          "c.ini:7: [agent a] command: '" },
+        { LEAGUE "games = 2\n[agent a]\ncommand = ./c.ini\n[agent b]\ncommand = BIN/random\n",
+          "c.ini:7: [agent a] command: './c.ini': not an executable file" },
+        { LEAGUE "games = 2\n[agent a]\ncommand = BIN/random\nmemory_mb = 16\n[agent b]\ncommand = BIN/random\n",
+          "c.ini:8: [agent a] memory_mb: '16': under 32 MiB" },
+        { LEAGUE "games = 2\nmode = gauntlet\nchallenger = c\n" AGENTS,
+          "c.ini:7: [league] challenger: 'c': no such agent" },
+        { LEAGUE "games = 2\n[agent a]\ncommand = BIN/random\nvariants = abrupt\n[agent b]\ncommand = BIN/random\n",
+          "c.ini: no games to play" },
+        /* bounds of the schedule: 32 agents x 16 boards x 152 games once crashed lg_plan */
+        { "[league]\nname = t\nvariants = all\nboards = 3x3, 4x4\ngames = 100000\n" AGENTS,
+          "c.ini: [league] games: 2 agents, 7 variants, 2 boards and 100000 games per pairing make 1400000 games, "
+          "over the limit of 1000000" },
+        { LEAGUE "games = 1000000\n" AGENTS, "c.ini:5: [league] games: '1000000': expected an even number of games "
+          "per pairing, 2 to 100000" },
+        /* junk: control bytes are shown escaped */
+        { "\x01\x02junk\x1b[31m\n", "c.ini:1: not INI syntax (expected [section] or key = value): '\\x01\\x02junk\\x1b[31m'" },
+        { LEAGUE "games = 2\n[agent a\x1b]\ncommand = BIN/random\n",
+          "c.ini:6: [agent a\\x1b]: an agent's name has 1 to 63 characters" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[2048], *o = text;
@@ -126,6 +161,85 @@ static void configs(void **state)
         refused("BIN/arena league c.ini --db r.db --logs logs --quiet", cases[i].expect);
     }
     refused("BIN/arena league missing.ini --db r.db", "missing.ini: cannot open");
+    char text[2048];
+    snprintf(text, sizeof text, LEAGUE "games = 2\n[agent a]\ncommand = %s/random\n[agent b]\ncommand = %s/random\n",
+             bin, bin);
+    write_file("c.ini", text);
+    refused("BIN/arena league c.ini --db r.db --resume --quiet", "--resume: no database r.db");
+}
+
+/* 32 agents, 16 boards, all variants and 152 games: counted, not built (lg_plan's int would overflow). */
+static void huge_leagues_are_counted_first(void **state)
+{
+    (void)state;
+    static char text[8192];
+    int n = snprintf(text, sizeof text, "[league]\nname = t\nvariants = all\ngames = 152\nboards = 3x3");
+    for (int b = 4; b <= 18; b++)
+        n += snprintf(text + n, sizeof text - (size_t)n, ", %dx%d", b, b);
+    n += snprintf(text + n, sizeof text - (size_t)n, "\n");
+    for (int a = 0; a < 32; a++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "[agent a%d]\ncommand = %s/random\n", a, bin);
+    write_file("c.ini", text);
+    refused("BIN/arena league c.ini --db r.db --quiet",
+            "c.ini: [league] games: 32 agents, 7 variants, 16 boards and 152 games per pairing make 8443904 games, "
+            "over the limit of 1000000 in one league");
+}
+
+/* Lines of any length: a 4096-character args and a command of 300 characters (once cut at 199) are read whole; one more
+ * character is an error naming the key and the limit. Quoted ';' and '#' are not comments. */
+static void long_lines_and_quotes(void **state)
+{
+    (void)state;
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/d", tmp);
+    mkdir(dir, 0700);
+    /* a command path of 300 characters: a directory of long names with a link to bin/random at its end */
+    char rel[400] = "d";
+    for (int i = 0; i < 4; i++) {
+        strcat(rel, "/");
+        size_t k = strlen(rel);
+        memset(rel + k, 'a' + i, 70);
+        rel[k + 70] = '\0';
+        char full[700];
+        snprintf(full, sizeof full, "%s/%s", tmp, rel);
+        assert_int_equal(mkdir(full, 0700), 0);
+    }
+    char link[800], target[1200];
+    snprintf(link, sizeof link, "%s/%s/random-bot", tmp, rel);
+    snprintf(target, sizeof target, "%s/random", bin);
+    if (target[0] != '/') { /* a relative bin: from the test's directory */
+        char cwd[400];
+        assert_non_null(getcwd(cwd, sizeof cwd));
+        snprintf(target, sizeof target, "%s/%s/random", cwd, bin);
+    }
+    assert_int_equal(symlink(target, link), 0);
+    static char text[16384], args[4200];
+    memset(args, 0, sizeof args);
+    strcpy(args, "--seed 3 --name \"x;y #z\" --tag=");
+    size_t k = strlen(args);
+    memset(args + k, 'x', 4096 - k); /* one word, to 4096 characters */
+    args[4096] = '\0';
+    snprintf(text, sizeof text, LEAGUE "games = 2\nsandbox = off\n[agent a]\ncommand = ./%s/random-bot ; a comment\n"
+             "args = %s\nvariants = classical\nboards = 3x3\n[agent b]\ncommand = ./%s/random-bot\n"
+             "variants = classical\nboards = 3x3\n", rel, args, rel);
+    write_file("c.ini", text);
+    assert_int_equal(sh_run("cd %s && %s/arena league c.ini --db long.db --logs logs --quiet >.out 2>.err", tmp, bin), 0);
+    char db[700], sql[256];
+    snprintf(db, sizeof db, "%s/long.db", tmp);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 2);
+    snprintf(sql, sizeof sql, "SELECT length(command) FROM agents WHERE name = 'a'");
+    assert_int_equal(db_scalar(db, sql), (long)(2 + strlen(rel) + strlen("/random-bot") + 1 + 4096));
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM agents WHERE name = 'a' AND command LIKE "
+                                   "'%--name \"x;y #z\" --tag=xxx%'"), 1);
+    assert_int_equal(sh_run("rm -rf %s/long.db* %s/logs %s/d", tmp, tmp, tmp), 0);
+    /* one character more */
+    snprintf(text, sizeof text, LEAGUE "games = 2\n[agent a]\ncommand = BIN/random\nargs = %s4\n[agent b]\n"
+             "command = BIN/random\n", args);
+    char *o = text, *p = strstr(text, "BIN");
+    static char final[16384];
+    snprintf(final, sizeof final, "%.*s%s%s", (int)(p - o), o, bin, p + 3);
+    write_file("c.ini", final);
+    refused("BIN/arena league c.ini --db r.db --quiet", "c.ini:8: [agent a] args: 4097 characters, over the limit of 4096");
 }
 
 static void command_lines(void **state)
@@ -220,6 +334,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(configs),
+        cmocka_unit_test(huge_leagues_are_counted_first),
+        cmocka_unit_test(long_lines_and_quotes),
         cmocka_unit_test(command_lines),
         cmocka_unit_test(databases),
         cmocka_unit_test(policies_and_checkpoints),

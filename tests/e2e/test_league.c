@@ -2,10 +2,14 @@
  * both colours with the right counts, deterministically; `arena league` killed with SIGKILL at random
  * moments (60 times) and restarted ends with exactly the planned games, none twice, and an intact
  * database; a second coordinator on the same database is refused; misbehaving bots in a league cost
- * only their own games (every mode in tests/agents/misbehaviours.h but two); players' seeds: every seed a
+ * only their own games (every mode in tests/agents/misbehaviours.h but two); bot processes live across
+ * games (at most `concurrency` per agent without forfeits, a new one only for the agent at fault, one per
+ * game with `restart = game`, idle ones retired when the pool is full); players' seeds: every seed a
  * killed and resumed league sends derives from the one secret stored with it, such a league replays the
  * games of one played straight through, separately created leagues get their own secrets (shown in no
- * output), and a league in a schema-2 database is resumed and given a secret. */
+ * output), and a league in a schema-2 database is resumed and given a secret. Openings: deterministic bots play
+ * as many distinct games as the opening suite allows (and the league warns when games repeat), a league seeded by
+ * its date plays other games each night; an SPRT league stops each pairing once its test is decided. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
@@ -52,9 +56,9 @@ static void config_errors_name_file_line_and_key(void **state)
           "bad.ini:4: [league] boards: board '30x3'" },
         { "[league]\nvariants = all\nboards = 3x3\ngames = 2\n" AGENTS, "bad.ini: [league] name: missing" },
         { HEAD "[agent a]\ncommand = x\n[agent b]\nargs = --fast\n", "bad.ini:8: [agent b] command: missing" },
-        { HEAD "[agents]\ncommand = x\n", "bad.ini:7: [agents] command: unknown section" },
+        { HEAD "[agents]\ncommand = x\n", "bad.ini:6: [agents]: unknown section" },
         { HEAD "mode = gauntlet\n" AGENTS, "[league] challenger: missing for mode = gauntlet" },
-        { HEAD "mode = swiss\n" AGENTS, "bad.ini:6: [league] mode: 'swiss': expected round-robin or gauntlet" },
+        { HEAD "mode = swiss\n" AGENTS, "bad.ini:6: [league] mode: 'swiss': expected round-robin, gauntlet or sprt" },
         { HEAD "[agent a]\ncommand = x\n", "needs at least two [agent NAME] sections" },
         { HEAD "concurrency = 0\n" AGENTS, "bad.ini:6: [league] concurrency: '0'" },
         { HEAD "swap = maybe\n" AGENTS, "bad.ini:6: [league] swap: 'maybe': expected yes or no" },
@@ -90,11 +94,11 @@ static void schedule_has_every_pair_in_both_colours(void **state)
     cfg_games plays[4];
     for (int i = 0; i < 4; i++)
         plays[i] = (cfg_games){ .variants = (1u << HX_VARIANT_COUNT) - 1 };
-    int n = lg_plan(&c, plays, NULL);
+    int n = lg_plan(&c, plays, NULL, NULL);
     assert_int_equal(n, 2 * 2 * 4 * 6); /* variants x boards x games x pairs */
     static store_planned p1[200], p2[200];
-    assert_int_equal(lg_plan(&c, plays, p1), n);
-    assert_int_equal(lg_plan(&c, plays, p2), n);
+    assert_int_equal(lg_plan(&c, plays, NULL, p1), n);
+    assert_int_equal(lg_plan(&c, plays, NULL, p2), n);
     assert_memory_equal(p1, p2, sizeof p1[0] * (size_t)n); /* deterministic */
     int count[4][4][2][2] = { { { { 0 } } } };             /* black, white, variant, board */
     for (int i = 0; i < n; i++) {
@@ -112,18 +116,18 @@ static void schedule_has_every_pair_in_both_colours(void **state)
                     assert_int_equal(count[b][w][v][k], b == w ? 0 : 2); /* half of 4 with each colour */
 
     c.seed = 10; /* another seed: the same games, other seeds */
-    assert_int_equal(lg_plan(&c, plays, p2), n);
+    assert_int_equal(lg_plan(&c, plays, NULL, p2), n);
     assert_true(p2[0].seed != p1[0].seed && strcmp(p2[5].black, p1[5].black) == 0);
 
     plays[3].variants = 1u << HX_CLASSICAL; /* d plays classical only, on 3x3 only */
     plays[3].n_boards = 1;
     plays[3].boards[0][0] = plays[3].boards[0][1] = 3;
-    assert_int_equal(lg_plan(&c, plays, NULL), 4 * (3 + 3 + 3 + 6));
+    assert_int_equal(lg_plan(&c, plays, NULL, NULL), 4 * (3 + 3 + 3 + 6));
 
     c.mode = CFG_GAUNTLET; /* b against each other agent */
     snprintf(c.challenger, sizeof c.challenger, "b");
     plays[3] = plays[0];
-    n = lg_plan(&c, plays, p1);
+    n = lg_plan(&c, plays, NULL, p1);
     assert_int_equal(n, 2 * 2 * 4 * 3);
     for (int i = 0; i < n; i++)
         assert_true(strcmp(p1[i].black, "b") == 0 || strcmp(p1[i].white, "b") == 0);
@@ -177,7 +181,7 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
     setenv("TMPDIR", ipc, 1);
     snprintf(text, sizeof text,
              "[league]\nname = soak\nvariants = classical, abrupt\nboards = 3x3, 4x4\ngames = 60\n"
-             "concurrency = 2\nseed = 3\n"
+             "concurrency = 2\nseed = 3\nopenings = none\n" /* (d's crash comes at its own moves) */
              "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n"
              "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n"
              "[agent r3]\ncommand = %s/random\nargs = --seed 3 %s\n"
@@ -250,8 +254,15 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE attempts <> (SELECT count(*) FROM attempts a "
                                 "WHERE a.game_id = games.id)"), 0);
     /* every game of the daemon-leaving bot is its crash, every other game is played out */
-    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id IN (g.black, g.white) "
-                                   "WHERE a.name = 'd' AND g.reason <> 'crash'"), 0);
+    long not_crash = db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id IN (g.black, g.white) "
+                                   "WHERE a.name = 'd' AND g.reason <> 'crash'");
+    if (not_crash) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "sqlite3 '%s' \"SELECT g.reason, g.detail FROM games g JOIN agents a ON a.id IN"
+                 " (g.black, g.white) WHERE a.name = 'd' AND g.reason <> 'crash'\" >&2", db);
+        system(cmd);
+    }
+    assert_int_equal(not_crash, 0);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), planned / 2);
     /* running it again starts a new league (the last one is complete) */
     assert_int_equal(league(cfg, db, logs, 0), 0);
@@ -349,6 +360,123 @@ static void misbehaving_bots_cost_only_their_games(void **state)
         if (got != 2)
             fail_msg("%s: %ld of 2 games lost by it as '%s' with '%s'", cases[i]->mode, got, cases[i]->reason,
                      cases[i]->detail);
+    }
+}
+
+/* ---- bot processes across games ---- */
+
+/* How many processes of agent `name` a league `league` started: its log files in `logs` (one per process,
+ * league-LEAGUE-NAME-N.log). */
+static int processes_of(const char *logs, const char *league, const char *name)
+{
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "league-%s-%s-", league, name);
+    DIR *d = opendir(logs);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && len > 4 && strcmp(e->d_name + len - 4, ".log") == 0 &&
+            isdigit((unsigned char)e->d_name[strlen(prefix)]))
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Runs `text` as league NAME (config NAME.ini, database NAME.db, logs NAME-logs/) to completion. */
+static void run_league_named(const char *name, const char *text, char *db, char *logs)
+{
+    char file[64];
+    snprintf(file, sizeof file, "%s.ini", name);
+    const char *cfg = write_config(file, text);
+    snprintf(db, 300, "%s/%s.db", tmp, name);
+    snprintf(logs, 300, "%s/%s-logs", tmp, name);
+    assert_int_equal(league(cfg, db, logs, 0), 0);
+}
+
+/* Five agents at concurrency 2, every pairing in turn: with no forfeit each agent runs at most 2 processes
+ * (one per game it can be in at once), whatever the order of the games; an agent with `restart = game`
+ * gets one process per game. */
+static void processes_live_across_games(void **state)
+{
+    (void)state;
+    char text[4096], tag[64], db[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag p%d", (int)getpid());
+    int used = snprintf(text, sizeof text, "[league]\nname = pool\nvariants = classical\nboards = 3x3\ngames = 4\n"
+                                           "concurrency = 2\n");
+    for (int a = 1; a <= 5; a++)
+        used += snprintf(text + used, sizeof text - (size_t)used,
+                         "[agent r%d]\ncommand = %s/random\nargs = --seed %d %s\nvariants = classical\nboards = 3x3\n%s",
+                         a, bin, a, tag, a == 5 ? "restart = game\n" : "");
+    assert_true(used < (int)sizeof text);
+    run_league_named("pool", text, db, logs);
+    assert_int_equal(procs_with(tag, true), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 40);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+    for (int a = 1; a <= 4; a++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", a);
+        int n = processes_of(logs, "pool", name);
+        if (n < 1 || n > 2)
+            fail_msg("agent %s: %d processes for its 16 games at concurrency 2 (expected 1 or 2)", name, n);
+    }
+    assert_int_equal(processes_of(logs, "pool", "r5"), 16); /* restart = game: one per game */
+}
+
+/* Six agents at concurrency 1 under max_processes = 4: idle processes of other agents are retired to make
+ * room (more than one process per agent in all), and every game is still played without a forfeit. */
+static void a_full_pool_retires_idle_processes(void **state)
+{
+    (void)state;
+    char text[4096], tag[64], db[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag c%d", (int)getpid());
+    int used = snprintf(text, sizeof text, "[league]\nname = capped\nvariants = classical\nboards = 3x3\ngames = 2\n"
+                                           "max_processes = 4\n");
+    for (int a = 1; a <= 6; a++)
+        used += snprintf(text + used, sizeof text - (size_t)used,
+                         "[agent r%d]\ncommand = %s/random\nargs = --seed %d %s\nvariants = classical\nboards = 3x3\n",
+                         a, bin, a, tag);
+    assert_true(used < (int)sizeof text);
+    run_league_named("capped", text, db, logs);
+    assert_int_equal(procs_with(tag, true), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 30);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+    int total = 0;
+    for (int a = 1; a <= 6; a++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", a);
+        total += processes_of(logs, "capped", name);
+    }
+    if (total <= 6)
+        fail_msg("%d processes for 6 agents in a pool of 4: none was retired", total);
+}
+
+/* A bot that exits in every game forfeits each and gets a new process for each; its opponents keep theirs. */
+static void a_forfeit_restarts_only_the_faulty_process(void **state)
+{
+    (void)state;
+    const char *a = getenv("ARENA_TEST_AGENTS");
+    char text[4096], tag[64], db[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag f%d", (int)getpid());
+    snprintf(text, sizeof text,
+             "[league]\nname = restarts\nvariants = classical\nboards = 3x3\ngames = 4\nconcurrency = 2\n"
+             "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\nvariants = classical\nboards = 3x3\n"
+             "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\nvariants = classical\nboards = 3x3\n"
+             "[agent bad]\ncommand = %s/misbehave\nargs = --mode exit %s\nvariants = classical\nboards = 3x3\n",
+             bin, tag, bin, tag, a ? a : "build/release/tests/agents", tag);
+    run_league_named("restarts", text, db, logs);
+    assert_int_equal(procs_with(tag, true), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 12);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason = 'crash' AND detail LIKE "
+                                   "'%exited with status 7%'"), 8);
+    assert_int_equal(processes_of(logs, "restarts", "bad"), 8);
+    for (int i = 1; i <= 2; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", i);
+        int n = processes_of(logs, "restarts", name);
+        if (n < 1 || n > 2)
+            fail_msg("agent %s: %d processes at concurrency 2 although it never forfeited (expected 1 or 2)", name, n);
     }
 }
 
@@ -691,7 +819,7 @@ static void schema_2_league_is_resumed(void **state)
     assert_int_equal(cfg_load(cfg, &c, err, sizeof err), 0);
     cfg_games plays[2] = { { .variants = (1u << HX_VARIANT_COUNT) - 1 }, { .variants = (1u << HX_VARIANT_COUNT) - 1 } };
     store_planned plan[4];
-    assert_int_equal(lg_plan(&c, plays, plan), 4);
+    assert_int_equal(lg_plan(&c, plays, NULL, plan), 4);
     sqlite3 *d;
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_open(db, &d), SQLITE_OK);
@@ -734,6 +862,186 @@ static void schema_2_league_is_resumed(void **state)
     free(text);
 }
 
+/* Runs `arena league CFG --db DB --logs LOGS --json EXTRA` through the shell; its stdout (malloc'd), stderr into
+ * err (malloc'd, when not NULL) and its exit status into *rc. */
+static char *league_json(const char *cfg, const char *db, const char *extra, char **err, int *rc)
+{
+    char cmd[2048], errfile[300];
+    snprintf(errfile, sizeof errfile, "%s/league.err", tmp);
+    snprintf(cmd, sizeof cmd, "%s/arena league '%s' --db '%s' --logs '%s/logs' --json --quiet %s 2>'%s'", bin, cfg,
+             db, tmp, extra, errfile);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char *out = read_all(p);
+    int st = pclose(p);
+    *rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    if (err) {
+        FILE *f = fopen(errfile, "r");
+        assert_non_null(f);
+        *err = read_all(f);
+        fclose(f);
+    }
+    return out;
+}
+
+/* Two deterministic bots (each plays the lowest cell it does not know) on classical BOARD. */
+static const char *two_deterministic(const char *name, const char *board, int games, const char *settings)
+{
+    const char *a = getenv("ARENA_TEST_AGENTS");
+    char text[2048], file[64];
+    snprintf(text, sizeof text,
+             "[league]\nname = %s\nvariants = classical\nboards = %s\ngames = %d\nconcurrency = 2\n%s"
+             "[agent f1]\ncommand = %s/misbehave\nargs = --mode first\n"
+             "[agent f2]\ncommand = %s/misbehave\nargs = --mode first --tag f2\n",
+             name, board, games, settings, a ? a : "build/release/tests/agents", a ? a : "build/release/tests/agents");
+    snprintf(file, sizeof file, "%s.ini", name);
+    return write_config(file, text);
+}
+
+/* Without openings two deterministic bots play one game per colour over and over, and the league says so; with
+ * the built-in suite every pair starts from its own opening: as many distinct games as the suite allows. */
+static void openings_make_deterministic_bots_play_distinct_games(void **state)
+{
+    (void)state;
+    char db[300], *err;
+    int rc;
+    snprintf(db, sizeof db, "%s/distinct.db", tmp);
+    const char *none = two_deterministic("same", "3x3", 12, "openings = none\n");
+    char *out = league_json(none, db, "", &err, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal((long)json_number(out, "played"), 12);
+    assert_int_equal((long)json_number(out, "distinct"), 2);
+    assert_int_equal((long)json_number(out, "repeating_pairings"), 1);
+    free(out);
+    free(err);
+    /* the text summary warns */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/arena league '%s' --db '%s' --logs '%s/logs' --quiet --new 2>&1", bin, none, db, tmp);
+    out = sh_output(cmd);
+    if (!strstr(out, "warning: classical 3x3 f1 vs f2 repeats games: 2 distinct of 12"))
+        fail_msg("no warning about repeated games in:\n%s", out);
+    free(out);
+
+    const char *suite = two_deterministic("suite", "3x3", 12, "");
+    out = league_json(suite, db, "", &err, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal((long)json_number(out, "distinct"), 12); /* 6 openings x 2 colours */
+    assert_int_equal((long)json_number(out, "repeating_pairings"), 0);
+    assert_non_null(strstr(out, "\"openings\":\"random, 2 stones\""));
+    free(out);
+    free(err);
+    /* every game starts with its pair's opening: the first two attempts of both games of a pair are the schedule's,
+     * both placed */
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule x JOIN games g ON g.id = x.game_id"
+                                   " JOIN leagues l ON l.id = x.league_id WHERE l.name = 'suite' AND g.opening = 2"
+                                   " AND (SELECT group_concat(cell, ' ') FROM (SELECT cell FROM attempts a"
+                                   " WHERE a.game_id = g.id AND a.n <= 2 AND a.outcome = 'placed' ORDER BY a.n))"
+                                   " = x.opening"),
+                     12);
+    /* 2x2 has 12 openings of 2 stones: 20 pairs replay some, said before the league starts */
+    const char *small = two_deterministic("small", "2x2", 40, "");
+    out = league_json(small, db, "", &err, &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(err, "warning: pairings replay openings: classical 2x2 has 12 openings for 20 game pairs"));
+    long distinct = (long)json_number(out, "distinct");
+    assert_true(distinct > 2 && distinct <= 24);
+    free(out);
+    free(err);
+}
+
+/* A nightly league seeded by its date: two dates, two sets of openings, other games; --seed date takes today's. */
+static void nightly_seed_by_date_gives_new_games(void **state)
+{
+    (void)state;
+    char db[300];
+    int rc;
+    snprintf(db, sizeof db, "%s/nightly.db", tmp);
+    const char *cfg = two_deterministic("nightly", "3x3", 8, "seed = date\n");
+    char *a = league_json(cfg, db, "--seed 20261122", NULL, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal((long)json_number(a, "seed"), 20261122);
+    char *b = league_json(cfg, db, "--seed 20261123", NULL, &rc);
+    assert_int_equal(rc, 0);
+    long l1 = (long)json_number(a, "league"), l2 = (long)json_number(b, "league");
+    assert_true(l1 != l2);
+    char sql[1024]; /* distinct transcripts of each league, and of both together */
+    const char *fmt = "SELECT count(DISTINCT t) FROM (SELECT x.black || ':' || (SELECT group_concat(cell, ' ') FROM"
+                      " (SELECT cell FROM attempts WHERE game_id = x.game_id ORDER BY n)) AS t FROM schedule x WHERE league_id IN (%ld, %ld))";
+    snprintf(sql, sizeof sql, fmt, l1, l1);
+    assert_int_equal(db_scalar(db, sql), 8); /* 4 openings x 2 colours */
+    snprintf(sql, sizeof sql, fmt, l2, l2);
+    assert_int_equal(db_scalar(db, sql), 8);
+    snprintf(sql, sizeof sql, fmt, l1, l2);
+    assert_true(db_scalar(db, sql) >= 14); /* (two suites of 4 of the 72 openings could share one) */
+    free(a);
+    free(b);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    long today = (tm.tm_year + 1900) * 10000L + (tm.tm_mon + 1) * 100L + tm.tm_mday;
+    char *c = league_json(cfg, db, "", NULL, &rc); /* the config's seed = date */
+    assert_int_equal(rc, 0);
+    long seed = (long)json_number(c, "seed");
+    assert_true(seed == today || seed == today + 1 || seed / 100 == today / 100 + 1); /* (across a midnight) */
+    free(c);
+}
+
+/* mode = sprt: the bridge builder against two random bots on classical 4x4, each pairing stops once its test is
+ * decided (H1: the bridge builder is stronger), the rest of its games stay unplayed and marked skipped, and the
+ * league counts as complete. */
+static void sprt_stops_each_pairing_when_decided(void **state)
+{
+    (void)state;
+    char text[2048], db[300];
+    snprintf(text, sizeof text,
+             "[league]\nname = sprt\nmode = sprt\nchallenger = bridge\nelo0 = 0\nelo1 = 100\nalpha = 0.05\n"
+             "beta = 0.05\nvariants = classical\nboards = 4x4\ngames = 400\nconcurrency = 2\n"
+             "[agent bridge]\ncommand = %s/bridge\n[agent r1]\ncommand = %s/random\nargs = --seed 1\n"
+             "[agent r2]\ncommand = %s/random\nargs = --seed 2\n",
+             bin, bin, bin);
+    const char *cfg = write_config("sprt.ini", text);
+    snprintf(db, sizeof db, "%s/sprt.db", tmp);
+    int rc;
+    char *out = league_json(cfg, db, "", NULL, &rc);
+    assert_int_equal(rc, 0);
+    long played = (long)json_number(out, "played"), skipped = (long)json_number(out, "skipped");
+    assert_true(played >= 8 && played < 300);
+    assert_int_equal(played + skipped, 800);
+    assert_int_equal((long)json_number(out, "pending"), 0);
+    const char *p = out;
+    for (int i = 0; i < 2; i++) {
+        p = strstr(p, "\"decision\":");
+        assert_non_null(p);
+        assert_true(strncmp(p, "\"decision\":\"H1\"", 15) == 0);
+        p++;
+    }
+    assert_non_null(strstr(out, "\"pentanomial\":["));
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE skipped = 1 AND game_id IS NULL"), skipped);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE skipped = 1 AND game_id IS NOT NULL"), 0);
+    free(out);
+    /* decided: nothing left to resume */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/arena league '%s' --db '%s' --logs '%s/logs' --quiet --resume 2>&1", bin, cfg, db,
+             tmp);
+    assert_int_equal(system(cmd) >> 8, 2);
+    /* an SPRT without a challenger, or with elo1 not above elo0, is refused before anything is written */
+    const char *bad = write_config("bad-sprt.ini", "[league]\nname = b\nmode = sprt\nelo0 = 5\nelo1 = 5\n"
+                                                   "challenger = a\nvariants = classical\nboards = 3x3\ngames = 2\n"
+                                                   "[agent a]\ncommand = x\n[agent b]\ncommand = y\n");
+    static cfg_league c;
+    char err[512];
+    assert_int_equal(cfg_load(bad, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "elo1"));
+    bad = write_config("bad-sprt2.ini", "[league]\nname = b\nmode = sprt\nvariants = classical\nboards = 3x3\n"
+                                        "games = 2\n[agent a]\ncommand = x\n[agent b]\ncommand = y\n");
+    assert_int_equal(cfg_load(bad, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "missing for mode = sprt"));
+    bad = write_config("bad-sprt3.ini", "[league]\nname = b\nalpha = 0.7\nvariants = classical\nboards = 3x3\n"
+                                        "games = 2\n[agent a]\ncommand = x\n[agent b]\ncommand = y\n");
+    assert_int_equal(cfg_load(bad, &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":3: [league] alpha"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -742,10 +1050,16 @@ int main(void)
         cmocka_unit_test(killed_league_resumes_without_loss_or_duplicates),
         cmocka_unit_test(misbehaving_bots_cost_only_their_games),
         cmocka_unit_test(a_second_coordinator_is_refused),
+        cmocka_unit_test(processes_live_across_games),
+        cmocka_unit_test(a_forfeit_restarts_only_the_faulty_process),
+        cmocka_unit_test(a_full_pool_retires_idle_processes),
         cmocka_unit_test(killed_league_sends_seeds_from_its_stored_secret),
         cmocka_unit_test(resumed_league_replays_the_same_games),
         cmocka_unit_test(separate_leagues_get_separate_secrets),
         cmocka_unit_test(schema_2_league_is_resumed),
+        cmocka_unit_test(openings_make_deterministic_bots_play_distinct_games),
+        cmocka_unit_test(nightly_seed_by_date_gives_new_games),
+        cmocka_unit_test(sprt_stops_each_pairing_when_decided),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -1,15 +1,21 @@
 /* tests/unit/test_store.c — the results database: migrations (a schema-2 database with a league, a run and a
- * game is migrated and keeps them; a schema-3 one gets the table of unsandboxed agents, empty), agents by name
- * and hash, games with their transcripts, refusal of a newer schema, the secrets of leagues and runs, the agents
- * of a run that played without a sandbox, and the read side (each filter, the transcripts, the leagues by id or
- * name). */
+ * game is migrated and keeps them; a schema-3 one gets the table of unsandboxed agents, empty; a schema-4 one
+ * keeps its agents' ids and its games while agents become unique on name, command and hash), agents by name,
+ * command line and hash, games with their transcripts, refusal of a newer schema and of another program's
+ * database, a full disk named as such, the secrets of leagues and runs, the agents of a run that played without
+ * a sandbox, and the read side (each filter, the labels of agents that share a name, the transcripts, the
+ * leagues by id or name). */
+#define _GNU_SOURCE /* unshare */
+#include <sched.h>
 #include <sqlite3.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "query.h"
 #include "store.h"
-#include "schema_v3.h"
+#include "schema_v4.h"
 #include "test_util.h"
 #include "isotime.h"
 
@@ -61,8 +67,13 @@ static void games_and_transcripts_are_stored(void **state)
     int64_t a = store_agent(s, "random", "bin/random", "1.0", "aa11");
     int64_t b = store_agent(s, "bridge", "bin/bridge", "0.3", "bb22");
     assert_true(a > 0 && b > 0 && a != b);
-    assert_int_equal(store_agent(s, "random", "bin/random --seed 2", "1.0", "aa11"), a); /* same binary */
-    assert_true(store_agent(s, "random", "bin/random", "1.1", "cc33") != a);           /* rebuilt: new id */
+    assert_int_equal(store_agent(s, "random", "bin/random", "1.0", "aa11"), a);        /* the same setup */
+    int64_t a2 = store_agent(s, "random", "bin/random --seed 2", "1.0", "aa11");       /* other arguments */
+    int64_t a3 = store_agent(s, "random", "bin/random", "1.1", "cc33");                /* rebuilt */
+    assert_true(a2 > 0 && a3 > 0 && a2 != a && a3 != a && a2 != a3);
+    assert_int_equal(store_agent(s, "random", "bin/random --seed 2", "1.2", "aa11"), a2); /* again: its version */
+    assert_int_equal(scalar("SELECT count(*) FROM agents WHERE name = 'random'"), 3);
+    assert_int_equal(scalar("SELECT count(*) FROM agents WHERE version = '1.2'"), 1);
     int64_t run = store_run_begin(s, "match", "random vs bridge");
     assert_true(run > 0);
 
@@ -89,7 +100,7 @@ static void games_and_transcripts_are_stored(void **state)
     s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(scalar("SELECT count(*) FROM games"), 1);
-    assert_int_equal(scalar("SELECT count(*) FROM agents"), 3);
+    assert_int_equal(scalar("SELECT count(*) FROM agents"), 4);
     store_close(s);
 }
 
@@ -140,7 +151,8 @@ static void schema_2_database_is_migrated(void **state)
     assert_true(r.seed == 11);
     assert_int_equal(store_games_next(q, &r), 0);
     store_games_end(q);
-    assert_int_equal(store_league_unfinished(s, "old", "h"), 1);
+    assert_int_equal(store_league_unfinished(s, "old", "h", 5), 1);
+    assert_int_equal(store_league_unfinished(s, "old", "h", 6), 0); /* another seed: another league */
     store_planned *p;
     int n, total;
     assert_int_equal(store_league_pending(s, 1, &p, &n, &total), 0);
@@ -206,8 +218,11 @@ static void schema_3_database_is_migrated(void **state)
     store_db *s = store_open(path, NULL, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
-    assert_int_equal(STORE_SCHEMA_VERSION, 4);
-    assert_int_equal(scalar("PRAGMA user_version"), 4);
+    assert_int_equal(scalar("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    /* schema 6: a game's opening (none for older games), schedule rows' openings, pairs and skips */
+    assert_int_equal(scalar("SELECT opening FROM games WHERE id = 1"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM pragma_table_info('schedule') WHERE name IN ('opening', 'pair',"
+                            " 'skipped')"), 3);
     assert_int_equal(scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'unsandboxed'"), 1);
     assert_int_equal(scalar("SELECT count(*) FROM unsandboxed"), 0);
     assert_int_equal(scalar("SELECT length(secret) FROM runs WHERE id = 1"), 4);
@@ -235,6 +250,84 @@ static void schema_3_database_is_migrated(void **state)
     s = store_open(path, NULL, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(scalar("SELECT count(*) FROM unsandboxed"), 1);
+    store_close(s);
+}
+
+/* A database written by an arena of schema 4 (tests/schema_v4.h), with agents of ids 3 and 7 (random under one
+ * name and hash, its command the latest seen), a league game between them and an unsandboxed row: opening it
+ * keeps every id, game and reference, and then one name and hash with another command line is another agent. */
+static void schema_4_database_is_migrated(void **state)
+{
+    (void)state;
+    sqlite3 *d;
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    char *msg = NULL;
+    if (sqlite3_exec(d, SCHEMA_V2, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(d, SCHEMA_V3_AFTER_V2, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(d, SCHEMA_V4_AFTER_V3, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(d,
+                     "INSERT INTO agents (id, name, command, version, sha256, first_seen) VALUES"
+                     " (3, 'random', 'bin/random --seed 2', '1.0', 'aa', '2026-01-01T00:00:00.000Z'),"
+                     " (7, 'bridge', 'bin/bridge', '0.3', 'bb', '2026-01-02T00:00:00.000Z');"
+                     "INSERT INTO runs (id, kind, description, secret) VALUES (1, 'league', 'old', x'0011');"
+                     "INSERT INTO leagues (id, name, config, config_sha256, seed) VALUES (1, 'old', '[league]', 'h', 5);"
+                     "INSERT INTO schedule (id, league_id, n, variant, rows, cols, black, white, seed)"
+                     " VALUES (1, 1, 0, 'classical', 2, 2, 'random', 'bridge', 11);"
+                     "INSERT INTO games (id, run_id, variant, rows, cols, black, white, seed, winner, reason, attempts,"
+                     " seconds, started, finished, schedule_id) VALUES (1, 1, 'classical', 2, 2, 3, 7, 11, 'W',"
+                     " 'connected', 1, 0.5, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z', 1);"
+                     "INSERT INTO attempts (game_id, n, player, cell, outcome) VALUES (1, 1, 'B', 'a1', 'placed');"
+                     "UPDATE schedule SET game_id = 1 WHERE id = 1;"
+                     "INSERT INTO unsandboxed (run_id, agent_id) VALUES (1, 7);",
+                     NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("making a schema-4 database: %s", msg ? msg : "?");
+    sqlite3_close(d);
+    assert_int_equal(scalar("PRAGMA user_version"), 4);
+
+    store_db *s = store_open(path, NULL, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    assert_int_equal(scalar("PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    assert_int_equal(scalar("SELECT count(*) FROM agents"), 2);
+    assert_int_equal(scalar("SELECT count(*) FROM agents WHERE id = 3 AND name = 'random' AND command ="
+                            " 'bin/random --seed 2' AND version = '1.0' AND sha256 = 'aa' AND first_seen ="
+                            " '2026-01-01T00:00:00.000Z'"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM agents WHERE id = 7 AND name = 'bridge'"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    assert_int_equal(scalar("SELECT count(*) FROM sqlite_master WHERE name = 'agents_v5'"), 0);
+    /* the new key: one name and program with another command line is another agent; the old setup is the old one */
+    assert_int_equal(store_agent(s, "random", "bin/random --seed 2", "1.0", "aa"), 3);
+    int64_t other = store_agent(s, "random", "bin/random --seed 1", "1.0", "aa");
+    assert_true(other > 7);
+    assert_int_equal(store_agent(s, "bridge", "bin/bridge", "0.4", "bb"), 7);
+
+    store_games *q = store_query(s, &(store_filter){ 0 });
+    assert_non_null(q);
+    store_game_row r;
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_true(r.id == 1 && r.black_id == 3 && r.white_id == 7 && r.league == 1 && r.winner == HX_WHITE);
+    assert_true(!r.black_unsandboxed && r.white_unsandboxed);
+    assert_string_equal(r.black, "random");
+    assert_string_equal(r.black_label, "random");
+    assert_string_equal(r.white_sha256, "bb");
+    assert_int_equal(store_games_next(q, &r), 0);
+    store_games_end(q);
+    store_transcript *t = store_transcript_open(s, 1);
+    store_attempt_row at;
+    assert_int_equal(store_transcript_next(t, &at), 1);
+    assert_string_equal(at.cell, "a1");
+    store_transcript_end(t);
+    store_close(s);
+
+    /* foreign keys are on again after the migration: a game of a missing agent is refused */
+    s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    hx_game g;
+    start(&g, HX_CLASSICAL, 2, 2, 0);
+    play(&g, "a1", NULL);
+    store_game_rec rec = { .run = 1, .black = 3, .white = 999, .seed = 1, .winner = HX_BLACK,
+                           .reason = HX_END_ILLEGAL, .seconds = 0.1, .started = "x", .finished = "y", .game = &g };
+    assert_true(store_game(s, &rec) < 0);
     store_close(s);
 }
 
@@ -271,6 +364,98 @@ static void garbage_file_is_refused(void **state)
     assert_null(store_open(path, &bad, err, sizeof err));
     assert_non_null(strstr(err, path));
     assert_true(bad);
+}
+
+/* Another program's SQLite database is not changed in any way: no arena tables, no WAL. */
+static void foreign_database_is_refused(void **state)
+{
+    (void)state;
+    sqlite3 *d;
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(d, "CREATE TABLE notes (x); CREATE TABLE people (y);", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
+    struct stat before, after;
+    assert_int_equal(stat(path, &before), 0);
+    bool bad = false;
+    assert_null(store_open(path, &bad, err, sizeof err));
+    assert_true(bad);
+    if (!strstr(err, path) || !strstr(err, "not an arena database (it has tables notes, people"))
+        fail_msg("%s", err);
+    assert_int_equal(stat(path, &after), 0);
+    assert_true(before.st_size == after.st_size && before.st_mtim.tv_sec == after.st_mtim.tv_sec &&
+                before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
+    assert_int_equal(scalar("SELECT count(*) FROM sqlite_master"), 2);
+    assert_int_equal(scalar("PRAGMA user_version"), 0);
+    /* a schema version of its own, without the arena's tables, is not ours either */
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(d, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
+    assert_null(store_open(path, &bad, err, sizeof err));
+    assert_true(bad);
+    assert_non_null(strstr(err, "not an arena database (schema version 3, but no arena tables)"));
+    assert_int_equal(scalar("SELECT count(*) FROM sqlite_master"), 2);
+}
+
+/* Writes `text` to the file at `file`; false when it cannot. */
+static bool put_text(const char *file, const char *text)
+{
+    FILE *f = fopen(file, "w");
+    if (!f)
+        return false;
+    bool ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+/* A write that fills the disk is reported as a full disk, with the path, not as the rollback's error ("cannot
+ * rollback - no transaction is active"). The disk: a 160 KiB tmpfs, mounted in a user and mount namespace of a
+ * child process of its own (no root needed; skipped where unprivileged user namespaces are not allowed). */
+static void full_disk_is_named(void **state)
+{
+    (void)state;
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/arena-test-full-%d", (int)getpid());
+    assert_int_equal(mkdir(dir, 0700), 0);
+    uid_t uid = getuid();
+    gid_t gid = getgid();
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char map[64];
+        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+            _exit(77);
+        snprintf(map, sizeof map, "0 %d 1\n", (int)uid);
+        if (!put_text("/proc/self/setgroups", "deny") || !put_text("/proc/self/uid_map", map))
+            _exit(77);
+        snprintf(map, sizeof map, "0 %d 1\n", (int)gid);
+        if (!put_text("/proc/self/gid_map", map) || mount("none", dir, "tmpfs", 0, "size=160k") != 0)
+            _exit(77);
+        char db[128], why[600];
+        snprintf(db, sizeof db, "%s/full.db", dir);
+        store_db *s = store_open(db, NULL, why, sizeof why);
+        if (!s) {
+            fprintf(stderr, "store_open: %s\n", why);
+            _exit(1);
+        }
+        static store_planned plan[5000];
+        for (int i = 0; i < 5000; i++)
+            plan[i] = (store_planned){ .n = i, .variant = HX_CLASSICAL, .rows = 3, .cols = 3, .black = "a",
+                                       .white = "b", .seed = (uint64_t)i };
+        int64_t league = store_league_create(s, "full", "[league]", "sha", 1, plan, 5000);
+        const char *e = store_error(s);
+        if (league >= 0 || !strstr(e, "disk full: ") || !strstr(e, db) || !strstr(e, "database or disk is full")) {
+            fprintf(stderr, "league %lld, store_error: \"%s\"\n", (long long)league, e);
+            _exit(1);
+        }
+        store_close(s);
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    rmdir(dir);
+    assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77)
+        skip();
+    assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 /* Stores one finished game of `moves` on a fresh board; returns its id. */
@@ -352,6 +537,7 @@ static void read_side_selects_and_types_rows(void **state)
     assert_string_equal(r.variant, "hex");
     assert_true(r.rows == 3 && r.cols == 3 && r.swap && r.seed == 5 && r.attempts == 2 && r.seconds == 0.5);
     assert_string_equal(r.black, "alpha");
+    assert_string_equal(r.black_label, "alpha"); /* the only agent of its name */
     assert_string_equal(r.white_sha256, "bbbb");
     assert_int_equal(r.winner, HX_WHITE);
     assert_string_equal(r.reason, "timeout");
@@ -397,6 +583,34 @@ static void read_side_selects_and_types_rows(void **state)
     snprintf(want, sizeof want, "%lld %lld %lld", (long long)g2, (long long)g3, (long long)g4);
     assert_string_equal(ids(s, (store_filter){ .league_series = true }), want);
 
+    /* two agents of one name (another setup of alpha): labelled NAME#ID where both are selected, else NAME */
+    int64_t a2 = store_agent(s, "alpha", "bin/a --fast", "1", "aaaaaaaaaa");
+    int64_t g5 = put_game(s, match, a2, a, HX_HEX, 3, 3, 0, "a1", HX_END_ILLEGAL, "2026-05-01T00:00:00.000Z", 0);
+    char la[32], la2[32];
+    snprintf(la, sizeof la, "alpha#%lld", (long long)a);
+    snprintf(la2, sizeof la2, "alpha#%lld", (long long)a2);
+    q = store_query(s, &(store_filter){ .run = match });
+    assert_non_null(q);
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_true(r.id == g1);
+    assert_string_equal(r.black_label, la);
+    assert_string_equal(r.black, "alpha");
+    assert_string_equal(r.white_label, "beta");
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_true(r.id == g5 && r.black_id == a2);
+    assert_string_equal(r.black_label, la2);
+    assert_string_equal(r.white_label, la);
+    store_games_end(q);
+    q = store_query(s, &(store_filter){ .game = g1 }); /* the other alpha is not in this selection */
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_string_equal(r.black_label, "alpha");
+    store_games_end(q);
+    snprintf(want, sizeof want, "%lld", (long long)g5);
+    assert_string_equal(ids(s, (store_filter){ .agent = la2 }), want); /* a label selects that agent only */
+    snprintf(want, sizeof want, "%lld %lld %lld %lld %lld", (long long)g1, (long long)g2, (long long)g3, (long long)g4,
+             (long long)g5);
+    assert_string_equal(ids(s, (store_filter){ .agent = "alpha" }), want); /* a name, every agent of it */
+
     /* a transcript */
     store_transcript *t = store_transcript_open(s, g1);
     assert_non_null(t);
@@ -440,8 +654,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(games_and_transcripts_are_stored, setup, teardown),
         cmocka_unit_test_setup_teardown(schema_2_database_is_migrated, setup, teardown),
         cmocka_unit_test_setup_teardown(schema_3_database_is_migrated, setup, teardown),
+        cmocka_unit_test_setup_teardown(schema_4_database_is_migrated, setup, teardown),
         cmocka_unit_test_setup_teardown(newer_schema_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(garbage_file_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(foreign_database_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(full_disk_is_named, setup, teardown),
         cmocka_unit_test_setup_teardown(read_side_selects_and_types_rows, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
