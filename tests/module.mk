@@ -25,7 +25,7 @@ $(foreach t,seeds openings,$(call test,tests/unit/test_$t.c,coordinator))
 $(foreach t,cli reports trainer badinput soak access,$(call test,tests/e2e/test_$t.c,engine))
 $(call test,tests/e2e/test_match.c,coordinator)
 $(call test,tests/e2e/test_league.c,coordinator)
-$(call test,tests/e2e/test_sdk.c,protocol zmq)
+$(call test,tests/e2e/test_sdk.c,bot protocol zmq)
 $(call test,tests/e2e/test_hostile.c,coordinator)
 $(call test,tests/e2e/test_identity.c,engine)
 

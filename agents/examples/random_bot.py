@@ -23,8 +23,10 @@ def main():
             unknown = set(range(msg["rows"] * msg["cols"]))
             rng.seed(msg["seed"])
             rows, cols, color, swap = msg["rows"], msg["cols"], msg["color"], msg["swap"]
-            unknown -= set(msg.get("own", [])) | set(msg.get("seen", []))  # an opening's stones it knows
-            moved = bool(msg.get("own"))     # (with an opening, White's first move may still swap: k == 1)
+            # an opening (docs/protocol.md "Openings"): its own stones and the opponent's it is told (hex)
+            unknown -= set(msg.get("own", [])) | set(msg.get("seen", []))
+            stones = len(msg.get("own", [])) + len(msg.get("seen", [])) + msg.get("hidden", 0)
+            moved = stones >= 2  # White's swap window: its first move, only after a 1-stone opening
         elif kind == "turn":
             for event, cell in msg["events"]:
                 if event == "opp_placed":

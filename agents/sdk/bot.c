@@ -57,8 +57,26 @@ static void apply(bot_state *s, const bot_spec *spec, hx_event e)
     }
     if (s->n_events < HX_MAX_EVENTS)
         s->events[s->n_events++] = e;
-    if (spec->observe)
+    if (spec && spec->observe)
         spec->observe(s, &e, spec->user);
+}
+
+void bot_start_game(bot_state *s, const pm_msg *m, const bot_spec *spec)
+{
+    memset(s, 0, sizeof *s);
+    s->game = m->game, s->variant = m->variant, s->rows = m->rows, s->cols = m->cols;
+    s->cells = m->rows * m->cols, s->color = m->color, s->move_ms = m->move_ms, s->seed = m->seed;
+    s->swap_rule = m->swap;
+    if (spec && spec->game_start)
+        spec->game_start(s, spec->user);
+    /* pm_decode() checked the counts: own stones are those of the player's colour, in play order */
+    int k = m->n_own + m->n_seen + m->hidden, own = 0, seen = 0;
+    for (int i = 0; i < k; i++)
+        if (i % 2 == s->color)
+            apply(s, spec, (hx_event){ .kind = HX_EV_PLACED, .cell = m->own[own++] });
+        else if (seen < m->n_seen)
+            apply(s, spec, (hx_event){ .kind = HX_EV_OPP_PLACED, .cell = m->seen[seen++] });
+    s->opening = k;
 }
 
 typedef struct {
@@ -96,23 +114,7 @@ static int handle(link_t *l, const bot_spec *spec, bot_state *s, pm_msg *m, pm_m
 {
     switch (m->type) {
     case PM_GAME_START:
-        memset(s, 0, sizeof *s);
-        s->game = m->game, s->variant = m->variant, s->rows = m->rows, s->cols = m->cols;
-        s->cells = m->rows * m->cols, s->color = m->color, s->move_ms = m->move_ms, s->seed = m->seed;
-        s->swap_rule = m->swap;
-        if (spec->game_start)
-            spec->game_start(s, spec->user);
-        /* An opening: the events the player would have had had it played it, in play order (own stones and,
-         * in hex, the opponent's, alternating from Black), so the view and the event log are the same. */
-        for (int i = 0, o = 0, k = 0; o < m->n_own || k < m->n_seen; i++) {
-            bool mine = i % 2 == s->color;
-            if (mine && o < m->n_own)
-                apply(s, spec, (hx_event){ .kind = HX_EV_PLACED, .cell = m->own[o++] });
-            else if (!mine && k < m->n_seen)
-                apply(s, spec, (hx_event){ .kind = HX_EV_OPP_PLACED, .cell = m->seen[k++] });
-            else if (mine ? k >= m->n_seen : o >= m->n_own)
-                break; /* (a stone of one side missing: the rest cannot be put in order) */
-        }
+        bot_start_game(s, m, spec);
         return 0;
     case PM_TURN: {
         if (m->game != s->game) {

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "protocol.h"
 
 /* What the player knows in the current game. */
 typedef struct {
@@ -32,6 +33,8 @@ typedef struct {
     int n_events;
     hx_event events[HX_MAX_EVENTS]; /* everything this player did and was told, in order */
     int own_stones, known_opponent_stones;
+    int opening;                   /* stones of the opening the game started from (docs/protocol.md "Openings"),
+                                    * 0 for none; they are in view, events and the counts as if played */
     double deadline;               /* when the current move is due, in bot_clock() seconds */
 } bot_state;
 
@@ -51,6 +54,14 @@ typedef struct {
 } bot_spec;
 
 int bot_run(const bot_spec *spec, int argc, char **argv);
+
+/* What bot_run() does with a game_start message: resets *s to the new game, calls spec->game_start, then
+ * applies the opening (if any) as if its stones had been played, in play order from Black: each own stone
+ * an HX_EV_PLACED event, each stone in `seen` (hex) an HX_EV_OPP_PLACED event; a stone not told (`hidden`,
+ * dark variants) is an opponent move the player saw nothing of, as in a game without an opening. So view,
+ * events (and with them the information-state key, hx_events_hash()) and counts are those of the same
+ * stones played as moves; spec->observe is called for each event. spec may be NULL. */
+void bot_start_game(bot_state *s, const pm_msg *start, const bot_spec *spec);
 
 /* Legal attempts in the current view: unknown cells in ascending order, then HX_SWAP when allowed.
  * `out` holds HX_MAX_CELLS + 1 entries. Returns the count. */

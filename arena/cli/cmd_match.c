@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "curvezmq.h"
 #include "record.h"
+#include "referee.h"
 #include "runner.h"
 #include "sandbox.h"
 #include "seeds.h"
@@ -35,6 +36,8 @@ static const char help[] =
     "  --variant V          hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
     "  --board RxC          rows x columns, each from 2 to 19\n"
     "  --swap               hex only, square boards: White may answer the first move with 'swap'\n"
+    "  --opening CELLS      play every game from this opening, e.g. a1,b2: stones placed alternately by Black\n"
+    "                       and White, Black first, as the game's first attempts (docs/protocol.md \"Openings\")\n"
     "  --games N            number of games (default 2)\n"
     "  --move-time MS       wall-clock budget per attempt, milliseconds (default 1000)\n"
     "  --margin MS          grace added to the budget before a move is late (default 50)\n"
@@ -75,6 +78,8 @@ typedef struct {
     int rows, cols;
     unsigned flags;
     uint64_t seed;
+    uint16_t opening[HX_MAX_CELLS];
+    int opening_len;
 } match;
 
 static uint64_t game_seed(uint64_t seed, long i)
@@ -89,7 +94,8 @@ static bool next_game(void *user, rn_game *g)
         return false;
     long i = m->next++;
     *g = (rn_game){ .id = (uint64_t)i + 1, .black = (int)(i % 2), .white = (int)(1 - i % 2), .variant = m->variant,
-                    .rows = m->rows, .cols = m->cols, .flags = m->flags, .seed = game_seed(m->seed, i) };
+                    .rows = m->rows, .cols = m->cols, .flags = m->flags, .seed = game_seed(m->seed, i),
+                    .opening = m->opening_len ? m->opening : NULL, .opening_len = m->opening_len };
     return true;
 }
 
@@ -144,6 +150,34 @@ static void print_json(const match *m, double seconds, const char *db)
     printf("}\n");
 }
 
+/* Parses --opening's comma-separated cell names into m and checks the opening on the match's game (distinct
+ * cells of the board, no winner after it); bad input exits 2 naming the problem. */
+static void parse_opening(match *m, const char *text, hx_variant v, int rows, int cols, unsigned flags)
+{
+    char buf[2048];
+    if (strlen(text) >= sizeof buf)
+        cli_usage_error("match", "--opening: a list of at most %zu characters", sizeof buf - 1);
+    snprintf(buf, sizeof buf, "%s", text);
+    m->opening_len = 0;
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        const char *why;
+        int cell = m->opening_len < HX_MAX_CELLS ? hx_cell_parse(tok, rows, cols, &why) : -1;
+        if (m->opening_len >= HX_MAX_CELLS)
+            why = "more stones than cells";
+        if (cell < 0)
+            cli_usage_error("match", "--opening %s: stone %d '%s': %s", text, m->opening_len + 1, tok, why);
+        m->opening[m->opening_len++] = (uint16_t)cell;
+    }
+    static hx_referee r;
+    char why[160];
+    ref_init(&r, 0, v, rows, cols, flags);
+    if (ref_opening(&r, m->opening, m->opening_len, why, sizeof why) != 0)
+        cli_usage_error("match", "--opening %s: %s", text, why);
+}
+
 /* A BOT's leading "name=NAME " into name: returns the length of that prefix (0 when the BOT has none), or
  * (size_t)-1 with the reason in err when NAME is not a name. */
 static size_t bot_name(const char *bot, char *name, size_t size, char *err, size_t errlen)
@@ -175,7 +209,7 @@ static void parent_dirs(const char *path)
 
 int cmd_match(int argc, char **argv)
 {
-    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART };
+    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING };
     static const struct option options[] = {
         CLI_GAME_OPTIONS,
         { "games", required_argument, 0, O_GAMES },
@@ -197,6 +231,7 @@ int cmd_match(int argc, char **argv)
         { "network", no_argument, 0, O_NETWORK },
         { "env", required_argument, 0, O_ENV },
         { "restart", required_argument, 0, O_RESTART },
+        { "opening", required_argument, 0, O_OPENING },
         { 0, 0, 0, 0 },
     };
     static match m;
@@ -209,7 +244,7 @@ int cmd_match(int argc, char **argv)
     const char *db = STORE_DEFAULT_PATH, *logs = "results/logs";
     bool quiet = false;
     long limit[3] = { -1, -1, -1 }; /* memory, cpu, files; -1: the default */
-    const char *listen = NULL, *key_file = NULL, *pin = NULL;
+    const char *listen = NULL, *key_file = NULL, *pin = NULL, *opening = NULL;
     bool sandbox = true, network = false, restart_each_game = false;
     const char *env[SB_MAX_ENV];
     int n_env = 0;
@@ -248,6 +283,7 @@ int cmd_match(int argc, char **argv)
             sandbox = strcmp(optarg, "on") == 0;
             break;
         case O_NETWORK: network = true; break;
+        case O_OPENING: opening = optarg; break;
         case O_RESTART:
             if (strcmp(optarg, "forfeit") != 0 && strcmp(optarg, "game") != 0)
                 cli_usage_error("match", "--restart %s: expected forfeit or game", optarg);
@@ -273,6 +309,8 @@ int cmd_match(int argc, char **argv)
                         argc - optind);
     hx_game probe;
     cli_new_game("match", &probe, o.variant, o.rows, o.cols, o.flags);
+    if (opening)
+        parse_opening(&m, opening, o.variant, o.rows, o.cols, o.flags);
     if (listen && !key_file)
         cli_usage_error("match", "--listen %s needs --server-key FILE (make one with 'arena keygen FILE')", listen);
     if (key_file && !listen)

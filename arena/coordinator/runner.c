@@ -274,8 +274,11 @@ static void end_game(runner *r, int si, int winner, hx_end_reason reason, const 
             if (p->state == P_PLAYING && p->slot == si)
                 send_raw(r, p, &end);
         }
-    } else {
+    } else { /* forfeited before it started: the record holds the opening (when valid) and nothing else */
+        char why[160];
         ref_init(&s->ref, s->game.id, s->game.variant, s->game.rows, s->game.cols, s->game.flags);
+        if (s->game.opening_len > 0 && ref_opening(&s->ref, s->game.opening, s->game.opening_len, why, sizeof why) != 0)
+            ref_init(&s->ref, s->game.id, s->game.variant, s->game.rows, s->game.cols, s->game.flags);
     }
     for (int c = 0; c < 2; c++) {
         proc *p = &r->procs[s->proc[c]];

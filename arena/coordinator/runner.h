@@ -49,8 +49,11 @@ typedef struct {
     int rows, cols;
     unsigned flags;            /* HX_SWAP_RULE */
     uint64_t seed;             /* each player is sent its own seed derived from this one and rn_config.seed_key */
-    const uint16_t *opening;   /* the opening: cells placed alternately from Black before the players move */
-    int opening_len;           /* (docs/protocol.md#openings); 0: none */
+    const uint16_t *opening;   /* NULL/0: none; else cells placed alternately by Black and White, Black first, as the
+                                * game's first opening_len attempts before the players move (docs/protocol.md
+                                * "Openings"; checked before the game: an invalid one fails the run, naming the game).
+                                * The caller's memory: it must stay valid until the game is finished */
+    int opening_len;
     void *tag;                 /* the caller's, handed back in rn_result */
 } rn_game;
 

@@ -72,7 +72,15 @@ static void put_cell(msgpack_packer *pk, int cell)
         msgpack_pack_int(pk, cell);
 }
 
-/* Number of map entries each type writes (the type key included). */
+static void put_cells(msgpack_packer *pk, const char *key, const uint16_t *cells, int n)
+{
+    put_str(pk, key);
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++)
+        msgpack_pack_uint16(pk, cells[i]);
+}
+
+/* Number of map entries each type writes (the opening keys of game_start aside) (the type key included). */
 static const int entries[PM_TYPE_COUNT] = { 7, 9, 3, 3, 5, 6, 2, 2, 1, 2 };
 
 size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
@@ -82,7 +90,7 @@ size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
     fixed_buf f = { .buf = buf, .cap = cap };
     msgpack_packer pk;
     msgpack_packer_init(&pk, &f, fixed_write);
-    bool opening = m->type == PM_GAME_START && (m->n_own || m->n_seen || m->hidden);
+    bool opening = m->type == PM_GAME_START && m->n_own + m->n_seen + m->hidden > 0;
     msgpack_pack_map(&pk, (size_t)entries[m->type] + (opening ? 3 : 0));
     put_key_str(&pk, "type", type_names[m->type]);
     switch (m->type) {
@@ -122,14 +130,8 @@ size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
         else
             msgpack_pack_false(&pk);
         if (opening) {
-            put_str(&pk, "own");
-            msgpack_pack_array(&pk, (size_t)m->n_own);
-            for (int i = 0; i < m->n_own; i++)
-                msgpack_pack_uint16(&pk, m->own[i]);
-            put_str(&pk, "seen");
-            msgpack_pack_array(&pk, (size_t)m->n_seen);
-            for (int i = 0; i < m->n_seen; i++)
-                msgpack_pack_uint16(&pk, m->seen[i]);
+            put_cells(&pk, "own", m->own, m->n_own);
+            put_cells(&pk, "seen", m->seen, m->n_seen);
             put_key_uint(&pk, "hidden", (uint64_t)m->hidden);
         }
         break;
@@ -426,6 +428,44 @@ static void read_hello(reader *r, pm_msg *m)
     }
 }
 
+/* The optional opening keys of game_start (absent: no opening). */
+static void read_opening(reader *r, pm_msg *m)
+{
+    bool taken[HX_MAX_CELLS] = { false };
+    int cells = m->rows * m->cols;
+    static const char *const keys[2] = { "own", "seen" };
+    for (int k = 0; k < 2; k++) {
+        if (!lookup(r, keys[k]))
+            continue;
+        const msgpack_object_array *a = get_array(r, keys[k]);
+        if (!a)
+            return;
+        for (uint32_t i = 0; i < a->size; i++) {
+            const msgpack_object *o = &a->ptr[i];
+            if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 >= (uint64_t)cells || taken[o->via.u64]) {
+                fail(r, "key '%s': entry %u: expected a cell from 0 to %d not listed before", keys[k], i, cells - 1);
+                return;
+            }
+            taken[o->via.u64] = true;
+            (k ? m->seen : m->own)[i] = (uint16_t)o->via.u64;
+        }
+        *(k ? &m->n_seen : &m->n_own) = (int)a->size;
+    }
+    if (lookup(r, "hidden"))
+        m->hidden = (int)get_uint(r, "hidden", (uint64_t)cells);
+    if (r->failed)
+        return;
+    int stones = m->n_own + m->n_seen + m->hidden, opp = m->n_seen + m->hidden;
+    if (stones > cells)
+        fail(r, "keys 'own', 'seen', 'hidden': %d stones on %d cells", stones, cells);
+    else if (m->variant == HX_HEX ? m->hidden != 0 : m->n_seen != 0)
+        fail(r, "key '%s': must be %s in %s", m->variant == HX_HEX ? "hidden" : "seen",
+             m->variant == HX_HEX ? "0" : "empty", hx_variant_name(m->variant));
+    else if (m->color == HX_BLACK ? m->n_own != opp && m->n_own != opp + 1 : opp != m->n_own && opp != m->n_own + 1)
+        fail(r, "keys 'own', 'seen', 'hidden': %d own and %d opponent stones are not an opening for %s", m->n_own,
+             opp, m->color == HX_BLACK ? "Black" : "White");
+}
+
 static void read_game_start(reader *r, pm_msg *m)
 {
     m->game = get_uint(r, "game", UINT64_MAX);
@@ -443,33 +483,8 @@ static void read_game_start(reader *r, pm_msg *m)
     m->move_ms = (uint32_t)get_uint(r, "move_ms", UINT32_MAX);
     m->seed = get_uint(r, "seed", UINT64_MAX);
     m->swap = get_bool(r, "swap");
-    /* an opening (optional keys): cells of this board, distinct, at most PM_MAX_OPENING of each */
-    bool taken[HX_MAX_CELLS] = { false };
-    int cells = m->rows * m->cols;
-    static const char *const keys[2] = { "own", "seen" };
-    for (int k = 0; k < 2 && !r->failed; k++) {
-        if (!lookup(r, keys[k]))
-            continue;
-        const msgpack_object_array *a = get_array(r, keys[k]);
-        if (!a)
-            return;
-        if (a->size > PM_MAX_OPENING) {
-            fail(r, "key '%s': more than %d stones", keys[k], PM_MAX_OPENING);
-            return;
-        }
-        for (uint32_t i = 0; i < a->size; i++) {
-            const msgpack_object *o = &a->ptr[i];
-            if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 >= (uint64_t)cells || taken[o->via.u64]) {
-                fail(r, "key '%s': expected distinct cells from 0 to %d", keys[k], cells - 1);
-                return;
-            }
-            taken[o->via.u64] = true;
-            (k ? m->seen : m->own)[i] = (uint16_t)o->via.u64;
-        }
-        *(k ? &m->n_seen : &m->n_own) = (int)a->size;
-    }
-    if (!r->failed && lookup(r, "hidden"))
-        m->hidden = (int)get_uint(r, "hidden", PM_MAX_OPENING);
+    if (!r->failed)
+        read_opening(r, m);
 }
 
 static void read_turn(reader *r, pm_msg *m)

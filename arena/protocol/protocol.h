@@ -39,8 +39,6 @@ typedef enum {
     PM_TYPE_COUNT
 } pm_type;
 
-#define PM_MAX_OPENING 32 /* stones of an opening */
-
 typedef struct {
     pm_type type;
     uint64_t game; /* game_start, turn, move, result, game_end */
@@ -58,11 +56,13 @@ typedef struct {
     uint32_t move_ms;
     uint64_t seed;
     bool swap;
-    /* game_start after an opening (docs/protocol.md#openings; all 0 without one): the player's own opening stones
-     * and the opponent's it is told (hex: all; dark variants: none), each in play order, and how many opponent
-     * opening stones it is not told */
+    /* game_start after an opening of k > 0 stones (docs/protocol.md "Openings"; all 0 without one, and the keys
+     * are then absent): the player's own opening stones and the opponent's it is told (hex: all of them; dark
+     * variants: none), each in play order, and how many opponent opening stones it is not told. pm_decode()
+     * refuses cells off the board or repeated, `seen` outside hex, `hidden` in hex, and counts that are not
+     * those of an opening for the player's colour (Black placed stones 1, 3, 5, ..., White 2, 4, ...). */
     int n_own, n_seen, hidden;
-    uint16_t own[PM_MAX_OPENING], seen[PM_MAX_OPENING];
+    uint16_t own[HX_MAX_CELLS], seen[HX_MAX_CELLS];
 
     /* turn: events since the player's previous turn (or the game's start) */
     int n_events;

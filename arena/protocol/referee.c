@@ -8,15 +8,14 @@ int ref_init(hx_referee *r, uint64_t id, hx_variant v, int rows, int cols, unsig
 {
     r->id = id;
     r->sent[0] = r->sent[1] = 0;
-    r->n_opening = 0;
+    r->opening = 0;
     return hx_new(&r->game, v, rows, cols, flags);
 }
 
 int ref_opening(hx_referee *r, const uint16_t *cells, int n, char *why, size_t whylen)
 {
-    if (n < 0 || n > PM_MAX_OPENING || hx_num_attempts(&r->game) != 0) {
-        snprintf(why, whylen, n > PM_MAX_OPENING ? "an opening of more than %d stones" : "not a fresh game",
-                 PM_MAX_OPENING);
+    if (hx_num_attempts(&r->game) != 0) {
+        snprintf(why, whylen, "an opening needs a game not yet under way");
         return -1;
     }
     for (int i = 0; i < n; i++) {
@@ -27,15 +26,20 @@ int ref_opening(hx_referee *r, const uint16_t *cells, int n, char *why, size_t w
             return -1;
         }
         hx_cell_name(cells[i], hx_cols(&r->game), name);
+        if (hx_owner(&r->game, cells[i]) != 0) {
+            snprintf(why, whylen, "opening stone %d: %s is already taken", i + 1, name);
+            return -1;
+        }
         if (hx_over(&r->game)) {
-            snprintf(why, whylen, "opening stone %d (%s): the game is already won", i + 1, name);
+            snprintf(why, whylen, "opening stone %d: %s comes after %s has won", i + 1, name,
+                     hx_winner(&r->game) == HX_BLACK ? "Black" : "White");
             return -1;
         }
-        if (hx_attempt(&r->game, cells[i]) != HX_PLACED) {
-            snprintf(why, whylen, "opening stone %d (%s): the cell is taken", i + 1, name);
+        if (hx_attempt(&r->game, cells[i]) != HX_PLACED) { /* (cannot happen: an empty cell, Black and White in turn) */
+            snprintf(why, whylen, "opening stone %d: %s is not placed", i + 1, name);
             return -1;
         }
-        r->opening[r->n_opening++] = cells[i];
+        r->opening++;
     }
     if (hx_over(&r->game)) {
         snprintf(why, whylen, "the opening wins the game for %s", hx_winner(&r->game) == HX_BLACK ? "Black" : "White");
@@ -58,12 +62,13 @@ void ref_game_start(const hx_referee *r, int player, uint32_t move_ms, uint64_t 
     out->move_ms = move_ms;
     out->seed = seed;
     out->swap = (r->game.flags & HX_SWAP_RULE) != 0;
-    bool perfect = hx_variant_of(&r->game) == HX_HEX;
-    for (int i = 0; i < r->n_opening; i++) {
+    bool told = hx_variant_of(&r->game) == HX_HEX;
+    for (int i = 0; i < r->opening; i++) {
+        int cell = hx_move_at(&r->game, i).cell;
         if (i % 2 == player)
-            out->own[out->n_own++] = r->opening[i];
-        else if (perfect)
-            out->seen[out->n_seen++] = r->opening[i];
+            out->own[out->n_own++] = (uint16_t)cell;
+        else if (told)
+            out->seen[out->n_seen++] = (uint16_t)cell;
         else
             out->hidden++;
     }

@@ -15,6 +15,7 @@
 
 #include "agents/misbehaviours.h"
 #include "protocol.h"
+#include "runner.h"
 #include "seeds.h"
 #include "test_sys.h"
 
@@ -230,14 +231,16 @@ static void bots_are_told_exactly_their_information_state(void **state)
     static hx_event told[HX_MAX_EVENTS], truth[HX_MAX_EVENTS];
     char why[256];
     int audited = 0;
-    for (int v = 0; v < HX_VARIANT_COUNT; v++) {
-        snprintf(rec, sizeof rec, "%s/record-%d.bin", tmp, v);
+    static const uint16_t opening[3] = { 5, 10, 12 }; /* b2 c3 a4 on 4x4 */
+    for (int run_no = 0; run_no < 2 * HX_VARIANT_COUNT; run_no++) {
+        int v = run_no % HX_VARIANT_COUNT, k = run_no < HX_VARIANT_COUNT ? 0 : 3; /* then from an opening */
+        snprintf(rec, sizeof rec, "%s/record-%d.bin", tmp, run_no);
         unlink(rec);
         setenv("ARENA_RECORD", rec, 1);
         int rc = run(out, sizeof out,
-                     "%s/arena match --variant %s --board 4x4 --games 10 --db %s --logs %s/logs --json --quiet "
+                     "%s/arena match --variant %s --board 4x4 --games 10 --db %s --logs %s/logs --json --quiet %s "
                      "--sandbox off --env ARENA_RECORD '%s/misbehave --mode play' '%s/random'",
-                     bin, variants[v], db, tmp, agents, bin);
+                     bin, variants[v], db, tmp, k ? "--opening b2,c3,a4" : "", agents, bin);
         unsetenv("ARENA_RECORD");
         assert_int_equal(rc, 0);
         long run_id = json_int(out, NULL, "run");
@@ -286,10 +289,21 @@ static void bots_are_told_exactly_their_information_state(void **state)
                 while (sqlite3_step(att) == SQLITE_ROW) {
                     const char *w;
                     int cell = hx_cell_parse((const char *)sqlite3_column_text(att, 0), 4, 4, &w);
+                    if (hx_num_attempts(&g) < k) /* the stored game starts with the opening */
+                        assert_int_equal(cell, opening[hx_num_attempts(&g)]);
                     assert_true(hx_attempt(&g, cell) >= 0);
                 }
+                assert_true(hx_num_attempts(&g) > k);
                 me = m.color;
                 n_told = 0;
+                /* the opening as game_start tells it: own stones, and in hex the opponent's (else a count) */
+                assert_int_equal(m.n_own + m.n_seen + m.hidden, k);
+                assert_int_equal(m.hidden, hx_variant_dark((hx_variant)v) ? (k + me) / 2 : 0);
+                for (int i = 0, own = 0, seen = 0; i < k; i++)
+                    if (i % 2 == me)
+                        told[n_told++] = (hx_event){ HX_EV_PLACED, m.own[own++] };
+                    else if (seen < m.n_seen)
+                        told[n_told++] = (hx_event){ HX_EV_OPP_PLACED, m.seen[seen++] };
                 in_game = true;
             } else if (m.type == PM_TURN) {
                 assert_true(in_game);
@@ -321,7 +335,110 @@ static void bots_are_told_exactly_their_information_state(void **state)
         sqlite3_finalize(att);
         sqlite3_close(d);
     }
-    assert_int_equal(audited, 70);
+    assert_int_equal(audited, 140);
+}
+
+/* Bots play legal moves after an opening in every variant (hex with the swap rule after a one-stone opening too):
+ * no forfeit, and every stored game starts with the opening. A bad --opening is bad input. */
+static void games_from_an_opening(void **state)
+{
+    (void)state;
+    setup_paths();
+    static const char *variants[] = { "hex", "classical", "abrupt", "classical-noisy", "classical-flash",
+                                      "abrupt-noisy", "abrupt-flash" };
+    static const char *bots[] = { "bridge", "agents/examples/random_bot.py" };
+    char db[128], sql[512];
+    snprintf(db, sizeof db, "%s/opening.db", tmp);
+    for (int i = 0; i <= HX_VARIANT_COUNT; i++) {
+        bool swap = i == HX_VARIANT_COUNT; /* then hex with swap, one stone: White's first move may swap */
+        const char *opening = swap ? "c3" : "c2,b3,d4";
+        char b[600];
+        snprintf(b, sizeof b, "%s%s", i % 2 ? "" : bin, i % 2 ? bots[1] : "/bridge");
+        int rc = run(out, sizeof out,
+                     "%s/arena match --variant %s%s --board 5x5 --games 6 --opening %s --db %s --logs %s/logs --json "
+                     "--quiet '%s/random --seed %d' '%s' 2>&1",
+                     bin, swap ? "hex" : variants[i], swap ? " --swap" : "", opening, db, tmp, bin, i, b);
+        if (rc != 0)
+            fail_msg("%s from %s: arena match exited with %d: %s", swap ? "hex --swap" : variants[i], opening, rc, out);
+        long run_id = json_int(out, NULL, "run");
+        assert_int_equal(json_int(out, NULL, "games"), 6);
+        for (const char *r = "timeout\0crash\0illegal\0protocol_error\0disconnected\0"; *r; r += strlen(r) + 1)
+            if (json_int(out, "\"forfeits\":", r) != 0)
+                fail_msg("%s from %s: a %s forfeit: %s", swap ? "hex --swap" : variants[i], opening, r, out);
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM games g WHERE run_id = %ld AND attempts > %d AND (SELECT group_concat(cell, "
+                 "',') FROM (SELECT cell FROM attempts a WHERE a.game_id = g.id ORDER BY n LIMIT %d)) = '%s'",
+                 run_id, swap ? 1 : 3, swap ? 1 : 3, opening);
+        assert_int_equal(db_scalar(db, sql), 6);
+    }
+    static const struct {
+        const char *opening, *says;
+    } bad[] = {
+        { "a1,a1", "--opening a1,a1: opening stone 2: a1 is already taken" },
+        { "a1,f1", "--opening a1,f1: stone 2 'f1': " },
+        { "a1,,b2", "stone 2 '': " },
+        { "a1,e1,a2,e2,a3,e3,a4,e4,a5", "the opening wins the game for Black" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = run(out, sizeof out, "%s/arena match --variant abrupt --board 5x5 --opening %s --db %s bin/random "
+                     "bin/random 2>&1", bin, bad[i].opening, db);
+        assert_int_equal(rc, 2);
+        if (!strstr(out, bad[i].says) || strchr(out, '\n') != out + strlen(out) - 1)
+            fail_msg("--opening %s: expected one line with '%s', got '%s'", bad[i].opening, bad[i].says, out);
+    }
+}
+
+/* The runner checks a game's opening before the game: game 1 is played from its opening, game 2's (a cell twice)
+ * fails the run naming the game, and nobody forfeits. */
+typedef struct {
+    int next, finished, first_cells[2];
+} opening_run;
+
+static bool opening_next(void *user, rn_game *g)
+{
+    static const uint16_t good[2] = { 4, 0 }, bad[2] = { 4, 4 };
+    opening_run *o = user;
+    if (o->next == 2)
+        return false;
+    int i = o->next++;
+    *g = (rn_game){ .id = (uint64_t)i + 1, .black = 0, .white = 1, .variant = HX_ABRUPT, .rows = 3, .cols = 3,
+                    .seed = 5, .opening = i ? bad : good, .opening_len = 2 };
+    return true;
+}
+
+static bool opening_finished(void *user, const rn_result *r, char *why, size_t whylen)
+{
+    (void)why, (void)whylen;
+    opening_run *o = user;
+    o->finished++;
+    assert_int_equal(r->reason, HX_END_CONNECTED);
+    for (int i = 0; i < 2; i++) /* the record starts with the opening */
+        o->first_cells[i] = hx_move_at(r->play, i).cell;
+    return true;
+}
+
+static void a_bad_opening_fails_the_run(void **state)
+{
+    (void)state;
+    setup_paths();
+    char line[600], err[512];
+    snprintf(line, sizeof line, "%s/random", bin);
+    ag_command cmd;
+    assert_int_equal(ag_command_parse(line, NULL, &cmd, err, sizeof err), 0);
+    cmd.sandbox.off = true;
+    rn_agent bots[2] = { { .name = "a", .command = &cmd }, { .name = "b", .command = &cmd } };
+    opening_run o = { 0 };
+    char logs[128];
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    rn_config cfg = { .agents = bots, .n_agents = 2, .concurrency = 1, .move_ms = 1000, .margin_ms = 50,
+                      .handshake_ms = 5000, .ping_ms = 1000, .log_dir = logs, .log_prefix = "opening",
+                      .next_game = opening_next, .finished = opening_finished, .user = &o };
+    assert_int_equal(rn_run(&cfg, err, sizeof err), RN_FAILED);
+    assert_int_equal(o.finished, 1);
+    assert_int_equal(o.first_cells[0], 4);
+    assert_int_equal(o.first_cells[1], 0);
+    if (!strstr(err, "game 2: bad opening: opening stone 2: b2 is already taken"))
+        fail_msg("unexpected error: %s", err);
 }
 
 static void sigterm_leaves_no_bot_behind(void **state)
@@ -389,6 +506,8 @@ int main(void)
         cmocka_unit_test(random_against_random_and_python),
         cmocka_unit_test(misbehaving_bots_forfeit_and_the_match_goes_on),
         cmocka_unit_test(bots_are_told_exactly_their_information_state),
+        cmocka_unit_test(games_from_an_opening),
+        cmocka_unit_test(a_bad_opening_fails_the_run),
         cmocka_unit_test(sigterm_leaves_no_bot_behind),
         cmocka_unit_test(bad_input_is_named),
     };

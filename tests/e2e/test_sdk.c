@@ -1,16 +1,19 @@
 /* tests/e2e/test_sdk.c — bots end to end: this test is the coordinator (a ZeroMQ ROUTER on a private ipc
  * endpoint), starts a bot as a process, checks its hello, and plays games in every variant through the
  * referee; every move the bot sends must be legal. Also: pings, garbage input (C SDK), and shutdown with
- * exit status 0. Bots: bin/random (C SDK) and agents/examples/random_bot.py (written from the docs). */
+ * exit status 0. Bots: bin/random (C SDK) and agents/examples/random_bot.py (written from the docs), in games
+ * from openings too (hex with the swap rule after a one-stone opening among them). In process: the SDK's state
+ * after an opening is that of the same stones played as moves (view, events, key, legal moves). */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zmq.h>
 
+#include "bot.h"
 #include "protocol.h"
 #include "referee.h"
-#include "test_util.h"
+#include "test_wire.h"
 
 typedef struct {
     void *ctx, *router;
@@ -130,6 +133,10 @@ static void play_every_variant(char *const argv[], const char *name, bool garbag
             int bot = k % 2, n = 3 + k / 2;
             unsigned flags = v == HX_HEX && k >= 4 ? HX_SWAP_RULE : 0;
             assert_int_equal(ref_init(&r, id, (hx_variant)v, n, n, flags), 0);
+            /* games 2 and 3 from an opening: three stones, or in hex with swap one (White may swap) */
+            static const uint16_t opening[3] = { 4, 0, 8 }; /* a2, a1, a3 on 4x4; e1 on 5x5 */
+            int stones = k == 2 || k == 3 ? 3 : v == HX_HEX && k == 5 ? 1 : 0;
+            assert_int_equal(ref_opening(&r, opening, stones, why, sizeof why), 0);
             ref_game_start(&r, bot, 1000, id * 7, &m);
             send_to(&c, &m);
             while (!hx_over(&r.game)) {
@@ -159,6 +166,61 @@ static void play_every_variant(char *const argv[], const char *name, bool garbag
     assert_int_equal(stop(&c), 0);
 }
 
+/* The SDK's state after an opening told in game_start equals its state after the same stones played as moves. */
+static void an_opening_is_the_state_of_its_moves(void **state)
+{
+    (void)state;
+    static hx_referee r, moves;
+    static pm_msg m, got;
+    static bot_state s;
+    static hx_event truth[HX_MAX_EVENTS];
+    uint16_t legal[HX_MAX_CELLS + 1], legal2[HX_MAX_CELLS + 1];
+    hx_rng rng;
+    hx_rng_seed(&rng, 11);
+    int checked = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++)
+        for (int game = 0; game < 300; game++) {
+            int rows = 2 + (int)hx_rng_below(&rng, 4), cols = 2 + (int)hx_rng_below(&rng, 4);
+            unsigned flags = v == HX_HEX && rows == cols && game % 2 ? HX_SWAP_RULE : 0;
+            int k = (int)hx_rng_below(&rng, 6);
+            uint16_t cells[6];
+            /* the same stones as moves: a player's event log is what its turns and results told it
+             * (tests/unit/test_referee.c) */
+            assert_int_equal(ref_init(&moves, 1, (hx_variant)v, rows, cols, flags), 0);
+            int played = 0;
+            for (; played < k && !hx_over(&moves.game); played++) {
+                do
+                    cells[played] = (uint16_t)hx_rng_below(&rng, (uint32_t)(rows * cols));
+                while (hx_owner(&moves.game, cells[played]) != 0);
+                assert_int_equal(ref_move(&moves, cells[played], &m), HX_PLACED);
+            }
+            if (hx_over(&moves.game) || played == 0)
+                continue;
+            assert_int_equal(ref_init(&r, 2, (hx_variant)v, rows, cols, flags), 0);
+            assert_int_equal(ref_opening(&r, cells, played, why, sizeof why), 0);
+            for (int p = 0; p < 2; p++) {
+                ref_game_start(&r, p, 100, 5, &m);
+                through_wire(&m, &got);
+                bot_start_game(&s, &got, NULL);
+                assert_int_equal(s.opening, played);
+                int n = hx_events(&moves.game, p, truth);
+                assert_int_equal(s.n_events, n);
+                assert_memory_equal(s.events, truth, (size_t)n * sizeof truth[0]);
+                assert_true(hx_events_hash(s.events, s.n_events) == hx_key_fingerprint(&moves.game, p));
+                for (int c = 0; c < rows * cols; c++)
+                    assert_int_equal(s.view[c], hx_view(&moves.game, p, c));
+                assert_int_equal(s.own_stones, hx_stones(&moves.game, p));
+                if (hx_to_move(&r.game) == p) { /* its legal moves are the engine's (swap included) */
+                    int nl = bot_legal(&s, legal), ne = hx_legal(&r.game, legal2);
+                    assert_int_equal(nl, ne);
+                    assert_memory_equal(legal, legal2, (size_t)nl * sizeof legal[0]);
+                    checked++;
+                }
+            }
+        }
+    assert_true(checked > 1000);
+}
+
 static void c_random_bot(void **state)
 {
     (void)state;
@@ -179,6 +241,7 @@ static void python_random_bot(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_opening_is_the_state_of_its_moves),
         cmocka_unit_test(c_random_bot),
         cmocka_unit_test(python_random_bot),
     };

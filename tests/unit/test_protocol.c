@@ -156,6 +156,83 @@ static void expect_refused(const uint8_t *data, size_t len, const char *says)
         fail_msg("reason '%s', expected '%s'", why, says);
 }
 
+/* Whether the encoded bytes hold the string s. */
+static bool has(const uint8_t *bytes, size_t n, const char *s)
+{
+    size_t k = strlen(s);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(bytes + i, s, k) == 0)
+            return true;
+    return false;
+}
+
+/* game_start's opening keys: round trip in hex (seen) and a dark variant (hidden), absent without an opening, and
+ * refused when they are not what an opening can tell a player. */
+static void opening_keys_round_trip(void **state)
+{
+    (void)state;
+    static pm_msg m, d;
+    static uint8_t bytes[PM_MAX_MESSAGE];
+    memset(&m, 0, sizeof m);
+    m.type = PM_GAME_START, m.game = 3, m.variant = HX_HEX, m.rows = 19, m.cols = 19, m.color = HX_WHITE;
+    m.move_ms = 100, m.swap = true;
+    size_t n = pm_encode(&m, bytes, sizeof bytes); /* no opening: none of the keys */
+    assert_false(has(bytes, n, "own"));
+    assert_false(has(bytes, n, "seen"));
+    assert_false(has(bytes, n, "hidden"));
+    through_wire(&m, &d);
+    assert_int_equal(d.n_own + d.n_seen + d.hidden, 0);
+
+    m.n_own = 1, m.own[0] = 360;   /* White: stone 2 */
+    m.n_seen = 2, m.seen[0] = 0, m.seen[1] = 300; /* Black: stones 1 and 3 */
+    through_wire(&m, &d);
+    assert_int_equal(d.n_own, 1);
+    assert_int_equal(d.own[0], 360);
+    assert_int_equal(d.n_seen, 2);
+    assert_int_equal(d.seen[1], 300);
+    assert_int_equal(d.hidden, 0);
+    n = pm_encode(&m, bytes, sizeof bytes);
+    assert_true(has(bytes, n, "hidden")); /* all three keys once there is an opening */
+
+    m.variant = HX_CLASSICAL_FLASH, m.color = HX_BLACK, m.swap = false;
+    m.n_own = 2, m.own[0] = 5, m.own[1] = 7, m.n_seen = 0, m.hidden = 2;
+    through_wire(&m, &d);
+    assert_int_equal(d.n_own, 2);
+    assert_int_equal(d.own[1], 7);
+    assert_int_equal(d.n_seen, 0);
+    assert_int_equal(d.hidden, 2);
+
+    static const struct {
+        hx_variant v;
+        int color, n_own, own[3], n_seen, seen[3], hidden;
+        const char *says;
+    } bad[] = {
+        { HX_HEX, HX_BLACK, 1, { 0 }, 1, { 0 }, 0, "key 'seen': entry 0: expected a cell" },      /* repeated */
+        { HX_HEX, HX_BLACK, 1, { 361 }, 0, { 0 }, 0, "key 'own'" },                          /* off the board */
+        { HX_HEX, HX_BLACK, 1, { 1 }, 0, { 0 }, 1, "key 'hidden': must be 0 in hex" },
+        { HX_ABRUPT, HX_WHITE, 1, { 1 }, 1, { 2 }, 0, "key 'seen': must be empty in abrupt" },
+        { HX_ABRUPT, HX_WHITE, 2, { 1, 2 }, 0, { 0 }, 1, "not an opening for White" },       /* White ahead */
+        { HX_HEX, HX_BLACK, 0, { 0 }, 1, { 1 }, 0, "not an opening for Black" },             /* White first */
+        { HX_CLASSICAL, HX_BLACK, 3, { 1, 2, 3 }, 0, { 0 }, 1, "not an opening for Black" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&m, 0, sizeof m);
+        m.type = PM_GAME_START, m.variant = bad[i].v, m.rows = bad[i].v == HX_HEX ? 19 : 3;
+        m.cols = m.rows, m.color = bad[i].color, m.n_own = bad[i].n_own, m.n_seen = bad[i].n_seen;
+        m.hidden = bad[i].hidden;
+        for (int j = 0; j < 3; j++)
+            m.own[j] = (uint16_t)bad[i].own[j], m.seen[j] = (uint16_t)bad[i].seen[j];
+        n = pm_encode(&m, bytes, sizeof bytes);
+        assert_true(n > 0);
+        expect_refused(bytes, n, bad[i].says);
+    }
+    memset(&m, 0, sizeof m); /* more stones than cells */
+    m.type = PM_GAME_START, m.variant = HX_ABRUPT, m.rows = 2, m.cols = 2, m.color = HX_WHITE, m.n_own = 2;
+    m.own[0] = 0, m.own[1] = 1, m.hidden = 3;
+    n = pm_encode(&m, bytes, sizeof bytes);
+    expect_refused(bytes, n, "5 stones on 4 cells");
+}
+
 static void hostile_bytes_are_refused(void **state)
 {
     (void)state;
@@ -299,6 +376,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_type_round_trips),
+        cmocka_unit_test(opening_keys_round_trip),
         cmocka_unit_test(unknown_keys_are_ignored),
         cmocka_unit_test(hostile_bytes_are_refused),
         cmocka_unit_test(missing_and_mistyped_keys_are_named),

@@ -1,13 +1,36 @@
 /* tests/unit/test_referee.c — what players are told: over many random games in every variant, the messages a
  * player receives (results and turn events, through encode/decode) rebuild exactly its own event log, so
- * it learns its information state and nothing more; only game_end shows the board. A third of the games start
- * from a random opening, told in game_start. */
+ * it learns its information state and nothing more; only game_end shows the board. Games start from random
+ * openings of 0..4 stones, which a player learns from its game_start; bad openings are refused. */
 #include "referee.h"
 #include "test_wire.h"
 
 static bool own_kind(hx_event_kind k)
 {
     return k == HX_EV_PLACED || k == HX_EV_REJECTED || k == HX_EV_COLLIDED;
+}
+
+/* Starts game `id` on r from a random opening of 0..4 stones (fewer on small boards; none that wins). Returns k. */
+static int random_opening(hx_referee *r, hx_rng *rng, uint64_t id, hx_variant v, int rows, int cols, unsigned flags)
+{
+    char why[160];
+    for (;;) {
+        assert_int_equal(ref_init(r, id, v, rows, cols, flags), 0);
+        int k = (int)hx_rng_below(rng, 5), cells = rows * cols;
+        uint16_t opening[4];
+        for (int i = 0; i < k; i++) {
+            bool again = true;
+            while (again) {
+                opening[i] = (uint16_t)hx_rng_below(rng, (uint32_t)cells);
+                again = false;
+                for (int j = 0; j < i; j++)
+                    again |= opening[j] == opening[i];
+            }
+        }
+        if (ref_opening(r, opening, k, why, sizeof why) == 0)
+            return k;
+        assert_true(strstr(why, "wins the game") || strstr(why, "has won")); /* distinct cells: only a win */
+    }
 }
 
 static void players_learn_exactly_their_information_state(void **state)
@@ -22,45 +45,28 @@ static void players_learn_exactly_their_information_state(void **state)
         for (int game = 0; game < 1500; game++) {
             int rows = 2 + (int)hx_rng_below(&rng, 5), cols = 2 + (int)hx_rng_below(&rng, 5);
             unsigned flags = v == HX_HEX && rows == cols && game % 2 ? HX_SWAP_RULE : 0;
-            assert_int_equal(ref_init(&r, (uint64_t)game, (hx_variant)v, rows, cols, flags), 0);
-            /* every third game from a random opening of 1 to 4 stones (one that wins is refused: none then) */
-            uint16_t opening[4];
-            int stones = game % 3 ? 0 : 1 + (int)hx_rng_below(&rng, 4);
-            bool taken[HX_MAX_CELLS] = { false };
-            for (int i = 0; i < stones; i++) {
-                int c;
-                do
-                    c = (int)hx_rng_below(&rng, (uint32_t)(rows * cols));
-                while (taken[c]);
-                taken[c] = true;
-                opening[i] = (uint16_t)c;
-            }
-            char why[160];
-            if (stones > 0 && ref_opening(&r, opening, stones, why, sizeof why) != 0) {
-                if (!strstr(why, "wins") && !strstr(why, "won"))
-                    fail_msg("opening refused: %s", why);
-                assert_int_equal(ref_init(&r, (uint64_t)game, (hx_variant)v, rows, cols, flags), 0);
-                stones = 0;
-            }
+            int stones = random_opening(&r, &rng, (uint64_t)game, (hx_variant)v, rows, cols, flags);
+            assert_int_equal(r.opening, stones);
             assert_int_equal(hx_num_attempts(&r.game), stones);
+            /* the swap window is White's first move of the game: after an opening of one stone, never later */
+            assert_int_equal(hx_can_swap(&r.game), (flags & HX_SWAP_RULE) && stones == 1);
             int n_told[2] = { 0, 0 };
             for (int p = 0; p < 2; p++) {
                 ref_game_start(&r, p, 100, 9, &m);
                 through_wire(&m, &got);
                 assert_int_equal(got.color, p);
                 assert_int_equal(got.rows, rows);
-                /* the opening as the player is told it, in play order: own stones placed and, in hex, the
-                 * opponent's seen; the count of the others */
-                int mine = (stones + (p == HX_BLACK)) / 2, theirs = stones - mine;
-                assert_int_equal(got.n_own, mine);
-                assert_int_equal(got.n_seen, v == HX_HEX ? theirs : 0);
-                assert_int_equal(got.hidden, v == HX_HEX ? 0 : theirs);
-                for (int i = 0; i < stones; i++) {
+                /* the opening, as the player rebuilds it: its own stones and the opponent's it is told, in play
+                 * order from Black; the rest is a count */
+                int opp = stones / 2 + (stones % 2 && p == HX_WHITE), own = 0, seen = 0;
+                assert_int_equal(got.n_own, stones - opp);
+                assert_int_equal(got.n_seen + got.hidden, opp);
+                assert_int_equal(got.hidden, hx_variant_dark((hx_variant)v) ? opp : 0);
+                for (int i = 0; i < stones; i++)
                     if (i % 2 == p)
-                        told[p][n_told[p]++] = (hx_event){ .kind = HX_EV_PLACED, .cell = got.own[i / 2] };
-                    else if (v == HX_HEX)
-                        told[p][n_told[p]++] = (hx_event){ .kind = HX_EV_OPP_PLACED, .cell = got.seen[i / 2] };
-                }
+                        told[p][n_told[p]++] = (hx_event){ HX_EV_PLACED, got.own[own++] };
+                    else if (seen < got.n_seen)
+                        told[p][n_told[p]++] = (hx_event){ HX_EV_OPP_PLACED, got.seen[seen++] };
             }
             while (!hx_over(&r.game)) {
                 int p = hx_to_move(&r.game);
@@ -125,11 +131,49 @@ static void illegal_moves_change_nothing(void **state)
     assert_int_equal(hx_num_attempts(&r.game), 2);
 }
 
+static void bad_openings_are_refused(void **state)
+{
+    (void)state;
+    static hx_referee r;
+    static pm_msg m;
+    char why[160];
+    static const struct {
+        int rows, cols, n;
+        uint16_t cells[5];
+        const char *says;
+    } bad[] = {
+        { 3, 3, 3, { 0, 4, 0 }, "opening stone 3: a1 is already taken" },
+        { 3, 3, 2, { 0, 9 }, "opening stone 2: cell 9 is off the 3x3 board" },
+        { 2, 2, 3, { 0, 1, 2 }, "the opening wins the game for Black" },   /* a1, a2: top to bottom */
+        { 2, 2, 4, { 0, 1, 2, 3 }, "opening stone 4: b2 comes after Black has won" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(ref_init(&r, 1, HX_CLASSICAL, bad[i].rows, bad[i].cols, 0), 0);
+        assert_int_equal(ref_opening(&r, bad[i].cells, bad[i].n, why, sizeof why), -1);
+        if (!strstr(why, bad[i].says))
+            fail_msg("reason '%s', expected '%s'", why, bad[i].says);
+    }
+    assert_int_equal(ref_init(&r, 1, HX_HEX, 3, 3, 0), 0);
+    assert_int_equal(ref_move(&r, 4, &m), HX_PLACED);
+    assert_int_equal(ref_opening(&r, (const uint16_t[]){ 0 }, 1, why, sizeof why), -1);
+    assert_non_null(strstr(why, "not yet under way"));
+
+    /* hex with the swap rule: White may swap its first move after a one-stone opening, not after two */
+    assert_int_equal(ref_init(&r, 2, HX_HEX, 3, 3, HX_SWAP_RULE), 0);
+    assert_int_equal(ref_opening(&r, (const uint16_t[]){ 1 }, 1, why, sizeof why), 0);
+    assert_int_equal(ref_move(&r, HX_SWAP, &m), HX_SWAPPED);
+    assert_int_equal(hx_owner(&r.game, 3), 2); /* b1 (r0,c1) became White's a2 (r1,c0) */
+    assert_int_equal(ref_init(&r, 3, HX_HEX, 3, 3, HX_SWAP_RULE), 0);
+    assert_int_equal(ref_opening(&r, (const uint16_t[]){ 1, 4 }, 2, why, sizeof why), 0);
+    assert_int_equal(ref_move(&r, HX_SWAP, &m), HX_ERR_SWAP);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(players_learn_exactly_their_information_state),
         cmocka_unit_test(illegal_moves_change_nothing),
+        cmocka_unit_test(bad_openings_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
