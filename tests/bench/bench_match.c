@@ -17,75 +17,9 @@
 
 #include <zmq.h>
 
-#include "bench_games.h"
+#include "bench_kit.h"
 #include "runner.h"
 #include "clock.h"
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Microseconds per round trip of a 24-byte message: ROUTER here, an echoing DEALER in a child process. */
-static double raw_round_trip(int n)
-{
-    char dir[] = "/tmp/arena-bench-XXXXXX", endpoint[128];
-    if (!mkdtemp(dir))
-        return 0;
-    snprintf(endpoint, sizeof endpoint, "ipc://%s/raw.sock", dir);
-    void *ctx = zmq_ctx_new(), *router = zmq_socket(ctx, ZMQ_ROUTER);
-    zmq_bind(router, endpoint);
-    pid_t pid = fork();
-    if (pid == 0) {
-        void *c2 = zmq_ctx_new(), *dealer = zmq_socket(c2, ZMQ_DEALER);
-        zmq_connect(dealer, endpoint);
-        char buf[64];
-        zmq_send(dealer, "hello", 5, 0);
-        for (;;) {
-            int len = zmq_recv(dealer, buf, sizeof buf, 0);
-            if (len <= 0 || buf[0] == 'q')
-                break;
-            zmq_send(dealer, buf, (size_t)len, 0);
-        }
-        zmq_close(dealer);
-        zmq_ctx_term(c2);
-        _exit(0);
-    }
-    uint8_t id[256], msg[64] = "abcdefghijklmnopqrstuvwx";
-    int id_len = zmq_recv(router, id, sizeof id, 0);
-    zmq_recv(router, msg, sizeof msg, 0);
-    memcpy(msg, "abcdefghijklmnopqrstuvwx", 24);
-    double batch[7];
-    for (int k = 0; k < 8; k++) { /* a warm-up batch, then 7 batches: the median */
-        double t0 = clk_now();
-        for (int i = 0; i < n; i++) {
-            zmq_send(router, id, (size_t)id_len, ZMQ_SNDMORE);
-            zmq_send(router, msg, 24, 0);
-            zmq_recv(router, id, sizeof id, 0);
-            zmq_recv(router, msg, sizeof msg, 0);
-        }
-        if (k > 0)
-            batch[k - 1] = (clk_now() - t0) / n * 1e6;
-        if (k == 7) {
-            qsort(batch, 7, sizeof batch[0], by_value);
-            double us = batch[3];
-            zmq_send(router, id, (size_t)id_len, ZMQ_SNDMORE);
-            zmq_send(router, "q", 1, 0);
-            waitpid(pid, NULL, 0);
-            int linger = 0;
-            zmq_setsockopt(router, ZMQ_LINGER, &linger, sizeof linger);
-            zmq_close(router);
-            zmq_ctx_term(ctx);
-            char sock[160];
-            snprintf(sock, sizeof sock, "%s/raw.sock", dir);
-            unlink(sock);
-            rmdir(dir);
-            return us;
-        }
-    }
-    return 0;
-}
 
 /* Seconds per bot start (start, hello, stop), the median of n. */
 static double start_time(const rn_agent *agents, int n)
@@ -123,7 +57,7 @@ int main(int argc, char **argv)
     plain = cmd;
     plain.sandbox.off = true;
     signal(SIGPIPE, SIG_IGN);
-    double raw = raw_round_trip(500);
+    double raw = raw_round_trip(500, 24, 24);
     printf("match runner: bin/random vs bin/random, classical, through arena's coordinator loop\n");
     printf("raw ZeroMQ DEALER/ROUTER round trip over ipc (two processes, median of 7 x 500): %.1f us\n", raw);
     rn_agent agents[2] = { { .name = "random", .command = &cmd }, { .name = "random", .command = &cmd } };
