@@ -231,7 +231,6 @@ install: all
 	    'Cflags: -I$${includedir}/darkhex -pthread' 'Libs: -L$${libdir} $(PC_LIBS) -pthread -lm' \
 	    >"$(DESTDIR)$(PREFIX)/lib/pkgconfig/darkhex.pc"
 	install -d "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
-	install -m 755 scripts/plots.sh "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
 	install -m 644 scripts/*.gp "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
 
 # Installs into a temporary prefix and builds a program against every installed header and library

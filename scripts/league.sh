@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/league.sh — what `make league` runs: a league from a config (default configs/quick.ini) into
-# the default database, then its ratings and win matrices on stdout and its plots under results/NAME/.
+# the default database, then its ratings and win matrices on stdout, and its report (report.html with every
+# figure, arena report) under results/NAME/.
 # usage: scripts/league.sh BIN_DIR [CONFIG]
 set -euo pipefail
 bin=${1:-bin} config=${2:-configs/quick.ini}
@@ -12,4 +13,4 @@ echo
 echo
 "$bin/arena" matrix --db "$db" --league "$name"
 echo
-"$bin/arena" plot --db "$db" --league "$name" --out "results/$name"
+"$bin/arena" report --db "$db" --league "$name" --out "results/$name"

@@ -1,15 +1,21 @@
-# scripts/ratings.gp — Elo ratings with their 95% intervals as error bars, one point per agent.
-# Input (gnuplot -e): data = CSV of `arena ratings --format csv` for one table (columns: variant, board,
-# rank, name, elo, plus_minus, ...), out = output file (.png or .svg), title = plot title.
-set datafile separator ","
-if (strstrt(out, ".svg") > 0) { set terminal svg size 800,480 dynamic background "white" } else { set terminal pngcairo size 800,480 }
+# scripts/ratings.gp — Elo ratings with their 95% intervals as error bars, one point per agent, best first;
+# the caption under the title gives the first-move advantage.
+# Input (set by the driver arena writes, arena/cli/plot.c): data = lines "x elo lower upper" (x from 0);
+# n = agents; names = their names (array); title; caption; w, h = size in pixels; bm = bottom margin in
+# lines (room for the names); out = .png or .svg.
+if (strstrt(out, ".svg") > 0) { set terminal svg size w,h dynamic background "white" font "sans,11" } \
+else { set terminal pngcairo size w,h background "white" font "sans,11" }
 set output out
-set title title noenhanced
+set title (strlen(caption) > 0 ? title."\n".caption : title) noenhanced
 set ylabel "Elo (95% interval)"
 set xlabel ""
 set grid ytics
+set bmargin bm
 set key off
-set xtics rotate by -30 noenhanced
-set offsets 0.5, 0.5, 15, 15
-plot data skip 1 using 3:5:6:xtic(4) with yerrorbars pointtype 7 pointsize 1.2 linecolor rgb "#1f5fa8", \
-     "" skip 1 using 3:5:(sprintf("%.0f", $5)) with labels offset 2.2,0 notitle
+set xrange [-0.6:n-0.4]
+set offsets 0, 0, graph 0.08, graph 0.08
+set tics noenhanced
+set xtics () rotate by -30 left scale 0
+do for [i=1:n] { set xtics add (names[i] i-1) }
+plot data using 1:2:3:4 with yerrorbars pointtype 7 pointsize 1.2 linecolor rgb "#1f5fa8", \
+     "" using 1:2:(sprintf("%.0f", $2)) with labels offset 2.4,0 notitle

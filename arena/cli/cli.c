@@ -209,3 +209,19 @@ void cli_unsandboxed_json(const char *const *names, int n)
     }
     putchar(']');
 }
+
+const char *cli_date(const char *cmd, const char *option, const char *value)
+{
+    int y, m, d;
+    char tail;
+    bool ok = strlen(value) == 10 && value[4] == '-' && value[7] == '-' &&
+              strspn(value, "0123456789-") == 10 && sscanf(value, "%4d-%2d-%2d%c", &y, &m, &d, &tail) == 3;
+    if (ok) {
+        static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+        bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+        ok = y >= 1970 && m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1] && !(m == 2 && d == 29 && !leap);
+    }
+    if (!ok)
+        cli_usage_error(cmd, "%s '%s': expected a calendar date YYYY-MM-DD", option, value);
+    return value;
+}

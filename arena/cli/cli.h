@@ -9,6 +9,9 @@
 
 #include "game.h"
 
+/* The arena's version (arena --version, reports). */
+#define ARENA_VERSION "0.1.0"
+
 /* Exit statuses every subcommand uses. */
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
 
@@ -24,6 +27,8 @@ _Noreturn void cli_fail(const char *cmd, const char *fmt, ...) __attribute__((fo
 hx_variant cli_variant(const char *cmd, const char *value);
 void cli_board(const char *cmd, const char *value, int *rows, int *cols);
 uint64_t cli_count(const char *cmd, const char *option, const char *value, uint64_t min, uint64_t max);
+/* A calendar date YYYY-MM-DD (1970 or later, a day that exists): returns value. */
+const char *cli_date(const char *cmd, const char *option, const char *value);
 cli_format cli_format_parse(const char *cmd, const char *value);
 
 /* Starts a game, turning an hx_new() error into a usage error. */

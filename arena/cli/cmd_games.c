@@ -1,6 +1,7 @@
 /* arena/cli/cmd_games.c — `arena games` (list stored games, with filters) and `arena show` (replay one stored
  * game through the rules engine, printing both players' views after each attempt). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +39,9 @@ static const char show_help[] =
     "are checked against the rules on the way.\n\n"
     "  --db PATH           results database (default results/arena.db)\n"
     "  --json              one object: {\"id\",\"variant\",\"rows\",\"cols\",\"black\",\"white\",\"winner\",\n"
-    "                      \"reason\",\"detail\",\"attempts\":[{\"n\",\"player\",\"cell\",\"outcome\",\n"
-    "                      \"views\":{\"B\":[rows],\"W\":[rows]}}...]}\n\n"
+    "                      \"reason\",\"detail\",\"attempts\":[{\"n\",\"player\",\"cell\",\"outcome\",\"ms\",\n"
+    "                      \"views\":{\"B\":[rows],\"W\":[rows]}}...]}; ms: the mover's thinking time in\n"
+    "                      milliseconds (null for the opening's attempts and games of older arenas)\n\n"
     "Exit status: 0 done, 1 database error or a transcript the rules do not accept, 2 bad input or no such\n"
     "game.\n";
 
@@ -244,12 +246,19 @@ int cmd_show(int argc, char **argv)
             cli_fail("show", "%s: game %lld, attempt %d (%s %s %s): the rules do not give this outcome", db,
                      (long long)id, a.n, player, a.cell, a.outcome);
         if (fmt == OUT_JSON) {
-            printf("%s{\"n\":%d,\"player\":\"%s\",\"cell\":\"%s\",\"outcome\":\"%s\"", n ? "," : "", a.n, player,
-                   a.cell, a.outcome);
+            printf("%s{\"n\":%d,\"player\":\"%s\",\"cell\":\"%s\",\"outcome\":\"%s\",\"ms\":", n ? "," : "", a.n,
+                   player, a.cell, a.outcome);
+            if (isfinite(a.ms))
+                printf("%.3f", a.ms);
+            else
+                fputs("null", stdout);
             print_views(&g, fmt);
             printf("}");
         } else {
-            printf("%d. %s %s %s\n", a.n, player, a.cell, a.outcome);
+            if (isfinite(a.ms))
+                printf("%d. %s %s %s (%.1f ms)\n", a.n, player, a.cell, a.outcome, a.ms);
+            else
+                printf("%d. %s %s %s\n", a.n, player, a.cell, a.outcome);
             print_views(&g, fmt);
         }
         n++;

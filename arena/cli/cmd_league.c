@@ -32,8 +32,8 @@ _Static_assert(sizeof ((cfg_agent *)0)->cmdline <= sizeof ((ag_command *)0)->lin
                "an agent's command line from a config fits an ag_command");
 
 static const char help[] =
-    "usage: arena league CONFIG [--db PATH] [--seed N|date] [--resume | --new] [--logs DIR] [--progress N]\n"
-    "                    [--quiet] [--json | --format text|json]\n\n"
+    "usage: arena league CONFIG [--db PATH] [--seed N|date] [--date YYYY-MM-DD] [--resume | --new] [--logs DIR]\n"
+    "                    [--progress N] [--quiet] [--json | --format text|json]\n\n"
     "Plays a league described by an INI file (docs/leagues.md): every pairing of its agents (or the\n"
     "challenger against each, in a gauntlet) in every listed variant and board, the configured number of\n"
     "games each, half with each colour. The whole schedule is written to the database first; then the\n"
@@ -44,6 +44,8 @@ static const char help[] =
     "  --db PATH      results database (default results/arena.db)\n"
     "  --seed N|date  the league's seed (game seeds and random openings), instead of the config's `seed`;\n"
     "                 date: today's date in UTC as YYYYMMDD, so a nightly league is new evidence each night\n"
+    "  --date D       the night this league belongs to (YYYY-MM-DD): reports and the rating history show\n"
+    "                 it under that date (default: the day it was created); a resumed league keeps its first\n"
     "  --resume       only continue an unfinished league of this name and config (error when none)\n"
     "  --new          start a new league even when an unfinished one exists\n"
     "                 (default: continue an unfinished one, else start a new one)\n"
@@ -326,15 +328,15 @@ static void check_size(const cfg_league *c, const cfg_games *plays)
 
 int cmd_league(int argc, char **argv)
 {
-    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED };
+    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE };
     static const struct option options[] = {
         CLI_DB_OPTIONS,
         { "resume", no_argument, 0, O_RESUME },           { "new", no_argument, 0, O_NEW },
         { "logs", required_argument, 0, O_LOGS },         { "progress", required_argument, 0, O_PROGRESS },
         { "quiet", no_argument, 0, O_QUIET },             { "seed", required_argument, 0, O_SEED },
-        { 0, 0, 0, 0 },
+        { "date", required_argument, 0, O_DATE },         { 0, 0, 0, 0 },
     };
-    const char *db = STORE_DEFAULT_PATH, *logs = "results/logs", *seed_arg = NULL;
+    const char *db = STORE_DEFAULT_PATH, *logs = "results/logs", *seed_arg = NULL, *night = NULL;
     bool resume = false, fresh = false, quiet = false;
     long every = 50;
     cli_format fmt = CLI_TEXT;
@@ -348,6 +350,7 @@ int cmd_league(int argc, char **argv)
         case O_PROGRESS: every = (long)cli_count("league", "--progress", optarg, 0, 100000000); break;
         case O_QUIET: quiet = true; break;
         case O_SEED: seed_arg = optarg; break;
+        case O_DATE: night = cli_date("league", "--date", optarg); break;
         case CLI_O_JSON: fmt = CLI_JSON; break;
         case CLI_O_FORMAT: fmt = cli_format_parse("league", optarg); break;
         case CLI_O_HELP: fputs(help, stdout); return CLI_OK;
@@ -534,6 +537,8 @@ int cmd_league(int argc, char **argv)
     free(text);
     op_book_free(book);
     l.league = league;
+    if (night && store_league_night(rec->store, league, night) != 0)
+        cli_fail("league", "%s: cannot record the night: %s", db, store_error(rec->store));
     l.sprt = (pn_sprt){ cfg.elo0, cfg.elo1, cfg.alpha, cfg.beta };
     l.live = pg_new();
     if (!l.live)

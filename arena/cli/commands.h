@@ -14,6 +14,7 @@ int cmd_matrix(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_exploit(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 

@@ -5,8 +5,6 @@
 #include "cli.h"
 #include "commands.h"
 
-#define ARENA_VERSION "0.1.0"
-
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -24,6 +22,7 @@ static const struct {
     { "show", cmd_show, "replay a stored game with both players' views after each attempt" },
     { "export", cmd_export, "write stored games as PGN (for Ordo) or SGF (for HexGui)" },
     { "plot", cmd_plot, "gnuplot figures of a league: ratings, win-matrix heatmaps, rating history" },
+    { "report", cmd_report, "the nightly page of a league (HTML, Markdown, JSON) and the index of nights" },
     { "keygen", cmd_keygen, "a CurveZMQ key pair for coordinators listening on tcp://" },
 };
 

@@ -74,7 +74,7 @@ static bool on_finished(void *user, const rn_result *res, char *why, size_t whyl
     store_game_rec rec = { .run = r->run, .black = black, .white = white, .seed = g->seed, .winner = res->winner,
                            .reason = res->reason, .detail = res->detail, .seconds = res->seconds,
                            .started = res->started, .finished = res->finished, .game = res->play,
-                           .schedule = p ? p->id : 0, .opening = g->opening_len };
+                           .schedule = p ? p->id : 0, .opening = g->opening_len, .think_ms = res->think_ms };
     if (store_game(r->store, &rec) < 0)
         return not_stored(r, g, false, why, whylen);
     rec_agent *w = &r->agents[res->winner == HX_BLACK ? g->black : g->white];

@@ -59,6 +59,8 @@ typedef struct {
     int unanswered;            /* pings without a pong while waiting for this move */
     double t0;
     char started_at[32];
+    double turn_sent;          /* when the mover was asked for its attempt */
+    double think[HX_MAX_ATTEMPTS]; /* per attempt: the mover's thinking time in ms; -1: the referee's (opening) */
 } slot;
 
 typedef struct {
@@ -252,6 +254,7 @@ static void next_turn(runner *r, slot *s)
     ref_turn(&s->ref, &r->out);
     int mover = s->proc[hx_to_move(&s->ref.game)];
     double t = clk_now();
+    s->turn_sent = t;
     s->deadline = t + (r->cfg->move_ms + r->cfg->margin_ms) / 1000.0;
     s->next_ping = t + r->cfg->ping_ms / 1000.0;
     s->unanswered = 0;
@@ -298,6 +301,7 @@ static void end_game(runner *r, int si, int winner, hx_end_reason reason, const 
     rn_result res = {
         .game = &s->game, .play = &s->ref.game, .winner = winner, .reason = reason, .detail = detail,
         .seconds = s->started ? clk_now() - s->t0 : 0.0, .started = s->started_at, .finished = finished,
+        .think_ms = s->started ? s->think : NULL,
     };
     char why[512] = "";
     if (!r->cfg->finished(r->cfg->user, &res, why, sizeof why))
@@ -368,6 +372,8 @@ static void try_start(runner *r, int si)
         fail(r, "game %llu: bad opening: %s", (unsigned long long)s->game.id, why);
         return;
     }
+    for (int i = 0; i < HX_MAX_ATTEMPTS; i++)
+        s->think[i] = -1.0;
     s->started = true;
     s->t0 = clk_now();
     iso_now(s->started_at);
@@ -516,6 +522,9 @@ static void on_move(runner *r, int pi)
             fault(r, pi, HX_END_ILLEGAL, "%s: %s", (hx_cell_name(cell, s->game.cols, name), name), hx_strerror(rc));
         return;
     }
+    int k = hx_num_attempts(&s->ref.game) - 1; /* the attempt just played */
+    if (k >= 0 && k < HX_MAX_ATTEMPTS)
+        s->think[k] = (clk_now() - s->turn_sent) * 1000.0;
     if (!send_to(r, pi, &r->out))
         return;
     if (hx_over(&s->ref.game))

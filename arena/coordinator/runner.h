@@ -65,6 +65,9 @@ typedef struct {
     const char *detail;        /* "" for HX_END_CONNECTED */
     double seconds;
     const char *started, *finished; /* ISO 8601 UTC */
+    const double *think_ms;    /* NULL (the game never started), or per attempt of `play` (index i: attempt i + 1)
+                                * the mover's thinking time in ms, from the message asking for the attempt to
+                                * the attempt's arrival; -1 for the opening's attempts, which the referee played */
 } rn_result;
 
 typedef struct {

@@ -3,6 +3,7 @@
  * spliced into the text), the games and transcript iterators, and the league lookups. */
 #include "query.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,8 @@ static const char games_select[] =
     " EXISTS (SELECT 1 FROM unsandboxed u WHERE u.run_id = g.run_id AND u.agent_id = g.black),"
     " EXISTS (SELECT 1 FROM unsandboxed u WHERE u.run_id = g.run_id AND u.agent_id = g.white),"
     " CASE WHEN g.black IN (SELECT id FROM shared) THEN b.name || '#' || g.black ELSE b.name END,"
-    " CASE WHEN g.white IN (SELECT id FROM shared) THEN w.name || '#' || g.white ELSE w.name END"
+    " CASE WHEN g.white IN (SELECT id FROM shared) THEN w.name || '#' || g.white ELSE w.name END,"
+    " COALESCE(l.night, substr(l.created, 1, 10))"
     " FROM sel JOIN games g ON g.id = sel.id JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
     " LEFT JOIN runs r ON r.id = g.run_id LEFT JOIN schedule x ON x.id = g.schedule_id"
     " LEFT JOIN leagues l ON l.id = x.league_id";
@@ -177,6 +179,7 @@ int store_games_next(store_games *q, store_game_row *row)
         .white_unsandboxed = sqlite3_column_int(st, 25) != 0,
         .black_label = col_text(st, 26),
         .white_label = col_text(st, 27),
+        .league_night = col_text(st, 28),
     };
     return 1;
 }
@@ -194,7 +197,7 @@ store_transcript *store_transcript_open(store_db *s, int64_t game)
     store_transcript *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    if (sqlite3_prepare_v2(s->db, "SELECT n, player, cell, outcome FROM attempts WHERE game_id = ? ORDER BY n", -1,
+    if (sqlite3_prepare_v2(s->db, "SELECT n, player, cell, outcome, ms FROM attempts WHERE game_id = ? ORDER BY n", -1,
                            &t->st, NULL) != SQLITE_OK) {
         free(t);
         return NULL;
@@ -214,6 +217,7 @@ int store_transcript_next(store_transcript *t, store_attempt_row *row)
         .player = strcmp(col_text(st, 1), "B") == 0 ? HX_BLACK : HX_WHITE,
         .cell = col_text(st, 2),
         .outcome = col_text(st, 3),
+        .ms = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 4),
     };
     return 1;
 }
@@ -246,8 +250,9 @@ int store_league_get(store_db *s, int64_t id, store_league_row *out)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
-                           id > 0 ? "SELECT id, name FROM leagues WHERE id = ?1"
-                                  : "SELECT id, name FROM leagues ORDER BY id DESC LIMIT 1",
+                           id > 0 ? "SELECT id, name, COALESCE(night, substr(created, 1, 10)) FROM leagues WHERE id = ?1"
+                                  : "SELECT id, name, COALESCE(night, substr(created, 1, 10)) FROM leagues"
+                                    " ORDER BY id DESC LIMIT 1",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;
     if (id > 0)
@@ -256,6 +261,7 @@ int store_league_get(store_db *s, int64_t id, store_league_row *out)
     if (rc == SQLITE_ROW) {
         out->id = sqlite3_column_int64(st, 0);
         snprintf(out->name, sizeof out->name, "%s", col_text(st, 1));
+        snprintf(out->night, sizeof out->night, "%s", col_text(st, 2));
     }
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;

@@ -52,6 +52,8 @@ typedef struct {
     const char *started, *finished;     /* ISO 8601 UTC */
     int64_t league;                     /* the league it was scheduled in, 0 for none */
     const char *league_name, *league_created; /* "" for none */
+    const char *league_night;           /* the league's night (arena league --date), else the UTC day it was
+                                         * created (YYYY-MM-DD); "" for a game outside leagues */
     bool black_unsandboxed, white_unsandboxed; /* the player ran without a sandbox in this game's run (a trusted
                                                 * bot, `sandbox = off`): reports must say so */
     const char *black_label, *white_label; /* what reports show for the players: the agent's name, or NAME#ID
@@ -65,6 +67,8 @@ typedef struct {
     int player;                         /* HX_BLACK or HX_WHITE */
     const char *cell;                   /* a cell name ("a1"), or "swap" */
     const char *outcome;                /* an hx_outcome_name(): placed, rejected, collision or swap */
+    double ms;                          /* the mover's thinking time in ms; NAN when not recorded (an opening's
+                                         * attempt, a game of an older arena) */
 } store_attempt_row;
 
 typedef struct store_games store_games;
@@ -97,6 +101,7 @@ int64_t store_league_find(store_db *s, const char *text);
 typedef struct {
     int64_t id;
     char name[256];
+    char night[11];                     /* its night (arena league --date), else the UTC day it was created */
 } store_league_row;
 
 /* League `id`, or the newest league when `id` is 0: 1 with *out filled, 0 when there is none, -1 on error. */

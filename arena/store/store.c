@@ -108,6 +108,9 @@ static const char *const migrations[] = {
     "ALTER TABLE schedule ADD COLUMN pair INTEGER;"
     "ALTER TABLE schedule ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN opening INTEGER NOT NULL DEFAULT 0;",
+    /* 6 -> 7: each attempt's thinking time; the night a league belongs to */
+    "ALTER TABLE attempts ADD COLUMN ms REAL;"
+    "ALTER TABLE leagues ADD COLUMN night TEXT;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
@@ -256,7 +259,7 @@ store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen
                            " detail, attempts, seconds, started, finished, schedule_id, opening)"
                            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &s->insert_game, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, "INSERT INTO attempts (game_id, n, player, cell, outcome) VALUES (?,?,?,?,?)", -1,
+        sqlite3_prepare_v2(s->db, "INSERT INTO attempts (game_id, n, player, cell, outcome, ms) VALUES (?,?,?,?,?,?)", -1,
                            &s->insert_attempt, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(s->db));
         store_close(s);
@@ -439,6 +442,11 @@ int64_t store_game(store_db *s, const store_game_rec *g)
         sqlite3_bind_text(a, 3, m.player == HX_BLACK ? "B" : "W", -1, SQLITE_STATIC);
         sqlite3_bind_text(a, 4, m.outcome == HX_SWAPPED ? "swap" : name, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(a, 5, hx_outcome_name(m.outcome), -1, SQLITE_STATIC);
+        double ms = g->think_ms ? g->think_ms[i] : -1.0;
+        if (ms >= 0) /* NaN and negative (not measured, the referee's opening) stay NULL */
+            sqlite3_bind_double(a, 6, ms);
+        else
+            sqlite3_bind_null(a, 6);
         if (sqlite3_step(a) != SQLITE_DONE)
             id = -1;
     }
@@ -447,6 +455,19 @@ int64_t store_game(store_db *s, const store_game_rec *g)
         return -1;
     }
     return id;
+}
+
+int store_league_night(store_db *s, int64_t league, const char *night)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "UPDATE leagues SET night = ?1 WHERE id = ?2 AND night IS NULL", -1, &st, NULL) !=
+        SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, night, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, league);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256, uint64_t seed)

@@ -12,7 +12,7 @@
 #include "game.h"
 #include "result.h"
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 #define STORE_DEFAULT_PATH "results/arena.db"
 
 typedef struct store_db store_db;
@@ -62,6 +62,8 @@ typedef struct {
     const hx_game *game;
     int64_t schedule;          /* the league schedule row this game plays, or 0 */
     int opening;               /* how many of the first attempts were the opening (games.opening), 0: none */
+    const double *think_ms;    /* NULL, or per attempt (index i: attempt i + 1) the mover's thinking time in ms
+                                * (attempts.ms); a negative value or NaN is stored as NULL (not measured) */
 } store_game_rec;
 
 /* Stores a game and its attempts in one transaction; with a schedule row, marks it played in the same
@@ -87,6 +89,10 @@ typedef struct {
 /* The newest league with this name, config hash and seed that still has games to play (unplayed and not
  * skipped): its id, 0 when there is none, -1 on error. */
 int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256, uint64_t seed);
+
+/* Records the night (YYYY-MM-DD) league `league` belongs to, when it has none: a resumed league keeps its
+ * first night. Returns 0, or -1. */
+int store_league_night(store_db *s, int64_t league, const char *night);
 
 /* A new league and its whole schedule, in one transaction. Returns the league id, or -1. */
 int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,

@@ -900,6 +900,45 @@ static const char *two_deterministic(const char *name, const char *board, int ga
 
 /* Without openings two deterministic bots play one game per colour over and over, and the league says so; with
  * the built-in suite every pair starts from its own opening: as many distinct games as the suite allows. */
+/* Each attempt a player made is stored with its thinking time (finite, >= 0, under the move budget with its
+ * margin); the opening's attempts, which the referee played, with none. `--date` names the league's night: a
+ * real calendar date, kept when the league is resumed. */
+static void attempts_carry_thinking_times_and_leagues_their_night(void **state)
+{
+    (void)state;
+    char text[2048], db[300];
+    snprintf(text, sizeof text,
+             "[league]\nname = timed\nvariants = classical, abrupt\nboards = 3x3\ngames = 4\nopenings = random\n"
+             "opening_stones = 2\n[agent a]\ncommand = %s/random\nargs = --seed 1\n[agent b]\ncommand = %s/bridge\n",
+             bin, bin);
+    const char *cfg = write_config("timed.ini", text);
+    snprintf(db, sizeof db, "%s/timed.db", tmp);
+    assert_int_equal(sh_run("'%s/arena' league '%s' --db '%s' --logs '%s/logs' --quiet --date 2026-02-30 2>/dev/null",
+                            bin, cfg, db, tmp),
+                     2);
+    assert_int_equal(sh_run("'%s/arena' league '%s' --db '%s' --logs '%s/logs' --quiet --date 2026-11-24 >/dev/null",
+                            bin, cfg, db, tmp),
+                     0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 8);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE opening = 2"), 8);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM attempts a JOIN games g ON g.id = a.game_id"
+                                   " WHERE a.n <= g.opening AND a.ms IS NOT NULL"),
+                     0);
+    assert_true(db_scalar(db, "SELECT count(*) FROM attempts a JOIN games g ON g.id = a.game_id WHERE a.n > g.opening") >
+                8);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM attempts a JOIN games g ON g.id = a.game_id"
+                                   " WHERE a.n > g.opening AND (a.ms IS NULL OR a.ms < 0 OR a.ms > 1500)"),
+                     0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues WHERE night = '2026-11-24'"), 1);
+    /* the transcript shows them */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "'%s/arena' show 1 --db '%s' --json", bin, db);
+    char *out = sh_output(cmd);
+    if (!strstr(out, "\"n\":1,\"player\":\"B\"") || !strstr(out, "\"ms\":null") || !strstr(out, "\"n\":3,"))
+        fail_msg("arena show --json lacks the opening's null ms or the attempts:\n%s", out);
+    free(out);
+}
+
 static void openings_make_deterministic_bots_play_distinct_games(void **state)
 {
     (void)state;
@@ -1061,6 +1100,7 @@ int main(void)
         cmocka_unit_test(separate_leagues_get_separate_secrets),
         cmocka_unit_test(schema_2_league_is_resumed),
         cmocka_unit_test(openings_make_deterministic_bots_play_distinct_games),
+        cmocka_unit_test(attempts_carry_thinking_times_and_leagues_their_night),
         cmocka_unit_test(nightly_seed_by_date_gives_new_games),
         cmocka_unit_test(sprt_stops_each_pairing_when_decided),
     };

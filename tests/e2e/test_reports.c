@@ -226,6 +226,13 @@ static void plots_are_written(void **state)
     assert_int_equal(sh_run("'%s/arena' plot --db '%s' --league nosuch 2>/dev/null", bin, db), 2);
 }
 
+/* Fails unless `text` holds `part`. */
+static void expect_text(const char *what, const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("%s lacks '%s':\n%s", what, part, text);
+}
+
 static void nightly_writes_a_self_contained_report(void **state)
 {
     (void)state;
@@ -241,9 +248,11 @@ static void nightly_writes_a_self_contained_report(void **state)
     char path[256];
     snprintf(path, sizeof path, "%s/2026-11-20/report.md", out);
     char *md = read_file(path);
-    static const char *const md_parts[] = { "# Nightly league night (2026-11-20)", "- games: 12; forfeits: 0",
+    static const char *const md_parts[] = { "# Nightly league night (2026-11-20)", "league 1: 12 games, 0 forfeits",
                                             "## Ratings", "| rank | name | elo |", "## Win matrices",
-                                            "![pooled ratings](ratings-pooled.svg)", "(matrix-hex-3x3.svg)" };
+                                            "## Head-to-head", "## Time use", "## Repeated games",
+                                            "![pooled ratings with 95% intervals](ratings-pooled.svg)",
+                                            "(matrix-hex-3x3.svg)" };
     for (size_t i = 0; i < sizeof md_parts / sizeof md_parts[0]; i++)
         if (!strstr(md, md_parts[i]))
             fail_msg("report.md lacks '%s':\n%s", md_parts[i], md);
@@ -252,17 +261,30 @@ static void nightly_writes_a_self_contained_report(void **state)
     free(md);
     snprintf(path, sizeof path, "%s/2026-11-20/report.html", out);
     char *html = read_file(path);
-    int svgs = 0;
-    for (const char *p = html; (p = strstr(p, "<svg")); p++)
-        svgs++;
-    assert_true(svgs >= 4); /* pooled ratings, history, two matrices */
     assert_non_null(strstr(html, "<table>"));
-    /* self-contained: nothing loaded from elsewhere */
-    static const char *const external[] = { "src=", "<link", "href=\"http", "@import", "url(http" };
+    assert_non_null(strstr(html, "<meta name=\"viewport\""));
+    /* self-contained: nothing loaded from elsewhere, and every file it refers to is next to it */
+    static const char *const external[] = { "<link", "<script", "@import", "url(", "http:", "https:", "//" };
     for (size_t i = 0; i < sizeof external / sizeof external[0]; i++)
         if (strstr(html, external[i]))
             fail_msg("report.html refers to an external asset ('%s')", external[i]);
-    assert_null(strstr(html, "<?xml"));
+    int images = 0;
+    for (const char *p = html; (p = strstr(p, " src=\"")) != NULL; p++) {
+        char ref[200];
+        const char *q = p + 6, *end = strchr(q, '"');
+        assert_non_null(end);
+        snprintf(ref, sizeof ref, "%.*s", (int)(end - q), q);
+        char file[512];
+        snprintf(file, sizeof file, "%s/2026-11-20/%s", out, ref);
+        if (access(file, R_OK) != 0 || strchr(ref, '/'))
+            fail_msg("report.html shows '%s', which is not a file next to it", ref);
+        images++;
+    }
+    assert_true(images >= 5); /* pooled ratings, two matrices, two variants, history */
+    free(html);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    html = read_file(path);
+    expect_text("index.html", html, "<a href=\"2026-11-20/report.html\">2026-11-20</a>");
     free(html);
     snprintf(path, sizeof path, "%s/2026-11-20/history.png", out);
     assert_true(file_starts_with(path, "\x89PNG", 4));
@@ -434,7 +456,7 @@ static void unsandboxed_agents_are_named_in_every_report(void **state)
     char path[256];
     snprintf(path, sizeof path, "%s/2026-11-20/report.md", out);
     text = read_file(path);
-    expect("report.md", text, "- **" OFF_RANDOM "**\n", true);
+    expect("report.md", text, "- **Warning:** " OFF_RANDOM "\n", true);
     char *second = strstr(text, "## Win matrices");
     assert_non_null(second);
     expect("report.md's win matrices", second, "\n\n" OFF_RANDOM "\n", true);
@@ -443,7 +465,7 @@ static void unsandboxed_agents_are_named_in_every_report(void **state)
     free(text);
     snprintf(path, sizeof path, "%s/2026-11-20/report.html", out);
     text = read_file(path);
-    expect("report.html", text, "<li><strong>" OFF_RANDOM "</strong></li>", true);
+    expect("report.html", text, "<li class=\"warning\">" OFF_RANDOM "</li>", true);
     second = strstr(text, "<h2>Win matrices</h2>");
     assert_non_null(second);
     expect("report.html's win matrices", second, "<p class=\"note\">" OFF_RANDOM "</p>", true);
@@ -473,6 +495,74 @@ static void strict_json(const char *what, const char *json)
     if (sh_run("python3 -c 'import json,sys; json.load(open(sys.argv[1]), parse_constant=lambda c: sys.exit(c))' '%s'",
                path) != 0)
         fail_msg("%s: not strict JSON:\n%s", what, json);
+}
+
+/* Agent names with commas, quotes, '&' and '<' reach every figure and the page as they are: gnuplot gets
+ * them as string literals, never split from a CSV line. */
+static void odd_names_survive_the_figures_and_the_page(void **state)
+{
+    (void)state;
+    char cfg[128], odb[128], out[128];
+    snprintf(cfg, sizeof cfg, "%s/odd.ini", tmp);
+    snprintf(odb, sizeof odb, "%s/odd.db", tmp);
+    snprintf(out, sizeof out, "%s/odd", tmp);
+    FILE *f = fopen(cfg, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "[league]\nname = odd\"one\",x\nvariants = classical\nboards = 3x3\ngames = 4\nconcurrency = 2\n\n"
+            "[agent a]\nname = it's,\"quoted\"\ncommand = %s/random\nargs = --seed 1\n\n"
+            "[agent b]\nname = <b>&amp;,x\ncommand = %s/random\nargs = --seed 2\n",
+            bin, bin);
+    fclose(f);
+    assert_int_equal(sh_run("'%s/arena' league '%s' --db '%s' --quiet --logs '%s/logs' >/dev/null", bin, cfg, odb, tmp),
+                     0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s/arena' plot --db '%s' --out '%s' --bootstrap 20 --json", bin, odb, out);
+    char *json = sh_output(cmd);
+    strict_json("arena plot --json", json);
+    expect("arena plot --json", json, "\"matrix-classical-3x3.svg\"", true);
+    free(json);
+    static const char *const files[] = { "matrix-classical-3x3.svg", "ratings-pooled.svg", "ratings-classical-3x3.svg",
+                                         "history.svg" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", out, files[i]);
+        char *svg = read_file(path);
+        /* SVG text: XML-escaped by gnuplot */
+        if (!strstr(svg, "it's,&quot;quoted&quot;") && !strstr(svg, "it's,\"quoted\"") &&
+            !strstr(svg, "it&apos;s,&quot;quoted&quot;"))
+            fail_msg("%s lacks the name it's,\"quoted\":\n%.2000s", files[i], svg);
+        if (!strstr(svg, "&lt;b&gt;&amp;amp;,x") && !strstr(svg, "&lt;b>&amp;amp;,x"))
+            fail_msg("%s lacks the name <b>&amp;,x:\n%.2000s", files[i], svg);
+        free(svg);
+    }
+    /* the matrix: one cell per pairing and colours, "W-L" with W + L = 2 games (4 per pairing, 2 each way) */
+    char path[256];
+    snprintf(path, sizeof path, "%s/matrix-classical-3x3.svg", out);
+    char *svg = read_file(path);
+    int cells = 0;
+    for (int w = 0; w <= 2; w++) {
+        char wl[16];
+        snprintf(wl, sizeof wl, ">%d-%d<", w, 2 - w);
+        cells += count_of(svg, wl);
+    }
+    assert_int_equal(cells, 2);
+    free(svg);
+    snprintf(cmd, sizeof cmd, "'%s/arena' report --db '%s' --out '%s/page' --logs '%s/logs' --bootstrap 20 --json",
+             bin, odb, out, tmp);
+    json = sh_output(cmd);
+    strict_json("arena report --json", json);
+    free(json);
+    snprintf(path, sizeof path, "%s/page/report.html", out);
+    char *html = read_file(path);
+    expect("report.html", html, "<td>it's,&quot;quoted&quot;</td>", true);
+    expect("report.html", html, "<td>&lt;b&gt;&amp;amp;,x</td>", true);
+    expect("report.html", html, "<b>", false);
+    free(html);
+    snprintf(path, sizeof path, "%s/page/report.json", out);
+    json = read_file(path);
+    strict_json("report.json", json);
+    free(json);
 }
 
 static void ratings_fit_the_newest_league_unless_told_to_pool(void **state)
@@ -588,6 +678,7 @@ int main(void)
         cmocka_unit_test(nightly_writes_a_self_contained_report),
         cmocka_unit_test(unsandboxed_agents_are_named_in_every_report),
         cmocka_unit_test(ratings_fit_the_newest_league_unless_told_to_pool),
+        cmocka_unit_test(odd_names_survive_the_figures_and_the_page),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

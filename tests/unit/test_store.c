@@ -6,6 +6,7 @@
  * a sandbox, and the read side (each filter, the labels of agents that share a name, the transcripts, the
  * leagues by id or name). */
 #define _GNU_SOURCE /* unshare */
+#include <math.h>
 #include <sched.h>
 #include <sqlite3.h>
 #include <sys/mount.h>
@@ -492,6 +493,61 @@ static const char *ids(store_db *s, store_filter f)
     return out;
 }
 
+/* Schema 7: each attempt's thinking time (NULL for the referee's opening and where not measured) and the night a
+ * league belongs to (set once; without one, the day it was created). */
+static void thinking_times_and_nights_are_stored(void **state)
+{
+    (void)state;
+    store_db *s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    int64_t a = store_agent(s, "alpha", "bin/a", "1", "aa"), b = store_agent(s, "beta", "bin/b", "1", "bb");
+    int64_t run = store_run_begin(s, "match", "alpha vs beta");
+    hx_game g;
+    start(&g, HX_CLASSICAL, 2, 2, 0);
+    play(&g, "a1 a1 b2 b2 b1 b1 a2", NULL);
+    const double think[7] = { -1, 2.5, NAN, 4.0, 0.0, -0.5, 1e3 };
+    char t0[32];
+    iso_now(t0);
+    store_game_rec rec = { .run = run, .black = a, .white = b, .seed = 7, .winner = hx_winner(&g),
+                           .reason = HX_END_CONNECTED, .seconds = 0.1, .started = t0, .finished = t0, .game = &g,
+                           .think_ms = think };
+    int64_t id = store_game(s, &rec);
+    assert_true(id > 0);
+    rec.think_ms = NULL; /* not measured at all */
+    int64_t id2 = store_game(s, &rec);
+    assert_true(id2 > 0);
+    store_transcript *t = store_transcript_open(s, id);
+    assert_non_null(t);
+    store_attempt_row row;
+    const double want[7] = { NAN, 2.5, NAN, 4.0, 0.0, NAN, 1e3 };
+    int n = 0;
+    while (store_transcript_next(t, &row) == 1) {
+        assert_true(n < 7);
+        if (isnan(want[n]))
+            assert_true(isnan(row.ms));
+        else
+            assert_true(row.ms == want[n]);
+        n++;
+    }
+    store_transcript_end(t);
+    assert_int_equal(n, 7);
+    assert_int_equal(scalar("SELECT count(*) FROM attempts WHERE ms IS NULL"), 3 + 7);
+
+    store_planned plan = { .n = 0, .variant = HX_CLASSICAL, .rows = 2, .cols = 2, .black = "alpha", .white = "beta" };
+    int64_t l1 = store_league_create(s, "nightly", "", "h", 1, &plan, 1);
+    assert_true(l1 > 0);
+    store_league_row lr;
+    assert_int_equal(store_league_get(s, l1, &lr), 1);
+    char today[11];
+    snprintf(today, sizeof today, "%.10s", t0);
+    assert_string_equal(lr.night, today); /* none given: the day it was created */
+    assert_int_equal(store_league_night(s, l1, "2026-11-20"), 0);
+    assert_int_equal(store_league_night(s, l1, "2026-11-21"), 0); /* a resumed league keeps its first night */
+    assert_int_equal(store_league_get(s, l1, &lr), 1);
+    assert_string_equal(lr.night, "2026-11-20");
+    store_close(s);
+}
+
 static void read_side_selects_and_types_rows(void **state)
 {
     (void)state;
@@ -660,6 +716,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(foreign_database_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(full_disk_is_named, setup, teardown),
         cmocka_unit_test_setup_teardown(read_side_selects_and_types_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(thinking_times_and_nights_are_stored, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
