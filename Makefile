@@ -102,6 +102,7 @@ $(eval $(call external,xgboost,xgboost,-lxgboost))
 $(eval $(call external,fann,fann,-lfann))
 $(eval $(call external,cmocka,cmocka,-lcmocka))
 $(eval $(call external,seccomp,libseccomp,-lseccomp))
+$(eval $(call external,png,libpng,-lpng16))
 
 # Bottom-up: a module may only use what is declared before it.
 include arena/base/module.mk
@@ -138,7 +139,8 @@ all: $(LIBS) $(PROGRAMS)
 deps:
 	@scripts/deps.sh
 
-test: deps
+test:
+	@scripts/deps.sh test
 	@$(MAKE) --no-print-directory test-build check-layers check-install
 	@tests/run.sh "$(BUILD)/tests" "$(BIN)"
 
@@ -243,7 +245,7 @@ clean:
 
 help:
 	@echo "make            build the libraries and the programs (into bin/)"
-	@echo "make test       install missing packages, build and run every test (SAN=1: ASan+UBSan)"
+	@echo "make test       install missing packages (and chromium, libpng-dev for the browser tests), build and run every test (SAN=1: ASan+UBSan)"
 	@echo "make bench      build with optimisation and print benchmark figures"
 	@echo "make fuzz       build the libFuzzer targets with clang (ASan+UBSan), run each FUZZ_SECONDS (default 60)"
 	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"

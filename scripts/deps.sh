@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # scripts/deps.sh — installs the Debian packages the project needs, only when something is missing.
 # Checks pkg-config modules, the gnuplot binary and the Python modules of the example bot; installs
-# through apt-get (sudo when not root). `scripts/deps.sh fuzz` checks for clang instead (libFuzzer, for
+# through apt-get (sudo when not root). `scripts/deps.sh test` (what `make test` runs) also wants what only the
+# tests use: Debian's chromium (the browser tests render the nightly page and the heatmaps headless) and
+# libpng-dev (they read its screenshots). `scripts/deps.sh fuzz` checks for clang instead (libFuzzer, for
 # `make fuzz`).
 set -euo pipefail
 
@@ -31,6 +33,11 @@ command -v gnuplot >/dev/null 2>&1 || missing+=(gnuplot)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 # The example Python bot (agents/examples/random_bot.py) runs on Debian's python3 with these modules.
 /usr/bin/python3 -c 'import zmq, msgpack' >/dev/null 2>&1 || missing+=(python3-zmq python3-msgpack)
+if [ "${1:-}" = test ]; then
+    packages+=(chromium libpng-dev)
+    [ -x /usr/bin/chromium ] || missing+=(chromium)
+    pkg-config --exists libpng 2>/dev/null || missing+=(libpng)
+fi
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
