@@ -3,27 +3,33 @@
  * comments in the dark variants). Formats in docs/formats.md. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "json.h"
 #include "cli_db.h"
 #include "commands.h"
 #include "query.h"
 #include "store.h"
 
-typedef enum { EX_PGN, EX_SGF } ex_format;
+typedef enum { EX_PGN, EX_SGF, EX_JSON } ex_format;
 
 static const char export_help[] =
-    "usage: arena export --format pgn|sgf [--db PATH] [FILTERS] [--out FILE | --dir DIR]\n\n"
+    "usage: arena export --format pgn|sgf|json [--db PATH] [FILTERS] [--out FILE | --dir DIR]\n\n"
     "Writes stored games, oldest first, for other tools (docs/formats.md):\n"
     "  pgn   one PGN game per stored game: [White] is the first player (Black in Hex terms), [Black] the\n"
     "        second, [Result] 1-0 when the first player won; the attempts are a comment. Ordo and\n"
     "        BayesElo rate these files directly.\n"
     "  sgf   SGF (FF[4], GM[11]) as HexGui reads it: B[a1], W[swap-pieces]; in the dark variants an\n"
-    "        attempt that placed nothing (rejected, collision) is a comment on the next node.\n\n"
+    "        attempt that placed nothing (rejected, collision) is a comment on the next node.\n"
+    "  json  {\"games\": [{\"id\",\"variant\",\"board\",\"swap\",\"black\",\"white\",\"winner\",\"reason\",\n"
+    "        \"detail\",\"seed\",\"started\",\"finished\",\"event\",\"league\",\"attempts\": [{\"n\",\"player\",\n"
+    "        \"cell\",\"outcome\",\"ms\"}]}]}, written game by game; --json is --format json; with --dir one\n"
+    "        object per file\n\n"
     "  --db PATH          results database (default results/arena.db)\n"
     "  --league L         games of league L (an id, or a name: its newest league)\n"
     "  --run N            games of run N\n"
@@ -36,14 +42,17 @@ static const char export_help[] =
 
 typedef struct {
     long long id;
-    const char *variant, *black, *white, *winner, *reason, *detail, *started, *event;
+    const char *variant, *black, *white, *winner, *reason, *detail, *started, *finished, *event;
     int rows, cols, swap;
+    unsigned long long seed;
+    long long league;
 } ex_game;
 
 typedef struct {
     int player;   /* 'B' or 'W' */
     char cell[8]; /* "a1" or "swap" */
     char outcome[12];
+    double ms;    /* the mover's thinking time, NAN when not recorded */
 } ex_attempt;
 
 /* Writes value with a backslash before each backslash and each `special` (PGN: '"', SGF: ']'). */
@@ -192,6 +201,43 @@ static void close_out(FILE *o, const char *path)
 }
 
 /* The PGN Event and SGF EV text: "league NAME ID" for a league game, else "KIND RUN" ("match 3"); malloc'd. */
+/* One game as a JSON object (docs/formats.md#json). */
+static void write_json(FILE *o, const ex_game *g, const ex_attempt *a, int n)
+{
+    fprintf(o, "{\"id\":%lld,\"variant\":", g->id);
+    json_string(o, g->variant);
+    fprintf(o, ",\"board\":\"%dx%d\",\"swap\":%s,\"black\":", g->rows, g->cols, g->swap ? "true" : "false");
+    json_string(o, g->black);
+    fputs(",\"white\":", o);
+    json_string(o, g->white);
+    fprintf(o, ",\"winner\":\"%s\",\"reason\":", g->winner);
+    json_string(o, g->reason);
+    fputs(",\"detail\":", o);
+    json_string(o, g->detail);
+    fprintf(o, ",\"seed\":%llu,\"started\":", g->seed);
+    json_string(o, g->started);
+    fputs(",\"finished\":", o);
+    json_string(o, g->finished);
+    fputs(",\"event\":", o);
+    json_string(o, g->event);
+    if (g->league)
+        fprintf(o, ",\"league\":%lld", g->league);
+    else
+        fputs(",\"league\":null", o);
+    fputs(",\"attempts\":[", o);
+    for (int i = 0; i < n; i++) {
+        fprintf(o, "%s{\"n\":%d,\"player\":\"%c\",\"cell\":", i ? "," : "", i + 1, a[i].player);
+        json_string(o, a[i].cell);
+        fputs(",\"outcome\":", o);
+        json_string(o, a[i].outcome);
+        if (isfinite(a[i].ms))
+            fprintf(o, ",\"ms\":%.3f}", a[i].ms);
+        else
+            fputs(",\"ms\":null}", o);
+    }
+    fputs("]}", o);
+}
+
 static char *event_of(const store_game_row *g)
 {
     char *e = NULL;
@@ -229,10 +275,14 @@ int cmd_export(int argc, char **argv)
         case O_OUT: out = optarg; break;
         case O_DIR: dir = optarg; break;
         case CLI_O_FORMAT:
-            fmt = strcmp(optarg, "pgn") == 0 ? EX_PGN : strcmp(optarg, "sgf") == 0 ? EX_SGF : -1;
+            fmt = strcmp(optarg, "pgn") == 0    ? EX_PGN
+                  : strcmp(optarg, "sgf") == 0  ? EX_SGF
+                  : strcmp(optarg, "json") == 0 ? EX_JSON
+                                                : -1;
             if (fmt < 0)
-                cli_usage_error("export", "--format '%s': expected pgn or sgf", optarg);
+                cli_usage_error("export", "--format '%s': expected pgn, sgf or json", optarg);
             break;
+        case CLI_O_JSON: fmt = EX_JSON; break;
         case CLI_O_HELP: fputs(export_help, stdout); return CLI_OK;
         default: cli_usage_error("export", "option '%s' does not apply to 'arena export' (see --help)",
                                  argv[optind - 1]);
@@ -241,7 +291,7 @@ int cmd_export(int argc, char **argv)
     if (optind < argc)
         cli_usage_error("export", "unexpected argument '%s' (see 'arena export --help')", argv[optind]);
     if (fmt < 0)
-        cli_usage_error("export", "--format is required: pgn or sgf");
+        cli_usage_error("export", "--format is required: pgn, sgf or json");
     if (out && dir)
         cli_usage_error("export", "--out and --dir exclude each other");
 
@@ -255,12 +305,14 @@ int cmd_export(int argc, char **argv)
     FILE *o = out ? open_out(out) : dir ? NULL : stdout;
     ex_attempt *attempts = NULL;
     int cap = 0, rc;
+    long games = 0;
     store_game_row row;
     while ((rc = store_games_next(q, &row)) == 1) {
         char *event = event_of(&row);
         ex_game g = { .id = row.id, .variant = row.variant, .rows = row.rows, .cols = row.cols, .swap = row.swap,
                       .black = row.black_label, .white = row.white_label, .winner = cli_player(row.winner),
-                      .reason = row.reason, .detail = row.detail, .started = row.started, .event = event };
+                      .reason = row.reason, .detail = row.detail, .started = row.started, .event = event,
+                      .finished = row.finished, .seed = (unsigned long long)row.seed, .league = (long long)row.league };
         store_transcript *t = store_transcript_open(s, g.id);
         if (!t)
             cli_fail("export", "%s: %s", db, store_error(s));
@@ -277,14 +329,22 @@ int cmd_export(int argc, char **argv)
             a->player = cli_player(at.player)[0];
             snprintf(a->cell, sizeof a->cell, "%s", at.cell);
             snprintf(a->outcome, sizeof a->outcome, "%s", at.outcome);
+            a->ms = at.ms;
         }
         store_transcript_end(t);
         char path[4096];
         if (dir) {
-            snprintf(path, sizeof path, "%s/game-%lld.%s", dir, g.id, fmt == EX_PGN ? "pgn" : "sgf");
+            snprintf(path, sizeof path, "%s/game-%lld.%s", dir, g.id,
+                     fmt == EX_PGN ? "pgn" : fmt == EX_SGF ? "sgf" : "json");
             o = open_out(path);
-        }
-        (fmt == EX_PGN ? write_pgn : write_sgf)(o, &g, attempts, n);
+        } else if (fmt == EX_JSON) /* a stream of games: one document, written as they come */
+            fputs(games++ ? ",\n" : "{\"games\":[\n", o);
+        if (fmt == EX_JSON) {
+            write_json(o, &g, attempts, n);
+            if (dir)
+                fputc('\n', o);
+        } else
+            (fmt == EX_PGN ? write_pgn : write_sgf)(o, &g, attempts, n);
         if (dir)
             close_out(o, path);
         free(event);
@@ -293,6 +353,8 @@ int cmd_export(int argc, char **argv)
     store_games_end(q);
     if (rc != 0)
         cli_fail("export", "%s: %s", db, store_error(s));
+    if (fmt == EX_JSON && !dir)
+        fputs(games ? "\n]}\n" : "{\"games\":[]}\n", o);
     store_close(s);
     if (!dir)
         close_out(o, out ? out : "standard output");

@@ -51,7 +51,8 @@ static const char matrix_help[] =
     "Win matrices, one per variant and board: rows are the agent moving first (Black), columns the agent\n"
     "moving second (White), each cell 'W-L' from the row's view. --score gives the row's score in %\n"
     "instead. CSV is one row per pairing: variant, board, black, white, games, black_wins, white_wins,\n"
-    "black_score_pct. Scope (the newest league by default) and filters as for 'arena ratings'.\n\n"
+    "black_score_pct. Rows and columns come in the order of that variant and board's ratings, best first.\n"
+    "Scope (the newest league by default) and filters as for 'arena ratings'; --json is --format json.\n\n"
     "Exit status: 0 done, 1 database error or no games, 2 bad input.\n";
 
 static void json_number(FILE *f, double v)

@@ -94,6 +94,38 @@ static void help_everywhere(void **state)
     }
 }
 
+/* README: every subcommand has --help and --json (or --format text|json). The commands are those `arena
+ * --help` lists; each one's --help names --json, and --json (or --format json) is an option it knows. */
+static void every_command_speaks_json(void **state)
+{
+    (void)state;
+    assert_int_equal(run("--help", 0), 0);
+    static char list[sizeof out];
+    memcpy(list, out, sizeof list);
+    const char *p = strstr(list, "commands:\n");
+    assert_non_null(p);
+    int n = 0;
+    for (p += strlen("commands:\n"); *p == ' ';) {
+        char cmd[32], args[96];
+        assert_int_equal(sscanf(p, " %31s", cmd), 1);
+        snprintf(args, sizeof args, "%s --help", cmd);
+        assert_int_equal(run(args, 0), 0);
+        if (!strstr(out, "--json"))
+            fail_msg("'arena %s --help' does not mention --json:\n%s", cmd, out);
+        /* --json is known: whatever else the command lacks, it does not call --json an unknown option */
+        snprintf(args, sizeof args, "%s --json --db /nonexistent/arena.db", cmd);
+        run(args, 1);
+        if (strstr(out, "'--json'") || strstr(out, "unrecognized option"))
+            fail_msg("'arena %s --json' refuses --json:\n%s", cmd, out);
+        n++;
+        p = strchr(p, '\n');
+        if (!p)
+            break;
+        p++;
+    }
+    assert_true(n >= 14); /* replay ... keygen: every command there is */
+}
+
 /* Each bad input: exit 2, one line on stderr naming the argument, nothing on stdout. */
 static void bad_input(void **state)
 {
@@ -141,6 +173,7 @@ int main(void)
         cmocka_unit_test(tree_counts),
         cmocka_unit_test(random_games),
         cmocka_unit_test(help_everywhere),
+        cmocka_unit_test(every_command_speaks_json),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

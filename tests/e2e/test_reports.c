@@ -565,6 +565,32 @@ static void odd_names_survive_the_figures_and_the_page(void **state)
     free(json);
 }
 
+/* `arena export --format json`: one strict JSON document with every selected game and all its attempts, as
+ * stored (the attempts' count per game and in all). */
+static void json_export_holds_every_game_and_attempt(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s/arena' export --db '%s' --json", bin, db);
+    char *json = sh_output(cmd);
+    strict_json("arena export --json", json);
+    assert_int_equal(count_of(json, "{\"id\":"), db_scalar(db, "SELECT count(*) FROM games"));
+    assert_int_equal(count_of(json, "{\"n\":"), db_scalar(db, "SELECT count(*) FROM attempts"));
+    assert_int_equal(count_of(json, "\"ms\":null"), db_scalar(db, "SELECT count(*) FROM attempts WHERE ms IS NULL"));
+    free(json);
+    snprintf(cmd, sizeof cmd, "'%s/arena' export --db '%s' --format json --variant hex --board 3x3", bin, db);
+    json = sh_output(cmd);
+    strict_json("arena export --format json --variant hex", json);
+    assert_int_equal(count_of(json, "\"variant\":\"hex\""),
+                     db_scalar(db, "SELECT count(*) FROM games WHERE variant = 'hex'"));
+    free(json);
+    snprintf(cmd, sizeof cmd, "'%s/arena' export --db '%s' --format json --variant hex --board 2x2", bin, db);
+    json = sh_output(cmd);
+    strict_json("an empty export", json);
+    expect("an empty export", json, "{\"games\":[]}", true);
+    free(json);
+}
+
 static void ratings_fit_the_newest_league_unless_told_to_pool(void **state)
 {
     (void)state;
@@ -679,6 +705,7 @@ int main(void)
         cmocka_unit_test(unsandboxed_agents_are_named_in_every_report),
         cmocka_unit_test(ratings_fit_the_newest_league_unless_told_to_pool),
         cmocka_unit_test(odd_names_survive_the_figures_and_the_page),
+        cmocka_unit_test(json_export_holds_every_game_and_attempt),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
