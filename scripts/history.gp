@@ -15,4 +15,7 @@ set offsets 0, 0, graph 0.05, graph 0.05
 set tics noenhanced
 set xtics () rotate by -30 left
 do for [i=1:nx] { set xtics add (nights[i] i-1) }
-plot for [i=0:n-1] data index i using 1:2:3:4 with yerrorlines pointtype 7 pointsize 0.8 title names[i+1]
+# gnuplot's eight line colours, then the same colours with other point shapes: twelve agents stay apart
+shape(i) = i / 8 == 0 ? 7 : i / 8 == 1 ? 5 : i / 8 == 2 ? 9 : i / 8 == 3 ? 13 : 11
+plot for [i=0:n-1] data index i using 1:2:3:4 with yerrorlines linecolor (i % 8) + 1 pointtype shape(i) \
+     pointsize 0.9 title names[i+1]

@@ -850,6 +850,7 @@ static const char page_style[] =
     "th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; }\n"
     "th { background: #f0f0f0; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
     "td { overflow-wrap: anywhere; min-width: 7ch; max-width: 32em; } td.num { white-space: nowrap; min-width: 0; }\n"
+    "td:first-child { overflow-wrap: normal; white-space: nowrap; }\n"
     "p.note, p.scope { color: #555; font-size: 0.85em; margin-top: 0; }\n"
     "p.warning, li.warning { background: #fff3cd; border-left: 4px solid #e0a800; padding: 0.4em 0.6em; }\n"
     "ul.warnings { list-style: none; padding: 0; }\n"
