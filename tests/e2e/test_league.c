@@ -361,6 +361,23 @@ static void misbehaving_bots_cost_only_their_games(void **state)
             fail_msg("%s: %ld of 2 games lost by it as '%s' with '%s'", cases[i]->mode, got, cases[i]->reason,
                      cases[i]->detail);
     }
+
+    /* the bot that eats memory, under a config's memory_mb, with a budget that filling its memory fits in */
+    used = snprintf(text, sizeof text,
+                    "[league]\nname = eats\nmode = gauntlet\nchallenger = good\nvariants = classical\nboards = 4x4\n"
+                    "games = 2\nmove_time_ms = 3000\n[agent good]\ncommand = %s/random\nargs = %s\n"
+                    "[agent eat]\ncommand = %s/misbehave\nargs = --mode eat %s\nmemory_mb = 256\n",
+                    bin, tag, agents, tag);
+    assert_true(used < (int)sizeof text);
+    cfg = write_config("eats.ini", text);
+    char *const argv2[] = { "arena", "league", (char *)cfg, "--db", db, "--logs", logs, "--quiet", NULL };
+    pid = start_arena(argv2);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games g JOIN schedule x ON x.game_id = g.id JOIN leagues l"
+                                   " ON l.id = x.league_id WHERE l.name = 'eats' AND g.reason = 'crash'"
+                                   " AND g.detail LIKE '%(limit 256 MiB)%'"),
+                     2);
 }
 
 /* ---- bot processes across games ---- */
