@@ -141,7 +141,7 @@ static void escaped(FILE *out, const char *s, tb_format f)
             fputc('\\', out);
         if (f == TB_TEX && strchr("&%$#_{}", c))
             fputc('\\', out);
-        if (f == TB_MD && c == '|')
+        if (f == TB_MD && strchr("|\\<>*_`[]&", c)) /* markup characters in names are shown, not obeyed */
             fputc('\\', out);
         if (f == TB_TEX && c == '~') {
             fputs("\\textasciitilde{}", out);

@@ -109,7 +109,7 @@ static void html_text(FILE *f, const char *s)
 static void md_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
-        if (strchr("\\`*_[]<>|#", *s))
+        if (strchr("\\`*_[]<>|#&", *s))
             fputc('\\', f);
         fputc(*s, f);
     }

@@ -559,6 +559,10 @@ static void odd_names_survive_the_figures_and_the_page(void **state)
     expect("report.html", html, "<td>&lt;b&gt;&amp;amp;,x</td>", true);
     expect("report.html", html, "<b>", false);
     free(html);
+    snprintf(path, sizeof path, "%s/page/report.md", out);
+    char *md = read_file(path); /* Markdown shows the names, it does not obey them */
+    expect("report.md", md, "| \\<b\\>\\&amp;,x |", true);
+    free(md);
     snprintf(path, sizeof path, "%s/page/report.json", out);
     json = read_file(path);
     strict_json("report.json", json);
