@@ -171,6 +171,17 @@ static void table(page *p, tb_table *t)
     tb_free(t);
 }
 
+static void figure(page *p, const char *file, const char *alt);
+
+/* The figure of group g: PREFIX-VARIANT-RxC, described as "WHAT, VARIANT RxC". */
+static void group_figure(page *p, int g, const char *prefix, const char *what)
+{
+    char file[128], alt[200];
+    fg_group_file(file, sizeof file, prefix, p->r->groups[g].variant, p->r->groups[g].board);
+    snprintf(alt, sizeof alt, "%s, %s", what, p->r->groups[g].name);
+    figure(p, file, alt);
+}
+
 /* A figure: its SVG shown, its PNG linked; left out when it was not drawn. */
 static void figure(page *p, const char *file, const char *alt)
 {
@@ -671,10 +682,7 @@ static void matrices_section(page *p)
         free(w);
         free(games);
         table(p, &t);
-        char file[128], alt[200];
-        fg_group_file(file, sizeof file, "matrix-", r->groups[g].variant, r->groups[g].board);
-        snprintf(alt, sizeof alt, "win matrix, %s", r->groups[g].name);
-        figure(p, file, alt);
+        group_figure(p, g, "matrix-", "win matrix");
     }
     section_end(p);
 }
@@ -692,10 +700,7 @@ static void variants_section(page *p)
         t.caveat = &r->caveat;
         st_selection_free(&x);
         table(p, &t);
-        char file[128], alt[200];
-        fg_group_file(file, sizeof file, "ratings-", r->groups[g].variant, r->groups[g].board);
-        snprintf(alt, sizeof alt, "ratings, %s", r->groups[g].name);
-        figure(p, file, alt);
+        group_figure(p, g, "ratings-", "ratings");
     }
     section_end(p);
 }

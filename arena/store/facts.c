@@ -18,17 +18,11 @@ int store_league_facts_get(store_db *s, int64_t id, store_league_facts *out)
     memset(out, 0, sizeof *out);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
-                           "SELECT l.id, l.name, l.config, l.config_sha256, l.seed, l.created,"
-                           " (SELECT COUNT(*) FROM schedule WHERE league_id = l.id),"
-                           " (SELECT COUNT(*) FROM schedule WHERE league_id = l.id AND game_id IS NOT NULL),"
-                           " (SELECT COUNT(*) FROM schedule WHERE league_id = l.id AND skipped = 1),"
-                           " (SELECT COUNT(DISTINCT g.run_id) FROM schedule c JOIN games g ON g.id = c.game_id"
-                           "   WHERE c.league_id = l.id),"
-                           " (SELECT MIN(g.started) FROM schedule c JOIN games g ON g.id = c.game_id"
-                           "   WHERE c.league_id = l.id),"
-                           " (SELECT MAX(g.finished) FROM schedule c JOIN games g ON g.id = c.game_id"
-                           "   WHERE c.league_id = l.id)"
-                           " FROM leagues l WHERE l.id = ?1",
+                           "SELECT l.id, l.name, l.config, l.config_sha256, l.seed, l.created, COUNT(c.id),"
+                           " COUNT(c.game_id), TOTAL(c.skipped), COUNT(DISTINCT g.run_id), MIN(g.started),"
+                           " MAX(g.finished)"
+                           " FROM leagues l LEFT JOIN schedule c ON c.league_id = l.id"
+                           " LEFT JOIN games g ON g.id = c.game_id WHERE l.id = ?1 GROUP BY l.id",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;
     sqlite3_bind_int64(st, 1, id);

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     enum { AGENTS = 8 };
     int64_t ids[AGENTS];
     for (int a = 0; a < AGENTS; a++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "a%d", a);
         ids[a] = store_agent(s, name, "bin/random", "1.0", "0123456789abcdef");
     }
