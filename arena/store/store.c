@@ -109,8 +109,7 @@ static const char *const migrations[] = {
     "ALTER TABLE schedule ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN opening INTEGER NOT NULL DEFAULT 0;",
     /* 6 -> 7: each attempt's thinking time; the night a league belongs to */
-    "ALTER TABLE attempts ADD COLUMN ms REAL;"
-    "ALTER TABLE leagues ADD COLUMN night TEXT;",
+    "ALTER TABLE attempts ADD COLUMN ms REAL; ALTER TABLE leagues ADD COLUMN night TEXT;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
