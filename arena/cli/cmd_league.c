@@ -1,5 +1,6 @@
 /* arena/cli/cmd_league.c — `arena league CONFIG`: writes a league's whole schedule to the database, then plays
  * the games still missing, so an interrupted league resumes where it stopped (docs/leagues.md). */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -32,8 +33,8 @@ _Static_assert(sizeof ((cfg_agent *)0)->cmdline <= sizeof ((ag_command *)0)->lin
                "an agent's command line from a config fits an ag_command");
 
 static const char help[] =
-    "usage: arena league CONFIG [--db PATH] [--seed N|date] [--date YYYY-MM-DD] [--resume | --new] [--logs DIR]\n"
-    "                    [--progress N] [--quiet] [--json | --format text|json]\n\n"
+    "usage: arena league CONFIG [--db PATH] [--seed N|date] [--date YYYY-MM-DD] [--shard K/N] [--secret FILE]\n"
+    "                    [--resume | --new] [--logs DIR] [--progress N] [--quiet] [--json | --format text|json]\n\n"
     "Plays a league described by an INI file (docs/leagues.md): every pairing of its agents (or the\n"
     "challenger against each, in a gauntlet) in every listed variant and board, the configured number of\n"
     "games each, half with each colour. The whole schedule is written to the database first; then the\n"
@@ -46,6 +47,11 @@ static const char help[] =
     "                 date: today's date in UTC as YYYYMMDD, so a nightly league is new evidence each night\n"
     "  --date D       the night this league belongs to (YYYY-MM-DD): reports and the rating history show\n"
     "                 it under that date (default: the day it was created); a resumed league keeps its first\n"
+    "  --shard K/N    play only shard K of N of the schedule (the rows at positions K-1, K-1+N, ...): run\n"
+    "                 one coordinator per shard, each into its own database, then 'arena merge' them;\n"
+    "                 rerunning a shard plays only what it lacks (docs/distributed.md)\n"
+    "  --secret FILE  the league's secret for the players' seeds (32 hex digits) instead of a drawn one: give\n"
+    "                 every shard the same, so that together they play the games one coordinator would\n"
     "  --resume       only continue an unfinished league of this name and config (error when none)\n"
     "  --new          start a new league even when an unfinished one exists\n"
     "                 (default: continue an unfinished one, else start a new one)\n"
@@ -326,17 +332,57 @@ static void check_size(const cfg_league *c, const cfg_games *plays)
                     c->per_pairing, n, LG_MAX_GAMES);
 }
 
+/* Keeps, in order, the rows of shard k of n (1-based): those whose position n in the schedule is k - 1 modulo n.
+ * Returns how many. Every shard of a league sees the same schedule, so the shards split it exactly. */
+static int shard_rows(store_planned *rows, int count, int k, int n)
+{
+    int kept = 0;
+    for (int i = 0; i < count; i++)
+        if (rows[i].n % n == k - 1)
+            rows[kept++] = rows[i];
+    return kept;
+}
+
+/* The league secret in `path`: 32 hexadecimal digits (16 bytes), white space around them allowed. */
+static int read_secret(const char *path, uint8_t key[SEEDS_KEY_BYTES], char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        return -1;
+    }
+    char text[128] = "";
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *p = text + strspn(text, " \t\r\n");
+    size_t len = strspn(p, "0123456789abcdefABCDEF");
+    if (len != 2 * SEEDS_KEY_BYTES || p[len + strspn(p + len, " \t\r\n")] != '\0') {
+        snprintf(err, errlen, "expected %d hexadecimal digits (make one: od -An -N%d -tx1 /dev/urandom | tr -d ' \\n')",
+                 2 * SEEDS_KEY_BYTES, SEEDS_KEY_BYTES);
+        return -1;
+    }
+    for (int i = 0; i < SEEDS_KEY_BYTES; i++) {
+        unsigned v;
+        sscanf(p + 2 * i, "%2x", &v);
+        key[i] = (uint8_t)v;
+    }
+    return 0;
+}
+
 int cmd_league(int argc, char **argv)
 {
-    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE };
+    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE, O_SHARD, O_SECRET };
     static const struct option options[] = {
         CLI_DB_OPTIONS,
         { "resume", no_argument, 0, O_RESUME },           { "new", no_argument, 0, O_NEW },
         { "logs", required_argument, 0, O_LOGS },         { "progress", required_argument, 0, O_PROGRESS },
         { "quiet", no_argument, 0, O_QUIET },             { "seed", required_argument, 0, O_SEED },
-        { "date", required_argument, 0, O_DATE },         { 0, 0, 0, 0 },
+        { "date", required_argument, 0, O_DATE },         { "shard", required_argument, 0, O_SHARD },
+        { "secret", required_argument, 0, O_SECRET },     { 0, 0, 0, 0 },
     };
-    const char *db = STORE_DEFAULT_PATH, *logs = "results/logs", *seed_arg = NULL, *night = NULL;
+    const char *db = STORE_DEFAULT_PATH, *logs = "results/logs", *seed_arg = NULL, *night = NULL, *secret = NULL;
+    int shard = 0, shards = 0; /* --shard K/N: this coordinator plays the rows n with n % N == K - 1 */
     bool resume = false, fresh = false, quiet = false;
     long every = 50;
     cli_format fmt = CLI_TEXT;
@@ -351,6 +397,14 @@ int cmd_league(int argc, char **argv)
         case O_QUIET: quiet = true; break;
         case O_SEED: seed_arg = optarg; break;
         case O_DATE: night = cli_date("league", "--date", optarg); break;
+        case O_SHARD: {
+            char tail;
+            if (sscanf(optarg, "%d/%d%c", &shard, &shards, &tail) != 2 || shards < 1 || shards > 100000 || shard < 1 ||
+                shard > shards)
+                cli_usage_error("league", "--shard '%s': expected K/N with 1 <= K <= N (e.g. 3/8)", optarg);
+            break;
+        }
+        case O_SECRET: secret = optarg; break;
         case CLI_O_JSON: fmt = CLI_JSON; break;
         case CLI_O_FORMAT: fmt = cli_format_parse("league", optarg); break;
         case CLI_O_HELP: fputs(help, stdout); return CLI_OK;
@@ -365,6 +419,12 @@ int cmd_league(int argc, char **argv)
     char err[1024];
     if (cfg_load(path, &cfg, err, sizeof err) != 0)
         cli_usage_error("league", "%s", err);
+    if (shards > 0 && cfg.mode == CFG_SPRT)
+        cli_usage_error("league", "--shard: %s: mode = sprt stops a pairing on all of its games, which no shard sees; "
+                        "shard a round-robin or gauntlet league", path);
+    uint8_t given_key[SEEDS_KEY_BYTES];
+    if (secret && read_secret(secret, given_key, err, sizeof err) != 0)
+        cli_usage_error("league", "--secret %s: %s", secret, err);
     if (seed_arg) {
         cfg.seed_date = strcmp(seed_arg, "date") == 0;
         if (!cfg.seed_date)
@@ -386,6 +446,8 @@ int cmd_league(int argc, char **argv)
     sb_deny(path); /* no bot sees the config, the database or the logs, whatever its config says */
     sb_deny(db);
     sb_deny(logs);
+    if (secret)
+        sb_deny(secret);
     static league_run l;
     memset(&l, 0, sizeof l);
     l.cfg = &cfg;
@@ -558,20 +620,27 @@ int cmd_league(int argc, char **argv)
     /* The league's secret for the players' seeds: drawn with it, read back when it is resumed (a league from an
      * older arena, which has none, gets one now: none of its games was played with it before). */
     uint8_t seed_key[SEEDS_KEY_BYTES];
-    if (seeds_new_key(seed_key) != 0)
+    if (secret) /* --secret: the one every shard of the league plays with */
+        memcpy(seed_key, given_key, sizeof seed_key);
+    else if (seeds_new_key(seed_key) != 0)
         cli_fail("league", "cannot draw a secret for the players' seeds (libsodium cannot be initialised)");
     if (store_league_secret(rec->store, league, seed_key, sizeof seed_key) != 0)
         cli_fail("league", "%s: cannot read or store the league's secret: %s", db, store_error(rec->store));
+    if (secret && memcmp(seed_key, given_key, sizeof seed_key) != 0)
+        cli_usage_error("league", "--secret %s: league %lld in %s was played with another secret", secret,
+                        (long long)league, db);
     int total = 0;
     if (store_league_pending(rec->store, league, &l.pending, &l.n_pending, &total) != 0)
         cli_fail("league", "%s: %s", db, store_error(rec->store));
+    if (shards > 0)
+        l.n_pending = shard_rows(l.pending, l.n_pending, shard, shards);
     char desc[256];
     snprintf(desc, sizeof desc, "league %lld '%s' from %s", (long long)league, cfg.name, path);
     if (rec_begin(rec, "league", desc, seed_key, err, sizeof err) != 0)
         cli_fail("league", "%s: %s", db, err);
     if (fmt == CLI_TEXT && !quiet)
-        fprintf(stderr, "league %lld '%s': %d games scheduled, %d to play%s\n", (long long)league, cfg.name, total,
-                l.n_pending, resumed ? " (resuming)" : "");
+        fprintf(stderr, "league %lld '%s': %d games scheduled, %d to play%s%s\n", (long long)league, cfg.name, total,
+                l.n_pending, shards ? " in this shard" : "", resumed ? " (resuming)" : "");
 
     double seconds;
     rn_status st = rec_play(rec, &rc, l.n_pending, every, quiet, &seconds, err, sizeof err);
@@ -583,18 +652,21 @@ int cmd_league(int argc, char **argv)
     int pending = 0, dummy = 0;
     pg_table *table = NULL;
     char err2[512];
-    if (store_league_pending(rec->store, league, &left, &pending, &dummy) != 0 ||
+    int left_all = 0;
+    if (store_league_pending(rec->store, league, &left, &left_all, &dummy) != 0 ||
         !(table = pairings(&l, err2, sizeof err2))) {
         if (st != RN_FAILED) {
             snprintf(err, sizeof err, "%s: %s", db, table ? err2 : store_error(rec->store));
             st = RN_FAILED;
         }
     }
+    /* what is left: of the whole league, or with --shard of this shard (the other shards' rows are theirs) */
+    pending = left && shards > 0 ? shard_rows(left, left_all, shard, shards) : left_all;
     free(left);
     long played_total = 0;
     for (int i = 0; table && i < pg_count(table); i++)
         played_total += pg_at(table, i)->games;
-    long skipped = table ? total - played_total - pending : 0;
+    long skipped = table ? total - played_total - left_all : 0;
     char openings[600];
     if (strcmp(cfg.openings, "random") == 0)
         snprintf(openings, sizeof openings, "random, %d stone%s", cfg.opening_stones, cfg.opening_stones == 1 ? "" : "s");

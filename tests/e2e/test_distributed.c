@@ -1,0 +1,204 @@
+/* tests/e2e/test_distributed.c — a league beyond one coordinator: `arena league --shard K/N --secret FILE` plays
+ * its part of the schedule into its own database, and `arena merge` puts the shards together into a database
+ * whose games equal, row for row and attempt for attempt, those of one coordinator playing the whole league
+ * with the same secret; merging a shard again changes nothing; a rerun shard plays nothing twice; shards of
+ * another config or secret are refused with nothing written. */
+#define _GNU_SOURCE
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_sys.h"
+#include "test_util.h"
+
+static char tmp[64], bin[512];
+
+static int setup(void **state)
+{
+    (void)state;
+    return e2e_dirs(tmp, "arena-distributed-test", bin);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return e2e_cleanup(tmp);
+}
+
+static const char *path_of(const char *name)
+{
+    static char paths[8][256];
+    static int k;
+    char *p = paths[k++ % 8];
+    snprintf(p, 256, "%s/%s", tmp, name);
+    return p;
+}
+
+static void write_config(const char *name, int games)
+{
+    FILE *f = fopen(path_of(name), "w");
+    assert_non_null(f);
+    fprintf(f,
+            "[league]\nname = sharded\nvariants = classical, abrupt\nboards = 3x3\ngames = %d\nconcurrency = 2\n"
+            "[agent random]\ncommand = %s/random\nargs = --seed 1\n[agent r2]\ncommand = %s/random\nargs = --seed 2\n"
+            "[agent bridge]\ncommand = %s/bridge\n",
+            games, bin, bin, bin);
+    fclose(f);
+}
+
+static void write_secret(const char *name, const char *hex)
+{
+    FILE *f = fopen(path_of(name), "w");
+    assert_non_null(f);
+    fprintf(f, "%s\n", hex);
+    fclose(f);
+}
+
+/* Every played game of the database's league by schedule position: variant, board, players, winner, reason,
+ * seed and its attempts, one line each (malloc'd). Ids and times are left out: they differ by nature. */
+static char *games_of(const char *db)
+{
+    sqlite3 *d;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(
+        sqlite3_prepare_v2(d,
+                           "SELECT x.n || ' ' || g.variant || ' ' || g.rows || 'x' || g.cols || ' ' || b.name || ' ' ||"
+                           " b.command || ' ' || w.name || ' ' || g.winner || ' ' || g.reason || ' ' || g.seed || ' ' ||"
+                           " g.opening || ':' || (SELECT group_concat(t, ' ') FROM (SELECT a.player || a.cell ||"
+                           " substr(a.outcome, 1, 1) AS t FROM attempts a WHERE a.game_id = g.id ORDER BY a.n))"
+                           " FROM schedule x JOIN games g ON g.id = x.game_id JOIN agents b ON b.id = g.black"
+                           " JOIN agents w ON w.id = g.white ORDER BY x.n",
+                           -1, &st, NULL),
+        SQLITE_OK);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        fprintf(f, "%s\n", (const char *)sqlite3_column_text(st, 0));
+    fclose(f);
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    return text;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static int arena(const char *args)
+{
+    return sh_run("cd '%s' && '%s/arena' %s >/dev/null 2>'%s/err.txt'", tmp, bin, args, tmp);
+}
+
+static char *last_error(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "cat '%s/err.txt'", tmp);
+    return sh_output(cmd);
+}
+
+static void shards_merged_equal_one_run(void **state)
+{
+    (void)state;
+    write_config("s.ini", 6);
+    write_secret("secret", "00112233445566778899aabbccddeeff");
+    assert_int_equal(arena("league s.ini --db one.db --secret secret --logs logs --quiet"), 0);
+    for (int k = 1; k <= 3; k++) {
+        char args[256];
+        snprintf(args, sizeof args, "league s.ini --db shard%d.db --secret secret --shard %d/3 --logs logs --quiet", k, k);
+        assert_int_equal(arena(args), 0);
+    }
+    /* each shard played its third: rows k-1, k-1+3, ... */
+    assert_int_equal(db_scalar(path_of("shard2.db"), "SELECT count(*) FROM games"), 12);
+    assert_int_equal(db_scalar(path_of("shard2.db"), "SELECT count(*) FROM schedule WHERE game_id IS NOT NULL AND"
+                                                     " n % 3 <> 1"),
+                     0);
+    /* a shard run again plays nothing: its part is complete */
+    assert_int_equal(arena("league s.ini --db shard2.db --secret secret --shard 2/3 --logs logs --quiet"), 0);
+    assert_int_equal(db_scalar(path_of("shard2.db"), "SELECT count(*) FROM games"), 12);
+    assert_int_equal(arena("merge merged.db shard1.db shard2.db shard3.db"), 0);
+    char *one = games_of(path_of("one.db")), *merged = games_of(path_of("merged.db"));
+    assert_int_equal(count_lines(one), 36);
+    if (strcmp(one, merged) != 0)
+        fail_msg("the merged shards differ from one coordinator's league:\n--- one\n%s--- merged\n%s", one, merged);
+    free(merged);
+    /* ratings read the merged database as if one coordinator had played it */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/arena' ratings --db one.db --bootstrap 100 --format csv", tmp, bin);
+    char *r1 = sh_output(cmd);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/arena' ratings --db merged.db --bootstrap 100 --format csv", tmp, bin);
+    char *r2 = sh_output(cmd);
+    assert_string_equal(r1, r2);
+    free(r1);
+    free(r2);
+
+    /* merging a shard twice changes nothing */
+    long runs = db_scalar(path_of("merged.db"), "SELECT count(*) FROM runs");
+    long agents = db_scalar(path_of("merged.db"), "SELECT count(*) FROM agents");
+    assert_int_equal(arena("merge merged.db shard2.db shard1.db"), 0);
+    merged = games_of(path_of("merged.db"));
+    assert_string_equal(one, merged);
+    free(merged);
+    assert_int_equal(db_scalar(path_of("merged.db"), "SELECT count(*) FROM runs"), runs);
+    assert_int_equal(db_scalar(path_of("merged.db"), "SELECT count(*) FROM agents"), agents);
+    assert_int_equal(db_scalar(path_of("merged.db"), "SELECT count(*) FROM leagues"), 1);
+    assert_int_equal(db_scalar(path_of("merged.db"), "SELECT count(*) FROM attempts"),
+                     db_scalar(path_of("one.db"), "SELECT count(*) FROM attempts"));
+    free(one);
+}
+
+static void foreign_shards_are_refused(void **state)
+{
+    (void)state;
+    write_config("s.ini", 6);
+    write_secret("secret", "00112233445566778899aabbccddeeff");
+    write_secret("other", "ffeeddccbbaa99887766554433221100");
+    assert_int_equal(arena("league s.ini --db a.db --secret secret --shard 1/2 --logs logs --quiet"), 0);
+    assert_int_equal(arena("league s.ini --db b.db --secret other --shard 2/2 --logs logs --quiet"), 0);
+    assert_int_equal(arena("merge m.db a.db"), 0);
+    long games = db_scalar(path_of("m.db"), "SELECT count(*) FROM games");
+    assert_int_equal(arena("merge m.db b.db"), 2);
+    char *e = last_error();
+    if (!strstr(e, "b.db") || !strstr(e, "another secret"))
+        fail_msg("a shard of another secret: %s", e);
+    free(e);
+    assert_int_equal(db_scalar(path_of("m.db"), "SELECT count(*) FROM games"), games);
+    /* another config of the same league name and seed */
+    write_config("s4.ini", 4);
+    assert_int_equal(arena("league s4.ini --db c.db --secret secret --shard 2/2 --logs logs --quiet"), 0);
+    assert_int_equal(arena("merge m.db c.db"), 2);
+    e = last_error();
+    if (!strstr(e, "another config"))
+        fail_msg("a shard of another config: %s", e);
+    free(e);
+    assert_int_equal(db_scalar(path_of("m.db"), "SELECT count(*) FROM games"), games);
+    /* bad input */
+    assert_int_equal(arena("merge m.db nosuch.db"), 2);
+    assert_int_equal(arena("merge m.db m.db"), 2);
+    assert_int_equal(arena("league s.ini --db x.db --shard 0/3 --logs logs --quiet"), 2);
+    assert_int_equal(arena("league s.ini --db x.db --shard 4/3 --logs logs --quiet"), 2);
+    write_secret("short", "0011");
+    assert_int_equal(arena("league s.ini --db x.db --secret short --logs logs --quiet"), 2);
+    e = last_error();
+    if (!strstr(e, "--secret") || !strstr(e, "32 hexadecimal digits"))
+        fail_msg("a bad secret file: %s", e);
+    free(e);
+    /* a league resumed with another secret than it was played with */
+    assert_int_equal(arena("league s.ini --db a.db --secret other --shard 1/2 --logs logs --quiet"), 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shards_merged_equal_one_run),
+        cmocka_unit_test(foreign_shards_are_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
