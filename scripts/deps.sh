@@ -3,7 +3,7 @@
 # Checks pkg-config modules, the gnuplot binary and the Python modules of the example bot; installs
 # through apt-get (sudo when not root). `scripts/deps.sh test` (what `make test` runs) also wants what only the
 # tests use: Debian's chromium (the browser tests render the nightly page and the heatmaps headless) and
-# libpng-dev (they read its screenshots). `scripts/deps.sh fuzz` checks for clang instead (libFuzzer, for
+# libpng-dev (they read its screenshots), slurm-wlm and munge (the Slurm scripts run on a private cluster). `scripts/deps.sh fuzz` checks for clang instead (libFuzzer, for
 # `make fuzz`).
 set -euo pipefail
 
@@ -34,8 +34,10 @@ command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 # The example Python bot (agents/examples/random_bot.py) runs on Debian's python3 with these modules.
 /usr/bin/python3 -c 'import zmq, msgpack' >/dev/null 2>&1 || missing+=(python3-zmq python3-msgpack)
 if [ "${1:-}" = test ]; then
-    packages+=(chromium libpng-dev)
+    packages+=(chromium libpng-dev slurm-wlm munge)
     [ -x /usr/bin/chromium ] || missing+=(chromium)
+    # the Slurm scripts are tested against a private single-node cluster (tests/e2e/slurm_cluster.sh)
+    [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && [ -x /usr/sbin/munged ] || missing+=(slurm-wlm munge)
     pkg-config --exists libpng 2>/dev/null || missing+=(libpng)
 fi
 fi

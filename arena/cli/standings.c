@@ -245,6 +245,36 @@ void st_load(st_report *r)
     if (r->n_results == 0)
         cli_fail(r->cmd, "%s: no games match", r->db);
     describe_scope(r);
+    /* players in name order (then id), so that fits, bootstrap resamples included, do not depend on the order
+     * the games were played or stored in (one coordinator, or shards merged) */
+    {
+        int perm[ST_MAX_PLAYERS], where[ST_MAX_PLAYERS];
+        for (int i = 0; i < r->n_players; i++)
+            perm[i] = i;
+        for (int i = 1; i < r->n_players; i++)
+            for (int j = i; j > 0; j--) {
+                const st_player *a = &r->players[perm[j - 1]], *b = &r->players[perm[j]];
+                int c = strcmp(a->name, b->name);
+                if (c < 0 || (c == 0 && a->id < b->id))
+                    break;
+                int t = perm[j];
+                perm[j] = perm[j - 1];
+                perm[j - 1] = t;
+            }
+        st_player sorted_players[ST_MAX_PLAYERS];
+        bool sorted_unsandboxed[ST_MAX_PLAYERS];
+        for (int k = 0; k < r->n_players; k++) {
+            sorted_players[k] = r->players[perm[k]];
+            sorted_unsandboxed[k] = r->unsandboxed[perm[k]];
+            where[perm[k]] = k;
+        }
+        memcpy(r->players, sorted_players, sizeof sorted_players[0] * (size_t)r->n_players);
+        memcpy(r->unsandboxed, sorted_unsandboxed, sizeof sorted_unsandboxed[0] * (size_t)r->n_players);
+        for (long i = 0; i < r->n_results; i++) {
+            r->results[i].black = where[r->results[i].black];
+            r->results[i].white = where[r->results[i].white];
+        }
+    }
     /* the agents that played without a sandbox, in name order, named under every table */
     r->caveat = (tb_caveat){ .key = "unsandboxed", .label = CLI_UNSANDBOXED, .names = r->unsandboxed_names };
     for (int i = 0; i < r->n_players; i++) {

@@ -194,11 +194,75 @@ static void foreign_shards_are_refused(void **state)
     assert_int_equal(arena("league s.ini --db a.db --secret other --shard 1/2 --logs logs --quiet"), 2);
 }
 
+/* The Slurm scripts against a real Slurm: a private single-node cluster (tests/e2e/slurm_cluster.sh: munged,
+ * slurmctld and slurmd with their own key, ports and files), a 4-task job array of scripts/slurm/league.sbatch,
+ * and the merge job it submits; the merged database must hold the games one coordinator plays with the same
+ * config and secret, and the report must be written. Where no cluster can be started (not root, no Slurm), the
+ * test says why and is skipped. */
+static void slurm_job_array_equals_one_run(void **state)
+{
+    (void)state;
+    char cluster[128], cmd[2048];
+    snprintf(cluster, sizeof cluster, "%s/slurm", tmp);
+    snprintf(cmd, sizeof cmd, "tests/e2e/slurm_cluster.sh start '%s' >'%s.conf' 2>'%s.err'", cluster, cluster, cluster);
+    int rc = sh_run("%s", cmd);
+    if (rc == 77) {
+        snprintf(cmd, sizeof cmd, "cat '%s.err'", cluster);
+        char *why = sh_output(cmd);
+        printf("SKIPPED: no Slurm cluster can be started here: %s", why);
+        free(why);
+        skip();
+    }
+    if (rc != 0) {
+        snprintf(cmd, sizeof cmd, "cat '%s.err'; tail -n 20 '%s'/*.log", cluster, cluster);
+        char *why = sh_output(cmd);
+        sh_run("tests/e2e/slurm_cluster.sh stop '%s'", cluster);
+        fail_msg("the Slurm cluster did not start:\n%s", why);
+    }
+    write_config("slurm.ini", 6);
+    char conf[200];
+    snprintf(conf, sizeof conf, "%s/slurm.conf", cluster);
+    /* the array, from the project root as the scripts expect, with the programs under test */
+    int sub = sh_run("SLURM_CONF='%s' ARENA_BIN='%s' sbatch --array=1-4 --output='%s/task-%%a.out' "
+                     "scripts/slurm/league.sbatch '%s' 4 '%s/out' >'%s/sbatch.out' 2>&1",
+                     conf, bin, tmp, path_of("slurm.ini"), tmp, tmp);
+    /* wait for the array and the merge job it submits: the report is written last */
+    int waited = 0;
+    char report[256];
+    snprintf(report, sizeof report, "%s/out/report/report.html", tmp);
+    while (sub == 0 && waited < 300 && access(report, R_OK) != 0) {
+        sleep(1);
+        waited++;
+    }
+    sleep(1);
+    snprintf(cmd, sizeof cmd, "cat '%s/sbatch.out' '%s'/task-*.out '%s'/out/merge-*.out 2>/dev/null; "
+                              "SLURM_CONF='%s' squeue 2>&1; tail -n 5 '%s/slurmctld.log'",
+             tmp, tmp, tmp, conf, cluster);
+    char *log = sh_output(cmd);
+    sh_run("tests/e2e/slurm_cluster.sh stop '%s'", cluster);
+    if (sub != 0 || access(report, R_OK) != 0)
+        fail_msg("the Slurm league did not finish within %d s:\n%s", waited, log);
+    free(log);
+    /* one coordinator, the same config and secret */
+    snprintf(cmd, sizeof cmd, "league slurm.ini --db one-slurm.db --secret out/secret --logs logs --quiet");
+    assert_int_equal(arena(cmd), 0);
+    char merged[256];
+    snprintf(merged, sizeof merged, "%s/out/league.db", tmp);
+    char *one = games_of(path_of("one-slurm.db")), *got = games_of(merged);
+    assert_int_equal(count_lines(one), 36);
+    if (strcmp(one, got) != 0)
+        fail_msg("the Slurm-sharded league differs from one coordinator's:\n--- one\n%s--- slurm\n%s", one, got);
+    free(one);
+    free(got);
+    assert_int_equal(db_scalar(merged, "SELECT count(*) FROM leagues"), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shards_merged_equal_one_run),
         cmocka_unit_test(foreign_shards_are_refused),
+        cmocka_unit_test(slurm_job_array_equals_one_run),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
