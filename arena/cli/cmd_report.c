@@ -1005,7 +1005,11 @@ static void write_page(page *p, store_db *s)
     }
     /* the index's facts about this night */
     FILE *f = open_out(p, "summary.txt");
-    const char *leader = p->pooled.m ? p->r->players[p->pooled.rank[0]].name : "";
+    char leader[128];
+    snprintf(leader, sizeof leader, "%s", p->pooled.m ? p->r->players[p->pooled.rank[0]].name : "");
+    for (char *c = leader; *c; c++) /* one value per line: a name from a bot's hello may hold anything */
+        if ((unsigned char)*c < 0x20)
+            *c = ' ';
     fprintf(f, "night\t%s\nleague\t%lld\nname\t%s\ngames\t%ld\nplanned\t%ld\nforfeits\t%ld\nagents\t%d\n"
                "leader\t%s\nleader_elo\t%.0f\nwarnings\t%d\n",
             p->night, (long long)p->facts.id, p->facts.name, p->total_games, p->facts.planned, p->forfeits,
