@@ -457,6 +457,11 @@ int cmd_league(int argc, char **argv)
         if (ca->dir[0] && (stat(ca->dir, &st) != 0 || !S_ISDIR(st.st_mode)))
             bad_agent(path, ca->dir_line, ca->name, "dir", "'%s': %s", ca->dir,
                       access(ca->dir, F_OK) != 0 ? "no such directory" : "not a directory");
+        if (ca->host[0]) { /* its host runs it: the command line and hash are the host's (its host_hello) */
+            snprintf(l.cmds[a].line, sizeof l.cmds[a].line, "%s", ca->command[0] ? ca->cmdline : "(on its host)");
+            l.cmds[a].sandbox.off = false;
+            continue;
+        }
         if (ag_command_parse(ca->cmdline, ca->dir[0] ? ca->dir : NULL, &l.cmds[a], err, sizeof err) != 0)
             bad_agent(path, ca->command_line, ca->name, "command", "%s", err);
     }
@@ -528,13 +533,14 @@ int cmd_league(int argc, char **argv)
     for (int a = 0; a < cfg.n_agents; a++)
         agents[a] = (rn_agent){ cfg.agents[a].name, &l.cmds[a],
                                 cfg.agents[a].server_key[0] ? cfg.agents[a].server_key : NULL,
-                                cfg.agents[a].restart_each_game };
+                                cfg.agents[a].restart_each_game, cfg.agents[a].host[0] ? cfg.agents[a].host : NULL };
     char prefix[96];
     snprintf(prefix, sizeof prefix, "league-%s", cfg.name);
     rn_config rc = { .agents = agents, .n_agents = cfg.n_agents, .concurrency = cfg.concurrency,
                      .max_processes = cfg.max_processes,
                      .move_ms = cfg.move_ms, .margin_ms = 50, .handshake_ms = cfg.handshake_ms,
                      .listen = cfg.listen[0] ? cfg.listen : NULL, .server_key = cfg.listen[0] ? &server_key : NULL, .ping_ms = 1000,
+                     .host_wait_ms = cfg.host_wait_ms,
                      .log_dir = logs, .log_prefix = prefix, .stop = &stop, .next_game = next_game, .user = &l };
     rec_attach(rec, &rc); /* from here on, an agent's hello (also when probed) stores it */
 

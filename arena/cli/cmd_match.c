@@ -377,8 +377,8 @@ int cmd_match(int argc, char **argv)
     ag_handle_signals(&stop, NULL);
     char prefix[64];
     snprintf(prefix, sizeof prefix, "match-%lld", (long long)rec->run);
-    rn_agent agents[2] = { { m.agents[0].name, &m.cmds[0], pin, restart_each_game },
-                           { m.agents[1].name, &m.cmds[1], pin, restart_each_game } };
+    rn_agent agents[2] = { { m.agents[0].name, &m.cmds[0], pin, restart_each_game, NULL },
+                           { m.agents[1].name, &m.cmds[1], pin, restart_each_game, NULL } };
     rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = concurrency, .move_ms = move_ms,
                       .listen = listen, .server_key = listen ? &server_key : NULL,
                       .margin_ms = margin_ms, .handshake_ms = handshake_ms, .ping_ms = 1000, .log_dir = logs,

@@ -22,6 +22,7 @@ static const struct {
     { "show", cmd_show, "replay a stored game with both players' views after each attempt" },
     { "export", cmd_export, "write stored games as PGN (for Ordo) or SGF (for HexGui)" },
     { "plot", cmd_plot, "gnuplot figures of a league: ratings, win-matrix heatmaps, rating history" },
+    { "host", cmd_host, "run bots on this machine for a coordinator on another (an agent host)" },
     { "merge", cmd_merge, "merge the databases of a sharded league (arena league --shard K/N) into one" },
     { "report", cmd_report, "the nightly page of a league (HTML, Markdown, JSON) and the index of nights" },
     { "keygen", cmd_keygen, "a CurveZMQ key pair for coordinators listening on tcp://" },

@@ -273,6 +273,10 @@ static int league_key(parse_state *p, const char *key, const char *value)
         if (!number(value, 1, 86400000, &v))
             return fail(p, "league", key, "'%s': expected milliseconds, 1 to 86400000", value);
         c->move_ms = (uint32_t)v;
+    } else if (strcmp(key, "host_wait_s") == 0) {
+        if (!number(value, 0, 86400, &v))
+            return fail(p, "league", key, "'%s': expected seconds, 0 to 86400", value);
+        c->host_wait_ms = (uint32_t)v * 1000u;
     } else if (strcmp(key, "handshake_ms") == 0) {
         if (!number(value, 1, 600000, &v))
             return fail(p, "league", key, "'%s': expected milliseconds, 1 to 600000", value);
@@ -329,7 +333,7 @@ static int league_key(parse_state *p, const char *key, const char *value)
     } else {
         return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
                                       "move_time_ms, handshake_ms, concurrency, max_processes, seed, openings, "
-                                      "opening_stones, elo0, elo1, alpha, beta, swap, listen, server_key, sandbox)");
+                                      "opening_stones, elo0, elo1, alpha, beta, swap, listen, server_key, host_wait_s, sandbox)");
     }
     return 1;
 }
@@ -373,6 +377,11 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
             return fail(p, section, key, "'%s': expected a server public key (40 characters of Z85, from the "
                         "key file's .pub)", value);
         snprintf(a->server_key, sizeof a->server_key, "%s", value);
+    } else if (strcmp(key, "host") == 0) {
+        if (!cv_valid_key(value))
+            return fail(p, section, key, "'%s': expected the agent host's public key (40 characters of Z85, from "
+                        "the .pub of the host's 'arena keygen' file)", value);
+        snprintf(a->host, sizeof a->host, "%s", value);
     } else if (strcmp(key, "memory_mb") == 0 || strcmp(key, "cpu_seconds") == 0 || strcmp(key, "open_files") == 0) {
         long long v;
         if (!number(value, 0, 1 << 24, &v))
@@ -404,7 +413,7 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
     } else {
         return fail(p, section, key,
                     "unknown key (expected name, command, args, dir, variants, boards, memory_mb, cpu_seconds, "
-                    "open_files, server_key, sandbox, restart, network, writable, read, env)");
+                    "open_files, server_key, host, sandbox, restart, network, writable, read, env)");
     }
     return 1;
 }
@@ -624,8 +633,18 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
     }
     for (int i = 0; i < c->n_agents; i++) {
         cfg_agent *a = &c->agents[i];
-        if (!a->command[0]) {
+        if (!a->command[0] && !a->host[0]) {
             snprintf(msg, sizeof msg, "%s:%d: [agent %s] command: missing", path, a->line, a->name);
+            return refuse(msg, err, errlen);
+        }
+        if (a->host[0] && !c->listen[0]) {
+            snprintf(msg, sizeof msg, "%s:%d: [agent %s] host: an agent on another host needs listen = tcp://... in "
+                     "[league] (the host connects to it)", path, a->line, a->name);
+            return refuse(msg, err, errlen);
+        }
+        if (a->host[0] && !(a->has_variants && a->has_boards)) {
+            snprintf(msg, sizeof msg, "%s:%d: [agent %s] host: an agent on another host needs its variants and "
+                     "boards in the config (it is not asked before the league starts)", path, a->line, a->name);
             return refuse(msg, err, errlen);
         }
         if (!a->has_sandbox)

@@ -46,6 +46,8 @@ typedef struct {
     bool has_variants, has_boards;
     long memory_mb, cpu_seconds, open_files; /* process limits (0 = none); -1 = the arena's default */
     char server_key[48];           /* with listen: the server key (Z85) pinned for this bot; "" = the league's */
+    char host[48];                 /* `host = KEY`: the public key (Z85) of the agent host (`arena host`) that runs it;
+                                    * "" = the coordinator starts it; its command is then the host's */
     /* The sandbox (`sandbox = on|off`, default the league's; off is for trusted bots only) and what it lets
      * the bot have beyond its defaults: the network, a writable `dir`, extra read-only paths, and extra
      * environment variables (NAME: passed on from the arena's environment; NAME=value: set). */
@@ -80,6 +82,8 @@ typedef struct {
     bool swap;                     /* hex games on square boards are played with the swap rule */
     bool sandbox;                  /* `sandbox = on|off`: the agents' default (on) */
     char listen[256];              /* "" = a private ipc endpoint; else tcp://HOST:PORT with CurveZMQ */
+    uint32_t host_wait_ms;         /* `host_wait_s`: how long a game of an agent on a host waits for the host to be
+                                    * connected before it is forfeited (default 0: at once) */
     char server_key[512];          /* with listen: the key file from `arena keygen` */
     int n_agents;
     cfg_agent agents[CFG_MAX_AGENTS];

@@ -104,6 +104,15 @@ int rec_begin(rec_run *r, const char *kind, const char *description, const uint8
     return 0;
 }
 
+/* An agent host announced `agent`: its command line and executable are the host's. */
+static void on_host_agent(void *user, int agent, const char *command, const char *sha256)
+{
+    rec_run *r = user;
+    ag_command *c = r->agents[agent].command;
+    snprintf(c->line, sizeof c->line, "%s", command);
+    snprintf(c->sha256, sizeof c->sha256, "%s", sha256);
+}
+
 void rec_attach(rec_run *r, rn_config *cfg)
 {
     r->next_game = cfg->next_game;
@@ -111,6 +120,7 @@ void rec_attach(rec_run *r, rn_config *cfg)
     cfg->next_game = on_next_game;
     cfg->hello = on_hello;
     cfg->finished = on_finished;
+    cfg->host_agent = on_host_agent;
     cfg->seed_key = r->seed_key;
     cfg->user = r;
     r->n_agents = cfg->n_agents;

@@ -24,7 +24,8 @@
  * agents of a run with the same three are one agent of the store. */
 typedef struct {
     char name[PM_MAX_STRING + 1];  /* agents.name it is stored under */
-    const ag_command *command;     /* its command line and executable hash */
+    ag_command *command;           /* its command line and executable hash (for an agent on a host, filled when the
+                                    * host announces it: the host's command line and hash) */
     bool named;                    /* the caller's name stays even with hello_names (`name=` of arena match) */
     char version[PM_MAX_STRING + 1]; /* from its hello; "" until then */
     int64_t id;                    /* agents.id; 0 until stored */

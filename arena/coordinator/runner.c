@@ -17,6 +17,7 @@
 
 #include "logline.h"
 #include "referee.h"
+#include "hostlink.h"
 #include "seeds.h"
 #include "clock.h"
 #include "isotime.h"
@@ -38,7 +39,19 @@ typedef struct {
     uint64_t used;             /* when it was last given a game or finished one (runner.tick): the least
                                 * recently used idle process makes room when the pool is full */
     char log[1024];
+    int host;                  /* the agent host that runs it (runner.hosts), -1: started here */
+    bool asked;                /* on a host: the host was asked to start it */
 } proc;
+
+/* An agent host (`arena host`) of the config: its key, and its control connection once it said hello. */
+#define RN_MAX_HOSTS 32
+typedef struct {
+    char key[CV_KEY_LEN + 1];
+    uint8_t id[256];
+    size_t id_len;
+    bool up;
+    double last_seen;
+} host;
 
 /* A process asked to exit (`shutdown`): killed with its group when still running at `until`. */
 typedef struct {
@@ -86,6 +99,11 @@ typedef struct {
     size_t errlen;
     uint8_t buf[PM_MAX_MESSAGE];
     pm_msg in, out;
+    host hosts[RN_MAX_HOSTS];
+    int n_hosts;
+    char user_id[CV_KEY_LEN + 1]; /* the CURVE client key of the message being handled ("" without a guard) */
+    hl_msg hl;
+    uint8_t hl_buf[512];
 } runner;
 
 static void fail(runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -108,6 +126,31 @@ static const char *agent_name(const runner *r, const proc *p)
 /* ---- sending ---- */
 
 static void fault(runner *r, int pi, hx_end_reason reason, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Sends r->hl to host h's control connection. */
+static void send_host(runner *r, int h)
+{
+    size_t n = hl_encode(&r->hl, r->hl_buf, sizeof r->hl_buf);
+    host *x = &r->hosts[h];
+    if (!n || !x->up)
+        return;
+    zmq_send(r->router, x->id, x->id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT);
+    zmq_send(r->router, r->hl_buf, n, ZMQ_DONTWAIT);
+}
+
+/* Asks process pi's host to start it. */
+static void ask_host(runner *r, int pi)
+{
+    proc *p = &r->procs[pi];
+    memset(&r->hl, 0, sizeof r->hl);
+    r->hl.type = HL_SPAWN;
+    snprintf(r->hl.agent, sizeof r->hl.agent, "%s", r->cfg->agents[p->agent].name);
+    memcpy(r->hl.token, p->token, sizeof r->hl.token);
+    send_host(r, p->host);
+    p->asked = true;
+    p->deadline = clk_now() + r->cfg->handshake_ms / 1000.0;
+    log_line(p->log, "asked host %.12s... to start it", r->hosts[p->host].key);
+}
 
 static int send_raw(runner *r, proc *p, const pm_msg *m)
 {
@@ -180,8 +223,14 @@ static void stop_proc(runner *r, int pi, bool gently)
     }
     if (asked && p->pid > 0 && r->n_closing < r->cap_closing)
         r->closing[r->n_closing++] = (closing){ p->pid, clk_now() + 1.0 };
-    else
+    else if (p->pid > 0)
         ag_kill(p->pid); /* reaped later by ag_reap() */
+    if (p->host >= 0 && p->asked && !asked) { /* on a host: it kills it */
+        memset(&r->hl, 0, sizeof r->hl);
+        r->hl.type = HL_KILL;
+        memcpy(r->hl.token, p->token, sizeof r->hl.token);
+        send_host(r, p->host);
+    }
     p->state = P_FREE;
     cv_revoke(r->guard, p->public_z85);
     p->slot = -1;
@@ -221,6 +270,19 @@ static int spawn(runner *r, int agent)
                                : '_');
     name[k] = '\0';
     snprintf(p->log, sizeof p->log, "%s/%s-%s-%d.log", r->cfg->log_dir, r->cfg->log_prefix, name, ++r->serial);
+    p->host = -1;
+    if (a->host) { /* started by its host, which relays its connection */
+        for (int h = 0; h < r->n_hosts; h++)
+            if (strcmp(r->hosts[h].key, a->host) == 0)
+                p->host = h;
+        p->pid = 0;
+        p->state = P_STARTING;
+        if (r->hosts[p->host].up)
+            ask_host(r, pi);
+        else
+            p->deadline = clk_now() + r->cfg->host_wait_ms / 1000.0;
+        return pi;
+    }
     char why[512], keys[3][64], *env[4] = { NULL };
     if (r->guard) {
         cv_keypair client;
@@ -533,12 +595,53 @@ static void on_move(runner *r, int pi)
         next_turn(r, s);
 }
 
+/* A message of host h (in r->hl) on connection `id`: its hello (the agents it runs), a ping, or a process that
+ * exited. */
+static void on_host(runner *r, int h, const uint8_t *id, size_t id_len)
+{
+    host *x = &r->hosts[h];
+    x->last_seen = clk_now();
+    switch (r->hl.type) {
+    case HL_HELLO:
+        memcpy(x->id, id, id_len);
+        x->id_len = id_len;
+        x->up = true;
+        for (int i = 0; i < r->hl.n_agents; i++)
+            for (int a = 0; a < r->cfg->n_agents; a++) {
+                const rn_agent *ag = &r->cfg->agents[a];
+                if (ag->host && strcmp(ag->host, x->key) == 0 && strcmp(ag->name, r->hl.agents[i].name) == 0 &&
+                    r->cfg->host_agent)
+                    r->cfg->host_agent(r->cfg->user, a, r->hl.agents[i].command, r->hl.agents[i].sha256);
+            }
+        break;
+    case HL_EXITED:
+        for (int i = 0; i < r->n_procs; i++) {
+            proc *p = &r->procs[i];
+            if (p->state != P_FREE && p->host == h && strcmp(p->token, r->hl.token) == 0)
+                fault(r, i, HX_END_CRASH, "%s%s (on host %.12s...)", r->hl.detail,
+                      p->state == P_STARTING ? " before its hello" : "", x->key);
+        }
+        break;
+    case HL_PING:
+    case HL_SPAWN:
+    case HL_KILL:
+    case HL_TYPE_COUNT: break;
+    }
+}
+
 static void on_message(runner *r, const uint8_t *id, size_t id_len, const uint8_t *data, size_t len, bool multipart)
 {
     int pi = -1;
     for (int i = 0; i < r->n_procs && pi < 0; i++)
         if (r->procs[i].state != P_FREE && r->procs[i].id_len == id_len && memcmp(r->procs[i].id, id, id_len) == 0)
             pi = i;
+    if (pi < 0 && r->user_id[0] && !multipart) { /* an agent host's control connection? */
+        for (int h = 0; h < r->n_hosts; h++)
+            if (strcmp(r->hosts[h].key, r->user_id) == 0 && hl_decode(data, len, &r->hl) == 0) {
+                on_host(r, h, id, id_len);
+                return;
+            }
+    }
     char why[256];
     int bad = multipart ? (snprintf(why, sizeof why, "a message of several frames"), -1)
                         : pm_decode(data, len, &r->in, why, sizeof why);
@@ -596,8 +699,14 @@ static void drain(runner *r)
         zmq_getsockopt(r->router, ZMQ_RCVMORE, &more, &sz);
         if (!more)
             continue;
-        n = zmq_recv(r->router, r->buf, sizeof r->buf, 0);
-        size_t len = n < 0 ? 0 : (size_t)n; /* when over sizeof buf (truncated), pm_decode refuses it */
+        zmq_msg_t msg;
+        zmq_msg_init(&msg);
+        n = zmq_msg_recv(&msg, r->router, 0);
+        size_t len = n < 0 ? 0 : zmq_msg_size(&msg); /* when over sizeof buf (cut short), pm_decode refuses it */
+        memcpy(r->buf, zmq_msg_data(&msg), len < sizeof r->buf ? len : sizeof r->buf);
+        const char *uid = r->guard && n >= 0 ? zmq_msg_gets(&msg, "User-Id") : NULL;
+        snprintf(r->user_id, sizeof r->user_id, "%s", uid ? uid : "");
+        zmq_msg_close(&msg);
         bool multipart = false;
         zmq_getsockopt(r->router, ZMQ_RCVMORE, &more, &sz);
         while (more) { /* drop any further frames */
@@ -651,11 +760,25 @@ static double check_deadlines(runner *r)
             next = r->closing[i].until;
         }
     }
+    for (int h = 0; h < r->n_hosts; h++) { /* a host silent for 3 s is lost, with the games of its processes */
+        host *x = &r->hosts[h];
+        if (!x->up || t - x->last_seen < 3.0)
+            continue;
+        x->up = false;
+        for (int i = 0; i < r->n_procs; i++)
+            if (r->procs[i].state != P_FREE && r->procs[i].host == h)
+                fault(r, i, HX_END_DISCONNECTED, "host %s lost (silent for 3 s)", x->key);
+    }
     for (int i = 0; i < r->n_procs; i++) {
         proc *p = &r->procs[i];
         if (p->state != P_STARTING)
             continue;
-        if (t >= p->deadline)
+        if (p->host >= 0 && !p->asked && r->hosts[p->host].up)
+            ask_host(r, i); /* its host is back */
+        if (t >= p->deadline && p->host >= 0 && !p->asked)
+            fault(r, i, HX_END_DISCONNECTED, "host %s not connected (waited %u s)", r->hosts[p->host].key,
+                  r->cfg->host_wait_ms / 1000);
+        else if (t >= p->deadline)
             fault(r, i, HX_END_TIMEOUT, "no hello within %u ms of its start", r->cfg->handshake_ms);
         else if (p->deadline < next)
             next = p->deadline;
@@ -793,6 +916,23 @@ static int open_endpoint(runner *r)
     if (zmq_bind(r->router, r->endpoint) != 0) {
         fail(r, "cannot bind %s: %s", r->endpoint, zmq_strerror(zmq_errno()));
         return -1;
+    }
+    for (int a = 0; a < r->cfg->n_agents; a++) { /* the agent hosts of the config, the only hosts let in */
+        const char *key = r->cfg->agents[a].host;
+        if (!key)
+            continue;
+        if (!r->guard) {
+            fail(r, "agent '%s': on a host, it needs a coordinator listening on tcp://", r->cfg->agents[a].name);
+            return -1;
+        }
+        int h = 0;
+        while (h < r->n_hosts && strcmp(r->hosts[h].key, key) != 0)
+            h++;
+        if (h == r->n_hosts && h < RN_MAX_HOSTS) {
+            snprintf(r->hosts[h].key, sizeof r->hosts[h].key, "%s", key);
+            r->n_hosts++;
+            cv_allow(r->guard, key);
+        }
     }
     if (r->cfg->listen && zmq_bind(r->router, r->local) != 0) {
         fail(r, "cannot bind %s: %s", r->local, zmq_strerror(zmq_errno()));

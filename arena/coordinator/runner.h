@@ -40,6 +40,9 @@ typedef struct {
                                 * configuration; NULL: the coordinator's own */
     bool restart_each_game;    /* a fresh process for every game (`restart = game`); false: a process plays
                                 * game after game until it forfeits */
+    const char *host;          /* NULL: started here; else the public key (Z85) of the agent host (`arena host`,
+                                * hostlink.h) that starts it, on the coordinator's request, and relays its
+                                * connection; `command` is then unused (the host's is reported by host_agent) */
 } rn_agent;
 
 typedef struct {
@@ -88,6 +91,9 @@ typedef struct {
                                 * process gets a fresh client key pair (ARENA_PUBLIC_KEY, ARENA_SECRET_KEY) and
                                 * the server's public key (ARENA_SERVER_KEY); only those client keys are let in */
     const cv_keypair *server_key;
+    uint32_t host_wait_ms;     /* a process of an agent whose host is not connected waits this long for it, then
+                                * its game is forfeited (`disconnected`); a host silent for 3 s is lost: the games
+                                * of its processes are forfeited (`disconnected`, "host ... lost") */
     const char *log_prefix;
     const uint8_t *seed_key;   /* SEEDS_KEY_BYTES: the secret the players' seeds derive from (seeds.h), the same
                                 * for every run of a league so its games get the same seeds again; NULL: one
@@ -99,6 +105,9 @@ typedef struct {
     /* An agent said hello for the first time in this run (its name and version). Return false to refuse
      * it (e.g. it does not play the variant): the run stops with `why` as the error. */
     bool (*hello)(void *user, int agent, const pm_msg *hello, char *why, size_t whylen);
+    /* An agent host connected and runs `agent` with this command line, whose executable has this SHA-256
+     * (before any of the agent's processes says hello). May be NULL. */
+    void (*host_agent)(void *user, int agent, const char *command, const char *sha256);
     /* A game is over. Return false to stop the run (e.g. the database failed; set why). */
     bool (*finished)(void *user, const rn_result *r, char *why, size_t whylen);
     void *user;
