@@ -4,7 +4,9 @@
  * with the same secret; merging a shard again changes nothing; a rerun shard plays nothing twice; shards of
  * another config or secret are refused with nothing written. */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,12 +259,174 @@ static void slurm_job_array_equals_one_run(void **state)
     assert_int_equal(db_scalar(merged, "SELECT count(*) FROM leagues"), 1);
 }
 
+/* ---- agent hosts ---- */
+
+/* The public key in FILE.pub (arena keygen FILE). */
+static void public_key(const char *file, char out[41])
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "sed -n 's/^public = //p' '%s/%s.pub'", tmp, file);
+    char *k = sh_output(cmd);
+    snprintf(out, 41, "%.40s", k);
+    free(k);
+    assert_int_equal((int)strlen(out), 40);
+}
+
+/* Starts `arena host` in the background with KEYFILE for the agents given; its pid. */
+static pid_t start_host(const char *keyfile, const char *server, int port, const char *agents)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && exec '%s/arena' host --connect tcp://127.0.0.1:%d --server-key '%s' --key %s --logs hostlogs "
+             "%s >%s.out 2>&1",
+             tmp, bin, port, server, keyfile, agents, keyfile);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+static void stop_host(pid_t pid, int sig)
+{
+    kill(pid, sig);
+    int st;
+    waitpid(pid, &st, 0);
+}
+
+static int free_port(void)
+{
+    char *p = sh_output("python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); "
+                        "print(s.getsockname()[1])'");
+    int port = atoi(p);
+    free(p);
+    assert_true(port > 0);
+    return port;
+}
+
+static void write_hosted_config(const char *name, int port, const char *host_key, int games, const char *extra)
+{
+    FILE *f = fopen(path_of(name), "w");
+    assert_non_null(f);
+    fprintf(f,
+            "[league]\nname = hosted\nvariants = classical\nboards = 3x3\ngames = %d\nconcurrency = 2\n"
+            "listen = tcp://127.0.0.1:%d\nserver_key = coord.key\n%s"
+            "[agent here]\ncommand = %s/random\nargs = --seed 1\n"
+            "[agent far1]\nhost = %s\nvariants = classical\nboards = 3x3\n"
+            "[agent far2]\nhost = %s\nvariants = classical\nboards = 3x3\n",
+            games, port, extra, bin, host_key, host_key);
+    fclose(f);
+}
+
+/* A host on the loopback serves two agents of a league: every game is played, none forfeited, and its agents
+ * are stored with the host's command lines and program hashes. A second host, whose key the config does not
+ * name, is refused and logged, and changes nothing. */
+static void a_host_serves_two_agents_and_a_stranger_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(arena("keygen coord.key"), 0);
+    assert_int_equal(arena("keygen host.key"), 0);
+    assert_int_equal(arena("keygen stranger.key"), 0);
+    char coord[41], hostk[41];
+    public_key("coord.key", coord);
+    public_key("host.key", hostk);
+    int port = free_port();
+    write_hosted_config("hosted.ini", port, hostk, 6, "host_wait_s = 30\n");
+    char agents[1200];
+    snprintf(agents, sizeof agents, "far1='%s/random --seed 5' far2='%s/bridge'", bin, bin);
+    pid_t stranger = start_host("stranger.key", coord, port, agents);
+    pid_t h = start_host("host.key", coord, port, agents);
+    int rc = arena("league hosted.ini --db hosted.db --logs logs --quiet");
+    stop_host(h, SIGTERM);
+    stop_host(stranger, SIGTERM);
+    if (rc != 0) {
+        char *e = last_error();
+        fail_msg("the league with a host exited with %d: %s", rc, e);
+    }
+    const char *db = path_of("hosted.db");
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 18);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+    char sql[1200];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM agents WHERE name = 'far2' AND command = '%s/bridge'", bin);
+    assert_int_equal(db_scalar(db, sql), 1);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM agents WHERE name = 'far1' AND command = '%s/random --seed 5' "
+                              "AND length(sha256) = 64", bin);
+    assert_int_equal(db_scalar(db, sql), 1);
+    /* the stranger: refused by its key, in the connections log */
+    char stranger_key[41], cmd[600];
+    public_key("stranger.key", stranger_key);
+    snprintf(cmd, sizeof cmd, "cat '%s'/logs/league-hosted-connections.log", tmp);
+    char *log = sh_output(cmd);
+    if (!strstr(log, "unknown client key") || !strstr(log, stranger_key))
+        fail_msg("the stranger host is not in the connections log as refused:\n%s", log);
+    if (strstr(log, hostk))
+        fail_msg("the config's host was refused:\n%s", log);
+    free(log);
+}
+
+/* A host killed in the middle of a league costs the games in flight (forfeited: its agents' `disconnected`,
+ * "host ... lost") and, with host_wait_s = 0, the games of its agents after it (forfeited at once: "host ...
+ * not connected"); the league completes, its other games played. */
+static void a_lost_host_costs_only_its_games(void **state)
+{
+    (void)state;
+    char coord[41], hostk[41];
+    public_key("coord.key", coord);
+    public_key("host.key", hostk);
+    int port = free_port();
+    /* long moves, so that a game in flight outlives the 3 s after which a silent host is lost */
+    write_hosted_config("lost.ini", port, hostk, 40, "move_time_ms = 20000\n");
+    char agents[1200];
+    snprintf(agents, sizeof agents, "far1='%s/random --seed 5' far2='%s/misbehave --mode hang'", bin,
+             getenv("ARENA_TEST_AGENTS") ? getenv("ARENA_TEST_AGENTS") : "build/release/tests/agents");
+    if (agents[0] && strstr(agents, "far2='build/")) { /* the test agents from the project root */
+        char cwd[300];
+        assert_non_null(getcwd(cwd, sizeof cwd));
+        snprintf(agents, sizeof agents, "far1='%s/random --seed 5' far2='%s/build/release/tests/agents/misbehave "
+                                        "--mode hang'", bin, cwd);
+    }
+    pid_t h = start_host("host.key", coord, port, agents);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s/arena' league lost.ini --db lost.db --logs logs --quiet 2>err.txt",
+             tmp, bin);
+    pid_t league = fork();
+    assert_true(league >= 0);
+    if (league == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    /* far2 hangs in its first game with far1 or here; the host dies meanwhile */
+    sleep(4);
+    stop_host(h, SIGKILL);
+    int st;
+    assert_int_equal(waitpid(league, &st, 0), league);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        char *e = last_error();
+        fail_msg("the league did not complete after its host was lost (status %d): %s", st, e);
+    }
+    const char *db = path_of("lost.db");
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 120); /* every game has its result */
+    assert_true(db_scalar(db, "SELECT count(*) FROM games WHERE reason = 'disconnected' AND detail LIKE 'host % lost%'") >=
+                1);
+    assert_true(db_scalar(db, "SELECT count(*) FROM games WHERE reason = 'disconnected' AND detail LIKE "
+                              "'host % not connected%'") >= 1);
+    /* the games between the agents here and... there: only games with an agent of the host are forfeited */
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games g JOIN agents b ON b.id = g.black JOIN agents w"
+                                   " ON w.id = g.white WHERE g.reason = 'disconnected' AND b.name <> 'far1' AND"
+                                   " b.name <> 'far2' AND w.name <> 'far1' AND w.name <> 'far2'"),
+                     0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shards_merged_equal_one_run),
         cmocka_unit_test(foreign_shards_are_refused),
         cmocka_unit_test(slurm_job_array_equals_one_run),
+        cmocka_unit_test(a_host_serves_two_agents_and_a_stranger_is_refused),
+        cmocka_unit_test(a_lost_host_costs_only_its_games),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

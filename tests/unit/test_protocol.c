@@ -1,7 +1,9 @@
 /* tests/unit/test_protocol.c — protocol messages: every type survives encode/decode, unknown keys are
- * ignored, and malformed or hostile input is refused with a reason before anything is allocated. */
+ * ignored, and malformed or hostile input is refused with a reason before anything is allocated; and the agent
+ * host's messages (hostlink.h). */
 #include <msgpack.h>
 
+#include "hostlink.h"
 #include "test_wire.h"
 
 static uint8_t buf[PM_MAX_MESSAGE + 16];
@@ -372,6 +374,62 @@ static void mutations_never_crash(void **state)
     assert_true(accepted > 0); /* some mutations (a changed cell, say) stay valid */
 }
 
+/* The agent host's messages (hostlink.h) round trip; a bot's message, garbage and cut-short messages are not
+ * host messages; no cut of a message crashes the decoder. */
+static void host_messages_round_trip(void **state)
+{
+    (void)state;
+    static hl_msg m, back;
+    static uint8_t hbuf[HL_MAX_MESSAGE];
+    memset(&m, 0, sizeof m);
+    m.type = HL_HELLO;
+    m.n_agents = 2;
+    snprintf(m.agents[0].name, sizeof m.agents[0].name, "far1");
+    snprintf(m.agents[0].command, sizeof m.agents[0].command, "/opt/bots/random --seed 5");
+    snprintf(m.agents[0].sha256, sizeof m.agents[0].sha256, "%064d", 7);
+    snprintf(m.agents[1].name, sizeof m.agents[1].name, "it's,\"odd\"");
+    snprintf(m.agents[1].command, sizeof m.agents[1].command, "bridge");
+    size_t n = hl_encode(&m, hbuf, sizeof hbuf);
+    assert_true(n > 0);
+    assert_int_equal(hl_decode(hbuf, n, &back), 0);
+    assert_int_equal(back.type, HL_HELLO);
+    assert_int_equal(back.n_agents, 2);
+    assert_string_equal(back.agents[0].command, "/opt/bots/random --seed 5");
+    assert_string_equal(back.agents[1].name, "it's,\"odd\"");
+    for (size_t cut = 0; cut < n; cut++)
+        assert_int_equal(hl_decode(hbuf, cut, &back), -1);
+    static const hl_type types[] = { HL_SPAWN, HL_KILL, HL_EXITED, HL_PING };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        memset(&m, 0, sizeof m);
+        m.type = types[i];
+        snprintf(m.agent, sizeof m.agent, "far2");
+        snprintf(m.token, sizeof m.token, "0123456789abcdef0123456789abcdef");
+        snprintf(m.detail, sizeof m.detail, "exited with status 3");
+        n = hl_encode(&m, hbuf, sizeof hbuf);
+        assert_true(n > 0);
+        assert_int_equal(hl_decode(hbuf, n, &back), 0);
+        assert_int_equal(back.type, types[i]);
+        if (types[i] != HL_PING)
+            assert_string_equal(back.token, m.token);
+        if (types[i] == HL_SPAWN)
+            assert_string_equal(back.agent, "far2");
+        if (types[i] == HL_EXITED)
+            assert_string_equal(back.detail, "exited with status 3");
+    }
+    /* a bot's hello is not a host message */
+    static pm_msg hello;
+    memset(&hello, 0, sizeof hello);
+    hello.type = PM_HELLO;
+    snprintf(hello.name, sizeof hello.name, "random");
+    n = pm_encode(&hello, hbuf, sizeof hbuf);
+    assert_true(n > 0);
+    assert_int_equal(hl_decode(hbuf, n, &back), -1);
+    assert_int_equal(hl_decode((const uint8_t *)"\xff\x00garbage", 9, &back), -1);
+    /* too small a buffer: nothing written */
+    m.type = HL_EXITED;
+    assert_int_equal(hl_encode(&m, hbuf, 4), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -382,6 +440,7 @@ int main(void)
         cmocka_unit_test(missing_and_mistyped_keys_are_named),
         cmocka_unit_test(event_cells_round_trip),
         cmocka_unit_test(mutations_never_crash),
+        cmocka_unit_test(host_messages_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
