@@ -2,7 +2,9 @@
  * its part of the schedule into its own database, and `arena merge` puts the shards together into a database
  * whose games equal, row for row and attempt for attempt, those of one coordinator playing the whole league
  * with the same secret; merging a shard again changes nothing; a rerun shard plays nothing twice; shards of
- * another config or secret are refused with nothing written. */
+ * another config or secret are refused with nothing written; the Slurm scripts on a real Slurm; and agent hosts
+ * (`arena host`): serving a league over the loopback, a stranger refused, a host lost mid-league, a late host
+ * waited for. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <sqlite3.h>
@@ -419,6 +421,38 @@ static void a_lost_host_costs_only_its_games(void **state)
                      0);
 }
 
+/* With host_wait_s, games of the host's agents wait for it: a league started before its host connects plays
+ * every game once the host is there, none forfeited. */
+static void games_wait_for_a_late_host(void **state)
+{
+    (void)state;
+    char coord[41], hostk[41];
+    public_key("coord.key", coord);
+    public_key("host.key", hostk);
+    int port = free_port();
+    write_hosted_config("late.ini", port, hostk, 4, "host_wait_s = 60\n");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s/arena' league late.ini --db late.db --logs logs --quiet 2>err.txt",
+             tmp, bin);
+    pid_t league = fork();
+    assert_true(league >= 0);
+    if (league == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    sleep(2); /* the league is waiting for its host */
+    char agents[1200];
+    snprintf(agents, sizeof agents, "far1='%s/random --seed 5' far2='%s/bridge'", bin, bin);
+    pid_t h = start_host("host.key", coord, port, agents);
+    int st;
+    assert_int_equal(waitpid(league, &st, 0), league);
+    stop_host(h, SIGTERM);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    const char *db = path_of("late.db");
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 12);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +461,7 @@ int main(void)
         cmocka_unit_test(slurm_job_array_equals_one_run),
         cmocka_unit_test(a_host_serves_two_agents_and_a_stranger_is_refused),
         cmocka_unit_test(a_lost_host_costs_only_its_games),
+        cmocka_unit_test(games_wait_for_a_late_host),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
