@@ -8,16 +8,25 @@
 
 #include "connection_private.h"
 
-/* Runs `sql` with ?1 = a and ?2 = b (when the statement has them). Returns 0, or -1. */
-static int run2(store_db *o, const char *sql, int64_t a, int64_t b)
+/* `sql` prepared with ?1 = a and ?2 = b (when the statement has them), or NULL. */
+static sqlite3_stmt *prepare2(store_db *o, const char *sql, int64_t a, int64_t b)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(o->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return -1;
+        return NULL;
     if (sqlite3_bind_parameter_count(st) >= 1)
         sqlite3_bind_int64(st, 1, a);
     if (sqlite3_bind_parameter_count(st) >= 2)
         sqlite3_bind_int64(st, 2, b);
+    return st;
+}
+
+/* Runs `sql` with ?1 = a and ?2 = b. Returns 0, or -1. */
+static int run2(store_db *o, const char *sql, int64_t a, int64_t b)
+{
+    sqlite3_stmt *st = prepare2(o, sql, a, b);
+    if (!st)
+        return -1;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         ;
@@ -28,13 +37,9 @@ static int run2(store_db *o, const char *sql, int64_t a, int64_t b)
 /* The first column of the first row of `sql` (?1 = a, ?2 = b) as an integer; -1 on error, `none` without a row. */
 static int64_t value2(store_db *o, const char *sql, int64_t a, int64_t b, int64_t none)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(o->db, sql, -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = prepare2(o, sql, a, b);
+    if (!st)
         return -1;
-    if (sqlite3_bind_parameter_count(st) >= 1)
-        sqlite3_bind_int64(st, 1, a);
-    if (sqlite3_bind_parameter_count(st) >= 2)
-        sqlite3_bind_int64(st, 2, b);
     int rc = sqlite3_step(st);
     int64_t v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? none : -1;
     sqlite3_finalize(st);

@@ -308,6 +308,21 @@ static int free_port(void)
     return port;
 }
 
+/* Starts `arena league INI --db DB` in the background (in the test's directory); its pid. */
+static pid_t start_league(const char *ini, const char *db)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s/arena' league %s --db %s --logs logs --quiet 2>err.txt", tmp, bin,
+             ini, db);
+    pid_t league = fork();
+    assert_true(league >= 0);
+    if (league == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    return league;
+}
+
 static void write_hosted_config(const char *name, int port, const char *host_key, int games, const char *extra)
 {
     FILE *f = fopen(path_of(name), "w");
@@ -390,15 +405,7 @@ static void a_lost_host_costs_only_its_games(void **state)
                                         "--mode hang'", bin, cwd);
     }
     pid_t h = start_host("host.key", coord, port, agents);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s/arena' league lost.ini --db lost.db --logs logs --quiet 2>err.txt",
-             tmp, bin);
-    pid_t league = fork();
-    assert_true(league >= 0);
-    if (league == 0) {
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
+    pid_t league = start_league("lost.ini", "lost.db");
     /* far2 hangs in its first game with far1 or here; the host dies meanwhile */
     sleep(4);
     stop_host(h, SIGKILL);
@@ -431,15 +438,7 @@ static void games_wait_for_a_late_host(void **state)
     public_key("host.key", hostk);
     int port = free_port();
     write_hosted_config("late.ini", port, hostk, 4, "host_wait_s = 60\n");
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s/arena' league late.ini --db late.db --logs logs --quiet 2>err.txt",
-             tmp, bin);
-    pid_t league = fork();
-    assert_true(league >= 0);
-    if (league == 0) {
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
+    pid_t league = start_league("late.ini", "late.db");
     sleep(2); /* the league is waiting for its host */
     char agents[1200];
     snprintf(agents, sizeof agents, "far1='%s/random --seed 5' far2='%s/bridge'", bin, bin);
