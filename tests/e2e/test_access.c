@@ -115,7 +115,11 @@ static void only_the_coordinators_own_bots_get_in(void **state)
         char name[64];
         snprintf(name, sizeof name, "logs/match-%d-connections.log", i + 2);
         log = file_text(name);
-        if (!strstr(log, intruders[i].logged))
+        /* a plain client's failed handshake is sometimes reported by libzmq without its detail (event
+         * HANDSHAKE_FAILED_NO_DETAIL, seen on a loaded machine): still refused, still logged */
+        bool logged = strstr(log, intruders[i].logged) ||
+                      (i == 0 && strstr(log, "refused: ") && strstr(log, "the handshake did not complete"));
+        if (!logged)
             fail_msg("%s: the log has no \"%s\": %s", intruders[i].mode, intruders[i].logged, log);
         free(log);
     }
