@@ -1,6 +1,6 @@
 /* tests/test_sys.h — helpers of the end-to-end tests: shell commands (status, output), one number from an
- * SQLite query, and the processes whose command line holds a tag (counted, or killed with their process
- * groups). */
+ * SQLite query, the processes whose command line holds a tag (counted, or killed with their process
+ * groups), and checks of JSON output (strict parsing, one number). */
 #ifndef TESTS_TEST_SYS_H
 #define TESTS_TEST_SYS_H
 
@@ -189,6 +189,18 @@ static inline pid_t start_arena(char *const argv[])
         _exit(127);
     }
     return pid;
+}
+
+/* Fails unless `json` is one JSON document for a strict parser (Python's json module, with NaN and Infinity
+ * refused); `what` names it in the failure. */
+static inline void strict_json(const char *what, const char *json)
+{
+    FILE *p = popen("python3 -c 'import json,sys; json.load(sys.stdin, parse_constant=lambda c: sys.exit(c))'", "w");
+    assert_non_null(p);
+    fputs(json, p);
+    int st = pclose(p);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail_msg("%s: not strict JSON:\n%s", what, json);
 }
 
 /* The number after "key": in a JSON text (the test fails when the key is missing). */

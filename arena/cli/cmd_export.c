@@ -1,6 +1,7 @@
 /* arena/cli/cmd_export.c — `arena export`: stored games as PGN (tags for rating tools such as Ordo; the first
- * player is written as White) or SGF (HexGui-readable for `hex`; the attempts that placed nothing become
- * comments in the dark variants). Formats in docs/formats.md. */
+ * player is written as White), SGF (HexGui-readable for `hex`; the attempts that placed nothing become
+ * comments in the dark variants) or JSON (every game with all its attempts, streamed game by game).
+ * Formats in docs/formats.md. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -37,7 +38,7 @@ static const char export_help[] =
     "  --agent NAME       games of agent NAME (every agent of that name) or NAME#ID\n"
     "  --since T          games finished at or after T (ISO 8601)\n"
     "  --out FILE         write to FILE (default: standard output)\n"
-    "  --dir DIR          one file per game, DIR/game-ID.pgn or .sgf (DIR is created)\n\n"
+    "  --dir DIR          one file per game, DIR/game-ID.pgn, .sgf or .json (DIR is created)\n\n"
     "Exit status: 0 done (also when nothing matches), 1 database or write error, 2 bad input.\n";
 
 typedef struct {
@@ -200,7 +201,6 @@ static void close_out(FILE *o, const char *path)
         cli_fail("export", "%s: write error", path);
 }
 
-/* The PGN Event and SGF EV text: "league NAME ID" for a league game, else "KIND RUN" ("match 3"); malloc'd. */
 /* One game as a JSON object (docs/formats.md#json). */
 static void write_json(FILE *o, const ex_game *g, const ex_attempt *a, int n)
 {
@@ -238,6 +238,7 @@ static void write_json(FILE *o, const ex_game *g, const ex_attempt *a, int n)
     fputs("]}", o);
 }
 
+/* The PGN Event and SGF EV text: "league NAME ID" for a league game, else "KIND RUN" ("match 3"); malloc'd. */
 static char *event_of(const store_game_row *g)
 {
     char *e = NULL;

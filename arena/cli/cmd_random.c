@@ -8,7 +8,8 @@
 #include "clock.h"
 
 static const char help[] =
-    "usage: arena random --variant V --board RxC --games N [--seed S] [--swap] [--json]\n\n"
+    "usage: arena random --variant V --board RxC --games N [--seed S] [--swap]\n"
+    "                    [--json | --format text|json]\n\n"
     "Plays N games in which both players attempt a uniformly random legal cell, and prints Black's win\n"
     "rate and the speed of the engine in attempts per second (one core).\n\n"
     "  --variant V   hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
@@ -16,7 +17,8 @@ static const char help[] =
     "  --games N     number of games (1 to 10^12)\n"
     "  --seed S      random seed (default 1); the same seed gives the same games\n"
     "  --swap        hex with the swap rule (square boards)\n"
-    "  --json        one JSON object with keys games, black_wins, attempts, seconds, attempts_per_second\n\n"
+    "  --json        one JSON object with keys games, black_wins, attempts, seconds, attempts_per_second\n"
+    "  --format F    text (default) or json; --json is --format json\n\n"
     "Exit status: 0 done, 2 bad input.\n";
 
 int cmd_random(int argc, char **argv)

@@ -11,8 +11,9 @@
 #include "clock.h"
 
 static const char help[] =
-    "usage: arena tree --variant V --board RxC [--until-full] [--swap] [--prefix CELLS] [--json]\n"
-    "       arena tree --variant V --board RxC --infosets-only [--json]\n\n"
+    "usage: arena tree --variant V --board RxC [--until-full] [--swap] [--prefix CELLS]\n"
+    "                  [--json | --format text|json]\n"
+    "       arena tree --variant V --board RxC --infosets-only [--json | --format text|json]\n\n"
     "Walks every history of the game and prints: histories (every node, root and terminals included),\n"
     "terminal histories, Black wins among them, and the number of distinct decision information states\n"
     "of each player (perfect recall: what the player did and was told, in order).\n\n"
@@ -26,7 +27,8 @@ static const char help[] =
     "                   under a second); the other dark variants up to 16 cells by the information-state\n"
     "                   walk of 'arena exploit' (3x3 in minutes, on every processor)\n"
     "  --json           one JSON object with keys histories, terminals, black_wins, infosets_black,\n"
-    "                   infosets_white, seconds (and variant, board, until_full, longest)\n\n"
+    "                   infosets_white, seconds (and variant, board, until_full, longest)\n"
+    "  --format F       text (default) or json; --json is --format json\n\n"
     "Exit status: 0 done, 1 out of memory, 2 bad input.\n";
 
 int cmd_tree(int argc, char **argv)

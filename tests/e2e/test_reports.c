@@ -483,20 +483,6 @@ static int count_of(const char *text, const char *part)
     return n;
 }
 
-/* Fails unless `json` parses with a strict parser (NaN and Infinity are errors). */
-static void strict_json(const char *what, const char *json)
-{
-    char path[128];
-    snprintf(path, sizeof path, "%s/check.json", tmp);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(json, f);
-    fclose(f);
-    if (sh_run("python3 -c 'import json,sys; json.load(open(sys.argv[1]), parse_constant=lambda c: sys.exit(c))' '%s'",
-               path) != 0)
-        fail_msg("%s: not strict JSON:\n%s", what, json);
-}
-
 /* Agent names with commas, quotes, '&' and '<' reach every figure and the page as they are: gnuplot gets
  * them as string literals, never split from a CSV line. */
 static void odd_names_survive_the_figures_and_the_page(void **state)
