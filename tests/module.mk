@@ -30,6 +30,7 @@ $(call test,tests/e2e/test_hostile.c,coordinator)
 $(call test,tests/e2e/test_identity.c,engine)
 $(call test,tests/e2e/test_browser.c,engine png)
 $(call test,tests/e2e/test_distributed.c,engine)
+$(call test,tests/e2e/test_payoff_cli.c,engine)
 
 $(call bench,tests/bench/bench_engine.c,engine)
 $(call bench,tests/bench/bench_match.c,coordinator)

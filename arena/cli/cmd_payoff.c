@@ -10,30 +10,35 @@
 #include "payoff.h"
 
 static const char help[] =
-    "usage: arena payoff --variant V --board RxC [--moves N] [--order index|column]\n"
+    "usage: arena payoff --variant V --board RxC [--moves N] [--order index|column] [--exhausted stop|pass]\n"
     "                    [--json | --format text|md|csv|json]\n"
-    "       arena payoff --variant V --board RxC --black CELLS --white CELLS [--json | --format text|json]\n\n"
+    "       arena payoff --variant V --board RxC --black CELLS --white CELLS [--exhausted stop|pass]\n"
+    "                    [--json | --format text|json]\n\n"
     "The pure-strategy payoff matrix of short attempt sequences (docs/payoff.md). A strategy is N distinct\n"
     "cells tried in order; each entry is the outcome when Black's sequence (the row) is played out against\n"
     "White's (the column) from the empty board: B or W for the player who connected, '-' for neither.\n"
     "In a play-out the player to move tries its next cell, skipping cells it sees occupied (hex); a rejection\n"
     "(classical family) moves on to the next cell in the same turn, a collision (abrupt family) ends the turn.\n"
-    "The play-out stops at a win, or when the player to move has no cell left (a turn cannot be passed).\n\n"
+    "The play-out stops at a win, or when the player to move has no cell left (see --exhausted).\n\n"
     "  --variant V       hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
     "  --board RxC       rows x columns\n"
     "  --moves N         cells per strategy (default 2); strategies per player: cells!/(cells-N)!, and the\n"
     "                    matrix may hold at most 4000000 entries (2x2: 12 x 12 with 2 moves)\n"
     "  --order O         index (default): strategies in lexicographic order of cell indices r*C + c;\n"
     "                    column: of column-major numbers c*R + r (the thesis's numbering of the 2x2 cells)\n"
+    "  --exhausted R     stop (default): the play-out ends when the player to move has no cell left;\n"
+    "                    pass: that player passes and the other plays its remaining cells alone\n"
+    "                    (the same matrix as stop in the abrupt family; a single play-out needs a board\n"
+    "                    of at most 64 cells)\n"
     "  --black CELLS     with --white: play out these two sequences (comma-separated, as in 'arena replay')\n"
     "  --white CELLS     and print each attempt with its result, then the outcome\n"
     "  --json            {\"rows\":[[cells]...],\"cols\":[...],\"cells\":[[\"B\",\"-\",...]...]} with variant, board,\n"
-    "                    moves, order and counts; with --black/--white: attempts and outcome\n"
+    "                    moves, order, exhausted and counts; with --black/--white: attempts and outcome\n"
     "  --format F        text (default), md, csv or json; --json is --format json\n\n"
     "Exit status: 0 done, 1 out of memory, 2 bad input.\n";
 
 enum { O_VARIANT = 'v', O_BOARD = 'b', O_MOVES = 'm', O_ORDER = 'o', O_BLACK = 'B', O_WHITE = 'W',
-       O_JSON = 'j', O_FORMAT = 'f', O_HELP = 'h' };
+       O_JSON = 'j', O_FORMAT = 'f', O_HELP = 'h', O_EXHAUSTED = 'x' };
 typedef enum { PF_TEXT, PF_MD, PF_CSV, PF_JSON } payoff_format;
 
 static payoff_format payoff_format_parse(const char *value)
@@ -74,23 +79,30 @@ static int payoff_cells(const char *option, const char *text, int rows, int cols
 
 /* Plays out one pair of sequences and prints its attempts and outcome. */
 static int payoff_trace(hx_variant v, int rows, int cols, const uint16_t *black, const uint16_t *white, int moves,
-                        bool json)
+                        po_rule rule, bool json)
 {
     hx_game g;
     cli_new_game("payoff", &g, v, rows, cols, 0);
-    int winner = po_playout(&g, black, white, moves);
+    po_tail tail;
+    int winner = po_playout(&g, black, white, moves, rule, &tail);
+    if (winner < 0)
+        cli_usage_error("payoff", "--exhausted pass: --board %dx%d has more than %d cells", rows, cols,
+                        PO_PASS_MAX_CELLS);
     char name[HX_CELL_NAME_MAX];
     if (json)
-        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"moves\":%d,\"attempts\":[", hx_variant_name(v), rows, cols,
-               moves);
-    for (int i = 0; i < hx_num_attempts(&g); i++) {
-        hx_move m = hx_move_at(&g, i);
+        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"moves\":%d,\"exhausted\":\"%s\",\"attempts\":[",
+               hx_variant_name(v), rows, cols, moves, rule == PO_PASS ? "pass" : "stop");
+    int n = hx_num_attempts(&g);
+    for (int i = 0; i < n + tail.n; i++) {
+        hx_move m = i < n ? hx_move_at(&g, i)
+                          : (hx_move){ .player = tail.player, .cell = tail.cell[i - n], .outcome = tail.outcome[i - n] };
         hx_cell_name(m.cell, cols, name);
         if (json)
-            printf("%s{\"player\":\"%s\",\"cell\":\"%s\",\"result\":\"%s\"}", i ? "," : "", cli_player(m.player),
-                   name, hx_outcome_name(m.outcome));
+            printf("%s{\"player\":\"%s\",\"cell\":\"%s\",\"result\":\"%s\",\"alone\":%s}", i ? "," : "",
+                   cli_player(m.player), name, hx_outcome_name(m.outcome), i < n ? "false" : "true");
         else
-            printf("%d. %s %s %s\n", i + 1, cli_player(m.player), name, hx_outcome_name(m.outcome));
+            printf("%d. %s %s %s%s\n", i + 1, cli_player(m.player), name, hx_outcome_name(m.outcome),
+                   i < n ? "" : " (alone: the opponent has no cell left)");
     }
     if (json)
         printf("],\"outcome\":\"%c\"}\n", po_outcome_char(winner));
@@ -112,8 +124,9 @@ static void payoff_json(const po_matrix *m)
 {
     char name[HX_CELL_NAME_MAX];
     uint64_t count[3] = { 0, 0, 0 };
-    printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"moves\":%d,\"order\":\"%s\",", hx_variant_name(m->variant),
-           m->rows, m->cols, m->moves, m->order == PO_ORDER_COLUMN ? "column" : "index");
+    printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"moves\":%d,\"order\":\"%s\",\"exhausted\":\"%s\",",
+           hx_variant_name(m->variant), m->rows, m->cols, m->moves, m->order == PO_ORDER_COLUMN ? "column" : "index",
+           m->rule == PO_PASS ? "pass" : "stop");
     for (int side = 0; side < 2; side++) {
         printf(side ? ",\"cols\":[" : "\"rows\":[");
         for (uint32_t s = 0; s < m->n; s++) {
@@ -161,8 +174,9 @@ static void payoff_table(const po_matrix *m, payoff_format f)
     }
     const char *open = f == PF_MD ? "| " : "", *close = f == PF_MD ? " |\n" : "\n";
     if (f == PF_TEXT)
-        printf("%s %dx%d, %d moves: rows Black, columns White; B or W connected, - neither\n",
-               hx_variant_name(m->variant), m->rows, m->cols, m->moves);
+        printf("%s %dx%d, %d moves%s: rows Black, columns White; B or W connected, - neither\n",
+               hx_variant_name(m->variant), m->rows, m->cols, m->moves,
+               m->rule == PO_PASS ? ", a player with no cell left passes" : "");
     fputs(open, stdout);
     payoff_field(f, true, false, width, f == PF_CSV ? "black" : "B\\W");
     for (uint32_t w = 0; w < m->n; w++) {
@@ -195,23 +209,26 @@ int cmd_payoff(int argc, char **argv)
         { "moves", required_argument, 0, O_MOVES },     { "order", required_argument, 0, O_ORDER },
         { "black", required_argument, 0, O_BLACK },     { "white", required_argument, 0, O_WHITE },
         { "json", no_argument, 0, O_JSON },             { "format", required_argument, 0, O_FORMAT },
-        { "help", no_argument, 0, O_HELP },             { 0, 0, 0, 0 },
+        { "help", no_argument, 0, O_HELP },             { "exhausted", required_argument, 0, O_EXHAUSTED },
+        { 0, 0, 0, 0 },
     };
-    hx_variant variant = HX_HEX;
-    int rows = 0, cols = 0, moves = 2;
-    bool have_variant = false, have_moves = false;
+    cli_game_opts o = { 0 };
+    int moves = 2;
+    bool have_moves = false;
     po_order order = PO_ORDER_INDEX;
+    po_rule rule = PO_STOP;
     payoff_format format = PF_TEXT;
     const char *black = NULL, *white = NULL;
     int c;
     while ((c = cli_getopt("payoff", argc, argv, options)) != -1) {
         switch (c) {
         case O_VARIANT:
-            variant = cli_variant("payoff", optarg);
-            have_variant = true;
+            o.variant = cli_variant("payoff", optarg);
+            o.have_variant = true;
             break;
         case O_BOARD:
-            cli_board("payoff", optarg, &rows, &cols);
+            cli_board("payoff", optarg, &o.rows, &o.cols);
+            o.have_board = true;
             break;
         case O_MOVES:
             moves = (int)cli_count("payoff", "--moves", optarg, 1, HX_MAX_CELLS);
@@ -224,6 +241,14 @@ int cmd_payoff(int argc, char **argv)
                 order = PO_ORDER_COLUMN;
             else
                 cli_usage_error("payoff", "--order '%s': expected index or column", optarg);
+            break;
+        case O_EXHAUSTED:
+            if (strcmp(optarg, "stop") == 0)
+                rule = PO_STOP;
+            else if (strcmp(optarg, "pass") == 0)
+                rule = PO_PASS;
+            else
+                cli_usage_error("payoff", "--exhausted '%s': expected stop or pass", optarg);
             break;
         case O_BLACK:
             black = optarg;
@@ -244,11 +269,9 @@ int cmd_payoff(int argc, char **argv)
     }
     if (optind < argc)
         cli_usage_error("payoff", "unexpected argument '%s' (see 'arena payoff --help')", argv[optind]);
-    if (!have_variant)
-        cli_usage_error("payoff", "--variant is required (%s)", hx_variant_list());
-    if (rows == 0)
-        cli_usage_error("payoff", "--board is required (e.g. --board 2x2)");
-    int cells = rows * cols;
+    cli_game_require("payoff", &o);
+    hx_variant variant = o.variant;
+    int rows = o.rows, cols = o.cols, cells = rows * cols;
 
     if (black || white) {
         if (!black || !white)
@@ -263,7 +286,7 @@ int cmd_payoff(int argc, char **argv)
         if (nb != moves || nw != moves)
             cli_usage_error("payoff", "--black and --white must each name --moves %d cells (got %d and %d)", moves,
                             nb, nw);
-        return payoff_trace(variant, rows, cols, seq[0], seq[1], moves, format == PF_JSON);
+        return payoff_trace(variant, rows, cols, seq[0], seq[1], moves, rule, format == PF_JSON);
     }
 
     if (moves > cells)
@@ -274,7 +297,7 @@ int cmd_payoff(int argc, char **argv)
                         "more than %u entries; lower --moves or use a smaller --board", moves, rows, cols, n,
                         PO_MAX_ENTRIES);
     po_matrix m;
-    int err = po_build(&m, variant, rows, cols, moves, order);
+    int err = po_build(&m, variant, rows, cols, moves, order, rule);
     if (err < 0)
         cli_fail("payoff", "%s", po_strerror(err));
     if (format == PF_JSON)

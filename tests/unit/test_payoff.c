@@ -6,45 +6,98 @@
 #include "payoff_replay.h"
 
 /* Builds the matrix, failing the test on error. */
-static void build(po_matrix *m, hx_variant v, int rows, int cols, int moves, po_order order)
+static void build_rule(po_matrix *m, hx_variant v, int rows, int cols, int moves, po_order order, po_rule rule)
 {
-    int err = po_build(m, v, rows, cols, moves, order);
+    int err = po_build(m, v, rows, cols, moves, order, rule);
     if (err < 0)
         fail_msg("po_build %s %dx%d moves %d: %s", hx_variant_name(v), rows, cols, moves, po_strerror(err));
 }
 
-/* Every entry of the matrix against payoff_replay(). */
-static void check_every_entry(hx_variant v, int rows, int cols, int moves)
+static void build(po_matrix *m, hx_variant v, int rows, int cols, int moves, po_order order)
 {
-    po_matrix m;
-    build(&m, v, rows, cols, moves, PO_ORDER_INDEX);
-    assert_int_equal(m.n, po_strategies(rows * cols, moves));
-    for (uint32_t b = 0; b < m.n; b++)
-        for (uint32_t w = 0; w < m.n; w++) {
-            int want = payoff_replay(v, rows, cols, po_strategy(&m, b), po_strategy(&m, w), moves, NULL);
-            if (want < 0 || want != po_outcome(&m, b, w))
-                fail_msg("%s %dx%d moves %d, entry %u,%u: matrix %c, replay %d", hx_variant_name(v), rows, cols,
-                         moves, b, w, po_outcome_char(po_outcome(&m, b, w)), want);
-        }
-    po_free(&m);
+    build_rule(m, v, rows, cols, moves, order, PO_STOP);
 }
 
+/* Every entry of the matrix, under both rules, against payoff_replay(); returns how many entries the rules
+ * give differently. */
+static int check_every_entry(hx_variant v, int rows, int cols, int moves)
+{
+    po_matrix m[2];
+    build_rule(&m[0], v, rows, cols, moves, PO_ORDER_INDEX, PO_STOP);
+    build_rule(&m[1], v, rows, cols, moves, PO_ORDER_INDEX, PO_PASS);
+    assert_int_equal(m[0].n, po_strategies(rows * cols, moves));
+    int differ = 0;
+    for (int r = 0; r < 2; r++)
+        for (uint32_t b = 0; b < m[r].n; b++)
+            for (uint32_t w = 0; w < m[r].n; w++) {
+                int want = payoff_replay(v, rows, cols, po_strategy(&m[r], b), po_strategy(&m[r], w), moves, r, NULL);
+                if (want < 0 || want != po_outcome(&m[r], b, w))
+                    fail_msg("%s %dx%d moves %d, %s, entry %u,%u: matrix %c, replay %d", hx_variant_name(v), rows,
+                             cols, moves, r ? "pass" : "stop", b, w, po_outcome_char(po_outcome(&m[r], b, w)), want);
+                differ += r && po_outcome(&m[0], b, w) != po_outcome(&m[1], b, w);
+            }
+    po_free(&m[0]);
+    po_free(&m[1]);
+    return differ;
+}
+
+/* Every entry of the 2x2 matrices (1 to 4 moves, every variant) and of some 3x2 and 2x3 ones; the two rules
+ * for a player with no cell left agree in the abrupt family and with one move, not in hex and classical. */
 static void every_entry_replays(void **state)
 {
     (void)state;
-    check_every_entry(HX_ABRUPT, 2, 2, 2);
+    assert_int_equal(check_every_entry(HX_ABRUPT, 2, 2, 2), 0);
     assert_int_equal(po_strategies(4, 2), 12); /* the thesis's 12 x 12 */
     for (int v = 0; v < HX_VARIANT_COUNT; v++) {
-        check_every_entry((hx_variant)v, 2, 2, 1);
-        check_every_entry((hx_variant)v, 2, 2, 2);
-        check_every_entry((hx_variant)v, 2, 2, 3);
-        check_every_entry((hx_variant)v, 2, 2, 4);
+        bool abrupt = !hx_variant_keeps_turn((hx_variant)v) && v != HX_HEX;
+        for (int moves = 1; moves <= 4; moves++) {
+            int differ = check_every_entry((hx_variant)v, 2, 2, moves);
+            if (abrupt || moves == 1)
+                assert_int_equal(differ, 0);
+            else if (moves == 2)
+                assert_true(differ > 0);
+            if (moves == 2 && (v == HX_HEX || v == HX_CLASSICAL))
+                print_message("2x2 %s, 2 moves: %d entries differ between stop and pass\n",
+                              hx_variant_name((hx_variant)v), differ);
+        }
     }
-    check_every_entry(HX_CLASSICAL, 3, 2, 2);
-    check_every_entry(HX_ABRUPT, 3, 2, 2);
-    check_every_entry(HX_HEX, 3, 2, 2);
-    check_every_entry(HX_ABRUPT, 2, 3, 2);
-    check_every_entry(HX_CLASSICAL, 2, 3, 3);
+    assert_true(check_every_entry(HX_CLASSICAL, 3, 2, 2) > 0);
+    assert_int_equal(check_every_entry(HX_ABRUPT, 3, 2, 2), 0);
+    assert_true(check_every_entry(HX_HEX, 3, 2, 2) > 0);
+    assert_int_equal(check_every_entry(HX_ABRUPT_FLASH, 2, 3, 2), 0);
+    check_every_entry(HX_CLASSICAL_NOISY, 2, 3, 3);
+}
+
+/* Each rule by hand: classical 2x2, Black a1 b1 against White b1 b2: Black a1 placed, White b1 placed, Black
+ * b1 rejected, and Black has no cell left. stop: no winner. pass: White plays b2 alone, but b1 b2 is only the
+ * right column: no winner either. Against White b1 a2, White's a2 alone joins its sides: White wins. */
+static void pass_rule_by_hand(void **state)
+{
+    (void)state;
+    uint16_t black[2] = { 0, 1 }, w1[2] = { 1, 3 }, w2[2] = { 1, 2 };
+    int trace[4];
+    for (int r = 0; r < 2; r++) {
+        hx_game g;
+        po_tail tail;
+        start(&g, HX_CLASSICAL, 2, 2, 0);
+        assert_int_equal(po_playout(&g, black, w1, 2, (po_rule)r, &tail), HX_NOBODY);
+        assert_int_equal(hx_num_attempts(&g), 3);
+        assert_int_equal(hx_move_at(&g, 2).outcome, HX_REJECTED);
+        assert_int_equal(tail.n, r);
+        start(&g, HX_CLASSICAL, 2, 2, 0);
+        assert_int_equal(po_playout(&g, black, w2, 2, (po_rule)r, &tail), r ? HX_WHITE : HX_NOBODY);
+        assert_int_equal(tail.n, r);
+        if (r) {
+            assert_int_equal(tail.player, HX_WHITE);
+            assert_int_equal(tail.cell[0], 2);
+            assert_int_equal(tail.outcome[0], HX_PLACED);
+        }
+        assert_int_equal(payoff_replay(HX_CLASSICAL, 2, 2, black, w2, 2, r, trace), r ? HX_WHITE : HX_NOBODY);
+    }
+    /* a play-out that reaches the pass on a board of more than 64 cells is refused */
+    hx_game g;
+    start(&g, HX_CLASSICAL, 9, 9, 0);
+    assert_int_equal(po_playout(&g, black, w1, 2, PO_PASS, NULL), PO_ERR_PASS);
 }
 
 /* A sample of a larger matrix (3x3, 3 moves: 504 x 504), one row in 17 and one column in 13. */
@@ -59,7 +112,7 @@ static void larger_board_sample(void **state)
         int counts[3] = { 0, 0, 0 };
         for (uint32_t b = 0; b < m.n; b += 17)
             for (uint32_t w = 0; w < m.n; w += 13) {
-                int want = payoff_replay(vs[k], 3, 3, po_strategy(&m, b), po_strategy(&m, w), 3, NULL);
+                int want = payoff_replay(vs[k], 3, 3, po_strategy(&m, b), po_strategy(&m, w), 3, false, NULL);
                 assert_int_equal(po_outcome(&m, b, w), want);
                 counts[want]++;
             }
@@ -128,7 +181,7 @@ static void known_facts(void **state)
         assert_int_equal(po_outcome(&m, find(&m, "a1a2"), find(&m, white[i])), HX_BLACK);
     int trace[4];
     uint16_t b[2] = { 0, 2 }, w[2] = { 0, 1 }; /* a1 a2 against a1 b1 */
-    assert_int_equal(payoff_replay(HX_ABRUPT, 2, 2, b, w, 2, trace), HX_BLACK);
+    assert_int_equal(payoff_replay(HX_ABRUPT, 2, 2, b, w, 2, false, trace), HX_BLACK);
     assert_int_equal(trace[1], 0 | HX_WHITE << 9 | HX_COLLISION << 10);
     po_free(&m);
 
@@ -173,15 +226,15 @@ static void sizes_and_errors(void **state)
     assert_int_equal(po_strategies(4, 5), 0);
     assert_int_equal(po_strategies(9, 3), 504);
     assert_int_equal(po_strategies(361, 361), UINT64_MAX);
-    assert_int_equal(po_build(&m, HX_ABRUPT, 2, 2, 0, PO_ORDER_INDEX), PO_ERR_MOVES);
+    assert_int_equal(po_build(&m, HX_ABRUPT, 2, 2, 0, PO_ORDER_INDEX, PO_STOP), PO_ERR_MOVES);
     po_free(&m);
-    assert_int_equal(po_build(&m, HX_ABRUPT, 2, 2, 5, PO_ORDER_INDEX), PO_ERR_MOVES);
-    assert_int_equal(po_build(&m, HX_ABRUPT, 4, 4, 3, PO_ORDER_INDEX), PO_ERR_LARGE); /* 3360^2 */
+    assert_int_equal(po_build(&m, HX_ABRUPT, 2, 2, 5, PO_ORDER_INDEX, PO_PASS), PO_ERR_MOVES);
+    assert_int_equal(po_build(&m, HX_ABRUPT, 4, 4, 3, PO_ORDER_INDEX, PO_STOP), PO_ERR_LARGE); /* 3360^2 */
     assert_null(m.outcome);
-    assert_int_equal(po_build(&m, HX_ABRUPT, 20, 2, 1, PO_ORDER_INDEX), PO_ERR_GAME);
-    assert_int_equal(po_build(&m, HX_VARIANT_COUNT, 2, 2, 1, PO_ORDER_INDEX), PO_ERR_GAME);
-    /* the largest one-move matrix: 19x19, 361 x 361 */
-    build(&m, HX_HEX, 19, 19, 1, PO_ORDER_INDEX);
+    assert_int_equal(po_build(&m, HX_ABRUPT, 20, 2, 1, PO_ORDER_INDEX, PO_STOP), PO_ERR_GAME);
+    assert_int_equal(po_build(&m, HX_VARIANT_COUNT, 2, 2, 1, PO_ORDER_INDEX, PO_STOP), PO_ERR_GAME);
+    /* the largest one-move matrix: 19x19, 361 x 361 (the pass rule never needs its 64-cell limit there) */
+    build_rule(&m, HX_HEX, 19, 19, 1, PO_ORDER_INDEX, PO_PASS);
     assert_int_equal(m.n, 361);
     for (uint32_t b = 0; b < m.n; b += 37)
         for (uint32_t w = 0; w < m.n; w += 41)
@@ -203,7 +256,7 @@ static const char *const thesis_rows[12] = {
  * which Black collides counts as undecided (a hypothesis about the thesis's rule). Lists them in `list`
  * ("01/12 ", the thesis's labels) when not NULL. */
 static int thesis_differences(const int num[4], hx_variant v, bool rows_white, bool black_collision_ends,
-                              char *list)
+                              bool pass, char *list)
 {
     int n = 0;
     if (list)
@@ -213,7 +266,8 @@ static int thesis_differences(const int num[4], hx_variant v, bool rows_white, b
             uint16_t row[2] = { (uint16_t)num[thesis_labels[r][0] - '0'], (uint16_t)num[thesis_labels[r][1] - '0'] };
             uint16_t col[2] = { (uint16_t)num[thesis_labels[c][0] - '0'], (uint16_t)num[thesis_labels[c][1] - '0'] };
             int trace[4] = { 0, 0, 0, 0 };
-            int o = rows_white ? payoff_replay(v, 2, 2, col, row, 2, trace) : payoff_replay(v, 2, 2, row, col, 2, trace);
+            int o = rows_white ? payoff_replay(v, 2, 2, col, row, 2, pass, trace)
+                               : payoff_replay(v, 2, 2, row, col, 2, pass, trace);
             assert_true(o >= 0);
             for (int i = 0; i < 4 && black_collision_ends; i++)
                 if ((trace[i] >> 9 & 1) == HX_BLACK && trace[i] >> 10 == HX_COLLISION)
@@ -238,9 +292,9 @@ static void thesis_comparison(void **state)
     (void)state;
     static const int column[4] = { 0, 2, 1, 3 }; /* a1 a2 b1 b2 as cell indices */
     char list[12 * 12 * 6 + 1];
-    assert_int_equal(thesis_differences(column, HX_ABRUPT, false, false, list), 12);
+    assert_int_equal(thesis_differences(column, HX_ABRUPT, false, false, false, list), 12);
     assert_string_equal(list, "01/12 02/21 02/30 02/31 03/31 10/02 12/20 21/10 21/13 30/02 31/12 32/20 ");
-    assert_int_equal(thesis_differences(column, HX_ABRUPT, false, true, list), 6);
+    assert_int_equal(thesis_differences(column, HX_ABRUPT, false, true, false, list), 6);
     assert_string_equal(list, "01/13 02/30 02/31 21/10 23/31 32/21 ");
 
     int best = 1000, at_best = 0;
@@ -253,16 +307,17 @@ static void thesis_comparison(void **state)
         bool thesis = memcmp(perm, column, sizeof perm) == 0;
         bool half_turn = perm[0] == 3 && perm[1] == 1 && perm[2] == 2 && perm[3] == 0;
         for (int k = 0; k < 3; k++)
-            for (int rw = 0; rw < 2; rw++) {
-                int d = thesis_differences(perm, vs[k], rw, false, NULL);
+            for (int rw = 0; rw < 4; rw++) {
+                int d = thesis_differences(perm, vs[k], rw & 1, false, rw >> 1, NULL);
                 if (d < best)
                     best = d, at_best = 0;
                 at_best += d == best && !rw && vs[k] == HX_ABRUPT;
-                if (d <= 12 && (rw || !(thesis || half_turn)))
+                if (d <= 12 && ((rw & 1) || !(thesis || half_turn)))
                     fail_msg("numbering %d%d%d%d, rows %s, %s: %d entries differ", perm[0], perm[1], perm[2],
-                             perm[3], rw ? "White" : "Black", hx_variant_name(vs[k]), d);
-                if (thesis && !rw)
-                    print_message("thesis numbering, rows Black, %s: %d entries differ\n", hx_variant_name(vs[k]), d);
+                             perm[3], rw & 1 ? "White" : "Black", hx_variant_name(vs[k]), d);
+                if (thesis)
+                    print_message("thesis numbering, rows %s, %s, %s: %d entries differ\n", rw & 1 ? "White" : "Black",
+                                  hx_variant_name(vs[k]), rw >> 1 ? "pass" : "stop", d);
             }
     }
     assert_int_equal(best, 12);
@@ -288,6 +343,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_entry_replays),
+        cmocka_unit_test(pass_rule_by_hand),
         cmocka_unit_test(larger_board_sample),
         cmocka_unit_test(strategies_in_order),
         cmocka_unit_test(known_facts),
