@@ -41,13 +41,17 @@ enum { O_VARIANT = 'v', O_BOARD = 'b', O_MOVES = 'm', O_ORDER = 'o', O_BLACK = '
        O_JSON = 'j', O_FORMAT = 'f', O_HELP = 'h', O_EXHAUSTED = 'x' };
 typedef enum { PF_TEXT, PF_MD, PF_CSV, PF_JSON } payoff_format;
 
-static payoff_format payoff_format_parse(const char *value)
+/* The index of `value` among the n names an option takes; anything else is bad input listing them. */
+static int payoff_choice(const char *option, const char *value, const char *const *names, int n)
 {
-    static const char *const names[] = { "text", "md", "csv", "json" };
-    for (int i = 0; i < 4; i++)
+    char list[64] = "";
+    for (int i = 0; i < n; i++) {
         if (strcmp(value, names[i]) == 0)
-            return (payoff_format)i;
-    cli_usage_error("payoff", "--format '%s': expected text, md, csv or json", value);
+            return i;
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
+                 names[i]);
+    }
+    cli_usage_error("payoff", "%s '%s': expected %s", option, value, list);
 }
 
 /* Reads the comma-separated distinct cells of `option` into out (at most HX_MAX_CELLS); returns how many. */
@@ -234,21 +238,11 @@ int cmd_payoff(int argc, char **argv)
             moves = (int)cli_count("payoff", "--moves", optarg, 1, HX_MAX_CELLS);
             have_moves = true;
             break;
-        case O_ORDER:
-            if (strcmp(optarg, "index") == 0)
-                order = PO_ORDER_INDEX;
-            else if (strcmp(optarg, "column") == 0)
-                order = PO_ORDER_COLUMN;
-            else
-                cli_usage_error("payoff", "--order '%s': expected index or column", optarg);
+        case O_ORDER: /* in po_order's order */
+            order = (po_order)payoff_choice("--order", optarg, (const char *const[]){ "index", "column" }, 2);
             break;
-        case O_EXHAUSTED:
-            if (strcmp(optarg, "stop") == 0)
-                rule = PO_STOP;
-            else if (strcmp(optarg, "pass") == 0)
-                rule = PO_PASS;
-            else
-                cli_usage_error("payoff", "--exhausted '%s': expected stop or pass", optarg);
+        case O_EXHAUSTED: /* in po_rule's order */
+            rule = (po_rule)payoff_choice("--exhausted", optarg, (const char *const[]){ "stop", "pass" }, 2);
             break;
         case O_BLACK:
             black = optarg;
@@ -260,7 +254,8 @@ int cmd_payoff(int argc, char **argv)
             format = PF_JSON;
             break;
         case O_FORMAT:
-            format = payoff_format_parse(optarg);
+            format = (payoff_format)payoff_choice("--format", optarg,
+                                                  (const char *const[]){ "text", "md", "csv", "json" }, 4);
             break;
         case O_HELP:
             fputs(help, stdout);
