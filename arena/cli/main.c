@@ -26,6 +26,7 @@ static const struct {
     { "merge", cmd_merge, "merge the databases of a sharded league (arena league --shard K/N) into one" },
     { "report", cmd_report, "the nightly page of a league (HTML, Markdown, JSON) and the index of nights" },
     { "keygen", cmd_keygen, "a CurveZMQ key pair for coordinators listening on tcp://" },
+    { "payoff", cmd_payoff, "pure-strategy payoff matrix of short attempt sequences (rows Black)" },
 };
 
 static void usage(FILE *out)
