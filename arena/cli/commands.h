@@ -19,5 +19,6 @@ int cmd_merge(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_exploit(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
+int cmd_pone(int argc, char **argv);
 
 #endif
