@@ -104,7 +104,8 @@ static void run_player(int rows, int cols, int player, bool list, pone_run *out)
     sv_pone_free(s);
     if (r != 0 || out->list.failed)
         cli_fail("pone", "out of memory");
-    qsort(out->list.items, out->list.n, sizeof *out->list.items, item_order);
+    if (out->list.n)
+        qsort(out->list.items, out->list.n, sizeof *out->list.items, item_order);
 }
 
 static void print_json(const pone_run *run, int player, int rows, int cols, bool list)
