@@ -23,6 +23,11 @@ static const char help[] =
     "  --list           also every pONE key: the view (rows separated by '/', B and W stones, '.' unknown),\n"
     "                   h, and the winning cell when the player is to move ('-' otherwise)\n"
     "  --variant V      classical only (the search is defined for it)\n"
+    "  --convention C   which keys to count, for comparing with published counts (docs/pone.md):\n"
+    "                   reachable (default: the keys real games reach), consistent (every consistent key,\n"
+    "                   reachable or not), thesis (the thesis's SEARCH-PONE states, fewer than n stones in\n"
+    "                   the view and h < n/2, by its recursion), thesis-exact (those states, solved exactly);\n"
+    "                   all but reachable enumerate every split of the board: at most 16 cells\n"
     "  --json           {\"board\",\"count\" (Black's pONE keys),\"count_white\" (White's),\"keys\",\"keys_white\"\n"
     "                   (reachable keys), \"by_stones\" / \"by_stones_white\" ([stones,h,pone,keys] rows),\n"
     "                   \"seconds\", \"seconds_white\", and with --list \"list\" / \"list_white\"}; a player left\n"
@@ -93,13 +98,18 @@ typedef struct {
     double seconds;
 } pone_run;
 
+/* -1: the reachable keys (the definition); otherwise an sv_pone_convention. */
+static int convention = -1;
+static const char *const convention_names[] = { "consistent", "thesis", "thesis-exact" };
+
 static void run_player(int rows, int cols, int player, bool list, pone_run *out)
 {
     sv_pone *s = sv_pone_new(rows, cols, player);
     if (!s)
         cli_fail("pone", "out of memory");
     double t0 = clk_now();
-    int r = sv_pone_enumerate(s, &out->counts, list ? list_visit : NULL, &out->list);
+    int r = convention < 0 ? sv_pone_enumerate(s, &out->counts, list ? list_visit : NULL, &out->list)
+                           : sv_pone_count_convention(s, (sv_pone_convention)convention, &out->counts);
     out->seconds = clk_now() - t0;
     sv_pone_free(s);
     if (r != 0 || out->list.failed)
@@ -146,7 +156,7 @@ static void print_text(const pone_run *run, int player, int rows, int cols, bool
         for (int h = 0; h <= rows * cols; h++)
             if (c->keys_by[e][h])
                 maxh = h > maxh ? h : maxh, maxe = e > maxe ? e : maxe;
-    printf("%s: %" PRIu64 " pONE keys of %" PRIu64 " reachable (%" PRIu64 " to move, %" PRIu64
+    printf("%s: %" PRIu64 " pONE keys of %" PRIu64 " counted (%" PRIu64 " to move, %" PRIu64
            " already won), %.3f s\n", player == 0 ? "black" : "white", c->pone, c->keys, c->pone_to_move,
            c->pone_won, run->seconds);
     printf("  pONE/reachable by stones in the view (rows) and hidden stones h (columns)\n  stones");
@@ -174,12 +184,13 @@ static void print_text(const pone_run *run, int player, int rows, int cols, bool
 
 int cmd_pone(int argc, char **argv)
 {
-    enum { O_BOARD = CLI_O_OWN, O_PLAYER, O_LIST, O_VARIANT };
+    enum { O_BOARD = CLI_O_OWN, O_PLAYER, O_LIST, O_VARIANT, O_CONVENTION };
     static const struct option options[] = {
         { "format", required_argument, 0, CLI_O_FORMAT }, { "json", no_argument, 0, CLI_O_JSON },
         { "help", no_argument, 0, CLI_O_HELP },          { "board", required_argument, 0, O_BOARD },
         { "player", required_argument, 0, O_PLAYER },    { "list", no_argument, 0, O_LIST },
-        { "variant", required_argument, 0, O_VARIANT },  { 0, 0, 0, 0 },
+        { "variant", required_argument, 0, O_VARIANT },  { "convention", required_argument, 0, O_CONVENTION },
+        { 0, 0, 0, 0 },
     };
     cli_format fmt = CLI_TEXT;
     int rows = 0, cols = 0, only = -1, c;
@@ -199,6 +210,17 @@ int cmd_pone(int argc, char **argv)
             else
                 cli_usage_error("pone", "--player '%s': expected black or white", optarg);
             break;
+        case O_CONVENTION:
+            convention = -2;
+            if (strcmp(optarg, "reachable") == 0)
+                convention = -1;
+            for (int i = 0; i < 3; i++)
+                if (strcmp(optarg, convention_names[i]) == 0)
+                    convention = i;
+            if (convention == -2)
+                cli_usage_error("pone", "--convention '%s': expected reachable, consistent, thesis or thesis-exact",
+                                optarg);
+            break;
         case O_VARIANT:
             if (cli_variant("pone", optarg) != HX_CLASSICAL)
                 cli_usage_error("pone", "--variant '%s': the pONE search is defined for classical only", optarg);
@@ -211,20 +233,27 @@ int cmd_pone(int argc, char **argv)
         cli_usage_error("pone", "--board RxC is required (see 'arena pone --help')");
     if (rows * cols > SV_PONE_MAX_CELLS)
         cli_usage_error("pone", "--board %dx%d: at most %d cells", rows, cols, SV_PONE_MAX_CELLS);
+    if (convention >= 0 && rows * cols > SV_PONE_CONVENTION_MAX_CELLS)
+        cli_usage_error("pone", "--convention %s: boards of at most %d cells", convention_names[convention],
+                        SV_PONE_CONVENTION_MAX_CELLS);
+    if (convention >= 0 && list)
+        cli_usage_error("pone", "--list lists the reachable keys only (no --convention)");
 
     static pone_run runs[2];
     for (int p = 0; p < 2; p++)
         if (only < 0 || only == p)
             run_player(rows, cols, p, list, &runs[p]);
     if (fmt == CLI_JSON) {
-        printf("{\"board\":\"%dx%d\",\"variant\":\"classical\",\"player\":\"%s\"", rows, cols,
-               only < 0 ? "both" : only == 0 ? "black" : "white");
+        printf("{\"board\":\"%dx%d\",\"variant\":\"classical\",\"player\":\"%s\",\"convention\":\"%s\"", rows,
+               cols, only < 0 ? "both" : only == 0 ? "black" : "white",
+               convention < 0 ? "reachable" : convention_names[convention]);
         for (int p = 0; p < 2; p++)
             if (only < 0 || only == p)
                 print_json(&runs[p], p, rows, cols, list);
         printf("}\n");
     } else {
-        printf("classical Dark Hex %dx%d, pONE keys (docs/pone.md)\n", rows, cols);
+        printf("classical Dark Hex %dx%d, pONE keys (docs/pone.md), convention %s\n", rows, cols,
+               convention < 0 ? "reachable" : convention_names[convention]);
         for (int p = 0; p < 2; p++)
             if (only < 0 || only == p)
                 print_text(&runs[p], p, rows, cols, list);

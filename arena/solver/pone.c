@@ -11,7 +11,7 @@
 #define PONE_FAR 1000 /* distance when no connection exists */
 
 /* Entry flags. */
-enum { PONE_EMPTY = 0xff, PONE_WIN = 1, PONE_LOSS = 2, PONE_VISITED = 4 };
+enum { PONE_EMPTY = 0xff, PONE_WIN = 1, PONE_LOSS = 2, PONE_VISITED = 4, PONE_THESIS_WIN = 8, PONE_THESIS_LOSS = 16 };
 
 typedef struct {
     uint64_t own, seen;
@@ -313,4 +313,112 @@ int sv_pone_enumerate(sv_pone *s, sv_pone_counts *out, sv_pone_visit visit, void
     s->budget = budget;
     out->nodes = s->nodes - before;
     return r < 0 || s->out_of_memory ? -1 : 0;
+}
+
+/* The thesis's recursion (docs/pone.md "The literature"): P to move with h = 0 needs some x with the key
+ * after placing x pONE; with h > 0 some x with both "x hidden" (rejected, h - 1) and "x empty" pONE, each
+ * branch taken only when legal (the counts fit: the hidden stones fit on the unknown cells); Q to move
+ * adds a hidden stone (False when no cell is left for it). Only visible stones decide a loss: Q's hidden
+ * stones never join. 1 / 0, -1 out of memory. */
+static int pone_thesis(sv_pone *s, uint64_t own, uint64_t seen, int hidden)
+{
+    sv_pone_key k = { own, seen, hidden };
+    if (!sv_pone_to_move(s, &k)) {
+        if (__builtin_popcountll(pone_unknown(s, own, seen)) <= hidden)
+            return 0;
+        hidden++;
+    }
+    if (pone_joined(s, s->player, own))
+        return 1;
+    if (pone_joined(s, 1 - s->player, seen))
+        return 0;
+    pone_entry *e = pone_find(s, own, seen, hidden, false);
+    if (e && (e->flags & (PONE_THESIS_WIN | PONE_THESIS_LOSS)))
+        return (e->flags & PONE_THESIS_WIN) != 0;
+    s->nodes++;
+    uint64_t u = pone_unknown(s, own, seen);
+    int room = __builtin_popcountll(u), found = 0, r;
+    for (uint64_t left = u; left && !found; left &= left - 1) {
+        uint64_t bit = left & -left;
+        if (hidden == 0) {
+            if ((r = pone_thesis(s, own | bit, seen, 0)) < 0)
+                return r;
+            found = r;
+        } else if (room - 1 >= hidden) {
+            if ((r = pone_thesis(s, own, seen | bit, hidden - 1)) < 0)
+                return r;
+            if (r && (r = pone_thesis(s, own | bit, seen, hidden)) < 0)
+                return r;
+            found = r;
+        }
+    }
+    e = pone_find(s, own, seen, hidden, true);
+    if (!e)
+        return -1;
+    e->flags |= found ? PONE_THESIS_WIN : PONE_THESIS_LOSS;
+    return found;
+}
+
+/* The next (own, seen) split of the board in base-3 order (each cell empty, own, seen); false after the last. */
+static bool pone_next_split(const sv_pone *s, uint64_t *own, uint64_t *seen)
+{
+    for (int i = 0; i < s->cells; i++) {
+        uint64_t bit = 1ull << i;
+        if (!(*own & bit) && !(*seen & bit)) {
+            *own |= bit;
+            return true;
+        }
+        if (*own & bit) {
+            *own &= ~bit;
+            *seen |= bit;
+            return true;
+        }
+        *seen &= ~bit;
+    }
+    return false;
+}
+
+int sv_pone_count_convention(sv_pone *s, sv_pone_convention c, sv_pone_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    if (s->cells > SV_PONE_CONVENTION_MAX_CELLS)
+        return -1;
+    uint64_t budget = s->budget, before = s->nodes, own = 0, seen = 0;
+    s->budget = 0;
+    int n = s->cells;
+    do {
+        int stones = __builtin_popcountll(own | seen), room = n - stones;
+        for (int h = 0; h <= room; h++) {
+            sv_pone_key k = { own, seen, h };
+            int mine = __builtin_popcountll(own), theirs = __builtin_popcountll(seen) + h;
+            int lead = s->player == 0 ? mine - theirs : theirs - mine;
+            int r, cell;
+            if (c == SV_PONE_ALL_CONSISTENT) {
+                if (!sv_pone_consistent(s, &k))
+                    continue;
+                r = pone_value(s, own, seen, h, sv_pone_to_move(s, &k), &cell);
+            } else {
+                if (stones >= n || 2 * h >= n || (lead != 0 && lead != 1))
+                    continue;
+                r = c == SV_PONE_THESIS ? pone_thesis(s, own, seen, h)
+                    : sv_pone_consistent(s, &k) ? pone_value(s, own, seen, h, sv_pone_to_move(s, &k), &cell) : 0;
+            }
+            if (r < 0) {
+                s->budget = budget;
+                return -1;
+            }
+            out->keys++;
+            out->keys_by[stones][h]++;
+            if (r) {
+                bool won = pone_joined(s, s->player, own), to_move = sv_pone_to_move(s, &k);
+                out->pone++;
+                out->pone_by[stones][h]++;
+                out->pone_to_move += to_move && !won;
+                out->pone_won += won;
+            }
+        }
+    } while (pone_next_split(s, &own, &seen));
+    s->budget = budget;
+    out->nodes = s->nodes - before;
+    return s->out_of_memory ? -1 : 0;
 }

@@ -72,4 +72,16 @@ typedef void (*sv_pone_visit)(const sv_pone_key *k, int pone, int cell, void *us
  * memory runs out. visit may be NULL. The budget is ignored. */
 int sv_pone_enumerate(sv_pone *s, sv_pone_counts *out, sv_pone_visit visit, void *user);
 
+/* Other conventions, for comparing with published counts (docs/pone.md "The literature"); boards of at
+ * most SV_PONE_CONVENTION_MAX_CELLS cells, every (own, seen) split of the board enumerated:
+ * - SV_PONE_ALL_CONSISTENT: every consistent key (sv_pone_consistent), reachable or not, solved as above.
+ * - SV_PONE_THESIS: the thesis's SEARCH-PONE states: fewer than n stones in the view, h < n/2, the counts
+ *   of a classical game with either player to move, evaluated by the thesis's recursion (wins decided by
+ *   visible stones only; its branches taken when the hidden stones fit on the unknown cells).
+ * - SV_PONE_THESIS_EXACT: the same states, solved as above (inconsistent ones count as not pONE).
+ * The counts go to out (keys: the states enumerated). Returns 0, or -1 (board too large, out of memory). */
+typedef enum { SV_PONE_ALL_CONSISTENT, SV_PONE_THESIS, SV_PONE_THESIS_EXACT } sv_pone_convention;
+#define SV_PONE_CONVENTION_MAX_CELLS 16
+int sv_pone_count_convention(sv_pone *s, sv_pone_convention c, sv_pone_counts *out);
+
 #endif
