@@ -40,6 +40,7 @@ $(call bench,tests/bench/bench_reports.c,store)
 $(call bench,tests/bench/bench_host.c,engine sqlite)
 $(call bench,tests/bench/bench_bridge.c,bridge)
 $(call bench,tests/bench/bench_solver.c,solver)
+$(call bench,tests/bench/bench_pone.c,solver)
 $(call bench,tests/bench/bench_rl.c,rl)
 $(call bench,tests/bench/bench_rcfr.c,rcfr)
 

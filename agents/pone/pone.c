@@ -38,8 +38,6 @@ static void game_start(const bot_state *s, void *user)
     if (s->variant == HX_CLASSICAL && s->cells <= SV_PONE_MAX_CELLS)
         search = sv_pone_new(s->rows, s->cols, s->color);
     search_rows = s->rows, search_cols = s->cols, search_color = s->color;
-    if (search)
-        sv_pone_set_budget(search, (uint64_t)nodes);
 }
 
 /* The winning cell of the current key, or -1 (not pONE, not searched, or out of budget). */
@@ -60,6 +58,9 @@ static int certain_win(const bot_state *s)
     if (unknown > max_unknown)
         return -1;
     k.hidden = bb_hidden_estimate(s->variant, s->color, s->events, s->n_events, s->known_opponent_stones);
+    /* about a microsecond a position on 8x8 (tests/bench/bench_pone.c): a tenth of the move time at most */
+    uint64_t budget = (uint64_t)nodes, cap = (uint64_t)s->move_ms * 100;
+    sv_pone_set_budget(search, cap && cap < budget ? cap : budget);
     int cell;
     return sv_pone_solve(search, &k, &cell) == 1 && cell >= 0 && s->view[cell] == HX_VIEW_UNKNOWN ? cell : -1;
 }
@@ -100,8 +101,9 @@ int main(int argc, char **argv)
                    "  --seed S          mixed with each game's seed for the bridge builder's tie-breaks (default 1)\n"
                    "  --max-unknown K   search only when at most K cells are unknown (default %d; boards of\n"
                    "                    more than %d cells are never searched)\n"
-                   "  --nodes N         positions the search may expand per move (default %d); what it\n"
-                   "                    finishes is kept for later moves\n",
+                   "  --nodes N         positions the search may expand per move (default %d, and at most 100\n"
+                   "                    per millisecond of the move time); what it finishes is kept for later\n"
+                   "                    moves\n",
                    PONE_MAX_UNKNOWN_DEFAULT, SV_PONE_MAX_CELLS, PONE_NODES_DEFAULT);
             return 0;
         }
