@@ -5,7 +5,7 @@
  * belief each key stands for (the same from every history: the key is all the player needs), and which
  * keys are pONE match the module's, and every winning cell the module stores wins in the model. On 3x3
  * the module's cells, replayed in the model from the empty board, win every game for Black; on 2x2 a
- * Black opening at b1 or a2 wins surely and at a1 or b2 does not. Also: inconsistent keys, the node
+ * Black opening at b1 or a2 wins surely and at a1 or b2 does not (and docs/pone.md's consistency example). Also: inconsistent keys, the node
  * budget, `arena pone --json`, and bin/pone in a short match against bin/random. */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -372,6 +372,14 @@ static void openings_2x2(void **state)
             fail_msg("2x2 opening %s: module says %d", names[x], r);
     }
     free(start.boards);
+    sv_pone_free(s);
+    /* docs/pone.md: White's a1 with two hidden Black stones: only a2 b2 is consistent (b1 with either would
+     * have joined Black's sides), so b1 wins */
+    s = sv_pone_new(2, 2, 1);
+    sv_pone_key w = { 1, 0, 2 };
+    int cell;
+    assert_int_equal(sv_pone_solve(s, &w, &cell), 1);
+    assert_int_equal(cell, 1);
     sv_pone_free(s);
     model_free();
 }
