@@ -1,4 +1,4 @@
-/* agents/pone/pone.c — the pONE bot (bin/pone): in classical Dark Hex, whenever its view is a
+/* agents/pone/pone_bot.c — the pONE bot (bin/pone): in classical Dark Hex, whenever its view is a
  * probability-one key (arena/solver/pone.h) it plays the cell that keeps the certain win; otherwise, and
  * when the search would cost too much, the bridge builder's move. Classical only (docs/bots.md). */
 #include <stdio.h>
