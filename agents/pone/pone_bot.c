@@ -14,7 +14,7 @@
 /* Positions expanded per move at most; what was finished stays memoised for the next moves. */
 #define PONE_NODES_DEFAULT 100000
 /* Boards up to this many cells keep one search context (and its memo) across games. */
-#define PONE_KEEP_CELLS 16
+#define PONE_KEEP_CELLS 12
 
 static uint64_t base_seed = 1;
 static hx_rng rng;
