@@ -217,7 +217,8 @@ bool sv_pone_to_move(const sv_pone *s, const sv_pone_key *k)
 
 bool sv_pone_consistent(const sv_pone *s, const sv_pone_key *k)
 {
-    if ((k->own & k->seen) || ((k->own | k->seen) & ~s->all) || k->hidden < 0)
+    if ((k->own & k->seen) || ((k->own | k->seen) & ~s->all) || k->hidden < 0 ||
+        k->hidden > __builtin_popcountll(pone_unknown(s, k->own, k->seen)))
         return false;
     int mine = __builtin_popcountll(k->own), theirs = __builtin_popcountll(k->seen) + k->hidden;
     int lead = s->player == 0 ? mine - theirs : theirs - mine; /* Black's stones less White's */

@@ -4,9 +4,10 @@
  * attempt whose every outcome wins). On 2x2, 3x2 and 2x3, for both players, the keys real games reach, the
  * belief each key stands for (the same from every history: the key is all the player needs), and which
  * keys are pONE match the module's, and every winning cell the module stores wins in the model. On 3x3
- * the module's cells, replayed in the model from the empty board, win every game for Black; on 2x2 a
- * Black opening at b1 or a2 wins surely and at a1 or b2 does not (and docs/pone.md's consistency example). Also: inconsistent keys, the node
- * budget, `arena pone --json`, and bin/pone in a short match against bin/random. */
+ * the module's cells, replayed in the model from the empty board, win every game for Black; every
+ * consistent key, reachable or not, counted in the model as by the module; on 2x2 a Black opening at b1 or
+ * a2 wins surely and at a1 or b2 does not (and docs/pone.md's consistency example). Also: inconsistent
+ * keys, the node budget, `arena pone --json`, and bin/pone in a short match against bin/random. */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdint.h>
@@ -384,6 +385,77 @@ static void openings_2x2(void **state)
     model_free();
 }
 
+/* Every key whose belief (the boards with h more opponent stones on unknown cells, the opponent not joined)
+ * is not empty, reachable or not, in the model; the module's SV_PONE_ALL_CONSISTENT counts the same keys
+ * and pONE keys. */
+static void all_consistent_keys(int rows, int cols, int player)
+{
+    model_setup(rows, cols, player);
+    model_free();
+    long keys_n = 0, pone_n = 0;
+    for (uint32_t split = 0; split < pow3[N]; split++) {
+        uint64_t own = 0, seen = 0;
+        for (int i = 0; i < N; i++)
+            if (stone_at(split, i) == 1)
+                own |= 1ull << i;
+            else if (stone_at(split, i) == 2)
+                seen |= 1ull << i;
+        int mine = __builtin_popcountll(own), unknown = N - mine - __builtin_popcountll(seen);
+        for (int h = 0; h <= unknown; h++) {
+            int theirs = __builtin_popcountll(seen) + h, lead = P == 0 ? mine - theirs : theirs - mine;
+            if (lead != 0 && lead != 1)
+                continue;
+            bool to_move = P == 0 ? lead == 0 : lead == 1;
+            belief b = { own, seen, malloc(sizeof(uint32_t) * pow3[N]), 0 };
+            for (uint32_t t = 0; t < pow3[N]; t++) { /* every board with P's stones at own and Q's at seen + h */
+                bool fits = true;
+                int extra = 0;
+                for (int i = 0; i < N && fits; i++) {
+                    int v = stone_at(t, i);
+                    if (own >> i & 1)
+                        fits = v == P + 1;
+                    else if (seen >> i & 1)
+                        fits = v == 2 - P;
+                    else if (v == P + 1)
+                        fits = false;
+                    else
+                        extra += v == 2 - P;
+                }
+                if (fits && extra == h && !model_joined(t, 1 - P))
+                    b.boards[b.n++] = t;
+            }
+            bool won = b.n && model_joined(b.boards[0], P);
+            if (b.n && !(won && to_move)) {
+                keys_n++;
+                pone_n += won || (to_move ? model_to_move(&b) : model_wait(&b));
+            }
+            free(b.boards);
+        }
+    }
+    sv_pone *s = sv_pone_new(rows, cols, player);
+    sv_pone_counts c;
+    assert_int_equal(sv_pone_count_convention(s, SV_PONE_ALL_CONSISTENT, &c), 0);
+    assert_int_equal(c.keys, (uint64_t)keys_n);
+    assert_int_equal(c.pone, (uint64_t)pone_n);
+    /* the thesis's states on 2x2 for Black, by hand: e = 0: 1; e = 1: own 1 with h 0 or 1: 8; e = 2: own 2
+     * h 1: 6, own 1 seen 1 h 0: 12; e = 3: own 2 seen 1 with h 0 or 1: 24; 51 in all */
+    if (rows == 2 && cols == 2 && player == 0) {
+        assert_int_equal(sv_pone_count_convention(s, SV_PONE_THESIS, &c), 0);
+        assert_int_equal(c.keys, 51);
+        assert_true(c.pone > 0 && c.pone < 51);
+    }
+    sv_pone_free(s);
+}
+
+static void consistent_keys(void **state)
+{
+    (void)state;
+    all_consistent_keys(2, 2, 0);
+    all_consistent_keys(2, 2, 1);
+    all_consistent_keys(3, 2, 0);
+    all_consistent_keys(2, 3, 1);
+}
+
 static void inconsistent_keys_and_budget(void **state)
 {
     (void)state;
@@ -397,6 +469,10 @@ static void inconsistent_keys_and_budget(void **state)
     /* White has joined its sides with a1 b1 c1 (learned): the game would be over */
     sv_pone_key white_joined = { 8 | 16 | 32 | 64, 1 | 2 | 4, 1 };
     assert_false(sv_pone_consistent(s, &white_joined));
+    /* Black has joined with six stones (columns a and b), White to move with five stones: no room for them
+     * on the three cells left */
+    sv_pone_key no_room = { 1 | 8 | 64 | 2 | 16 | 128, 0, 5 };
+    assert_false(sv_pone_consistent(s, &no_room));
     sv_pone_set_budget(s, 1);
     sv_pone_key empty = { 0, 0, 0 };
     assert_int_equal(sv_pone_solve(s, &empty, NULL), -2);
@@ -473,6 +549,7 @@ int main(void)
         cmocka_unit_test(counts_2x3),
         cmocka_unit_test(empty_3x3_wins_for_black),
         cmocka_unit_test(openings_2x2),
+        cmocka_unit_test(consistent_keys),
         cmocka_unit_test(inconsistent_keys_and_budget),
         cmocka_unit_test(cli_json),
         cmocka_unit_test(bot_plays),
