@@ -117,6 +117,7 @@ include agents/sdk/module.mk
 include agents/trainer/module.mk
 include agents/bridge/module.mk
 include agents/random/module.mk
+include agents/pone/module.mk
 include agents/policy/module.mk
 include agents/cfr/module.mk
 include agents/rl/module.mk

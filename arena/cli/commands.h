@@ -20,5 +20,6 @@ int cmd_host(int argc, char **argv);
 int cmd_exploit(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_payoff(int argc, char **argv);
+int cmd_pone(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct {
 } commands[] = {
     { "replay", cmd_replay, "play a list of attempts and show the result and both views" },
     { "tree", cmd_tree, "walk the complete game tree and count histories and information states" },
+    { "pone", cmd_pone, "count the probability-one (pONE) keys of classical Dark Hex and their winning cells" },
     { "exploit", cmd_exploit, "exact exploitability of a policy file (or of the uniform policy)" },
     { "random", cmd_random, "play uniformly random games: Black's win rate and attempts per second" },
     { "match", cmd_match, "play games between two bot programs and store them" },
