@@ -12,7 +12,7 @@ benchkit_CLOSURE := benchkit
 test = $(eval TESTS += $(BUILD)/tests/$(notdir $(basename $1)))$(eval $(call link,$(BUILD)/tests/$(notdir $(basename $1)),$1,testkit $2))
 bench = $(eval BENCHES += $(BUILD)/tests/$(notdir $(basename $1)))$(eval $(call link,$(BUILD)/tests/$(notdir $(basename $1)),$1,benchkit $2))
 
-$(foreach t,board rules keys tree,$(call test,tests/unit/test_$t.c,engine))
+$(foreach t,board rules keys tree gale,$(call test,tests/unit/test_$t.c,engine))
 $(foreach t,protocol referee audit,$(call test,tests/unit/test_$t.c,protocol))
 $(call test,tests/unit/test_store.c,store)
 $(call test,tests/unit/test_ratings.c,ratings store)
@@ -32,6 +32,7 @@ $(call test,tests/e2e/test_browser.c,engine png)
 $(call test,tests/e2e/test_distributed.c,engine)
 
 $(call bench,tests/bench/bench_engine.c,engine)
+$(call bench,tests/bench/bench_gale.c,engine)
 $(call bench,tests/bench/bench_match.c,coordinator)
 $(call bench,tests/bench/bench_league.c,coordinator)
 $(call bench,tests/bench/bench_ratings.c,ratings)
