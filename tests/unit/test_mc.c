@@ -115,15 +115,19 @@ static void chosen_moves_are_legal(void **state)
     hx_game g;
     hx_rng rng;
     hx_rng_seed(&rng, 5);
+    int tested = 0;
     for (int v = 0; v < HX_VARIANT_COUNT; v++)
-        for (int n = 0; n < 600; n++) {
+        for (int n = 0; n < 600;) {
             if (!random_position(&g, (hx_variant)v, &rng))
                 continue;
+            tested++, n++;
             mc_sampler_of_game(&s, &g, hx_to_move(&g));
             mc_options o = { .samples = 1 + n % 40, .fill = n % 2 ? MC_FILL_RANDOM_TURN : MC_FILL_ALTERNATE };
             int c = mc_choose(&s, &o, &rng, NULL);
             assert_int_equal(hx_check(&g, c), 0);
         }
+    assert_int_equal(tested, 600 * HX_VARIANT_COUNT);
+    print_message("%d positions, every move legal\n", tested);
 }
 
 /* Whole games against the random player: every move legal, and mc wins most of them. */
@@ -153,6 +157,7 @@ static void beats_random_with_legal_moves(void **state)
             }
             wins += hx_winner(&g) == me;
         }
+        print_message("%s 5x5: mc won %d of %d against random\n", hx_variant_name(vs[k]), wins, games);
         if (wins < games * 3 / 4)
             fail_msg("%s: mc won only %d of %d against random", hx_variant_name(vs[k]), wins, games);
     }
