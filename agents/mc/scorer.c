@@ -52,8 +52,8 @@ int mc_score_sample(mc_sampler *s, mc_fill fill, hx_rng *rng, uint32_t *mark, ui
 
 int mc_choose(mc_sampler *s, const mc_options *o, hx_rng *rng, mc_result *r)
 {
-    static mc_result scratch;
-    mc_result *res = r ? r : &scratch;
+    mc_result local;
+    mc_result *res = r ? r : &local;
     uint32_t mark[HX_MAX_CELLS] = { 0 };
     res->samples = res->failed = 0;
     for (int i = 0; i < s->cells; i++)
