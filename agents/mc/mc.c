@@ -1,0 +1,99 @@
+/* agents/mc/mc.c — the Monte Carlo bot (bin/mc): on each move it samples the opponent's hidden stones
+ * consistent with its view, fills the rest of the board at random, and plays the cell most often on both of
+ * the winner's Gale paths (sampler.h, scorer.h, docs/bots.md "mc"). Built on the C SDK. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+#include "scorer.h"
+
+#define MC_DEFAULT_TIME_MS 200
+/* Never more than this share of the time left for the move, whatever the options say. */
+#define MC_TIME_SHARE 0.4
+
+static uint64_t base_seed = 1;
+static hx_rng rng;
+static long opt_samples = 0, opt_time_ms = -1;
+static mc_fill opt_fill = MC_FILL_ALTERNATE;
+static mc_sampler sampler;
+
+static void game_start(const bot_state *s, void *user)
+{
+    (void)user;
+    hx_rng_seed(&rng, base_seed ^ s->seed);
+}
+
+static int choose(const bot_state *s, void *user)
+{
+    (void)user;
+    mc_sampler_init(&sampler, s->variant, s->rows, s->cols, s->color, s->view, s->events, s->n_events);
+    /* --time-ms when given, else the default unless only --samples was given; capped by the move's time. */
+    double left = s->deadline - bot_clock(), cap = left * MC_TIME_SHARE;
+    double secs = opt_time_ms >= 0 ? opt_time_ms / 1000.0 : opt_samples > 0 ? cap : MC_DEFAULT_TIME_MS / 1000.0;
+    if (secs > cap)
+        secs = cap;
+    mc_options o = { .samples = opt_samples, .seconds = secs > 1e-4 ? secs : 1e-4, .fill = opt_fill };
+    return mc_choose(&sampler, &o, &rng, NULL);
+}
+
+static int whole(const char *opt, const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    *out = v ? strtol(v, &end, 10) : 0;
+    if (!v || !*v || *end || *out < lo || *out > hi) {
+        fprintf(stderr, "mc: %s needs a whole number from %ld to %ld\n", opt, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0) {
+            printf("usage: mc [--time-ms N] [--samples N] [--fill alternate|random-turn] [--seed S]\n"
+                   "          [--endpoint ENDPOINT]\n\n"
+                   "A Monte Carlo bot (docs/bots.md): on each move it samples the opponent's hidden stones\n"
+                   "consistent with its view, fills the rest of the board at random, finds the winner with\n"
+                   "Gale's algorithm from two opposite corners, and plays the unknown cell most often on both\n"
+                   "of the winner's paths. Plays every variant on any board.\n\n"
+                   "  --time-ms N   think at most N ms per move (default %d; 0: no time limit but the cap)\n"
+                   "  --samples N   at most N samples per move (default: no limit but the time)\n"
+                   "                Both: whichever comes first. Never more than %.0f%% of the time left\n"
+                   "                for the move.\n"
+                   "  --fill F      alternate (default: the rest of the board split at random, the player to\n"
+                   "                move getting the extra cell) or random-turn (each cell a fair coin)\n"
+                   "  --seed S      mixed with each game's seed (default 1)\n",
+                   MC_DEFAULT_TIME_MS, MC_TIME_SHARE * 100);
+            return 0;
+        }
+        int seeded = bot_seed_option("mc", argc, argv, &i, &base_seed);
+        if (seeded < 0)
+            return 2;
+        if (seeded)
+            continue;
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--time-ms") == 0) {
+            if (whole("--time-ms", v, 0, 3600000, &opt_time_ms) != 0)
+                return 2;
+            i++;
+        } else if (strcmp(argv[i], "--samples") == 0) {
+            if (whole("--samples", v, 1, 1000000000, &opt_samples) != 0)
+                return 2;
+            i++;
+        } else if (strcmp(argv[i], "--fill") == 0) {
+            if (v && strcmp(v, "alternate") == 0)
+                opt_fill = MC_FILL_ALTERNATE;
+            else if (v && strcmp(v, "random-turn") == 0)
+                opt_fill = MC_FILL_RANDOM_TURN;
+            else {
+                fprintf(stderr, "mc: --fill needs alternate or random-turn\n");
+                return 2;
+            }
+            i++;
+        }
+    }
+    bot_spec spec = { .name = "mc", .version = "1.0", .choose = choose, .game_start = game_start };
+    return bot_run(&spec, argc, argv);
+}
