@@ -32,15 +32,15 @@ static const char help[] =
     "  --out FILE               the policy file to write\n"
     "  --opponent O             the opponent pool: self (both colours learn), random, bridge (the bridge\n"
     "                           builder), or weights NAME:W,... drawn per episode (default\n"
-    "                           self:1,random:2,bridge:2); against a fixed opponent the learner alternates\n"
+    "                           self:1,random:4,bridge:1); against a fixed opponent the learner alternates\n"
     "                           colours\n"
     "  --symmetry on|off        also learn the 180-degree rotation of every step (default on)\n"
     "  --epsilon-schedule S     exploration: constant:E, linear:E0:E1:N (E0 to E1 over N episodes) or\n"
     "                           exponential:E0:E1:H (half-life H episodes); default linear:1:0.05:N with N\n"
     "                           half of --episodes (100000 without --episodes)\n"
-    "  --alpha A                step size (default 0.1); with --step count, the floor of the step\n"
-    "  --step constant|count    constant alpha, or count: max(1/n, alpha) at an action's n-th update\n"
-    "                           (default constant)\n"
+    "  --step count|constant    count (default): max(1/n, alpha) at an action's n-th update (the mean of\n"
+    "                           its targets until 1/n reaches alpha); constant: alpha\n"
+    "  --alpha A                the step's floor, or the constant step (default 0.01)\n"
     "  --init V                 value of an action never updated (default 0; > 0 is optimistic)\n"
     "  --gamma G                discount (default 1: rewards only at the end)\n"
     "  --keys perfect|view      information-state keys: perfect recall (default) or the view, which merges\n"
@@ -317,8 +317,9 @@ static void parse_options(int argc, char **argv, trainer *t, tc_loop_options *o)
 int main(int argc, char **argv)
 {
     tc_init("rl-train");
-    trainer t = { .cfg = { .variant = HX_VARIANT_COUNT, .algo = (rl_algo)-1, .alpha = 0.1, .gamma = 1,
-                           .budget = (size_t)2048 << 20, .seed = 1, .pool = { 1, 2, 2 }, .symmetry = true },
+    trainer t = { .cfg = { .variant = HX_VARIANT_COUNT, .algo = (rl_algo)-1, .alpha = 0.01, .gamma = 1,
+                           .budget = (size_t)2048 << 20, .seed = 1, .pool = { 1, 4, 1 }, .symmetry = true,
+                           .step = RL_STEP_COUNT },
                   .eval_games = 400, .ev = { NAN, NAN } };
     tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = -1, .checkpoint_every = 60,
                           .eval_off_clock = true };

@@ -1,6 +1,6 @@
 /* tests/bench/bench_rl.c — the tabular RL trainer: self-play Q-learning episodes per second on 5x5
  * classical with perfect-recall and view keys (table growing from empty, as in a real run), and SARSA
- * against the bridge builder; then on 3x3 classical the rl-train defaults (pool self:1,random:2,bridge:2)
+ * against the bridge builder; then on 3x3 classical the rl-train defaults (pool self:1,random:4,bridge:1)
  * without and with the 180-degree symmetry (each update applied to the rotated step too). The baseline is
  * uniformly random playouts of the same game (hx_playout), measured in the same run, so the ratio is the
  * learner's cost per game over the bare rules engine. */
@@ -59,7 +59,7 @@ int main(void)
     run("SARSA against the bridge builder", 5, RL_SARSA, "bridge", true, false, base);
     base = playouts_per_second(HX_CLASSICAL, 3, 3);
     printf("on 3x3 classical, the rl-train pool (random playouts: %.0f games/s)\n", base);
-    run("Q-learning, pool, no symmetry", 3, RL_QLEARNING, "self:1,random:2,bridge:2", false, false, base);
-    run("Q-learning, pool, symmetry", 3, RL_QLEARNING, "self:1,random:2,bridge:2", false, true, base);
+    run("Q-learning, pool, no symmetry", 3, RL_QLEARNING, "self:1,random:4,bridge:1", false, false, base);
+    run("Q-learning, pool, symmetry", 3, RL_QLEARNING, "self:1,random:4,bridge:1", false, true, base);
     return 0;
 }

@@ -227,16 +227,17 @@ static void learning_beats_random(void **state)
     rl_free(&l);
 }
 
-/* The defaults of rl-train (pool self:1,random:2,bridge:2, symmetry) on 3x2 classical, which White wins
+/* The defaults of rl-train (pool self:1,random:4,bridge:1, symmetry, count-based step) on 3x2 classical, which White wins
  * surely: a short run beats the random player clearly, and every state met holds its rotation with the same
  * values (the mirrored updates keep the two in step). */
 static void symmetric_pool_training_beats_random(void **state)
 {
     (void)state;
     for (int algo = 0; algo < 2; algo++) {
-        rl_config c = { .variant = HX_CLASSICAL, .rows = 3, .cols = 2, .algo = (rl_algo)algo, .alpha = 0.1,
-                        .gamma = 1, .epsilon = { .kind = RL_LINEAR, .e0 = 1, .e1 = 0.05, .n = 20000 },
-                        .pool = { 1, 2, 2 }, .symmetry = true, .budget = 64u << 20, .seed = 5 };
+        rl_config c = { .variant = HX_CLASSICAL, .rows = 3, .cols = 2, .algo = (rl_algo)algo, .alpha = 0.01,
+                        .step = RL_STEP_COUNT, .gamma = 1,
+                        .epsilon = { .kind = RL_LINEAR, .e0 = 1, .e1 = 0.05, .n = 20000 },
+                        .pool = { 1, 4, 1 }, .symmetry = true, .budget = 64u << 20, .seed = 5 };
         rl_learner l;
         rl_init(&l, &c);
         rl_eval before, after;
