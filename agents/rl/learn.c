@@ -262,12 +262,16 @@ static rl_opponent draw_opponent(const rl_config *c, hx_rng *rng)
     if (!(sum > 0))
         return RL_SELF;
     double x = hx_rng_double(rng) * sum;
-    for (int k = 0; k < RL_OPPONENTS - 1; k++) {
-        if (x < c->pool[k] && c->pool[k] > 0)
+    int last = 0;
+    for (int k = 0; k < RL_OPPONENTS; k++) {
+        if (!(c->pool[k] > 0))
+            continue;
+        if (x < c->pool[k])
             return (rl_opponent)k;
         x -= c->pool[k];
+        last = k;
     }
-    return (rl_opponent)(RL_OPPONENTS - 1);
+    return (rl_opponent)last; /* x left over by rounding: the last opponent that has a weight */
 }
 
 /* One player's decision waiting for its update: the state and action, and (with symmetry) the rotated

@@ -320,7 +320,7 @@ int main(int argc, char **argv)
     trainer t = { .cfg = { .variant = HX_VARIANT_COUNT, .algo = (rl_algo)-1, .alpha = 0.01, .gamma = 1,
                            .budget = (size_t)2048 << 20, .seed = 1, .pool = { 1, 4, 1 }, .symmetry = true,
                            .step = RL_STEP_COUNT },
-                  .eval_games = 400, .ev = { NAN, NAN } };
+                  .eval_games = 400, .ev = { NAN, NAN, { NAN, NAN }, { NAN, NAN } } };
     tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = -1, .checkpoint_every = 60,
                           .eval_off_clock = true };
     parse_options(argc, argv, &t, &o);
