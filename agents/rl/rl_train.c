@@ -48,7 +48,7 @@ static const char help[] =
     "  --memory-mb M            largest table in MiB (default 2048); past it, new states are played\n"
     "                           uniformly and not learned (counted in the summary)\n"
     "  --eval-every K           win rates of the greedy policy every K episodes (default: a twentieth of\n"
-    "                           --episodes, else 10000; 0 = only at the end)\n"
+    "                           --episodes, else 1000000; 0 = only at the end)\n"
     "  --eval-games G           games per opponent in each evaluation, half as Black (default 400)\n"
     "  --curve FILE             append episode,seconds,epsilon,states,win_random,win_bridge,\n"
     "                           random_black,random_white,bridge_black,bridge_white rows (the last four:\n"
@@ -311,7 +311,7 @@ static void parse_options(int argc, char **argv, trainer *t, tc_loop_options *o)
                                       .n = o->count > 0 ? (double)o->count / 2 : 100000 };
     }
     if (o->eval_every < 0)
-        o->eval_every = o->count > 0 ? (o->count + 19) / 20 : 10000;
+        o->eval_every = o->count > 0 ? (o->count + 19) / 20 : 1000000;
 }
 
 int main(int argc, char **argv)
