@@ -171,16 +171,17 @@ results/policies/cfr_%.pol: $(BIN)/cfr-train
 	@"$(BIN)/cfr-train" --variant $(word 1,$(subst _, ,$*)) --board $(word 2,$(subst _, ,$*)) --algo cfr+ \
 	    --iterations 1000 --eval-every 0 --fresh --quiet --out $@
 
-# Tabular Q-learning policies for the leagues (results/rl/, not in git): self-play, perfect-recall keys,
-# classical and abrupt on 3x2 and 3x3 (a few seconds in all; on 5x5 a table of millions of states that
-# are mostly met once plays worse, see docs/bots.md).
+# Tabular Q-learning policies for the leagues (results/rl/, not in git): rl-train's defaults (opponent pool
+# self:1,random:4,bridge:1, 180-degree symmetry, count-based step, perfect-recall keys), classical and
+# abrupt on 3x2 and 3x3, 15 s of training each (about a minute in all; the 3x3 win rates level off after a
+# few seconds, docs/bots.md; on 5x5 a table of millions of states that are mostly met once plays worse).
 RL_POLICIES := $(foreach v,classical abrupt,results/rl/qlearning_$(v)_3x2.pol results/rl/qlearning_$(v)_3x3.pol)
 rl-policies: $(RL_POLICIES)
 
 results/rl/qlearning_%.pol: $(BIN)/rl-train
 	@mkdir -p $(@D)
 	@"$(BIN)/rl-train" --variant $(word 1,$(subst _, ,$*)) --board $(word 2,$(subst _, ,$*)) --algo qlearning \
-	    --episodes 300000 --eval-every 0 --fresh --quiet --out $@
+	    --seconds 15 --eval-every 0 --fresh --quiet --out $@
 
 # Regression CFR policies for the leagues (results/rcfr/BOT/, not in git): RCFR, f-RCFR with the
 # exponential link (tau 0.1) and with the polynomial link (p 1.5), rich features and XGBoost trees, 50
@@ -205,9 +206,11 @@ EXPERIMENT_ITERATIONS ?= 200
 experiments: all
 	@scripts/rcfr_experiments.sh "$(BIN)" results/experiments $(EXPERIMENT_ITERATIONS) 2
 
-# Learning curves and final win rates of Q-learning and SARSA (docs/bots.md), with a gnuplot figure.
+# Learning curves and final win rates of Q-learning and SARSA (docs/bots.md), with a gnuplot figure:
+# RL_SECONDS of training per 3x3 run (default 300; four runs), about 25 minutes in all.
+RL_SECONDS ?= 300
 rl-report: all policies
-	@scripts/rl_report.sh "$(BIN)" results/rl-report
+	@scripts/rl_report.sh "$(BIN)" results/rl-report $(RL_SECONDS)
 
 league: deps all policies rl-policies rcfr-policies
 	@scripts/league.sh "$(BIN)" configs/quick.ini
@@ -252,10 +255,10 @@ help:
 	@echo "make fuzz       build the libFuzzer targets with clang (ASan+UBSan), run each FUZZ_SECONDS (default 60)"
 	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"
 	@echo "make policies   train the CFR+ policies the league configs use (results/policies/)"
-	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/)"
+	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/, about a minute)"
 	@echo "make rcfr-policies train the RCFR and f-RCFR policies the league configs use (results/rcfr/)"
 	@echo "make experiments rerun the RCFR / f-RCFR comparison of docs/experiments.md (results/experiments/)"
-	@echo "make rl-report  learning curves and win rates of Q-learning and SARSA (results/rl-report/)"
+	@echo "make rl-report  learning curves and win rates of Q-learning and SARSA (results/rl-report/, about 25 minutes)"
 	@echo "make plots      plots of a league already in results/arena.db (LEAGUE=name, default quick)"
 	@echo "make nightly    run configs/nightly.ini and write results/nightly/DATE/report.{md,html} (docs/nightly.md)"
 	@echo "make deps       install missing Debian packages (apt-get; sudo when not root)"

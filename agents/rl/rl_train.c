@@ -1,5 +1,5 @@
-/* agents/rl/rl_train.c — bin/rl-train: tabular Q-learning or SARSA (learn.h) for one variant and board, by
- * self-play or against the random player or the bridge builder. Progress with episodes per second and ETA
+/* agents/rl/rl_train.c — bin/rl-train: tabular Q-learning or SARSA (learn.h) for one variant and board,
+ * against a pool of opponents (self-play, the random player, the bridge builder). Progress with episodes per second and ETA
  * on stderr, a CSV learning curve (win rates of the greedy policy against random and the bridge builder
  * with fixed seeds), checkpoints a killed run resumes from, and a policy file (docs/policy-format.md:
  * greedy or softmax) that bin/policy-bot plays. */
@@ -30,21 +30,29 @@ static const char help[] =
     "  --episodes N             stop after N episodes (in all, counting a resumed checkpoint's)\n"
     "  --seconds S              stop after S seconds of training (in all); with --episodes, whichever first\n"
     "  --out FILE               the policy file to write\n"
-    "  --opponent O             self (default: both colours learn), random, or bridge (the bridge builder);\n"
-    "                           against a fixed opponent the learner alternates colours\n"
+    "  --opponent O             the opponent pool: self (both colours learn), random, bridge (the bridge\n"
+    "                           builder), or weights NAME:W,... drawn per episode (default\n"
+    "                           self:1,random:4,bridge:1); against a fixed opponent the learner alternates\n"
+    "                           colours\n"
+    "  --symmetry on|off        also learn the 180-degree rotation of every step (default on)\n"
     "  --epsilon-schedule S     exploration: constant:E, linear:E0:E1:N (E0 to E1 over N episodes) or\n"
     "                           exponential:E0:E1:H (half-life H episodes); default linear:1:0.05:N with N\n"
     "                           half of --episodes (100000 without --episodes)\n"
-    "  --alpha A                step size (default 0.1)\n"
+    "  --step count|constant    count (default): max(1/n, alpha) at an action's n-th update (the mean of\n"
+    "                           its targets until 1/n reaches alpha); constant: alpha\n"
+    "  --alpha A                the step's floor, or the constant step (default 0.01)\n"
+    "  --init V                 value of an action never updated (default 0; > 0 is optimistic)\n"
     "  --gamma G                discount (default 1: rewards only at the end)\n"
     "  --keys perfect|view      information-state keys: perfect recall (default) or the view, which merges\n"
     "                           states and so generalises on large boards (also spelled --key)\n"
     "  --memory-mb M            largest table in MiB (default 2048); past it, new states are played\n"
     "                           uniformly and not learned (counted in the summary)\n"
     "  --eval-every K           win rates of the greedy policy every K episodes (default: a twentieth of\n"
-    "                           --episodes, else 10000; 0 = only at the end)\n"
-    "  --eval-games G           games per opponent in each evaluation, half as Black (default 200)\n"
-    "  --curve FILE             append episode,seconds,epsilon,states,win_random,win_bridge rows\n"
+    "                           --episodes, else 1000000; 0 = only at the end)\n"
+    "  --eval-games G           games per opponent in each evaluation, half as Black (default 400)\n"
+    "  --curve FILE             append episode,seconds,epsilon,states,win_random,win_bridge,\n"
+    "                           random_black,random_white,bridge_black,bridge_white rows (the last four:\n"
+    "                           win rates of the learner's games as that colour)\n"
     "  --softmax T              write a softmax policy of temperature T (default 0: greedy)\n"
     "  --checkpoint FILE        checkpoint file (default OUT.ckpt); an existing one is resumed\n"
     "  --checkpoint-every S     seconds between checkpoints (default 60; 0 = only at the end)\n"
@@ -52,8 +60,9 @@ static const char help[] =
     "  --seed S                 random seed (default 1)\n"
     "  --quiet                  no progress lines\n"
     "  --json                   print the summary as one JSON object (keys variant, board, algo, keys,\n"
-    "                           opponent, episodes, seconds, episodes_per_second, states, refused,\n"
-    "                           win_random, win_bridge, out)\n\n"
+    "                           opponent, symmetry, episodes, seconds, episodes_per_second, states,\n"
+    "                           refused, win_random, win_bridge, random_black, random_white,\n"
+    "                           bridge_black, bridge_white, eval_games, out)\n\n"
     "SIGINT or SIGTERM stops after the current episode, writes the checkpoint and the policy.\n"
     "Exit status: 0 done, 1 failed (memory, I/O), 2 bad input, 128+N stopped by signal N.\n";
 
@@ -133,8 +142,10 @@ static double epsilon_of(const rl_learner *l) { return rl_epsilon(&l->cfg.epsilo
 static void curve_row(const void *ctx, FILE *curve, double seconds)
 {
     const trainer *t = ctx;
-    fprintf(curve, "%llu,%.3f,%.4f,%u,%.4f,%.4f\n", (unsigned long long)t->l.episode, seconds, epsilon_of(&t->l),
-            t->l.table.n_infosets, t->ev.vs_random, t->ev.vs_bridge);
+    const rl_eval *e = &t->ev;
+    fprintf(curve, "%llu,%.3f,%.4f,%u,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", (unsigned long long)t->l.episode, seconds,
+            epsilon_of(&t->l), t->l.table.n_infosets, e->vs_random, e->vs_bridge, e->random_as[0], e->random_as[1],
+            e->bridge_as[0], e->bridge_as[1]);
 }
 
 static void progress(const void *ctx, bool evaluated)
@@ -147,25 +158,32 @@ static void progress(const void *ctx, bool evaluated)
 
 static void print_summary(const trainer *t, double seconds, double rate)
 {
-    static const char *opp_names[] = { "self", "random", "bridge" };
     const rl_learner *l = &t->l;
     const rl_config *cfg = &l->cfg;
+    const rl_eval *e = &t->ev;
+    char pool[96];
+    rl_pool_format(cfg->pool, pool, sizeof pool);
     if (t->json) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"keys\":\"%s\",\"opponent\":\"%s\","
-               "\"episodes\":%llu,\"seconds\":%.3f,\"episodes_per_second\":%.1f,\"states\":%u,\"refused\":%llu,"
-               "\"win_random\":%.4f,\"win_bridge\":%.4f,\"out\":",
+               "\"symmetry\":%s,\"episodes\":%llu,\"seconds\":%.3f,\"episodes_per_second\":%.1f,\"states\":%u,"
+               "\"refused\":%llu,\"win_random\":%.4f,\"win_bridge\":%.4f,\"random_black\":%.4f,"
+               "\"random_white\":%.4f,\"bridge_black\":%.4f,\"bridge_white\":%.4f,\"eval_games\":%ld,\"out\":",
                hx_variant_name(cfg->variant), cfg->rows, cfg->cols, algo_name(cfg->algo),
-               cfg->view_keys ? "view" : "perfect", opp_names[cfg->opponent], (unsigned long long)l->episode, seconds,
-               rate, l->table.n_infosets, (unsigned long long)l->refused, t->ev.vs_random, t->ev.vs_bridge);
+               cfg->view_keys ? "view" : "perfect", pool, cfg->symmetry ? "true" : "false",
+               (unsigned long long)l->episode, seconds, rate, l->table.n_infosets, (unsigned long long)l->refused,
+               e->vs_random, e->vs_bridge, e->random_as[0], e->random_as[1], e->bridge_as[0], e->bridge_as[1],
+               t->eval_games);
         json_string(stdout, t->out);
         puts("}");
         return;
     }
-    printf("%s: %dx%d %s, %s against %s, %llu episodes in %.1f s (%.0f per second), %u information states, "
-           "greedy wins %.1f%% vs random and %.1f%% vs bridge",
-           t->out, cfg->rows, cfg->cols, hx_variant_name(cfg->variant), algo_name(cfg->algo), opp_names[cfg->opponent],
-           (unsigned long long)l->episode, seconds, rate, l->table.n_infosets, 100 * t->ev.vs_random,
-           100 * t->ev.vs_bridge);
+    printf("%s: %dx%d %s, %s against %s%s, %llu episodes in %.1f s (%.0f per second), %u information states, "
+           "greedy wins %.1f%% vs random (%.1f%% as Black, %.1f%% as White) and %.1f%% vs bridge (%.1f%%, %.1f%%) "
+           "in %ld games each",
+           t->out, cfg->rows, cfg->cols, hx_variant_name(cfg->variant), algo_name(cfg->algo), pool,
+           cfg->symmetry ? " with symmetry" : "", (unsigned long long)l->episode, seconds, rate, l->table.n_infosets,
+           100 * e->vs_random, 100 * e->random_as[0], 100 * e->random_as[1], 100 * e->vs_bridge,
+           100 * e->bridge_as[0], 100 * e->bridge_as[1], t->eval_games);
     if (l->refused)
         printf(" (%llu decisions at states past the memory budget)", (unsigned long long)l->refused);
     putchar('\n');
@@ -193,7 +211,8 @@ static void write_policy(void *ctx, const tc_loop_end *end)
 
 static const tc_trainer rl_trainer = {
     .unit = "episode", .rate_unit = "episodes/s",
-    .curve_header = "episode,seconds,epsilon,states,win_random,win_bridge\n",
+    .curve_header = "episode,seconds,epsilon,states,win_random,win_bridge,random_black,random_white,bridge_black,"
+                    "bridge_white\n",
     .count = count, .resume = resume, .step = step, .evaluate = evaluate, .curve_row = curve_row,
     .progress = progress, .save = save_checkpoint, .write = write_policy,
 };
@@ -209,7 +228,8 @@ static const struct option options[] = {
     { "eval-games", required_argument, 0, 'g' }, { "curve", required_argument, 0, 'c' },
     { "softmax", required_argument, 0, 'T' }, { "checkpoint", required_argument, 0, 'C' },
     { "checkpoint-every", required_argument, 0, 'K' }, { "fresh", no_argument, 0, 'F' },
-    { "seed", required_argument, 0, 'r' }, { "quiet", no_argument, 0, 'q' }, { "json", no_argument, 0, 'j' },
+    { "symmetry", required_argument, 0, 'S' }, { "step", required_argument, 0, 'P' },
+    { "init", required_argument, 0, 'I' }, { "seed", required_argument, 0, 'r' }, { "quiet", no_argument, 0, 'q' }, { "json", no_argument, 0, 'j' },
     { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 };
 
@@ -220,15 +240,12 @@ static rl_algo algo_of(const char *arg)
     return strcmp(arg, "sarsa") ? RL_QLEARNING : RL_SARSA;
 }
 
-static rl_opponent opponent_of(const char *arg)
+/* The value of an option that takes one of two words: 0 for `no`, 1 for `yes`. */
+static int word_of(const char *opt, const char *arg, const char *no, const char *yes)
 {
-    if (!strcmp(arg, "self"))
-        return RL_SELF;
-    if (!strcmp(arg, "random"))
-        return RL_RANDOM;
-    if (!strcmp(arg, "bridge"))
-        return RL_BRIDGE;
-    tc_die(2, "--opponent: expected self, random or bridge, got '%s'", arg);
+    if (strcmp(arg, no) && strcmp(arg, yes))
+        tc_die(2, "--%s: expected %s or %s, got '%s'", opt, no, yes, arg);
+    return !strcmp(arg, yes);
 }
 
 /* One option (getopt_long's code c, its value arg). */
@@ -242,15 +259,19 @@ static void option(trainer *t, tc_loop_options *o, int c, const char *arg, int a
     case 'n': o->count = tc_long("episodes", arg, 1); break;
     case 's': o->seconds = tc_real("seconds", arg, 1e-3, 1e9); break;
     case 'o': o->out = t->out = arg; break;
-    case 'O': cfg->opponent = opponent_of(arg); break;
+    case 'O': {
+        const char *why;
+        if (rl_pool_parse(arg, cfg->pool, &why) != 0)
+            tc_die(2, "--opponent '%s': %s", arg, why);
+        break;
+    }
+    case 'S': cfg->symmetry = word_of("symmetry", arg, "off", "on"); break;
+    case 'P': cfg->step = word_of("step", arg, "constant", "count") ? RL_STEP_COUNT : RL_STEP_CONSTANT; break;
+    case 'I': cfg->init = tc_real("init", arg, -1, 1); break;
     case 'e': t->schedule = arg; break;
     case 'A': cfg->alpha = tc_real("alpha", arg, 1e-9, 1); break;
     case 'G': cfg->gamma = tc_real("gamma", arg, 0, 1); break;
-    case 'k':
-        if (strcmp(arg, "perfect") && strcmp(arg, "view"))
-            tc_die(2, "--keys: expected perfect or view, got '%s'", arg);
-        cfg->view_keys = !strcmp(arg, "view");
-        break;
+    case 'k': cfg->view_keys = word_of("keys", arg, "perfect", "view"); break;
     case 'M': cfg->budget = (size_t)tc_long("memory-mb", arg, 1) << 20; break;
     case 'E': o->eval_every = tc_long("eval-every", arg, 0); break;
     case 'g': t->eval_games = tc_long("eval-games", arg, 2); break;
@@ -290,15 +311,16 @@ static void parse_options(int argc, char **argv, trainer *t, tc_loop_options *o)
                                       .n = o->count > 0 ? (double)o->count / 2 : 100000 };
     }
     if (o->eval_every < 0)
-        o->eval_every = o->count > 0 ? (o->count + 19) / 20 : 10000;
+        o->eval_every = o->count > 0 ? (o->count + 19) / 20 : 1000000;
 }
 
 int main(int argc, char **argv)
 {
     tc_init("rl-train");
-    trainer t = { .cfg = { .variant = HX_VARIANT_COUNT, .algo = (rl_algo)-1, .alpha = 0.1, .gamma = 1,
-                           .budget = (size_t)2048 << 20, .seed = 1 },
-                  .eval_games = 200, .ev = { NAN, NAN } };
+    trainer t = { .cfg = { .variant = HX_VARIANT_COUNT, .algo = (rl_algo)-1, .alpha = 0.01, .gamma = 1,
+                           .budget = (size_t)2048 << 20, .seed = 1, .pool = { 1, 4, 1 }, .symmetry = true,
+                           .step = RL_STEP_COUNT },
+                  .eval_games = 400, .ev = { NAN, NAN, { NAN, NAN }, { NAN, NAN } } };
     tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = -1, .checkpoint_every = 60,
                           .eval_off_clock = true };
     parse_options(argc, argv, &t, &o);

@@ -1,7 +1,9 @@
 /* tests/bench/bench_rl.c — the tabular RL trainer: self-play Q-learning episodes per second on 5x5
  * classical with perfect-recall and view keys (table growing from empty, as in a real run), and SARSA
- * against the bridge builder; the baseline is uniformly random playouts of the same game (hx_playout),
- * measured in the same run, so the ratio is the learner's cost per game over the bare rules engine. */
+ * against the bridge builder; then on 3x3 classical the rl-train defaults (pool self:1,random:4,bridge:1)
+ * without and with the 180-degree symmetry (each update applied to the rotated step too). The baseline is
+ * uniformly random playouts of the same game (hx_playout), measured in the same run, so the ratio is the
+ * learner's cost per game over the bare rules engine. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <time.h>
@@ -26,11 +28,15 @@ static double playouts_per_second(hx_variant v, int rows, int cols)
     return games / (clk_now() - t0);
 }
 
-static void run(const char *what, rl_algo algo, rl_opponent opp, bool view, double base)
+static void run(const char *what, int side, rl_algo algo, const char *pool, bool view, bool symmetry, double base)
 {
-    rl_config c = { .variant = HX_CLASSICAL, .rows = 5, .cols = 5, .algo = algo, .opponent = opp, .view_keys = view,
-                    .alpha = 0.1, .gamma = 1, .epsilon = { .kind = RL_LINEAR, .e0 = 1, .e1 = 0.05, .n = 1e5 },
-                    .budget = (size_t)4 << 30, .seed = 1 };
+    rl_config c = { .variant = HX_CLASSICAL, .rows = side, .cols = side, .algo = algo, .view_keys = view,
+                    .symmetry = symmetry, .alpha = 0.1, .gamma = 1,
+                    .epsilon = { .kind = RL_LINEAR, .e0 = 1, .e1 = 0.05, .n = 1e5 }, .budget = (size_t)4 << 30,
+                    .seed = 1 };
+    const char *why;
+    if (rl_pool_parse(pool, c.pool, &why) != 0)
+        return;
     rl_learner l;
     rl_init(&l, &c);
     double t0 = clk_now();
@@ -48,8 +54,12 @@ int main(void)
 {
     double base = playouts_per_second(HX_CLASSICAL, 5, 5);
     printf("rl-train: episodes per second on 5x5 classical, 3 s each (random playouts: %.0f games/s)\n", base);
-    run("Q-learning, self-play, perfect keys", RL_QLEARNING, RL_SELF, false, base);
-    run("Q-learning, self-play, view keys", RL_QLEARNING, RL_SELF, true, base);
-    run("SARSA against the bridge builder", RL_SARSA, RL_BRIDGE, true, base);
+    run("Q-learning, self-play, perfect keys", 5, RL_QLEARNING, "self", false, false, base);
+    run("Q-learning, self-play, view keys", 5, RL_QLEARNING, "self", true, false, base);
+    run("SARSA against the bridge builder", 5, RL_SARSA, "bridge", true, false, base);
+    base = playouts_per_second(HX_CLASSICAL, 3, 3);
+    printf("on 3x3 classical, the rl-train pool (random playouts: %.0f games/s)\n", base);
+    run("Q-learning, pool, no symmetry", 3, RL_QLEARNING, "self:1,random:4,bridge:1", false, false, base);
+    run("Q-learning, pool, symmetry", 3, RL_QLEARNING, "self:1,random:4,bridge:1", false, true, base);
     return 0;
 }
