@@ -132,7 +132,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test check-layers check-install test-build bench bench-build league policies rl-policies rcfr-policies experiments rl-report plots nightly install clean help
+.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 benchmark rl-policies rcfr-policies experiments rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -183,6 +183,19 @@ results/rl/qlearning_%.pol: $(BIN)/rl-train
 	@"$(BIN)/rl-train" --variant $(word 1,$(subst _, ,$*)) --board $(word 2,$(subst _, ,$*)) --algo qlearning \
 	    --seconds 15 --eval-every 0 --fresh --quiet --out $@
 
+# 3x3 CFR policies (results/policies/, so the leagues' `cfr` agent plays them): external-sampling MCCFR on
+# classical and abrupt 3x3 for POLICY_3X3_SECONDS each (default 28800: one night, both at once with
+# `make -j2 policies-3x3`); checkpointed every 10 minutes, so an interrupted night resumes. Exploitability
+# is measured apart (`arena exploit`, docs/solver.md), never inside the night.
+POLICY_3X3_SECONDS ?= 28800
+POLICIES_3X3 := results/policies/cfr_classical_3x3.pol results/policies/cfr_abrupt_3x3.pol
+policies-3x3: $(POLICIES_3X3)
+
+results/policies/cfr_%_3x3.pol: $(BIN)/cfr-train
+	@mkdir -p $(@D)
+	@"$(BIN)/cfr-train" --variant $* --board 3x3 --algo mccfr --seconds $(POLICY_3X3_SECONDS) --no-eval \
+	    --checkpoint-every 600 --quiet --out $@
+
 # Regression CFR policies for the leagues (results/rcfr/BOT/, not in git): RCFR, f-RCFR with the
 # exponential link (tau 0.1) and with the polynomial link (p 1.5), rich features and XGBoost trees, 50
 # iterations on classical and abrupt 3x2 and 2x3 (about a minute in all; docs/bots.md).
@@ -211,6 +224,23 @@ experiments: all
 RL_SECONDS ?= 300
 rl-report: all policies
 	@scripts/rl_report.sh "$(BIN)" results/rl-report $(RL_SECONDS)
+
+# The research bots' benchmark (configs/benchmark.ini, docs/benchmark.md): every research bot, random and
+# bridge on classical and abrupt 3x3 and 4x3. It trains what it lacks first: cfr's 3x3 policies
+# (policies-3x3: POLICY_3X3_SECONDS each, a night by default), the RL policies below (BENCH_RL_SECONDS each,
+# default 60) and the sampled RCFR family's (docs/experiments.md). A policy bot plays only the games it has a
+# policy for (cfr has none on 4x3: its tree is far beyond a table).
+BENCH_RL_SECONDS ?= 60
+BENCH_RL_POLICIES := $(foreach a,qlearning sarsa,$(foreach g,classical_3x3 abrupt_3x3 classical_4x3 abrupt_4x3,results/bench-rl/$(a)/$(g).pol))
+benchmark: deps all $(POLICIES_3X3) $(BENCH_RL_POLICIES)
+	@scripts/league.sh "$(BIN)" configs/benchmark.ini
+
+results/bench-rl/%.pol: $(BIN)/rl-train
+	@mkdir -p $(@D)
+	@a=$(patsubst %/,%,$(dir $*)); g=$(notdir $*); b=$${g#*_}; k=perfect; [ "$$b" = 3x3 ] || k=view; \
+	    "$(BIN)/rl-train" --variant $${g%_*} --board $$b --algo $$a --keys $$k --seconds $(BENCH_RL_SECONDS) \
+	    --eval-every 0 --fresh --quiet --checkpoint-every 0 --out $@
+	@rm -f $@.ckpt
 
 league: deps all policies rl-policies rcfr-policies
 	@scripts/league.sh "$(BIN)" configs/quick.ini
@@ -256,6 +286,8 @@ help:
 	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"
 	@echo "make policies   train the CFR+ policies the league configs use (results/policies/)"
 	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/, about a minute)"
+	@echo "make policies-3x3 train MCCFR policies for classical and abrupt 3x3 (POLICY_3X3_SECONDS each, default one night)"
+	@echo "make benchmark  the research bots' league on classical and abrupt 3x3 and 4x3 (configs/benchmark.ini, docs/benchmark.md)"
 	@echo "make rcfr-policies train the RCFR and f-RCFR policies the league configs use (results/rcfr/)"
 	@echo "make experiments rerun the RCFR / f-RCFR comparison of docs/experiments.md (results/experiments/)"
 	@echo "make rl-report  learning curves and win rates of Q-learning and SARSA (results/rl-report/, about 25 minutes)"
