@@ -17,7 +17,7 @@
 
 static const char help[] =
     "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--method dual|primal] [--exact]\n"
-    "                   [--max-nodes N] [--verbose] [--json | --format text|json]\n\n"
+    "                   [--lp both|black|white] [--max-nodes N] [--verbose] [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
     "sure win, -1 a sure loss), the sizes of both LPs (sequences, constraints, variables, nonzeros), the\n"
@@ -31,16 +31,21 @@ static const char help[] =
     "                   back and its own exploitability (float probabilities) reported too\n"
     "  --method M       dual (default: the dual simplex with the long-step ratio test) or primal\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow)\n"
+    "  --lp P           both (default): each player's LP, their values compared (gap); black or white:\n"
+    "                   only that player's LP, the other's strategy read from its dual solution (the\n"
+    "                   two LPs are each other's duals; gap is then 0). One LP of a pair can take many\n"
+    "                   times as long as the other (3x2 and 2x3 abrupt: docs/solver.md)\n"
     "  --max-nodes N    largest tree to build (default 100000000)\n"
     "  --verbose        GLPK's progress lines on stderr\n"
     "  --json           one JSON object with keys variant, board, swap, value, value_black_lp,\n"
     "                   value_white_lp, gap, nodes, leaves, payoff_nonzeros, lp (black and white: sequences,\n"
-    "                   infosets, reached, rows, cols, nonzeros, iterations, seconds), solver, method,\n"
-    "                   ev_black, br_black, br_white, exploitability, out, exploitability_file, seconds\n"
+    "                   infosets, reached, rows, cols, nonzeros, iterations, seconds), lp_solved, solver,\n"
+    "                   method, ev_black, br_black, br_white, exploitability, out, exploitability_file,\n"
+    "                   seconds\n"
     "  --format F       text (default) or json; --json is --format json\n\n"
     "Exit status: 0 solved, 1 the tree too large or the LP not solved, 2 bad input.\n";
 
-enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V' };
+enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l' };
 
 typedef struct {
     sv_eval lp, file;      /* the LP's strategies (double) and the file's (float), exactly evaluated */
@@ -57,7 +62,7 @@ static void print_lp_json(const char *name, const sf_lp *lp, uint32_t infosets, 
 }
 
 static void print_json(const cli_game_opts *o, const sv_tree *t, const sf_result *r, const solve_figures *f,
-                       const char *method, const char *out)
+                       const char *method, const char *out, int only)
 {
     printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":%s,\"value\":%.12g,\"value_black_lp\":%.12g,"
            "\"value_white_lp\":%.12g,\"gap\":%.3g,\"nodes\":%u,\"leaves\":%llu,\"payoff_nonzeros\":%llu,\"lp\":{",
@@ -66,8 +71,8 @@ static void print_json(const cli_game_opts *o, const sv_tree *t, const sf_result
            (unsigned long long)r->payoff_nonzeros);
     print_lp_json("black", &r->lp[0], t->infosets_of[0], true);
     print_lp_json("white", &r->lp[1], t->infosets_of[1], false);
-    printf("},\"solver\":\"%s\",\"method\":\"%s\",\"ev_black\":%.12g,\"br_black\":%.12g,\"br_white\":%.12g,"
-           "\"exploitability\":%.6g,", sf_glpk_version(), method, f->lp.ev0, f->lp.br[0], f->lp.br[1],
+    printf("},\"lp_solved\":\"%s\",\"solver\":\"%s\",\"method\":\"%s\",\"ev_black\":%.12g,\"br_black\":%.12g,\"br_white\":%.12g,"
+           "\"exploitability\":%.6g,", only < 0 ? "both" : only ? "white" : "black", sf_glpk_version(), method, f->lp.ev0, f->lp.br[0], f->lp.br[1],
            f->lp.exploitability);
     if (f->have_file) {
         printf("\"out\":\"");
@@ -86,23 +91,27 @@ static void print_json(const cli_game_opts *o, const sv_tree *t, const sf_result
            f->t_eval, f->total);
 }
 
-static void print_lp_text(const char *name, const sf_lp *lp, uint32_t infosets)
+static void print_lp_text(const char *name, const sf_lp *lp, uint32_t infosets, bool from_dual)
 {
     printf("lp %-12s %u sequences (%u information states, %u reached), %u constraints, %u variables, %llu "
-           "nonzeros; %d simplex iterations, %.3f s; value %+.12f\n", name, lp->sequences, infosets, lp->reached,
-           lp->rows, lp->cols, (unsigned long long)lp->nonzeros, lp->iterations, lp->seconds, lp->value);
+           "nonzeros; ", name, lp->sequences, infosets, lp->reached, lp->rows, lp->cols,
+           (unsigned long long)lp->nonzeros);
+    if (from_dual)
+        printf("not solved: the strategy is the other LP's dual solution\n");
+    else
+        printf("%d simplex iterations, %.3f s; value %+.12f\n", lp->iterations, lp->seconds, lp->value);
 }
 
 static void print_text(const cli_game_opts *o, const sv_tree *t, const sf_result *r, const solve_figures *f,
-                       const char *method, const char *out)
+                       const char *method, const char *out, int only)
 {
     printf("game            %dx%d %s%s\n", o->rows, o->cols, hx_variant_name(o->variant),
            o->flags & HX_SWAP_RULE ? " (swap rule)" : "");
     printf("value           %+.12f (Black; +1 a sure win, -1 a sure loss)\n", r->value);
     printf("tree            %u nodes, %llu leaves; payoff matrix %llu nonzeros (leaf sequence pairs)\n", t->n_nodes,
            (unsigned long long)r->leaves, (unsigned long long)r->payoff_nonzeros);
-    print_lp_text("black", &r->lp[0], t->infosets_of[0]);
-    print_lp_text("white", &r->lp[1], t->infosets_of[1]);
+    print_lp_text("black", &r->lp[0], t->infosets_of[0], only == 1);
+    print_lp_text("white", &r->lp[1], t->infosets_of[1], only == 0);
     printf("gap             %.3g (|Black's LP value + White's|)\n", r->gap);
     printf("solver          %s, %s simplex\n", sf_glpk_version(), method);
     printf("exploitability  %.3g (ev_black %+.12f, br_black %+.12f, br_white %+.12f)\n", f->lp.exploitability,
@@ -149,6 +158,7 @@ int cmd_solve(int argc, char **argv)
         { "exact", no_argument, 0, O_EXACT },
         { "max-nodes", required_argument, 0, O_MAX_NODES },
         { "verbose", no_argument, 0, O_VERBOSE },
+        { "lp", required_argument, 0, O_LP },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -176,6 +186,10 @@ int cmd_solve(int argc, char **argv)
             max_nodes = cli_count("solve", "--max-nodes", optarg, 1, UINT32_MAX);
         } else if (c == O_VERBOSE) {
             so.verbose = true;
+        } else if (c == O_LP) {
+            if (strcmp(optarg, "both") && strcmp(optarg, "black") && strcmp(optarg, "white"))
+                cli_usage_error("solve", "--lp '%s': give both, black or white", optarg);
+            so.only = !strcmp(optarg, "both") ? -1 : !strcmp(optarg, "white");
         }
     }
     if (optind < argc)
@@ -215,9 +229,9 @@ int cmd_solve(int argc, char **argv)
     f.t_eval = clk_now() - t1;
     f.total = clk_now() - t0;
     if (o.format == CLI_JSON)
-        print_json(&o, &t, &r, &f, method, out);
+        print_json(&o, &t, &r, &f, method, out, so.only);
     else
-        print_text(&o, &t, &r, &f, method, out);
+        print_text(&o, &t, &r, &f, method, out, so.only);
     free(probs);
     sv_tree_free(&t);
     return CLI_OK;

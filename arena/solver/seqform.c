@@ -46,7 +46,7 @@ static void sf_fail(char *err, size_t errlen, const char *fmt, ...)
 
 void sf_options_default(sf_options *o)
 {
-    *o = (sf_options){ .method = SF_DUAL };
+    *o = (sf_options){ .method = SF_DUAL, .only = -1 };
 }
 
 const char *sf_glpk_version(void)
@@ -145,14 +145,38 @@ static void sf_put(sf_triplets *m, int row, int col, double v)
     m->ar[m->n] = v;
 }
 
+/* Player p's behaviour strategy from its realisation plan x (over its sequences): each information state's
+ * weights normalised, uniform where they are all 0. Returns the information states with positive weight. */
+static uint32_t sf_behaviour(const sf_build *b, int p, const double *x, double *policy)
+{
+    const sv_tree *t = b->t;
+    uint32_t reached = 0;
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        if (is->player != p)
+            continue;
+        double sum = 0, *out = policy + is->offset;
+        for (int a = 0; a < is->n; a++) {
+            double v = x[b->seq[is->offset + a]];
+            sum += v > 0 ? v : 0; /* the simplex may leave -1e-17 where 0 is meant */
+        }
+        reached += sum > 0;
+        for (int a = 0; a < is->n; a++) {
+            double v = x[b->seq[is->offset + a]];
+            out[a] = sum > 0 ? (v > 0 ? v : 0) / sum : 1.0 / is->n;
+        }
+    }
+    return reached;
+}
+
 /* Player p's LP. Columns 1..S_p: the plan x (x_0 the empty sequence); columns S_p+1..S_p+1+I_o: q_0 and one
  * q per opponent information state. Rows 1..1+I_p: E_p x = e_p; then one row per opponent sequence s:
  * (F_o' q)_s - sum_x A_p[x][s] x <= 0. Every variable is boxed, which changes no optimum and lets the dual
  * simplex start dual feasible (no phase 1) and take long steps: a realisation weight lies in [0, 1], and
  * some optimum has each q_J equal to the opponent's best-response value in J's subtree, weighted by p's
  * plan and chance: a sum over leaves whose weights add up to at most 1, so |q_J| <= max |utility|. */
-static int sf_player(const sf_build *b, int p, const sf_options *o, double *policy, sf_lp *lp, char *err,
-                     size_t errlen)
+static int sf_player(const sf_build *b, int p, const sf_options *o, double *policy, sf_lp *lp, sf_lp *dual,
+                     char *err, size_t errlen)
 {
     double t0 = clk_now();
     const sv_tree *t = b->t;
@@ -249,24 +273,25 @@ static int sf_player(const sf_build *b, int p, const sf_options *o, double *poli
         sf_fail(err, errlen, "out of memory");
         return -1;
     }
-    for (uint32_t c = 0; c < n_x; c++) {
-        double v = glp_get_col_prim(lpx, (int)c + 1);
-        x[c] = v > 0 ? v : 0; /* the simplex may leave -1e-17 where 0 is meant */
-    }
-    glp_delete_prob(lpx);
-    for (uint32_t k = 0; k < t->n_infosets; k++) {
-        const sv_infoset *is = &t->infosets[k];
-        if (is->player != p)
-            continue;
-        double sum = 0, *out = policy + is->offset;
-        for (int a = 0; a < is->n; a++)
-            sum += x[b->seq[is->offset + a]];
-        if (sum > 0)
-            lp->reached++;
-        for (int a = 0; a < is->n; a++)
-            out[a] = sum > 0 ? x[b->seq[is->offset + a]] / sum : 1.0 / is->n;
+    for (uint32_t c = 0; c < n_x; c++)
+        x[c] = glp_get_col_prim(lpx, (int)c + 1);
+    lp->reached = sf_behaviour(b, p, x, policy);
+    if (dual) { /* the duals of the rows over opponent sequences: the opponent's plan */
+        double *y = realloc(x, sizeof *y * (n_opp > n_x ? n_opp : n_x));
+        if (!y) {
+            free(x);
+            glp_delete_prob(lpx);
+            sf_fail(err, errlen, "out of memory");
+            return -1;
+        }
+        x = y;
+        for (uint32_t s = 0; s < n_opp; s++)
+            y[s] = glp_get_row_dual(lpx, (int)(e_rows + 1 + s));
+        *dual = (sf_lp){ .sequences = n_opp, .rows = lp->cols, .cols = lp->rows, .nonzeros = lp->nonzeros,
+                         .value = -lp->value, .reached = sf_behaviour(b, opp, y, policy) };
     }
     free(x);
+    glp_delete_prob(lpx);
     lp->seconds = clk_now() - t0;
     return 0;
 }
@@ -315,7 +340,8 @@ int sf_solve(const sv_tree *t, const sf_options *o, double *policy, sf_result *r
     r->payoff_nonzeros = b.n_leaves;
     double built = clk_now() - t0;
     for (int p = 0; p < 2; p++)
-        if (sf_player(&b, p, o, policy, &r->lp[p], err, errlen) != 0)
+        if ((o->only < 0 || o->only == p) &&
+            sf_player(&b, p, o, policy, &r->lp[p], o->only == p ? &r->lp[1 - p] : NULL, err, errlen) != 0)
             goto out;
     r->lp[0].seconds += built / 2;
     r->lp[1].seconds += built / 2;

@@ -21,6 +21,9 @@ typedef struct {
     sf_method method;     /* the simplex variant (default: dual simplex, falling back to primal) */
     bool exact;           /* after the floating-point simplex, glp_exact() (rational arithmetic) from its basis */
     bool verbose;         /* GLPK's progress lines on stderr */
+    int only;             /* -1: both LPs; 0 or 1: only that player's LP, the other's plan read from its dual
+                           * solution (the duals of the constraints over the other's sequences: each
+                           * player's LP is the dual of the other's) */
 } sf_options;
 
 /* One player's LP. */
@@ -35,7 +38,8 @@ typedef struct {
 } sf_lp;
 
 typedef struct {
-    sf_lp lp[2];          /* player 0's LP (Black's), player 1's */
+    sf_lp lp[2];          /* player 0's LP (Black's), player 1's; with `only`, the other one read from the
+                           * duals (no iterations, value minus the solved one's) */
     uint64_t payoff_nonzeros; /* nonzero entries of the sequence-form payoff matrix */
     uint64_t leaves;      /* terminal histories */
     double value;         /* player 0's equilibrium value: the mean of lp[0].value and -lp[1].value */

@@ -3,7 +3,7 @@
  * every variant on 2x2 (with the hex swap rule too) and hex and classical on 3x2 and 2x3: the LP value
  * equals CFR+'s to 1e-6 once CFR+ has converged (NashConv < 1e-6, so its value is known to 1e-6 without
  * the LP) and lies between CFR+'s two best responses, the LP strategies' exact exploitability is below
- * 1e-6, and the known results (2x2 classical and hex are sure wins for Black, 2x2 abrupt is not).
+ * 1e-6 (also when one player's LP is solved and the other's plan read from its duals), and the known results (2x2 classical and hex are sure wins for Black, 2x2 abrupt is not).
  * `arena solve` prints strict JSON, its policy file loads in `arena exploit` and policy-bot. */
 #include <math.h>
 #include <stdio.h>
@@ -71,12 +71,16 @@ static uint64_t mp_infoset(const efg_game *g, const void *s)
     return 1 + (uint64_t)((const mp_state *)s)->moves; /* player 1 knows only that it is its turn */
 }
 
-static double *solve(const sv_tree *t, sf_result *r)
+/* Solves t with both LPs (only < 0) or only player `only`'s, the other's plan from the duals. */
+static double *solve_lp(const sv_tree *t, int only, sf_result *r)
 {
     double *policy = malloc(sizeof *policy * t->n_actions);
     assert_non_null(policy);
     char err[300] = "";
-    if (sf_solve(t, NULL, policy, r, err, sizeof err) != 0)
+    sf_options o;
+    sf_options_default(&o);
+    o.only = only;
+    if (sf_solve(t, &o, policy, r, err, sizeof err) != 0)
         fail_msg("sf_solve: %s", err);
     assert_true(r->gap < 1e-9);
     for (uint32_t k = 0; k < t->n_infosets; k++) { /* a legal distribution everywhere */
@@ -90,6 +94,8 @@ static double *solve(const sv_tree *t, sf_result *r)
     }
     return policy;
 }
+
+static double *solve(const sv_tree *t, sf_result *r) { return solve_lp(t, -1, r); }
 
 static double exploitability(const sv_tree *t, const double *policy, double *ev0)
 {
@@ -130,6 +136,13 @@ static void known_small_games(void **state)
     assert_true(exploitability(&t, p, &ev) < 1e-9);
     assert_true(fabs(ev + 1.0 / 18) < 1e-9);
     free(p);
+    for (int only = 0; only < 2; only++) { /* one LP, the other plan from its duals (chance in the payoffs) */
+        p = solve_lp(&t, only, &r);
+        assert_int_equal(r.lp[1 - only].iterations, 0);
+        assert_true(fabs(r.value + 1.0 / 18) < 1e-9);
+        assert_true(exploitability(&t, p, NULL) < 1e-9);
+        free(p);
+    }
     sv_tree_free(&t);
 
     /* view keys merge information states: not perfect recall, refused */
@@ -187,6 +200,14 @@ static void solve_against_cfr(hx_variant v, int rows, int cols, unsigned flags, 
     snprintf(name, sizeof name, "%dx%d %s%s", rows, cols, hx_variant_name(v), flags ? " swap" : "");
     if (x >= 1e-6 || fabs(ev - r.value) >= 1e-6)
         fail_msg("%s: LP strategies exploitability %.3g, value %.12f, their ev %.12f", name, x, r.value, ev);
+    for (int only = 0; only < 2; only++) { /* one LP and its duals give an equilibrium too */
+        sf_result r1;
+        double *p1 = solve_lp(&t, only, &r1);
+        double x1 = exploitability(&t, p1, NULL);
+        if (x1 >= 1e-6 || fabs(r1.value - r.value) >= 1e-9)
+            fail_msg("%s: %s's LP alone: value %.12f, exploitability %.3g", name, only ? "White" : "Black", r1.value, x1);
+        free(p1);
+    }
     long iters = cfr_agrees(&t, r.value, name);
     print_message("%-22s LP value %+.9f (%u + %u sequences, %llu nonzeros, %.2f s), exploitability %.1e; CFR+ "
                   "agrees after %ld iterations\n", name, r.value, r.lp[0].sequences, r.lp[1].sequences,
