@@ -103,6 +103,8 @@ $(eval $(call external,fann,fann,-lfann))
 $(eval $(call external,cmocka,cmocka,-lcmocka))
 $(eval $(call external,seccomp,libseccomp,-lseccomp))
 $(eval $(call external,png,libpng,-lpng16))
+# GLPK has no pkg-config module in Debian: its header and -lglpk are in the default paths.
+$(eval $(call external,glpk,,-lglpk))
 
 # Bottom-up: a module may only use what is declared before it.
 include arena/base/module.mk
@@ -255,7 +257,7 @@ nightly: deps all policies rl-policies rcfr-policies
 # Installed libraries in link order (each before the ones it uses) and what darkhex.pc lists.
 INSTALL_ORDER = $(filter $(LIBRARIES),$(call closure,$(call reverse,$(LIBRARIES))))
 PC_REQUIRES = $(strip $(foreach e,$(filter-out $(LIBRARIES),$(call closure,$(LIBRARIES))),$($e_PKG)))
-PC_LIBS = $(foreach l,$(INSTALL_ORDER),-ldarkhex-$l)
+PC_LIBS = $(foreach l,$(INSTALL_ORDER),-ldarkhex-$l) $(strip $(foreach e,$(filter-out $(LIBRARIES),$(call closure,$(LIBRARIES))),$(if $($e_PKG),,$($e_LDLIBS))))
 
 install: all
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib/pkgconfig" "$(DESTDIR)$(PREFIX)/include/darkhex"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/deps.sh — installs the Debian packages the project needs, only when something is missing.
-# Checks pkg-config modules, the gnuplot binary and the Python modules of the example bot; installs
+# Checks pkg-config modules, the GLPK header (no pkg-config module), the gnuplot binary and the Python modules of the example bot; installs
 # through apt-get (sudo when not root). `scripts/deps.sh test` (what `make test` runs) also wants what only the
 # tests use: Debian's chromium (the browser tests render the nightly page and the heatmaps headless) and
 # libpng-dev (they read its screenshots), slurm-wlm and munge (the Slurm scripts run on a private cluster). `scripts/deps.sh fuzz` checks for clang instead (libFuzzer, for
@@ -18,7 +18,7 @@ if [ "${1:-}" != fuzz ]; then
 modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann)
 packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libcmocka-dev libmd-dev
           libsodium-dev libseccomp-dev bubblewrap libxgboost-dev libfann-dev
-          python3-zmq python3-msgpack)
+          python3-zmq python3-msgpack libglpk-dev)
 
 missing=()
 if ! command -v pkg-config >/dev/null 2>&1; then
@@ -29,6 +29,8 @@ else
     done
 fi
 command -v gnuplot >/dev/null 2>&1 || missing+=(gnuplot)
+# GLPK (arena solve's LP solver) ships no pkg-config module: look for its header.
+[ -f /usr/include/glpk.h ] || missing+=(libglpk-dev)
 # Every bot runs in a bubblewrap sandbox (docs/reliability.md).
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 # The example Python bot (agents/examples/random_bot.py) runs on Debian's python3 with these modules.

@@ -18,6 +18,7 @@ int cmd_report(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_exploit(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_payoff(int argc, char **argv);
 int cmd_pone(int argc, char **argv);

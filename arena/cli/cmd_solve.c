@@ -1,0 +1,238 @@
+/* arena/cli/cmd_solve.c — `arena solve`: the exact Nash equilibrium of a small board by the sequence-form
+ * LP (seqform.h, GLPK): the game value for Black, the LP sizes and solve time, both players' equilibrium
+ * strategies as one policy file, and their exploitability by the exact best response (bestresponse.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bestresponse.h"
+#include "cli.h"
+#include "clock.h"
+#include "commands.h"
+#include "darkhex.h"
+#include "policy.h"
+#include "seqform.h"
+#include "variant.h"
+
+static const char help[] =
+    "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--method dual|primal] [--exact]\n"
+    "                   [--lp both|black|white] [--max-nodes N] [--verbose] [--json | --format text|json]\n\n"
+    "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
+    "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
+    "sure win, -1 a sure loss), the sizes of both LPs (sequences, constraints, variables, nonzeros), the\n"
+    "simplex iterations and times, and the exploitability of the equilibrium strategies by the exact best\n"
+    "response (0 up to the LP tolerance). Trees of 3x2 and 2x3 fit; 3x3 does not.\n\n"
+    "  --variant V      hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
+    "  --board RxC      rows x columns\n"
+    "  --swap           hex with the swap rule (square boards)\n"
+    "  --out FILE       write both players' strategies as one policy file (docs/policy-format.md, algorithm\n"
+    "                   'seqform-lp'; what policy-bot plays and 'arena exploit' scores); the file is read\n"
+    "                   back and its own exploitability (float probabilities) reported too\n"
+    "  --method M       dual (default: the dual simplex with the long-step ratio test) or primal\n"
+    "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow)\n"
+    "  --lp P           both (default): each player's LP, their values compared (gap); black or white:\n"
+    "                   only that player's LP, the other's strategy read from its dual solution (the\n"
+    "                   two LPs are each other's duals; gap is then 0). One LP of a pair can take many\n"
+    "                   times as long as the other (3x2 and 2x3 abrupt: docs/solver.md)\n"
+    "  --max-nodes N    largest tree to build (default 100000000)\n"
+    "  --verbose        GLPK's progress lines on stderr\n"
+    "  --json           one JSON object with keys variant, board, swap, value, value_black_lp,\n"
+    "                   value_white_lp, gap, nodes, leaves, payoff_nonzeros, lp (black and white: sequences,\n"
+    "                   infosets, reached, rows, cols, nonzeros, iterations, seconds), lp_solved, solver,\n"
+    "                   method, ev_black, br_black, br_white, exploitability, out, exploitability_file,\n"
+    "                   seconds\n"
+    "  --format F       text (default) or json; --json is --format json\n\n"
+    "Exit status: 0 solved, 1 the tree too large or the LP not solved, 2 bad input.\n";
+
+enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l' };
+
+typedef struct {
+    sv_eval lp, file;      /* the LP's strategies (double) and the file's (float), exactly evaluated */
+    bool have_file;
+    double t_tree, t_lp, t_eval, total;
+} solve_figures;
+
+static void print_lp_json(const char *name, const sf_lp *lp, uint32_t infosets, bool comma)
+{
+    printf("\"%s\":{\"sequences\":%u,\"infosets\":%u,\"reached\":%u,\"rows\":%u,\"cols\":%u,\"nonzeros\":%llu,"
+           "\"iterations\":%d,\"value\":%.12g,\"seconds\":%.6f}%s",
+           name, lp->sequences, infosets, lp->reached, lp->rows, lp->cols, (unsigned long long)lp->nonzeros,
+           lp->iterations, lp->value, lp->seconds, comma ? "," : "");
+}
+
+static void print_json(const cli_game_opts *o, const sv_tree *t, const sf_result *r, const solve_figures *f,
+                       const char *method, const char *out, int only)
+{
+    printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":%s,\"value\":%.12g,\"value_black_lp\":%.12g,"
+           "\"value_white_lp\":%.12g,\"gap\":%.3g,\"nodes\":%u,\"leaves\":%llu,\"payoff_nonzeros\":%llu,\"lp\":{",
+           hx_variant_name(o->variant), o->rows, o->cols, o->flags & HX_SWAP_RULE ? "true" : "false", r->value,
+           r->lp[0].value, -r->lp[1].value, r->gap, t->n_nodes, (unsigned long long)r->leaves,
+           (unsigned long long)r->payoff_nonzeros);
+    print_lp_json("black", &r->lp[0], t->infosets_of[0], true);
+    print_lp_json("white", &r->lp[1], t->infosets_of[1], false);
+    printf("},\"lp_solved\":\"%s\",\"solver\":\"%s\",\"method\":\"%s\",\"ev_black\":%.12g,\"br_black\":%.12g,\"br_white\":%.12g,"
+           "\"exploitability\":%.6g,", only < 0 ? "both" : only ? "white" : "black", sf_glpk_version(), method, f->lp.ev0, f->lp.br[0], f->lp.br[1],
+           f->lp.exploitability);
+    if (f->have_file) {
+        printf("\"out\":\"");
+        for (const char *c = out; *c; c++) /* a path: escape what JSON needs */
+            if (*c == '"' || *c == '\\')
+                printf("\\%c", *c);
+            else if ((unsigned char)*c < 0x20)
+                printf("\\u%04x", *c);
+            else
+                putchar(*c);
+        printf("\",\"exploitability_file\":%.6g,", f->file.exploitability);
+    } else {
+        printf("\"out\":null,\"exploitability_file\":null,");
+    }
+    printf("\"seconds\":{\"tree\":%.6f,\"lp\":%.6f,\"evaluation\":%.6f,\"total\":%.6f}}\n", f->t_tree, f->t_lp,
+           f->t_eval, f->total);
+}
+
+static void print_lp_text(const char *name, const sf_lp *lp, uint32_t infosets, bool from_dual)
+{
+    printf("lp %-12s %u sequences (%u information states, %u reached), %u constraints, %u variables, %llu "
+           "nonzeros; ", name, lp->sequences, infosets, lp->reached, lp->rows, lp->cols,
+           (unsigned long long)lp->nonzeros);
+    if (from_dual)
+        printf("not solved: the strategy is the other LP's dual solution\n");
+    else
+        printf("%d simplex iterations, %.3f s; value %+.12f\n", lp->iterations, lp->seconds, lp->value);
+}
+
+static void print_text(const cli_game_opts *o, const sv_tree *t, const sf_result *r, const solve_figures *f,
+                       const char *method, const char *out, int only)
+{
+    printf("game            %dx%d %s%s\n", o->rows, o->cols, hx_variant_name(o->variant),
+           o->flags & HX_SWAP_RULE ? " (swap rule)" : "");
+    printf("value           %+.12f (Black; +1 a sure win, -1 a sure loss)\n", r->value);
+    printf("tree            %u nodes, %llu leaves; payoff matrix %llu nonzeros (leaf sequence pairs)\n", t->n_nodes,
+           (unsigned long long)r->leaves, (unsigned long long)r->payoff_nonzeros);
+    print_lp_text("black", &r->lp[0], t->infosets_of[0], only == 1);
+    print_lp_text("white", &r->lp[1], t->infosets_of[1], only == 0);
+    printf("gap             %.3g (|Black's LP value + White's|)\n", r->gap);
+    printf("solver          %s, %s simplex\n", sf_glpk_version(), method);
+    printf("exploitability  %.3g (ev_black %+.12f, br_black %+.12f, br_white %+.12f)\n", f->lp.exploitability,
+           f->lp.ev0, f->lp.br[0], f->lp.br[1]);
+    if (f->have_file)
+        printf("policy          %s (exploitability as stored: %.3g)\n", out, f->file.exploitability);
+    printf("seconds         %.3f (tree %.3f, LPs %.3f, evaluation %.3f)\n", f->total, f->t_tree, f->t_lp, f->t_eval);
+}
+
+/* Writes the strategies to `out`, reads the file back and evaluates what it holds. */
+static void write_policy(const cli_game_opts *o, const sv_tree *t, const double *probs, const sf_result *r,
+                         double exploitability, const char *out, sv_eval *e)
+{
+    pf_meta m = { .variant = o->variant, .rows = o->rows, .cols = o->cols, .flags = o->flags & HX_SWAP_RULE,
+                  .keys = PF_KEYS_PERFECT, .algo = "seqform-lp",
+                  .iterations = (uint64_t)r->lp[0].iterations + (uint64_t)r->lp[1].iterations,
+                  .exploitability = exploitability };
+    char err[600];
+    if (pf_save_tree(t, probs, &m, out, err, sizeof err) != 0)
+        cli_fail("solve", "%s", err);
+    pf_policy pol;
+    if (pf_load(&pol, out, err, sizeof err) != 0)
+        cli_fail("solve", "%s", err);
+    double *stored = malloc(sizeof *stored * (t->n_actions ? t->n_actions : 1));
+    uint32_t missing[2];
+    if (!stored)
+        cli_fail("solve", "out of memory");
+    if (pf_on_tree(&pol, &pol, t, stored, missing, err, sizeof err) != 0)
+        cli_fail("solve", "%s: %s", out, err);
+    if (missing[0] || missing[1])
+        cli_fail("solve", "%s: %u Black and %u White information states missing", out, missing[0], missing[1]);
+    if (sv_evaluate(t, stored, e) != 0)
+        cli_fail("solve", "out of memory");
+    free(stored);
+    pf_close(&pol);
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    static const struct option options[] = {
+        CLI_GAME_OPTIONS,
+        { "out", required_argument, 0, O_OUT },
+        { "method", required_argument, 0, O_METHOD },
+        { "exact", no_argument, 0, O_EXACT },
+        { "max-nodes", required_argument, 0, O_MAX_NODES },
+        { "verbose", no_argument, 0, O_VERBOSE },
+        { "lp", required_argument, 0, O_LP },
+        { 0, 0, 0, 0 },
+    };
+    cli_game_opts o = { 0 };
+    sf_options so;
+    sf_options_default(&so);
+    const char *out = NULL, *method = "dual";
+    uint64_t max_nodes = 100000000;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+        if (cli_game_option("solve", c, optarg, argv, help, &o))
+            continue;
+        if (c == O_OUT) {
+            if (!*optarg)
+                cli_usage_error("solve", "--out: give a file name");
+            out = optarg;
+        } else if (c == O_METHOD) {
+            if (strcmp(optarg, "dual") && strcmp(optarg, "primal"))
+                cli_usage_error("solve", "--method '%s': give dual or primal", optarg);
+            method = optarg;
+            so.method = strcmp(optarg, "primal") ? SF_DUAL : SF_PRIMAL;
+        } else if (c == O_EXACT) {
+            so.exact = true;
+        } else if (c == O_MAX_NODES) {
+            max_nodes = cli_count("solve", "--max-nodes", optarg, 1, UINT32_MAX);
+        } else if (c == O_VERBOSE) {
+            so.verbose = true;
+        } else if (c == O_LP) {
+            if (strcmp(optarg, "both") && strcmp(optarg, "black") && strcmp(optarg, "white"))
+                cli_usage_error("solve", "--lp '%s': give both, black or white", optarg);
+            so.only = !strcmp(optarg, "both") ? -1 : !strcmp(optarg, "white");
+        }
+    }
+    if (optind < argc)
+        cli_usage_error("solve", "unexpected argument '%s' (see 'arena solve --help')", argv[optind]);
+    cli_game_require("solve", &o);
+    hx_game probe;
+    cli_new_game("solve", &probe, o.variant, o.rows, o.cols, o.flags & HX_SWAP_RULE);
+
+    solve_figures f = { 0 };
+    double t0 = clk_now();
+    sv_darkhex params = { .variant = o.variant, .rows = o.rows, .cols = o.cols, .flags = o.flags & HX_SWAP_RULE };
+    efg_game g;
+    sv_darkhex_game(&g, &params);
+    sv_tree t;
+    if (sv_tree_build(&t, &g, (uint32_t)max_nodes, false) != 0)
+        cli_fail("solve", "the game tree of %dx%d %s does not fit in %llu nodes (or memory)", o.rows, o.cols,
+                 hx_variant_name(o.variant), (unsigned long long)max_nodes);
+    f.t_tree = clk_now() - t0;
+    double *probs = malloc(sizeof *probs * (t.n_actions ? t.n_actions : 1));
+    if (!probs)
+        cli_fail("solve", "out of memory");
+    sf_result r;
+    char err[400];
+    double t1 = clk_now();
+    if (so.verbose)
+        fflush(stdout);
+    if (sf_solve(&t, &so, probs, &r, err, sizeof err) != 0)
+        cli_fail("solve", "%s", err);
+    f.t_lp = clk_now() - t1;
+    t1 = clk_now();
+    if (sv_evaluate(&t, probs, &f.lp) != 0)
+        cli_fail("solve", "out of memory");
+    if (out) {
+        write_policy(&o, &t, probs, &r, f.lp.exploitability, out, &f.file);
+        f.have_file = true;
+    }
+    f.t_eval = clk_now() - t1;
+    f.total = clk_now() - t0;
+    if (o.format == CLI_JSON)
+        print_json(&o, &t, &r, &f, method, out, so.only);
+    else
+        print_text(&o, &t, &r, &f, method, out, so.only);
+    free(probs);
+    sv_tree_free(&t);
+    return CLI_OK;
+}

@@ -1,0 +1,64 @@
+/* arena/solver/seqform.h — the exact Nash equilibrium of a two-player zero-sum game with perfect recall by
+ * the sequence-form linear program (Koller, Megiddo and von Stengel), on a flat tree (gametree.h), solved
+ * with GLPK's simplex. Each player's sequences are the empty sequence and its (information state, action)
+ * pairs; a realisation plan x satisfies E x = e, x >= 0 (the empty sequence has weight 1, and an
+ * information state's actions share the weight of its parent sequence). Player p's LP is
+ *     max q_0  subject to  E_p x = e_p,  F_o' q - (A_p)' x <= 0,  x >= 0,  q free,
+ * with o the opponent and A_p player p's payoff over pairs of sequences that end at a leaf (chance
+ * probabilities folded in): q_0 is p's equilibrium value and x its equilibrium realisation plan. Both
+ * players' LPs are solved; their values agree up to the LP tolerance (a check). docs/solver.md. */
+#ifndef ARENA_SOLVER_SEQFORM_H
+#define ARENA_SOLVER_SEQFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gametree.h"
+
+typedef enum { SF_DUAL = 0, SF_PRIMAL = 1 } sf_method;
+
+typedef struct {
+    sf_method method;     /* the simplex variant (default: dual simplex, falling back to primal) */
+    bool exact;           /* after the floating-point simplex, glp_exact() (rational arithmetic) from its basis */
+    bool verbose;         /* GLPK's progress lines on stderr */
+    int only;             /* -1: both LPs; 0 or 1: only that player's LP, the other's plan read from its dual
+                           * solution (the duals of the constraints over the other's sequences: each
+                           * player's LP is the dual of the other's) */
+} sf_options;
+
+/* One player's LP. */
+typedef struct {
+    uint32_t sequences;   /* the player's sequences, the empty one included */
+    uint32_t rows, cols;  /* constraints and variables */
+    uint64_t nonzeros;    /* of the constraint matrix */
+    int iterations;       /* simplex iterations */
+    uint32_t reached;     /* the player's information states with positive realisation weight */
+    double value;         /* the player's own equilibrium value (q_0) */
+    double seconds;       /* building and solving */
+} sf_lp;
+
+typedef struct {
+    sf_lp lp[2];          /* player 0's LP (Black's), player 1's; with `only`, the other one read from the
+                           * duals (no iterations, value minus the solved one's) */
+    uint64_t payoff_nonzeros; /* nonzero entries of the sequence-form payoff matrix */
+    uint64_t leaves;      /* terminal histories */
+    double value;         /* player 0's equilibrium value: the mean of lp[0].value and -lp[1].value */
+    double gap;           /* |lp[0].value + lp[1].value|: how far the two LPs disagree */
+} sf_result;
+
+/* The tolerances the simplex runs with (GLPK's tol_bnd and tol_dj; tol_piv is GLPK's default 1e-10). */
+#define SF_TOL_PRIMAL 1e-9
+#define SF_TOL_DUAL 1e-9
+
+void sf_options_default(sf_options *o);
+
+/* Solves t (built with perfect-recall keys) and writes both players' behaviour strategies into policy
+ * (laid out like t->actions): each information state's realisation weights normalised; the uniform
+ * distribution where the player's own plan never reaches it. Returns 0, or -1 with a message in err (out
+ * of memory, a tree that is not perfect recall, or GLPK failing to find an optimum). */
+int sf_solve(const sv_tree *t, const sf_options *o, double *policy, sf_result *r, char *err, size_t errlen);
+
+/* "GLPK 5.0" (the library linked). */
+const char *sf_glpk_version(void);
+
+#endif
