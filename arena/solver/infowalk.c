@@ -64,6 +64,9 @@ typedef struct {
     el *v;
     uint64_t *obs;
     uint32_t n, cap;
+    bool merge;       /* equal elements are merged on push (see merge_key) */
+    uint32_t epoch;   /* map slots of other epochs are empty: a reset is epoch + 1 */
+    uint64_t *map;    /* merge: epoch << 32 | index, 2 * cap slots */
 } buf;
 
 typedef struct {
@@ -233,6 +236,30 @@ static const slot *find(walker *w, int player, uint64_t key, unsigned legal)
     return s;
 }
 
+/* What identifies an element for merging: its stones, learned stones and reports, and (-noisy, -flash) the
+ * walker's key after the turn. The opponent's key-hash state is left out: elements are merged only when
+ * the opponent's policy does not depend on it (uniform, or a file with view keys). */
+static inline uint64_t merge_key(const el *e)
+{
+    return (uint64_t)e->W | (uint64_t)e->K << 16 | (uint64_t)e->rep << 32 | (uint64_t)e->wrep << 40;
+}
+
+static inline size_t merge_slot(uint64_t key, uint64_t obs)
+{
+    return (size_t)(((key ^ obs) * 0x9e3779b97f4a7c15ULL) >> 20);
+}
+
+static void map_fill(buf *b)
+{
+    size_t mask = 2 * (size_t)b->cap - 1;
+    for (uint32_t j = 0; j < b->n; j++) {
+        size_t i = merge_slot(merge_key(&b->v[j]), b->obs ? b->obs[j] : 0) & mask;
+        while ((uint32_t)(b->map[i] >> 32) == b->epoch)
+            i = (i + 1) & mask;
+        b->map[i] = (uint64_t)b->epoch << 32 | j;
+    }
+}
+
 static void __attribute__((noinline)) grow(walker *w, buf *b, uint64_t need)
 {
     uint32_t cap = sv_capacity(b->cap, need, 256);
@@ -241,7 +268,32 @@ static void __attribute__((noinline)) grow(walker *w, buf *b, uint64_t need)
         w->fail = 1;
         return;
     }
+    if (b->merge) {
+        free(b->map);
+        b->map = calloc(2 * (size_t)cap, sizeof *b->map);
+        if (!b->map) {
+            w->fail = 1;
+            b->merge = false; /* the walk stops; pushes go on without merging */
+        } else {
+            if (!b->epoch)
+                b->epoch = 1;
+            b->cap = cap;
+            map_fill(b);
+            return;
+        }
+    }
     b->cap = cap;
+}
+
+/* Empties a buffer (and, when it merges, its map: a new epoch). */
+static inline void reset(buf *b)
+{
+    b->n = 0;
+    if (b->merge && ++b->epoch == 0) {
+        if (b->map)
+            memset(b->map, 0, 2 * (size_t)b->cap * sizeof *b->map);
+        b->epoch = 1;
+    }
 }
 
 static inline void push(walker *w, buf *b, const el *e, uint64_t obs)
@@ -250,6 +302,20 @@ static inline void push(walker *w, buf *b, const el *e, uint64_t obs)
         grow(w, b, (uint64_t)b->n + 1);
         if (b->n == b->cap)
             return;
+    }
+    if (b->merge && b->map) {
+        uint64_t key = merge_key(e);
+        if (!b->obs)
+            obs = 0;
+        size_t mask = 2 * (size_t)b->cap - 1, i = merge_slot(key, obs) & mask;
+        for (uint64_t s; (uint32_t)((s = b->map[i]) >> 32) == b->epoch; i = (i + 1) & mask) {
+            el *x = &b->v[(uint32_t)s];
+            if (merge_key(x) == key && (!b->obs || b->obs[(uint32_t)s] == obs)) {
+                x->r += e->r;
+                return;
+            }
+        }
+        b->map[i] = (uint64_t)b->epoch << 32 | b->n;
     }
     if (b->obs)
         b->obs[b->n] = obs;
@@ -401,7 +467,8 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
     unsigned winning = 0;
     for (unsigned m = mask; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        hit[c].n = out[c].n = 0;
+        hit[c].n = 0;
+        reset(&out[c]);
         term[c] = hit_r[c] = 0;
         placed[c] = hx_key_step(hw, (unsigned)HX_EV_PLACED << CELL_SHIFT | c);
         if (g->wins[w->p][B | 1u << c])
@@ -447,7 +514,7 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
             if (g->keeps_turn) {
                 b = decide(w, lv + 1, B, K | bit, h, wrep, hit[c].v, hit[c].n);
             } else {
-                out[c].n = 0;
+                reset(&out[c]);
                 double t2 = 0;
                 for (uint32_t i = 0; i < hit[c].n; i++) {
                     el f = hit[c].v[i];
@@ -577,6 +644,8 @@ static void walker_free(walker *w)
             free(w->out[i][c].v);
             free(w->out[i][c].obs);
         }
+        for (int c = 0; c < IW_MAX_CELLS; c++)
+            free(w->out[i][c].map);
         free(w->sorted[i].v);
         free(w->sorted[i].obs);
         free(w->order[i]);
@@ -630,6 +699,12 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
             w->p = p;
             w->o = 1 - p;
             w->recent = pol[0] || pol[1] ? calloc(RECENT, sizeof *w->recent) : NULL; /* NULL: no cache */
+            /* Opponent states that differ only in their key-hash state play alike when the opponent's
+             * policy ignores it: they are merged, their reaches added. */
+            bool merge = !pol[w->o] || pol[w->o]->meta.keys == PF_KEYS_VIEW;
+            for (int l = 0; l < MAX_LEVELS; l++)
+                for (int c = 0; c < IW_MAX_CELLS; c++)
+                    w->out[l][c].merge = merge;
         }
 
     /* Black's walk starts at Black's first move; White's after Black's first turn. */
