@@ -10,6 +10,7 @@
  * the walker is told of the opponent's collisions, so the successors are grouped by what the walker was
  * told (the walker's key after the turn); each group is one walker information state. Buffers are per
  * recursion level and reused, so the walk allocates only while its vectors grow. */
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "infowalk.h"
 
 #include <math.h>
@@ -18,13 +19,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "board.h"
 #include "game.h"
 #include "grow.h"
 
-enum { MAX_LEVELS = 4 * IW_MAX_CELLS + 8, CELL_SHIFT = 9, RECENT = 1 << 16 };
+enum { MAX_LEVELS = 4 * IW_MAX_CELLS + 8, CELL_SHIFT = 9, RECENT = 1 << 16, PREFETCH_AHEAD = 4 };
+#define HUGE_PAGE ((size_t)2 << 20)
 
 /* One player's policy as an open-addressing table: key, the cells it lists, a probability per cell. */
 typedef struct {
@@ -128,12 +131,19 @@ static int table_build(ptable *t, const pf_policy *pol, int player, int cells, c
     t->stride = (offsetof(slot, p) + sizeof(float) * (size_t)cells + 63) / 64 * 64;
     t->mask = cap - 1;
     t->view = pol->meta.keys == PF_KEYS_VIEW;
-    t->slots = aligned_alloc(64, cap * t->stride);
+    /* Lookups land anywhere in the table: large tables go on huge pages where the system has them, so
+     * that a lookup does not also miss the TLB. */
+    size_t bytes = cap * t->stride, align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
+    t->slots = aligned_alloc(align, (bytes + align - 1) / align * align);
     if (!t->slots) {
         snprintf(err, errlen, "out of memory for the policy table (%zu states)", n);
         return -1;
     }
-    memset(t->slots, 0, cap * t->stride);
+#ifdef MADV_HUGEPAGE
+    if (align == HUGE_PAGE)
+        madvise(t->slots, (bytes + align - 1) / align * align, MADV_HUGEPAGE); /* a hint: failure is harmless */
+#endif
+    memset(t->slots, 0, bytes);
     for (uint32_t i = 0; i < pol->n_entries; i++) {
         const pf_entry *e = &pol->entries[i];
         if (e->player != player)
@@ -337,6 +347,16 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
     if (!nl)
         return;
     double uq = g->recip[nl];
+    /* Classical with a perfect-recall file: the states after the rejected moves are looked up below;
+     * their slots are fetched together first. */
+    const ptable *t = &g->tab[w->o];
+    uint64_t rkey[IW_MAX_CELLS];
+    unsigned rejected = g->keeps_turn && t->slots && !t->view ? legal & B : 0;
+    for (unsigned m = rejected; m; m &= m - 1) {
+        int d = __builtin_ctz(m);
+        rkey[d] = hx_key_finish(hx_key_step(e->ho, (unsigned)HX_EV_REJECTED << CELL_SHIFT | d));
+        __builtin_prefetch(slot_at(t, rkey[d] & t->mask));
+    }
     for (unsigned m = legal; m; m &= m - 1) {
         int d = __builtin_ctz(m);
         double q = pr ? pr->p[d] : uq;
@@ -357,8 +377,9 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
             }
             if (g->keeps_turn)
                 opp_turn(w, &f, fo,
-                         g->tab[w->o].slots ? find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal & ~bit)
-                                            : NULL,
+                         !t->slots        ? NULL
+                         : rejected & bit ? find(w, w->o, rkey[d], legal & ~bit)
+                                          : find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal & ~bit),
                          B, out, term);
             else
                 push(w, out, &f, fo);
@@ -454,6 +475,16 @@ static const slot **resolve(walker *w, int lv, const el *v, uint32_t n)
     return pp;
 }
 
+/* Fetches the table slots of the states that the opponent of element e reaches when its move to a cell of
+ * `cells` is rejected. */
+static inline void prefetch_rejections(const ptable *t, const el *e, unsigned cells)
+{
+    for (unsigned m = cells; m; m &= m - 1) {
+        uint64_t key = hx_key_finish(hx_key_step(e->ho, (unsigned)HX_EV_REJECTED << CELL_SHIFT | __builtin_ctz(m)));
+        __builtin_prefetch(slot_at(t, key & t->mask));
+    }
+}
+
 /* The values of the walker's cells in `mask` at state (B, K, hw, wrep) with vector v (opponent policies
  * pp) into res[cell]. One pass over the vector sends each element to every cell's buffers, so the
  * element and its opponent policy are read once; then each cell's successors are walked. */
@@ -474,8 +505,16 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
         if (g->wins[w->p][B | 1u << c])
             winning |= 1u << c;
     }
+    /* Classical with a perfect-recall file: an opponent move onto a walker stone (old, or the cell tried)
+     * is rejected and the opponent's next state looked up at once; those slots are fetched a few
+     * elements ahead, so that the lookups do not wait for memory one after the other. */
+    const ptable *t = &g->tab[w->o];
+    bool ahead = g->keeps_turn && t->slots && !t->view;
     for (uint32_t i = 0; i < n; i++) {
         const el *e = &v[i];
+        if (ahead && i + PREFETCH_AHEAD < n)
+            prefetch_rejections(t, &v[i + PREFETCH_AHEAD], (B | mask) & legal_of(g, v[i + PREFETCH_AHEAD].W,
+                                                                                       v[i + PREFETCH_AHEAD].K));
         total += e->r;
         for (unsigned m = mask & e->W; m; m &= m - 1) {
             int c = __builtin_ctz(m);
