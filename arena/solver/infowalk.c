@@ -8,8 +8,10 @@
  * placement, which either wins or hands the move to the opponent. The opponent's turn maps an element to
  * its successors (a classical rejection keeps the opponent to move). In the -noisy and -flash variants
  * the walker is told of the opponent's collisions, so the successors are grouped by what the walker was
- * told (the walker's key after the turn); each group is one walker information state. Buffers are per
- * recursion level and reused, so the walk allocates only while its vectors grow. */
+ * told (the walker's key after the turn); each group is one walker information state. When the opponent's
+ * policy ignores its key-hash state (uniform, view keys), an element is a class of opponent states that
+ * see the same, merged as the opponent's turn produces them (push). Buffers are per recursion level and
+ * reused, so the walk allocates only while its vectors grow. */
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "infowalk.h"
 
