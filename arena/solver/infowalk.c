@@ -8,8 +8,11 @@
  * placement, which either wins or hands the move to the opponent. The opponent's turn maps an element to
  * its successors (a classical rejection keeps the opponent to move). In the -noisy and -flash variants
  * the walker is told of the opponent's collisions, so the successors are grouped by what the walker was
- * told (the walker's key after the turn); each group is one walker information state. Buffers are per
- * recursion level and reused, so the walk allocates only while its vectors grow. */
+ * told (the walker's key after the turn); each group is one walker information state. When the opponent's
+ * policy ignores its key-hash state (uniform, view keys), an element is a class of opponent states that
+ * see the same, merged as the opponent's turn produces them (push). Buffers are per recursion level and
+ * reused, so the walk allocates only while its vectors grow. */
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "infowalk.h"
 
 #include <math.h>
@@ -18,13 +21,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "board.h"
 #include "game.h"
 #include "grow.h"
 
-enum { MAX_LEVELS = 4 * IW_MAX_CELLS + 8, CELL_SHIFT = 9, RECENT = 1 << 16 };
+enum { MAX_LEVELS = 4 * IW_MAX_CELLS + 8, CELL_SHIFT = 9, RECENT = 1 << 16, PREFETCH_AHEAD = 4 };
+#define HUGE_PAGE ((size_t)2 << 20)
 
 /* One player's policy as an open-addressing table: key, the cells it lists, a probability per cell. */
 typedef struct {
@@ -64,6 +69,9 @@ typedef struct {
     el *v;
     uint64_t *obs;
     uint32_t n, cap;
+    bool merge;       /* equal elements are merged on push (see merge_key) */
+    uint32_t epoch;   /* map slots of other epochs are empty: a reset is epoch + 1 */
+    uint64_t *map;    /* merge: epoch << 32 | index, 2 * cap slots */
 } buf;
 
 typedef struct {
@@ -125,12 +133,19 @@ static int table_build(ptable *t, const pf_policy *pol, int player, int cells, c
     t->stride = (offsetof(slot, p) + sizeof(float) * (size_t)cells + 63) / 64 * 64;
     t->mask = cap - 1;
     t->view = pol->meta.keys == PF_KEYS_VIEW;
-    t->slots = aligned_alloc(64, cap * t->stride);
+    /* Lookups land anywhere in the table: large tables go on huge pages where the system has them, so
+     * that a lookup does not also miss the TLB. */
+    size_t bytes = cap * t->stride, align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
+    t->slots = aligned_alloc(align, (bytes + align - 1) / align * align);
     if (!t->slots) {
         snprintf(err, errlen, "out of memory for the policy table (%zu states)", n);
         return -1;
     }
-    memset(t->slots, 0, cap * t->stride);
+#ifdef MADV_HUGEPAGE
+    if (align == HUGE_PAGE)
+        madvise(t->slots, (bytes + align - 1) / align * align, MADV_HUGEPAGE); /* a hint: failure is harmless */
+#endif
+    memset(t->slots, 0, bytes);
     for (uint32_t i = 0; i < pol->n_entries; i++) {
         const pf_entry *e = &pol->entries[i];
         if (e->player != player)
@@ -233,6 +248,30 @@ static const slot *find(walker *w, int player, uint64_t key, unsigned legal)
     return s;
 }
 
+/* What identifies an element for merging: its stones, learned stones and reports, and (-noisy, -flash) the
+ * walker's key after the turn. The opponent's key-hash state is left out: elements are merged only when
+ * the opponent's policy does not depend on it (uniform, or a file with view keys). */
+static inline uint64_t merge_key(const el *e)
+{
+    return (uint64_t)e->W | (uint64_t)e->K << 16 | (uint64_t)e->rep << 32 | (uint64_t)e->wrep << 40;
+}
+
+static inline size_t merge_slot(uint64_t key, uint64_t obs)
+{
+    return (size_t)(((key ^ obs) * 0x9e3779b97f4a7c15ULL) >> 20);
+}
+
+static void map_fill(buf *b)
+{
+    size_t mask = 2 * (size_t)b->cap - 1;
+    for (uint32_t j = 0; j < b->n; j++) {
+        size_t i = merge_slot(merge_key(&b->v[j]), b->obs ? b->obs[j] : 0) & mask;
+        while ((uint32_t)(b->map[i] >> 32) == b->epoch)
+            i = (i + 1) & mask;
+        b->map[i] = (uint64_t)b->epoch << 32 | j;
+    }
+}
+
 static void __attribute__((noinline)) grow(walker *w, buf *b, uint64_t need)
 {
     uint32_t cap = sv_capacity(b->cap, need, 256);
@@ -241,7 +280,32 @@ static void __attribute__((noinline)) grow(walker *w, buf *b, uint64_t need)
         w->fail = 1;
         return;
     }
+    if (b->merge) {
+        free(b->map);
+        b->map = calloc(2 * (size_t)cap, sizeof *b->map);
+        if (!b->map) {
+            w->fail = 1;
+            b->merge = false; /* the walk stops; pushes go on without merging */
+        } else {
+            if (!b->epoch)
+                b->epoch = 1;
+            b->cap = cap;
+            map_fill(b);
+            return;
+        }
+    }
     b->cap = cap;
+}
+
+/* Empties a buffer (and, when it merges, its map: a new epoch). */
+static inline void reset(buf *b)
+{
+    b->n = 0;
+    if (b->merge && ++b->epoch == 0) {
+        if (b->map)
+            memset(b->map, 0, 2 * (size_t)b->cap * sizeof *b->map);
+        b->epoch = 1;
+    }
 }
 
 static inline void push(walker *w, buf *b, const el *e, uint64_t obs)
@@ -250,6 +314,20 @@ static inline void push(walker *w, buf *b, const el *e, uint64_t obs)
         grow(w, b, (uint64_t)b->n + 1);
         if (b->n == b->cap)
             return;
+    }
+    if (b->merge && b->map) {
+        uint64_t key = merge_key(e);
+        if (!b->obs)
+            obs = 0;
+        size_t mask = 2 * (size_t)b->cap - 1, i = merge_slot(key, obs) & mask;
+        for (uint64_t s; (uint32_t)((s = b->map[i]) >> 32) == b->epoch; i = (i + 1) & mask) {
+            el *x = &b->v[(uint32_t)s];
+            if (merge_key(x) == key && (!b->obs || b->obs[(uint32_t)s] == obs)) {
+                x->r += e->r;
+                return;
+            }
+        }
+        b->map[i] = (uint64_t)b->epoch << 32 | b->n;
     }
     if (b->obs)
         b->obs[b->n] = obs;
@@ -271,6 +349,16 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
     if (!nl)
         return;
     double uq = g->recip[nl];
+    /* Classical with a perfect-recall file: the states after the rejected moves are looked up below;
+     * their slots are fetched together first. */
+    const ptable *t = &g->tab[w->o];
+    uint64_t rkey[IW_MAX_CELLS];
+    unsigned rejected = g->keeps_turn && t->slots && !t->view ? legal & B : 0;
+    for (unsigned m = rejected; m; m &= m - 1) {
+        int d = __builtin_ctz(m);
+        rkey[d] = hx_key_finish(hx_key_step(e->ho, (unsigned)HX_EV_REJECTED << CELL_SHIFT | d));
+        __builtin_prefetch(slot_at(t, rkey[d] & t->mask));
+    }
     for (unsigned m = legal; m; m &= m - 1) {
         int d = __builtin_ctz(m);
         double q = pr ? pr->p[d] : uq;
@@ -291,8 +379,9 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
             }
             if (g->keeps_turn)
                 opp_turn(w, &f, fo,
-                         g->tab[w->o].slots ? find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal & ~bit)
-                                            : NULL,
+                         !t->slots        ? NULL
+                         : rejected & bit ? find(w, w->o, rkey[d], legal & ~bit)
+                                          : find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal & ~bit),
                          B, out, term);
             else
                 push(w, out, &f, fo);
@@ -388,6 +477,16 @@ static const slot **resolve(walker *w, int lv, const el *v, uint32_t n)
     return pp;
 }
 
+/* Fetches the table slots of the states that the opponent of element e reaches when its move to a cell of
+ * `cells` is rejected. */
+static inline void prefetch_rejections(const ptable *t, const el *e, unsigned cells)
+{
+    for (unsigned m = cells; m; m &= m - 1) {
+        uint64_t key = hx_key_finish(hx_key_step(e->ho, (unsigned)HX_EV_REJECTED << CELL_SHIFT | __builtin_ctz(m)));
+        __builtin_prefetch(slot_at(t, key & t->mask));
+    }
+}
+
 /* The values of the walker's cells in `mask` at state (B, K, hw, wrep) with vector v (opponent policies
  * pp) into res[cell]. One pass over the vector sends each element to every cell's buffers, so the
  * element and its opponent policy are read once; then each cell's successors are walked. */
@@ -401,14 +500,23 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
     unsigned winning = 0;
     for (unsigned m = mask; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        hit[c].n = out[c].n = 0;
+        hit[c].n = 0;
+        reset(&out[c]);
         term[c] = hit_r[c] = 0;
         placed[c] = hx_key_step(hw, (unsigned)HX_EV_PLACED << CELL_SHIFT | c);
         if (g->wins[w->p][B | 1u << c])
             winning |= 1u << c;
     }
+    /* Classical with a perfect-recall file: an opponent move onto a walker stone (old, or the cell tried)
+     * is rejected and the opponent's next state looked up at once; those slots are fetched a few
+     * elements ahead, so that the lookups do not wait for memory one after the other. */
+    const ptable *t = &g->tab[w->o];
+    bool ahead = g->keeps_turn && t->slots && !t->view;
     for (uint32_t i = 0; i < n; i++) {
         const el *e = &v[i];
+        if (ahead && i + PREFETCH_AHEAD < n)
+            prefetch_rejections(t, &v[i + PREFETCH_AHEAD], (B | mask) & legal_of(g, v[i + PREFETCH_AHEAD].W,
+                                                                                       v[i + PREFETCH_AHEAD].K));
         total += e->r;
         for (unsigned m = mask & e->W; m; m &= m - 1) {
             int c = __builtin_ctz(m);
@@ -447,7 +555,7 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
             if (g->keeps_turn) {
                 b = decide(w, lv + 1, B, K | bit, h, wrep, hit[c].v, hit[c].n);
             } else {
-                out[c].n = 0;
+                reset(&out[c]);
                 double t2 = 0;
                 for (uint32_t i = 0; i < hit[c].n; i++) {
                     el f = hit[c].v[i];
@@ -577,6 +685,8 @@ static void walker_free(walker *w)
             free(w->out[i][c].v);
             free(w->out[i][c].obs);
         }
+        for (int c = 0; c < IW_MAX_CELLS; c++)
+            free(w->out[i][c].map);
         free(w->sorted[i].v);
         free(w->sorted[i].obs);
         free(w->order[i]);
@@ -630,6 +740,12 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
             w->p = p;
             w->o = 1 - p;
             w->recent = pol[0] || pol[1] ? calloc(RECENT, sizeof *w->recent) : NULL; /* NULL: no cache */
+            /* Opponent states that differ only in their key-hash state play alike when the opponent's
+             * policy ignores it: they are merged, their reaches added. */
+            bool merge = !pol[w->o] || pol[w->o]->meta.keys == PF_KEYS_VIEW;
+            for (int l = 0; l < MAX_LEVELS; l++)
+                for (int c = 0; c < IW_MAX_CELLS; c++)
+                    w->out[l][c].merge = merge;
         }
 
     /* Black's walk starts at Black's first move; White's after Black's first turn. */

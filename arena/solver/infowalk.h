@@ -8,7 +8,10 @@
  * others; the opponent's turn maps every state to its successors with their probabilities; states of zero
  * reach are dropped. Values are sums over the vector, so a best response is a max per information state
  * (over whole information states, never a clairvoyant bound) and the policy's expected value comes out of
- * the same walk. The walker's first actions are independent tasks shared by the threads.
+ * the same walk. When the opponent's policy ignores the opponent's history (uniform, or a file with view
+ * keys), opponent states that see the same are merged into one element (reaches added): same values, far
+ * fewer pairs. The walker's first actions are independent tasks shared by the threads; the result does
+ * not depend on the thread count.
  *
  * Policies are looked up by the perfect-recall key (hx_key_hash() of the events) or, for files with view
  * keys, by hx_view_key_of(); a state missing from its file is played uniformly and counted once.
@@ -34,7 +37,7 @@ typedef struct {
     double ev_white;        /* White's expected utility from White's walk (-ev_black up to rounding) */
     uint64_t infosets[2];   /* information states of player i met with positive opponent reach */
     uint64_t missing[2];    /* distinct information states of player i looked up and not in its file */
-    uint64_t pairs;         /* (walker state, opponent state) pairs visited, both walks */
+    uint64_t pairs;         /* (walker state, opponent element) pairs visited, both walks (merged ones once) */
 } iw_result;
 
 /* Called after every finished task (from the thread that finished it, one call at a time). */

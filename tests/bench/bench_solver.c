@@ -3,12 +3,14 @@
  * state, and one exact exploitability computation; the baseline is one plain pass over the same tree
  * (every node visited once), measured in the same run. The same policy evaluated by the information-state
  * walk (infowalk.h), against the tree's evaluation. Then external-sampling MCCFR on 3x3 classical and
- * abrupt (iterations per second, information states met), loading a policy file, and one exact
- * exploitability computation on 3x3 classical by the walk on every processor (the uniform policy: nothing
- * is pruned, so this is the slowest policy there is). The sequence-form LP (seqform.h, GLPK's dual simplex)
- * against CFR+ on the boards it solves in seconds: the LP's time to the exact value, CFR+'s time until its
- * own certificate says it is within 1e-6 of it (NashConv < 1e-6, checked every 256 iterations). */
+ * abrupt (iterations per second, information states met), loading a policy file; the uniform policy by
+ * the walk on 2x4 with opponent states merged against the same walk unmerged (the baseline, in the same
+ * run), and one exact exploitability computation on 3x3 classical by the walk on every processor. The
+ * sequence-form LP (seqform.h, GLPK's dual simplex) against CFR+ on the boards it solves in seconds: the
+ * LP's time to the exact value, CFR+'s time until its own certificate says it is within 1e-6 of it
+ * (NashConv < 1e-6, checked every 256 iterations). */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -182,9 +184,45 @@ int main(void)
                hx_variant_name(v), (double)m.iteration / secs, m.table.n_infosets, m.iteration);
         sv_mccfr_free(&m);
     }
+    /* The uniform walk merges opponent states that differ only in their history; a perfect-recall file
+     * holding none of the states makes the walk play them all uniformly without merging: the baseline. */
+    printf("solver: the uniform policy by the information-state walk, merged against unmerged (2 threads)\n");
+    static const struct { hx_variant v; int r, c; } wcases[] = { { HX_CLASSICAL, 2, 4 }, { HX_ABRUPT, 2, 4 } };
+    for (size_t i = 0; i < sizeof wcases / sizeof wcases[0]; i++) {
+        pf_meta m = { .variant = wcases[i].v, .rows = wcases[i].r, .cols = wcases[i].c, .algo = "none",
+                      .exploitability = NAN };
+        uint16_t cell = 0;
+        double one = 1;
+        pf_writer *pw = pf_writer_new(&m);
+        if (!pw || pf_writer_add(pw, 0, 1, 1, &cell, &one) != 0 || pf_writer_add(pw, 1, 1, 1, &cell, &one) != 0)
+            return 1;
+        char path[] = "/tmp/bench-never-XXXXXX", err[300];
+        int fd = mkstemp(path);
+        if (fd < 0)
+            return 1;
+        close(fd);
+        pf_policy pol;
+        if (pf_writer_save(pw, path, err, sizeof err) != 0 || pf_load(&pol, path, err, sizeof err) != 0)
+            return 1;
+        pf_writer_free(pw);
+        iw_result a, b;
+        double t0 = clk_now();
+        if (iw_evaluate(wcases[i].v, wcases[i].r, wcases[i].c, NULL, NULL, 2, NULL, NULL, &a, err, sizeof err) != 0)
+            return 1;
+        double merged = clk_now() - t0;
+        t0 = clk_now();
+        if (iw_evaluate(wcases[i].v, wcases[i].r, wcases[i].c, &pol, &pol, 2, NULL, NULL, &b, err, sizeof err) != 0)
+            return 1;
+        double unmerged = clk_now() - t0;
+        printf("  %-9s %dx%d: merged %.0f ms (%.3g pairs), unmerged %.0f ms (%.3g pairs): %.1fx; exploitability "
+               "differs by %.1e\n", hx_variant_name(wcases[i].v), wcases[i].r, wcases[i].c, 1e3 * merged,
+               (double)a.pairs, 1e3 * unmerged, (double)b.pairs, unmerged / merged, a.exploitability - b.exploitability);
+        pf_close(&pol);
+        unlink(path);
+    }
     int threads = iw_default_threads();
-    printf("solver: exact exploitability of the uniform policy on 3x3 classical (information-state walk, %d "
-           "threads)\n", threads);
+    printf("solver: exact exploitability of the uniform policy on 3x3 classical (information-state walk, merged, "
+           "%d threads)\n", threads);
     fflush(stdout);
     iw_result r;
     char err[300];

@@ -149,6 +149,9 @@ static void thread_count_does_not_change_the_result(void **state)
     walk(HX_ABRUPT, 3, 2, &pol, &pol, 1, &a);
     walk(HX_ABRUPT, 3, 2, &pol, &pol, 5, &b);
     assert_memory_equal(&a, &b, sizeof a);
+    walk(HX_ABRUPT, 3, 2, NULL, NULL, 1, &a); /* the uniform walk merges opponent states */
+    walk(HX_ABRUPT, 3, 2, NULL, NULL, 5, &b);
+    assert_memory_equal(&a, &b, sizeof a);
     pf_close(&pol);
     free(probs);
     sv_tree_free(&t);
@@ -202,12 +205,51 @@ static void foreign_entries_are_refused_and_missing_ones_counted(void **state)
     assert_true(iw_supported(HX_ABRUPT_FLASH, 3, 3, false, &why));
 }
 
+/* The uniform policy is walked with opponent states merged when they differ only in their history (their
+ * reaches added); a file with perfect-recall keys is walked unmerged. A file whose only entries are never
+ * met makes the walk play every state uniformly on the unmerged path: both must give the same values and
+ * states, the merged one with fewer (information state, opponent state) pairs. */
+static void merged_uniform_walk_matches_the_unmerged_one(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof dark / sizeof *dark; i++)
+        for (size_t b = 0; b < 3; b++) {
+            int rows = boards[b][0], cols = boards[b][1];
+            pf_meta m = { .variant = dark[i], .rows = rows, .cols = cols, .algo = "hand", .exploitability = NAN };
+            uint16_t cell = 0;
+            double one = 1;
+            pf_writer *w = pf_writer_new(&m);
+            assert_int_equal(pf_writer_add(w, 0, 1, 1, &cell, &one), 0); /* keys no state has */
+            assert_int_equal(pf_writer_add(w, 1, 1, 1, &cell, &one), 0);
+            pf_policy pol;
+            char name[64];
+            snprintf(name, sizeof name, "never-%s-%dx%d.pol", hx_variant_name(dark[i]), rows, cols);
+            save(w, &pol, name);
+            iw_result u, f;
+            walk(dark[i], rows, cols, NULL, NULL, 2, &u);
+            walk(dark[i], rows, cols, &pol, &pol, 2, &f);
+            assert_true(fabs(u.ev_black - f.ev_black) <= 1e-13);
+            assert_true(fabs(u.ev_white - f.ev_white) <= 1e-13);
+            assert_true(fabs(u.br[0] - f.br[0]) <= 1e-13);
+            assert_true(fabs(u.br[1] - f.br[1]) <= 1e-13);
+            assert_int_equal(u.infosets[0], f.infosets[0]);
+            assert_int_equal(u.infosets[1], f.infosets[1]);
+            assert_int_equal(f.missing[0], f.infosets[0]);
+            assert_int_equal(f.missing[1], f.infosets[1]);
+            assert_true(u.pairs <= f.pairs);
+            if (b == 1) /* 3x2: the merged walk visits fewer pairs */
+                assert_true(u.pairs < f.pairs);
+            pf_close(&pol);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(uniform_policy_matches_the_tree),
         cmocka_unit_test(trained_policies_match_the_tree),
         cmocka_unit_test(thread_count_does_not_change_the_result),
+        cmocka_unit_test(merged_uniform_walk_matches_the_unmerged_one),
         cmocka_unit_test(foreign_entries_are_refused_and_missing_ones_counted),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
