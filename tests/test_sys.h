@@ -22,6 +22,9 @@ static inline long db_scalar(const char *db, const char *sql)
     sqlite3 *d;
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    /* A coordinator may be writing (a test that watches a running league): wait for its lock rather than
+     * fail on the first SQLITE_BUSY, as any reader of a live database must. */
+    sqlite3_busy_timeout(d, 30000);
     if (sqlite3_prepare_v2(d, sql, -1, &st, NULL) != SQLITE_OK)
         fail_msg("%s: %s", sql, sqlite3_errmsg(d));
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
