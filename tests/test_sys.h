@@ -17,6 +17,25 @@
 
 #include "test_util.h"
 
+/* The same query on a database that a running coordinator may not have finished creating: -1 when the
+ * file, its schema or the answer is not there yet (or the lock is held for more than a second). */
+static inline long db_try_scalar(const char *db, const char *sql)
+{
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    long n = -1;
+    if (access(db, F_OK) != 0 || sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_busy_timeout(d, 1000);
+    if (sqlite3_prepare_v2(d, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(d);
+    return n;
+}
+
 static inline long db_scalar(const char *db, const char *sql)
 {
     sqlite3 *d;

@@ -133,27 +133,6 @@ static void schedule_has_every_pair_in_both_colours(void **state)
         assert_true(strcmp(p1[i].black, "b") == 0 || strcmp(p1[i].white, "b") == 0);
 }
 
-
-
-/* The value of a one-number query on db, or -1 when it cannot be answered (no such file or table yet, a
- * busy database): for databases a coordinator may be creating, or was killed while creating. */
-static long try_scalar(const char *db, const char *sql)
-{
-    sqlite3 *d;
-    sqlite3_stmt *st;
-    long n = -1;
-    if (access(db, F_OK) != 0 || sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_busy_timeout(d, 1000);
-    if (sqlite3_prepare_v2(d, sql, -1, &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step(st) == SQLITE_ROW)
-            n = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(d);
-    return n;
-}
-
 static int league(const char *cfg, const char *db, const char *logs, int kill_after_ms)
 {
     char *const argv[] = { "arena", "league", (char *)cfg, "--db", (char *)db, "--logs", (char *)logs, "--quiet", NULL };
@@ -214,8 +193,8 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
         }
         /* killed after its last game was stored (while stopping its bots): the league is complete, and
          * running the command again would start the next league */
-        if (rc != 0 && try_scalar(db, "SELECT count(*) FROM leagues") == 1 &&
-            try_scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL") == 0)
+        if (rc != 0 && db_try_scalar(db, "SELECT count(*) FROM leagues") == 1 &&
+            db_try_scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL") == 0)
             rc = 0;
     }
     if (rc != 0)
@@ -287,7 +266,7 @@ static void a_second_coordinator_is_refused(void **state)
     char *const argv[] = { "arena", "league", (char *)cfg, "--db", db, "--logs", logs, "--quiet", NULL };
     pid_t first = start_arena(argv);
     struct timespec tick = { 0, 20 * 1000 * 1000 };
-    for (int i = 0; i < 500 && try_scalar(db, "SELECT count(*) FROM schedule") < 300; i++)
+    for (int i = 0; i < 500 && db_try_scalar(db, "SELECT count(*) FROM schedule") < 300; i++)
         nanosleep(&tick, NULL);
     char cmd[2400], out[1024];
     snprintf(cmd, sizeof cmd, "%s/arena league %s --db %s --logs %s --quiet 2>&1", bin, cfg, db, logs);
@@ -507,7 +486,7 @@ static long league_killed_after(const char *cfg, const char *db, const char *log
     pid_t pid = start_arena(argv);
     struct timespec tick = { 0, 2 * 1000 * 1000 };
     int st;
-    while (try_scalar(db, "SELECT count(*) FROM games") < games) {
+    while (db_try_scalar(db, "SELECT count(*) FROM games") < games) {
         if (waitpid(pid, &st, WNOHANG) == pid)
             fail_msg("the league ended before %ld games were stored", games);
         nanosleep(&tick, NULL);
