@@ -24,6 +24,7 @@ int rc_sampled_init(rc_sampled *s, const efg_game *g, rc_set set, const rc_confi
     s->cfg = *cfg;
     s->set = set;
     s->batch = batch ? batch : 1;
+    s->fit_all = cfg->regressor.kind == RG_TABLE;
     s->rng = cfg->seed;
     s->res_rng = cfg->seed ^ 0x5eedbeefcafef00dULL;
     s->states = malloc(g->state_size * MAX_DEPTH);
@@ -116,10 +117,10 @@ static bool add_rows(rc_sampled *s, int64_t k, const hx_game *g)
     return true;
 }
 
-/* Lists state k as visited by this iteration's batch (reservoir targets only). */
+/* Lists state k as visited by this iteration's batch. */
 static bool mark_visited(rc_sampled *s, int64_t k, long it)
 {
-    if (s->cfg.targets != RC_RESERVOIR || s->last_visit[k] == it)
+    if (s->last_visit[k] == it)
         return true;
     if (s->n_visited == s->visited_cap) {
         uint32_t cap = sv_capacity(s->visited_cap, (uint64_t)s->n_visited + 1, 1024);
@@ -201,6 +202,29 @@ static void sample_reservoir(rc_sampled *s, int p)
     s->res_n[p] = s->res_seen[p] < cap ? (uint32_t)s->res_seen[p] : cap;
 }
 
+/* Bootstrap targets, previous prediction + the batch's regret, of every row (fit_all) or of the visited
+ * states' rows (listed in idx); returns how many. */
+static uint32_t bootstrap_targets(const rc_sampled *s, int p, uint32_t *idx, float *y)
+{
+    uint32_t m = 0;
+    if (s->fit_all) {
+        for (uint32_t i = 0; i < s->rows[p].n; i++)
+            y[m++] = s->pred[s->global[p][i]] + s->inst[s->global[p][i]];
+    } else {
+        for (uint32_t v = 0; v < s->n_visited; v++) {
+            const sv_infoset *is = &s->table.infosets[s->visited[v]];
+            for (int a = 0; a < is->n; a++) {
+                idx[m] = s->row_of[is->offset + a];
+                y[m++] = s->pred[is->offset + a] + s->inst[is->offset + a];
+            }
+        }
+    }
+    for (uint32_t i = 0; i < m; i++)
+        if ((s->cfg.plus && y[i] < 0) || (y[i] < TINY && y[i] > -TINY))
+            y[i] = 0;
+    return m;
+}
+
 /* A model over player p's rows fitted to the batch's targets; its predictions into pred[]. */
 static int regress(rc_sampled *s, int p, long it, char *err, size_t errlen)
 {
@@ -209,20 +233,18 @@ static int regress(rc_sampled *s, int p, long it, char *err, size_t errlen)
         return 0;
     const uint32_t *global = s->global[p];
     float *y = malloc(sizeof *y * n), *out = malloc(sizeof *out * n);
+    uint32_t *idx = malloc(sizeof *idx * n);
     rg_params rp = s->cfg.regressor;
     rp.seed += (uint64_t)p;
-    rg_model *m = y && out ? rg_new(&rp, &s->rows[p], err, errlen) : NULL;
+    rg_model *m = y && out && idx ? rg_new(&rp, &s->rows[p], err, errlen) : NULL;
     int rc = -1;
-    if (!y || !out)
+    if (!y || !out || !idx)
         snprintf(err, errlen, "out of memory");
     if (!m)
         goto done;
     if (s->cfg.targets == RC_BOOTSTRAP) {
-        for (uint32_t i = 0; i < n; i++) {
-            float t = s->pred[global[i]] + s->inst[global[i]];
-            y[i] = (s->cfg.plus && t < 0) || (t < TINY && t > -TINY) ? 0 : t;
-        }
-        rc = rg_fit(m, NULL, n, y, err, errlen);
+        uint32_t k = bootstrap_targets(s, p, idx, y);
+        rc = rg_fit(m, s->fit_all ? NULL : idx, k, y, err, errlen);
     } else {
         sample_reservoir(s, p);
         rc = rg_fit(m, s->res_row[p], s->res_n[p], s->res_val[p], err, errlen);
@@ -234,6 +256,7 @@ static int regress(rc_sampled *s, int p, long it, char *err, size_t errlen)
         s->pred[global[i]] = out[i] * scale;
 done:
     rg_free(m);
+    free(idx);
     free(y);
     free(out);
     return rc;

@@ -11,9 +11,12 @@
  * of zeros, uniform for every link). The instantaneous regrets of a batch are the sampled counterfactual
  * regrets averaged over its traversals (an unbiased estimate of one full-width iteration's regrets, so the
  * link's scale, e.g. tau, means what it means in rcfr.h). Targets:
- *   bootstrap  every row of the block: previous prediction + the batch's regret (0 where not visited);
- *              RCFR+ floors them at 0. With onehot features and the table regressor this is exactly
- *              external-sampling MCCFR (batch 1 draws the same samples as sv_mccfr with the same seed).
+ *   bootstrap  previous prediction + the batch's regret, RCFR+ floored at 0, on the rows of the states
+ *              the batch visited (xgboost, fann: the fit costs what the batch met, and the other states'
+ *              predictions come from what the model generalises), or on every row with the table
+ *              regressor (a class no target reaches would predict 0; its fit is cheap): with onehot
+ *              features that is exactly external-sampling MCCFR (batch 1 draws the same samples as
+ *              sv_mccfr with the same seed).
  *   reservoir  the rows of the states the batch visited go into a reservoir with their regrets; the
  *              model fits their mean and the cumulative regret is predicted as iteration x mean.
  * The average policy is a table of strategy sums over the met states (the opponent's current policy added
@@ -31,6 +34,7 @@ typedef struct {
     rc_config cfg;
     rc_set set;
     uint32_t batch;         /* traversals per player per iteration */
+    bool fit_all;           /* bootstrap: fit every row (the table regressor), else the visited states' */
     sv_tree table;          /* information states met, perfect-recall keys, no nodes */
     long iteration;
     rc_rows rows[2];        /* per player: the rows of its states' actions, in the order met */
@@ -41,9 +45,9 @@ typedef struct {
     float *inst;            /* [table.n_actions]: the current batch's regrets */
     double *strategy_sum;   /* [table.n_actions] */
     uint32_t cap;           /* capacity of the per-action arrays */
-    uint32_t *visited;      /* reservoir: the traverser states the batch visited */
+    uint32_t *visited;      /* the traverser states the batch visited */
     uint32_t n_visited, visited_cap;
-    long *last_visit;       /* [table.n_infosets]: the iteration that last listed the state (reservoir) */
+    long *last_visit;       /* [table.n_infosets]: the iteration that last listed the state */
     uint32_t *res_row[2];
     float *res_val[2];
     uint32_t res_n[2];
