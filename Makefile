@@ -132,7 +132,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test check-layers check-install test-build bench bench-build league policies rl-policies rcfr-policies experiments rl-report plots nightly install clean help
+.PHONY: all deps test check-layers check-install test-build bench bench-build league policies rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -206,6 +206,14 @@ EXPERIMENT_ITERATIONS ?= 200
 experiments: all
 	@scripts/rcfr_experiments.sh "$(BIN)" results/experiments $(EXPERIMENT_ITERATIONS) 2
 
+# Sampled RCFR and f-RCFR on 3x3 classical and abrupt (docs/experiments.md): RCFR3X3_SECONDS of training
+# per run (default 600; six runs, one at a time, niced) plus the exact evaluation of each policy (2-5
+# minutes on classical, longer on abrupt): about 1 h 30 min with the default; results/rcfr-3x3/table.md.
+RCFR3X3_SECONDS ?= 600
+rcfr-3x3: $(BIN)/rcfr-train
+	@mkdir -p results/rcfr-3x3
+	@scripts/rcfr_sampled_3x3.sh "$(BIN)" results/rcfr-3x3 $(RCFR3X3_SECONDS) 100 | tee results/rcfr-3x3/table.md
+
 # Learning curves and final win rates of Q-learning and SARSA (docs/bots.md), with a gnuplot figure:
 # RL_SECONDS of training per 3x3 run (default 300; four runs), about 25 minutes in all.
 RL_SECONDS ?= 300
@@ -258,6 +266,7 @@ help:
 	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/, about a minute)"
 	@echo "make rcfr-policies train the RCFR and f-RCFR policies the league configs use (results/rcfr/)"
 	@echo "make experiments rerun the RCFR / f-RCFR comparison of docs/experiments.md (results/experiments/)"
+	@echo "make rcfr-3x3     sampled RCFR / f-RCFR on 3x3, exact exploitability (RCFR3X3_SECONDS per run; results/rcfr-3x3/)"
 	@echo "make rl-report  learning curves and win rates of Q-learning and SARSA (results/rl-report/, about 25 minutes)"
 	@echo "make plots      plots of a league already in results/arena.db (LEAGUE=name, default quick)"
 	@echo "make nightly    run configs/nightly.ini and write results/nightly/DATE/report.{md,html} (docs/nightly.md)"

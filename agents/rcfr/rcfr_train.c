@@ -51,7 +51,7 @@ static const char help[] =
     "                         come, for boards whose tree does not fit (3x3, 4x3); exact exploitability by the\n"
     "                         information-state walk where it applies (at most 16 cells), only at the end\n"
     "                         unless --eval-every; no checkpoints (a sampled run neither writes nor resumes one)\n"
-    "  --batch N              external: traversals per player per iteration (default 1000)\n"
+    "  --batch N              external: traversals per player per iteration (default 100)\n"
     "  --rounds N --depth N --eta X      xgboost: rounds per fit (30), tree depth (8), learning rate (0.3)\n"
     "  --hidden N --epochs N             fann: hidden units (64), RPROP epochs per fit (30)\n"
     "  --threads N            xgboost threads (default 1: reproducible bit for bit)\n"
@@ -84,7 +84,7 @@ typedef struct {
     double *avg;
     sv_eval e;              /* the last evaluation */
     /* --sampling external: the game, the sampled trainer, whether the walk evaluates. */
-    bool sampled, walk_eval;
+    bool sampled, walk_eval, have_batch;
     uint32_t batch;
     efg_game game;
     rc_sampled s;
@@ -326,7 +326,10 @@ static bool algorithm_option(trainer *t, int c, const char *arg)
             tc_die(2, "--sampling: expected full or external, got '%s'", arg);
         t->sampled = strcmp(arg, "external") == 0;
         break;
-    case 'B': t->batch = (uint32_t)tc_real("batch", arg, 1, 1e9); break;
+    case 'B':
+        t->batch = (uint32_t)tc_real("batch", arg, 1, 1e9);
+        t->have_batch = true;
+        break;
     default: return false;
     }
     return true;
@@ -385,6 +388,8 @@ static void option(trainer *t, tc_loop_options *o, int c, const char *arg, int a
 /* The choices that do not go together, refused with exit 2; frcfr's default link. */
 static void check_algorithm(trainer *t)
 {
+    if (t->have_batch && !t->sampled)
+        tc_die(2, "--batch is for --sampling external");
     if (t->algo_kind != ALGO_FRCFR && (t->link >= 0 || t->have_p || t->have_tau))
         tc_die(2, "--link, --p and --tau are for --algo frcfr (rcfr and rcfr+ use regret matching)");
     if (t->algo_kind == ALGO_FRCFR && t->link < 0)
@@ -485,7 +490,7 @@ int main(int argc, char **argv)
     tc_init("rcfr-train");
     trainer t = { .params = { .variant = HX_VARIANT_COUNT }, .cfg = rc_config_defaults(),
                   .rp = rg_defaults(RG_XGBOOST), .algo_kind = -1, .link = -1, .set = RC_RICH, .reg = RG_XGBOOST,
-                  .max_nodes = 40000000, .batch = 1000, .e = { .exploitability = NAN } };
+                  .max_nodes = 40000000, .batch = 100, .e = { .exploitability = NAN } };
     tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = -1, .checkpoint_every = 60 };
     parse_options(argc, argv, &t, &o);
     if (t.sampled)
