@@ -46,12 +46,15 @@ static const char help[] =
     "  --regressor R          xgboost (regression trees, default), fann (an MLP) or table (exact fit)\n"
     "  --targets T            bootstrap (previous prediction + new regret, default) or reservoir\n"
     "  --reservoir N          reservoir samples per player (default 1000000)\n"
-    "  --sampling full|external   full: passes over the built tree (default); external: each iteration runs\n"
+    "  --sampling full|external|outcome   full: passes over the built tree (default); external: each iteration runs\n"
     "                         --batch external-sampling traversals per player (as MCCFR) on states met as they\n"
     "                         come, for boards whose tree does not fit (3x3, 4x3); exact exploitability by the\n"
-    "                         information-state walk where it applies (at most 16 cells), only at the end\n"
+    "                         information-state walk on boards of at most 9 cells, only at the end\n"
     "                         unless --eval-every; no checkpoints (a sampled run neither writes nor resumes one)\n"
-    "  --batch N              external: traversals per player per iteration (default 100)\n"
+    "                         outcome: one sampled history per traversal (outcome-sampling MCCFR, the\n"
+    "                         traverser exploring with --epsilon), a few states each: for 4x3\n"
+    "  --batch N              traversals per player per iteration (default 100)\n"
+    "  --epsilon X            outcome: the traverser's exploration (default 0.6)\n"
     "  --rounds N --depth N --eta X      xgboost: rounds per fit (30), tree depth (8), learning rate (0.3)\n"
     "  --hidden N --epochs N             fann: hidden units (64), RPROP epochs per fit (30)\n"
     "  --threads N            xgboost threads (default 1: reproducible bit for bit)\n"
@@ -84,7 +87,8 @@ typedef struct {
     double *avg;
     sv_eval e;              /* the last evaluation */
     /* --sampling external: the game, the sampled trainer, whether the walk evaluates. */
-    bool sampled, walk_eval, have_batch;
+    bool sampled, walk_eval, have_batch, outcome, have_epsilon;
+    double epsilon;
     uint32_t batch;
     efg_game game;
     rc_sampled s;
@@ -289,7 +293,8 @@ static const struct option options[] = {
     { "seed", required_argument, 0, 'r' },      { "quiet", no_argument, 0, 'q' },
     { "json", no_argument, 0, 'j' },            { "help", no_argument, 0, 'h' },
     { "swap", no_argument, 0, 'S' },            { "sampling", required_argument, 0, 'G' },
-    { "batch", required_argument, 0, 'B' },     { 0, 0, 0, 0 },
+    { "batch", required_argument, 0, 'B' },     { "epsilon", required_argument, 0, 'X' },
+    { 0, 0, 0, 0 },
 };
 
 /* The options that choose the algorithm, its link and its targets; false when c is not one of them. */
@@ -322,9 +327,14 @@ static bool algorithm_option(trainer *t, int c, const char *arg)
         break;
     case 'V': t->cfg.reservoir = (uint32_t)tc_real("reservoir", arg, 1, 4e9); break;
     case 'G':
-        if (strcmp(arg, "full") && strcmp(arg, "external"))
-            tc_die(2, "--sampling: expected full or external, got '%s'", arg);
-        t->sampled = strcmp(arg, "external") == 0;
+        if (strcmp(arg, "full") && strcmp(arg, "external") && strcmp(arg, "outcome"))
+            tc_die(2, "--sampling: expected full, external or outcome, got '%s'", arg);
+        t->sampled = strcmp(arg, "full") != 0;
+        t->outcome = strcmp(arg, "outcome") == 0;
+        break;
+    case 'X':
+        t->epsilon = tc_real("epsilon", arg, 1e-6, 1);
+        t->have_epsilon = true;
         break;
     case 'B':
         t->batch = (uint32_t)tc_real("batch", arg, 1, 1e9);
@@ -389,7 +399,9 @@ static void option(trainer *t, tc_loop_options *o, int c, const char *arg, int a
 static void check_algorithm(trainer *t)
 {
     if (t->have_batch && !t->sampled)
-        tc_die(2, "--batch is for --sampling external");
+        tc_die(2, "--batch is for --sampling external or outcome");
+    if (t->have_epsilon && !t->outcome)
+        tc_die(2, "--epsilon is for --sampling outcome");
     if (t->algo_kind != ALGO_FRCFR && (t->link >= 0 || t->have_p || t->have_tau))
         tc_die(2, "--link, --p and --tau are for --algo frcfr (rcfr and rcfr+ use regret matching)");
     if (t->algo_kind == ALGO_FRCFR && t->link < 0)
@@ -448,9 +460,15 @@ static void build_sampled(trainer *t, tc_loop_options *o)
     char err[4600];
     if (rc_sampled_init(&t->s, &t->game, (rc_set)t->set, &t->cfg, t->batch, err, sizeof err) != 0)
         tc_die(1, "%s", err);
+    t->s.outcome = t->outcome;
+    t->s.epsilon = t->epsilon;
     const char *why = NULL;
     t->walk_eval = !t->no_eval && iw_supported(t->params.variant, t->params.rows, t->params.cols,
                                                t->params.flags & HX_SWAP_RULE, &why);
+    if (t->walk_eval && t->params.rows * t->params.cols > 9) { /* minutes on 9 cells; far longer beyond */
+        t->walk_eval = false;
+        why = "the information-state walk is for boards of at most 9 cells here";
+    }
     if (!t->no_eval && !t->walk_eval) {
         o->eval_every = 0;
         if (!o->quiet)
@@ -458,8 +476,9 @@ static void build_sampled(trainer *t, tc_loop_options *o)
     }
     o->eval_off_clock = true; /* minutes of the walk are not training time */
     if (!o->quiet)
-        fprintf(stderr, "rcfr-train: sampled (%u traversals per player per iteration), %s features, exact "
-                        "exploitability %s\n", t->s.batch, rc_set_name((rc_set)t->set),
+        fprintf(stderr, "rcfr-train: %s sampling (%u traversals per player per iteration), %s features, exact "
+                        "exploitability %s\n", t->outcome ? "outcome" : "external", t->s.batch,
+                rc_set_name((rc_set)t->set),
                 t->walk_eval ? "by the information-state walk" : "off");
 }
 
@@ -490,7 +509,7 @@ int main(int argc, char **argv)
     tc_init("rcfr-train");
     trainer t = { .params = { .variant = HX_VARIANT_COUNT }, .cfg = rc_config_defaults(),
                   .rp = rg_defaults(RG_XGBOOST), .algo_kind = -1, .link = -1, .set = RC_RICH, .reg = RG_XGBOOST,
-                  .max_nodes = 40000000, .batch = 100, .e = { .exploitability = NAN } };
+                  .max_nodes = 40000000, .batch = 100, .epsilon = 0.6, .e = { .exploitability = NAN } };
     tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = -1, .checkpoint_every = 60 };
     parse_options(argc, argv, &t, &o);
     if (t.sampled)

@@ -25,6 +25,7 @@ int rc_sampled_init(rc_sampled *s, const efg_game *g, rc_set set, const rc_confi
     s->set = set;
     s->batch = batch ? batch : 1;
     s->fit_all = cfg->regressor.kind == RG_TABLE;
+    s->epsilon = 0.6;
     s->rng = cfg->seed;
     s->res_rng = cfg->seed ^ 0x5eedbeefcafef00dULL;
     s->states = malloc(g->state_size * MAX_DEPTH);
@@ -184,6 +185,64 @@ static double walk(rc_sampled *s, int level, int traverser, int d0, int d1, doub
     return v;
 }
 
+/* Outcome sampling: one sampled history; the traverser draws from epsilon-uniform + (1 - epsilon) its
+ * policy, q is the product of those draws above. Returns u(z) / q(z) in *w and the traverser's reach from
+ * here to z under the policy; adds the sampled regrets r(a) = w tail ([a == a*] - sigma(a*)), where tail is
+ * the traverser's reach from the sampled action to z. */
+static double walk_outcome(rc_sampled *s, int level, int traverser, int d0, int d1, double q, double weight,
+                           double *w, bool *oom)
+{
+    const efg_game *g = s->g;
+    const void *st = s->states + (size_t)level * g->state_size;
+    void *child = s->states + (size_t)(level + 1) * g->state_size;
+    int player = g->player(g, st);
+    if (player == EFG_TERMINAL) {
+        double u = g->utility(g, st);
+        *w = (traverser == 0 ? u : -u) / q;
+        return 1;
+    }
+    if (level + 1 >= MAX_DEPTH) {
+        *oom = true;
+        return 0;
+    }
+    uint16_t actions[EFG_MAX_ACTIONS];
+    double probs[EFG_MAX_ACTIONS];
+    int n = g->actions(g, st, actions, probs);
+    if (player == EFG_CHANCE) {
+        g->apply(g, child, st, actions[sv_mccfr_sample(&s->rng, probs, n)]);
+        return walk_outcome(s, level + 1, traverser, d0, d1, q, weight, w, oom);
+    }
+    uint32_t known = s->table.n_infosets;
+    int64_t k = sv_tree_intern(&s->table, player, g->infoset(g, st), player == 0 ? d0 : d1, actions, n);
+    if (k < 0 || !reserve(s) || (s->table.n_infosets > known && !add_rows(s, k, (const hx_game *)st))) {
+        *oom = true;
+        return 0;
+    }
+    uint32_t off = s->table.infosets[k].offset;
+    double sigma[EFG_MAX_ACTIONS];
+    rc_link_policy(&s->cfg.link, s->pred + off, n, sigma);
+    int e0 = d0 + (player == 0), e1 = d1 + (player == 1);
+    if (player != traverser) {
+        for (int a = 0; a < n; a++)
+            s->strategy_sum[off + a] += weight * sigma[a];
+        g->apply(g, child, st, actions[sv_mccfr_sample(&s->rng, sigma, n)]);
+        return walk_outcome(s, level + 1, traverser, e0, e1, q, weight, w, oom);
+    }
+    double mix[EFG_MAX_ACTIONS];
+    for (int a = 0; a < n; a++)
+        mix[a] = s->epsilon / n + (1 - s->epsilon) * sigma[a];
+    int pick = sv_mccfr_sample(&s->rng, mix, n);
+    g->apply(g, child, st, actions[pick]);
+    double tail = walk_outcome(s, level + 1, traverser, e0, e1, q * mix[pick], weight, w, oom);
+    if (*oom)
+        return 0;
+    for (int a = 0; a < n; a++)
+        s->inst[off + a] += (float)(*w * tail * ((a == pick) - sigma[pick]) / s->batch);
+    if (!mark_visited(s, k, s->iteration + 1))
+        *oom = true;
+    return tail * sigma[pick];
+}
+
 /* The batch's regrets of the visited states into player p's reservoir (Vitter's algorithm R). */
 static void sample_reservoir(rc_sampled *s, int p)
 {
@@ -275,7 +334,11 @@ int rc_sampled_iterate(rc_sampled *s, char *err, size_t errlen)
         bool oom = false;
         for (uint32_t b = 0; b < s->batch && !oom; b++) {
             g->root(g, s->states);
-            walk(s, 0, p, 0, 0, weight, &oom);
+            double w;
+            if (s->outcome)
+                walk_outcome(s, 0, p, 0, 0, 1, weight, &w, &oom);
+            else
+                walk(s, 0, p, 0, 0, weight, &oom);
             s->traversals++;
         }
         if (oom) {

@@ -19,6 +19,10 @@
  *              sv_mccfr with the same seed).
  *   reservoir  the rows of the states the batch visited go into a reservoir with their regrets; the
  *              model fits their mean and the cumulative regret is predicted as iteration x mean.
+ * With outcome set (after rc_sampled_init), a traversal is one sampled history instead (outcome-sampling
+ * MCCFR, Lanctot et al. 2009): the traverser draws from epsilon-uniform + (1 - epsilon) its policy and the
+ * regrets of the states on the path are importance-weighted by that draw's probability. Far noisier per
+ * traversal but it meets a handful of states, where one external-sampling traversal of 4x3 meets millions.
  * The average policy is a table of strategy sums over the met states (the opponent's current policy added
  * where it is sampled, weighted by the iteration for RCFR+), as in sv_mccfr. */
 #ifndef AGENTS_RCFR_SRCFR_H
@@ -35,6 +39,8 @@ typedef struct {
     rc_set set;
     uint32_t batch;         /* traversals per player per iteration */
     bool fit_all;           /* bootstrap: fit every row (the table regressor), else the visited states' */
+    bool outcome;           /* outcome sampling instead of external sampling (default false) */
+    double epsilon;         /* outcome sampling's exploration (default 0.6) */
     sv_tree table;          /* information states met, perfect-recall keys, no nodes */
     long iteration;
     rc_rows rows[2];        /* per player: the rows of its states' actions, in the order met */

@@ -4,8 +4,9 @@
  * exact-model equivalences (onehot features + table regressor: RCFR = CFR, RCFR+ = CFR+, a full reservoir
  * = CFR; f-RCFR with p = 2 = RCFR under an approximate model), a small XGBoost run whose exploitability
  * falls below a fixed bound, and sampled RCFR (srcfr.h): the exact model with batch 1 is external-sampling
- * MCCFR sample for sample, sampled f-RCFR and XGBoost runs fall well below uniform's exploitability, the
- * written policy loads and gives the same exploitability, and a 3x3 run writes a legal policy. */
+ * MCCFR sample for sample, sampled f-RCFR, outcome-sampled and XGBoost runs fall well below uniform's
+ * exploitability, the written policy loads and gives the same exploitability, and a 3x3 run writes a legal
+ * policy. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -481,8 +482,8 @@ static void sampled_exact_is_mccfr(void **state)
     }
 }
 
-/* Sampled f-RCFR (exact model, exp link) and sampled RCFR (xgboost, coarse features) on 2x3 abrupt fall well
- * below uniform play's exploitability; the written policy loads, is a distribution over the legal cells of
+/* Sampled f-RCFR (exact model, exp link), outcome-sampled RCFR (exact model) and sampled RCFR (xgboost,
+ * coarse features) on 2x3 abrupt fall well below uniform play's exploitability; the written policy loads, is a distribution over the legal cells of
  * every state, and scores the same on the tree. */
 static void sampled_runs_converge(void **state)
 {
@@ -535,6 +536,16 @@ static void sampled_runs_converge(void **state)
     pf_close(&pol);
     free(on);
     free(avg);
+    rc_sampled_free(&s);
+
+    cfg = exact_config();
+    assert_int_equal(rc_sampled_init(&s, &g, RC_ONEHOT, &cfg, 100, err, sizeof err), 0);
+    s.outcome = true;
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(rc_sampled_iterate(&s, err, sizeof err), 0);
+    e = sampled_exploitability(&s, &t);
+    print_message("2x3 abrupt outcome-sampled RCFR (onehot, table), 1000 x 100 traversals: exploitability %.4f\n", e);
+    assert_true(e < u / 2);
     rc_sampled_free(&s);
 
     cfg = rc_config_defaults();
