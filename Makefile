@@ -212,7 +212,7 @@ experiments: all
 RCFR3X3_SECONDS ?= 600
 rcfr-3x3: $(BIN)/rcfr-train
 	@mkdir -p results/rcfr-3x3
-	@scripts/rcfr_sampled_3x3.sh "$(BIN)" results/rcfr-3x3 $(RCFR3X3_SECONDS) 100 | tee results/rcfr-3x3/table.md
+	@scripts/rcfr_sampled_3x3.sh "$(BIN)" results/rcfr-3x3 $(RCFR3X3_SECONDS) 1000 "classical abrupt" outcome | tee results/rcfr-3x3/table.md
 
 # Learning curves and final win rates of Q-learning and SARSA (docs/bots.md), with a gnuplot figure:
 # RL_SECONDS of training per 3x3 run (default 300; four runs), about 25 minutes in all.
