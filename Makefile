@@ -207,8 +207,9 @@ experiments: all
 	@scripts/rcfr_experiments.sh "$(BIN)" results/experiments $(EXPERIMENT_ITERATIONS) 2
 
 # Sampled RCFR and f-RCFR on 3x3 classical and abrupt (docs/experiments.md): RCFR3X3_SECONDS of training
-# per run (default 600; six runs, one at a time, niced) plus the exact evaluation of each policy (2-5
-# minutes on classical, longer on abrupt): about 1 h 30 min with the default; results/rcfr-3x3/table.md.
+# per run (default 600; six runs, one at a time, niced; outcome sampling, batches of 1000) plus the exact
+# evaluation of each policy (7 to 16+ minutes each on a shared machine): 2 to 3 hours with the default;
+# results/rcfr-3x3/table.md.
 RCFR3X3_SECONDS ?= 600
 rcfr-3x3: $(BIN)/rcfr-train
 	@mkdir -p results/rcfr-3x3
