@@ -134,7 +134,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 benchmark rl-policies rcfr-policies experiments rl-report plots nightly install clean help
+.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 benchmark rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -221,6 +221,15 @@ EXPERIMENT_ITERATIONS ?= 200
 experiments: all
 	@scripts/rcfr_experiments.sh "$(BIN)" results/experiments $(EXPERIMENT_ITERATIONS) 2
 
+# Sampled RCFR and f-RCFR on 3x3 classical and abrupt (docs/experiments.md): RCFR3X3_SECONDS of training
+# per run (default 600; six runs, one at a time, niced; outcome sampling, batches of 1000) plus the exact
+# evaluation of each policy (7 to 16+ minutes each on a shared machine): 2 to 3 hours with the default;
+# results/rcfr-3x3/table.md.
+RCFR3X3_SECONDS ?= 600
+rcfr-3x3: $(BIN)/rcfr-train
+	@mkdir -p results/rcfr-3x3
+	@scripts/rcfr_sampled_3x3.sh "$(BIN)" results/rcfr-3x3 $(RCFR3X3_SECONDS) 1000 "classical abrupt" outcome | tee results/rcfr-3x3/table.md
+
 # Learning curves and final win rates of Q-learning and SARSA (docs/bots.md), with a gnuplot figure:
 # RL_SECONDS of training per 3x3 run (default 300; four runs), about 25 minutes in all.
 RL_SECONDS ?= 300
@@ -230,12 +239,21 @@ rl-report: all policies
 # The research bots' benchmark (configs/benchmark.ini, docs/benchmark.md): every research bot, random and
 # bridge on classical and abrupt 3x3 and 4x3. It trains what it lacks first: cfr's 3x3 policies
 # (policies-3x3: POLICY_3X3_SECONDS each, a night by default), the RL policies below (BENCH_RL_SECONDS each,
-# default 60) and the sampled RCFR family's (docs/experiments.md). A policy bot plays only the games it has a
-# policy for (cfr has none on 4x3: its tree is far beyond a table).
+# default 60) and the sampled RCFR family's (BENCH_RCFR_SECONDS each, default 600). A policy bot plays
+# only the games it has a policy for (cfr and the RCFR family have none on 4x3).
 BENCH_RL_SECONDS ?= 60
 BENCH_RL_POLICIES := $(foreach a,qlearning sarsa,$(foreach g,classical_3x3 abrupt_3x3 classical_4x3 abrupt_4x3,results/bench-rl/$(a)/$(g).pol))
-benchmark: deps all $(POLICIES_3X3) $(BENCH_RL_POLICIES)
+BENCH_RCFR_SECONDS ?= 600
+BENCH_RCFR_POLICIES := $(foreach b,rcfr frcfr-exp frcfr-poly,$(foreach v,classical abrupt,results/bench-rcfr/$(b)/$(v)_3x3.pol))
+benchmark: deps all $(POLICIES_3X3) $(BENCH_RL_POLICIES) $(BENCH_RCFR_POLICIES)
 	@scripts/league.sh "$(BIN)" configs/benchmark.ini
+
+# The sampled RCFR family on 3x3 (outcome sampling, batches of 1,000, BENCH_RCFR_SECONDS each; no exact
+# evaluation here: `make rcfr-3x3` measures it).
+results/bench-rcfr/%.pol: $(BIN)/rcfr-train
+	@mkdir -p $(@D)
+	@g=$(notdir $*); "$(BIN)/rcfr-train" $(RCFR_ARGS_$(patsubst %/,%,$(dir $*))) --variant $${g%_*} --board 3x3 \
+	    --sampling outcome --batch 1000 --seconds $(BENCH_RCFR_SECONDS) --no-eval --quiet --out $@ >/dev/null
 
 results/bench-rl/%.pol: $(BIN)/rl-train
 	@mkdir -p $(@D)
@@ -292,6 +310,7 @@ help:
 	@echo "make benchmark  the research bots' league on classical and abrupt 3x3 and 4x3 (configs/benchmark.ini, docs/benchmark.md)"
 	@echo "make rcfr-policies train the RCFR and f-RCFR policies the league configs use (results/rcfr/)"
 	@echo "make experiments rerun the RCFR / f-RCFR comparison of docs/experiments.md (results/experiments/)"
+	@echo "make rcfr-3x3     sampled RCFR / f-RCFR on 3x3, exact exploitability (RCFR3X3_SECONDS per run; results/rcfr-3x3/)"
 	@echo "make rl-report  learning curves and win rates of Q-learning and SARSA (results/rl-report/, about 25 minutes)"
 	@echo "make plots      plots of a league already in results/arena.db (LEAGUE=name, default quick)"
 	@echo "make nightly    run configs/nightly.ini and write results/nightly/DATE/report.{md,html} (docs/nightly.md)"

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "board.h"
 #include "bestresponse.h"
@@ -21,6 +20,7 @@
 #include "policy.h"
 #include "trainer_cli.h"
 #include "variant.h"
+#include "walkeval.h"
 #include "json.h"
 
 enum { ALGO_MCCFR = 3 };
@@ -127,21 +127,10 @@ static void walk_evaluate(trainer *t, sv_eval *e)
     snprintf(path, sizeof path, "%s.eval", t->out);
     pf_meta m = meta_of(t, NAN);
     double *avg = average(t);
-    if (pf_save_tree(table_of(t), avg, &m, path, err, sizeof err) != 0)
-        tc_die(1, "%s", err);
+    int rc = tc_walk_evaluate(table_of(t), avg, &m, path, e, err, sizeof err);
     free(avg);
-    pf_policy pol;
-    if (pf_load(&pol, path, err, sizeof err) != 0)
-        tc_die(1, "%s", err);
-    iw_result r;
-    int rc = iw_evaluate(t->params.variant, t->params.rows, t->params.cols, &pol, &pol, iw_default_threads(), NULL,
-                         NULL, &r, err, sizeof err);
-    pf_close(&pol);
-    unlink(path);
     if (rc != 0)
         tc_die(1, "exact evaluation: %s", err);
-    *e = (sv_eval){ .ev0 = r.ev_black, .br = { r.br[0], r.br[1] }, .nashconv = r.nashconv,
-                    .exploitability = r.exploitability };
 }
 
 static bool evaluate(void *ctx)

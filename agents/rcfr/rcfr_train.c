@@ -3,7 +3,9 @@
  * (docs/policy-format.md) that bin/policy-bot plays. Walks the built perfect-recall tree like cfr-train's
  * full-pass algorithms, with the regrets in a regressor over features of (information state, action).
  * Progress on stderr, exact exploitability every K iterations, a CSV curve with the time split between
- * traversal and regression, and checkpoints (predicted regrets and strategy sums) a killed run resumes. */
+ * traversal and regression, and checkpoints (predicted regrets and strategy sums) a killed run resumes.
+ * --sampling external trains without the tree (srcfr.h: batches of external-sampling traversals, the
+ * states met as they come), scored exactly by the information-state walk where it applies (3x3). */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,12 +13,15 @@
 #include <string.h>
 
 #include "bestresponse.h"
+#include "infowalk.h"
 #include "checkpoint.h"
 #include "darkhex.h"
 #include "loop.h"
 #include "policy.h"
 #include "rcfr.h"
+#include "srcfr.h"
 #include "trainer_cli.h"
+#include "walkeval.h"
 #include "clock.h"
 #include "json.h"
 
@@ -27,7 +32,7 @@ static const char help[] =
     "(information state, action), the current policy comes from them through a link function, and the average\n"
     "policy is written as a policy file (docs/policy-format.md) that bin/policy-bot plays.\n\n"
     "  --variant V            classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash, hex\n"
-    "  --board RxC            rows x columns (the whole game tree must fit in --max-nodes)\n"
+    "  --board RxC            rows x columns (the whole game tree must fit in --max-nodes, unless sampled)\n"
     "  --swap                 hex with the swap rule\n"
     "  --algo A               rcfr (regret matching on the predictions), rcfr+ (targets floored at 0, linear\n"
     "                         averaging), frcfr (a link function, --link)\n"
@@ -41,10 +46,19 @@ static const char help[] =
     "  --regressor R          xgboost (regression trees, default), fann (an MLP) or table (exact fit)\n"
     "  --targets T            bootstrap (previous prediction + new regret, default) or reservoir\n"
     "  --reservoir N          reservoir samples per player (default 1000000)\n"
+    "  --sampling full|external|outcome   full: passes over the built tree (default); external: each iteration runs\n"
+    "                         --batch external-sampling traversals per player (as MCCFR) on states met as they\n"
+    "                         come, for boards whose tree does not fit (3x3, 4x3); exact exploitability by the\n"
+    "                         information-state walk on boards of at most 9 cells, only at the end\n"
+    "                         unless --eval-every; no checkpoints (a sampled run neither writes nor resumes one)\n"
+    "                         outcome: one sampled history per traversal (outcome-sampling MCCFR, the\n"
+    "                         traverser exploring with --epsilon), a few states each: for 4x3\n"
+    "  --batch N              traversals per player per iteration (default 100)\n"
+    "  --epsilon X            outcome: the traverser's exploration (default 0.6)\n"
     "  --rounds N --depth N --eta X      xgboost: rounds per fit (30), tree depth (8), learning rate (0.3)\n"
     "  --hidden N --epochs N             fann: hidden units (64), RPROP epochs per fit (30)\n"
     "  --threads N            xgboost threads (default 1: reproducible bit for bit)\n"
-    "  --eval-every K         exact exploitability every K iterations (default 10; 0 = only at the end)\n"
+    "  --eval-every K         exact exploitability every K iterations (default 10, external 0; 0 = at the end)\n"
     "  --no-eval              no exact exploitability at all\n"
     "  --curve FILE           append iteration,seconds,exploitability,nashconv,ev_black,br_black,br_white,\n"
     "                         walk_seconds,fit_seconds rows\n"
@@ -72,6 +86,12 @@ typedef struct {
     char algo[16];
     double *avg;
     sv_eval e;              /* the last evaluation */
+    /* --sampling external: the game, the sampled trainer, whether the walk evaluates. */
+    bool sampled, walk_eval, have_batch, outcome, have_epsilon;
+    double epsilon;
+    uint32_t batch;
+    efg_game game;
+    rc_sampled s;
     /* The command line's choices. */
     rc_config cfg;
     rg_params rp;
@@ -81,11 +101,50 @@ typedef struct {
     const char *out;
 } trainer;
 
+static long iteration_of(const trainer *t) { return t->sampled ? t->s.iteration : t->r.iteration; }
+static double walk_seconds(const trainer *t) { return t->sampled ? t->s.walk_seconds : t->r.walk_seconds; }
+static double fit_seconds(const trainer *t) { return t->sampled ? t->s.fit_seconds : t->r.fit_seconds; }
+static uint32_t states_of(const trainer *t) { return t->sampled ? t->s.table.n_infosets : t->tree.n_infosets; }
+
+static pf_meta policy_meta(const trainer *t, double exploitability)
+{
+    pf_meta m = { .variant = t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
+                  .flags = t->params.flags, .keys = PF_KEYS_PERFECT, .iterations = (uint64_t)iteration_of(t),
+                  .exploitability = exploitability };
+    snprintf(m.algo, sizeof m.algo, "%s", t->algo);
+    return m;
+}
+
+/* The sampled trainer's average policy per table action (the table grows: reallocated each time). */
+static double *sampled_average(trainer *t)
+{
+    double *avg = realloc(t->avg, sizeof *avg * (t->s.table.n_actions ? t->s.table.n_actions : 1));
+    if (!avg)
+        tc_die(1, "out of memory");
+    t->avg = avg;
+    rc_sampled_average(&t->s, avg);
+    return avg;
+}
+
+static bool sampled_evaluate(trainer *t)
+{
+    if (!t->walk_eval)
+        return false;
+    char path[4200], err[600];
+    snprintf(path, sizeof path, "%s.eval", t->out);
+    pf_meta m = policy_meta(t, NAN);
+    if (tc_walk_evaluate(&t->s.table, sampled_average(t), &m, path, &t->e, err, sizeof err) != 0)
+        tc_die(1, "exact evaluation: %s", err);
+    return true;
+}
+
 static bool evaluate(void *ctx)
 {
     trainer *t = ctx;
     if (t->no_eval)
         return false;
+    if (t->sampled)
+        return sampled_evaluate(t);
     rc_average(&t->r, t->avg);
     if (sv_evaluate(&t->tree, t->avg, &t->e) != 0)
         tc_die(1, "out of memory");
@@ -104,6 +163,8 @@ static sv_ckpt_meta ckpt_meta(const trainer *t)
 static double resume(void *ctx, const char *path)
 {
     trainer *t = ctx;
+    if (t->sampled)
+        return 0; /* a sampled run has no checkpoint */
     sv_ckpt_meta want = ckpt_meta(t), m;
     sv_tree tab;
     float *pred;
@@ -127,6 +188,8 @@ static double resume(void *ctx, const char *path)
 static void save_checkpoint(const void *ctx, const char *path, double seconds)
 {
     const trainer *t = ctx;
+    if (t->sampled)
+        return;
     sv_ckpt_meta m = ckpt_meta(t);
     m.iteration = t->r.iteration;
     m.seconds = seconds;
@@ -135,28 +198,30 @@ static void save_checkpoint(const void *ctx, const char *path, double seconds)
         tc_die(1, "checkpoint: %s", err);
 }
 
-static long count(const void *ctx) { return ((const trainer *)ctx)->r.iteration; }
+static long count(const void *ctx) { return iteration_of(ctx); }
 
 static void step(void *ctx)
 {
     trainer *t = ctx;
     char err[4600];
-    if (rc_iterate(&t->r, err, sizeof err) != 0)
-        tc_die(1, "iteration %ld: %s", t->r.iteration + 1, err);
+    if ((t->sampled ? rc_sampled_iterate(&t->s, err, sizeof err) : rc_iterate(&t->r, err, sizeof err)) != 0)
+        tc_die(1, "iteration %ld: %s", iteration_of(t) + 1, err);
 }
 
 static void curve_row(const void *ctx, FILE *curve, double seconds)
 {
     const trainer *t = ctx;
     const sv_eval *e = &t->e;
-    fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g,%.3f,%.3f\n", t->r.iteration, seconds, e->exploitability,
-            e->nashconv, e->ev0, e->br[0], e->br[1], t->r.walk_seconds, t->r.fit_seconds);
+    fprintf(curve, "%ld,%.3f,%.9g,%.9g,%.9g,%.9g,%.9g,%.3f,%.3f\n", iteration_of(t), seconds, e->exploitability,
+            e->nashconv, e->ev0, e->br[0], e->br[1], walk_seconds(t), fit_seconds(t));
 }
 
 static void progress(const void *ctx, bool evaluated)
 {
     const trainer *t = ctx;
-    fprintf(stderr, "  traversal %.1f s  regression %.1f s", t->r.walk_seconds, t->r.fit_seconds);
+    fprintf(stderr, "  traversal %.1f s  regression %.1f s", walk_seconds(t), fit_seconds(t));
+    if (t->sampled)
+        fprintf(stderr, "  states %u", t->s.table.n_infosets);
     if (evaluated)
         fprintf(stderr, "  exploitability %.3e", t->e.exploitability);
 }
@@ -168,8 +233,8 @@ static void print_summary(const trainer *t, double seconds, bool evaluated)
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"features\":\"%s\",\"regressor\":\"%s\","
                "\"iterations\":%ld,\"seconds\":%.3f,\"walk_seconds\":%.3f,\"fit_seconds\":%.3f,\"infosets\":%u,"
                "\"exploitability\":",
-               hx_variant_name(t->params.variant), t->params.rows, t->params.cols, t->algo, set, reg, t->r.iteration,
-               seconds, t->r.walk_seconds, t->r.fit_seconds, t->tree.n_infosets);
+               hx_variant_name(t->params.variant), t->params.rows, t->params.cols, t->algo, set, reg, iteration_of(t),
+               seconds, walk_seconds(t), fit_seconds(t), states_of(t));
         if (evaluated)
             printf("%.9g", t->e.exploitability);
         else
@@ -182,7 +247,7 @@ static void print_summary(const trainer *t, double seconds, bool evaluated)
     printf("%s: %dx%d %s, %s (%s features, %s), %ld iterations in %.1f s (traversal %.1f s, regression %.1f s), "
            "%u information states",
            t->out, t->params.rows, t->params.cols, hx_variant_name(t->params.variant), t->algo, set, reg,
-           t->r.iteration, seconds, t->r.walk_seconds, t->r.fit_seconds, t->tree.n_infosets);
+           iteration_of(t), seconds, walk_seconds(t), fit_seconds(t), states_of(t));
     if (evaluated)
         printf(", exploitability %.3e", t->e.exploitability);
     putchar('\n');
@@ -192,13 +257,14 @@ static void print_summary(const trainer *t, double seconds, bool evaluated)
 static void write_policy(void *ctx, const tc_loop_end *end)
 {
     trainer *t = ctx;
-    pf_meta m = { .variant = t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
-                  .flags = t->params.flags, .keys = PF_KEYS_PERFECT, .iterations = (uint64_t)t->r.iteration,
-                  .exploitability = end->evaluated ? t->e.exploitability : NAN };
-    snprintf(m.algo, sizeof m.algo, "%s", t->algo);
-    rc_average(&t->r, t->avg);
+    pf_meta m = policy_meta(t, end->evaluated ? t->e.exploitability : NAN);
+    const sv_tree *table = t->sampled ? &t->s.table : &t->tree;
+    if (t->sampled)
+        sampled_average(t);
+    else
+        rc_average(&t->r, t->avg);
     char err[4600];
-    if (pf_save_tree(&t->tree, t->avg, &m, t->out, err, sizeof err) != 0)
+    if (pf_save_tree(table, t->avg, &m, t->out, err, sizeof err) != 0)
         tc_die(1, "%s", err);
     print_summary(t, end->seconds, end->evaluated);
 }
@@ -226,7 +292,9 @@ static const struct option options[] = {
     { "fresh", no_argument, 0, 'F' },           { "max-nodes", required_argument, 0, 'm' },
     { "seed", required_argument, 0, 'r' },      { "quiet", no_argument, 0, 'q' },
     { "json", no_argument, 0, 'j' },            { "help", no_argument, 0, 'h' },
-    { "swap", no_argument, 0, 'S' },            { 0, 0, 0, 0 },
+    { "swap", no_argument, 0, 'S' },            { "sampling", required_argument, 0, 'G' },
+    { "batch", required_argument, 0, 'B' },     { "epsilon", required_argument, 0, 'X' },
+    { 0, 0, 0, 0 },
 };
 
 /* The options that choose the algorithm, its link and its targets; false when c is not one of them. */
@@ -258,6 +326,20 @@ static bool algorithm_option(trainer *t, int c, const char *arg)
         t->cfg.targets = strcmp(arg, "reservoir") == 0 ? RC_RESERVOIR : RC_BOOTSTRAP;
         break;
     case 'V': t->cfg.reservoir = (uint32_t)tc_real("reservoir", arg, 1, 4e9); break;
+    case 'G':
+        if (strcmp(arg, "full") && strcmp(arg, "external") && strcmp(arg, "outcome"))
+            tc_die(2, "--sampling: expected full, external or outcome, got '%s'", arg);
+        t->sampled = strcmp(arg, "full") != 0;
+        t->outcome = strcmp(arg, "outcome") == 0;
+        break;
+    case 'X':
+        t->epsilon = tc_real("epsilon", arg, 1e-6, 1);
+        t->have_epsilon = true;
+        break;
+    case 'B':
+        t->batch = (uint32_t)tc_real("batch", arg, 1, 1e9);
+        t->have_batch = true;
+        break;
     default: return false;
     }
     return true;
@@ -316,6 +398,10 @@ static void option(trainer *t, tc_loop_options *o, int c, const char *arg, int a
 /* The choices that do not go together, refused with exit 2; frcfr's default link. */
 static void check_algorithm(trainer *t)
 {
+    if (t->have_batch && !t->sampled)
+        tc_die(2, "--batch is for --sampling external or outcome");
+    if (t->have_epsilon && !t->outcome)
+        tc_die(2, "--epsilon is for --sampling outcome");
     if (t->algo_kind != ALGO_FRCFR && (t->link >= 0 || t->have_p || t->have_tau))
         tc_die(2, "--link, --p and --tau are for --algo frcfr (rcfr and rcfr+ use regret matching)");
     if (t->algo_kind == ALGO_FRCFR && t->link < 0)
@@ -362,9 +448,40 @@ static void parse_options(int argc, char **argv, trainer *t, tc_loop_options *o)
     if (t->max_nodes > UINT32_MAX)
         t->max_nodes = UINT32_MAX;
     configure(t);
+    if (o->eval_every < 0)
+        o->eval_every = t->sampled ? 0 : 10;
 }
 
 /* The perfect-recall tree, the features and the regressor. */
+/* --sampling external: the game and the sampled trainer; the walk evaluates when it handles the game. */
+static void build_sampled(trainer *t, tc_loop_options *o)
+{
+    sv_darkhex_game(&t->game, &t->params);
+    char err[4600];
+    if (rc_sampled_init(&t->s, &t->game, (rc_set)t->set, &t->cfg, t->batch, err, sizeof err) != 0)
+        tc_die(1, "%s", err);
+    t->s.outcome = t->outcome;
+    t->s.epsilon = t->epsilon;
+    const char *why = NULL;
+    t->walk_eval = !t->no_eval && iw_supported(t->params.variant, t->params.rows, t->params.cols,
+                                               t->params.flags & HX_SWAP_RULE, &why);
+    if (t->walk_eval && t->params.rows * t->params.cols > 9) { /* minutes on 9 cells; far longer beyond */
+        t->walk_eval = false;
+        why = "the information-state walk is for boards of at most 9 cells here";
+    }
+    if (!t->no_eval && !t->walk_eval) {
+        o->eval_every = 0;
+        if (!o->quiet)
+            fprintf(stderr, "rcfr-train: no exact exploitability on this board (%s)\n", why);
+    }
+    o->eval_off_clock = true; /* minutes of the walk are not training time */
+    if (!o->quiet)
+        fprintf(stderr, "rcfr-train: %s sampling (%u traversals per player per iteration), %s features, exact "
+                        "exploitability %s\n", t->outcome ? "outcome" : "external", t->s.batch,
+                rc_set_name((rc_set)t->set),
+                t->walk_eval ? "by the information-state walk" : "off");
+}
+
 static void build(trainer *t, bool quiet)
 {
     efg_game game;
@@ -392,15 +509,19 @@ int main(int argc, char **argv)
     tc_init("rcfr-train");
     trainer t = { .params = { .variant = HX_VARIANT_COUNT }, .cfg = rc_config_defaults(),
                   .rp = rg_defaults(RG_XGBOOST), .algo_kind = -1, .link = -1, .set = RC_RICH, .reg = RG_XGBOOST,
-                  .max_nodes = 40000000, .e = { .exploitability = NAN } };
-    tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = 10, .checkpoint_every = 60 };
+                  .max_nodes = 40000000, .batch = 100, .epsilon = 0.6, .e = { .exploitability = NAN } };
+    tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = -1, .checkpoint_every = 60 };
     parse_options(argc, argv, &t, &o);
-    build(&t, o.quiet);
+    if (t.sampled)
+        build_sampled(&t, &o);
+    else
+        build(&t, o.quiet);
     if (t.no_eval)
         o.eval_every = 0;
     tc_loop_run(&rcfr_trainer, &o, &t);
     free(t.avg);
     rc_free(&t.r);
+    rc_sampled_free(&t.s);
     rc_features_free(&t.feat);
     sv_tree_free(&t.tree);
     return tc_exit_status();

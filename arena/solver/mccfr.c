@@ -14,7 +14,7 @@
 
 static double uniform01(uint64_t *s) { return (double)(mix_next(s) >> 11) * 0x1.0p-53; }
 
-static int sample(uint64_t *rng, const double *p, int n)
+int sv_mccfr_sample(uint64_t *rng, const double *p, int n)
 {
     double u = uniform01(rng), acc = 0;
     for (int a = 0; a < n - 1; a++) {
@@ -78,7 +78,7 @@ static double walk(sv_mccfr *m, int level, int traverser, int d0, int d1, bool *
     double probs[EFG_MAX_ACTIONS];
     int n = g->actions(g, s, actions, probs);
     if (player == EFG_CHANCE) {
-        g->apply(g, child, s, actions[sample(&m->rng, probs, n)]);
+        g->apply(g, child, s, actions[sv_mccfr_sample(&m->rng, probs, n)]);
         return walk(m, level + 1, traverser, d0, d1, oom);
     }
     uint64_t key = m->table.view_keys ? g->view_key(g, s) : g->infoset(g, s);
@@ -94,7 +94,7 @@ static double walk(sv_mccfr *m, int level, int traverser, int d0, int d1, bool *
     if (player != traverser) {
         for (int a = 0; a < n; a++)
             m->strategy_sum[off + a] += sigma[a];
-        g->apply(g, child, s, actions[sample(&m->rng, sigma, n)]);
+        g->apply(g, child, s, actions[sv_mccfr_sample(&m->rng, sigma, n)]);
         return walk(m, level + 1, traverser, e0, e1, oom);
     }
     double va[EFG_MAX_ACTIONS], v = 0;

@@ -32,4 +32,8 @@ int sv_mccfr_iterate(sv_mccfr *m);
 /* The average strategy per table action (uniform where never updated): out[table.n_actions]. */
 void sv_mccfr_average(const sv_mccfr *m, double *out);
 
+/* An action index drawn from p[n] with one step of rng (the draw every sampled walk makes: sampled RCFR
+ * draws exactly as MCCFR does). */
+int sv_mccfr_sample(uint64_t *rng, const double *p, int n);
+
 #endif

@@ -2,10 +2,15 @@
  * link's uniform fallback), features (shape, one-hot blocks, determinism, state-dependent action
  * differences), the regressors (exact table means, an XGBoost fit, FANN refusing sparse rows), the
  * exact-model equivalences (onehot features + table regressor: RCFR = CFR, RCFR+ = CFR+, a full reservoir
- * = CFR; f-RCFR with p = 2 = RCFR under an approximate model) and a small XGBoost run whose exploitability
- * falls below a fixed bound. */
+ * = CFR; f-RCFR with p = 2 = RCFR under an approximate model), a small XGBoost run whose exploitability
+ * falls below a fixed bound, and sampled RCFR (srcfr.h): the exact model with batch 1 is external-sampling
+ * MCCFR sample for sample, sampled f-RCFR, outcome-sampled and XGBoost runs fall well below uniform's
+ * exploitability, the written policy loads and gives the same exploitability, and a 3x3 run writes a legal
+ * policy. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "bestresponse.h"
 #include "cfr.h"
@@ -14,6 +19,9 @@
 #include "linkfn.h"
 #include "rcfr.h"
 #include "regressor.h"
+#include "mccfr.h"
+#include "policy.h"
+#include "srcfr.h"
 #include "test_util.h"
 
 static void assert_policy(const double *got, const double *want, int n, double tol)
@@ -389,6 +397,213 @@ static void small_run_converges(void **state)
     sv_tree_free(&t);
 }
 
+/* The sampled table's average policy on the built tree (uniform where the table lacks a state). */
+static void project_sampled(const rc_sampled *s, const sv_tree *t, double *out)
+{
+    double *avg = malloc(sizeof *avg * (s->table.n_actions ? s->table.n_actions : 1));
+    assert_non_null(avg);
+    rc_sampled_average(s, avg);
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        int64_t j = sv_tree_find(&s->table, is->player, is->key);
+        for (int a = 0; a < is->n; a++)
+            out[is->offset + a] = j >= 0 ? avg[s->table.infosets[j].offset + a] : 1.0 / is->n;
+    }
+    free(avg);
+}
+
+/* Exploitability of the sampled run's average policy, on the built tree of the same game. */
+static double sampled_exploitability(const rc_sampled *s, const sv_tree *t)
+{
+    double *pol = malloc(sizeof *pol * t->n_actions);
+    assert_non_null(pol);
+    project_sampled(s, t, pol);
+    sv_eval e;
+    assert_int_equal(sv_evaluate(t, pol, &e), 0);
+    free(pol);
+    return e.exploitability;
+}
+
+static double uniform_exploitability(const sv_tree *t)
+{
+    double *pol = malloc(sizeof *pol * t->n_actions);
+    assert_non_null(pol);
+    sv_uniform(t, pol);
+    sv_eval e;
+    assert_int_equal(sv_evaluate(t, pol, &e), 0);
+    free(pol);
+    return e.exploitability;
+}
+
+static rc_config exact_config(void)
+{
+    rc_config cfg = rc_config_defaults();
+    cfg.regressor = rg_defaults(RG_TABLE);
+    cfg.seed = 7;
+    return cfg;
+}
+
+/* onehot + table, batch 1: the same samples, states and average policy as sv_mccfr with the same seed. */
+static void sampled_exact_is_mccfr(void **state)
+{
+    (void)state;
+    const hx_variant variants[2] = { HX_CLASSICAL, HX_ABRUPT };
+    for (int v = 0; v < 2; v++) {
+        sv_darkhex p = { .variant = variants[v], .rows = 3, .cols = 2 };
+        efg_game g;
+        sv_darkhex_game(&g, &p);
+        rc_config cfg = exact_config();
+        rc_sampled s;
+        char err[256];
+        assert_int_equal(rc_sampled_init(&s, &g, RC_ONEHOT, &cfg, 1, err, sizeof err), 0);
+        sv_mccfr m;
+        assert_int_equal(sv_mccfr_init(&m, &g, false, 7), 0);
+        for (int i = 0; i < 400; i++) {
+            assert_int_equal(rc_sampled_iterate(&s, err, sizeof err), 0);
+            assert_int_equal(sv_mccfr_iterate(&m), 0);
+        }
+        assert_int_equal(s.table.n_infosets, m.table.n_infosets);
+        assert_int_equal(s.table.n_actions, m.table.n_actions);
+        double *a = malloc(sizeof *a * s.table.n_actions), *b = malloc(sizeof *b * m.table.n_actions);
+        rc_sampled_average(&s, a);
+        sv_mccfr_average(&m, b);
+        for (uint32_t k = 0; k < m.table.n_infosets; k++) {
+            assert_int_equal(s.table.infosets[k].key, m.table.infosets[k].key);
+            for (uint32_t i = 0; i < m.table.infosets[k].n; i++) {
+                uint32_t o = m.table.infosets[k].offset + i;
+                if (!(fabs(a[o] - b[o]) < 1e-9))
+                    fail_msg("variant %d state %u action %u: %.17g, mccfr %.17g", v, k, i, a[o], b[o]);
+            }
+        }
+        free(a);
+        free(b);
+        sv_mccfr_free(&m);
+        rc_sampled_free(&s);
+    }
+}
+
+/* Sampled f-RCFR (exact model, exp link), outcome-sampled RCFR (exact model) and sampled RCFR (xgboost,
+ * coarse features) on 2x3 abrupt fall well below uniform play's exploitability; the written policy loads, is a distribution over the legal cells of
+ * every state, and scores the same on the tree. */
+static void sampled_runs_converge(void **state)
+{
+    (void)state;
+    sv_tree t;
+    sv_darkhex p;
+    build(&t, &p, HX_ABRUPT, 2, 3);
+    efg_game g;
+    sv_darkhex_game(&g, &p);
+    double u = uniform_exploitability(&t);
+    char err[256];
+
+    rc_config cfg = exact_config();
+    cfg.link = (rc_link){ .kind = RC_LINK_EXP, .tau = RC_DEFAULT_TAU };
+    rc_sampled s;
+    assert_int_equal(rc_sampled_init(&s, &g, RC_ONEHOT, &cfg, 10, err, sizeof err), 0);
+    for (int i = 0; i < 300; i++)
+        assert_int_equal(rc_sampled_iterate(&s, err, sizeof err), 0);
+    double e = sampled_exploitability(&s, &t);
+    print_message("2x3 abrupt sampled f-RCFR exp0.1 (onehot, table), 300 x 10 traversals: exploitability %.4f "
+                  "(uniform %.4f), %u states\n", e, u, s.table.n_infosets);
+    assert_true(e < u / 4);
+
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/test_rcfr_%d.pol", (int)getpid());
+    double *avg = malloc(sizeof *avg * s.table.n_actions);
+    rc_sampled_average(&s, avg);
+    pf_meta meta = { .variant = p.variant, .rows = p.rows, .cols = p.cols, .keys = PF_KEYS_PERFECT,
+                     .iterations = (uint64_t)s.iteration, .exploitability = NAN };
+    snprintf(meta.algo, sizeof meta.algo, "frcfr-exp0.1");
+    assert_int_equal(pf_save_tree(&s.table, avg, &meta, path, err, sizeof err), 0);
+    pf_policy pol;
+    assert_int_equal(pf_load(&pol, path, err, sizeof err), 0);
+    unlink(path);
+    assert_int_equal(pol.n_entries, s.table.n_infosets);
+    for (uint32_t i = 0; i < pol.n_entries; i++) {
+        double sum = 0;
+        for (int a = 0; a < pol.entries[i].n; a++) {
+            assert_true(pol.probs[pol.entries[i].offset + a] >= 0);
+            sum += pol.probs[pol.entries[i].offset + a];
+        }
+        assert_true(fabs(sum - 1) < 1e-5);
+    }
+    double *on = malloc(sizeof *on * t.n_actions);
+    uint32_t missing[2];
+    assert_int_equal(pf_on_tree(&pol, &pol, &t, on, missing, err, sizeof err), 0); /* checks the cells */
+    sv_eval ef;
+    assert_int_equal(sv_evaluate(&t, on, &ef), 0);
+    assert_true(fabs(ef.exploitability - e) < 1e-5);
+    pf_close(&pol);
+    free(on);
+    free(avg);
+    rc_sampled_free(&s);
+
+    cfg = exact_config();
+    assert_int_equal(rc_sampled_init(&s, &g, RC_ONEHOT, &cfg, 100, err, sizeof err), 0);
+    s.outcome = true;
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(rc_sampled_iterate(&s, err, sizeof err), 0);
+    e = sampled_exploitability(&s, &t);
+    print_message("2x3 abrupt outcome-sampled RCFR (onehot, table), 1000 x 100 traversals: exploitability %.4f\n", e);
+    assert_true(e < u / 2);
+    rc_sampled_free(&s);
+
+    cfg = rc_config_defaults();
+    assert_int_equal(rc_sampled_init(&s, &g, RC_COARSE, &cfg, 20, err, sizeof err), 0);
+    for (int i = 0; i < 30; i++)
+        assert_int_equal(rc_sampled_iterate(&s, err, sizeof err), 0);
+    e = sampled_exploitability(&s, &t);
+    print_message("2x3 abrupt sampled RCFR (coarse, xgboost), 30 x 20 traversals: exploitability %.4f; traversal "
+                  "%.2f s, regression %.2f s\n", e, s.walk_seconds, s.fit_seconds);
+    assert_true(e < u / 2);
+    rc_sampled_free(&s);
+    sv_tree_free(&t);
+}
+
+/* A few sampled iterations on 3x3 classical (no tree): a legal policy over every state met. */
+static void sampled_3x3_smoke(void **state)
+{
+    (void)state;
+    sv_darkhex p = { .variant = HX_CLASSICAL, .rows = 3, .cols = 3 };
+    efg_game g;
+    sv_darkhex_game(&g, &p);
+    rc_config cfg = rc_config_defaults();
+    cfg.link = (rc_link){ .kind = RC_LINK_POLY, .p = 1.5 };
+    cfg.regressor.rounds = 5;
+    rc_sampled s;
+    char err[256];
+    assert_int_equal(rc_sampled_init(&s, &g, RC_RICH, &cfg, 1, err, sizeof err), 0);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(rc_sampled_iterate(&s, err, sizeof err), 0);
+    assert_true(s.table.n_infosets > 1000);
+    assert_int_equal(s.rows[0].n + s.rows[1].n, s.table.n_actions);
+    double *avg = malloc(sizeof *avg * s.table.n_actions);
+    rc_sampled_average(&s, avg);
+    for (uint32_t k = 0; k < s.table.n_infosets; k++) {
+        const sv_infoset *is = &s.table.infosets[k];
+        double sum = 0;
+        for (int a = 0; a < is->n; a++) {
+            assert_true(avg[is->offset + a] >= 0);
+            sum += avg[is->offset + a];
+        }
+        assert_true(fabs(sum - 1) < 1e-9);
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/test_rcfr3_%d.pol", (int)getpid());
+    pf_meta meta = { .variant = p.variant, .rows = 3, .cols = 3, .keys = PF_KEYS_PERFECT, .iterations = 2,
+                     .exploitability = NAN };
+    snprintf(meta.algo, sizeof meta.algo, "frcfr-poly1.5");
+    assert_int_equal(pf_save_tree(&s.table, avg, &meta, path, err, sizeof err), 0);
+    pf_policy pol;
+    assert_int_equal(pf_load(&pol, path, err, sizeof err), 0);
+    unlink(path);
+    assert_int_equal(pol.n_entries, s.table.n_infosets);
+    pf_close(&pol);
+    print_message("3x3 classical sampled f-RCFR poly1.5, 2 iterations: %u states\n", s.table.n_infosets);
+    free(avg);
+    rc_sampled_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +614,9 @@ int main(void)
         cmocka_unit_test(exact_model_is_tabular_cfr),
         cmocka_unit_test(frcfr_p2_is_rcfr),
         cmocka_unit_test(small_run_converges),
+        cmocka_unit_test(sampled_exact_is_mccfr),
+        cmocka_unit_test(sampled_runs_converge),
+        cmocka_unit_test(sampled_3x3_smoke),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
