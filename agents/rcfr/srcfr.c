@@ -134,6 +134,19 @@ static bool mark_visited(rc_sampled *s, int64_t k, long it)
     return true;
 }
 
+/* The information state of the player to move at st, interned (with its feature rows when it is new), and
+ * its current policy in sigma. Returns its index, or -1 when out of memory. */
+static int64_t meet(rc_sampled *s, const void *st, int player, int depth, const uint16_t *actions, int n,
+                    double *sigma)
+{
+    uint32_t known = s->table.n_infosets;
+    int64_t k = sv_tree_intern(&s->table, player, s->g->infoset(s->g, st), depth, actions, n);
+    if (k < 0 || !reserve(s) || (s->table.n_infosets > known && !add_rows(s, k, (const hx_game *)st)))
+        return -1;
+    rc_link_policy(&s->cfg.link, s->pred + s->table.infosets[k].offset, n, sigma);
+    return k;
+}
+
 /* Sampled counterfactual value for the traverser of the state at `level` (as mccfr.c's walk). */
 static double walk(rc_sampled *s, int level, int traverser, int d0, int d1, double weight, bool *oom)
 {
@@ -156,15 +169,13 @@ static double walk(rc_sampled *s, int level, int traverser, int d0, int d1, doub
         g->apply(g, child, st, actions[sv_mccfr_sample(&s->rng, probs, n)]);
         return walk(s, level + 1, traverser, d0, d1, weight, oom);
     }
-    uint32_t known = s->table.n_infosets;
-    int64_t k = sv_tree_intern(&s->table, player, g->infoset(g, st), player == 0 ? d0 : d1, actions, n);
-    if (k < 0 || !reserve(s) || (s->table.n_infosets > known && !add_rows(s, k, (const hx_game *)st))) {
+    double sigma[EFG_MAX_ACTIONS];
+    int64_t k = meet(s, st, player, player == 0 ? d0 : d1, actions, n, sigma);
+    if (k < 0) {
         *oom = true;
         return 0;
     }
     uint32_t off = s->table.infosets[k].offset;
-    double sigma[EFG_MAX_ACTIONS];
-    rc_link_policy(&s->cfg.link, s->pred + off, n, sigma);
     int e0 = d0 + (player == 0), e1 = d1 + (player == 1);
     if (player != traverser) {
         for (int a = 0; a < n; a++)
@@ -212,15 +223,13 @@ static double walk_outcome(rc_sampled *s, int level, int traverser, int d0, int 
         g->apply(g, child, st, actions[sv_mccfr_sample(&s->rng, probs, n)]);
         return walk_outcome(s, level + 1, traverser, d0, d1, q, weight, w, oom);
     }
-    uint32_t known = s->table.n_infosets;
-    int64_t k = sv_tree_intern(&s->table, player, g->infoset(g, st), player == 0 ? d0 : d1, actions, n);
-    if (k < 0 || !reserve(s) || (s->table.n_infosets > known && !add_rows(s, k, (const hx_game *)st))) {
+    double sigma[EFG_MAX_ACTIONS];
+    int64_t k = meet(s, st, player, player == 0 ? d0 : d1, actions, n, sigma);
+    if (k < 0) {
         *oom = true;
         return 0;
     }
     uint32_t off = s->table.infosets[k].offset;
-    double sigma[EFG_MAX_ACTIONS];
-    rc_link_policy(&s->cfg.link, s->pred + off, n, sigma);
     int e0 = d0 + (player == 0), e1 = d1 + (player == 1);
     if (player != traverser) {
         for (int a = 0; a < n; a++)
