@@ -147,6 +147,16 @@ static int64_t meet(rc_sampled *s, const void *st, int player, int depth, const 
     return k;
 }
 
+/* At a node of the traverser's opponent, in either sampling: its current policy joins the average policy
+ * (weighted as the sampling asks), and one action is drawn from it into child. */
+static void opponent_step(rc_sampled *s, uint32_t off, int n, double weight, const double *sigma,
+                          const uint16_t *actions, const void *st, void *child)
+{
+    for (int a = 0; a < n; a++)
+        s->strategy_sum[off + a] += weight * sigma[a];
+    s->g->apply(s->g, child, st, actions[sv_mccfr_sample(&s->rng, sigma, n)]);
+}
+
 /* Sampled counterfactual value for the traverser of the state at `level` (as mccfr.c's walk). */
 static double walk(rc_sampled *s, int level, int traverser, int d0, int d1, double weight, bool *oom)
 {
@@ -178,9 +188,7 @@ static double walk(rc_sampled *s, int level, int traverser, int d0, int d1, doub
     uint32_t off = s->table.infosets[k].offset;
     int e0 = d0 + (player == 0), e1 = d1 + (player == 1);
     if (player != traverser) {
-        for (int a = 0; a < n; a++)
-            s->strategy_sum[off + a] += weight * sigma[a];
-        g->apply(g, child, st, actions[sv_mccfr_sample(&s->rng, sigma, n)]);
+        opponent_step(s, off, n, weight, sigma, actions, st, child);
         return walk(s, level + 1, traverser, e0, e1, weight, oom);
     }
     double va[EFG_MAX_ACTIONS], v = 0;
@@ -232,9 +240,7 @@ static double walk_outcome(rc_sampled *s, int level, int traverser, int d0, int 
     uint32_t off = s->table.infosets[k].offset;
     int e0 = d0 + (player == 0), e1 = d1 + (player == 1);
     if (player != traverser) {
-        for (int a = 0; a < n; a++)
-            s->strategy_sum[off + a] += weight * sigma[a];
-        g->apply(g, child, st, actions[sv_mccfr_sample(&s->rng, sigma, n)]);
+        opponent_step(s, off, n, weight, sigma, actions, st, child);
         return walk_outcome(s, level + 1, traverser, e0, e1, q, weight, w, oom);
     }
     double mix[EFG_MAX_ACTIONS];
