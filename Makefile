@@ -134,7 +134,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 benchmark rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
+.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 curves-3x3 benchmark benchmark-exploit rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -248,6 +248,24 @@ BENCH_RCFR_POLICIES := $(foreach b,rcfr frcfr-exp frcfr-poly,$(foreach v,classic
 benchmark: deps all $(POLICIES_3X3) $(BENCH_RL_POLICIES) $(BENCH_RCFR_POLICIES)
 	@scripts/league.sh "$(BIN)" configs/benchmark.ini
 
+# The exploitability of every 3x3 policy the benchmark plays (arena exploit, minutes each on 3x3; results
+# kept in results/benchmark-exploit/, a file scored again only when its policy changed): docs/benchmark.md.
+benchmark-exploit: all
+	@mkdir -p results/benchmark-exploit
+	@scripts/benchmark_exploit.sh "$(BIN)" configs/benchmark.ini results/benchmark-exploit | tee results/benchmark-exploit/table.md
+
+# Exploitability against training time on 3x3 (docs/solver.md): external-sampling MCCFR on classical and
+# abrupt, snapshots after each of CURVE_3X3_POINTS seconds of training (one run, resumed from its
+# checkpoint), each scored exactly afterwards; results/curves-3x3/VARIANT.csv and exploitability.png. The
+# default (points up to one hour) takes about two hours with `make -j2 curves-3x3` (both variants at once).
+CURVE_3X3_POINTS ?= 600 1200 2400 3600
+curves-3x3: results/curves-3x3/classical.csv results/curves-3x3/abrupt.csv
+	@gnuplot -e "files='results/curves-3x3/classical.csv results/curves-3x3/abrupt.csv'; names='classical abrupt'; out='results/curves-3x3/exploitability.png'" scripts/curves.gp
+	@cat results/curves-3x3/classical.csv results/curves-3x3/abrupt.csv
+
+results/curves-3x3/%.csv: $(BIN)/cfr-train $(BIN)/arena
+	@scripts/curves_3x3.sh "$(BIN)" results/curves-3x3 $* "$(CURVE_3X3_POINTS)"
+
 # The sampled RCFR family on 3x3 (outcome sampling, batches of 1,000, BENCH_RCFR_SECONDS each; no exact
 # evaluation here: `make rcfr-3x3` measures it).
 results/bench-rcfr/%.pol: $(BIN)/rcfr-train
@@ -307,6 +325,8 @@ help:
 	@echo "make policies   train the CFR+ policies the league configs use (results/policies/)"
 	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/, about a minute)"
 	@echo "make policies-3x3 train MCCFR policies for classical and abrupt 3x3 (POLICY_3X3_SECONDS each, default one night)"
+	@echo "make curves-3x3 exploitability against training hours, MCCFR on classical and abrupt 3x3 (about 1.5 h)"
+	@echo "make benchmark-exploit  the exact exploitability of every 3x3 policy of the benchmark"
 	@echo "make benchmark  the research bots' league on classical and abrupt 3x3 and 4x3 (configs/benchmark.ini, docs/benchmark.md)"
 	@echo "make rcfr-policies train the RCFR and f-RCFR policies the league configs use (results/rcfr/)"
 	@echo "make experiments rerun the RCFR / f-RCFR comparison of docs/experiments.md (results/experiments/)"

@@ -51,6 +51,9 @@ static const char help[] =
     "  --fresh                ignore (and replace) an existing checkpoint\n"
     "  --max-nodes N          largest tree to build (default 40000000 nodes, about 1.3 GB)\n"
     "  --seed S               random seed of mccfr (default 1)\n"
+    "  --weighting W          mccfr: uniform (default: every iteration counts once) or linear (iteration t\n"
+    "                         counts about t times in the regrets and the average, as linear CFR; the\n"
+    "                         policy's algorithm is then mccfr-linear)\n"
     "  --quiet                no progress lines\n"
     "  --json                 print the summary as one JSON object (keys variant, board, algo, keys,\n"
     "                         iterations, seconds, infosets, exploitability (null if not computed), out)\n\n"
@@ -74,6 +77,7 @@ typedef struct {
     long max_nodes;
     uint64_t seed;
     bool no_eval, json;
+    bool linear;        /* --weighting linear (mccfr) */
 } trainer;
 
 static const sv_tree *table_of(const trainer *t) { return t->algo == ALGO_MCCFR ? &t->mc.table : &t->tree; }
@@ -83,7 +87,12 @@ static const double *sums_of(const trainer *t)
     return t->algo == ALGO_MCCFR ? t->mc.strategy_sum : t->cfr.strategy_sum;
 }
 static long iteration_of(const trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.iteration : t->cfr.iteration; }
-static const char *algo_name(int algo) { return algo == ALGO_MCCFR ? "mccfr" : sv_algo_name((sv_algo)algo); }
+static const char *algo_name(const trainer *t)
+{
+    if (t->algo != ALGO_MCCFR)
+        return sv_algo_name((sv_algo)t->algo);
+    return t->mc.linear ? "mccfr-linear" : "mccfr";
+}
 
 /* The average strategy of the training table, per action of the table. */
 static double *average(const trainer *t)
@@ -116,7 +125,7 @@ static pf_meta meta_of(const trainer *t, double exploitability)
     pf_meta m = { .variant = t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
                   .flags = t->params.flags, .keys = t->keys, .iterations = (uint64_t)iteration_of(t),
                   .exploitability = exploitability };
-    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t->algo));
+    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t));
     return m;
 }
 
@@ -161,7 +170,7 @@ static void save_checkpoint(const void *ctx, const char *path, double seconds)
     sv_ckpt_meta m = { .variant = (int)t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
                        .flags = t->params.flags, .keys = (int)t->keys, .iteration = iteration_of(t),
                        .rng = t->mc.rng, .seconds = seconds };
-    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t->algo));
+    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t));
     char err[512];
     if (sv_ckpt_save(path, &m, table_of(t), regret_of(t), sums_of(t), err, sizeof err) != 0)
         tc_die(1, "checkpoint: %s", err);
@@ -190,7 +199,7 @@ static double resume(void *ctx, const char *path)
     trainer *t = ctx;
     sv_ckpt_meta want = { .variant = (int)t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
                           .flags = t->params.flags, .keys = (int)t->keys }, m;
-    snprintf(want.algo, sizeof want.algo, "%s", algo_name(t->algo));
+    snprintf(want.algo, sizeof want.algo, "%s", algo_name(t));
     sv_tree tab;
     float *regret;
     double *sum;
@@ -246,7 +255,7 @@ static void print_summary(const trainer *t, double seconds, bool evaluated)
     if (t->json) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"algo\":\"%s\",\"keys\":\"%s\",\"iterations\":%ld,"
                "\"seconds\":%.3f,\"infosets\":%u,\"exploitability\":",
-               hx_variant_name(t->params.variant), t->params.rows, t->params.cols, algo_name(t->algo),
+               hx_variant_name(t->params.variant), t->params.rows, t->params.cols, algo_name(t),
                t->keys == PF_KEYS_VIEW ? "view" : "perfect", iteration_of(t), seconds, table_of(t)->n_infosets);
         if (evaluated)
             printf("%.9g", t->e.exploitability);
@@ -258,7 +267,7 @@ static void print_summary(const trainer *t, double seconds, bool evaluated)
         return;
     }
     printf("%s: %dx%d %s, %s, %ld iterations in %.1f s, %u information states", t->out, t->params.rows,
-           t->params.cols, hx_variant_name(t->params.variant), algo_name(t->algo), iteration_of(t), seconds,
+           t->params.cols, hx_variant_name(t->params.variant), algo_name(t), iteration_of(t), seconds,
            table_of(t)->n_infosets);
     if (evaluated)
         printf(", exploitability %.3e", t->e.exploitability);
@@ -296,6 +305,7 @@ static const struct option options[] = {
     { "fresh", no_argument, 0, 'F' },          { "max-nodes", required_argument, 0, 'm' },
     { "seed", required_argument, 0, 'r' },     { "quiet", no_argument, 0, 'q' },
     { "json", no_argument, 0, 'j' },           { "help", no_argument, 0, 'h' },
+    { "weighting", required_argument, 0, 'w' },
     { 0, 0, 0, 0 },
 };
 
@@ -329,6 +339,11 @@ static void option(trainer *t, tc_loop_options *o, int c, const char *arg, int a
     case 'q': o->quiet = true; break;
     case 'j': t->json = true; break;
     case 'N': t->no_eval = true; break;
+    case 'w':
+        if (strcmp(arg, "uniform") && strcmp(arg, "linear"))
+            tc_die(2, "--weighting: expected uniform or linear, got '%s'", arg);
+        t->linear = strcmp(arg, "linear") == 0;
+        break;
     case 'h': fputs(help, stdout); exit(0);
     default: tc_options_done(c, optind, argc, argv);
     }
@@ -351,6 +366,8 @@ static void parse_options(int argc, char **argv, trainer *t, tc_loop_options *o)
         t->max_nodes = UINT32_MAX;
     if (o->eval_every < 0)
         o->eval_every = t->algo == ALGO_MCCFR ? 0 : 10;
+    if (t->linear && t->algo != ALGO_MCCFR)
+        tc_die(2, "--weighting linear is for --algo mccfr (cfr+ and dcfr weight their iterations themselves)");
 }
 
 /* The training tree for the full-pass algorithms (also the evaluation tree with perfect recall), or
@@ -361,6 +378,7 @@ static void build(trainer *t)
     if (t->algo == ALGO_MCCFR) {
         if (sv_mccfr_init(&t->mc, &t->game, t->keys == PF_KEYS_VIEW, t->seed) != 0)
             tc_die(1, "out of memory");
+        t->mc.linear = t->linear;
         return;
     }
     if (sv_tree_build(&t->tree, &t->game, (uint32_t)t->max_nodes, t->keys == PF_KEYS_VIEW) != 0)

@@ -1,8 +1,10 @@
 /* arena/solver/mccfr.c — external-sampling MCCFR (see mccfr.h). The traverser's regrets get sampled
  * counterfactual regrets; the opponent's strategy sums get its current strategy at the histories where it
- * is sampled (the standard "simple" averaging of external sampling). */
+ * is sampled (the standard "simple" averaging of external sampling). With linear weighting the table is
+ * scaled at the schedule's points (mccfr.h). */
 #include "mccfr.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +111,28 @@ static double walk(sv_mccfr *m, int level, int traverser, int d0, int d1, bool *
     return v;
 }
 
+/* The linear weighting's schedule: t is a point when floor(log(t) / log(1.02)) steps up at t (every t up
+ * to about 50). */
+static bool schedule_point(long t)
+{
+    static const double step = 0.019802627296179713; /* log(1.02) */
+    return t <= 1 || floor(log((double)t) / step) > floor(log((double)(t - 1)) / step);
+}
+
+/* At point t, everything accumulated so far is scaled by p / t, p the previous point. */
+static void discount(sv_mccfr *m, long t)
+{
+    long p = t - 1;
+    while (p > 1 && !schedule_point(p))
+        p--;
+    double f = (double)p / (double)t;
+    float ff = (float)f;
+    for (uint32_t i = 0; i < m->table.n_actions; i++) {
+        m->regret[i] *= ff;
+        m->strategy_sum[i] *= f;
+    }
+}
+
 int sv_mccfr_iterate(sv_mccfr *m)
 {
     const efg_game *g = m->g;
@@ -120,6 +144,8 @@ int sv_mccfr_iterate(sv_mccfr *m)
     if (oom)
         return -1;
     m->iteration++;
+    if (m->linear && schedule_point(m->iteration + 1))
+        discount(m, m->iteration + 1);
     return 0;
 }
 

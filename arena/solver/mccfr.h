@@ -2,7 +2,15 @@
  * too large to build: each iteration walks one sampled tree per player (every action of the traverser,
  * one sampled action of the opponent and of chance), storing regrets and strategy sums in an
  * information-state table that grows as states are met (gametree.h's table without nodes). Keys are the
- * perfect-recall keys, or the game's view keys as an abstraction. */
+ * perfect-recall keys, or the game's view keys as an abstraction.
+ *
+ * Linear weighting (linear CFR's weights, Brown and Sandholm 2019, on sampled regrets): iteration t's
+ * regrets and average-strategy contributions count t times. Instead of weighting each update by t (sums
+ * that outgrow a float's precision), the whole table is multiplied by p/q at each point q of a fixed
+ * schedule (every iteration up to 50, then each time the count grows by about 2%; p the point before), so
+ * an iteration counts as the schedule point that begins its stretch: at most 2% below t, at a cost of one pass
+ * over the table per point (a few hundred passes per million iterations). The schedule depends only on
+ * the iteration count, so a resumed checkpoint goes on exactly. */
 #ifndef ARENA_SOLVER_MCCFR_H
 #define ARENA_SOLVER_MCCFR_H
 
@@ -17,6 +25,7 @@ typedef struct {
     uint64_t rng;
     long iteration;
     unsigned char *states;  /* one state per depth */
+    bool linear;            /* linear weighting (below); set after sv_mccfr_init, before iterating */
 } sv_mccfr;
 
 /* view_keys: key information states by g->view_key (which must exist). Returns 0 or -1 (out of memory). */

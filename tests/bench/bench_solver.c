@@ -1,14 +1,15 @@
-/* tests/bench/bench_solver.c — the solver core on Dark Hex 3x2 and 2x3 (classical and abrupt): time to
- * build the flat tree, CFR+ milliseconds per iteration (both players' passes), bytes per information
- * state, and one exact exploitability computation; the baseline is one plain pass over the same tree
- * (every node visited once), measured in the same run. The same policy evaluated by the information-state
- * walk (infowalk.h), against the tree's evaluation. Then external-sampling MCCFR on 3x3 classical and
- * abrupt (iterations per second, information states met), loading a policy file; the uniform policy by
- * the walk on 2x4 with opponent states merged against the same walk unmerged (the baseline, in the same
- * run), and one exact exploitability computation on 3x3 classical by the walk on every processor. The
- * sequence-form LP (seqform.h, GLPK's dual simplex) against CFR+ on the boards it solves in seconds: the
- * LP's time to the exact value, CFR+'s time until its own certificate says it is within 1e-6 of it
- * (NashConv < 1e-6, checked every 256 iterations). */
+/* tests/bench/bench_solver.c — the solver core on Dark Hex 3x2 and 2x3 (classical and abrupt): time to build
+ * the flat tree, CFR+ milliseconds per iteration (both players' passes), bytes per information state, and
+ * one exact exploitability computation (also classical-noisy 3x2: the tree of OpenSpiel's cdh); the baseline
+ * is one plain pass over the same tree (every node visited once), measured in the same run. The same policy
+ * evaluated by the information-state walk (infowalk.h), against the tree's evaluation. Then
+ * external-sampling MCCFR on 3x3 classical and abrupt (iterations per second, information states met),
+ * loading a policy file; the uniform policy by the walk on 2x4 with opponent states merged against the same
+ * walk unmerged (the baseline, in the same run), and one exact exploitability computation on 3x3 classical
+ * by the walk on every processor; a policy file of 30 million information states (size, write, load against
+ * reading its bytes, random lookups). The sequence-form LP (seqform.h, GLPK's dual simplex) against CFR+ on
+ * the boards it solves in seconds: the LP's time to the exact value, CFR+'s time until its own certificate
+ * says it is within 1e-6 of it (NashConv < 1e-6, checked every 256 iterations). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "policy.h"
 #include "seqform.h"
 #include "clock.h"
+#include "mix.h" /* mix64: a bijection, so distinct keys */
 
 static double plain(const sv_tree *t, uint32_t h)
 {
@@ -76,10 +78,75 @@ static int lp_against_cfr(hx_variant v, int rows, int cols)
     return 0;
 }
 
+/* A policy file of n information states (5 actions each, the 3x3 average is about that): writing it,
+ * its size, loading it (mmap and the full validation) against reading the same bytes (the baseline), and
+ * lookups by binary search. */
+static int policy_at_scale(uint32_t n)
+{
+    printf("solver: a policy file of %u information states (3x3 classical, 5 actions each)\n", n);
+    pf_meta m = { .variant = HX_CLASSICAL, .rows = 3, .cols = 3, .algo = "mccfr", .exploitability = NAN };
+    pf_writer *w = pf_writer_new(&m);
+    if (!w)
+        return 1;
+    uint16_t cells[5] = { 0, 2, 4, 6, 8 };
+    double probs[5] = { 0.1, 0.2, 0.3, 0.25, 0.15 };
+    double t0 = clk_now();
+    for (uint32_t i = 0; i < n; i++)
+        if (pf_writer_add(w, (int)(i & 1), mix64(i), 5, cells, probs) != 0)
+            return 1;
+    char path[] = "/tmp/bench-scale-XXXXXX", err[300];
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return 1;
+    close(fd);
+    if (pf_writer_save(w, path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        unlink(path);
+        return 1;
+    }
+    double written = clk_now() - t0;
+    pf_writer_free(w);
+    /* the baseline: reading the file's bytes once, as any loader must at least do (page cache warm) */
+    FILE *f = fopen(path, "rb");
+    static char buf[1 << 20];
+    size_t bytes = 0, got;
+    t0 = clk_now();
+    while (f && (got = fread(buf, 1, sizeof buf, f)) > 0)
+        bytes += got;
+    double readt = clk_now() - t0;
+    if (f)
+        fclose(f);
+    pf_policy pol;
+    t0 = clk_now();
+    if (pf_load(&pol, path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        unlink(path);
+        return 1;
+    }
+    double loaded = clk_now() - t0;
+    uint64_t x = 12345, found = 0;
+    int lookups = 2000000;
+    t0 = clk_now();
+    for (int k = 0; k < lookups; k++) {
+        x = mix64(x + (uint64_t)k);
+        uint32_t i = (uint32_t)(x % n);
+        found += pf_find(&pol, (int)(i & 1), mix64(i)) >= 0;
+    }
+    double looked = clk_now() - t0;
+    printf("  %.2f GB (%.1f bytes per state), built and written in %.1f s; loaded and validated in %.2f s "
+           "(reading the bytes: %.2f s, %.1fx); %.2f M random lookups per second (%llu of %d found)\n",
+           bytes / 1e9, (double)bytes / n, written, loaded, readt, loaded / readt, lookups / looked / 1e6,
+           (unsigned long long)found, lookups);
+    pf_close(&pol);
+    unlink(path);
+    return 0;
+}
+
 int main(void)
 {
     static const struct { hx_variant v; int r, c; } cases[] = {
-        { HX_CLASSICAL, 3, 2 }, { HX_ABRUPT, 3, 2 }, { HX_CLASSICAL, 2, 3 }, { HX_ABRUPT, 2, 3 } };
+        { HX_CLASSICAL, 3, 2 }, { HX_ABRUPT, 3, 2 }, { HX_CLASSICAL, 2, 3 }, { HX_ABRUPT, 2, 3 },
+        { HX_CLASSICAL_NOISY, 3, 2 } }; /* classical-noisy is OpenSpiel's cdh (docs/solver.md) */
     printf("solver: flat trees and CFR+ (alternating updates) on small Dark Hex boards\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         sv_darkhex p = { .variant = cases[i].v, .rows = cases[i].r, .cols = cases[i].c };
@@ -220,6 +287,8 @@ int main(void)
         pf_close(&pol);
         unlink(path);
     }
+    if (policy_at_scale(30000000) != 0)
+        return 1;
     int threads = iw_default_threads();
     printf("solver: exact exploitability of the uniform policy on 3x3 classical (information-state walk, merged, "
            "%d threads)\n", threads);

@@ -1,5 +1,5 @@
 /* tests/e2e/test_trainer.c — the CFR programs end to end: cfr-train resumes a checkpoint to the same bytes as
- * an uninterrupted run and keeps a clean curve, survives SIGKILL, refuses bad input (exit 2) and trees
+ * an uninterrupted run (plain and linear-weighted MCCFR too) and keeps a clean curve, survives SIGKILL, refuses bad input (exit 2) and trees
  * that do not fit (exit 1); `arena exploit` agrees with the trainer, reads two files, and refuses corrupt
  * ones; policy-bot plays a solved policy in `arena match` and wins every game it must win. rcfr-train
  * resumes its checkpoint to the same bytes as an uninterrupted run, keeps its curve, and its policy file
@@ -37,6 +37,40 @@ static void resume_gives_the_same_policy(void **state)
     /* More iterations of the same run continue it; --fresh starts over. */
     assert_int_equal(sh_run("%s/cfr-train %s --iterations 120 --out %s/a.pol --fresh >/dev/null", bin, game, tmp), 0);
     assert_int_equal(sh_run("cmp -s %s/a.pol %s/b.pol", tmp, tmp), 0);
+}
+
+/* Linear-weighted MCCFR's schedule depends on the iteration count alone: a run resumed from its checkpoint
+ * (across schedule points) writes the same bytes as one uninterrupted run; a checkpoint of plain MCCFR is
+ * refused for it. */
+static void linear_mccfr_resumes_to_the_same_policy(void **state)
+{
+    (void)state;
+    const char *game = "--variant classical --board 2x3 --algo mccfr --weighting linear --no-eval --quiet";
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 777 --out %s/l.pol >/dev/null", bin, game, tmp), 0);
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 2000 --out %s/l.pol >/dev/null", bin, game, tmp), 0);
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 2000 --out %s/m.pol --checkpoint-every 0 >/dev/null", bin,
+                            game, tmp), 0);
+    assert_int_equal(sh_run("cmp -s %s/l.pol %s/m.pol", tmp, tmp), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json %s/l.pol", bin, tmp);
+    char *json = sh_output(cmd);
+    assert_non_null(strstr(json, "\"exploitability\":"));
+    free(json);
+    snprintf(cmd, sizeof cmd, "head -c 40 %s/l.pol | tail -c 16", tmp);
+    char *algo = sh_output(cmd);
+    assert_non_null(strstr(algo, "mccfr-linear"));
+    free(algo);
+    /* the plain run's checkpoint is another algorithm's: refused with exit 2, naming both */
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x3 --algo mccfr --no-eval --quiet "
+                            "--iterations 100 --out %s/u.pol >/dev/null", bin, tmp), 0);
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --iterations 200 --out %s/u.pol 2>&1; echo \"exit $?\"", bin, game, tmp);
+    char *out = sh_output(cmd);
+    print_message("%s", out);
+    assert_non_null(strstr(out, "exit 2"));
+    assert_non_null(strstr(out, "mccfr"));
+    free(out);
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x3 --algo cfr+ --weighting linear "
+                            "--iterations 5 --out %s/c.pol >/dev/null 2>&1; test $? -eq 2", bin, tmp), 0);
 }
 
 static void rcfr_train_resumes_to_the_same_policy(void **state)
@@ -265,6 +299,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(resume_gives_the_same_policy),
+        cmocka_unit_test(linear_mccfr_resumes_to_the_same_policy),
         cmocka_unit_test(rcfr_train_resumes_to_the_same_policy),
         cmocka_unit_test(killed_run_resumes),
         cmocka_unit_test(bad_input_is_refused),

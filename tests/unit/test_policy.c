@@ -261,6 +261,57 @@ static void mccfr_converges(void **state)
     sv_tree_free(&t);
 }
 
+/* The strategy sums of player 0's first decision (one of three Kuhn states, one sampled visit per
+ * iteration in player 1's walk) total the weight of all iterations: T with uniform weighting; with linear
+ * weighting iteration t counts t / T within the schedule's 2% (normalised so the latest counts 1), so
+ * the total is (T + 1) / 2 within 2%. Linear MCCFR converges on Kuhn poker too. */
+static double first_decision_weight(const sv_mccfr *m)
+{
+    double w = 0;
+    for (uint32_t k = 0; k < m->table.n_infosets; k++) {
+        const sv_infoset *is = &m->table.infosets[k];
+        if (is->player == 0 && is->depth == 0)
+            for (int a = 0; a < is->n; a++)
+                w += m->strategy_sum[is->offset + a];
+    }
+    return w;
+}
+
+static void mccfr_linear_weights(void **state)
+{
+    (void)state;
+    efg_game kg = kuhn_game();
+    sv_tree kt;
+    assert_int_equal(sv_tree_build(&kt, &kg, 1000, false), 0);
+    static const long lengths[] = { 1, 2, 10, 49, 50, 51, 333, 5000, 77777 };
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        long T = lengths[i];
+        sv_mccfr u, l;
+        assert_int_equal(sv_mccfr_init(&u, &kg, false, 11), 0);
+        assert_int_equal(sv_mccfr_init(&l, &kg, false, 11), 0);
+        l.linear = true;
+        for (long t = 0; t < T; t++) {
+            assert_int_equal(sv_mccfr_iterate(&u), 0);
+            assert_int_equal(sv_mccfr_iterate(&l), 0);
+        }
+        double wu = first_decision_weight(&u), wl = first_decision_weight(&l), want = (T + 1) / 2.0;
+        print_message("T %ld: uniform weight %.6g, linear %.6g (T+1)/2 = %.6g\n", T, wu, wl, want);
+        assert_true(fabs(wu - (double)T) < 1e-9 * T);
+        if (T <= 50) /* every iteration is a schedule point: exactly linear CFR's weights t / (T + 1) */
+            assert_true(fabs(wl - T / 2.0) < 1e-9 * T);
+        else
+            assert_true(wl > 0.975 * want && wl < 1.025 * want);
+        if (T == 77777) {
+            double x = mccfr_exploitability(&kt, &l);
+            print_message("Kuhn linear ES-MCCFR: exploitability %.3e after %ld iterations\n", x, T);
+            assert_true(x < 5e-3);
+        }
+        sv_mccfr_free(&u);
+        sv_mccfr_free(&l);
+    }
+    sv_tree_free(&kt);
+}
+
 static void keys_bots_compute_match_the_engine(void **state)
 {
     (void)state;
@@ -310,6 +361,7 @@ int main(void)
         cmocka_unit_test(corrupt_files_are_refused),
         cmocka_unit_test(checkpoint_restores_the_arrays),
         cmocka_unit_test(mccfr_converges),
+        cmocka_unit_test(mccfr_linear_weights),
         cmocka_unit_test(keys_bots_compute_match_the_engine),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
