@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
+#include <glob.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -78,6 +79,23 @@ static void config_errors_name_file_line_and_key(void **state)
     }
     assert_int_equal(cfg_load("/nonexistent/none.ini", &c, err, sizeof err), -1);
     assert_non_null(strstr(err, "cannot open"));
+}
+
+/* Every config the project ships loads (the tests run from the project's root). */
+static void shipped_configs_load(void **state)
+{
+    (void)state;
+    glob_t g;
+    assert_int_equal(glob("configs/*.ini", 0, NULL, &g), 0);
+    assert_true(g.gl_pathc >= 4); /* benchmark, mc, nightly, quick */
+    static cfg_league c;
+    char err[1024];
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        if (cfg_load(g.gl_pathv[i], &c, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_true(c.n_agents >= 2);
+    }
+    globfree(&g);
 }
 
 static void schedule_has_every_pair_in_both_colours(void **state)
@@ -1084,6 +1102,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(config_errors_name_file_line_and_key),
+        cmocka_unit_test(shipped_configs_load),
         cmocka_unit_test(schedule_has_every_pair_in_both_colours),
         cmocka_unit_test(killed_league_resumes_without_loss_or_duplicates),
         cmocka_unit_test(misbehaving_bots_cost_only_their_games),
