@@ -325,7 +325,7 @@ help:
 	@echo "make policies   train the CFR+ policies the league configs use (results/policies/)"
 	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/, about a minute)"
 	@echo "make policies-3x3 train MCCFR policies for classical and abrupt 3x3 (POLICY_3X3_SECONDS each, default one night)"
-	@echo "make curves-3x3 exploitability against training hours, MCCFR on classical and abrupt 3x3 (about 1.5 h)"
+	@echo "make curves-3x3 exploitability against training hours, MCCFR on classical and abrupt 3x3 (about two hours with -j2)"
 	@echo "make benchmark-exploit  the exact exploitability of every 3x3 policy of the benchmark"
 	@echo "make benchmark  the research bots' league on classical and abrupt 3x3 and 4x3 (configs/benchmark.ini, docs/benchmark.md)"
 	@echo "make rcfr-policies train the RCFR and f-RCFR policies the league configs use (results/rcfr/)"
