@@ -157,34 +157,53 @@ static void opponent_step(rc_sampled *s, uint32_t off, int n, double weight, con
     s->g->apply(s->g, child, st, actions[sv_mccfr_sample(&s->rng, sigma, n)]);
 }
 
+/* The next decision of a traversal from the state at *level: chance nodes are sampled through (advancing
+ * *level). Returns the player to act there, with its actions in actions[*n], its table index in *k and its
+ * current policy in sigma; EFG_TERMINAL with the traverser's utility in *u; or -1 when out of memory or
+ * too deep. */
+static int next_decision(rc_sampled *s, int *level, int traverser, int d0, int d1, uint16_t *actions, int *n,
+                         double *sigma, int64_t *k, double *u)
+{
+    const efg_game *g = s->g;
+    for (;;) {
+        const void *st = s->states + (size_t)*level * g->state_size;
+        int player = g->player(g, st);
+        if (player == EFG_TERMINAL) {
+            double v = g->utility(g, st);
+            *u = traverser == 0 ? v : -v;
+            return EFG_TERMINAL;
+        }
+        if (*level + 1 >= MAX_DEPTH)
+            return -1;
+        double probs[EFG_MAX_ACTIONS];
+        *n = g->actions(g, st, actions, probs);
+        if (player != EFG_CHANCE) {
+            *k = meet(s, st, player, player == 0 ? d0 : d1, actions, *n, sigma);
+            return *k < 0 ? -1 : player;
+        }
+        void *child = s->states + (size_t)(*level + 1) * g->state_size;
+        g->apply(g, child, st, actions[sv_mccfr_sample(&s->rng, probs, *n)]);
+        ++*level;
+    }
+}
+
 /* Sampled counterfactual value for the traverser of the state at `level` (as mccfr.c's walk). */
 static double walk(rc_sampled *s, int level, int traverser, int d0, int d1, double weight, bool *oom)
 {
     const efg_game *g = s->g;
+    uint16_t actions[EFG_MAX_ACTIONS];
+    double sigma[EFG_MAX_ACTIONS], u = 0;
+    int n = 0;
+    int64_t k = -1;
+    int player = next_decision(s, &level, traverser, d0, d1, actions, &n, sigma, &k, &u);
+    if (player == EFG_TERMINAL)
+        return u;
+    if (player < 0) {
+        *oom = true;
+        return 0;
+    }
     const void *st = s->states + (size_t)level * g->state_size;
     void *child = s->states + (size_t)(level + 1) * g->state_size;
-    int player = g->player(g, st);
-    if (player == EFG_TERMINAL) {
-        double u = g->utility(g, st);
-        return traverser == 0 ? u : -u;
-    }
-    if (level + 1 >= MAX_DEPTH) {
-        *oom = true;
-        return 0;
-    }
-    uint16_t actions[EFG_MAX_ACTIONS];
-    double probs[EFG_MAX_ACTIONS];
-    int n = g->actions(g, st, actions, probs);
-    if (player == EFG_CHANCE) {
-        g->apply(g, child, st, actions[sv_mccfr_sample(&s->rng, probs, n)]);
-        return walk(s, level + 1, traverser, d0, d1, weight, oom);
-    }
-    double sigma[EFG_MAX_ACTIONS];
-    int64_t k = meet(s, st, player, player == 0 ? d0 : d1, actions, n, sigma);
-    if (k < 0) {
-        *oom = true;
-        return 0;
-    }
     uint32_t off = s->table.infosets[k].offset;
     int e0 = d0 + (player == 0), e1 = d1 + (player == 1);
     if (player != traverser) {
@@ -212,31 +231,21 @@ static double walk_outcome(rc_sampled *s, int level, int traverser, int d0, int 
                            double *w, bool *oom)
 {
     const efg_game *g = s->g;
-    const void *st = s->states + (size_t)level * g->state_size;
-    void *child = s->states + (size_t)(level + 1) * g->state_size;
-    int player = g->player(g, st);
+    uint16_t actions[EFG_MAX_ACTIONS];
+    double sigma[EFG_MAX_ACTIONS], u = 0;
+    int n = 0;
+    int64_t k = -1;
+    int player = next_decision(s, &level, traverser, d0, d1, actions, &n, sigma, &k, &u);
     if (player == EFG_TERMINAL) {
-        double u = g->utility(g, st);
-        *w = (traverser == 0 ? u : -u) / q;
+        *w = u / q;
         return 1;
     }
-    if (level + 1 >= MAX_DEPTH) {
+    if (player < 0) {
         *oom = true;
         return 0;
     }
-    uint16_t actions[EFG_MAX_ACTIONS];
-    double probs[EFG_MAX_ACTIONS];
-    int n = g->actions(g, st, actions, probs);
-    if (player == EFG_CHANCE) {
-        g->apply(g, child, st, actions[sv_mccfr_sample(&s->rng, probs, n)]);
-        return walk_outcome(s, level + 1, traverser, d0, d1, q, weight, w, oom);
-    }
-    double sigma[EFG_MAX_ACTIONS];
-    int64_t k = meet(s, st, player, player == 0 ? d0 : d1, actions, n, sigma);
-    if (k < 0) {
-        *oom = true;
-        return 0;
-    }
+    const void *st = s->states + (size_t)level * g->state_size;
+    void *child = s->states + (size_t)(level + 1) * g->state_size;
     uint32_t off = s->table.infosets[k].offset;
     int e0 = d0 + (player == 0), e1 = d1 + (player == 1);
     if (player != traverser) {
