@@ -54,6 +54,11 @@ static const char help[] =
     "  --weighting W          mccfr: uniform (default: every iteration counts once) or linear (iteration t\n"
     "                         counts about t times in the regrets and the average, as linear CFR; the\n"
     "                         policy's algorithm is then mccfr-linear)\n"
+    "  --baseline B           mccfr: none (default) or history: variance reduction, the opponent's sampled\n"
+    "                         values corrected by a cache of each history's latest action values (VR-MCCFR;\n"
+    "                         algorithm mccfr-vr or mccfr-linear-vr; the cache is not checkpointed, so a\n"
+    "                         resumed run is unbiased but not byte for byte an uninterrupted one)\n"
+    "  --baseline-mb M        the cache's memory in MiB (default 1024; 64 bytes per history)\n"
     "  --quiet                no progress lines\n"
     "  --json                 print the summary as one JSON object (keys variant, board, algo, keys,\n"
     "                         iterations, seconds, infosets, exploitability (null if not computed), out)\n\n"
@@ -78,6 +83,8 @@ typedef struct {
     uint64_t seed;
     bool no_eval, json;
     bool linear;        /* --weighting linear (mccfr) */
+    bool baseline;      /* --baseline history (mccfr) */
+    long baseline_mb;   /* --baseline-mb */
 } trainer;
 
 static const sv_tree *table_of(const trainer *t) { return t->algo == ALGO_MCCFR ? &t->mc.table : &t->tree; }
@@ -91,6 +98,8 @@ static const char *algo_name(const trainer *t)
 {
     if (t->algo != ALGO_MCCFR)
         return sv_algo_name((sv_algo)t->algo);
+    if (t->mc.baseline_bits > 0)
+        return t->mc.linear ? "mccfr-linear-vr" : "mccfr-vr";
     return t->mc.linear ? "mccfr-linear" : "mccfr";
 }
 
@@ -305,7 +314,8 @@ static const struct option options[] = {
     { "fresh", no_argument, 0, 'F' },          { "max-nodes", required_argument, 0, 'm' },
     { "seed", required_argument, 0, 'r' },     { "quiet", no_argument, 0, 'q' },
     { "json", no_argument, 0, 'j' },           { "help", no_argument, 0, 'h' },
-    { "weighting", required_argument, 0, 'w' },
+    { "weighting", required_argument, 0, 'w' }, { "baseline", required_argument, 0, 'B' },
+    { "baseline-mb", required_argument, 0, 'M' },
     { 0, 0, 0, 0 },
 };
 
@@ -344,6 +354,12 @@ static void option(trainer *t, tc_loop_options *o, int c, const char *arg, int a
             tc_die(2, "--weighting: expected uniform or linear, got '%s'", arg);
         t->linear = strcmp(arg, "linear") == 0;
         break;
+    case 'B':
+        if (strcmp(arg, "none") && strcmp(arg, "history"))
+            tc_die(2, "--baseline: expected none or history, got '%s'", arg);
+        t->baseline = strcmp(arg, "history") == 0;
+        break;
+    case 'M': t->baseline_mb = tc_long("baseline-mb", arg, 1); break;
     case 'h': fputs(help, stdout); exit(0);
     default: tc_options_done(c, optind, argc, argv);
     }
@@ -368,6 +384,10 @@ static void parse_options(int argc, char **argv, trainer *t, tc_loop_options *o)
         o->eval_every = t->algo == ALGO_MCCFR ? 0 : 10;
     if (t->linear && t->algo != ALGO_MCCFR)
         tc_die(2, "--weighting linear is for --algo mccfr (cfr+ and dcfr weight their iterations themselves)");
+    if (t->baseline && t->algo != ALGO_MCCFR)
+        tc_die(2, "--baseline history is for --algo mccfr (the full-pass algorithms sample nothing)");
+    if (t->baseline_mb && !t->baseline)
+        tc_die(2, "--baseline-mb goes with --baseline history");
 }
 
 /* The training tree for the full-pass algorithms (also the evaluation tree with perfect recall), or
@@ -379,6 +399,8 @@ static void build(trainer *t)
         if (sv_mccfr_init(&t->mc, &t->game, t->keys == PF_KEYS_VIEW, t->seed) != 0)
             tc_die(1, "out of memory");
         t->mc.linear = t->linear;
+        if (t->baseline)
+            t->mc.baseline_bits = sv_mccfr_baseline_bits(t->baseline_mb ? t->baseline_mb : 1024);
         return;
     }
     if (sv_tree_build(&t->tree, &t->game, (uint32_t)t->max_nodes, t->keys == PF_KEYS_VIEW) != 0)

@@ -1,7 +1,8 @@
 /* arena/solver/mccfr.c — external-sampling MCCFR (see mccfr.h). The traverser's regrets get sampled
  * counterfactual regrets; the opponent's strategy sums get its current strategy at the histories where it
  * is sampled (the standard "simple" averaging of external sampling). With linear weighting the table is
- * scaled at the schedule's points (mccfr.h). */
+ * scaled at the schedule's points; with baselines the opponent's sampled values are corrected by the
+ * history cache (both in mccfr.h). */
 #include "mccfr.h"
 
 #include <math.h>
@@ -13,6 +14,24 @@
 #include "mix.h"
 
 #define MAX_DEPTH 1024
+
+/* One history's baseline: Black's latest value estimate after each of its actions; tag = key | 1 (0 empty). */
+struct sv_baseline_line {
+    uint64_t tag;
+    float v[SV_BASELINE_ACTIONS];
+};
+
+_Static_assert(sizeof(struct sv_baseline_line) == 64, "one cache line per history");
+
+int sv_mccfr_baseline_bits(long mib)
+{
+    int bits = 0;
+    while (bits < 40 && ((long)sizeof(struct sv_baseline_line) << (bits + 1)) <= mib * 1024L * 1024L)
+        bits++;
+    return bits;
+}
+
+static uint64_t child_key(uint64_t h, int action) { return mix64(h + (uint64_t)action + 1); }
 
 static double uniform01(uint64_t *s) { return (double)(mix_next(s) >> 11) * 0x1.0p-53; }
 
@@ -43,6 +62,7 @@ void sv_mccfr_free(sv_mccfr *m)
     free(m->regret);
     free(m->strategy_sum);
     free(m->states);
+    free(m->baseline);
     memset(m, 0, sizeof *m);
 }
 
@@ -61,8 +81,32 @@ int sv_mccfr_reserve(sv_mccfr *m)
     return 0;
 }
 
-/* Sampled counterfactual value for the traverser of the state at `level`; -2 marks out of memory. */
-static double walk(sv_mccfr *m, int level, int traverser, int d0, int d1, bool *oom)
+static double walk(sv_mccfr *m, int level, int traverser, int d0, int d1, uint64_t hk, bool *oom);
+
+/* The opponent's sampled action `pick` at history hk, its value corrected by the baseline cache. */
+static double baseline_step(sv_mccfr *m, int level, int traverser, int e0, int e1, uint64_t hk,
+                            const uint16_t *actions, const double *sigma, int n, int pick, bool *oom)
+{
+    struct sv_baseline_line *line = &m->baseline[hk & (((uint64_t)1 << m->baseline_bits) - 1)];
+    uint64_t tag = hk | 1;
+    double sign = traverser == 0 ? 1.0 : -1.0, vb = 0, bpick = 0;
+    if (line->tag == tag) {
+        for (int a = 0; a < n; a++)
+            vb += sigma[a] * line->v[a];
+        vb *= sign;
+        bpick = sign * line->v[pick];
+    }
+    double v = walk(m, level + 1, traverser, e0, e1, child_key(hk, actions[pick]), oom);
+    if (line->tag != tag) { /* empty, or another history's: this one takes the line */
+        memset(line, 0, sizeof *line);
+        line->tag = tag;
+    }
+    line->v[pick] = (float)(sign * v);
+    return vb + v - bpick;
+}
+
+/* Sampled counterfactual value for the traverser of the state at `level` (hk: its history's key). */
+static double walk(sv_mccfr *m, int level, int traverser, int d0, int d1, uint64_t hk, bool *oom)
 {
     const efg_game *g = m->g;
     const void *s = m->states + (size_t)level * g->state_size;
@@ -80,8 +124,9 @@ static double walk(sv_mccfr *m, int level, int traverser, int d0, int d1, bool *
     double probs[EFG_MAX_ACTIONS];
     int n = g->actions(g, s, actions, probs);
     if (player == EFG_CHANCE) {
-        g->apply(g, child, s, actions[sv_mccfr_sample(&m->rng, probs, n)]);
-        return walk(m, level + 1, traverser, d0, d1, oom);
+        int c = sv_mccfr_sample(&m->rng, probs, n);
+        g->apply(g, child, s, actions[c]);
+        return walk(m, level + 1, traverser, d0, d1, child_key(hk, actions[c]), oom);
     }
     uint64_t key = m->table.view_keys ? g->view_key(g, s) : g->infoset(g, s);
     int64_t k = sv_tree_intern(&m->table, player, key, player == 0 ? d0 : d1, actions, n);
@@ -96,13 +141,16 @@ static double walk(sv_mccfr *m, int level, int traverser, int d0, int d1, bool *
     if (player != traverser) {
         for (int a = 0; a < n; a++)
             m->strategy_sum[off + a] += sigma[a];
-        g->apply(g, child, s, actions[sv_mccfr_sample(&m->rng, sigma, n)]);
-        return walk(m, level + 1, traverser, e0, e1, oom);
+        int pick = sv_mccfr_sample(&m->rng, sigma, n);
+        g->apply(g, child, s, actions[pick]);
+        if (m->baseline && n <= SV_BASELINE_ACTIONS)
+            return baseline_step(m, level, traverser, e0, e1, hk, actions, sigma, n, pick, oom);
+        return walk(m, level + 1, traverser, e0, e1, child_key(hk, actions[pick]), oom);
     }
     double va[EFG_MAX_ACTIONS], v = 0;
     for (int a = 0; a < n && !*oom; a++) {
         g->apply(g, child, s, actions[a]);
-        va[a] = walk(m, level + 1, traverser, e0, e1, oom);
+        va[a] = walk(m, level + 1, traverser, e0, e1, child_key(hk, actions[a]), oom);
         v += sigma[a] * va[a];
     }
     float *r = m->regret + m->table.infosets[k].offset; /* the arrays may have moved */
@@ -137,9 +185,14 @@ int sv_mccfr_iterate(sv_mccfr *m)
 {
     const efg_game *g = m->g;
     bool oom = false;
+    if (m->baseline_bits > 0 && !m->baseline) {
+        m->baseline = calloc((size_t)1 << m->baseline_bits, sizeof *m->baseline);
+        if (!m->baseline)
+            return -1;
+    }
     for (int p = 0; p < 2 && !oom; p++) {
         g->root(g, m->states);
-        walk(m, 0, p, 0, 0, &oom);
+        walk(m, 0, p, 0, 0, 0x6a09e667f3bcc908ull, &oom);
     }
     if (oom)
         return -1;

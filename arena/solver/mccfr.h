@@ -10,7 +10,17 @@
  * schedule (every iteration up to 50, then each time the count grows by about 2%; p the point before), so
  * an iteration counts as the schedule point that begins its stretch: at most 2% below t, at a cost of one pass
  * over the table per point (a few hundred passes per million iterations). The schedule depends only on
- * the iteration count, so a resumed checkpoint goes on exactly. */
+ * the iteration count, so a resumed checkpoint goes on exactly.
+ *
+ * History baselines (variance-reduced MCCFR, Schmid et al. 2019, with the predictive baseline of Davis,
+ * Schmid and Bowling 2020): at an opponent's history h the sampled value v(h a*) of the one action drawn
+ * is replaced by sum_a sigma(a) b(h a) + v(h a*) - b(h a*), which has the same expectation for any
+ * baseline b fixed before the draw, and less variance the closer b is to the true values. b(h a) is the
+ * latest estimate of v(h a) met at h (kept in a direct-mapped cache of one 64-byte line per history, its
+ * actions' values in Black's terms, shared by both players' walks), 0 where none is cached. Histories are
+ * identified by a 64-bit hash of the actions from the root. The cache is not part of a checkpoint: a
+ * resumed run starts with it empty (still unbiased, but not the bytes of an uninterrupted run). Histories
+ * with more than SV_BASELINE_ACTIONS actions are sampled plainly. */
 #ifndef ARENA_SOLVER_MCCFR_H
 #define ARENA_SOLVER_MCCFR_H
 
@@ -25,8 +35,15 @@ typedef struct {
     uint64_t rng;
     long iteration;
     unsigned char *states;  /* one state per depth */
-    bool linear;            /* linear weighting (below); set after sv_mccfr_init, before iterating */
+    bool linear;            /* linear weighting (above); set after sv_mccfr_init, before iterating */
+    int baseline_bits;      /* > 0: history baselines in a cache of 2^bits lines (above); set before iterating */
+    struct sv_baseline_line *baseline; /* the cache, allocated by the first iteration */
 } sv_mccfr;
+
+#define SV_BASELINE_ACTIONS 14
+
+/* The cache's bits for a budget of mib >= 1 MiB: the most 64-byte lines, a power of two, that fit. */
+int sv_mccfr_baseline_bits(long mib);
 
 /* view_keys: key information states by g->view_key (which must exist). Returns 0 or -1 (out of memory). */
 int sv_mccfr_init(sv_mccfr *m, const efg_game *g, bool view_keys, uint64_t seed);

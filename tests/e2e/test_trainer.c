@@ -73,6 +73,40 @@ static void linear_mccfr_resumes_to_the_same_policy(void **state)
                             "--iterations 5 --out %s/c.pol >/dev/null 2>&1; test $? -eq 2", bin, tmp), 0);
 }
 
+/* --baseline history: the policy's algorithm says so, a checkpoint resumes (the cache starts empty, so
+ * only the iteration count is compared), the exploitability is computed, and misuse exits 2. */
+static void mccfr_baseline_option(void **state)
+{
+    (void)state;
+    const char *game = "--variant abrupt --board 2x3 --algo mccfr --baseline history --baseline-mb 1 --quiet";
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 300 --out %s/vr.pol >/dev/null", bin, game, tmp), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --iterations 3000 --out %s/vr.pol --json", bin, game, tmp);
+    char *json = sh_output(cmd);
+    print_message("%s", json);
+    assert_non_null(strstr(json, "\"algo\":\"mccfr-vr\""));
+    assert_non_null(strstr(json, "\"iterations\":3000"));
+    const char *x = strstr(json, "\"exploitability\":");
+    assert_non_null(x);
+    double e = strtod(x + strlen("\"exploitability\":"), NULL);
+    assert_true(e > 0 && e < 0.2); /* uniform play: 0.55 */
+    free(json);
+    snprintf(cmd, sizeof cmd, "head -c 40 %s/vr.pol | tail -c 16", tmp);
+    char *algo = sh_output(cmd);
+    assert_non_null(strstr(algo, "mccfr-vr"));
+    free(algo);
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --weighting linear --iterations 50 --fresh --out %s/vl.pol --json", bin,
+             game, tmp);
+    json = sh_output(cmd);
+    assert_non_null(strstr(json, "\"algo\":\"mccfr-linear-vr\""));
+    free(json);
+    static const char *bad[] = { "--algo cfr+ --baseline history", "--algo mccfr --baseline hist",
+                                 "--algo mccfr --baseline-mb 64", "--algo mccfr --baseline history --baseline-mb 0" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(sh_run("%s/cfr-train --variant abrupt --board 2x3 %s --iterations 5 --out %s/b.pol "
+                                ">/dev/null 2>&1; test $? -eq 2", bin, bad[i], tmp), 0);
+}
+
 static void rcfr_train_resumes_to_the_same_policy(void **state)
 {
     (void)state;
@@ -300,6 +334,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(resume_gives_the_same_policy),
         cmocka_unit_test(linear_mccfr_resumes_to_the_same_policy),
+        cmocka_unit_test(mccfr_baseline_option),
         cmocka_unit_test(rcfr_train_resumes_to_the_same_policy),
         cmocka_unit_test(killed_run_resumes),
         cmocka_unit_test(bad_input_is_refused),
