@@ -264,8 +264,9 @@ curves-3x3: results/curves-3x3/classical.csv results/curves-3x3/abrupt.csv
 	@cat results/curves-3x3/classical.csv results/curves-3x3/abrupt.csv
 
 # The same with variance reduction (cfr-train --baseline history), plotted against the plain curves when
-# they are there: which gets lower per hour (docs/solver.md). CURVE_3X3_VR_POINTS, about as long.
-CURVE_3X3_VR_POINTS ?= 600 1200 2400
+# they are there: which gets lower per hour (docs/solver.md). Snapshots after CURVE_3X3_VR_POINTS seconds
+# (default 10 and 20 minutes: about 45 minutes with `make -j2 curves-3x3-vr`).
+CURVE_3X3_VR_POINTS ?= 600 1200
 curves-3x3-vr: results/curves-3x3/classical-vr.csv results/curves-3x3/abrupt-vr.csv
 	@files=""; names=""; for n in classical classical-vr abrupt abrupt-vr; do \
 	    if [ -f results/curves-3x3/$$n.csv ]; then files="$$files results/curves-3x3/$$n.csv"; names="$$names $$n"; fi; done; \
@@ -338,7 +339,7 @@ help:
 	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/, about a minute)"
 	@echo "make policies-3x3 train MCCFR policies for classical and abrupt 3x3 (POLICY_3X3_SECONDS each, default one night)"
 	@echo "make curves-3x3 exploitability against training hours, MCCFR on classical and abrupt 3x3 (about two hours with -j2)"
-	@echo "make curves-3x3-vr the same with history baselines (VR-MCCFR), to 40 minutes (about 70 minutes with -j2)"
+	@echo "make curves-3x3-vr the same with history baselines (VR-MCCFR), to 20 minutes (about 45 minutes with -j2)"
 	@echo "make benchmark-exploit  the exact exploitability of every 3x3 policy of the benchmark"
 	@echo "make benchmark  the research bots' league on classical and abrupt 3x3 and 4x3 (configs/benchmark.ini, docs/benchmark.md)"
 	@echo "make rcfr-policies train the RCFR and f-RCFR policies the league configs use (results/rcfr/)"

@@ -58,7 +58,7 @@ static const char help[] =
     "                         values corrected by a cache of each history's latest action values (VR-MCCFR;\n"
     "                         algorithm mccfr-vr or mccfr-linear-vr; the cache is not checkpointed, so a\n"
     "                         resumed run is unbiased but not byte for byte an uninterrupted one)\n"
-    "  --baseline-mb M        the cache's memory in MiB (default 1024; 64 bytes per history)\n"
+    "  --baseline-mb M        the cache's memory in MiB (default 256; 64 bytes per history)\n"
     "  --quiet                no progress lines\n"
     "  --json                 print the summary as one JSON object (keys variant, board, algo, keys,\n"
     "                         iterations, seconds, infosets, exploitability (null if not computed), out)\n\n"
@@ -400,7 +400,7 @@ static void build(trainer *t)
             tc_die(1, "out of memory");
         t->mc.linear = t->linear;
         if (t->baseline)
-            t->mc.baseline_bits = sv_mccfr_baseline_bits(t->baseline_mb ? t->baseline_mb : 1024);
+            t->mc.baseline_bits = sv_mccfr_baseline_bits(t->baseline_mb ? t->baseline_mb : 256);
         return;
     }
     if (sv_tree_build(&t->tree, &t->game, (uint32_t)t->max_nodes, t->keys == PF_KEYS_VIEW) != 0)
