@@ -26,7 +26,7 @@ _Static_assert(sizeof(struct sv_baseline_line) == 64, "one cache line per histor
 int sv_mccfr_baseline_bits(long mib)
 {
     int bits = 0;
-    while (bits < 40 && ((long)sizeof(struct sv_baseline_line) << (bits + 1)) <= mib * 1024L * 1024L)
+    while (bits < 40 && ((uint64_t)sizeof(struct sv_baseline_line) << (bits + 1) >> 20) <= (uint64_t)mib)
         bits++;
     return bits;
 }
