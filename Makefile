@@ -134,7 +134,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 curves-3x3 curves-3x3-vr benchmark benchmark-exploit rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
+.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 curves-3x3 curves-3x3-vr curves-3x3-cfr benchmark benchmark-exploit rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -263,6 +263,25 @@ curves-3x3: results/curves-3x3/classical.csv results/curves-3x3/abrupt.csv
 	@gnuplot -e "files='results/curves-3x3/classical.csv results/curves-3x3/abrupt.csv'; names='classical abrupt'; out='results/curves-3x3/exploitability.png'" scripts/curves.gp
 	@cat results/curves-3x3/classical.csv results/curves-3x3/abrupt.csv
 
+# Full-width CFR+ over the information-state walk on 3x3 (cfr-train --algo cfr+, which trains over the walk
+# when the tree does not fit; docs/solver.md): CURVE_3X3_CFR_SECONDS of training per variant (default
+# 3600), its average scored exactly every CURVE_3X3_CFR_EVERY iterations (default 200; off the training
+# clock), the first CURVE_3X3_CFR_DELAY (50) iterations left out of the average. One variant after the
+# other (each uses both cores, about 10 GB): about 2.5 hours. Plotted with the MCCFR curves when present.
+# (cfr-train is an order-only prerequisite: rebuilding it does not retrain.)
+CURVE_3X3_CFR_SECONDS ?= 3600
+CURVE_3X3_CFR_EVERY ?= 200
+CURVE_3X3_CFR_DELAY ?= 50
+curves-3x3-cfr: results/curves-3x3/classical-cfr+.csv results/curves-3x3/abrupt-cfr+.csv
+	@files=""; names=""; for n in classical classical-cfr+ abrupt abrupt-cfr+; do \
+	    if [ -f results/curves-3x3/$$n.csv ]; then files="$$files results/curves-3x3/$$n.csv"; names="$$names $$n"; fi; done; \
+	    gnuplot -e "files='$$files'; names='$$names'; out='results/curves-3x3/exploitability-cfr.png'; xlab='training hours (MCCFR: external sampling; -cfr+: CFR+ over the walk)'" scripts/curves.gp
+	@cat results/curves-3x3/classical-cfr+.csv results/curves-3x3/abrupt-cfr+.csv
+
+results/curves-3x3/%-cfr+.csv: | $(BIN)/cfr-train
+	@scripts/curves_3x3_cfr.sh "$(BIN)" results/curves-3x3 $* $(CURVE_3X3_CFR_SECONDS) $(CURVE_3X3_CFR_EVERY) \
+	    $(CURVE_3X3_CFR_DELAY)
+
 # The same with variance reduction (cfr-train --baseline history), plotted against the plain curves when
 # they are there: which gets lower per hour (docs/solver.md). Snapshots after CURVE_3X3_VR_POINTS seconds
 # (default 10 and 20 minutes: about 45 minutes with `make -j2 curves-3x3-vr`).
@@ -340,6 +359,7 @@ help:
 	@echo "make policies-3x3 train MCCFR policies for classical and abrupt 3x3 (POLICY_3X3_SECONDS each, default one night)"
 	@echo "make curves-3x3 exploitability against training hours, MCCFR on classical and abrupt 3x3 (about two hours with -j2)"
 	@echo "make curves-3x3-vr the same with history baselines (VR-MCCFR), to 20 minutes (about 45 minutes with -j2)"
+	@echo "make curves-3x3-cfr full-width CFR+ over the information-state walk on 3x3, an hour per variant (about 2.5 hours)"
 	@echo "make benchmark-exploit  the exact exploitability of every 3x3 policy of the benchmark"
 	@echo "make benchmark  the research bots' league on classical and abrupt 3x3 and 4x3 (configs/benchmark.ini, docs/benchmark.md)"
 	@echo "make rcfr-policies train the RCFR and f-RCFR policies the league configs use (results/rcfr/)"

@@ -35,6 +35,13 @@ static const char help[] =
     "  --swap                 hex with the swap rule\n"
     "  --algo A               cfr (vanilla), cfr+ (linear averaging), dcfr (1.5, 0, 2): full passes over the\n"
     "                         built tree; mccfr: external-sampling Monte Carlo CFR, for trees that do not fit\n"
+    "  --walk                 cfr+: full passes over the information-state walk instead of a built tree (the\n"
+    "                         dark variants up to 16 cells, perfect-recall keys; chosen by itself when the\n"
+    "                         tree does not fit in --max-nodes; 3x3 in minutes per iteration, on every\n"
+    "                         processor)\n"
+    "  --delay D              cfr+ over the walk: iteration t weighs t - D in the average (none before D+1;\n"
+    "                         default 0): the first, dense strategies leave the average, which is then\n"
+    "                         sparser and far quicker to score exactly\n"
     "  --iterations N         stop after N iterations (in all, counting a resumed checkpoint's)\n"
     "  --seconds S            stop after S seconds of training (in all); with --iterations, whichever first\n"
     "  --out FILE             the policy file to write\n"
@@ -85,15 +92,33 @@ typedef struct {
     bool linear;        /* --weighting linear (mccfr) */
     bool baseline;      /* --baseline history (mccfr) */
     long baseline_mb;   /* --baseline-mb */
+    bool walk;          /* cfr+ over the information-state walk (--walk, or the tree does not fit) */
+    bool walk_forced;   /* --walk */
+    bool eval_default;  /* --eval-every not given */
+    sv_tree wtab;       /* walk: every information state, the regrets and sums laid out like its actions */
+    float *wregret;
+    double *wsum;
+    long witer;
+    long delay;         /* --delay: iteration t weighs max(t - delay, 0) in the average */
+    iw_cfr *wc;
 } trainer;
 
-static const sv_tree *table_of(const trainer *t) { return t->algo == ALGO_MCCFR ? &t->mc.table : &t->tree; }
-static const float *regret_of(const trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.regret : t->cfr.regret; }
+static const sv_tree *table_of(const trainer *t)
+{
+    return t->walk ? &t->wtab : t->algo == ALGO_MCCFR ? &t->mc.table : &t->tree;
+}
+static const float *regret_of(const trainer *t)
+{
+    return t->walk ? t->wregret : t->algo == ALGO_MCCFR ? t->mc.regret : t->cfr.regret;
+}
 static const double *sums_of(const trainer *t)
 {
-    return t->algo == ALGO_MCCFR ? t->mc.strategy_sum : t->cfr.strategy_sum;
+    return t->walk ? t->wsum : t->algo == ALGO_MCCFR ? t->mc.strategy_sum : t->cfr.strategy_sum;
 }
-static long iteration_of(const trainer *t) { return t->algo == ALGO_MCCFR ? t->mc.iteration : t->cfr.iteration; }
+static long iteration_of(const trainer *t)
+{
+    return t->walk ? t->witer : t->algo == ALGO_MCCFR ? t->mc.iteration : t->cfr.iteration;
+}
 static const char *algo_name(const trainer *t)
 {
     if (t->algo != ALGO_MCCFR)
@@ -110,7 +135,9 @@ static double *average(const trainer *t)
     double *avg = malloc(sizeof *avg * (tab->n_actions ? tab->n_actions : 1));
     if (!avg)
         tc_die(1, "out of memory");
-    if (t->algo == ALGO_MCCFR)
+    if (t->walk)
+        sv_normalise(&t->wtab, t->wsum, avg);
+    else if (t->algo == ALGO_MCCFR)
         sv_mccfr_average(&t->mc, avg);
     else
         sv_cfr_average(&t->cfr, avg);
@@ -133,7 +160,9 @@ static pf_meta meta_of(const trainer *t, double exploitability)
 {
     pf_meta m = { .variant = t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
                   .flags = t->params.flags, .keys = t->keys, .iterations = (uint64_t)iteration_of(t),
-                  .exploitability = exploitability };
+                  .exploitability = exploitability,
+                  /* sampling meets a state only after all earlier ones of its player: the table is closed */
+                  .closed = t->algo == ALGO_MCCFR };
     snprintf(m.algo, sizeof m.algo, "%s", algo_name(t));
     return m;
 }
@@ -173,13 +202,27 @@ static bool evaluate(void *ctx)
     return true;
 }
 
+/* The checkpoint's algorithm: the walk's sums weigh each information state once per iteration, the
+ * tree's once per history, so their checkpoints do not mix. */
+static const char *ckpt_name(const trainer *t)
+{
+    static char name[16];
+    if (!t->walk)
+        return algo_name(t);
+    if (t->delay)
+        snprintf(name, sizeof name, "cfr+walk-d%ld", t->delay);
+    else
+        snprintf(name, sizeof name, "cfr+walk");
+    return name;
+}
+
 static void save_checkpoint(const void *ctx, const char *path, double seconds)
 {
     const trainer *t = ctx;
     sv_ckpt_meta m = { .variant = (int)t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
                        .flags = t->params.flags, .keys = (int)t->keys, .iteration = iteration_of(t),
                        .rng = t->mc.rng, .seconds = seconds };
-    snprintf(m.algo, sizeof m.algo, "%s", algo_name(t));
+    snprintf(m.algo, sizeof m.algo, "%s", ckpt_name(t));
     char err[512];
     if (sv_ckpt_save(path, &m, table_of(t), regret_of(t), sums_of(t), err, sizeof err) != 0)
         tc_die(1, "checkpoint: %s", err);
@@ -202,13 +245,37 @@ static void resume_mccfr(trainer *t, const sv_ckpt_meta *m, sv_tree *tab, float 
         tc_die(1, "out of memory");
 }
 
+/* The walk's trainer over its table (the current strategies from the regrets). */
+static void start_walk(trainer *t)
+{
+    char err[600];
+    iw_cfr_free(t->wc);
+    t->wc = iw_cfr_new(t->params.variant, t->params.rows, t->params.cols, &t->wtab, t->wregret, t->wsum,
+                       iw_default_threads(), err, sizeof err);
+    if (!t->wc)
+        tc_die(1, "%s", err);
+}
+
+/* CFR+ over the walk takes the checkpoint's table as it is (the same states as its own enumeration). */
+static void resume_walk(trainer *t, const sv_ckpt_meta *m, sv_tree *tab, float *regret, double *sum)
+{
+    sv_tree_free(&t->wtab);
+    free(t->wregret);
+    free(t->wsum);
+    t->wtab = *tab;
+    t->wregret = regret;
+    t->wsum = sum;
+    t->witer = m->iteration;
+    start_walk(t);
+}
+
 /* Resumes from path if it exists. Returns the training seconds already spent. */
 static double resume(void *ctx, const char *path)
 {
     trainer *t = ctx;
     sv_ckpt_meta want = { .variant = (int)t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
                           .flags = t->params.flags, .keys = (int)t->keys }, m;
-    snprintf(want.algo, sizeof want.algo, "%s", algo_name(t));
+    snprintf(want.algo, sizeof want.algo, "%s", ckpt_name(t));
     sv_tree tab;
     float *regret;
     double *sum;
@@ -220,6 +287,13 @@ static double resume(void *ctx, const char *path)
         tc_die(2, "%s (use --fresh to start over)", err);
     if (t->algo == ALGO_MCCFR) {
         resume_mccfr(t, &m, &tab, regret, sum);
+        return m.seconds;
+    }
+    if (t->walk) {
+        if (tab.n_infosets != t->wtab.n_infosets || tab.n_actions != t->wtab.n_actions)
+            tc_die(2, "%s: the checkpoint's %u information states do not match the game's %u", path, tab.n_infosets,
+                   t->wtab.n_infosets);
+        resume_walk(t, &m, &tab, regret, sum);
         return m.seconds;
     }
     if (sv_ckpt_onto_tree(&tab, regret, sum, &t->tree, t->cfr.regret, t->cfr.strategy_sum) != 0)
@@ -237,7 +311,13 @@ static long count(const void *ctx) { return iteration_of(ctx); }
 static void step(void *ctx)
 {
     trainer *t = ctx;
-    if (t->algo != ALGO_MCCFR)
+    char err[600];
+    if (t->walk) {
+        long it = t->witer + 1;
+        if (iw_cfr_iterate(t->wc, it > t->delay ? (double)(it - t->delay) : 0, err, sizeof err) != 0)
+            tc_die(1, "%s", err);
+        t->witer++;
+    } else if (t->algo != ALGO_MCCFR)
         sv_cfr_iterate(&t->cfr);
     else if (sv_mccfr_iterate(&t->mc) != 0)
         tc_die(1, "out of memory after %u information states", t->mc.table.n_infosets);
@@ -315,7 +395,8 @@ static const struct option options[] = {
     { "seed", required_argument, 0, 'r' },     { "quiet", no_argument, 0, 'q' },
     { "json", no_argument, 0, 'j' },           { "help", no_argument, 0, 'h' },
     { "weighting", required_argument, 0, 'w' }, { "baseline", required_argument, 0, 'B' },
-    { "baseline-mb", required_argument, 0, 'M' },
+    { "baseline-mb", required_argument, 0, 'M' }, { "walk", no_argument, 0, 'W' },
+    { "delay", required_argument, 0, 'D' },
     { 0, 0, 0, 0 },
 };
 
@@ -360,6 +441,8 @@ static void option(trainer *t, tc_loop_options *o, int c, const char *arg, int a
         t->baseline = strcmp(arg, "history") == 0;
         break;
     case 'M': t->baseline_mb = tc_long("baseline-mb", arg, 1); break;
+    case 'W': t->walk_forced = true; break;
+    case 'D': t->delay = tc_long("delay", arg, 0); break;
     case 'h': fputs(help, stdout); exit(0);
     default: tc_options_done(c, optind, argc, argv);
     }
@@ -380,14 +463,48 @@ static void parse_options(int argc, char **argv, trainer *t, tc_loop_options *o)
     tc_playable(t->params.variant, t->params.rows, t->params.cols, t->params.flags);
     if (t->max_nodes > UINT32_MAX)
         t->max_nodes = UINT32_MAX;
-    if (o->eval_every < 0)
+    if (o->eval_every < 0) {
         o->eval_every = t->algo == ALGO_MCCFR ? 0 : 10;
+        t->eval_default = true;
+    }
     if (t->linear && t->algo != ALGO_MCCFR)
         tc_die(2, "--weighting linear is for --algo mccfr (cfr+ and dcfr weight their iterations themselves)");
     if (t->baseline && t->algo != ALGO_MCCFR)
         tc_die(2, "--baseline history is for --algo mccfr (the full-pass algorithms sample nothing)");
     if (t->baseline_mb && !t->baseline)
         tc_die(2, "--baseline-mb goes with --baseline history");
+    const char *why;
+    if (t->walk_forced && (t->algo != SV_CFR_PLUS || t->keys != PF_KEYS_PERFECT))
+        tc_die(2, "--walk trains cfr+ with perfect-recall keys");
+    if (t->delay > 99999)
+        tc_die(2, "--delay: at most 99999");
+    if (t->walk_forced && !iw_supported(t->params.variant, t->params.rows, t->params.cols, t->params.flags, &why))
+        tc_die(2, "--walk: %s", why);
+}
+
+/* CFR+ over the walk: every information state listed once, zero regrets and sums. */
+static void build_walk(trainer *t)
+{
+    sv_tree_free(&t->tree);
+    char err[600];
+    if (!t->walk_forced)
+        fprintf(stderr, "cfr-train: the tree does not fit in %ld nodes: cfr+ over the information-state walk\n",
+                t->max_nodes);
+    if (iw_enumerate(t->params.variant, t->params.rows, t->params.cols, &t->wtab, err, sizeof err) != 0)
+        tc_die(1, "%s", err);
+    t->wregret = calloc(t->wtab.n_actions ? t->wtab.n_actions : 1, sizeof *t->wregret);
+    t->wsum = calloc(t->wtab.n_actions ? t->wtab.n_actions : 1, sizeof *t->wsum);
+    if (!t->wregret || !t->wsum)
+        tc_die(1, "out of memory");
+    t->walk = true;
+    start_walk(t);
+}
+
+/* Options that only the walk's cfr+ takes, refused once the training method is known. */
+static void check_walk_options(const trainer *t)
+{
+    if (t->delay && !t->walk)
+        tc_die(2, "--delay is for cfr+ over the information-state walk (--walk, or a tree that does not fit)");
 }
 
 /* The training tree for the full-pass algorithms (also the evaluation tree with perfect recall), or
@@ -403,8 +520,16 @@ static void build(trainer *t)
             t->mc.baseline_bits = sv_mccfr_baseline_bits(t->baseline_mb ? t->baseline_mb : 256);
         return;
     }
-    if (sv_tree_build(&t->tree, &t->game, (uint32_t)t->max_nodes, t->keys == PF_KEYS_VIEW) != 0)
-        tc_die(1, "the game tree of %dx%d %s does not fit in %ld nodes (try --algo mccfr or --max-nodes)",
+    const char *why;
+    bool walkable = t->algo == SV_CFR_PLUS && t->keys == PF_KEYS_PERFECT &&
+                    iw_supported(t->params.variant, t->params.rows, t->params.cols, t->params.flags, &why);
+    if (t->walk_forced || (walkable && sv_tree_build(&t->tree, &t->game, (uint32_t)t->max_nodes, false) != 0)) {
+        build_walk(t);
+        return;
+    }
+    if (!walkable && sv_tree_build(&t->tree, &t->game, (uint32_t)t->max_nodes, t->keys == PF_KEYS_VIEW) != 0)
+        tc_die(1, "the game tree of %dx%d %s does not fit in %ld nodes (try --algo mccfr, --max-nodes, or --algo "
+               "cfr+, which then trains over the information-state walk on dark boards up to 16 cells)",
             t->params.rows, t->params.cols, hx_variant_name(t->params.variant), t->max_nodes);
     if (sv_cfr_init(&t->cfr, &t->tree, (sv_algo)t->algo) != 0)
         tc_die(1, "out of memory");
@@ -448,6 +573,10 @@ static void release(trainer *t)
     sv_cfr_free(&t->cfr);
     sv_tree_free(&t->tree);
     sv_mccfr_free(&t->mc);
+    iw_cfr_free(t->wc);
+    sv_tree_free(&t->wtab);
+    free(t->wregret);
+    free(t->wsum);
 }
 
 int main(int argc, char **argv)
@@ -458,6 +587,9 @@ int main(int argc, char **argv)
     tc_loop_options o = { .count = -1, .seconds = -1, .eval_every = -1, .checkpoint_every = 60 };
     parse_options(argc, argv, &t, &o);
     build(&t);
+    check_walk_options(&t);
+    if (t.walk && t.eval_default)
+        o.eval_every = 0; /* an exact evaluation on 3x3 takes minutes: at the end, unless asked */
     choose_evaluation(&t, &o);
     tc_loop_run(&cfr_trainer, &o, &t);
     release(&t);

@@ -1,7 +1,8 @@
 /* agents/policy/policy_bot.c — bin/policy-bot: plays policy files (docs/policy-format.md) of any trainer.
  * Each move looks the player's information state up (perfect-recall key from its event log, or the view
  * key) in the file for the game's variant and board and samples an action with the game's seed; a state
- * missing from the file falls back to uniform over the legal cells, and the count of such moves is
+ * missing from the file falls back to uniform over the legal cells (in a closed file, so do all the
+ * player's later states in that game: the file's rule), and the count of such moves is
  * written to stderr (the agent's log) at the end of every game. The bot announces exactly the variants
  * and boards of its files, so a league does not schedule it elsewhere. */
 #include <dirent.h>
@@ -21,6 +22,7 @@ static const pf_policy *current;
 static uint64_t base_seed = 1;
 static hx_rng rng;
 static long decisions, fallbacks, total_decisions, total_fallbacks;
+static bool after_missing; /* a closed file: a state of this game was missing, the rest is uniform */
 
 static void game_start(const bot_state *s, void *user)
 {
@@ -34,6 +36,7 @@ static void game_start(const bot_state *s, void *user)
             current = &policies[i];
     }
     decisions = fallbacks = 0;
+    after_missing = false;
 }
 
 static int choose(const bot_state *s, void *user)
@@ -43,7 +46,7 @@ static int choose(const bot_state *s, void *user)
     int n = bot_legal(s, legal);
     decisions++;
     int64_t e = -1;
-    if (current) {
+    if (current && !after_missing) {
         uint64_t key;
         if (current->meta.keys == PF_KEYS_VIEW) {
             int reports = 0;
@@ -54,6 +57,7 @@ static int choose(const bot_state *s, void *user)
             key = hx_events_hash(s->events, s->n_events);
         }
         e = pf_find(current, s->color, key);
+        after_missing = e < 0 && current->meta.closed && current->meta.keys == PF_KEYS_PERFECT;
     }
     if (e >= 0) {
         const pf_entry *en = &current->entries[e];
@@ -102,7 +106,8 @@ static const char help[] =
     "(default 1), so a game replays exactly. Several files (one per variant and board) may be given,\n"
     "or a directory whose *.pol files are all loaded (at most 64 files);\n"
     "the bot announces exactly their variants and boards. An information state missing from the file\n"
-    "is played uniformly and counted; the counts go to stderr (the agent's log) after each game.\n"
+    "is played uniformly and counted (in a closed file, so are the player's later states of that game);\n"
+    "the counts go to stderr (the agent's log) after each game.\n"
     "The coordinator starts it with ARENA_ENDPOINT and ARENA_TOKEN set (docs/protocol.md).\n\n"
     "Exit status: 0 after a shutdown, 1 connection failure, 2 bad arguments or a bad policy file.\n";
 

@@ -110,7 +110,9 @@ static pf_meta policy_meta(const trainer *t, double exploitability)
 {
     pf_meta m = { .variant = t->params.variant, .rows = t->params.rows, .cols = t->params.cols,
                   .flags = t->params.flags, .keys = PF_KEYS_PERFECT, .iterations = (uint64_t)iteration_of(t),
-                  .exploitability = exploitability };
+                  .exploitability = exploitability,
+                  /* sampling meets a state only after all earlier ones of its player: the table is closed */
+                  .closed = t->sampled };
     snprintf(m.algo, sizeof m.algo, "%s", t->algo);
     return m;
 }

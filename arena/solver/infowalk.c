@@ -27,6 +27,7 @@
 #include "board.h"
 #include "game.h"
 #include "grow.h"
+#include "cfr.h"
 
 enum { MAX_LEVELS = 4 * IW_MAX_CELLS + 8, CELL_SHIFT = 9, RECENT = 1 << 16, PREFETCH_AHEAD = 4 };
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -35,6 +36,7 @@ enum { MAX_LEVELS = 4 * IW_MAX_CELLS + 8, CELL_SHIFT = 9, RECENT = 1 << 16, PREF
 typedef struct {
     uint64_t key;
     uint32_t cells; /* 0: empty slot */
+    uint32_t off;   /* CFR tables: the state's first action in the table's arrays (cells ascending) */
     float p[];
 } slot;
 
@@ -42,6 +44,7 @@ typedef struct {
     unsigned char *slots;
     size_t mask, stride;
     bool view;
+    bool closed; /* perfect-recall keys, a closed file: the states after a missing one are not looked up */
 } ptable;
 
 typedef struct {
@@ -61,6 +64,7 @@ typedef struct {
     uint16_t W, K;    /* opponent stones; walker stones it learned */
     uint8_t rep;      /* collision reports the opponent received */
     uint8_t wrep;     /* reports the walker received in this turn */
+    uint8_t off;      /* closed file: a state of this element was missing, it plays uniformly from now on */
 } el;
 
 /* A vector. In the -noisy and -flash variants obs[i] is the walker's key-hash state after the opponent's
@@ -69,7 +73,8 @@ typedef struct {
     el *v;
     uint64_t *obs;
     uint32_t n, cap;
-    bool merge;       /* equal elements are merged on push (see merge_key) */
+    bool merge;       /* equal elements are merged on push (see merge_key): all, or (all false) those off */
+    bool all;
     uint32_t epoch;   /* map slots of other epochs are empty: a reset is epoch + 1 */
     uint64_t *map;    /* merge: epoch << 32 | index, 2 * cap slots */
 } buf;
@@ -89,9 +94,26 @@ typedef struct {
     double br, ev;
 } val;
 
+/* What a walk does at the walker's states: score a policy (best response, expected value); list the
+ * states (enumerate); or one player's part of a CFR+ iteration: its average strategy (own reach, the
+ * opponent uniform and merged, only the walker's actions of positive probability) or its regrets (against
+ * the opponent's current strategy, whose zero-probability actions prune the walk). */
+enum { IW_EVAL, IW_ENUM, IW_AVERAGE, IW_REGRET };
+
+/* Reaches below this count as 0 in the CFR passes (as in cfr.c): subnormal arithmetic would cost more
+ * than the whole walk. */
+#define TINY 1e-30
+
 typedef struct {
     const game_ctx *g;
     int p, o;
+    int mode;
+    const ptable *otab;     /* the opponent's policy (an empty table: uniform) */
+    sv_tree *table;         /* IW_ENUM: the states found (one thread) */
+    float *regret;          /* IW_REGRET */
+    double *sum, weight;    /* IW_AVERAGE */
+    double own[MAX_LEVELS]; /* IW_AVERAGE: the walker's own reach at each level */
+    const slot *mine_at[MAX_LEVELS];
     buf hit[MAX_LEVELS][IW_MAX_CELLS], out[MAX_LEVELS][IW_MAX_CELLS]; /* per level, per walker cell */
     const slot **pp[MAX_LEVELS];
     uint64_t *keys[MAX_LEVELS];
@@ -122,17 +144,14 @@ static const slot *table_find(const ptable *t, uint64_t key)
     }
 }
 
-static int table_build(ptable *t, const pf_policy *pol, int player, int cells, char *err, size_t errlen)
+/* An empty table for n states of `cells` cells (twice as many slots, a power of two). */
+static int table_alloc(ptable *t, size_t n, int cells, char *err, size_t errlen)
 {
-    size_t n = 0;
-    for (uint32_t i = 0; i < pol->n_entries; i++)
-        n += pol->entries[i].player == player;
     size_t cap = 16;
     while (cap < 2 * n)
         cap *= 2;
     t->stride = (offsetof(slot, p) + sizeof(float) * (size_t)cells + 63) / 64 * 64;
     t->mask = cap - 1;
-    t->view = pol->meta.keys == PF_KEYS_VIEW;
     /* Lookups land anywhere in the table: large tables go on huge pages where the system has them, so
      * that a lookup does not also miss the TLB. */
     size_t bytes = cap * t->stride, align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
@@ -146,15 +165,34 @@ static int table_build(ptable *t, const pf_policy *pol, int player, int cells, c
         madvise(t->slots, (bytes + align - 1) / align * align, MADV_HUGEPAGE); /* a hint: failure is harmless */
 #endif
     memset(t->slots, 0, bytes);
+    return 0;
+}
+
+/* The free slot for a new key (the table has room: twice the states), its key set. */
+static slot *table_insert(ptable *t, uint64_t key)
+{
+    size_t j = key & t->mask;
+    while (slot_at(t, j)->cells)
+        j = (j + 1) & t->mask;
+    slot *s = (slot *)(void *)(t->slots + j * t->stride);
+    s->key = key;
+    return s;
+}
+
+static int table_build(ptable *t, const pf_policy *pol, int player, int cells, char *err, size_t errlen)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < pol->n_entries; i++)
+        n += pol->entries[i].player == player;
+    t->view = pol->meta.keys == PF_KEYS_VIEW;
+    t->closed = pol->meta.closed && !t->view;
+    if (table_alloc(t, n, cells, err, errlen) != 0)
+        return -1;
     for (uint32_t i = 0; i < pol->n_entries; i++) {
         const pf_entry *e = &pol->entries[i];
         if (e->player != player)
             continue;
-        size_t j = e->key & t->mask;
-        while (slot_at(t, j)->cells)
-            j = (j + 1) & t->mask;
-        slot *s = (slot *)(void *)(t->slots + j * t->stride);
-        s->key = e->key;
+        slot *s = table_insert(t, e->key);
         for (int k = 0; k < e->n; k++) {
             unsigned c = pol->cells[e->offset + k];
             if (c >= (unsigned)cells) {
@@ -225,7 +263,7 @@ static uint64_t key_of(const game_ctx *g, int player, uint64_t h, unsigned own, 
 /* The policy of (player, key) at a state whose legal cells are `legal`; NULL means uniform. */
 static const slot *find(walker *w, int player, uint64_t key, unsigned legal)
 {
-    const ptable *t = &w->g->tab[player];
+    const ptable *t = player == w->o ? w->otab : &w->g->tab[player];
     if (!t->slots)
         return NULL;
     const slot *s = table_find(t, key);
@@ -250,10 +288,17 @@ static const slot *find(walker *w, int player, uint64_t key, unsigned legal)
 
 /* What identifies an element for merging: its stones, learned stones and reports, and (-noisy, -flash) the
  * walker's key after the turn. The opponent's key-hash state is left out: elements are merged only when
- * the opponent's policy does not depend on it (uniform, or a file with view keys). */
+ * the opponent's policy does not depend on it (uniform, or a file with view keys), or, in a closed file,
+ * when the opponent plays uniformly from here on (off). */
 static inline uint64_t merge_key(const el *e)
 {
-    return (uint64_t)e->W | (uint64_t)e->K << 16 | (uint64_t)e->rep << 32 | (uint64_t)e->wrep << 40;
+    return (uint64_t)e->W | (uint64_t)e->K << 16 | (uint64_t)e->rep << 32 | (uint64_t)e->wrep << 40 |
+           (uint64_t)e->off << 48;
+}
+
+static inline bool mergeable(const buf *b, const el *e)
+{
+    return b->all || e->off;
 }
 
 static inline size_t merge_slot(uint64_t key, uint64_t obs)
@@ -265,6 +310,8 @@ static void map_fill(buf *b)
 {
     size_t mask = 2 * (size_t)b->cap - 1;
     for (uint32_t j = 0; j < b->n; j++) {
+        if (!mergeable(b, &b->v[j]))
+            continue;
         size_t i = merge_slot(merge_key(&b->v[j]), b->obs ? b->obs[j] : 0) & mask;
         while ((uint32_t)(b->map[i] >> 32) == b->epoch)
             i = (i + 1) & mask;
@@ -315,7 +362,7 @@ static inline void push(walker *w, buf *b, const el *e, uint64_t obs)
         if (b->n == b->cap)
             return;
     }
-    if (b->merge && b->map) {
+    if (b->merge && b->map && mergeable(b, e)) {
         uint64_t key = merge_key(e);
         if (!b->obs)
             obs = 0;
@@ -351,9 +398,11 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
     double uq = g->recip[nl];
     /* Classical with a perfect-recall file: the states after the rejected moves are looked up below;
      * their slots are fetched together first. */
-    const ptable *t = &g->tab[w->o];
+    const ptable *t = w->otab;
+    /* A closed file: once a state of the opponent's is missing, all its later ones are played uniformly. */
+    bool off = e->off || (!pr && t->closed);
     uint64_t rkey[IW_MAX_CELLS];
-    unsigned rejected = g->keeps_turn && t->slots && !t->view ? legal & B : 0;
+    unsigned rejected = g->keeps_turn && t->slots && !t->view && !off ? legal & B : 0;
     for (unsigned m = rejected; m; m &= m - 1) {
         int d = __builtin_ctz(m);
         rkey[d] = hx_key_finish(hx_key_step(e->ho, (unsigned)HX_EV_REJECTED << CELL_SHIFT | d));
@@ -365,12 +414,15 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
         if (!(q > 0))
             continue;
         double r = e->r * q;
+        if (w->mode == IW_REGRET && r < TINY)
+            continue;
         unsigned bit = 1u << d;
         el f = *e;
         f.r = r;
+        f.off = off;
         if (B & bit) {
             f.K = (uint16_t)(f.K | bit);
-            f.ho = hx_key_step(e->ho, (unsigned)(g->keeps_turn ? HX_EV_REJECTED : HX_EV_COLLIDED) << CELL_SHIFT | d);
+            f.ho = off ? 0 : hx_key_step(e->ho, (unsigned)(g->keeps_turn ? HX_EV_REJECTED : HX_EV_COLLIDED) << CELL_SHIFT | d);
             uint64_t fo = obs;
             if (g->report != HX_REPORT_NONE) {
                 fo = hx_key_step(obs, g->report == HX_REPORT_NOISY ? (unsigned)HX_EV_OPP_HIT << CELL_SHIFT
@@ -379,7 +431,7 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
             }
             if (g->keeps_turn)
                 opp_turn(w, &f, fo,
-                         !t->slots        ? NULL
+                         !t->slots || off ? NULL
                          : rejected & bit ? find(w, w->o, rkey[d], legal & ~bit)
                                           : find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal & ~bit),
                          B, out, term);
@@ -390,14 +442,15 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
             if (g->wins[w->o][f.W]) {
                 *term -= r;
             } else {
-                f.ho = hx_key_step(e->ho, (unsigned)HX_EV_PLACED << CELL_SHIFT | d);
+                f.ho = off ? 0 : hx_key_step(e->ho, (unsigned)HX_EV_PLACED << CELL_SHIFT | d);
                 push(w, out, &f, obs);
             }
         }
     }
 }
 
-static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, const el *v, uint32_t n);
+static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, bool woff, const el *v,
+                  uint32_t n);
 
 static int by_obs(const void *a, const void *b)
 {
@@ -407,13 +460,13 @@ static int by_obs(const void *a, const void *b)
 
 /* The walker states after an opponent turn: one per group of equal obs (all of out when the walker is told
  * nothing, its state then being hw). */
-static val groups(walker *w, int lv, unsigned B, unsigned K, int wrep, buf *out, uint64_t hw)
+static val groups(walker *w, int lv, unsigned B, unsigned K, int wrep, bool woff, buf *out, uint64_t hw)
 {
     val a = { 0, 0 };
     if (!out->n)
         return a;
     if (w->g->report == HX_REPORT_NONE)
-        return decide(w, lv + 1, B, K, hw, wrep, out->v, out->n);
+        return decide(w, lv + 1, B, K, hw, wrep, woff, out->v, out->n);
     buf *s = &w->sorted[lv];
     if (out->n > w->order_cap[lv]) {
         uint32_t cap = sv_capacity(w->order_cap[lv], out->n, 256);
@@ -437,7 +490,7 @@ static val groups(walker *w, int lv, unsigned B, unsigned K, int wrep, buf *out,
     for (uint32_t i = 0, j; i < out->n; i = j) {
         for (j = i + 1; j < out->n && o[j].obs == o[i].obs; j++)
             ;
-        val c = decide(w, lv + 1, B, K, o[i].obs, wrep + s->v[i].wrep, s->v + i, j - i);
+        val c = decide(w, lv + 1, B, K, o[i].obs, wrep + s->v[i].wrep, woff, s->v + i, j - i);
         a.br += c.br;
         a.ev += c.ev;
     }
@@ -462,7 +515,7 @@ static const slot **resolve(walker *w, int lv, const el *v, uint32_t n)
         w->ppcap[lv] = cap;
     }
     const game_ctx *g = w->g;
-    const ptable *t = &g->tab[w->o];
+    const ptable *t = w->otab;
     const slot **pp = w->pp[lv];
     if (!t->slots) {
         memset(pp, 0, sizeof *pp * n);
@@ -470,6 +523,10 @@ static const slot **resolve(walker *w, int lv, const el *v, uint32_t n)
     }
     uint64_t *keys = w->keys[lv];
     for (uint32_t i = 0; i < n; i++) {
+        if (v[i].off) {
+            pp[i] = NULL;
+            continue;
+        }
         keys[i] = key_of(g, w->o, v[i].ho, v[i].W, v[i].K, v[i].rep);
         __builtin_prefetch(slot_at(t, keys[i] & t->mask));
         pp[i] = &unresolved;
@@ -490,7 +547,7 @@ static inline void prefetch_rejections(const ptable *t, const el *e, unsigned ce
 /* The values of the walker's cells in `mask` at state (B, K, hw, wrep) with vector v (opponent policies
  * pp) into res[cell]. One pass over the vector sends each element to every cell's buffers, so the
  * element and its opponent policy are read once; then each cell's successors are walked. */
-static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, const el *v, uint32_t n,
+static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, bool woff, const el *v, uint32_t n,
                 const slot **pp, unsigned mask, val *res)
 {
     const game_ctx *g = w->g;
@@ -510,11 +567,11 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
     /* Classical with a perfect-recall file: an opponent move onto a walker stone (old, or the cell tried)
      * is rejected and the opponent's next state looked up at once; those slots are fetched a few
      * elements ahead, so that the lookups do not wait for memory one after the other. */
-    const ptable *t = &g->tab[w->o];
+    const ptable *t = w->otab;
     bool ahead = g->keeps_turn && t->slots && !t->view;
     for (uint32_t i = 0; i < n; i++) {
         const el *e = &v[i];
-        if (ahead && i + PREFETCH_AHEAD < n)
+        if (ahead && i + PREFETCH_AHEAD < n && !v[i + PREFETCH_AHEAD].off)
             prefetch_rejections(t, &v[i + PREFETCH_AHEAD], (B | mask) & legal_of(g, v[i + PREFETCH_AHEAD].W,
                                                                                        v[i + PREFETCH_AHEAD].K));
         total += e->r;
@@ -523,7 +580,8 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
             hit_r[c] += e->r;
             el f = *e;
             if (g->report != HX_REPORT_NONE) {
-                f.ho = hx_key_step(f.ho, g->report == HX_REPORT_NOISY ? (unsigned)HX_EV_OPP_HIT << CELL_SHIFT
+                if (!f.off)
+                    f.ho = hx_key_step(f.ho, g->report == HX_REPORT_NOISY ? (unsigned)HX_EV_OPP_HIT << CELL_SHIFT
                                                                       : (unsigned)HX_EV_OPP_HIT_AT << CELL_SHIFT | c);
                 f.rep++;
             }
@@ -546,24 +604,28 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
         unsigned bit = 1u << c;
         if (winning & bit) /* every element that does not hold c loses to it */
             term[c] = total - hit_r[c];
-        val a = groups(w, lv, B | bit, K, wrep, &out[c], placed[c]);
+        if (w->mode == IW_AVERAGE)
+            w->own[lv + 1] = w->own[lv] * w->mine_at[lv]->p[c];
+        val a = groups(w, lv, B | bit, K, wrep, woff, &out[c], placed[c]);
         a.br += term[c];
         a.ev += term[c];
         if (hit[c].n) {
             uint64_t h = hx_key_step(hw, (unsigned)(g->keeps_turn ? HX_EV_REJECTED : HX_EV_COLLIDED) << CELL_SHIFT | c);
             val b;
             if (g->keeps_turn) {
-                b = decide(w, lv + 1, B, K | bit, h, wrep, hit[c].v, hit[c].n);
+                b = decide(w, lv + 1, B, K | bit, h, wrep, woff, hit[c].v, hit[c].n);
             } else {
                 reset(&out[c]);
                 double t2 = 0;
                 for (uint32_t i = 0; i < hit[c].n; i++) {
                     el f = hit[c].v[i];
                     f.wrep = 0;
-                    opp_turn(w, &f, h, find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal_of(g, f.W, f.K)),
+                    opp_turn(w, &f, h,
+                             f.off ? NULL
+                                   : find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal_of(g, f.W, f.K)),
                              B, &out[c], &t2);
                 }
-                b = groups(w, lv, B, K | bit, wrep, &out[c], h);
+                b = groups(w, lv, B, K | bit, wrep, woff, &out[c], h);
                 b.br += t2;
                 b.ev += t2;
             }
@@ -574,7 +636,58 @@ static void act(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep
     }
 }
 
-static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, const el *v, uint32_t n)
+/* IW_ENUM: the walker's state joins the table (its legal cells ascending). */
+static void enumerate_state(walker *w, int lv, uint64_t key, unsigned legal)
+{
+    uint16_t cells[IW_MAX_CELLS];
+    int n = 0;
+    for (unsigned m = legal; m; m &= m - 1)
+        cells[n++] = (uint16_t)__builtin_ctz(m);
+    if (sv_tree_intern(w->table, w->p, key, lv, cells, n) < 0)
+        w->fail = 1;
+}
+
+/* IW_AVERAGE at a walker state with the given own reach: its strategy joins the average (weight times
+ * reach times strategy); returns the cells of positive probability, the only ones walked. */
+static unsigned add_average(walker *w, const slot *mine, double own)
+{
+    unsigned played = 0;
+    double *sum = w->sum + mine->off;
+    int k = 0;
+    for (unsigned m = mine->cells; m; m &= m - 1, k++) {
+        int c = __builtin_ctz(m);
+        if (mine->p[c] > 0) {
+            played |= 1u << c;
+            sum[k] += w->weight * own * mine->p[c];
+        }
+    }
+    return played;
+}
+
+/* IW_REGRET: the walker state's counterfactual values a[cell] (opponent reach times value) and their
+ * expected value ev under its current strategy update its regrets (CFR+: floored at 0) and its current
+ * strategy (regret matching; uniform when no regret is positive). The state is not met again in this
+ * pass, so its slot is rewritten in place. */
+static void update_regrets(walker *w, const slot *mine, const val *a, double ev)
+{
+    slot *s = (slot *)(uintptr_t)mine;
+    float *r = w->regret + s->off;
+    double pos = 0;
+    int k = 0, n = 0;
+    for (unsigned m = s->cells; m; m &= m - 1, k++) {
+        int c = __builtin_ctz(m);
+        float x = r[k] + (float)(a[c].ev - ev);
+        r[k] = x > (float)TINY ? x : 0; /* CFR+'s floor; and no subnormal floats */
+        pos += r[k];
+        n++;
+    }
+    k = 0;
+    for (unsigned m = s->cells; m; m &= m - 1, k++)
+        s->p[__builtin_ctz(m)] = (float)(pos > 0 ? r[k] / pos : 1.0 / n);
+}
+
+static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, bool woff, const el *v,
+                  uint32_t n)
 {
     val res = { 0, 0 };
     const game_ctx *g = w->g;
@@ -586,20 +699,42 @@ static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wr
     }
     w->infosets++;
     w->pairs += n;
-    const slot *mine = find(w, w->p, key_of(g, w->p, hw, B, K, wrep), legal);
+    uint64_t key = key_of(g, w->p, hw, B, K, wrep);
+    if (w->mode == IW_ENUM)
+        enumerate_state(w, lv, key, legal);
+    /* A closed file: after a missing state of the walker's, its own policy is uniform (the expected value). */
+    const slot *mine = woff ? NULL : find(w, w->p, key, legal);
+    woff = woff || (!mine && g->tab[w->p].closed);
+    unsigned mask = legal;
+    if (w->mode >= IW_AVERAGE && !mine) {
+        if (!w->fail) {
+            w->fail = 2;
+            snprintf(w->why, sizeof w->why, "a state of %s's is missing from the training table",
+                     w->p ? "White" : "Black");
+        }
+        return res;
+    }
+    if (w->mode == IW_AVERAGE) {
+        if (!(w->own[lv] >= TINY))
+            return res;
+        mask = add_average(w, mine, w->own[lv]);
+    }
+    w->mine_at[lv] = mine;
     const slot **pp = resolve(w, lv, v, n);
     if (!pp)
         return res;
     double uq = g->recip[g->bits[legal]];
     val a[IW_MAX_CELLS];
-    act(w, lv, B, K, hw, wrep, v, n, pp, legal, a);
+    act(w, lv, B, K, hw, wrep, woff, v, n, pp, mask, a);
     res.br = -INFINITY;
-    for (unsigned m = legal; m; m &= m - 1) {
+    for (unsigned m = mask; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         if (a[c].br > res.br)
             res.br = a[c].br;
         res.ev += (mine ? mine->p[c] : uq) * a[c].ev;
     }
+    if (w->mode == IW_REGRET)
+        update_regrets(w, mine, a, res.ev);
     return res;
 }
 
@@ -611,6 +746,8 @@ typedef struct {
     int wrep;
     el *v;
     uint32_t n;
+    bool off; /* a closed file without the walker's first state */
+    const slot *mine; /* the walker's first state in its table (NULL: uniform) */
     int n_cells, cell[IW_MAX_CELLS];
     val res[IW_MAX_CELLS]; /* by cell */
 } root;
@@ -641,9 +778,11 @@ static void *worker(void *arg)
         int p = t < pl->roots[1].n_cells ? 1 : 0, i = p ? t : t - pl->roots[1].n_cells;
         root *r = &pl->roots[p];
         walker *w = &mine[p];
+        w->own[0] = 1;
+        w->mine_at[0] = r->mine;
         const slot **pp = resolve(w, 0, r->v, r->n);
         if (pp)
-            act(w, 0, r->B, r->K, r->hw, r->wrep, r->v, r->n, pp, 1u << r->cell[i], r->res);
+            act(w, 0, r->B, r->K, r->hw, r->wrep, r->off, r->v, r->n, pp, 1u << r->cell[i], r->res);
         pthread_mutex_lock(&pl->lock);
         pl->done++;
         if (pl->progress)
@@ -698,69 +837,122 @@ static void walker_free(walker *w)
     free(w->recent);
 }
 
-int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const pf_policy *white, int threads,
-                iw_progress progress, void *ctx, iw_result *out, char *err, size_t errlen)
+/* The game's tables of wins and set sizes. Returns 0, or -1 when out of memory (g is then freed). */
+static int ctx_init(game_ctx *g, hx_variant v, int rows, int cols)
 {
-    const char *why;
-    memset(out, 0, sizeof *out);
-    if (!iw_supported(v, rows, cols, false, &why)) {
-        snprintf(err, errlen, "%s", why);
+    *g = (game_ctx){ .rows = rows, .cols = cols, .cells = rows * cols, .keeps_turn = hx_variant_keeps_turn(v),
+                     .report = hx_variant_report(v) };
+    g->all = (1u << g->cells) - 1;
+    g->wins[0] = malloc((size_t)1 << g->cells);
+    g->wins[1] = malloc((size_t)1 << g->cells);
+    g->bits = malloc((size_t)1 << g->cells);
+    if (!g->wins[0] || !g->wins[1] || !g->bits) {
+        free(g->wins[0]);
+        free(g->wins[1]);
+        free(g->bits);
         return -1;
     }
-    if (threads < 1)
-        threads = 1;
-    game_ctx g = { .rows = rows, .cols = cols, .cells = rows * cols, .keeps_turn = hx_variant_keeps_turn(v),
-                   .report = hx_variant_report(v) };
-    g.all = (1u << g.cells) - 1;
-    int rc = -1;
-    pool pl = { .g = &g, .progress = progress, .ctx = ctx };
-    walker *ws = calloc((size_t)threads * 2, sizeof *ws);
-    g.wins[0] = malloc((size_t)1 << g.cells);
-    g.wins[1] = malloc((size_t)1 << g.cells);
-    g.bits = malloc((size_t)1 << g.cells);
-    if (!ws || !g.wins[0] || !g.wins[1] || !g.bits) {
-        snprintf(err, errlen, "out of memory");
-        goto done;
-    }
     for (int k = 1; k <= IW_MAX_CELLS; k++)
-        g.recip[k] = 1.0 / k;
-    for (unsigned s = 0; s <= g.all; s++) {
-        g.bits[s] = (uint8_t)__builtin_popcount(s);
+        g->recip[k] = 1.0 / k;
+    for (unsigned st = 0; st <= g->all; st++) {
+        g->bits[st] = (uint8_t)__builtin_popcount(st);
         for (int p = 0; p < 2; p++)
-            g.wins[p][s] = hx_set_joins(rows, cols, p, s);
+            g->wins[p][st] = hx_set_joins(rows, cols, p, st);
     }
-    const pf_policy *pol[2] = { black, white };
+    return 0;
+}
+
+static void ctx_free(game_ctx *g)
+{
+    free(g->wins[0]);
+    free(g->wins[1]);
+    free(g->bits);
     for (int p = 0; p < 2; p++)
-        if (pol[p] && table_build(&g.tab[p], pol[p], p, g.cells, err, errlen) != 0)
-            goto done;
+        free(g->tab[p].slots);
+    memset(g, 0, sizeof *g);
+}
+
+static const ptable no_table;
+
+/* Sets how walker w works from now on: its mode and the opponent's table (NULL: uniform). Opponent states
+ * are merged when that table ignores their history (uniform, view keys) or for those that have left a
+ * closed file. */
+static void set_mode(walker *w, int mode, const ptable *opp)
+{
+    w->mode = mode;
+    w->otab = opp && opp->slots ? opp : &no_table;
+    bool all = !w->otab->slots || w->otab->view, merge = all || w->otab->closed;
+    for (int l = 0; l < MAX_LEVELS; l++)
+        for (int c = 0; c < IW_MAX_CELLS; c++) {
+            buf *b = &w->out[l][c];
+            if (merge && !b->merge && b->cap) { /* a fresh map (epoch 1) for a buffer that grew without one */
+                free(b->map);
+                b->map = calloc(2 * (size_t)b->cap, sizeof *b->map);
+                if (!b->map) {
+                    w->fail = 1;
+                    merge = false;
+                }
+                b->epoch = 1;
+            }
+            b->merge = merge;
+            b->all = all;
+        }
+}
+
+static walker *walkers_new(const game_ctx *g, int threads, bool recent)
+{
+    walker *ws = calloc((size_t)threads * 2, sizeof *ws);
+    if (!ws)
+        return NULL;
     for (int t = 0; t < threads; t++)
         for (int p = 0; p < 2; p++) {
             walker *w = &ws[2 * t + p];
-            w->g = &g;
+            w->g = g;
             w->p = p;
             w->o = 1 - p;
-            w->recent = pol[0] || pol[1] ? calloc(RECENT, sizeof *w->recent) : NULL; /* NULL: no cache */
-            /* Opponent states that differ only in their key-hash state play alike when the opponent's
-             * policy ignores it: they are merged, their reaches added. */
-            bool merge = !pol[w->o] || pol[w->o]->meta.keys == PF_KEYS_VIEW;
-            for (int l = 0; l < MAX_LEVELS; l++)
-                for (int c = 0; c < IW_MAX_CELLS; c++)
-                    w->out[l][c].merge = merge;
+            w->recent = recent ? calloc(RECENT, sizeof *w->recent) : NULL; /* NULL: no cache */
+            set_mode(w, IW_EVAL, &g->tab[w->o]);
         }
+    return ws;
+}
 
-    /* Black's walk starts at Black's first move; White's after Black's first turn. */
+static void walkers_free(walker *ws, int threads)
+{
+    if (ws)
+        for (int t = 0; t < 2 * threads; t++)
+            walker_free(&ws[t]);
+    free(ws);
+}
+
+/* The walks of the players in `players` (bit p: player p) over the threads, each walker in the mode set
+ * on it; each root's results by first cell in roots[p].res. In IW_AVERAGE only the first cells of positive
+ * probability are walked. Returns 0, or -1 when no thread could start or out of memory. */
+static int run(const game_ctx *g, walker *ws, int threads, unsigned players, iw_progress progress, void *ctx,
+               root roots[2])
+{
+    /* Black's walk starts at Black's first move; White's after Black's first turn (with Black's policy as
+     * White's walker sees it). */
     static el start = { .ho = HX_KEY_SEED, .r = 1 };
     walker *w1 = &ws[1];
     buf first = { 0 };
     double t0 = 0;
     el b0 = start;
-    opp_turn(w1, &b0, HX_KEY_SEED, find(w1, 0, key_of(&g, 0, HX_KEY_SEED, 0, 0, 0), g.all), 0, &first, &t0);
+    if (players & 2)
+        opp_turn(w1, &b0, HX_KEY_SEED, find(w1, 0, key_of(g, 0, HX_KEY_SEED, 0, 0, 0), g->all), 0, &first, &t0);
+    pool pl = { .g = g, .progress = progress, .ctx = ctx };
     pl.roots[0] = (root){ .hw = HX_KEY_SEED, .v = &start, .n = 1 };
     pl.roots[1] = (root){ .hw = HX_KEY_SEED, .v = first.v, .n = first.n };
     for (int p = 0; p < 2; p++) {
         root *r = &pl.roots[p];
-        for (int c = 0; c < g.cells; c++)
-            r->cell[r->n_cells++] = c;
+        if (!(players >> p & 1))
+            continue;
+        const ptable *own = &g->tab[p];
+        uint64_t key = key_of(g, p, HX_KEY_SEED, 0, 0, 0);
+        r->mine = own->slots ? table_find(own, key) : NULL;
+        r->off = own->closed && !r->mine;
+        for (int c = 0; c < g->cells; c++)
+            if (ws[p].mode != IW_AVERAGE || r->mine->p[c] > 0)
+                r->cell[r->n_cells++] = c;
         pl.total += r->n_cells;
     }
     pthread_mutex_init(&pl.lock, NULL);
@@ -783,17 +975,57 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
     free(args);
     free(first.v);
     free(first.obs);
-    if (started == 0) {
+    roots[0] = pl.roots[0];
+    roots[1] = pl.roots[1];
+    roots[0].v = roots[1].v = NULL;
+    return started > 0 && !w1->fail ? 0 : -1;
+}
+
+/* The first failure of the walkers into err (0 when none). */
+static int walkers_failed(walker *ws, int threads, char *err, size_t errlen)
+{
+    for (int t = 0; t < 2 * threads; t++)
+        if (ws[t].fail) {
+            snprintf(err, errlen, "%s", ws[t].fail == 2 ? ws[t].why : "out of memory");
+            return ws[t].fail;
+        }
+    return 0;
+}
+
+int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const pf_policy *white, int threads,
+                iw_progress progress, void *ctx, iw_result *out, char *err, size_t errlen)
+{
+    const char *why;
+    memset(out, 0, sizeof *out);
+    if (!iw_supported(v, rows, cols, false, &why)) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    if (threads < 1)
+        threads = 1;
+    game_ctx g;
+    if (ctx_init(&g, v, rows, cols) != 0) {
         snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = -1;
+    walker *ws = NULL;
+    const pf_policy *pol[2] = { black, white };
+    for (int p = 0; p < 2; p++)
+        if (pol[p] && table_build(&g.tab[p], pol[p], p, g.cells, err, errlen) != 0)
+            goto done;
+    ws = walkers_new(&g, threads, pol[0] || pol[1]);
+    root roots[2];
+    if (!ws || run(&g, ws, threads, 3, progress, ctx, roots) != 0) {
+        if (!ws || !walkers_failed(ws, threads, err, errlen))
+            snprintf(err, errlen, "out of memory");
         goto done;
     }
-
     for (int p = 0; p < 2; p++) {
-        root *r = &pl.roots[p];
-        unsigned legal = g.all;
+        root *r = &roots[p];
         /* The walker's first state: its policy weighs the first cells for the expected value. */
         walker *w = &ws[p];
-        const slot *s = find(w, p, key_of(&g, p, HX_KEY_SEED, 0, 0, 0), legal);
+        const slot *s = find(w, p, key_of(&g, p, HX_KEY_SEED, 0, 0, 0), g.all);
         out->infosets[p]++;
         out->pairs += r->n;
         double br = -INFINITY, ev = 0;
@@ -809,14 +1041,10 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
         else
             out->ev_white = ev;
     }
-    int fail = 0;
+    int fail = walkers_failed(ws, threads, err, errlen);
     keyset64 miss[2] = { { 0 }, { 0 } };
     for (int t = 0; t < 2 * threads; t++) {
         walker *w = &ws[t];
-        if (w->fail && !fail) {
-            fail = w->fail;
-            snprintf(err, errlen, "%s", w->fail == 2 ? w->why : "out of memory");
-        }
         out->infosets[w->p] += w->infosets;
         out->pairs += w->pairs;
         for (int p = 0; p < 2; p++)
@@ -835,14 +1063,196 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
     out->exploitability = out->nashconv / 2;
     rc = 0;
 done:
-    if (ws)
-        for (int t = 0; t < 2 * threads; t++)
-            walker_free(&ws[t]);
-    free(ws);
-    free(g.wins[0]);
-    free(g.wins[1]);
-    free(g.bits);
-    for (int p = 0; p < 2; p++)
-        free(g.tab[p].slots);
+    walkers_free(ws, threads);
+    ctx_free(&g);
     return rc;
+}
+
+/* ---- full-width CFR+ over the walk ---- */
+
+int iw_enumerate(hx_variant v, int rows, int cols, sv_tree *t, char *err, size_t errlen)
+{
+    const char *why;
+    memset(t, 0, sizeof *t);
+    if (!iw_supported(v, rows, cols, false, &why)) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    game_ctx g;
+    if (ctx_init(&g, v, rows, cols) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = -1;
+    walker *ws = walkers_new(&g, 1, false);
+    if (!ws) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    /* Both first states, then every state each player's walk meets against the uniform opponent (which
+     * reaches every consistent history). */
+    uint16_t cells[IW_MAX_CELLS];
+    for (int c = 0; c < g.cells; c++)
+        cells[c] = (uint16_t)c;
+    for (int p = 0; p < 2; p++) {
+        ws[p].table = t;
+        set_mode(&ws[p], IW_ENUM, NULL);
+        if (sv_tree_intern(t, p, key_of(&g, p, HX_KEY_SEED, 0, 0, 0), 0, cells, g.cells) < 0)
+            ws[p].fail = 1;
+    }
+    root roots[2];
+    if (ws[0].fail || ws[1].fail || run(&g, ws, 1, 3, NULL, NULL, roots) != 0 ||
+        walkers_failed(ws, 1, err, errlen)) {
+        if (!*err)
+            snprintf(err, errlen, "out of memory");
+        sv_tree_free(t);
+        goto done;
+    }
+    rc = 0;
+done:
+    walkers_free(ws, 1);
+    ctx_free(&g);
+    return rc;
+}
+
+struct iw_cfr {
+    game_ctx g;
+    walker *ws;
+    int threads;
+    const sv_tree *table;
+    float *regret;
+    double *sum;
+    bool moved[2]; /* player p has a positive regret somewhere (else its strategy is uniform everywhere) */
+};
+
+/* Whether any state of `player` has a positive regret. */
+static bool any_regret(const sv_tree *t, const float *regret, int player)
+{
+    for (uint32_t k = 0; k < t->n_infosets; k++)
+        if (t->infosets[k].player == player)
+            for (int a = 0; a < t->infosets[k].n; a++)
+                if (regret[t->infosets[k].offset + a] > 0)
+                    return true;
+    return false;
+}
+
+/* One player's table of current strategies (regret matching on the regrets) over the training table. */
+static int cfr_table(ptable *t, const sv_tree *tab, const float *regret, int player, int cells, char *err,
+                     size_t errlen)
+{
+    if (table_alloc(t, tab->infosets_of[player], cells, err, errlen) != 0)
+        return -1;
+    for (uint32_t k = 0; k < tab->n_infosets; k++) {
+        const sv_infoset *is = &tab->infosets[k];
+        if (is->player != player)
+            continue;
+        slot *s = table_insert(t, is->key);
+        s->off = is->offset;
+        double sigma[IW_MAX_CELLS];
+        sv_regret_match(regret + is->offset, is->n, sigma);
+        for (int a = 0; a < is->n; a++) {
+            unsigned c = tab->actions[is->offset + a];
+            if (c >= (unsigned)cells || (a > 0 && c <= tab->actions[is->offset + a - 1])) {
+                snprintf(err, errlen, "the training table lists cells out of order (a table for another game)");
+                return -1;
+            }
+            s->cells |= 1u << c;
+            s->p[c] = (float)sigma[a];
+        }
+    }
+    return 0;
+}
+
+iw_cfr *iw_cfr_new(hx_variant v, int rows, int cols, const sv_tree *table, float *regret, double *sum, int threads,
+                   char *err, size_t errlen)
+{
+    const char *why;
+    if (!iw_supported(v, rows, cols, false, &why)) {
+        snprintf(err, errlen, "%s", why);
+        return NULL;
+    }
+    iw_cfr *c = calloc(1, sizeof *c);
+    if (!c || ctx_init(&c->g, v, rows, cols) != 0) {
+        free(c);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    c->threads = threads < 1 ? 1 : threads;
+    c->table = table;
+    c->regret = regret;
+    c->sum = sum;
+    for (int p = 0; p < 2; p++)
+        if (cfr_table(&c->g.tab[p], table, regret, p, c->g.cells, err, errlen) != 0) {
+            iw_cfr_free(c);
+            return NULL;
+        }
+    if (!(c->ws = walkers_new(&c->g, c->threads, false))) {
+        snprintf(err, errlen, "out of memory");
+        iw_cfr_free(c);
+        return NULL;
+    }
+    for (int t = 0; t < 2 * c->threads; t++) {
+        c->ws[t].regret = regret;
+        c->ws[t].sum = sum;
+    }
+    return c;
+}
+
+void iw_cfr_free(iw_cfr *c)
+{
+    if (!c)
+        return;
+    walkers_free(c->ws, c->threads);
+    ctx_free(&c->g);
+    free(c);
+}
+
+int iw_cfr_iterate(iw_cfr *c, double weight, char *err, size_t errlen)
+{
+    game_ctx *g = &c->g;
+    for (int p = 0; p < 2; p++) {
+        const slot *first = table_find(&g->tab[p], key_of(g, p, HX_KEY_SEED, 0, 0, 0));
+        if (!first) {
+            snprintf(err, errlen, "the first state of %s is missing from the training table", p ? "White" : "Black");
+            return -1;
+        }
+        /* The average first, with the strategy the regrets below are measured on. */
+        root roots[2];
+        if (weight > 0) {
+            for (int t = 0; t < c->threads; t++) {
+                walker *w = &c->ws[2 * t + p];
+                set_mode(w, IW_AVERAGE, NULL);
+                w->weight = weight;
+            }
+            add_average(&c->ws[p], first, 1.0);
+            if (run(g, c->ws, c->threads, 1u << p, NULL, NULL, roots) != 0 ||
+                walkers_failed(c->ws, c->threads, err, errlen))
+                goto failed;
+        }
+        /* The regrets against the opponent's current strategy; the first state's from the roots. An
+         * opponent without regrets (a fresh start) plays uniformly everywhere: its states are merged. */
+        if (!c->moved[1 - p])
+            c->moved[1 - p] = any_regret(c->table, c->regret, 1 - p);
+        for (int t = 0; t < c->threads; t++)
+            set_mode(&c->ws[2 * t + p], IW_REGRET, c->moved[1 - p] ? &g->tab[1 - p] : NULL);
+        if (run(g, c->ws, c->threads, 1u << p, NULL, NULL, roots) != 0 || walkers_failed(c->ws, c->threads, err, errlen))
+            goto failed;
+        double ev = 0;
+        for (int i = 0; i < roots[p].n_cells; i++)
+            ev += first->p[roots[p].cell[i]] * roots[p].res[roots[p].cell[i]].ev;
+        update_regrets(&c->ws[p], first, roots[p].res, ev);
+    }
+    return 0;
+failed:
+    if (!*err)
+        snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+uint64_t iw_cfr_pairs(const iw_cfr *c)
+{
+    uint64_t pairs = 0;
+    for (int t = 0; t < 2 * c->threads; t++)
+        pairs += c->ws[t].pairs;
+    return pairs;
 }

@@ -10,11 +10,12 @@
  * (over whole information states, never a clairvoyant bound) and the policy's expected value comes out of
  * the same walk. When the opponent's policy ignores the opponent's history (uniform, or a file with view
  * keys), opponent states that see the same are merged into one element (reaches added): same values, far
- * fewer pairs. The walker's first actions are independent tasks shared by the threads; the result does
+ * fewer pairs; with a closed file (policy.h) so are those that have left the file. The walker's first actions are independent tasks shared by the threads; the result does
  * not depend on the thread count.
  *
  * Policies are looked up by the perfect-recall key (hx_key_hash() of the events) or, for files with view
- * keys, by hx_view_key_of(); a state missing from its file is played uniformly and counted once.
+ * keys, by hx_view_key_of(); a state missing from its file is played uniformly and counted once (in a
+ * closed file, the player's later states are played uniformly too, without being looked up).
  *
  * Supported: the six dark variants, boards of at most IW_MAX_CELLS cells, no swap rule. */
 #ifndef ARENA_SOLVER_INFOWALK_H
@@ -55,5 +56,32 @@ bool iw_supported(hx_variant v, int rows, int cols, bool swap, const char **why)
  * are not the legal cells of its state: a file for another game). */
 int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const pf_policy *white, int threads,
                 iw_progress progress, void *ctx, iw_result *out, char *err, size_t errlen);
+
+/* ---- full-width CFR+ over the walk (boards whose tree does not fit) ----
+ *
+ * The training table holds every information state of both players with its legal cells in ascending
+ * order; regret[] (floats) and sum[] (the average strategy's sums) are laid out like its actions. An
+ * iteration is CFR+ with alternating updates and linear averaging, as cfr.h on a built tree: for each
+ * player in turn, its average strategy gains iteration times its own reach times its current strategy
+ * (one walk against the uniform opponent, merged, following only the player's actions of positive
+ * probability), then its regrets gain the counterfactual values against the opponent's current
+ * strategy (one walk, pruned where the opponent's strategy is zero), floored at 0, and its current
+ * strategy becomes regret matching on them. Both walks use the threads. */
+typedef struct iw_cfr iw_cfr;
+
+/* Every information state of the game into t (an empty table on return of -1). Single-threaded. */
+int iw_enumerate(hx_variant v, int rows, int cols, sv_tree *t, char *err, size_t errlen);
+
+/* A trainer over `table` (from iw_enumerate or a checkpoint) and its arrays, which it updates in place
+ * and which must outlive it; the current strategies start as regret matching on regret[]. NULL with a
+ * message when out of memory or the table is not this game's. */
+iw_cfr *iw_cfr_new(hx_variant v, int rows, int cols, const sv_tree *table, float *regret, double *sum, int threads,
+                   char *err, size_t errlen);
+/* One iteration, weighing `weight` in the average (CFR+: the iteration's number, 1 for the first; 0 leaves
+ * the average alone and skips its walks). Returns 0, or -1 with a message. */
+int iw_cfr_iterate(iw_cfr *c, double weight, char *err, size_t errlen);
+/* (information state, opponent state) pairs walked so far, all passes. */
+uint64_t iw_cfr_pairs(const iw_cfr *c);
+void iw_cfr_free(iw_cfr *c);
 
 #endif

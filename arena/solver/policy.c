@@ -25,7 +25,7 @@ enum { HEADER = 96, PROB_F32 = 1 };
 /* Header fields by byte offset. */
 enum {
     H_MAGIC = 0, H_VERSION = 8, H_HEADER = 12, H_VARIANT = 16, H_ROWS = 17, H_COLS = 18, H_FLAGS = 19,
-    H_KEYS = 20, H_PROBS = 21, H_ALGO = 24, H_ITER = 40, H_EXPL = 48, H_ENTRIES = 56, H_ACTIONS = 60,
+    H_KEYS = 20, H_PROBS = 21, H_CLOSED = 22, H_ALGO = 24, H_ITER = 40, H_EXPL = 48, H_ENTRIES = 56, H_ACTIONS = 60,
     H_CHECKSUM = 64
 };
 
@@ -71,10 +71,11 @@ int pf_load_mem(pf_policy *p, const void *buf, size_t len, char *err, size_t err
     m->cols = b[H_COLS];
     m->flags = b[H_FLAGS];
     m->keys = (pf_keys)b[H_KEYS];
+    m->closed = b[H_CLOSED] == 1;
     if (b[H_VARIANT] >= HX_VARIANT_COUNT || m->rows < HX_MIN_SIDE || m->rows > HX_MAX_SIDE || m->cols < HX_MIN_SIDE ||
-        m->cols > HX_MAX_SIDE || m->flags > HX_SWAP_RULE || b[H_KEYS] > PF_KEYS_VIEW) {
-        fail(err, errlen, "bad header (variant %u, board %ux%u, flags %u, keys %u)", b[H_VARIANT], b[H_ROWS],
-             b[H_COLS], b[H_FLAGS], b[H_KEYS]);
+        m->cols > HX_MAX_SIDE || m->flags > HX_SWAP_RULE || b[H_KEYS] > PF_KEYS_VIEW || b[H_CLOSED] > 1) {
+        fail(err, errlen, "bad header (variant %u, board %ux%u, flags %u, keys %u, closed %u)", b[H_VARIANT],
+             b[H_ROWS], b[H_COLS], b[H_FLAGS], b[H_KEYS], b[H_CLOSED]);
         return -1;
     }
     memcpy(m->algo, b + H_ALGO, sizeof m->algo);
@@ -201,9 +202,10 @@ int64_t pf_find(const pf_policy *p, int player, uint64_t key)
 void pf_describe(const pf_policy *p, char *out, size_t len)
 {
     const pf_meta *m = &p->meta;
-    int n = snprintf(out, len, "%dx%d %s%s, %u information states, %s keys, %s, %llu iterations", m->rows, m->cols,
-                     hx_variant_name(m->variant), m->flags & HX_SWAP_RULE ? " (swap)" : "", p->n_entries,
-                     m->keys == PF_KEYS_VIEW ? "view" : "perfect-recall", m->algo[0] ? m->algo : "?",
+    int n = snprintf(out, len, "%dx%d %s%s, %u information states, %s keys%s, %s, %llu iterations", m->rows,
+                     m->cols, hx_variant_name(m->variant), m->flags & HX_SWAP_RULE ? " (swap)" : "", p->n_entries,
+                     m->keys == PF_KEYS_VIEW ? "view" : "perfect-recall", m->closed ? " (closed)" : "",
+                     m->algo[0] ? m->algo : "?",
                      (unsigned long long)m->iterations);
     if (n > 0 && (size_t)n < len && !isnan(m->exploitability))
         snprintf(out + n, len - (size_t)n, ", exploitability %.3g", m->exploitability);
@@ -305,6 +307,7 @@ int pf_writer_save(pf_writer *w, const char *path, char *err, size_t errlen)
     buf[H_COLS] = (unsigned char)m->cols;
     buf[H_FLAGS] = (unsigned char)m->flags;
     buf[H_KEYS] = (unsigned char)m->keys;
+    buf[H_CLOSED] = m->closed ? 1 : 0;
     buf[H_PROBS] = PROB_F32;
     memcpy(buf + H_ALGO, m->algo, strnlen(m->algo, 15));
     memcpy(buf + H_ITER, &m->iterations, 8);
@@ -360,25 +363,74 @@ int pf_save_tree(const sv_tree *t, const double *probs, const pf_meta *m, const 
     return rc;
 }
 
+/* Closed files: marks the information states of `player` that come after one missing from its file (they
+ * are played uniformly, never looked up). Nodes are in depth-first order, each child after its parent, so
+ * one pass carries "a state of this player was missing above" down the tree. Returns 0, or -1 when out
+ * of memory. */
+static int mark_after_missing(const pf_policy *p, const sv_tree *t, int player, uint8_t *after)
+{
+    uint8_t *below = calloc(t->n_nodes ? t->n_nodes : 1, 1);
+    int8_t *miss = malloc(t->n_infosets ? t->n_infosets : 1);
+    if (!below || !miss) {
+        free(below);
+        free(miss);
+        return -1;
+    }
+    memset(miss, -1, t->n_infosets); /* -1: not looked up yet */
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        const sv_node *nd = &t->nodes[i];
+        uint8_t b = below[i];
+        if (nd->player == player) {
+            uint32_t k = nd->infoset;
+            if (b)
+                after[k] = 1;
+            else if (miss[k] < 0)
+                miss[k] = pf_find(p, player, t->infosets[k].key) < 0;
+            b = b || miss[k] == 1;
+        }
+        for (uint32_t c = 0; c < nd->n; c++)
+            below[nd->first + c] = b;
+    }
+    free(below);
+    free(miss);
+    return 0;
+}
+
 int pf_on_tree(const pf_policy *black, const pf_policy *white, const sv_tree *t, double *out, uint32_t missing[2],
                char *err, size_t errlen)
 {
     missing[0] = missing[1] = 0;
+    uint8_t *after = NULL; /* after[k]: a closed file's state after a missing one: uniform, not looked up */
+    const pf_policy *pol[2] = { black, white };
+    for (int pl = 0; pl < 2; pl++)
+        if (pol[pl] && pol[pl]->meta.closed && pol[pl]->meta.keys == PF_KEYS_PERFECT && !t->view_keys) {
+            if (!after && !(after = calloc(t->n_infosets ? t->n_infosets : 1, 1))) {
+                fail(err, errlen, "out of memory");
+                return -1;
+            }
+            if (mark_after_missing(pol[pl], t, pl, after) != 0) {
+                free(after);
+                fail(err, errlen, "out of memory");
+                return -1;
+            }
+        }
     for (uint32_t k = 0; k < t->n_infosets; k++) {
         const sv_infoset *is = &t->infosets[k];
         const pf_policy *p = is->player == 0 ? black : white;
         double *o = out + is->offset;
-        int64_t e = p ? pf_find(p, is->player, p->meta.keys == PF_KEYS_VIEW ? is->view : is->key) : -1;
+        bool skip = after && after[k];
+        int64_t e = p && !skip ? pf_find(p, is->player, p->meta.keys == PF_KEYS_VIEW ? is->view : is->key) : -1;
         if (e < 0) {
             for (int a = 0; a < is->n; a++)
                 o[a] = 1.0 / is->n;
-            missing[is->player]++;
+            missing[is->player] += !skip;
             continue;
         }
         const pf_entry *en = &p->entries[e];
         if (en->n != is->n) {
             fail(err, errlen, "information state %016llx of %s lists %u actions, the game has %u there",
                  (unsigned long long)is->key, is->player ? "White" : "Black", en->n, is->n);
+            free(after);
             return -1;
         }
         for (int a = 0; a < is->n; a++) {
@@ -390,10 +442,12 @@ int pf_on_tree(const pf_policy *black, const pf_policy *white, const sv_tree *t,
             if (j == en->n) {
                 fail(err, errlen, "information state %016llx of %s has no action %u in the file",
                      (unsigned long long)is->key, is->player ? "White" : "Black", cell);
+                free(after);
                 return -1;
             }
             o[a] = p->probs[en->offset + j];
         }
     }
+    free(after);
     return 0;
 }

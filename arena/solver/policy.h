@@ -5,6 +5,7 @@
 #ifndef ARENA_SOLVER_POLICY_H
 #define ARENA_SOLVER_POLICY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,8 @@ typedef struct {
     int rows, cols;
     unsigned flags;           /* HX_SWAP_RULE */
     pf_keys keys;
+    bool closed;              /* a state after a missing one (same player, same game) is played uniformly,
+                               * listed or not (sampling trainers' files, where nothing follows a hole) */
     char algo[16];            /* the trainer's algorithm name, e.g. "cfr+" */
     uint64_t iterations;
     double exploitability;    /* NAN when not known */
@@ -73,7 +76,8 @@ void pf_writer_free(pf_writer *w);
  * (keyed as t is: perfect recall, or view keys when t->view_keys). pf_on_tree() fills out (laid out like
  * t->actions) from policies: Black's information states from `black`, White's from `white`, looked up by
  * the perfect-recall key or, for a file with view keys, by the view key of the state's histories. A state
- * missing from its file gets the uniform policy and is counted in missing[player]. Both return 0, or -1
+ * missing from its file gets the uniform policy and is counted in missing[player]; in a closed file so do
+ * (uncounted) the states after it. Both return 0, or -1
  * with a message (an entry that lists other actions than the game means a file for another game). */
 int pf_save_tree(const sv_tree *t, const double *probs, const pf_meta *m, const char *path, char *err,
                  size_t errlen);

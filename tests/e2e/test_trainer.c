@@ -3,7 +3,8 @@
  * that do not fit (exit 1); `arena exploit` agrees with the trainer, reads two files, and refuses corrupt
  * ones; policy-bot plays a solved policy in `arena match` and wins every game it must win. rcfr-train
  * resumes its checkpoint to the same bytes as an uninterrupted run, keeps its curve, and its policy file
- * measures in `arena exploit` as the trainer reported. */
+ * measures in `arena exploit` as the trainer reported. MCCFR's files are closed (a state after a missing
+ * one is played uniformly): policy-bot, the walk and the tree's evaluation follow that rule alike. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "policy.h"
 #include "test_sys.h"
 #include "test_util.h"
 
@@ -202,7 +204,8 @@ static void bad_input_is_refused(void **state)
     assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr++ --iterations 1 --out %s/x.pol "
                          "2>/dev/null", bin, tmp), 2);
     assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr --out %s/x.pol 2>/dev/null", bin, tmp), 2);
-    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 3x3 --algo cfr+ --iterations 1 --max-nodes 1000 "
+    /* a tree too large for --max-nodes: vanilla CFR stops (cfr+ would train over the walk) */
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 3x3 --algo cfr --iterations 1 --max-nodes 1000 "
                          "--out %s/x.pol 2>/dev/null", bin, tmp), 1);
     assert_int_equal(access("x.pol", F_OK), -1);
     /* The bots' shared --seed parsing (bot_seed_option) refuses a bad value with status 2. */
@@ -329,6 +332,147 @@ static void policy_bot_plays_a_solved_policy(void **state)
     assert_int_equal(sh_run("%s/policy-bot --policy %s/cut.pol 2>/dev/null", bin, tmp), 2);
 }
 
+/* Copies `src` without Black's first state, closed or not. */
+static void without_black_root(const char *src, const char *dst, bool closed)
+{
+    pf_policy p;
+    char err[600];
+    if (pf_load(&p, src, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    pf_meta m = p.meta;
+    m.closed = closed;
+    pf_writer *w = pf_writer_new(&m);
+    assert_non_null(w);
+    uint64_t root = hx_key_finish(HX_KEY_SEED);
+    for (uint32_t i = 0; i < p.n_entries; i++) {
+        const pf_entry *e = &p.entries[i];
+        if (e->player == 0 && e->key == root)
+            continue;
+        double probs[HX_MAX_CELLS + 1];
+        for (int a = 0; a < e->n; a++)
+            probs[a] = p.probs[e->offset + a];
+        assert_int_equal(pf_writer_add(w, e->player, e->key, e->n, p.cells + e->offset, probs), 0);
+    }
+    assert_int_equal(pf_writer_save(w, dst, err, sizeof err), 0);
+    pf_writer_free(w);
+    pf_close(&p);
+}
+
+/* Games in which policy-bot's log says every one of its (more than one) moves fell back to uniform. */
+static long games_all_uniform(void)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cat %s/logs/* | grep -o 'game [0-9]*: [0-9]* of [0-9]* moves' | "
+             "awk '$3 == $5 && $5 > 1 { n++ } END { print n + 0 }'", tmp);
+    char *out = sh_output(cmd);
+    long n = strtol(out, NULL, 10);
+    free(out);
+    return n;
+}
+
+static void closed_files_play_uniformly_after_a_missing_state(void **state)
+{
+    (void)state;
+    char cmd[1024], path[160], err[600];
+    /* MCCFR writes closed files; full-tree CFR+ does not say so. */
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo mccfr --iterations 50 --quiet "
+                            "--out %s/mc.pol >/dev/null", bin, tmp), 0);
+    assert_int_equal(sh_run("%s/cfr-train --variant classical --board 2x2 --algo cfr+ --iterations 500 --quiet "
+                            "--out %s/full.pol >/dev/null", bin, tmp), 0);
+    pf_policy p;
+    snprintf(path, sizeof path, "%s/mc.pol", tmp);
+    assert_int_equal(pf_load(&p, path, err, sizeof err), 0);
+    assert_true(p.meta.closed);
+    pf_close(&p);
+    snprintf(path, sizeof path, "%s/full.pol", tmp);
+    assert_int_equal(pf_load(&p, path, err, sizeof err), 0);
+    assert_false(p.meta.closed);
+    pf_close(&p);
+    snprintf(cmd, sizeof cmd, "%s/arena exploit %s/mc.pol --quiet", bin, tmp);
+    char *text = sh_output(cmd);
+    assert_non_null(strstr(text, "(closed)"));
+    free(text);
+
+    /* The solved policy without Black's first state: open, Black's later states are played from the
+     * file; closed, every move of Black's is uniform. */
+    char open_pol[160], closed_pol[160];
+    snprintf(open_pol, sizeof open_pol, "%s/open.pol", tmp);
+    snprintf(closed_pol, sizeof closed_pol, "%s/closed.pol", tmp);
+    without_black_root(path, open_pol, false);
+    without_black_root(path, closed_pol, true);
+    assert_int_equal(sh_run("rm -rf %s/logs", tmp), 0);
+    long wins_open = policy_bot_black_wins_2x2(bin, tmp, open_pol);
+    assert_int_equal(games_all_uniform(), 0);
+    assert_int_equal(sh_run("rm -rf %s/logs", tmp), 0);
+    long wins_closed = policy_bot_black_wins_2x2(bin, tmp, closed_pol);
+    long uniform = games_all_uniform();
+    print_message("2x2 classical without Black's first state: %ld/20 wins open, %ld/20 closed (%ld games all "
+                  "uniform)\n", wins_open, wins_closed, uniform);
+    assert_int_equal(uniform, 20); /* all 20 of its games as Black; as White nothing is missing */
+
+    /* arena exploit: the walk and the tree agree on each, and the two differ. */
+    static const char *keys[] = { "ev_black", "br_black", "br_white", "exploitability" };
+    double x[2];
+    for (int closed = 0; closed < 2; closed++) {
+        const char *f = closed ? closed_pol : open_pol;
+        snprintf(cmd, sizeof cmd, "%s/arena exploit --json --quiet %s", bin, f);
+        char *w = sh_output(cmd);
+        snprintf(cmd, sizeof cmd, "%s/arena exploit --json --quiet --method tree %s", bin, f);
+        char *t = sh_output(cmd);
+        for (int i = 0; i < 4; i++)
+            assert_true(fabs(json_number(w, keys[i]) - json_number(t, keys[i])) < 1e-9);
+        x[closed] = json_number(w, "ev_black");
+        free(w);
+        free(t);
+    }
+    print_message("ev_black %.6f open, %.6f closed\n", x[0], x[1]);
+    assert_true(x[0] > x[1] + 0.05);
+}
+
+/* cfr+ over the information-state walk (--walk, or by itself when the tree does not fit): about the tree's
+ * exploitability, a resumed run writes the same bytes as an uninterrupted one, the tree's checkpoints are
+ * not taken for its own, and what it cannot train is refused. */
+static void cfr_plus_over_the_walk(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    const char *game = "--variant classical --board 2x3 --algo cfr+ --quiet --json";
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --walk --iterations 200 --out %s/w1.pol", bin, game, tmp);
+    char *walk = sh_output(cmd);
+    snprintf(cmd, sizeof cmd, "%s/cfr-train %s --iterations 200 --out %s/t1.pol", bin, game, tmp);
+    char *tree = sh_output(cmd);
+    double xw = json_number(walk, "exploitability"), xt = json_number(tree, "exploitability");
+    print_message("2x3 classical CFR+ 200 iterations: over the walk %.3e, on the tree %.3e\n", xw, xt);
+    assert_true(xw < 1e-3 && xt < 1e-3);
+    assert_true(json_number(walk, "infosets") == json_number(tree, "infosets"));
+    assert_non_null(strstr(walk, "\"algo\":\"cfr+\""));
+    free(walk);
+    free(tree);
+    snprintf(cmd, sizeof cmd, "%s/arena exploit --json --quiet %s/w1.pol", bin, tmp);
+    char *x = sh_output(cmd);
+    assert_true(fabs(json_number(x, "exploitability") - xw) < 1e-6);
+    free(x);
+    /* 120 iterations at once, and 60 + 60 resumed: the same bytes */
+    const char *abrupt = "--variant abrupt --board 3x2 --algo cfr+ --walk --quiet --no-eval";
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 120 --out %s/w2.pol >/dev/null", bin, abrupt, tmp), 0);
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 60 --out %s/w3.pol >/dev/null", bin, abrupt, tmp), 0);
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 120 --out %s/w3.pol >/dev/null", bin, abrupt, tmp), 0);
+    assert_int_equal(sh_run("cmp -s %s/w2.pol %s/w3.pol", tmp, tmp), 0);
+    /* a checkpoint of the tree's cfr+ is not resumed over the walk */
+    assert_int_equal(sh_run("%s/cfr-train --variant abrupt --board 3x2 --algo cfr+ --quiet --no-eval --iterations 5 "
+                            "--out %s/w4.pol >/dev/null", bin, tmp), 0);
+    assert_int_equal(sh_run("%s/cfr-train %s --iterations 10 --out %s/w4.pol 2>/dev/null", bin, abrupt, tmp), 2);
+    /* refused: another algorithm, view keys, a board or variant the walk does not cover */
+    assert_int_equal(sh_run("%s/cfr-train --variant abrupt --board 3x2 --algo dcfr --walk --iterations 5 --out "
+                            "%s/r.pol 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/cfr-train --variant abrupt --board 3x2 --algo cfr+ --keys view --walk --iterations 5 "
+                            "--out %s/r.pol 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/cfr-train --variant hex --board 3x2 --algo cfr+ --walk --iterations 5 --out "
+                            "%s/r.pol 2>/dev/null", bin, tmp), 2);
+    assert_int_equal(sh_run("%s/cfr-train --variant abrupt --board 5x4 --algo cfr+ --walk --iterations 5 --out "
+                            "%s/r.pol 2>/dev/null", bin, tmp), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +485,8 @@ int main(void)
         cmocka_unit_test(exploit_agrees_with_the_trainer),
         cmocka_unit_test(trainer_evaluates_by_the_walk_when_the_tree_does_not_fit),
         cmocka_unit_test(policy_bot_plays_a_solved_policy),
+        cmocka_unit_test(closed_files_play_uniformly_after_a_missing_state),
+        cmocka_unit_test(cfr_plus_over_the_walk),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -2,7 +2,7 @@
  * (br.h) on every board whose tree is small: the same expected value, best responses and information-state
  * counts for the uniform policy in all six dark variants, for trained policies (perfect-recall and view
  * keys), whatever the thread count; a file whose entries list other cells is refused; states missing
- * from a file are played uniformly and counted. */
+ * from a file are played uniformly and counted, and in a closed file so are the states after them. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -243,6 +243,282 @@ static void merged_uniform_walk_matches_the_unmerged_one(void **state)
         }
 }
 
+/* The file's states of player `pl` that come after one of its states missing from keep[] (the test's own
+ * pass over the tree, parents before children): after[k] = 1. */
+static void after_missing(const sv_tree *t, const uint8_t *keep, int pl, uint8_t *after)
+{
+    uint8_t *below = calloc(t->n_nodes, 1);
+    assert_non_null(below);
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        const sv_node *nd = &t->nodes[i];
+        uint8_t b = below[i];
+        if (nd->player == pl) {
+            after[nd->infoset] |= b;
+            b = b || !keep[nd->infoset] || after[nd->infoset];
+        }
+        for (uint32_t c = 0; c < nd->n; c++)
+            below[nd->first + c] = b;
+    }
+    free(below);
+}
+
+/* Writes the states of t with keep[k] set (probabilities probs), closed or not, and loads the file. */
+static void holey_file(pf_policy *pol, const sv_tree *t, const double *probs, const uint8_t *keep, hx_variant v,
+                       int rows, int cols, bool closed, const char *name)
+{
+    pf_meta m = { .variant = v, .rows = rows, .cols = cols, .keys = PF_KEYS_PERFECT, .closed = closed,
+                  .algo = "hand", .exploitability = NAN };
+    pf_writer *w = pf_writer_new(&m);
+    assert_non_null(w);
+    for (uint32_t k = 0; k < t->n_infosets; k++)
+        if (keep[k]) {
+            const sv_infoset *is = &t->infosets[k];
+            assert_int_equal(pf_writer_add(w, is->player, is->key, is->n, t->actions + is->offset,
+                                           probs + is->offset), 0);
+        }
+    save(w, pol, name);
+}
+
+/* A closed file (as sampling trainers write): a state after one missing from the file is played uniformly
+ * even when the file lists it, by the walk (which then merges such opponent states), by the tree's
+ * evaluation and by policy-bot alike. A file with holes below which states are listed gives other values
+ * closed than open, each equal to the tree's; a file that is closed in fact gives the same values either
+ * way, the closed walk with fewer pairs. */
+static void closed_files_play_uniformly_after_a_missing_state(void **state)
+{
+    (void)state;
+    int differ = 0, fewer = 0;
+    for (size_t i = 0; i < sizeof dark / sizeof *dark; i++)
+        for (size_t b = 0; b < 3; b++) {
+            int rows = boards[b][0], cols = boards[b][1];
+            sv_tree t;
+            double *probs = malloc(sizeof *probs * (1u << 20)), *on = malloc(sizeof *on * (1u << 20));
+            assert_non_null(probs);
+            assert_non_null(on);
+            pf_policy full;
+            trained_file(&full, &t, probs, dark[i], rows, cols, false, 20);
+            pf_close(&full);
+            /* Holes: about one state in five, by key, never both players' first states. */
+            uint8_t *keep = malloc(t.n_infosets), *after = calloc(t.n_infosets, 1);
+            assert_non_null(keep);
+            assert_non_null(after);
+            for (uint32_t k = 0; k < t.n_infosets; k++)
+                keep[k] = (t.infosets[k].key * 0x9e3779b97f4a7c15ULL) >> 61 != 0 || t.infosets[k].depth == 0;
+            after_missing(&t, keep, 0, after);
+            after_missing(&t, keep, 1, after);
+            char name[96];
+            iw_result r[2];
+            sv_eval e[2];
+            for (int closed = 0; closed < 2; closed++) {
+                pf_policy pol;
+                snprintf(name, sizeof name, "holes-%d-%s-%dx%d.pol", closed, hx_variant_name(dark[i]), rows, cols);
+                holey_file(&pol, &t, probs, keep, dark[i], rows, cols, closed, name);
+                assert_int_equal(pol.meta.closed, closed);
+                uint32_t missing[2];
+                char err[300];
+                assert_int_equal(pf_on_tree(&pol, &pol, &t, on, missing, err, sizeof err), 0);
+                /* pf_on_tree against the test's own reading of the rule */
+                for (uint32_t k = 0; k < t.n_infosets; k++) {
+                    const sv_infoset *is = &t.infosets[k];
+                    bool uniform = !keep[k] || (closed && after[k]);
+                    for (int a = 0; a < is->n; a++)
+                        assert_true(fabs(on[is->offset + a] - (uniform ? 1.0 / is->n : (float)probs[is->offset + a])) <
+                                    1e-6);
+                }
+                assert_int_equal(sv_evaluate(&t, on, &e[closed]), 0);
+                walk(dark[i], rows, cols, &pol, &pol, 2, &r[closed]);
+                assert_same(&e[closed], &r[closed], 1e-9);
+                pf_close(&pol);
+            }
+            differ += fabs(r[0].ev_black - r[1].ev_black) > 1e-6 || fabs(r[0].br[0] - r[1].br[0]) > 1e-6 ||
+                      fabs(r[0].br[1] - r[1].br[1]) > 1e-6;
+
+            /* Closed in fact: every state after a hole removed too. Closed or not, the same values. */
+            for (uint32_t k = 0; k < t.n_infosets; k++)
+                keep[k] = keep[k] && !after[k];
+            for (int closed = 0; closed < 2; closed++) {
+                pf_policy pol;
+                snprintf(name, sizeof name, "closed-%d-%s-%dx%d.pol", closed, hx_variant_name(dark[i]), rows, cols);
+                holey_file(&pol, &t, probs, keep, dark[i], rows, cols, closed, name);
+                walk(dark[i], rows, cols, &pol, &pol, 2, &r[closed]);
+                pf_close(&pol);
+            }
+            assert_true(fabs(r[0].ev_black - r[1].ev_black) <= 1e-12);
+            assert_true(fabs(r[0].ev_white - r[1].ev_white) <= 1e-12);
+            assert_true(fabs(r[0].br[0] - r[1].br[0]) <= 1e-12);
+            assert_true(fabs(r[0].br[1] - r[1].br[1]) <= 1e-12);
+            assert_int_equal(r[0].infosets[0], r[1].infosets[0]);
+            assert_int_equal(r[0].infosets[1], r[1].infosets[1]);
+            assert_true(r[1].pairs <= r[0].pairs);
+            assert_true(r[1].missing[0] <= r[0].missing[0] && r[1].missing[1] <= r[0].missing[1]);
+            fewer += r[1].pairs < r[0].pairs;
+            if (b == 1)
+                print_message("3x2 %s closed file: %llu pairs, %llu open\n", hx_variant_name(dark[i]),
+                              (unsigned long long)r[1].pairs, (unsigned long long)r[0].pairs);
+            free(keep);
+            free(after);
+            free(probs);
+            free(on);
+            sv_tree_free(&t);
+        }
+    print_message("holes listed below: %d of 18 games evaluate differently closed; closed in fact: %d of 18 walk "
+                  "fewer pairs closed\n", differ, fewer);
+    assert_true(differ >= 12);
+    assert_true(fewer >= 12);
+}
+
+/* One player's CFR+ step on the built tree as the oracle of the walk's: from the walk's regrets before
+ * the step (both players' current strategies are regret matching on them, `cur`), the tree's pass of
+ * `player` (cfr.h) gives the regrets the walk must have after it, and the average strategy's increments,
+ * which the tree counts once per history of a state: the walk's must be proportional to them, state by
+ * state. Arrays in the tree's layout. */
+static void check_step(const sv_tree *t, int player, long it, const float *before, const double *cur,
+                       const float *after, const double *sum_before, const double *sum_after, const char *what)
+{
+    float *r = malloc(sizeof *r * t->n_actions);
+    double *s = calloc(t->n_actions, sizeof *s);
+    assert_non_null(r);
+    assert_non_null(s);
+    memcpy(r, before, sizeof *r * t->n_actions);
+    sv_cfr_pass(t, player, cur, r, s, (double)it);
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        if (is->player != player)
+            continue;
+        double tree_total = 0, walk_total = 0;
+        for (int a = 0; a < is->n; a++) {
+            uint32_t x = is->offset + (uint32_t)a;
+            float want = r[x] > 1e-30f ? r[x] : 0; /* CFR+'s floor */
+            if (!(fabs(after[x] - want) <= 1e-5 * (1 + fabs(want))))
+                fail_msg("%s iteration %ld: %s state %016llx action %d: regret %.9g, the tree's %.9g", what, it,
+                         player ? "White" : "Black", (unsigned long long)is->key, a, after[x], want);
+            tree_total += s[x];
+            walk_total += sum_after[x] - sum_before[x];
+        }
+        if (tree_total < 1e-12 * (double)it && walk_total < 1e-12 * (double)it)
+            continue; /* own reaches of 1e-20 and below: float and double strategies part there */
+        if ((tree_total > 0) != (walk_total > 0))
+            fail_msg("%s iteration %ld: %s state %016llx (depth %d): average increments %.9g, the tree's %.9g", what,
+                     it, player ? "White" : "Black", (unsigned long long)is->key, is->depth, walk_total, tree_total);
+        for (int a = 0; a < is->n && tree_total > 0; a++) {
+            uint32_t x = is->offset + (uint32_t)a;
+            assert_true(fabs((sum_after[x] - sum_before[x]) / walk_total - s[x] / tree_total) < 1e-6); /* float strategies */
+        }
+    }
+    free(r);
+    free(s);
+}
+
+/* Walk-layout arrays into the tree's layout (idx[k]: the tree's index of the walk table's state k). */
+static void to_tree_f(const sv_tree *tab, const sv_tree *t, const int64_t *idx, const float *in, float *out)
+{
+    for (uint32_t k = 0; k < tab->n_infosets; k++)
+        memcpy(out + t->infosets[idx[k]].offset, in + tab->infosets[k].offset, sizeof *out * tab->infosets[k].n);
+}
+
+static void to_tree_d(const sv_tree *tab, const sv_tree *t, const int64_t *idx, const double *in, double *out)
+{
+    for (uint32_t k = 0; k < tab->n_infosets; k++)
+        memcpy(out + t->infosets[idx[k]].offset, in + tab->infosets[k].offset, sizeof *out * tab->infosets[k].n);
+}
+
+/* Full-width CFR+ over the walk against CFR+ on the built tree: the same information states (enumerated
+ * by the walk), every step of either player equal to the tree's step from the same regrets (the two runs
+ * are not compared over many iterations: where actions tie, rounding noise of 1e-10 in a regret decides
+ * regret matching, and each run follows its own noise), the same bytes whatever the thread count, and
+ * convergence. */
+static void cfr_plus_over_the_walk_matches_the_tree(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof dark / sizeof *dark; i++)
+        for (size_t b = 0; b < 3; b++) {
+            int rows = boards[b][0], cols = boards[b][1];
+            sv_tree t, tab;
+            build(&t, dark[i], rows, cols, false);
+            char err[300], what[64];
+            snprintf(what, sizeof what, "%dx%d %s", rows, cols, hx_variant_name(dark[i]));
+            assert_int_equal(iw_enumerate(dark[i], rows, cols, &tab, err, sizeof err), 0);
+            assert_int_equal(tab.infosets_of[0], t.infosets_of[0]);
+            assert_int_equal(tab.infosets_of[1], t.infosets_of[1]);
+            assert_int_equal(tab.n_actions, t.n_actions);
+            int64_t *idx = malloc(sizeof *idx * tab.n_infosets);
+            assert_non_null(idx);
+            for (uint32_t k = 0; k < tab.n_infosets; k++) {
+                idx[k] = sv_tree_find(&t, tab.infosets[k].player, tab.infosets[k].key);
+                assert_true(idx[k] >= 0);
+                assert_int_equal(t.infosets[idx[k]].n, tab.infosets[k].n);
+                assert_memory_equal(t.actions + t.infosets[idx[k]].offset, tab.actions + tab.infosets[k].offset,
+                                    sizeof *t.actions * tab.infosets[k].n);
+            }
+            float *reg[2];
+            double *sum[2];
+            iw_cfr *c[2];
+            for (int x = 0; x < 2; x++) {
+                reg[x] = calloc(tab.n_actions, sizeof *reg[x]);
+                sum[x] = calloc(tab.n_actions, sizeof *sum[x]);
+                assert_non_null(reg[x]);
+                assert_non_null(sum[x]);
+                c[x] = iw_cfr_new(dark[i], rows, cols, &tab, reg[x], sum[x], x ? 3 : 1, err, sizeof err);
+                assert_non_null(c[x]);
+            }
+            size_t na = t.n_actions;
+            float *r0 = malloc(sizeof *r0 * na), *r1 = malloc(sizeof *r1 * na), *rm = malloc(sizeof *rm * na);
+            double *s0 = malloc(sizeof *s0 * na), *s1 = malloc(sizeof *s1 * na), *sm = malloc(sizeof *sm * na);
+            double *cur = malloc(sizeof *cur * na), *avg = malloc(sizeof *avg * na), *on = malloc(sizeof *on * na);
+            assert_true(r0 && r1 && rm && s0 && s1 && sm && cur && avg && on);
+            double first = 0, last = 0;
+            for (int it = 1; it <= 30; it++) {
+                to_tree_f(&tab, &t, idx, reg[0], r0);
+                to_tree_d(&tab, &t, idx, sum[0], s0);
+                for (int x = 0; x < 2; x++)
+                    assert_int_equal(iw_cfr_iterate(c[x], (double)it, err, sizeof err), 0);
+                assert_memory_equal(reg[0], reg[1], sizeof *reg[0] * tab.n_actions);
+                assert_memory_equal(sum[0], sum[1], sizeof *sum[0] * tab.n_actions);
+                to_tree_f(&tab, &t, idx, reg[0], r1);
+                to_tree_d(&tab, &t, idx, sum[0], s1);
+                if (it <= 10) {
+                    /* Black's step from the regrets before; White's from Black's after and its own before */
+                    for (uint32_t k = 0; k < t.n_infosets; k++)
+                        sv_regret_match(r0 + t.infosets[k].offset, t.infosets[k].n, cur + t.infosets[k].offset);
+                    check_step(&t, 0, it, r0, cur, r1, s0, s1, what);
+                    memcpy(rm, r0, sizeof *rm * na);
+                    memcpy(sm, s0, sizeof *sm * na);
+                    for (uint32_t k = 0; k < t.n_infosets; k++)
+                        if (t.infosets[k].player == 0) {
+                            memcpy(rm + t.infosets[k].offset, r1 + t.infosets[k].offset, sizeof *rm * t.infosets[k].n);
+                            memcpy(sm + t.infosets[k].offset, s1 + t.infosets[k].offset, sizeof *sm * t.infosets[k].n);
+                        }
+                    for (uint32_t k = 0; k < t.n_infosets; k++)
+                        sv_regret_match(rm + t.infosets[k].offset, t.infosets[k].n, cur + t.infosets[k].offset);
+                    check_step(&t, 1, it, rm, cur, r1, sm, s1, what);
+                }
+                if (it == 1 || it == 30) {
+                    sv_normalise(&t, s1, avg);
+                    sv_eval e;
+                    assert_int_equal(sv_evaluate(&t, avg, &e), 0);
+                    *(it == 1 ? &first : &last) = e.exploitability;
+                }
+            }
+            print_message("%s: CFR+ over the walk, exploitability %.6f after 1 iteration, %.6f after 30, %llu "
+                          "pairs\n", what, first, last, (unsigned long long)iw_cfr_pairs(c[0]));
+            assert_true(last < first / 5);
+            for (int x = 0; x < 2; x++) {
+                iw_cfr_free(c[x]);
+                free(reg[x]);
+                free(sum[x]);
+            }
+            free(r0), free(r1), free(rm), free(s0), free(s1), free(sm), free(cur), free(avg), free(on), free(idx);
+            sv_tree_free(&tab);
+            sv_tree_free(&t);
+        }
+    /* boards the walk does not cover */
+    sv_tree none;
+    char err[300];
+    assert_int_equal(iw_enumerate(HX_HEX, 2, 2, &none, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dark variants"));
+    assert_null(iw_cfr_new(HX_ABRUPT, 5, 5, &none, NULL, NULL, 1, err, sizeof err));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +527,8 @@ int main(void)
         cmocka_unit_test(thread_count_does_not_change_the_result),
         cmocka_unit_test(merged_uniform_walk_matches_the_unmerged_one),
         cmocka_unit_test(foreign_entries_are_refused_and_missing_ones_counted),
+        cmocka_unit_test(closed_files_play_uniformly_after_a_missing_state),
+        cmocka_unit_test(cfr_plus_over_the_walk_matches_the_tree),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -131,6 +131,7 @@ static void future_version(unsigned char *b, size_t *len) { (void)len; b[8] = 2;
 static void short_header(unsigned char *b, size_t *len) { (void)b; *len = 40; }
 static void twenty_rows(unsigned char *b, size_t *len) { (void)len; b[17] = 20; } /* 40 cells, a side over 19 */
 static void no_change(unsigned char *b, size_t *len) { (void)b; (void)len; }
+static void closed_two(unsigned char *b, size_t *len) { (void)len; b[22] = 2; } /* the closed byte: 0 or 1 */
 
 static void corrupt_files_are_refused(void **state)
 {
@@ -148,7 +149,21 @@ static void corrupt_files_are_refused(void **state)
     assert_non_null(strstr(load_edited(path, future_version), "version 2"));
     assert_non_null(strstr(load_edited(path, short_header), "too short"));
     assert_non_null(strstr(load_edited(path, twenty_rows), "board 20x2"));
+    assert_non_null(strstr(load_edited(path, closed_two), "closed 2"));
     pf_policy pol;
+    /* The closed flag (header byte 22) is written and read back. */
+    assert_int_equal(pf_load(&pol, path, err, sizeof err), 0);
+    assert_false(pol.meta.closed);
+    pf_close(&pol);
+    m.closed = true;
+    assert_int_equal(pf_save_tree(&t, u, &m, path, err, sizeof err), 0);
+    assert_int_equal(pf_load(&pol, path, err, sizeof err), 0);
+    assert_true(pol.meta.closed);
+    char desc[300];
+    pf_describe(&pol, desc, sizeof desc);
+    assert_non_null(strstr(desc, "perfect-recall keys (closed)"));
+    pf_close(&pol);
+    m.closed = false;
     assert_int_equal(pf_load(&pol, "/nonexistent/x.pol", err, sizeof err), -1);
     assert_non_null(strstr(err, "/nonexistent/x.pol"));
     /* The writer refuses the same information state twice, and leaves no file behind. */
