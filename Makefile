@@ -185,17 +185,21 @@ results/rl/qlearning_%.pol: $(BIN)/rl-train
 	@"$(BIN)/rl-train" --variant $(word 1,$(subst _, ,$*)) --board $(word 2,$(subst _, ,$*)) --algo qlearning \
 	    --seconds 15 --eval-every 0 --fresh --quiet --out $@
 
-# 3x3 CFR policies (results/policies/, so the leagues' `cfr` agent plays them): external-sampling MCCFR on
-# classical and abrupt 3x3 for POLICY_3X3_SECONDS each (default 28800: one night, both at once with
-# `make -j2 policies-3x3`); checkpointed every 10 minutes, so an interrupted night resumes. Exploitability
-# is measured apart (`arena exploit`, docs/solver.md), never inside the night.
+# 3x3 CFR policies (results/policies/, so the leagues' `cfr` agent plays them), each variant with the method
+# that gets lower per hour there (docs/solver.md): `abrupt` by full-width CFR+ over the information-state
+# walk (averaging delay 50; both cores, about 10 GB), `classical` by external-sampling MCCFR (one core),
+# POLICY_3X3_SECONDS each (default 28800: one night; both at once with `make -j2 policies-3x3`);
+# checkpointed every 10 minutes, so an interrupted night resumes. Exploitability is measured apart (`arena
+# exploit`, docs/solver.md), never inside the night.
 POLICY_3X3_SECONDS ?= 28800
+POLICY_3X3_ARGS_classical := --algo mccfr
+POLICY_3X3_ARGS_abrupt := --algo cfr+ --delay 50
 POLICIES_3X3 := results/policies/cfr_classical_3x3.pol results/policies/cfr_abrupt_3x3.pol
 policies-3x3: $(POLICIES_3X3)
 
 results/policies/cfr_%_3x3.pol: $(BIN)/cfr-train
 	@mkdir -p $(@D)
-	@"$(BIN)/cfr-train" --variant $* --board 3x3 --algo mccfr --seconds $(POLICY_3X3_SECONDS) --no-eval \
+	@"$(BIN)/cfr-train" --variant $* --board 3x3 $(POLICY_3X3_ARGS_$*) --seconds $(POLICY_3X3_SECONDS) --no-eval \
 	    --checkpoint-every 600 --quiet --out $@
 
 # Regression CFR policies for the leagues (results/rcfr/BOT/, not in git): RCFR, f-RCFR with the
@@ -265,12 +269,12 @@ curves-3x3: results/curves-3x3/classical.csv results/curves-3x3/abrupt.csv
 
 # Full-width CFR+ over the information-state walk on 3x3 (cfr-train --algo cfr+, which trains over the walk
 # when the tree does not fit; docs/solver.md): CURVE_3X3_CFR_SECONDS of training per variant (default
-# 3600), its average scored exactly every CURVE_3X3_CFR_EVERY iterations (default 200; off the training
+# 3600), its average scored exactly every CURVE_3X3_CFR_EVERY iterations (default 100; off the training
 # clock), the first CURVE_3X3_CFR_DELAY (50) iterations left out of the average. One variant after the
 # other (each uses both cores, about 10 GB): about 2.5 hours. Plotted with the MCCFR curves when present.
 # (cfr-train is an order-only prerequisite: rebuilding it does not retrain.)
 CURVE_3X3_CFR_SECONDS ?= 3600
-CURVE_3X3_CFR_EVERY ?= 200
+CURVE_3X3_CFR_EVERY ?= 100
 CURVE_3X3_CFR_DELAY ?= 50
 curves-3x3-cfr: results/curves-3x3/classical-cfr+.csv results/curves-3x3/abrupt-cfr+.csv
 	@files=""; names=""; for n in classical classical-cfr+ abrupt abrupt-cfr+; do \
@@ -356,7 +360,7 @@ help:
 	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"
 	@echo "make policies   train the CFR+ policies the league configs use (results/policies/)"
 	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/, about a minute)"
-	@echo "make policies-3x3 train MCCFR policies for classical and abrupt 3x3 (POLICY_3X3_SECONDS each, default one night)"
+	@echo "make policies-3x3 train 3x3 policies: classical by MCCFR, abrupt by CFR+ over the walk (POLICY_3X3_SECONDS each, default one night)"
 	@echo "make curves-3x3 exploitability against training hours, MCCFR on classical and abrupt 3x3 (about two hours with -j2)"
 	@echo "make curves-3x3-vr the same with history baselines (VR-MCCFR), to 20 minutes (about 45 minutes with -j2)"
 	@echo "make curves-3x3-cfr full-width CFR+ over the information-state walk on 3x3, an hour per variant (about 2.5 hours)"
