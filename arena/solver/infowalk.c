@@ -37,6 +37,7 @@ typedef struct {
     uint64_t key;
     uint32_t cells; /* 0: empty slot */
     uint32_t off;   /* CFR tables: the state's first action in the table's arrays (cells ascending) */
+    uint32_t still; /* CFR tables: no regret here or at any later state of the player: uniform from here on */
     float p[];
 } slot;
 
@@ -400,7 +401,7 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
      * their slots are fetched together first. */
     const ptable *t = w->otab;
     /* A closed file: once a state of the opponent's is missing, all its later ones are played uniformly. */
-    bool off = e->off || (!pr && t->closed);
+    bool off = e->off || (!pr && t->closed) || (pr && pr->still);
     uint64_t rkey[IW_MAX_CELLS];
     unsigned rejected = g->keeps_turn && t->slots && !t->view && !off ? legal & B : 0;
     for (unsigned m = rejected; m; m &= m - 1) {
@@ -686,6 +687,36 @@ static void update_regrets(walker *w, const slot *mine, const val *a, double ev)
         s->p[__builtin_ctz(m)] = (float)(pos > 0 ? r[k] / pos : 1.0 / n);
 }
 
+/* IW_REGRET, after a walker state's update: whether it is still (no regret at it or at any later state of
+ * the walker's, so that it plays uniformly from here on, and the opponent's walk merges it as a closed
+ * file's missing states). Without reports a state's successors are the states after each cell placed
+ * and after each cell that collided, whose keys follow from its own: they are read from the table
+ * whether or not this pass met them (a state not met keeps its mark, its whole subtree unchanged since).
+ * With reports the successors are not listed that way: such states are never marked. */
+static void mark_still(walker *w, const slot *mine, uint64_t hw)
+{
+    slot *s = (slot *)(uintptr_t)mine;
+    const game_ctx *g = w->g;
+    s->still = 0;
+    if (g->report != HX_REPORT_NONE)
+        return;
+    const float *r = w->regret + s->off;
+    int n = g->bits[s->cells];
+    for (int k = 0; k < n; k++)
+        if (r[k] != 0)
+            return;
+    const ptable *t = &g->tab[w->p];
+    unsigned hit = (unsigned)(g->keeps_turn ? HX_EV_REJECTED : HX_EV_COLLIDED) << CELL_SHIFT;
+    for (unsigned m = s->cells; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        const slot *a = table_find(t, hx_key_finish(hx_key_step(hw, (unsigned)HX_EV_PLACED << CELL_SHIFT | c)));
+        const slot *b = table_find(t, hx_key_finish(hx_key_step(hw, hit | c)));
+        if ((a && !a->still) || (b && !b->still))
+            return;
+    }
+    s->still = 1;
+}
+
 static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wrep, bool woff, const el *v,
                   uint32_t n)
 {
@@ -733,8 +764,10 @@ static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wr
             res.br = a[c].br;
         res.ev += (mine ? mine->p[c] : uq) * a[c].ev;
     }
-    if (w->mode == IW_REGRET)
+    if (w->mode == IW_REGRET) {
         update_regrets(w, mine, a, res.ev);
+        mark_still(w, mine, hw);
+    }
     return res;
 }
 
@@ -881,7 +914,7 @@ static void set_mode(walker *w, int mode, const ptable *opp)
 {
     w->mode = mode;
     w->otab = opp && opp->slots ? opp : &no_table;
-    bool all = !w->otab->slots || w->otab->view, merge = all || w->otab->closed;
+    bool all = !w->otab->slots || w->otab->view, merge = all || w->otab->closed || mode == IW_REGRET;
     for (int l = 0; l < MAX_LEVELS; l++)
         for (int c = 0; c < IW_MAX_CELLS; c++) {
             buf *b = &w->out[l][c];
@@ -1137,8 +1170,8 @@ static bool any_regret(const sv_tree *t, const float *regret, int player)
 }
 
 /* One player's table of current strategies (regret matching on the regrets) over the training table. */
-static int cfr_table(ptable *t, const sv_tree *tab, const float *regret, int player, int cells, char *err,
-                     size_t errlen)
+static int cfr_table(ptable *t, const sv_tree *tab, const float *regret, int player, int cells, bool fresh,
+                     char *err, size_t errlen)
 {
     if (table_alloc(t, tab->infosets_of[player], cells, err, errlen) != 0)
         return -1;
@@ -1148,6 +1181,7 @@ static int cfr_table(ptable *t, const sv_tree *tab, const float *regret, int pla
             continue;
         slot *s = table_insert(t, is->key);
         s->off = is->offset;
+        s->still = fresh; /* no regret anywhere yet; else unknown until the state is met */
         double sigma[IW_MAX_CELLS];
         sv_regret_match(regret + is->offset, is->n, sigma);
         for (int a = 0; a < is->n; a++) {
@@ -1182,7 +1216,7 @@ iw_cfr *iw_cfr_new(hx_variant v, int rows, int cols, const sv_tree *table, float
     c->regret = regret;
     c->sum = sum;
     for (int p = 0; p < 2; p++)
-        if (cfr_table(&c->g.tab[p], table, regret, p, c->g.cells, err, errlen) != 0) {
+        if (cfr_table(&c->g.tab[p], table, regret, p, c->g.cells, !any_regret(table, regret, p), err, errlen) != 0) {
             iw_cfr_free(c);
             return NULL;
         }
@@ -1241,6 +1275,7 @@ int iw_cfr_iterate(iw_cfr *c, double weight, char *err, size_t errlen)
         for (int i = 0; i < roots[p].n_cells; i++)
             ev += first->p[roots[p].cell[i]] * roots[p].res[roots[p].cell[i]].ev;
         update_regrets(&c->ws[p], first, roots[p].res, ev);
+        mark_still(&c->ws[p], first, HX_KEY_SEED);
     }
     return 0;
 failed:
