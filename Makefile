@@ -185,14 +185,14 @@ results/rl/qlearning_%.pol: $(BIN)/rl-train
 	@"$(BIN)/rl-train" --variant $(word 1,$(subst _, ,$*)) --board $(word 2,$(subst _, ,$*)) --algo qlearning \
 	    --seconds 15 --eval-every 0 --fresh --quiet --out $@
 
-# 3x3 CFR policies (results/policies/, so the leagues' `cfr` agent plays them), each variant with the method
-# that gets lower per hour there (docs/solver.md): `abrupt` by full-width CFR+ over the information-state
-# walk (averaging delay 50; both cores, about 10 GB), `classical` by external-sampling MCCFR (one core),
-# POLICY_3X3_SECONDS each (default 28800: one night; both at once with `make -j2 policies-3x3`);
-# checkpointed every 10 minutes, so an interrupted night resumes. Exploitability is measured apart (`arena
-# exploit`, docs/solver.md), never inside the night.
+# 3x3 CFR policies (results/policies/, so the leagues' `cfr` agent plays them) by full-width CFR+ over the
+# information-state walk (averaging delay 50; each run uses both cores; about 11 GB for abrupt, 3 GB for
+# classical), the method that gets lower per hour on 3x3 (docs/solver.md: below 1e-3 on abrupt after 18
+# minutes, 2e-8 on classical after 10), POLICY_3X3_SECONDS each (default 28800: one night; both at once
+# with `make -j2 policies-3x3`); checkpointed every 10 minutes, so an interrupted night resumes.
+# Exploitability is measured apart (`arena exploit`, docs/solver.md), never inside the night.
 POLICY_3X3_SECONDS ?= 28800
-POLICY_3X3_ARGS_classical := --algo mccfr
+POLICY_3X3_ARGS_classical := --algo cfr+ --delay 50
 POLICY_3X3_ARGS_abrupt := --algo cfr+ --delay 50
 POLICIES_3X3 := results/policies/cfr_classical_3x3.pol results/policies/cfr_abrupt_3x3.pol
 policies-3x3: $(POLICIES_3X3)
@@ -360,7 +360,7 @@ help:
 	@echo "make league     install missing packages, build, run configs/quick.ini, print ratings and matrices, plot"
 	@echo "make policies   train the CFR+ policies the league configs use (results/policies/)"
 	@echo "make rl-policies train the Q-learning policies the league configs use (results/rl/, about a minute)"
-	@echo "make policies-3x3 train 3x3 policies: classical by MCCFR, abrupt by CFR+ over the walk (POLICY_3X3_SECONDS each, default one night)"
+	@echo "make policies-3x3 train 3x3 policies by CFR+ over the information-state walk (POLICY_3X3_SECONDS each, default one night)"
 	@echo "make curves-3x3 exploitability against training hours, MCCFR on classical and abrupt 3x3 (about two hours with -j2)"
 	@echo "make curves-3x3-vr the same with history baselines (VR-MCCFR), to 20 minutes (about 45 minutes with -j2)"
 	@echo "make curves-3x3-cfr full-width CFR+ over the information-state walk on 3x3, an hour per variant (about 2.5 hours)"
