@@ -65,8 +65,9 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
  * player in turn, its average strategy gains iteration times its own reach times its current strategy
  * (one walk against the uniform opponent, merged, following only the player's actions of positive
  * probability), then its regrets gain the counterfactual values against the opponent's current
- * strategy (one walk, pruned where the opponent's strategy is zero), floored at 0, and its current
- * strategy becomes regret matching on them. Both walks use the threads. */
+ * strategy (one walk, pruned where the opponent's strategy is zero, and merging the opponent's states
+ * that have no regret at or below them: they play uniformly from there on), floored at 0, and its
+ * current strategy becomes regret matching on them. Both walks use the threads. */
 typedef struct iw_cfr iw_cfr;
 
 /* Every information state of the game into t (an empty table on return of -1). Single-threaded. */
