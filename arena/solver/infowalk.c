@@ -169,14 +169,27 @@ static int table_alloc(ptable *t, size_t n, int cells, char *err, size_t errlen)
     return 0;
 }
 
-/* The free slot for a new key (the table has room: twice the states), its key set. */
-static slot *table_insert(ptable *t, uint64_t key)
+/* A new state in the table (which has room: twice the states): its key and its n cells with their
+ * probabilities. NULL with a message when a cell is not on the board of `board` cells, or (`ascending`)
+ * the cells are not in ascending order: a file or table for another game. */
+static slot *table_put(ptable *t, uint64_t key, int n, const uint16_t *cells, const float *p, int board,
+                       bool ascending, char *err, size_t errlen)
 {
     size_t j = key & t->mask;
     while (slot_at(t, j)->cells)
         j = (j + 1) & t->mask;
     slot *s = (slot *)(void *)(t->slots + j * t->stride);
     s->key = key;
+    for (int k = 0; k < n; k++) {
+        unsigned c = cells[k];
+        if (c >= (unsigned)board || (ascending && k > 0 && c <= cells[k - 1])) {
+            snprintf(err, errlen, "%s lists cell %u %s (a %s for another game)", ascending ? "a state" : "an entry",
+                     c, c >= (unsigned)board ? "off the board" : "out of order", ascending ? "table" : "file");
+            return NULL;
+        }
+        s->cells |= 1u << c;
+        s->p[c] = p[k];
+    }
     return s;
 }
 
@@ -193,17 +206,8 @@ static int table_build(ptable *t, const pf_policy *pol, int player, int cells, c
         const pf_entry *e = &pol->entries[i];
         if (e->player != player)
             continue;
-        slot *s = table_insert(t, e->key);
-        for (int k = 0; k < e->n; k++) {
-            unsigned c = pol->cells[e->offset + k];
-            if (c >= (unsigned)cells) {
-                snprintf(err, errlen, "an entry lists cell %u, which is not on the board (a file for another game)",
-                         c);
-                return -1;
-            }
-            s->cells |= 1u << c;
-            s->p[c] = pol->probs[e->offset + k];
-        }
+        if (!table_put(t, e->key, e->n, pol->cells + e->offset, pol->probs + e->offset, cells, false, err, errlen))
+            return -1;
     }
     return 0;
 }
@@ -1179,20 +1183,22 @@ static int cfr_table(ptable *t, const sv_tree *tab, const float *regret, int pla
         const sv_infoset *is = &tab->infosets[k];
         if (is->player != player)
             continue;
-        slot *s = table_insert(t, is->key);
+        double sigma[IW_MAX_CELLS];
+        float p[IW_MAX_CELLS];
+        sv_regret_match(regret + is->offset, is->n, sigma);
+        for (int a = 0; a < is->n && a < IW_MAX_CELLS; a++)
+            p[a] = (float)sigma[a];
+        slot *s = is->n <= IW_MAX_CELLS
+                      ? table_put(t, is->key, is->n, tab->actions + is->offset, p, cells, true, err, errlen)
+                      : NULL;
+        if (!s) {
+            if (is->n > IW_MAX_CELLS)
+                snprintf(err, errlen, "a state of the training table lists %d cells (a table for another game)",
+                         is->n);
+            return -1;
+        }
         s->off = is->offset;
         s->still = fresh; /* no regret anywhere yet; else unknown until the state is met */
-        double sigma[IW_MAX_CELLS];
-        sv_regret_match(regret + is->offset, is->n, sigma);
-        for (int a = 0; a < is->n; a++) {
-            unsigned c = tab->actions[is->offset + a];
-            if (c >= (unsigned)cells || (a > 0 && c <= tab->actions[is->offset + a - 1])) {
-                snprintf(err, errlen, "the training table lists cells out of order (a table for another game)");
-                return -1;
-            }
-            s->cells |= 1u << c;
-            s->p[c] = (float)sigma[a];
-        }
     }
     return 0;
 }
