@@ -162,7 +162,7 @@ static pf_meta meta_of(const trainer *t, double exploitability)
                   .flags = t->params.flags, .keys = t->keys, .iterations = (uint64_t)iteration_of(t),
                   .exploitability = exploitability,
                   /* sampling meets a state only after all earlier ones of its player: the table is closed */
-                  .closed = t->algo == ALGO_MCCFR };
+                  .closed = t->algo == ALGO_MCCFR || t->walk };
     snprintf(m.algo, sizeof m.algo, "%s", algo_name(t));
     return m;
 }

@@ -61,7 +61,10 @@ static int choose(const bot_state *s, void *user)
     }
     if (e >= 0) {
         const pf_entry *en = &current->entries[e];
-        double u = (double)(hx_rng_next(&rng) >> 11) * 0x1.0p-53, acc = 0;
+        double total = 0, acc = 0; /* the state's probabilities normalised by their sum */
+        for (int a = 0; a < en->n; a++)
+            total += current->probs[en->offset + a];
+        double u = (double)(hx_rng_next(&rng) >> 11) * 0x1.0p-53 * total;
         int pick = -1;
         for (int a = 0; a < en->n; a++) {
             acc += current->probs[en->offset + a];

@@ -35,15 +35,19 @@ enum { MAX_LEVELS = 4 * IW_MAX_CELLS + 8, CELL_SHIFT = 9, RECENT = 1 << 16, PREF
 /* One player's policy as an open-addressing table: key, the cells it lists, a probability per cell. */
 typedef struct {
     uint64_t key;
+    double scale;   /* policy files: 1 / the sum of the state's probabilities (a policy is normalised as read) */
     uint32_t cells; /* 0: empty slot */
     uint32_t off;   /* CFR tables: the state's first action in the table's arrays (cells ascending) */
-    uint32_t still; /* CFR tables: no regret here or at any later state of the player: uniform from here on */
+    uint32_t still; /* CFR tables: no regret here or at any later state of the player: uniform from here on;
+                     * policy files: the same found on demand (0 unknown, 1 uniform from here on, 2 not) */
     float p[];
 } slot;
 
 typedef struct {
     unsigned char *slots;
     size_t mask, stride;
+    int shift;   /* a key's home slot is its top bits (keys are hashes): a file's sorted keys fill it in order */
+    bool lazy;   /* a policy file (perfect-recall keys, no reports): uniform subtrees are found on demand */
     bool view;
     bool closed; /* perfect-recall keys, a closed file: the states after a missing one are not looked up */
 } ptable;
@@ -134,9 +138,14 @@ static inline const slot *slot_at(const ptable *t, size_t i)
     return (const slot *)(const void *)(t->slots + i * t->stride);
 }
 
+static inline size_t home(const ptable *t, uint64_t key)
+{
+    return (size_t)(key >> t->shift);
+}
+
 static const slot *table_find(const ptable *t, uint64_t key)
 {
-    for (size_t i = key & t->mask;; i = (i + 1) & t->mask) {
+    for (size_t i = home(t, key);; i = (i + 1) & t->mask) {
         const slot *s = slot_at(t, i);
         if (!s->cells)
             return NULL;
@@ -145,12 +154,16 @@ static const slot *table_find(const ptable *t, uint64_t key)
     }
 }
 
-/* An empty table for n states of `cells` cells (twice as many slots, a power of two). */
+/* An empty table for n states of `cells` cells (a power of two of slots, at most three quarters full). */
 static int table_alloc(ptable *t, size_t n, int cells, char *err, size_t errlen)
 {
     size_t cap = 16;
-    while (cap < 2 * n)
+    int bits = 4;
+    while (3 * cap < 4 * n) {
         cap *= 2;
+        bits++;
+    }
+    t->shift = 64 - bits;
     t->stride = (offsetof(slot, p) + sizeof(float) * (size_t)cells + 63) / 64 * 64;
     t->mask = cap - 1;
     /* Lookups land anywhere in the table: large tables go on huge pages where the system has them, so
@@ -175,7 +188,7 @@ static int table_alloc(ptable *t, size_t n, int cells, char *err, size_t errlen)
 static slot *table_put(ptable *t, uint64_t key, int n, const uint16_t *cells, const float *p, int board,
                        bool ascending, char *err, size_t errlen)
 {
-    size_t j = key & t->mask;
+    size_t j = home(t, key);
     while (slot_at(t, j)->cells)
         j = (j + 1) & t->mask;
     slot *s = (slot *)(void *)(t->slots + j * t->stride);
@@ -206,9 +219,50 @@ static int table_build(ptable *t, const pf_policy *pol, int player, int cells, c
         const pf_entry *e = &pol->entries[i];
         if (e->player != player)
             continue;
-        if (!table_put(t, e->key, e->n, pol->cells + e->offset, pol->probs + e->offset, cells, false, err, errlen))
+        slot *s = table_put(t, e->key, e->n, pol->cells + e->offset, pol->probs + e->offset, cells, false, err,
+                            errlen);
+        if (!s)
             return -1;
+        double sum = 0;
+        for (int k = 0; k < e->n; k++)
+            sum += pol->probs[e->offset + k];
+        s->scale = 1 / sum;
     }
+    return 0;
+}
+
+typedef struct {
+    game_ctx *g;
+    const pf_policy *pol;
+    int player, rc;
+    char err[300];
+} build_job;
+
+static void *build_player(void *arg)
+{
+    build_job *j = arg;
+    ptable *t = &j->g->tab[j->player];
+    j->rc = table_build(t, j->pol, j->player, j->g->cells, j->err, sizeof j->err);
+    t->lazy = j->rc == 0 && !t->view && j->g->report == HX_REPORT_NONE;
+    return NULL;
+}
+
+/* Both players' tables from their files (either NULL: uniform), side by side when `threads` allows. */
+static int tables_build(game_ctx *g, const pf_policy *pol[2], int threads, char *err, size_t errlen)
+{
+    build_job j[2] = { { g, pol[0], 0, 0, "" }, { g, pol[1], 1, 0, "" } };
+    pthread_t tid;
+    bool two = threads > 1 && pol[0] && pol[1] && pthread_create(&tid, NULL, build_player, &j[1]) == 0;
+    for (int p = 0; p < 2; p++)
+        if (pol[p] && !(p == 1 && two))
+            build_player(&j[p]);
+    if (two)
+        pthread_join(tid, NULL);
+    for (int p = 0; p < 2; p++)
+        if (pol[p] && j[p].rc != 0) {
+            snprintf(err, errlen, "%s", j[p].err);
+            return -1;
+        }
     return 0;
 }
 
@@ -391,6 +445,80 @@ static inline unsigned legal_of(const game_ctx *g, unsigned own, unsigned known)
     return g->all & ~(own | known);
 }
 
+/* ---- uniform subtrees of a policy file ----
+ *
+ * A state whose file policy is uniform, and uniform at every later state of its player's, plays uniformly
+ * from there on: like a CFR table's regret-free states, the opponent's walk merges the elements that reach
+ * it as a closed file's missing states (same values, far fewer pairs where a policy is uniform over whole
+ * subtrees, as the losing side's part of a trained policy often is). Without reports a state's successors
+ * are the states after each legal cell placed (unless it wins) and after each that collided, their keys
+ * following from its own. A successor missing from a closed file plays uniformly; one missing from an
+ * open file might be followed by listed states, so its predecessors are not marked. The mark is found
+ * when an element first reaches the state, depth first and stopping at the first state that is not
+ * uniform, and kept in the slot (0 unknown, 1 uniform below, 2 not): a function of the file alone, so
+ * threads racing on a slot store the same value. */
+
+/* Whether a listed state plays uniformly: its probabilities are equal (normalised as read). */
+static bool slot_uniform(const slot *s)
+{
+    float x = s->p[__builtin_ctz(s->cells)];
+    for (unsigned m = s->cells; m; m &= m - 1)
+        if (s->p[__builtin_ctz(m)] != x)
+            return false;
+    return true;
+}
+
+static bool uniform_below(const game_ctx *g, const ptable *t, int p, const slot *s, uint64_t h, unsigned W);
+
+/* The state after s's key-hash state h stepped by event ev, W the player's stones there. */
+static bool successor_uniform(const game_ctx *g, const ptable *t, int p, uint64_t h, unsigned ev, unsigned W)
+{
+    uint64_t hs = hx_key_step(h, ev);
+    const slot *s = table_find(t, hx_key_finish(hs));
+    return s ? uniform_below(g, t, p, s, hs, W) : t->closed;
+}
+
+static bool uniform_below(const game_ctx *g, const ptable *t, int p, const slot *s, uint64_t h, unsigned W)
+{
+    uint32_t *mark = (uint32_t *)(uintptr_t)&s->still;
+    uint32_t known = __atomic_load_n(mark, __ATOMIC_RELAXED);
+    if (known)
+        return known == 1;
+    bool still = slot_uniform(s);
+    unsigned hit = (unsigned)(g->keeps_turn ? HX_EV_REJECTED : HX_EV_COLLIDED) << CELL_SHIFT;
+    for (unsigned m = s->cells; m && still; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        unsigned bit = 1u << c;
+        still = (g->wins[p][W | bit] ||
+                 successor_uniform(g, t, p, h, (unsigned)HX_EV_PLACED << CELL_SHIFT | (unsigned)c, W | bit)) &&
+                successor_uniform(g, t, p, h, hit | (unsigned)c, W);
+    }
+    __atomic_store_n(mark, still ? 1u : 2u, __ATOMIC_RELAXED);
+    return still;
+}
+
+/* Whether the opponent plays uniformly from its state pr on (key-hash state h, stones W). */
+static inline bool opp_still(const walker *w, const slot *pr, uint64_t h, unsigned W)
+{
+    const ptable *t = w->otab;
+    return t->lazy ? uniform_below(w->g, t, w->o, pr, h, W) : pr->still;
+}
+
+/* Without reports the opponent's next state is fixed when its turn ends: an element whose next state
+ * plays uniformly from there on is marked off as it is pushed, so that it merges at once rather than
+ * after the walker's next decision. */
+static inline void settle(walker *w, el *f)
+{
+    const ptable *t = w->otab;
+    if (f->off || !t->slots || t->view || w->g->report != HX_REPORT_NONE)
+        return;
+    const slot *s = table_find(t, hx_key_finish(f->ho));
+    if (s && s->cells == legal_of(w->g, f->W, f->K) && opp_still(w, s, f->ho, f->W)) {
+        f->off = 1;
+        f->ho = 0;
+    }
+}
+
 /* The opponent's turn from element e (its policy pr) against walker stones B, the walker's key-hash state
  * being obs: successors go to out, the walker's utility of games the opponent wins goes to *term. */
 static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsigned B, buf *out, double *term)
@@ -405,17 +533,17 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
      * their slots are fetched together first. */
     const ptable *t = w->otab;
     /* A closed file: once a state of the opponent's is missing, all its later ones are played uniformly. */
-    bool off = e->off || (!pr && t->closed) || (pr && pr->still);
+    bool off = e->off || (!pr && t->closed) || (pr && opp_still(w, pr, e->ho, e->W));
     uint64_t rkey[IW_MAX_CELLS];
     unsigned rejected = g->keeps_turn && t->slots && !t->view && !off ? legal & B : 0;
     for (unsigned m = rejected; m; m &= m - 1) {
         int d = __builtin_ctz(m);
         rkey[d] = hx_key_finish(hx_key_step(e->ho, (unsigned)HX_EV_REJECTED << CELL_SHIFT | d));
-        __builtin_prefetch(slot_at(t, rkey[d] & t->mask));
+        __builtin_prefetch(slot_at(t, home(t, rkey[d])));
     }
     for (unsigned m = legal; m; m &= m - 1) {
         int d = __builtin_ctz(m);
-        double q = pr ? pr->p[d] : uq;
+        double q = pr ? pr->p[d] * pr->scale : uq;
         if (!(q > 0))
             continue;
         double r = e->r * q;
@@ -440,14 +568,17 @@ static void opp_turn(walker *w, const el *e, uint64_t obs, const slot *pr, unsig
                          : rejected & bit ? find(w, w->o, rkey[d], legal & ~bit)
                                           : find(w, w->o, key_of(g, w->o, f.ho, f.W, f.K, f.rep), legal & ~bit),
                          B, out, term);
-            else
+            else {
+                settle(w, &f);
                 push(w, out, &f, fo);
+            }
         } else {
             f.W = (uint16_t)(f.W | bit);
             if (g->wins[w->o][f.W]) {
                 *term -= r;
             } else {
                 f.ho = off ? 0 : hx_key_step(e->ho, (unsigned)HX_EV_PLACED << CELL_SHIFT | d);
+                settle(w, &f);
                 push(w, out, &f, obs);
             }
         }
@@ -533,7 +664,7 @@ static const slot **resolve(walker *w, int lv, const el *v, uint32_t n)
             continue;
         }
         keys[i] = key_of(g, w->o, v[i].ho, v[i].W, v[i].K, v[i].rep);
-        __builtin_prefetch(slot_at(t, keys[i] & t->mask));
+        __builtin_prefetch(slot_at(t, home(t, keys[i])));
         pp[i] = &unresolved;
     }
     return pp;
@@ -545,7 +676,7 @@ static inline void prefetch_rejections(const ptable *t, const el *e, unsigned ce
 {
     for (unsigned m = cells; m; m &= m - 1) {
         uint64_t key = hx_key_finish(hx_key_step(e->ho, (unsigned)HX_EV_REJECTED << CELL_SHIFT | __builtin_ctz(m)));
-        __builtin_prefetch(slot_at(t, key & t->mask));
+        __builtin_prefetch(slot_at(t, home(t, key)));
     }
 }
 
@@ -766,7 +897,7 @@ static val decide(walker *w, int lv, unsigned B, unsigned K, uint64_t hw, int wr
         int c = __builtin_ctz(m);
         if (a[c].br > res.br)
             res.br = a[c].br;
-        res.ev += (mine ? mine->p[c] : uq) * a[c].ev;
+        res.ev += (mine ? mine->p[c] * mine->scale : uq) * a[c].ev;
     }
     if (w->mode == IW_REGRET) {
         update_regrets(w, mine, a, res.ev);
@@ -1048,9 +1179,8 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
     int rc = -1;
     walker *ws = NULL;
     const pf_policy *pol[2] = { black, white };
-    for (int p = 0; p < 2; p++)
-        if (pol[p] && table_build(&g.tab[p], pol[p], p, g.cells, err, errlen) != 0)
-            goto done;
+    if (tables_build(&g, pol, threads, err, errlen) != 0)
+        goto done;
     ws = walkers_new(&g, threads, pol[0] || pol[1]);
     root roots[2];
     if (!ws || run(&g, ws, threads, 3, progress, ctx, roots) != 0) {
@@ -1070,7 +1200,7 @@ int iw_evaluate(hx_variant v, int rows, int cols, const pf_policy *black, const 
             const val *x = &r->res[r->cell[i]];
             if (x->br > br)
                 br = x->br;
-            ev += (s ? s->p[r->cell[i]] : 1.0 / r->n_cells) * x->ev;
+            ev += (s ? s->p[r->cell[i]] * s->scale : 1.0 / r->n_cells) * x->ev;
         }
         out->br[p] = br;
         if (p == 0)
@@ -1198,6 +1328,7 @@ static int cfr_table(ptable *t, const sv_tree *tab, const float *regret, int pla
             return -1;
         }
         s->off = is->offset;
+        s->scale = 1; /* regret matching's own rounding, as the tree's CFR+ has it */
         s->still = fresh; /* no regret anywhere yet; else unknown until the state is met */
     }
     return 0;

@@ -10,8 +10,12 @@
  * (over whole information states, never a clairvoyant bound) and the policy's expected value comes out of
  * the same walk. When the opponent's policy ignores the opponent's history (uniform, or a file with view
  * keys), opponent states that see the same are merged into one element (reaches added): same values, far
- * fewer pairs; with a closed file (policy.h) so are those that have left the file. The walker's first actions are independent tasks shared by the threads; the result does
- * not depend on the thread count.
+ * fewer pairs; with a closed file (policy.h) so are those that have left the file, and, in the variants
+ * without reports, those that reach a state whose file policy is uniform there and at every later state
+ * of the opponent's (the subtree's states listed, or in a closed file missing). The walker's first
+ * actions are independent tasks shared by the threads; the result does not depend on the thread count.
+ * A state's probabilities are normalised as read (divided by their sum), as pf_on_tree() and policy-bot
+ * read them.
  *
  * Policies are looked up by the perfect-recall key (hx_key_hash() of the events) or, for files with view
  * keys, by hx_view_key_of(); a state missing from its file is played uniformly and counted once (in a

@@ -433,6 +433,9 @@ int pf_on_tree(const pf_policy *black, const pf_policy *white, const sv_tree *t,
             free(after);
             return -1;
         }
+        double sum = 0; /* the state's probabilities are normalised as read */
+        for (int a = 0; a < en->n; a++)
+            sum += p->probs[en->offset + a];
         for (int a = 0; a < is->n; a++) {
             uint16_t cell = t->actions[is->offset + a];
             int j = a;
@@ -445,7 +448,7 @@ int pf_on_tree(const pf_policy *black, const pf_policy *white, const sv_tree *t,
                 free(after);
                 return -1;
             }
-            o[a] = p->probs[en->offset + j];
+            o[a] = p->probs[en->offset + j] / sum;
         }
     }
     free(after);

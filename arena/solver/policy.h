@@ -77,7 +77,8 @@ void pf_writer_free(pf_writer *w);
  * t->actions) from policies: Black's information states from `black`, White's from `white`, looked up by
  * the perfect-recall key or, for a file with view keys, by the view key of the state's histories. A state
  * missing from its file gets the uniform policy and is counted in missing[player]; in a closed file so do
- * (uncounted) the states after it. Both return 0, or -1
+ * (uncounted) the states after it. A listed state's probabilities are divided by their sum (files sum to
+ * 1 within 1e-3; float32 thirds do not sum to 1 exactly). Both return 0, or -1
  * with a message (an entry that lists other actions than the game means a file for another game). */
 int pf_save_tree(const sv_tree *t, const double *probs, const pf_meta *m, const char *path, char *err,
                  size_t errlen);

@@ -2,7 +2,8 @@
  * (br.h) on every board whose tree is small: the same expected value, best responses and information-state
  * counts for the uniform policy in all six dark variants, for trained policies (perfect-recall and view
  * keys), whatever the thread count; a file whose entries list other cells is refused; states missing
- * from a file are played uniformly and counted, and in a closed file so are the states after them. */
+ * from a file are played uniformly and counted, and in a closed file so are the states after them; a
+ * policy uniform over whole subtrees is merged with the tree's values; probabilities are normalised. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -262,6 +263,44 @@ static void after_missing(const sv_tree *t, const uint8_t *keep, int pl, uint8_t
     free(below);
 }
 
+/* A game trained for 20 CFR+ iterations: its tree, the trained policy (probs; on: as large, scratch), about
+ * one state in 2^bits unmarked by key (keep[k] = 0; never a first state) and after[k] = 1 for the states
+ * that come after an unmarked one of the same player. */
+typedef struct {
+    sv_tree t;
+    double *probs, *on;
+    uint8_t *keep, *after;
+} marked;
+
+static void marked_game(marked *m, hx_variant v, int rows, int cols, int bits)
+{
+    m->probs = malloc(sizeof *m->probs * (1u << 20));
+    m->on = malloc(sizeof *m->on * (1u << 20));
+    assert_non_null(m->probs);
+    assert_non_null(m->on);
+    pf_policy full;
+    trained_file(&full, &m->t, m->probs, v, rows, cols, false, 20);
+    pf_close(&full);
+    const sv_tree *t = &m->t;
+    m->keep = malloc(t->n_infosets);
+    m->after = calloc(t->n_infosets, 1);
+    assert_non_null(m->keep);
+    assert_non_null(m->after);
+    for (uint32_t k = 0; k < t->n_infosets; k++)
+        m->keep[k] = (t->infosets[k].key * 0x9e3779b97f4a7c15ULL) >> (64 - bits) != 0 || t->infosets[k].depth == 0;
+    after_missing(t, m->keep, 0, m->after);
+    after_missing(t, m->keep, 1, m->after);
+}
+
+static void marked_free(marked *m)
+{
+    free(m->keep);
+    free(m->after);
+    free(m->probs);
+    free(m->on);
+    sv_tree_free(&m->t);
+}
+
 /* Writes the states of t with keep[k] set (probabilities probs), closed or not, and loads the file. */
 static void holey_file(pf_policy *pol, const sv_tree *t, const double *probs, const uint8_t *keep, hx_variant v,
                        int rows, int cols, bool closed, const char *name)
@@ -279,6 +318,82 @@ static void holey_file(pf_policy *pol, const sv_tree *t, const double *probs, co
     save(w, pol, name);
 }
 
+/* What the checks below count over the games. */
+typedef struct {
+    int differ, fewer, games;
+} tally;
+
+/* Runs check on every dark variant of the small boards, trained and marked (marked_game, with bits). */
+typedef void game_check(marked *m, hx_variant v, int rows, int cols, tally *n);
+
+static void each_marked_game(int bits, game_check *check, tally *n)
+{
+    for (size_t i = 0; i < sizeof dark / sizeof *dark; i++)
+        for (size_t b = 0; b < 3; b++) {
+            marked m;
+            marked_game(&m, dark[i], boards[b][0], boards[b][1], bits);
+            check(&m, dark[i], boards[b][0], boards[b][1], n);
+            marked_free(&m);
+        }
+}
+
+static void check_closed(marked *m, hx_variant v, int rows, int cols, tally *n)
+{
+    /* Holes: about one state in eight, by key, never both players' first states. */
+    sv_tree *t = &m->t;
+    double *probs = m->probs, *on = m->on;
+    uint8_t *keep = m->keep, *after = m->after;
+    char name[96];
+    iw_result r[2];
+    sv_eval e[2];
+    for (int closed = 0; closed < 2; closed++) {
+        pf_policy pol;
+        snprintf(name, sizeof name, "holes-%d-%s-%dx%d.pol", closed, hx_variant_name(v), rows, cols);
+        holey_file(&pol, t, probs, keep, v, rows, cols, closed, name);
+        assert_int_equal(pol.meta.closed, closed);
+        uint32_t missing[2];
+        char err[300];
+        assert_int_equal(pf_on_tree(&pol, &pol, t, on, missing, err, sizeof err), 0);
+        /* pf_on_tree against the test's own reading of the rule */
+        for (uint32_t k = 0; k < t->n_infosets; k++) {
+            const sv_infoset *is = &t->infosets[k];
+            bool uniform = !keep[k] || (closed && after[k]);
+            for (int a = 0; a < is->n; a++)
+                assert_true(fabs(on[is->offset + a] - (uniform ? 1.0 / is->n : (float)probs[is->offset + a])) <
+                            1e-6);
+        }
+        assert_int_equal(sv_evaluate(t, on, &e[closed]), 0);
+        walk(v, rows, cols, &pol, &pol, 2, &r[closed]);
+        assert_same(&e[closed], &r[closed], 1e-9);
+        pf_close(&pol);
+    }
+    n->differ += fabs(r[0].ev_black - r[1].ev_black) > 1e-6 || fabs(r[0].br[0] - r[1].br[0]) > 1e-6 ||
+              fabs(r[0].br[1] - r[1].br[1]) > 1e-6;
+
+    /* Closed in fact: every state after a hole removed too. Closed or not, the same values. */
+    for (uint32_t k = 0; k < t->n_infosets; k++)
+        keep[k] = keep[k] && !after[k];
+    for (int closed = 0; closed < 2; closed++) {
+        pf_policy pol;
+        snprintf(name, sizeof name, "closed-%d-%s-%dx%d.pol", closed, hx_variant_name(v), rows, cols);
+        holey_file(&pol, t, probs, keep, v, rows, cols, closed, name);
+        walk(v, rows, cols, &pol, &pol, 2, &r[closed]);
+        pf_close(&pol);
+    }
+    assert_true(fabs(r[0].ev_black - r[1].ev_black) <= 1e-12);
+    assert_true(fabs(r[0].ev_white - r[1].ev_white) <= 1e-12);
+    assert_true(fabs(r[0].br[0] - r[1].br[0]) <= 1e-12);
+    assert_true(fabs(r[0].br[1] - r[1].br[1]) <= 1e-12);
+    assert_int_equal(r[0].infosets[0], r[1].infosets[0]);
+    assert_int_equal(r[0].infosets[1], r[1].infosets[1]);
+    assert_true(r[1].pairs <= r[0].pairs);
+    assert_true(r[1].missing[0] <= r[0].missing[0] && r[1].missing[1] <= r[0].missing[1]);
+    n->fewer += r[1].pairs < r[0].pairs;
+    if (rows == 3 && cols == 2)
+        print_message("3x2 %s closed file: %llu pairs, %llu open\n", hx_variant_name(v),
+                      (unsigned long long)r[1].pairs, (unsigned long long)r[0].pairs);
+}
+
 /* A closed file (as sampling trainers write): a state after one missing from the file is played uniformly
  * even when the file lists it, by the walk (which then merges such opponent states), by the tree's
  * evaluation and by policy-bot alike. A file with holes below which states are listed gives other values
@@ -287,84 +402,170 @@ static void holey_file(pf_policy *pol, const sv_tree *t, const double *probs, co
 static void closed_files_play_uniformly_after_a_missing_state(void **state)
 {
     (void)state;
-    int differ = 0, fewer = 0;
-    for (size_t i = 0; i < sizeof dark / sizeof *dark; i++)
-        for (size_t b = 0; b < 3; b++) {
-            int rows = boards[b][0], cols = boards[b][1];
-            sv_tree t;
-            double *probs = malloc(sizeof *probs * (1u << 20)), *on = malloc(sizeof *on * (1u << 20));
-            assert_non_null(probs);
-            assert_non_null(on);
-            pf_policy full;
-            trained_file(&full, &t, probs, dark[i], rows, cols, false, 20);
-            pf_close(&full);
-            /* Holes: about one state in five, by key, never both players' first states. */
-            uint8_t *keep = malloc(t.n_infosets), *after = calloc(t.n_infosets, 1);
-            assert_non_null(keep);
-            assert_non_null(after);
-            for (uint32_t k = 0; k < t.n_infosets; k++)
-                keep[k] = (t.infosets[k].key * 0x9e3779b97f4a7c15ULL) >> 61 != 0 || t.infosets[k].depth == 0;
-            after_missing(&t, keep, 0, after);
-            after_missing(&t, keep, 1, after);
-            char name[96];
-            iw_result r[2];
-            sv_eval e[2];
-            for (int closed = 0; closed < 2; closed++) {
-                pf_policy pol;
-                snprintf(name, sizeof name, "holes-%d-%s-%dx%d.pol", closed, hx_variant_name(dark[i]), rows, cols);
-                holey_file(&pol, &t, probs, keep, dark[i], rows, cols, closed, name);
-                assert_int_equal(pol.meta.closed, closed);
-                uint32_t missing[2];
-                char err[300];
-                assert_int_equal(pf_on_tree(&pol, &pol, &t, on, missing, err, sizeof err), 0);
-                /* pf_on_tree against the test's own reading of the rule */
-                for (uint32_t k = 0; k < t.n_infosets; k++) {
-                    const sv_infoset *is = &t.infosets[k];
-                    bool uniform = !keep[k] || (closed && after[k]);
-                    for (int a = 0; a < is->n; a++)
-                        assert_true(fabs(on[is->offset + a] - (uniform ? 1.0 / is->n : (float)probs[is->offset + a])) <
-                                    1e-6);
-                }
-                assert_int_equal(sv_evaluate(&t, on, &e[closed]), 0);
-                walk(dark[i], rows, cols, &pol, &pol, 2, &r[closed]);
-                assert_same(&e[closed], &r[closed], 1e-9);
-                pf_close(&pol);
-            }
-            differ += fabs(r[0].ev_black - r[1].ev_black) > 1e-6 || fabs(r[0].br[0] - r[1].br[0]) > 1e-6 ||
-                      fabs(r[0].br[1] - r[1].br[1]) > 1e-6;
-
-            /* Closed in fact: every state after a hole removed too. Closed or not, the same values. */
-            for (uint32_t k = 0; k < t.n_infosets; k++)
-                keep[k] = keep[k] && !after[k];
-            for (int closed = 0; closed < 2; closed++) {
-                pf_policy pol;
-                snprintf(name, sizeof name, "closed-%d-%s-%dx%d.pol", closed, hx_variant_name(dark[i]), rows, cols);
-                holey_file(&pol, &t, probs, keep, dark[i], rows, cols, closed, name);
-                walk(dark[i], rows, cols, &pol, &pol, 2, &r[closed]);
-                pf_close(&pol);
-            }
-            assert_true(fabs(r[0].ev_black - r[1].ev_black) <= 1e-12);
-            assert_true(fabs(r[0].ev_white - r[1].ev_white) <= 1e-12);
-            assert_true(fabs(r[0].br[0] - r[1].br[0]) <= 1e-12);
-            assert_true(fabs(r[0].br[1] - r[1].br[1]) <= 1e-12);
-            assert_int_equal(r[0].infosets[0], r[1].infosets[0]);
-            assert_int_equal(r[0].infosets[1], r[1].infosets[1]);
-            assert_true(r[1].pairs <= r[0].pairs);
-            assert_true(r[1].missing[0] <= r[0].missing[0] && r[1].missing[1] <= r[0].missing[1]);
-            fewer += r[1].pairs < r[0].pairs;
-            if (b == 1)
-                print_message("3x2 %s closed file: %llu pairs, %llu open\n", hx_variant_name(dark[i]),
-                              (unsigned long long)r[1].pairs, (unsigned long long)r[0].pairs);
-            free(keep);
-            free(after);
-            free(probs);
-            free(on);
-            sv_tree_free(&t);
-        }
+    tally n = { 0, 0, 0 };
+    each_marked_game(3, check_closed, &n);
     print_message("holes listed below: %d of 18 games evaluate differently closed; closed in fact: %d of 18 walk "
-                  "fewer pairs closed\n", differ, fewer);
-    assert_true(differ >= 12);
-    assert_true(fewer >= 12);
+                  "fewer pairs closed\n", n.differ, n.fewer);
+    assert_true(n.differ >= 12);
+    assert_true(n.fewer >= 12);
+}
+
+/* Writes every state of t with probabilities probs (closed or not) and loads the file. */
+static void full_file(pf_policy *pol, const sv_tree *t, const double *probs, hx_variant v, int rows, int cols,
+                      bool closed, const char *name)
+{
+    uint8_t *all = malloc(t->n_infosets);
+    assert_non_null(all);
+    memset(all, 1, t->n_infosets);
+    holey_file(pol, t, probs, all, v, rows, cols, closed, name);
+    free(all);
+}
+
+static void check_subtrees(marked *m, hx_variant v, int rows, int cols, tally *n)
+{
+    /* Subtree roots: about one state in four, by key, never a first state; every state below
+     * one is uniform too. Some other states alone (one in eight) are uniform above states that
+     * are not. */
+    sv_tree *t = &m->t;
+    double *probs = m->probs, *on = m->on;
+    const uint8_t *keep = m->keep, *below = m->after;
+    double *flat = malloc(sizeof *flat * t->n_actions), *hair = malloc(sizeof *hair * t->n_actions);
+    assert_non_null(flat);
+    assert_non_null(hair);
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        bool uniform = !keep[k] || below[k] || (t->infosets[k].key >> 61) == 0;
+        for (int a = 0; a < is->n; a++) {
+            flat[is->offset + a] = uniform ? 1.0 / is->n : probs[is->offset + a];
+            hair[is->offset + a] = uniform ? (1.0 + (a == 0 ? 1e-5 : -1e-5 / (is->n - 1))) / is->n
+                                           : probs[is->offset + a];
+        }
+    }
+    iw_result r[2], h;
+    sv_eval e;
+    char name[96], err[300];
+    for (int closed = 0; closed < 2; closed++) {
+        pf_policy pol;
+        snprintf(name, sizeof name, "flat-%d-%s-%dx%d.pol", closed, hx_variant_name(v), rows, cols);
+        full_file(&pol, t, flat, v, rows, cols, closed, name);
+        uint32_t missing[2];
+        assert_int_equal(pf_on_tree(&pol, &pol, t, on, missing, err, sizeof err), 0);
+        assert_int_equal(sv_evaluate(t, on, &e), 0);
+        walk(v, rows, cols, &pol, &pol, 2, &r[closed]);
+        assert_same(&e, &r[closed], 1e-9);
+        pf_close(&pol);
+    }
+    /* Holes inside the uniform subtrees with states that are not uniform below them: open, the
+     * states above a hole are not uniform below (the listed states after it count); closed, they
+     * are. Either way the tree's values. */
+    uint8_t *listed = malloc(t->n_infosets), *after = calloc(t->n_infosets, 1);
+    assert_non_null(listed);
+    assert_non_null(after);
+    for (uint32_t k = 0; k < t->n_infosets; k++)
+        listed[k] = !below[k] || (t->infosets[k].key * 0xd6e8feb86659fd93ULL) >> 62 != 0;
+    after_missing(t, listed, 0, after);
+    after_missing(t, listed, 1, after);
+    for (uint32_t k = 0; k < t->n_infosets; k++)
+        if (after[k])
+            for (int a = 0; a < t->infosets[k].n; a++)
+                hair[t->infosets[k].offset + a] = probs[t->infosets[k].offset + a];
+        else
+            for (int a = 0; a < t->infosets[k].n; a++)
+                hair[t->infosets[k].offset + a] = flat[t->infosets[k].offset + a];
+    for (int closed = 0; closed < 2; closed++) {
+        pf_policy pol;
+        snprintf(name, sizeof name, "flat-holes-%d-%s-%dx%d.pol", closed, hx_variant_name(v), rows,
+                 cols);
+        holey_file(&pol, t, hair, listed, v, rows, cols, closed, name);
+        uint32_t missing[2];
+        assert_int_equal(pf_on_tree(&pol, &pol, t, on, missing, err, sizeof err), 0);
+        assert_int_equal(sv_evaluate(t, on, &e), 0);
+        iw_result x;
+        walk(v, rows, cols, &pol, &pol, 2, &x);
+        assert_same(&e, &x, 1e-9);
+        pf_close(&pol);
+    }
+    free(listed);
+    free(after);
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        bool uniform = !keep[k] || below[k] || (t->infosets[k].key >> 61) == 0;
+        for (int a = 0; a < is->n; a++)
+            hair[is->offset + a] = uniform ? (1.0 + (a == 0 ? 1e-5 : -1e-5 / (is->n - 1))) / is->n
+                                           : probs[is->offset + a];
+    }
+    pf_policy pol;
+    snprintf(name, sizeof name, "hair-%s-%dx%d.pol", hx_variant_name(v), rows, cols);
+    full_file(&pol, t, hair, v, rows, cols, true, name);
+    walk(v, rows, cols, &pol, &pol, 2, &h);
+    pf_close(&pol);
+    assert_true(fabs(h.ev_black - r[1].ev_black) < 1e-4);
+    assert_true(fabs(h.br[0] - r[1].br[0]) < 1e-4 && fabs(h.br[1] - r[1].br[1]) < 1e-4);
+    /* A complete file lists no state a player could miss: open, the walk cannot know that. */
+    assert_true(r[1].pairs <= r[0].pairs);
+    if (hx_variant_report(v) == HX_REPORT_NONE) {
+        n->games++;
+        n->fewer += r[1].pairs < h.pairs;
+        if (rows == 3 && cols == 2)
+            print_message("3x2 %s, uniform subtrees: %llu pairs closed, %llu open, %llu a hair off\n",
+                          hx_variant_name(v), (unsigned long long)r[1].pairs,
+                          (unsigned long long)r[0].pairs, (unsigned long long)h.pairs);
+    } else {
+        assert_int_equal(r[1].pairs, h.pairs); /* reports: never merged */
+    }
+    free(flat);
+    free(hair);
+}
+
+/* A policy uniform over whole subtrees (as the losing side's part of a trained policy often is) plays
+ * uniformly from their first state on: the walk merges the opponent states that reach one (without
+ * reports, where a state's successors follow from its key), closed file or not, with the tree's values.
+ * The same file with those subtrees a hair off uniform is walked unmerged (more pairs, values within the
+ * hair); states uniform above a state that is not are not merged (the values say so). */
+static void uniform_subtrees_are_merged(void **state)
+{
+    (void)state;
+    tally n = { 0, 0, 0 };
+    each_marked_game(2, check_subtrees, &n);
+    print_message("uniform subtrees merged in %d of %d games without reports\n", n.fewer, n.games);
+    assert_int_equal(n.fewer, n.games);
+}
+
+/* A state's probabilities are normalised as read (a file may sum to 1 within 1e-3): the walk, the tree's
+ * reading of the file and the unnormalised probabilities differ measurably, the first two not at all. */
+static void probabilities_are_normalised_as_read(void **state)
+{
+    (void)state;
+    marked m;
+    marked_game(&m, HX_ABRUPT, 3, 2, 2);
+    const sv_tree *t = &m.t;
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        double f = 1 + ((is->key >> 17) & 1 ? 4e-4 : -4e-4);
+        for (int a = 0; a < is->n; a++)
+            m.probs[is->offset + a] *= f;
+    }
+    pf_policy pol;
+    full_file(&pol, t, m.probs, HX_ABRUPT, 3, 2, false, "off-by-4e-4.pol");
+    uint32_t missing[2];
+    char err[300];
+    assert_int_equal(pf_on_tree(&pol, &pol, t, m.on, missing, err, sizeof err), 0);
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        double sum = 0;
+        for (int a = 0; a < is->n; a++)
+            sum += m.on[is->offset + a];
+        assert_true(fabs(sum - 1) < 1e-12);
+    }
+    sv_eval e, raw;
+    assert_int_equal(sv_evaluate(t, m.on, &e), 0);
+    assert_int_equal(sv_evaluate(t, m.probs, &raw), 0);
+    iw_result r;
+    walk(HX_ABRUPT, 3, 2, &pol, &pol, 2, &r);
+    assert_same(&e, &r, 1e-9);
+    assert_true(fabs(raw.ev0 - r.ev_black) > 1e-5 || fabs(raw.br[0] - r.br[0]) > 1e-5);
+    pf_close(&pol);
+    marked_free(&m);
 }
 
 /* One player's CFR+ step on the built tree as the oracle of the walk's: from the walk's regrets before
@@ -528,6 +729,8 @@ int main(void)
         cmocka_unit_test(merged_uniform_walk_matches_the_unmerged_one),
         cmocka_unit_test(foreign_entries_are_refused_and_missing_ones_counted),
         cmocka_unit_test(closed_files_play_uniformly_after_a_missing_state),
+        cmocka_unit_test(uniform_subtrees_are_merged),
+        cmocka_unit_test(probabilities_are_normalised_as_read),
         cmocka_unit_test(cfr_plus_over_the_walk_matches_the_tree),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
