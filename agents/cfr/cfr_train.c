@@ -128,6 +128,23 @@ static const char *algo_name(const trainer *t)
     return t->mc.linear ? "mccfr-linear" : "mccfr";
 }
 
+/* The full-width algorithms' average strategy leaves a state its own player never reaches (no iteration
+ * weighed in its sums: the player's own earlier choices avoid it) at uniform. Such a state does not touch
+ * the exploitability (a best response never meets it with positive probability), but a league that starts
+ * from openings does: it is given the current strategy instead, regret matching on regrets measured
+ * against the opponent's play there, which is what the trainer would play if it got there. */
+static void fill_unreached(const sv_tree *tab, const double *sum, const float *regret, double *avg)
+{
+    for (uint32_t k = 0; k < tab->n_infosets; k++) {
+        const sv_infoset *is = &tab->infosets[k];
+        double total = 0;
+        for (int a = 0; a < is->n; a++)
+            total += sum[is->offset + a];
+        if (total == 0)
+            sv_regret_match(regret + is->offset, is->n, avg + is->offset);
+    }
+}
+
 /* The average strategy of the training table, per action of the table. */
 static double *average(const trainer *t)
 {
@@ -141,6 +158,8 @@ static double *average(const trainer *t)
         sv_mccfr_average(&t->mc, avg);
     else
         sv_cfr_average(&t->cfr, avg);
+    if (t->algo != ALGO_MCCFR)
+        fill_unreached(tab, sums_of(t), regret_of(t), avg);
     return avg;
 }
 

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cfr.h"
+#include "checkpoint.h"
 #include "policy.h"
 #include "test_sys.h"
 #include "test_util.h"
@@ -473,6 +475,78 @@ static void cfr_plus_over_the_walk(void **state)
                             "%s/r.pol 2>/dev/null", bin, tmp), 2);
 }
 
+/* A state the average strategy never reaches (no iteration weighed in its sums) is written with the
+ * current strategy (regret matching on the checkpoint's regrets), not left uniform; the exploitability
+ * is the same as with those states uniform, since a best response never meets them. CFR+ over the walk,
+ * whose --delay leaves the early iterations (where every state is reached) out of the sums. */
+static void unreached_states_get_the_current_strategy(void **state)
+{
+    (void)state;
+    const char *runs[] = { "--variant classical --board 2x3 --algo cfr+ --walk --delay 20 --iterations 60",
+                           "--variant abrupt --board 3x2 --algo cfr+ --walk --delay 20 --iterations 60" };
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(sh_run("%s/cfr-train %s --quiet --no-eval --fresh --out %s/u%d.pol >/dev/null", bin, runs[r],
+                                tmp, r), 0);
+        char path[600], err[300];
+        pf_policy pol;
+        snprintf(path, sizeof path, "%s/u%d.pol", tmp, r);
+        if (pf_load(&pol, path, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        sv_ckpt_meta m;
+        sv_tree tab = { 0 };
+        float *regret;
+        double *sum;
+        snprintf(path, sizeof path, "%s/u%d.pol.ckpt", tmp, r);
+        if (sv_ckpt_load(path, &m, &tab, &regret, &sum, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        /* The same file with the unreached states uniform. */
+        pf_writer *w = pf_writer_new(&pol.meta);
+        assert_non_null(w);
+        int unreached = 0, not_uniform = 0;
+        for (uint32_t k = 0; k < tab.n_infosets; k++) {
+            const sv_infoset *is = &tab.infosets[k];
+            int64_t e = pf_find(&pol, is->player, is->key);
+            assert_true(e >= 0);
+            const pf_entry *en = &pol.entries[e];
+            double total = 0, sigma[32], u[32], q[32];
+            for (int a = 0; a < is->n; a++)
+                total += sum[is->offset + a];
+            sv_regret_match(regret + is->offset, is->n, sigma);
+            for (int a = 0; a < is->n; a++) {
+                assert_int_equal(pol.cells[en->offset + a], tab.actions[is->offset + a]);
+                q[a] = pol.probs[en->offset + a];
+                u[a] = 1.0 / is->n;
+                if (total == 0) {
+                    assert_true(fabs(q[a] - sigma[a]) < 1e-6);
+                    not_uniform += a == 0 && fabs(sigma[0] - u[0]) > 1e-3;
+                }
+            }
+            unreached += total == 0;
+            assert_int_equal(pf_writer_add(w, is->player, is->key, is->n, tab.actions + is->offset,
+                                           total == 0 ? u : q), 0);
+        }
+        snprintf(path, sizeof path, "%s/u%d-uniform.pol", tmp, r);
+        assert_int_equal(pf_writer_save(w, path, err, sizeof err), 0);
+        pf_writer_free(w);
+        char cmd[1400];
+        snprintf(cmd, sizeof cmd, "%s/arena exploit --json --quiet %s/u%d.pol", bin, tmp, r);
+        char *a = sh_output(cmd);
+        snprintf(cmd, sizeof cmd, "%s/arena exploit --json --quiet %s", bin, path);
+        char *b = sh_output(cmd);
+        print_message("%s: %d states unreached (%d not uniform now), exploitability %.6e, unreached uniform %.6e\n",
+                      runs[r], unreached, not_uniform, json_number(a, "exploitability"), json_number(b, "exploitability"));
+        assert_true(unreached > 0 && not_uniform > 0);
+        assert_true(fabs(json_number(a, "exploitability") - json_number(b, "exploitability")) < 1e-12);
+        assert_true(fabs(json_number(a, "ev_black") - json_number(b, "ev_black")) < 1e-12);
+        free(a);
+        free(b);
+        free(regret);
+        free(sum);
+        sv_tree_free(&tab);
+        pf_close(&pol);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -487,6 +561,7 @@ int main(void)
         cmocka_unit_test(policy_bot_plays_a_solved_policy),
         cmocka_unit_test(closed_files_play_uniformly_after_a_missing_state),
         cmocka_unit_test(cfr_plus_over_the_walk),
+        cmocka_unit_test(unreached_states_get_the_current_strategy),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
