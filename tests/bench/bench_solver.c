@@ -2,7 +2,8 @@
  * the flat tree, CFR+ milliseconds per iteration (both players' passes), bytes per information state, and
  * one exact exploitability computation (also classical-noisy 3x2: the tree of OpenSpiel's cdh); the baseline
  * is one plain pass over the same tree (every node visited once), measured in the same run. The same policy
- * evaluated by the information-state walk (infowalk.h), against the tree's evaluation. Then
+ * evaluated by the information-state walk (infowalk.h), against the tree's evaluation, and with White uniform
+ * after its first state (merged) against a hair off uniform (not merged). Then
  * external-sampling MCCFR on 3x3 classical and abrupt (iterations per second, information states met),
  * loading a policy file; the uniform policy by the walk on 2x4 with opponent states merged against the same
  * walk unmerged (the baseline, in the same run), and one exact exploitability computation on 3x3 classical
@@ -142,6 +143,59 @@ static int policy_at_scale(uint32_t n)
     return 0;
 }
 
+/* Creates the file of the mkstemp template path (rewritten in place); 0, or -1. */
+static int temp_file(char *path)
+{
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+/* The trained policy with White uniform after its first state, in a closed file: the walk merges the
+ * White states that reach a uniform subtree. The baseline, in the same run: the same file a hair (1e-5)
+ * off uniform there, which nothing merges. */
+static int uniform_subtrees(const sv_tree *t, const double *avg, const pf_meta *m)
+{
+    double *p[2] = { malloc(sizeof(double) * t->n_actions), malloc(sizeof(double) * t->n_actions) };
+    if (!p[0] || !p[1])
+        return 1;
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        bool flat = is->player == 1 && is->depth > 0;
+        for (int a = 0; a < is->n; a++) {
+            p[0][is->offset + a] = flat ? 1.0 / is->n : avg[is->offset + a];
+            p[1][is->offset + a] = flat && is->n > 1 ? (1.0 + (a ? -1e-5 / (is->n - 1) : 1e-5)) / is->n
+                                                     : p[0][is->offset + a];
+        }
+    }
+    pf_meta closed = *m;
+    closed.closed = true;
+    double secs[2];
+    iw_result r[2];
+    for (int i = 0; i < 2; i++) {
+        char path[] = "/tmp/bench-flat-XXXXXX", err[300];
+        if (temp_file(path) != 0)
+            return 1;
+        pf_policy pol;
+        if (pf_save_tree(t, p[i], &closed, path, err, sizeof err) != 0 || pf_load(&pol, path, err, sizeof err) != 0)
+            return 1;
+        double t0 = clk_now();
+        if (iw_evaluate(m->variant, m->rows, m->cols, &pol, &pol, 2, NULL, NULL, &r[i], err, sizeof err) != 0)
+            return 1;
+        secs[i] = clk_now() - t0;
+        pf_close(&pol);
+        unlink(path);
+    }
+    printf("      White uniform after its first state: %.2f ms, %.3g pairs (a hair off uniform: %.2f ms, %.3g "
+           "pairs; %.1fx)\n", 1e3 * secs[0], (double)r[0].pairs, 1e3 * secs[1], (double)r[1].pairs,
+           secs[1] / secs[0]);
+    free(p[0]);
+    free(p[1]);
+    return 0;
+}
+
 /* CFR+ over the information-state walk on abrupt 3x3, whose tree does not fit: the states listed, then
  * the first iterations one by one (the first walks against a uniform opponent, the later ones are pruned
  * where the opponent's strategy is zero). About 10 GB. */
@@ -227,10 +281,8 @@ int main(void)
             pf_meta m = { .variant = cases[i].v, .rows = cases[i].r, .cols = cases[i].c, .algo = "cfr+",
                           .iterations = (uint64_t)iters, .exploitability = e.exploitability };
             char path[] = "/tmp/bench-policy-XXXXXX", err[300];
-            int fd = mkstemp(path);
-            if (fd < 0)
+            if (temp_file(path) != 0)
                 return 1;
-            close(fd);
             t0 = clk_now();
             if (pf_save_tree(&t, avg, &m, path, err, sizeof err) != 0)
                 return 1;
@@ -256,6 +308,8 @@ int main(void)
                    r.exploitability - e.exploitability);
             pf_close(&pol);
             unlink(path);
+            if (uniform_subtrees(&t, avg, &m) != 0)
+                return 1;
         }
         {
             /* the same CFR+ over the information-state walk (one thread: these trees are small) */
@@ -340,10 +394,8 @@ int main(void)
         if (!pw || pf_writer_add(pw, 0, 1, 1, &cell, &one) != 0 || pf_writer_add(pw, 1, 1, 1, &cell, &one) != 0)
             return 1;
         char path[] = "/tmp/bench-never-XXXXXX", err[300];
-        int fd = mkstemp(path);
-        if (fd < 0)
+        if (temp_file(path) != 0)
             return 1;
-        close(fd);
         pf_policy pol;
         if (pf_writer_save(pw, path, err, sizeof err) != 0 || pf_load(&pol, path, err, sizeof err) != 0)
             return 1;
