@@ -1043,13 +1043,14 @@ static void ctx_free(game_ctx *g)
 static const ptable no_table;
 
 /* Sets how walker w works from now on: its mode and the opponent's table (NULL: uniform). Opponent states
- * are merged when that table ignores their history (uniform, view keys) or for those that have left a
- * closed file. */
+ * are merged when that table ignores their history (uniform, view keys), or those that play uniformly
+ * from their state on (left a closed file, a uniform subtree, a CFR table's still states). */
 static void set_mode(walker *w, int mode, const ptable *opp)
 {
     w->mode = mode;
     w->otab = opp && opp->slots ? opp : &no_table;
-    bool all = !w->otab->slots || w->otab->view, merge = all || w->otab->closed || mode == IW_REGRET;
+    bool all = !w->otab->slots || w->otab->view,
+         merge = all || w->otab->closed || w->otab->lazy || mode == IW_REGRET;
     for (int l = 0; l < MAX_LEVELS; l++)
         for (int c = 0; c < IW_MAX_CELLS; c++) {
             buf *b = &w->out[l][c];
