@@ -1,25 +1,17 @@
-/* arena/cli/cmd_match.c — `arena match`: two bots (command lines) play N games of one variant and board,
- * alternating colours, K games at a time; every game goes to the database; prints a summary. */
-#include <errno.h>
+/* arena/cli/cmd_match.c — `arena match`: the options of a match session (coordinator/session.h) — two bots
+ * (command lines) play N games of one variant and board, alternating colours, K games at a time, every game
+ * stored — and its summary in text or JSON. */
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "agent.h"
 #include "cli.h"
 #include "commands.h"
-#include "curvezmq.h"
-#include "record.h"
-#include "referee.h"
-#include "runner.h"
-#include "sandbox.h"
-#include "seeds.h"
-#include "store.h"
-#include "mix.h"
 #include "json.h"
+#include "referee.h"
+#include "session.h"
+#include "store.h"
 
 static const char help[] =
     "usage: arena match --variant V --board RxC --games N [OPTIONS] BOT_A BOT_B\n\n"
@@ -70,89 +62,20 @@ static const char help[] =
     "(options, a bot's executable not found), 128+signal when interrupted (games already played are kept).\n";
 
 typedef struct {
-    ag_command cmds[2];     /* BOT_A, BOT_B */
-    rec_agent agents[2];
-    rec_run rec;
-    long games, next;
-    hx_variant variant;
-    int rows, cols;
-    unsigned flags;
-    uint64_t seed;
-    uint16_t opening[HX_MAX_CELLS];
+    ss_match_opts o;
+    cli_game_opts game;
+    const char *key_file, *opening, *env[SB_MAX_ENV];
+    int n_env;
+    long limit[3];                 /* memory, cpu, files; -1: the default */
+    bool sandbox, network, restart_each_game, quiet;
+    uint16_t cells[HX_MAX_CELLS];
     int opening_len;
-} match;
-
-static uint64_t game_seed(uint64_t seed, long i)
-{
-    return mix_stream(seed, (uint64_t)i) >> 1; /* 63 bits: stored as an SQLite integer */
-}
-
-static bool next_game(void *user, rn_game *g)
-{
-    match *m = user;
-    if (m->next >= m->games)
-        return false;
-    long i = m->next++;
-    *g = (rn_game){ .id = (uint64_t)i + 1, .black = (int)(i % 2), .white = (int)(1 - i % 2), .variant = m->variant,
-                    .rows = m->rows, .cols = m->cols, .flags = m->flags, .seed = game_seed(m->seed, i),
-                    .opening = m->opening_len ? m->opening : NULL, .opening_len = m->opening_len };
-    return true;
-}
-
-static void print_text(const match *m, double seconds, const char *db)
-{
-    const rec_run *rec = &m->rec;
-    printf("%s %dx%d%s, %ld game%s in %.2f s (%.1f games/s)\n", hx_variant_name(m->variant), m->rows, m->cols,
-           m->flags & HX_SWAP_RULE ? " with swap" : "", rec->played, rec->played == 1 ? "" : "s", seconds,
-           seconds > 0 ? rec->played / seconds : 0.0);
-    for (int a = 0; a < 2; a++) {
-        const rec_agent *s = &m->agents[a];
-        printf("  %c  %-16s wins %4ld (%5.1f%%)  as Black %ld, as White %ld   %s\n", 'A' + a, s->name, s->wins,
-               rec->played ? 100.0 * s->wins / rec->played : 0.0, s->wins_as[HX_BLACK], s->wins_as[HX_WHITE],
-               m->cmds[a].line);
-    }
-    printf("forfeits: ");
-    if (!rec_forfeits(rec))
-        printf("none");
-    for (int r = 1, first = 1; r < HX_END_COUNT; r++)
-        if (rec->forfeits[r]) {
-            printf("%s%s %ld", first ? "" : ", ", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
-            first = 0;
-        }
-    putchar('\n');
-    const char *off[2];
-    cli_unsandboxed_text(off, rec_unsandboxed(rec, off, 2));
-    printf("stored as run %lld in %s\n", (long long)rec->run, db);
-}
-
-static void print_json(const match *m, double seconds, const char *db)
-{
-    const rec_run *rec = &m->rec;
-    printf("{\"games\":%ld", rec->played);
-    for (int a = 0; a < 2; a++) {
-        const rec_agent *s = &m->agents[a];
-        printf(",\"%c\":{\"name\":", 'a' + a);
-        json_string(stdout, s->name);
-        printf(",\"id\":%lld,\"command\":", (long long)s->id);
-        json_string(stdout, m->cmds[a].line);
-        printf(",\"wins\":%ld,\"wins_as_black\":%ld,\"wins_as_white\":%ld}", s->wins, s->wins_as[HX_BLACK],
-               s->wins_as[HX_WHITE]);
-    }
-    printf(",\"forfeits\":{");
-    for (int r = 1; r < HX_END_COUNT; r++)
-        printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), rec->forfeits[r]);
-    putchar('}');
-    const char *off[2];
-    cli_unsandboxed_json(off, rec_unsandboxed(rec, off, 2));
-    printf(",\"seconds\":%.3f,\"games_per_second\":%.2f,\"run\":%lld,\"db\":", seconds,
-           seconds > 0 ? rec->played / seconds : 0.0, (long long)rec->run);
-    json_string(stdout, db);
-    printf("}\n");
-}
+    cv_keypair server_key;
+} match_cli;
 
 /* Parses --opening's comma-separated cell names into m and checks the opening on the match's game (distinct
  * cells of the board, no winner after it); bad input exits 2 naming the problem. */
-static void parse_opening(match *m, const char *text, hx_variant v, int rows, int cols, unsigned flags)
+static void parse_opening(match_cli *m, const char *text, hx_variant v, int rows, int cols, unsigned flags)
 {
     char buf[2048];
     if (strlen(text) >= sizeof buf)
@@ -169,12 +92,12 @@ static void parse_opening(match *m, const char *text, hx_variant v, int rows, in
             why = "more stones than cells";
         if (cell < 0)
             cli_usage_error("match", "--opening %s: stone %d '%s': %s", text, m->opening_len + 1, tok, why);
-        m->opening[m->opening_len++] = (uint16_t)cell;
+        m->cells[m->opening_len++] = (uint16_t)cell;
     }
     static hx_referee r;
     char why[160];
     ref_init(&r, 0, v, rows, cols, flags);
-    if (ref_opening(&r, m->opening, m->opening_len, why, sizeof why) != 0)
+    if (ref_opening(&r, m->cells, m->opening_len, why, sizeof why) != 0)
         cli_usage_error("match", "--opening %s: %s", text, why);
 }
 
@@ -195,212 +118,213 @@ static size_t bot_name(const char *bot, char *name, size_t size, char *err, size
     return 5 + n + strspn(bot + 5 + n, " \t");
 }
 
-static void parent_dirs(const char *path)
+static void print_text(const ss_summary *m, const ss_match_opts *o)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0755);
-            *p = '/';
+    printf("%s %dx%d%s, %ld game%s in %.2f s (%.1f games/s)\n", hx_variant_name(o->variant), o->rows, o->cols,
+           o->flags & HX_SWAP_RULE ? " with swap" : "", m->played, m->played == 1 ? "" : "s", m->seconds,
+           m->seconds > 0 ? m->played / m->seconds : 0.0);
+    for (int a = 0; a < 2; a++) {
+        const rec_agent *s = &m->agents[a];
+        printf("  %c  %-16s wins %4ld (%5.1f%%)  as Black %ld, as White %ld   %s\n", 'A' + a, s->name, s->wins,
+               m->played ? 100.0 * s->wins / m->played : 0.0, s->wins_as[HX_BLACK], s->wins_as[HX_WHITE],
+               m->commands[a].line);
+    }
+    printf("forfeits: ");
+    if (!m->forfeit_total)
+        printf("none");
+    for (int r = 1, first = 1; r < HX_END_COUNT; r++)
+        if (m->forfeits[r]) {
+            printf("%s%s %ld", first ? "" : ", ", hx_end_name((hx_end_reason)r), m->forfeits[r]);
+            first = 0;
         }
+    putchar('\n');
+    cli_unsandboxed_text(m->unsandboxed, m->n_unsandboxed);
+    printf("stored as run %lld in %s\n", (long long)m->id, m->db);
+}
+
+static void print_json(const ss_summary *m)
+{
+    printf("{\"games\":%ld", m->played);
+    for (int a = 0; a < 2; a++) {
+        const rec_agent *s = &m->agents[a];
+        printf(",\"%c\":{\"name\":", 'a' + a);
+        json_string(stdout, s->name);
+        printf(",\"id\":%lld,\"command\":", (long long)s->id);
+        json_string(stdout, m->commands[a].line);
+        printf(",\"wins\":%ld,\"wins_as_black\":%ld,\"wins_as_white\":%ld}", s->wins, s->wins_as[HX_BLACK],
+               s->wins_as[HX_WHITE]);
+    }
+    printf(",\"forfeits\":{");
+    for (int r = 1; r < HX_END_COUNT; r++)
+        printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), m->forfeits[r]);
+    putchar('}');
+    cli_unsandboxed_json(m->unsandboxed, m->n_unsandboxed);
+    printf(",\"seconds\":%.3f,\"games_per_second\":%.2f,\"run\":%lld,\"db\":", m->seconds,
+           m->seconds > 0 ? m->played / m->seconds : 0.0, (long long)m->id);
+    json_string(stdout, m->db);
+    printf("}\n");
+}
+
+enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES,
+       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING };
+
+/* One option of the match's own (not the shared game options) into m. */
+static void match_option(match_cli *m, int c, char *arg)
+{
+    ss_match_opts *o = &m->o;
+    switch (c) {
+    case O_GAMES: o->games = (long)cli_count("match", "--games", arg, 1, 100000000); break;
+    case O_MOVE: o->move_ms = (uint32_t)cli_count("match", "--move-time", arg, 1, 86400000); break;
+    case O_MARGIN: o->margin_ms = (uint32_t)cli_count("match", "--margin", arg, 0, 600000); break;
+    case O_HANDSHAKE: o->handshake_ms = (uint32_t)cli_count("match", "--handshake", arg, 1, 600000); break;
+    case O_SEED: o->seed = cli_count("match", "--seed", arg, 0, UINT64_MAX); break;
+    case O_CONC: o->concurrency = (int)cli_count("match", "--concurrency", arg, 1, 64); break;
+    case O_DB: o->db = arg; break;
+    case O_LOGS: o->logs = arg; break;
+    case O_QUIET: m->quiet = true; break;
+    case O_MEM: m->limit[0] = (long)cli_count("match", "--memory-mb", arg, 0, 1 << 24); break;
+    case O_CPU: m->limit[1] = (long)cli_count("match", "--cpu-seconds", arg, 0, 1 << 24); break;
+    case O_FILES:
+        m->limit[2] = (long)cli_count("match", "--open-files", arg, 0, 1 << 24);
+        if (m->limit[2] > 0 && m->limit[2] < 16)
+            cli_usage_error("match", "--open-files %s: a bot needs at least 16 (0: no limit)", arg);
+        break;
+    case O_LISTEN:
+        if (strncmp(arg, "tcp://", 6) != 0)
+            cli_usage_error("match", "--listen %s: expected tcp://HOST:PORT", arg);
+        o->listen = arg;
+        break;
+    case O_SERVER_KEY: m->key_file = arg; break;
+    case O_SANDBOX:
+        if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0)
+            cli_usage_error("match", "--sandbox %s: expected on or off", arg);
+        m->sandbox = strcmp(arg, "on") == 0;
+        break;
+    case O_NETWORK: m->network = true; break;
+    case O_OPENING: m->opening = arg; break;
+    case O_RESTART:
+        if (strcmp(arg, "forfeit") != 0 && strcmp(arg, "game") != 0)
+            cli_usage_error("match", "--restart %s: expected forfeit or game", arg);
+        m->restart_each_game = strcmp(arg, "game") == 0;
+        break;
+    case O_ENV:
+        if (m->n_env == SB_MAX_ENV || !arg[0] || arg[0] == '=' || strlen(arg) >= sizeof o->agents[0].env[0])
+            cli_usage_error("match", "--env %s: expected NAME or NAME=VALUE (at most %d, each under %zu bytes)", arg,
+                            SB_MAX_ENV, sizeof o->agents[0].env[0]);
+        m->env[m->n_env++] = arg;
+        break;
+    case O_PIN:
+        if (!cv_valid_key(arg))
+            cli_usage_error("match", "--pin-key %s: not a Z85 key of %d characters", arg, CV_KEY_LEN);
+        snprintf(o->agents[0].server_key, sizeof o->agents[0].server_key, "%s", arg);
+        snprintf(o->agents[1].server_key, sizeof o->agents[1].server_key, "%s", arg);
+        break;
+    default: cli_usage_error("match", "unexpected option (see 'arena match --help')");
+    }
+}
+
+static void parse_options(int argc, char **argv, match_cli *m)
+{
+    static const struct option options[] = {
+        CLI_GAME_OPTIONS,
+        { "games", required_argument, 0, O_GAMES },         { "move-time", required_argument, 0, O_MOVE },
+        { "margin", required_argument, 0, O_MARGIN },       { "handshake", required_argument, 0, O_HANDSHAKE },
+        { "seed", required_argument, 0, O_SEED },           { "concurrency", required_argument, 0, O_CONC },
+        { "db", required_argument, 0, O_DB },               { "logs", required_argument, 0, O_LOGS },
+        { "quiet", no_argument, 0, O_QUIET },               { "memory-mb", required_argument, 0, O_MEM },
+        { "cpu-seconds", required_argument, 0, O_CPU },     { "open-files", required_argument, 0, O_FILES },
+        { "listen", required_argument, 0, O_LISTEN },       { "server-key", required_argument, 0, O_SERVER_KEY },
+        { "pin-key", required_argument, 0, O_PIN },         { "sandbox", required_argument, 0, O_SANDBOX },
+        { "network", no_argument, 0, O_NETWORK },           { "env", required_argument, 0, O_ENV },
+        { "restart", required_argument, 0, O_RESTART },     { "opening", required_argument, 0, O_OPENING },
+        { 0, 0, 0, 0 },
+    };
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1)
+        if (!cli_game_option("match", c, optarg, argv, help, &m->game))
+            match_option(m, c, optarg);
+    cli_game_require("match", &m->game);
+    if (argc - optind != 2)
+        cli_usage_error("match", "expected two bots (command lines), got %d (see 'arena match --help')", argc - optind);
+    hx_game probe;
+    cli_new_game("match", &probe, m->game.variant, m->game.rows, m->game.cols, m->game.flags);
+    if (m->opening)
+        parse_opening(m, m->opening, m->game.variant, m->game.rows, m->game.cols, m->game.flags);
+    if (m->o.listen && !m->key_file)
+        cli_usage_error("match", "--listen %s needs --server-key FILE (make one with 'arena keygen FILE')", m->o.listen);
+    if (m->key_file && !m->o.listen)
+        cli_usage_error("match", "--server-key is for --listen tcp://...");
+    if (m->o.agents[0].server_key[0] && !m->o.listen)
+        cli_usage_error("match", "--pin-key is for --listen tcp://...");
+    if (m->key_file) {
+        char kerr[1200];
+        if (cv_read(m->key_file, &m->server_key, kerr, sizeof kerr) != 0)
+            cli_usage_error("match", "--server-key %s", kerr);
+        m->o.server_key = &m->server_key;
+    }
+}
+
+/* BOT_A or BOT_B (argument `line`) as a config agent with the options every bot gets. */
+static void bot_agent(match_cli *m, int a, const char *line)
+{
+    cfg_agent *ca = &m->o.agents[a];
+    char err[512];
+    size_t named = bot_name(line, ca->store_name, sizeof ca->store_name, err, sizeof err);
+    if (named == (size_t)-1)
+        cli_usage_error("match", "%s: %s", a == 0 ? "BOT_A" : "BOT_B", err);
+    m->o.named[a] = named > 0;
+    if (strlen(line + named) >= sizeof ca->cmdline)
+        cli_usage_error("match", "%s: a command line of more than %zu characters", a == 0 ? "BOT_A" : "BOT_B",
+                        sizeof ca->cmdline - 1);
+    snprintf(ca->cmdline, sizeof ca->cmdline, "%s", line + named);
+    ca->memory_mb = m->limit[0], ca->cpu_seconds = m->limit[1], ca->open_files = m->limit[2];
+    ca->sandbox = m->sandbox, ca->network = m->network, ca->restart_each_game = m->restart_each_game;
+    for (int i = 0; i < m->n_env; i++)
+        snprintf(ca->env[i], sizeof ca->env[i], "%s", m->env[i]);
+    ca->n_env = m->n_env;
 }
 
 int cmd_match(int argc, char **argv)
 {
-    enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES, O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING };
-    static const struct option options[] = {
-        CLI_GAME_OPTIONS,
-        { "games", required_argument, 0, O_GAMES },
-        { "move-time", required_argument, 0, O_MOVE },
-        { "margin", required_argument, 0, O_MARGIN },
-        { "handshake", required_argument, 0, O_HANDSHAKE },
-        { "seed", required_argument, 0, O_SEED },
-        { "concurrency", required_argument, 0, O_CONC },
-        { "db", required_argument, 0, O_DB },
-        { "logs", required_argument, 0, O_LOGS },
-        { "quiet", no_argument, 0, O_QUIET },
-        { "memory-mb", required_argument, 0, O_MEM },
-        { "cpu-seconds", required_argument, 0, O_CPU },
-        { "open-files", required_argument, 0, O_FILES },
-        { "listen", required_argument, 0, O_LISTEN },
-        { "server-key", required_argument, 0, O_SERVER_KEY },
-        { "pin-key", required_argument, 0, O_PIN },
-        { "sandbox", required_argument, 0, O_SANDBOX },
-        { "network", no_argument, 0, O_NETWORK },
-        { "env", required_argument, 0, O_ENV },
-        { "restart", required_argument, 0, O_RESTART },
-        { "opening", required_argument, 0, O_OPENING },
-        { 0, 0, 0, 0 },
-    };
-    static match m;
+    static match_cli m;
     memset(&m, 0, sizeof m);
-    cli_game_opts o = { 0 };
-    long games = 2;
-    uint32_t move_ms = 1000, margin_ms = 50, handshake_ms = 5000;
-    uint64_t seed = 1;
-    int concurrency = 1;
-    const char *db = STORE_DEFAULT_PATH, *logs = "results/logs";
-    bool quiet = false;
-    long limit[3] = { -1, -1, -1 }; /* memory, cpu, files; -1: the default */
-    const char *listen = NULL, *key_file = NULL, *pin = NULL, *opening = NULL;
-    bool sandbox = true, network = false, restart_each_game = false;
-    const char *env[SB_MAX_ENV];
-    int n_env = 0;
-    static cv_keypair server_key;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        if (cli_game_option("match", c, optarg, argv, help, &o))
-            continue;
-        switch (c) {
-        case O_GAMES: games = (long)cli_count("match", "--games", optarg, 1, 100000000); break;
-        case O_MOVE: move_ms = (uint32_t)cli_count("match", "--move-time", optarg, 1, 86400000); break;
-        case O_MARGIN: margin_ms = (uint32_t)cli_count("match", "--margin", optarg, 0, 600000); break;
-        case O_HANDSHAKE: handshake_ms = (uint32_t)cli_count("match", "--handshake", optarg, 1, 600000); break;
-        case O_SEED: seed = cli_count("match", "--seed", optarg, 0, UINT64_MAX); break;
-        case O_CONC: concurrency = (int)cli_count("match", "--concurrency", optarg, 1, 64); break;
-        case O_DB: db = optarg; break;
-        case O_LOGS: logs = optarg; break;
-        case O_QUIET: quiet = true; break;
-        case O_MEM: limit[0] = (long)cli_count("match", "--memory-mb", optarg, 0, 1 << 24); break;
-        case O_CPU: limit[1] = (long)cli_count("match", "--cpu-seconds", optarg, 0, 1 << 24); break;
-        case O_FILES:
-            limit[2] = (long)cli_count("match", "--open-files", optarg, 0, 1 << 24);
-            if (limit[2] > 0 && limit[2] < 16)
-                cli_usage_error("match", "--open-files %s: a bot needs at least 16 (0: no limit)", optarg);
-            break;
-        case O_LISTEN:
-            if (strncmp(optarg, "tcp://", 6) != 0)
-                cli_usage_error("match", "--listen %s: expected tcp://HOST:PORT", optarg);
-            listen = optarg;
-            break;
-        case O_SERVER_KEY: key_file = optarg; break;
-        case O_SANDBOX:
-            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0)
-                cli_usage_error("match", "--sandbox %s: expected on or off", optarg);
-            sandbox = strcmp(optarg, "on") == 0;
-            break;
-        case O_NETWORK: network = true; break;
-        case O_OPENING: opening = optarg; break;
-        case O_RESTART:
-            if (strcmp(optarg, "forfeit") != 0 && strcmp(optarg, "game") != 0)
-                cli_usage_error("match", "--restart %s: expected forfeit or game", optarg);
-            restart_each_game = strcmp(optarg, "game") == 0;
-            break;
-        case O_ENV:
-            if (n_env == SB_MAX_ENV || !optarg[0] || optarg[0] == '=' || strlen(optarg) >= sizeof m.cmds[0].sandbox.env[0])
-                cli_usage_error("match", "--env %s: expected NAME or NAME=VALUE (at most %d, each under %zu bytes)", optarg,
-                                SB_MAX_ENV, sizeof m.cmds[0].sandbox.env[0]);
-            env[n_env++] = optarg;
-            break;
-        case O_PIN:
-            if (!cv_valid_key(optarg))
-                cli_usage_error("match", "--pin-key %s: not a Z85 key of %d characters", optarg, CV_KEY_LEN);
-            pin = optarg;
-            break;
-        default: cli_usage_error("match", "unexpected option (see 'arena match --help')");
-        }
-    }
-    cli_game_require("match", &o);
-    if (argc - optind != 2)
-        cli_usage_error("match", "expected two bots (command lines), got %d (see 'arena match --help')",
-                        argc - optind);
-    hx_game probe;
-    cli_new_game("match", &probe, o.variant, o.rows, o.cols, o.flags);
-    if (opening)
-        parse_opening(&m, opening, o.variant, o.rows, o.cols, o.flags);
-    if (listen && !key_file)
-        cli_usage_error("match", "--listen %s needs --server-key FILE (make one with 'arena keygen FILE')", listen);
-    if (key_file && !listen)
-        cli_usage_error("match", "--server-key is for --listen tcp://...");
-    if (pin && !listen)
-        cli_usage_error("match", "--pin-key is for --listen tcp://...");
-    if (key_file) {
-        char kerr[1200];
-        if (cv_read(key_file, &server_key, kerr, sizeof kerr) != 0)
-            cli_usage_error("match", "--server-key %s", kerr);
-    }
-
-    for (int a = 0; a < 2; a++) {
-        ag_command *cmd = &m.cmds[a];
-        char err[512];
-        const char *line = argv[optind + a];
-        size_t named = bot_name(line, m.agents[a].name, sizeof m.agents[a].name, err, sizeof err);
-        if (named == (size_t)-1)
-            cli_usage_error("match", "%s: %s", a == 0 ? "BOT_A" : "BOT_B", err);
-        m.agents[a].named = named > 0;
-        if (ag_command_parse(line + named, NULL, cmd, err, sizeof err) != 0)
-            cli_usage_error("match", "%s: %s", a == 0 ? "BOT_A" : "BOT_B", err);
-        if (limit[0] >= 0)
-            cmd->limits.memory_mb = (unsigned)limit[0];
-        if (limit[1] >= 0)
-            cmd->limits.cpu_seconds = (unsigned)limit[1];
-        if (limit[2] >= 0)
-            cmd->limits.open_files = (unsigned)limit[2];
-        cmd->sandbox.off = !sandbox;
-        cmd->sandbox.network = network;
-        for (int i = 0; i < n_env; i++)
-            snprintf(cmd->sandbox.env[i], sizeof cmd->sandbox.env[i], "%s", env[i]);
-        cmd->sandbox.n_env = n_env;
-        char base[256];
-        snprintf(base, sizeof base, "%s", cmd->exe);
-        m.agents[a].command = cmd;
-        if (!m.agents[a].named) /* until its hello names it */
-            snprintf(m.agents[a].name, sizeof m.agents[a].name, "%s", basename(base));
-    }
-
+    m.o = (ss_match_opts){ .games = 2, .move_ms = 1000, .margin_ms = 50, .handshake_ms = 5000, .seed = 1,
+                           .concurrency = 1, .db = STORE_DEFAULT_PATH, .logs = "results/logs" };
+    m.limit[0] = m.limit[1] = m.limit[2] = -1;
+    m.sandbox = true;
+    parse_options(argc, argv, &m);
+    for (int a = 0; a < 2; a++)
+        bot_agent(&m, a, argv[optind + a]);
+    ss_match_opts *o = &m.o;
+    o->variant = m.game.variant, o->rows = m.game.rows, o->cols = m.game.cols, o->flags = m.game.flags;
+    o->opening = m.opening_len ? m.cells : NULL, o->opening_len = m.opening_len;
     char err[1024];
-    if (strcmp(db, STORE_DEFAULT_PATH) == 0)
-        parent_dirs(db);
-    bool bad_db;
-    rec_run *rec = &m.rec;
-    rec->store = store_open(db, &bad_db, err, sizeof err);
-    if (!rec->store && bad_db)
-        cli_usage_error("match", "%s", err);
-    if (!rec->store)
+    ss_session *s;
+    int rc = ss_open_match(o, &s, err, sizeof err);
+    if (rc != SS_OK) {
+        ss_close(s);
+        if (rc == SS_USAGE)
+            cli_usage_error("match", "%s", err);
         cli_fail("match", "%s", err);
-    rec->agents = m.agents, rec->hello_names = true; /* a bot is named by its hello */
-    char desc[2 * AG_LINE_MAX + 64]; /* both command lines, whole */
-    snprintf(desc, sizeof desc, "%s %dx%d: %s vs %s", hx_variant_name(o.variant), o.rows, o.cols, m.cmds[0].line,
-             m.cmds[1].line);
-    uint8_t seed_key[SEEDS_KEY_BYTES]; /* this run's: the players' seeds cannot be told from --seed */
-    if (seeds_new_key(seed_key) != 0)
-        cli_fail("match", "cannot draw a secret for the players' seeds (libsodium cannot be initialised)");
-    if (rec_begin(rec, "match", desc, seed_key, err, sizeof err) != 0)
-        cli_fail("match", "%s: %s", db, err);
-    m.games = games;
-    m.variant = o.variant, m.rows = o.rows, m.cols = o.cols, m.flags = o.flags, m.seed = seed;
-
-    static volatile sig_atomic_t stop;
-    ag_handle_signals(&stop, NULL);
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "match-%lld", (long long)rec->run);
-    rn_agent agents[2] = { { m.agents[0].name, &m.cmds[0], pin, restart_each_game, NULL },
-                           { m.agents[1].name, &m.cmds[1], pin, restart_each_game, NULL } };
-    rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = concurrency, .move_ms = move_ms,
-                      .listen = listen, .server_key = listen ? &server_key : NULL,
-                      .margin_ms = margin_ms, .handshake_ms = handshake_ms, .ping_ms = 1000, .log_dir = logs,
-                      .log_prefix = prefix, .stop = &stop, .next_game = next_game, .user = &m };
-    rec_attach(rec, &cfg);
-    sb_deny(db); /* no bot sees the database or the logs */
-    sb_deny(logs);
-    double seconds;
-    rn_status st = rec_play(rec, &cfg, games, 0, quiet, &seconds, err, sizeof err);
-    rec_label(rec); /* two agents of one name: NAME#ID, as the reports show them */
-    if (o.format == CLI_JSON)
-        print_json(&m, seconds, db);
+    }
+    ss_callbacks cb = { .quiet = m.quiet };
+    rn_status st = ss_run(s, &cb, err, sizeof err);
+    const ss_summary *sum = ss_summary_of(s);
+    if (m.game.format == CLI_JSON)
+        print_json(sum);
     else
-        print_text(&m, seconds, db);
-    store_close(rec->store);
+        print_text(sum, o);
+    long played = sum->played;
+    int sig = sum->stop_signal;
+    ss_close(s);
     if (st == RN_FAILED) {
         fprintf(stderr, "arena match: %s\n", err);
         return CLI_FAILED;
     }
     if (st == RN_STOPPED) {
-        fprintf(stderr, "arena match: interrupted after %ld of %ld games (those are stored)\n", rec->played, games);
-        return 128 + (int)stop;
+        fprintf(stderr, "arena match: interrupted after %ld of %ld games (those are stored)\n", played, o->games);
+        return 128 + sig;
     }
     return CLI_OK;
 }

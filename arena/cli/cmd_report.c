@@ -20,6 +20,7 @@
 #include "cli_db.h"
 #include "commands.h"
 #include "config.h"
+#include "mode.h"
 #include "facts.h"
 #include "figures.h"
 #include "json.h"
@@ -288,23 +289,10 @@ static void gather_games(page *p, store_db *s)
 /* The stored config, parsed again (for the run settings and the agents' log names). */
 static void parse_config(page *p)
 {
-    char path[] = "/tmp/arena-report-config-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return;
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(path);
-        return;
-    }
-    fputs(p->facts.config, f);
-    fclose(f);
     static cfg_league cfg;
     char err[512];
-    if (cfg_load(path, &cfg, err, sizeof err) == 0)
+    if (cfg_parse(p->facts.config, strlen(p->facts.config), "(stored config)", &cfg, err, sizeof err) == 0)
         p->cfg = &cfg;
-    unlink(path);
     if (!p->cfg)
         return;
     for (int i = 0; i < p->r->n_players; i++)
@@ -480,8 +468,7 @@ static void settings_section(page *p)
     ROW("last game finished", "%s", f->last_finished);
     if (p->cfg) {
         const cfg_league *c = p->cfg;
-        static const char *const modes[] = { "round-robin", "gauntlet", "sprt" };
-        ROW("mode", "%s", modes[c->mode]);
+        ROW("mode", "%s", c->mode->name);
         char list[512] = "";
         for (int v = 0; v < HX_VARIANT_COUNT; v++)
             if (c->games.variants & (1u << v))

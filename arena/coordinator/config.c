@@ -13,6 +13,7 @@
 
 #include "board.h"
 #include "curvezmq.h"
+#include "mode.h"
 #include "variant.h"
 
 typedef struct {
@@ -226,7 +227,8 @@ static bool too_long(parse_state *p, const char *section, const char *key, const
     return true;
 }
 
-static int league_key(parse_state *p, const char *key, const char *value)
+/* The keys of what a league plays: returns 1 (read), 0 (an error, in p->err) or -1 (not one of them). */
+static int schedule_key(parse_state *p, const char *key, const char *value)
 {
     cfg_league *c = p->c;
     char why[256];
@@ -242,14 +244,8 @@ static int league_key(parse_state *p, const char *key, const char *value)
         snprintf(c->name, sizeof c->name, "%s", value);
         p->have[K_NAME] = true;
     } else if (strcmp(key, "mode") == 0) {
-        if (strcmp(value, "round-robin") == 0)
-            c->mode = CFG_ROUND_ROBIN;
-        else if (strcmp(value, "gauntlet") == 0)
-            c->mode = CFG_GAUNTLET;
-        else if (strcmp(value, "sprt") == 0)
-            c->mode = CFG_SPRT;
-        else
-            return fail(p, "league", key, "'%s': expected round-robin, gauntlet or sprt", value);
+        if (!(c->mode = lm_parse(value)))
+            return fail(p, "league", key, "'%s': expected %s", value, lm_list());
     } else if (strcmp(key, "challenger") == 0) {
         if (too_long(p, "league", key, value, sizeof c->challenger))
             return 0;
@@ -269,40 +265,6 @@ static int league_key(parse_state *p, const char *key, const char *value)
                         CFG_MAX_GAMES);
         c->per_pairing = (int)v;
         p->have[K_GAMES] = true;
-    } else if (strcmp(key, "move_time_ms") == 0) {
-        if (!number(value, 1, 86400000, &v))
-            return fail(p, "league", key, "'%s': expected milliseconds, 1 to 86400000", value);
-        c->move_ms = (uint32_t)v;
-    } else if (strcmp(key, "host_wait_s") == 0) {
-        if (!number(value, 0, 86400, &v))
-            return fail(p, "league", key, "'%s': expected seconds, 0 to 86400", value);
-        c->host_wait_ms = (uint32_t)v * 1000u;
-    } else if (strcmp(key, "handshake_ms") == 0) {
-        if (!number(value, 1, 600000, &v))
-            return fail(p, "league", key, "'%s': expected milliseconds, 1 to 600000", value);
-        c->handshake_ms = (uint32_t)v;
-    } else if (strcmp(key, "concurrency") == 0) {
-        if (!number(value, 1, 64, &v))
-            return fail(p, "league", key, "'%s': expected 1 to 64 games at a time", value);
-        c->concurrency = (int)v;
-    } else if (strcmp(key, "max_processes") == 0) {
-        if (!number(value, 4, 512, &v))
-            return fail(p, "league", key, "'%s': expected 4 to 512 bot processes alive at once", value);
-        c->max_processes = (int)v;
-    } else if (strcmp(key, "swap") == 0) {
-        if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
-            return fail(p, "league", key, "'%s': expected yes or no", value);
-        c->swap = strcmp(value, "yes") == 0;
-    } else if (strcmp(key, "listen") == 0) {
-        if (strncmp(value, "tcp://", 6) != 0 || strlen(value) >= sizeof c->listen)
-            return fail(p, "league", key, "'%s': expected tcp://HOST:PORT", value);
-        snprintf(c->listen, sizeof c->listen, "%s", value);
-    } else if (strcmp(key, "server_key") == 0) {
-        if (too_long(p, "league", key, value, sizeof c->server_key))
-            return 0;
-        if (!*value)
-            return fail(p, "league", key, "expected the path of a key file from 'arena keygen'");
-        snprintf(c->server_key, sizeof c->server_key, "%s", value);
     } else if (strcmp(key, "seed") == 0) {
         c->seed_date = strcmp(value, "date") == 0;
         if (!c->seed_date && !number(value, 0, INT64_MAX, &v))
@@ -327,15 +289,70 @@ static int league_key(parse_state *p, const char *key, const char *value)
             return fail(p, "league", key, rate ? "'%s': expected a probability between 0 and 0.5, e.g. 0.05"
                                                : "'%s': expected an Elo difference, e.g. 0 or 10", value);
         *(key[0] == 'a' ? &c->alpha : key[0] == 'b' ? &c->beta : key[3] == '0' ? &c->elo0 : &c->elo1) = d;
+    } else if (strcmp(key, "swap") == 0) {
+        if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
+            return fail(p, "league", key, "'%s': expected yes or no", value);
+        c->swap = strcmp(value, "yes") == 0;
+    } else {
+        return -1;
+    }
+    return 1;
+}
+
+/* The keys of how a league runs: returns 1, 0 (an error) or -1 (not one of them). */
+static int run_key(parse_state *p, const char *key, const char *value)
+{
+    cfg_league *c = p->c;
+    long long v;
+    if (strcmp(key, "move_time_ms") == 0) {
+        if (!number(value, 1, 86400000, &v))
+            return fail(p, "league", key, "'%s': expected milliseconds, 1 to 86400000", value);
+        c->move_ms = (uint32_t)v;
+    } else if (strcmp(key, "host_wait_s") == 0) {
+        if (!number(value, 0, 86400, &v))
+            return fail(p, "league", key, "'%s': expected seconds, 0 to 86400", value);
+        c->host_wait_ms = (uint32_t)v * 1000u;
+    } else if (strcmp(key, "handshake_ms") == 0) {
+        if (!number(value, 1, 600000, &v))
+            return fail(p, "league", key, "'%s': expected milliseconds, 1 to 600000", value);
+        c->handshake_ms = (uint32_t)v;
+    } else if (strcmp(key, "concurrency") == 0) {
+        if (!number(value, 1, 64, &v))
+            return fail(p, "league", key, "'%s': expected 1 to 64 games at a time", value);
+        c->concurrency = (int)v;
+    } else if (strcmp(key, "max_processes") == 0) {
+        if (!number(value, 4, 512, &v))
+            return fail(p, "league", key, "'%s': expected 4 to 512 bot processes alive at once", value);
+        c->max_processes = (int)v;
+    } else if (strcmp(key, "listen") == 0) {
+        if (strncmp(value, "tcp://", 6) != 0 || strlen(value) >= sizeof c->listen)
+            return fail(p, "league", key, "'%s': expected tcp://HOST:PORT", value);
+        snprintf(c->listen, sizeof c->listen, "%s", value);
+    } else if (strcmp(key, "server_key") == 0) {
+        if (too_long(p, "league", key, value, sizeof c->server_key))
+            return 0;
+        if (!*value)
+            return fail(p, "league", key, "expected the path of a key file from 'arena keygen'");
+        snprintf(c->server_key, sizeof c->server_key, "%s", value);
     } else if (strcmp(key, "sandbox") == 0) {
         if (!word_bool(value, "on", "off", &c->sandbox))
             return fail(p, "league", key, "'%s': expected on or off", value);
     } else {
-        return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
-                                      "move_time_ms, handshake_ms, concurrency, max_processes, seed, openings, "
-                                      "opening_stones, elo0, elo1, alpha, beta, swap, listen, server_key, host_wait_s, sandbox)");
+        return -1;
     }
     return 1;
+}
+
+static int league_key(parse_state *p, const char *key, const char *value)
+{
+    int rc = schedule_key(p, key, value);
+    if (rc < 0)
+        rc = run_key(p, key, value);
+    if (rc >= 0)
+        return rc;
+    return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
+                                  "move_time_ms, handshake_ms, concurrency, max_processes, seed, openings, "
+                                  "opening_stones, elo0, elo1, alpha, beta, swap, listen, server_key, host_wait_s, sandbox)");
 }
 
 static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *value)
@@ -560,11 +577,11 @@ static int refuse(const char *text, char *err, size_t errlen)
     return -1;
 }
 
-int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
+static void defaults(cfg_league *c, const char *path)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->path, sizeof c->path, "%s", path);
-    c->mode = CFG_ROUND_ROBIN;
+    c->mode = lm_default();
     c->move_ms = 1000;
     c->handshake_ms = 10000;
     c->concurrency = 1;
@@ -575,49 +592,62 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
     c->elo0 = 0.0;
     c->elo1 = 10.0;
     c->alpha = c->beta = 0.05;
-    static parse_state p;
-    memset(&p, 0, sizeof p);
-    p.c = c;
+}
+
+/* What one agent's section must hold once the whole file is read; fills its defaults and command line. */
+static int check_agent(const parse_state *p, int i, char *err, size_t errlen)
+{
+    const cfg_league *c = p->c;
+    cfg_agent *a = &p->c->agents[i];
+    const char *path = c->path;
     char msg[1024];
-    FILE *f = fopen(path, "r");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0) {
-        snprintf(msg, sizeof msg, "%s: cannot open: %s", path, strerror(errno));
-        if (f)
-            fclose(f);
+    if (!a->command[0] && !a->host[0]) {
+        snprintf(msg, sizeof msg, "%s:%d: [agent %s] command: missing", path, a->line, a->name);
         return refuse(msg, err, errlen);
     }
-    if (S_ISDIR(st.st_mode) || st.st_size > CFG_MAX_FILE) {
-        snprintf(msg, sizeof msg, S_ISDIR(st.st_mode) ? "%s: a directory, not a config file"
-                                                      : "%s: %lld bytes, over the limit of %d for a config file",
-                 path, (long long)st.st_size, CFG_MAX_FILE);
-        fclose(f);
+    if (a->host[0] && !c->listen[0]) {
+        snprintf(msg, sizeof msg, "%s:%d: [agent %s] host: an agent on another host needs listen = tcp://... in "
+                 "[league] (the host connects to it)", path, a->line, a->name);
         return refuse(msg, err, errlen);
     }
-    char *line = NULL;
-    size_t cap = 0, total = 0;
-    ssize_t n;
-    bool ok = true;
-    while (ok && (n = getline(&line, &cap, f)) >= 0) {
-        p.line++;
-        total += (size_t)n;
-        if (total > CFG_MAX_FILE) /* it grew while being read */
-            ok = fail_line(&p, "over the limit of %d bytes for a config file", CFG_MAX_FILE);
-        else
-            ok = parse_line(&p, line, (size_t)n);
-    }
-    bool read_error = ok && ferror(f);
-    free(line);
-    fclose(f);
-    if (read_error) {
-        snprintf(msg, sizeof msg, "%s: cannot read: %s", path, strerror(errno));
+    if (a->host[0] && !(a->has_variants && a->has_boards)) {
+        snprintf(msg, sizeof msg, "%s:%d: [agent %s] host: an agent on another host needs its variants and "
+                 "boards in the config (it is not asked before the league starts)", path, a->line, a->name);
         return refuse(msg, err, errlen);
     }
-    if (!ok)
-        return refuse(p.err, err, errlen);
+    if (!a->has_sandbox)
+        a->sandbox = c->sandbox;
+    if (!a->name_line)
+        memcpy(a->store_name, a->name, sizeof a->store_name);
+    for (int j = 0; j < i; j++) /* one name, one agent: two setups under one name would merge in reports */
+        if (strcmp(c->agents[j].store_name, a->store_name) == 0) {
+            const cfg_agent *b = &c->agents[j];
+            snprintf(err, errlen, "%s:%d: [agent %s] name: '%s' is already the name of [agent %s] (line %d)", path,
+                     a->name_line ? a->name_line : a->line, a->name, a->store_name, b->name,
+                     b->name_line ? b->name_line : b->line);
+            return -1;
+        }
+    if (a->server_key[0] && !c->listen[0]) {
+        snprintf(msg, sizeof msg, "%s:%d: [agent %s] server_key: only with listen = tcp://... in [league]", path,
+                 a->line, a->name);
+        return refuse(msg, err, errlen);
+    }
+    size_t k = strlen(a->command), m = strlen(a->args); /* each shorter than its field: cmdline holds both */
+    memcpy(a->cmdline, a->command, k);
+    a->cmdline[k] = ' ';
+    memcpy(a->cmdline + k + (m > 0), a->args, m + 1);
+    return 0;
+}
+
+/* What the [league] section must hold once the whole file is read. */
+static int check_league(const parse_state *p, char *err, size_t errlen)
+{
+    const cfg_league *c = p->c;
+    const char *path = c->path;
+    char msg[1024];
     static const char *const names[K_COUNT] = { "name", "variants", "boards", "games" };
     for (int k = 0; k < K_COUNT; k++)
-        if (!p.have[k]) {
+        if (!p->have[k]) {
             snprintf(msg, sizeof msg, "%s: [league] %s: missing (required: name, variants, boards, games)", path, names[k]);
             return refuse(msg, err, errlen);
         }
@@ -626,73 +656,123 @@ int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
         return refuse(msg, err, errlen);
     }
     if (!c->listen[0] != !c->server_key[0]) {
-        snprintf(msg, sizeof msg, "%s:%d: [league] %s", path, p.league_line,
+        snprintf(msg, sizeof msg, "%s:%d: [league] %s", path, p->league_line,
                  c->listen[0] ? "server_key: missing for listen = tcp://... (make a key file with 'arena keygen FILE')"
                               : "listen: missing for server_key (the key is for listening on tcp://)");
         return refuse(msg, err, errlen);
     }
-    for (int i = 0; i < c->n_agents; i++) {
-        cfg_agent *a = &c->agents[i];
-        if (!a->command[0] && !a->host[0]) {
-            snprintf(msg, sizeof msg, "%s:%d: [agent %s] command: missing", path, a->line, a->name);
-            return refuse(msg, err, errlen);
-        }
-        if (a->host[0] && !c->listen[0]) {
-            snprintf(msg, sizeof msg, "%s:%d: [agent %s] host: an agent on another host needs listen = tcp://... in "
-                     "[league] (the host connects to it)", path, a->line, a->name);
-            return refuse(msg, err, errlen);
-        }
-        if (a->host[0] && !(a->has_variants && a->has_boards)) {
-            snprintf(msg, sizeof msg, "%s:%d: [agent %s] host: an agent on another host needs its variants and "
-                     "boards in the config (it is not asked before the league starts)", path, a->line, a->name);
-            return refuse(msg, err, errlen);
-        }
-        if (!a->has_sandbox)
-            a->sandbox = c->sandbox;
-        if (!a->name_line)
-            memcpy(a->store_name, a->name, sizeof a->store_name);
-        for (int j = 0; j < i; j++) /* one name, one agent: two setups under one name would merge in reports */
-            if (strcmp(c->agents[j].store_name, a->store_name) == 0) {
-                const cfg_agent *b = &c->agents[j];
-                snprintf(err, errlen, "%s:%d: [agent %s] name: '%s' is already the name of [agent %s] (line %d)", path,
-                         a->name_line ? a->name_line : a->line, a->name, a->store_name, b->name,
-                         b->name_line ? b->name_line : b->line);
-                return -1;
-            }
-        if (a->server_key[0] && !c->listen[0]) {
-            snprintf(msg, sizeof msg, "%s:%d: [agent %s] server_key: only with listen = tcp://... in [league]", path,
-                     a->line, a->name);
-            return refuse(msg, err, errlen);
-        }
-        size_t k = strlen(a->command), m = strlen(a->args); /* each shorter than its field: cmdline holds both */
-        memcpy(a->cmdline, a->command, k);
-        a->cmdline[k] = ' ';
-        memcpy(a->cmdline + k + (m > 0), a->args, m + 1);
-    }
-    if (c->mode == CFG_SPRT && !(c->elo1 > c->elo0)) {
-        snprintf(err, errlen, "%s:%d: [league] elo1: %g is not above elo0 = %g (H1 must claim more than H0)", path,
-                 p.league_line, c->elo1, c->elo0);
+    return 0;
+}
+
+/* What the mode needs, and openings that leave a move on every board. */
+static int check_mode(const parse_state *p, char *err, size_t errlen)
+{
+    const cfg_league *c = p->c;
+    char msg[1024];
+    if (c->mode->check && c->mode->check(c, p->league_line, err, errlen) != 0)
         return -1;
-    }
     for (int b = 0; b < c->games.n_boards; b++) {
         int cells = c->games.boards[b][0] * c->games.boards[b][1];
         if (strcmp(c->openings, "random") == 0 && c->opening_stones >= cells) {
-            snprintf(err, errlen, "%s:%d: [league] opening_stones: %d stones do not leave a move on %dx%d", path,
-                     p.league_line, c->opening_stones, c->games.boards[b][0], c->games.boards[b][1]);
+            snprintf(err, errlen, "%s:%d: [league] opening_stones: %d stones do not leave a move on %dx%d", c->path,
+                     p->league_line, c->opening_stones, c->games.boards[b][0], c->games.boards[b][1]);
             return -1;
         }
     }
-    if (c->mode == CFG_GAUNTLET || c->mode == CFG_SPRT) {
-        bool found = false;
-        for (int i = 0; i < c->n_agents; i++)
-            found |= strcmp(c->agents[i].name, c->challenger) == 0;
-        if (!found) {
-            snprintf(msg, sizeof msg, "%s:%d: [league] challenger: %s%s%s (expected the name of an [agent NAME] section)",
-                     path, p.challenger_line ? p.challenger_line : p.league_line, c->challenger[0] ? "'" : "", c->challenger,
-                     c->challenger[0] ? "': no such agent"
-                     : c->mode == CFG_SPRT ? "missing for mode = sprt" : "missing for mode = gauntlet");
-            return refuse(msg, err, errlen);
-        }
+    if (!c->mode->challenger)
+        return 0;
+    for (int i = 0; i < c->n_agents; i++)
+        if (strcmp(c->agents[i].name, c->challenger) == 0)
+            return 0;
+    char what[160];
+    if (c->challenger[0])
+        snprintf(what, sizeof what, "'%s': no such agent", c->challenger);
+    else
+        snprintf(what, sizeof what, "missing for mode = %s", c->mode->name);
+    snprintf(msg, sizeof msg, "%s:%d: [league] challenger: %s (expected the name of an [agent NAME] section)", c->path,
+             p->challenger_line ? p->challenger_line : p->league_line, what);
+    return refuse(msg, err, errlen);
+}
+
+int cfg_parse(const char *text, size_t len, const char *path, cfg_league *c, char *err, size_t errlen)
+{
+    defaults(c, path);
+    static parse_state p;
+    memset(&p, 0, sizeof p);
+    p.c = c;
+    if (len > CFG_MAX_FILE) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s: %zu bytes, over the limit of %d for a config file", path, len, CFG_MAX_FILE);
+        return refuse(msg, err, errlen);
     }
-    return 0;
+    char *line = malloc(len + 1);
+    if (!line) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    bool ok = true;
+    for (size_t at = 0; ok && at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - (text + at)) + 1 : len - at;
+        memcpy(line, text + at, n);
+        line[n] = '\0';
+        p.line++;
+        ok = parse_line(&p, line, n);
+        at += n;
+    }
+    free(line);
+    if (!ok)
+        return refuse(p.err, err, errlen);
+    if (check_league(&p, err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < c->n_agents; i++)
+        if (check_agent(&p, i, err, errlen) != 0)
+            return -1;
+    return check_mode(&p, err, errlen);
+}
+
+char *cfg_read(const char *path, size_t *len, char *err, size_t errlen)
+{
+    char msg[1024];
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        snprintf(msg, sizeof msg, "%s: cannot open: %s", path, strerror(errno));
+        if (f)
+            fclose(f);
+        refuse(msg, err, errlen);
+        return NULL;
+    }
+    if (S_ISDIR(st.st_mode) || st.st_size > CFG_MAX_FILE) {
+        snprintf(msg, sizeof msg, S_ISDIR(st.st_mode) ? "%s: a directory, not a config file"
+                                                      : "%s: %lld bytes, over the limit of %d for a config file",
+                 path, (long long)st.st_size, CFG_MAX_FILE);
+        fclose(f);
+        refuse(msg, err, errlen);
+        return NULL;
+    }
+    char *text = malloc(CFG_MAX_FILE + 2);
+    size_t n = text ? fread(text, 1, CFG_MAX_FILE + 1, f) : 0; /* more than CFG_MAX_FILE: it grew while read */
+    bool read_error = ferror(f);
+    fclose(f);
+    if (!text || read_error) {
+        snprintf(msg, sizeof msg, "%s: cannot read: %s", path, text ? strerror(errno) : "out of memory");
+        free(text);
+        refuse(msg, err, errlen);
+        return NULL;
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen)
+{
+    size_t n;
+    char *text = cfg_read(path, &n, err, errlen);
+    if (!text)
+        return -1;
+    int rc = cfg_parse(text, n, path, c, err, errlen);
+    free(text);
+    return rc;
 }

@@ -22,9 +22,9 @@
 #define CFG_MAX_GAMES 100000       /* `games` per pairing */
 #define CFG_MIN_MEMORY_MB 32       /* the smallest `memory_mb` limit (other than 0, none) a bot can start under */
 
-/* round-robin: every pair of agents; gauntlet: the challenger against each other agent; sprt: a gauntlet whose
- * pairings each stop when their SPRT is decided (docs/leagues.md#sprt). */
-typedef enum { CFG_ROUND_ROBIN, CFG_GAUNTLET, CFG_SPRT } cfg_mode;
+/* A league mode (mode.h): round-robin (every pair of agents), gauntlet (the challenger against each other
+ * agent), sprt (a gauntlet whose pairings each stop when their SPRT is decided), knockout (single elimination). */
+typedef struct lm_mode lm_mode;
 
 #define CFG_OPENINGS_MAX_STONES 32
 
@@ -65,7 +65,7 @@ typedef struct {
 typedef struct {
     char path[512];
     char name[CFG_NAME_MAX];
-    cfg_mode mode;
+    const lm_mode *mode;           /* `mode =`, default round-robin */
     char challenger[CFG_NAME_MAX];
     cfg_games games;               /* variants and boards of the league */
     int per_pairing;               /* games per pairing per variant and board; even */
@@ -91,6 +91,14 @@ typedef struct {
 
 /* Loads and checks a league config. Returns 0, or -1 with a one-line reason in err. */
 int cfg_load(const char *path, cfg_league *c, char *err, size_t errlen);
+
+/* The same from `len` bytes of config text (NULs refused like any other byte out of place); `path` names it in
+ * messages and in c->path. What cfg_load reads is parsed here, so a stored config parses as its file did. */
+int cfg_parse(const char *text, size_t len, const char *path, cfg_league *c, char *err, size_t errlen);
+
+/* A config file's text (NUL-terminated; *len bytes without the NUL; malloc'd), refused like cfg_load refuses a
+ * file it cannot read: NULL with a one-line reason in err. */
+char *cfg_read(const char *path, size_t *len, char *err, size_t errlen);
 
 /* Copies `in` to out (n bytes with the NUL) with every byte that is not printable ASCII written as \xNN, for
  * messages that quote config text; cuts it short when out is full. */

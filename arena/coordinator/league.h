@@ -31,12 +31,23 @@ typedef struct {
 int lg_suites_make(const cfg_league *c, const op_book *book, lg_suites *s, char *note, size_t notelen);
 void lg_suites_free(lg_suites *s);
 
-/* The pairing's first agent of two agent indices: the challenger in a gauntlet or SPRT league, else the one
- * listed first. */
+/* The pairing's first agent of two agent indices: the challenger in a mode that has one (gauntlet, SPRT), else
+ * the one listed first. */
 int lg_first(const cfg_league *c, int i, int j);
 
-/* Fills out[0..] (when out is not NULL) with the league's games and returns their number. plays[i] is what agent
- * i may play. Order: variant, then board (as listed), then pairing (config order; in a gauntlet or SPRT league,
+/* The index of the league's challenger, -1 when its mode has none. */
+int lg_challenger(const cfg_league *c);
+
+/* Writes one game pair at out[0] and out[1], positions pos and pos + 1: agents `first` and `second` (indices of
+ * c) on variant v and board b (an index of c->games.boards), pair number `pair` of their pairing, from opening
+ * `pair` modulo the suite's size (none when s is NULL or the suite is empty), `first` Black in the first game;
+ * each game's seed derives from the league seed and its position. */
+void lg_pair(const cfg_league *c, const lg_suites *s, int v, int b, int first, int second, int pair, int pos,
+             store_planned out[2]);
+
+/* The whole schedule of a mode that knows it at the start (round-robin, gauntlet, sprt): fills out[0..] (when
+ * out is not NULL) with the league's games and returns their number. plays[i] is what agent
+ * i may play. Order: variant, then board (as listed), then pairing (config order; with a challenger,
  * the challenger against each other agent), then game pair m of games / 2: its two games start from opening
  * m (modulo the suite's size; none when the suite is empty), the pairing's first agent Black in the first and
  * White in the second. So each pairing's games are consecutive and a worker keeps its two processes. Pairs

@@ -110,6 +110,8 @@ static const char *const migrations[] = {
     "ALTER TABLE games ADD COLUMN opening INTEGER NOT NULL DEFAULT 0;",
     /* 6 -> 7: each attempt's thinking time; the night a league belongs to */
     "ALTER TABLE attempts ADD COLUMN ms REAL; ALTER TABLE leagues ADD COLUMN night TEXT;",
+    /* 7 -> 8: what each agent of a league plays, as its schedule was made (a knockout plans rounds from it) */
+    "ALTER TABLE leagues ADD COLUMN plays TEXT;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
@@ -521,27 +523,17 @@ static void opening_parse(store_planned *p, const char *text)
     }
 }
 
-int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
-                            uint64_t seed, const store_planned *plan, int n)
+/* Inserts rows plan[0..n) into the schedule of league `id`, inside the caller's transaction. Returns 0, or -1. */
+static int insert_rows(store_db *s, int64_t id, const store_planned *plan, int n)
 {
-    if (!begin(s))
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO schedule (league_id, n, variant, rows, cols, black, white, seed, pair,"
+                           " opening) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                           -1, &st, NULL) != SQLITE_OK)
         return -1;
-    int64_t id = -1;
-    sqlite3_stmt *st = prepare_texts(s, "INSERT INTO leagues (name, config, config_sha256, seed) VALUES (?,?,?,?)", 3,
-                                     name, config, config_sha256);
-    if (st) {
-        sqlite3_bind_int64(st, 4, (int64_t)seed);
-        if (sqlite3_step(st) == SQLITE_DONE)
-            id = sqlite3_last_insert_rowid(s->db);
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    if (id >= 0 && sqlite3_prepare_v2(s->db,
-                                      "INSERT INTO schedule (league_id, n, variant, rows, cols, black, white, seed, pair,"
-                                      " opening) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                                      -1, &st, NULL) != SQLITE_OK)
-        id = -1;
-    for (int i = 0; id >= 0 && i < n; i++) {
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < n; i++) {
         const store_planned *p = &plan[i];
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, id);
@@ -560,14 +552,83 @@ int64_t store_league_create(store_db *s, const char *name, const char *config, c
         opening_text(p, opening, sizeof opening);
         sqlite3_bind_text(st, 10, opening, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(st) != SQLITE_DONE)
-            id = -1;
+            rc = -1;
     }
     sqlite3_finalize(st);
-    if (id < 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+    return rc;
+}
+
+int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
+                            uint64_t seed, const store_planned *plan, int n)
+{
+    if (!begin(s))
+        return -1;
+    int64_t id = -1;
+    sqlite3_stmt *st = prepare_texts(s, "INSERT INTO leagues (name, config, config_sha256, seed) VALUES (?,?,?,?)", 3,
+                                     name, config, config_sha256);
+    if (st) {
+        sqlite3_bind_int64(st, 4, (int64_t)seed);
+        if (sqlite3_step(st) == SQLITE_DONE)
+            id = sqlite3_last_insert_rowid(s->db);
+    }
+    sqlite3_finalize(st);
+    if (id < 0 || insert_rows(s, id, plan, n) != 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         abandon(s);
         return -1;
     }
     return id;
+}
+
+int store_league_extend(store_db *s, int64_t league, const store_planned *plan, int n)
+{
+    if (!begin(s))
+        return -1;
+    if (insert_rows(s, league, plan, n) != 0 || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        abandon(s);
+        return -1;
+    }
+    return 0;
+}
+
+int64_t store_league_latest(store_db *s, const char *name, const char *config_sha256, uint64_t seed)
+{
+    sqlite3_stmt *st = prepare_texts(s,
+                                     "SELECT id FROM leagues WHERE name = ? AND config_sha256 = ? AND seed = ?"
+                                     " ORDER BY id DESC LIMIT 1",
+                                     2, name, config_sha256);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 3, (int64_t)seed);
+    int rc = sqlite3_step(st);
+    int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return id;
+}
+
+int store_league_plays(store_db *s, int64_t league, char *plays, size_t size)
+{
+    if (!begin(s))
+        return -1;
+    bool ok = false;
+    sqlite3_stmt *set = NULL, *get = NULL;
+    if (sqlite3_prepare_v2(s->db, "UPDATE leagues SET plays = ? WHERE id = ? AND plays IS NULL", -1, &set, NULL) ==
+            SQLITE_OK &&
+        sqlite3_prepare_v2(s->db, "SELECT plays FROM leagues WHERE id = ?", -1, &get, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(set, 1, plays, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(set, 2, league);
+        sqlite3_bind_int64(get, 1, league);
+        ok = sqlite3_step(set) == SQLITE_DONE && sqlite3_step(get) == SQLITE_ROW &&
+             sqlite3_column_type(get, 0) == SQLITE_TEXT && (size_t)sqlite3_column_bytes(get, 0) < size;
+        if (ok)
+            memcpy(plays, sqlite3_column_text(get, 0), (size_t)sqlite3_column_bytes(get, 0) + 1);
+    }
+    sqlite3_finalize(set);
+    sqlite3_finalize(get);
+    if (!ok || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        abandon(s);
+        return -1;
+    }
+    return 0;
 }
 
 int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len)

@@ -12,7 +12,7 @@
 #include "game.h"
 #include "result.h"
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 #define STORE_DEFAULT_PATH "results/arena.db"
 
 typedef struct store_db store_db;
@@ -97,6 +97,19 @@ int store_league_night(store_db *s, int64_t league, const char *night);
 /* A new league and its whole schedule, in one transaction. Returns the league id, or -1. */
 int64_t store_league_create(store_db *s, const char *name, const char *config, const char *config_sha256,
                             uint64_t seed, const store_planned *plan, int n);
+
+/* Appends rows to the schedule of league `league` in one transaction (a mode that plans as results come in: the
+ * next round of a knockout). Their positions (n) continue the schedule's. Returns 0, or -1. */
+int store_league_extend(store_db *s, int64_t league, const store_planned *plan, int n);
+
+/* The newest league with this name, config hash and seed, finished or not: its id, 0 when there is none, -1 on
+ * error (a knockout whose round ended just before it was stopped has no row to play, and more to plan). */
+int64_t store_league_latest(store_db *s, const char *name, const char *config_sha256, uint64_t seed);
+
+/* What each agent of the league plays, as text its schedule was planned from, in one transaction like
+ * store_league_secret: when the league has it, it is copied to `plays` (size bytes with the NUL; -1 when it
+ * does not fit); when it has none, the text in `plays` is stored. Returns 0, or -1. */
+int store_league_plays(store_db *s, int64_t league, char *plays, size_t size);
 
 /* The league's secret (len bytes) its players' seeds derive from, in one transaction: when the league has one it
  * is copied to `secret`; when it has none (just created, or created by an older arena) the bytes in `secret`,

@@ -23,6 +23,7 @@
 #include "agents/misbehaviours.h"
 #include "config.h"
 #include "league.h"
+#include "mode.h"
 #include "protocol.h"
 #include "schema_v2.h"
 #include "seeds.h"
@@ -59,7 +60,7 @@ static void config_errors_name_file_line_and_key(void **state)
         { HEAD "[agent a]\ncommand = x\n[agent b]\nargs = --fast\n", "bad.ini:8: [agent b] command: missing" },
         { HEAD "[agents]\ncommand = x\n", "bad.ini:6: [agents]: unknown section" },
         { HEAD "mode = gauntlet\n" AGENTS, "[league] challenger: missing for mode = gauntlet" },
-        { HEAD "mode = swiss\n" AGENTS, "bad.ini:6: [league] mode: 'swiss': expected round-robin, gauntlet or sprt" },
+        { HEAD "mode = swiss\n" AGENTS, "bad.ini:6: [league] mode: 'swiss': expected round-robin, gauntlet, sprt or knockout" },
         { HEAD "[agent a]\ncommand = x\n", "needs at least two [agent NAME] sections" },
         { HEAD "concurrency = 0\n" AGENTS, "bad.ini:6: [league] concurrency: '0'" },
         { HEAD "swap = maybe\n" AGENTS, "bad.ini:6: [league] swap: 'maybe': expected yes or no" },
@@ -142,7 +143,7 @@ static void schedule_has_every_pair_in_both_colours(void **state)
     plays[3].boards[0][0] = plays[3].boards[0][1] = 3;
     assert_int_equal(lg_plan(&c, plays, NULL, NULL), 4 * (3 + 3 + 3 + 6));
 
-    c.mode = CFG_GAUNTLET; /* b against each other agent */
+    c.mode = lm_parse("gauntlet"); /* b against each other agent */
     snprintf(c.challenger, sizeof c.challenger, "b");
     plays[3] = plays[0];
     n = lg_plan(&c, plays, NULL, p1);
@@ -1098,6 +1099,127 @@ static void sprt_stops_each_pairing_when_decided(void **state)
     assert_non_null(strstr(err, ":3: [league] alpha"));
 }
 
+/* mode = knockout, five agents on classical 3x3 (a bracket of eight: three byes): seeds 4 and 5 (two deterministic
+ * bots that split every game pair) meet in round 1 and are still tied after the two tie-break pairs, so the higher
+ * seed goes through; every later match pairs the winners of the one before in bracket order, and the league ends
+ * with one champion after n - 1 matches, each game of them in the schedule once. */
+static void knockout_plays_a_bracket_with_byes_and_ties(void **state)
+{
+    (void)state;
+    const char *a = getenv("ARENA_TEST_AGENTS");
+    char text[2048], db[300];
+    snprintf(text, sizeof text,
+             "[league]\nname = cup\nmode = knockout\nvariants = classical\nboards = 3x3\ngames = 2\nconcurrency = 2\n"
+             "[agent r1]\ncommand = %s/random\nargs = --seed 1\n[agent r2]\ncommand = %s/random\nargs = --seed 2\n"
+             "[agent r3]\ncommand = %s/random\nargs = --seed 3\n"
+             "[agent f1]\ncommand = %s/misbehave\nargs = --mode first\n"
+             "[agent f2]\ncommand = %s/misbehave\nargs = --mode first --tag f2\n",
+             bin, bin, bin, a ? a : "build/release/tests/agents", a ? a : "build/release/tests/agents");
+    const char *cfg = write_config("cup.ini", text);
+    snprintf(db, sizeof db, "%s/cup.db", tmp);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/arena league '%s' --db '%s' --logs '%s/logs' --quiet", bin, cfg, db, tmp);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char *out = read_all(p);
+    assert_int_equal(pclose(p), 0);
+    const char *r1 = strstr(out, "knockout classical 3x3: champion ");
+    assert_non_null(r1);
+    assert_non_null(strstr(out, "\n  round 1: r1 (bye); f1 3-3 f2 (2 tie-break pairs, tied: the higher seed goes "
+                                "through); r2 (bye); r3 (bye)\n"));
+    const char *r2 = strstr(out, "\n  round 2: r1 ");
+    assert_non_null(r2);
+    char w1[16], w2[16], final[64];
+    long x, y;
+    assert_int_equal(sscanf(r2, "\n  round 2: r1 %ld-%ld f1", &x, &y), 2);
+    snprintf(w1, sizeof w1, "%s", x > y ? "r1" : "f1");
+    const char *m2 = strstr(r2, "; r2 ");
+    assert_non_null(m2);
+    assert_int_equal(sscanf(m2, "; r2 %ld-%ld r3", &x, &y), 2);
+    snprintf(w2, sizeof w2, "%s", x >= y ? "r2" : "r3"); /* a tie after the tie-breaks: r2, the higher seed */
+    /* the final: the higher seed (listed earlier in the config) first */
+    if (strcmp(w1, "r1") == 0)
+        snprintf(final, sizeof final, "\n  round 3: r1 ");
+    else
+        snprintf(final, sizeof final, "\n  round 3: %s ", w2); /* r2 or r3 is listed before f1 */
+    assert_non_null(strstr(out, final));
+    assert_non_null(strstr(strstr(out, final), strcmp(w1, "r1") == 0 ? w2 : w1));
+    assert_null(strstr(out, "under way"));
+    /* n - 1 matches; every game in the schedule once; the champion won the final */
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(DISTINCT min(black, white) || max(black, white)) FROM schedule"), 4);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE (black = 'f1' AND white = 'f2') OR "
+                                   "(black = 'f2' AND white = 'f1')"), 6);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), db_scalar(db, "SELECT count(*) FROM schedule"));
+    assert_int_equal(db_scalar(db, "SELECT count(DISTINCT n) FROM schedule"), db_scalar(db, "SELECT count(*) FROM schedule"));
+    free(out);
+}
+
+/* A knockout league killed in the middle of round 1 and again in the final, then resumed, and one stopped between
+ * rounds (its next round not yet scheduled), play the same games as the league played straight through. */
+static void killed_knockout_resumes_mid_round_and_between_rounds(void **state)
+{
+    (void)state;
+    char text[4096], tag[64], db[300], copy[300], between[300], logs[300];
+    snprintf(tag, sizeof tag, "--tag ko%d", (int)getpid());
+    snprintf(text, sizeof text,
+             "[league]\nname = ko\nmode = knockout\nvariants = classical\nboards = 5x5\ngames = 20\nconcurrency = 2\n"
+             "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n"
+             "[agent r3]\ncommand = %s/random\nargs = --seed 3 %s\n[agent r4]\ncommand = %s/random\nargs = --seed 4 %s\n",
+             bin, tag, bin, tag, bin, tag, bin, tag);
+    const char *cfg = write_config("ko.ini", text);
+    snprintf(db, sizeof db, "%s/ko-straight.db", tmp);
+    snprintf(copy, sizeof copy, "%s/ko-killed.db", tmp);
+    snprintf(between, sizeof between, "%s/ko-between.db", tmp);
+    snprintf(logs, sizeof logs, "%s/logs", tmp);
+    assert_int_equal(league(cfg, db, logs, 0), 0);
+    procs_with(tag, true);
+    long games = db_scalar(db, "SELECT count(*) FROM games");
+    assert_true(games >= 60); /* two semi-finals and the final, 20 games each, and any tie-breaks */
+    char *straight = league_transcripts(db, 1);
+
+    sqlite3 *d;
+    char sql[800];
+    assert_int_equal(sqlite3_open(db, &d), SQLITE_OK);
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'; VACUUM INTO '%s'", copy, between);
+    assert_int_equal(sqlite3_exec(d, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
+    /* the league before its first game: its first round scheduled, nothing played */
+    assert_int_equal(sqlite3_open(copy, &d), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(d, "UPDATE schedule SET game_id = NULL; DELETE FROM attempts; DELETE FROM games;"
+                                     " DELETE FROM runs; DELETE FROM schedule WHERE n >= 40;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
+    /* the league after the regular games of round 1, before anything after them was scheduled */
+    assert_int_equal(sqlite3_open(between, &d), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(d, "CREATE TEMP TABLE late AS SELECT game_id FROM schedule WHERE n >= 40;"
+                                     "UPDATE schedule SET game_id = NULL WHERE n >= 40;"
+                                     "DELETE FROM attempts WHERE game_id IN (SELECT game_id FROM late);"
+                                     "DELETE FROM games WHERE id IN (SELECT game_id FROM late);"
+                                     "DELETE FROM schedule WHERE n >= 40;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(d);
+    assert_int_equal(db_scalar(between, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
+
+    long first = league_killed_after(cfg, copy, logs, 15); /* round 1 has 40 games */
+    procs_with(tag, true);
+    assert_true(first >= 15 && first < 40);
+    long second = league_killed_after(cfg, copy, logs, 45); /* the final starts at game 41 (or later) */
+    procs_with(tag, true);
+    assert_true(second >= 45 && second < games);
+    assert_int_equal(league(cfg, copy, logs, 0), 0);
+    assert_int_equal(league(cfg, between, logs, 0), 0);
+    procs_with(tag, true);
+    const char *dbs[] = { copy, between };
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(db_scalar(dbs[i], "SELECT count(*) FROM leagues"), 1);
+        assert_int_equal(db_scalar(dbs[i], "SELECT count(*) FROM games"), games);
+        char *resumed = league_transcripts(dbs[i], 1);
+        if (strcmp(straight, resumed) != 0)
+            fail_msg("%s: the resumed knockout played other games than the one played straight through", dbs[i]);
+        free(resumed);
+    }
+    free(straight);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1118,6 +1240,8 @@ int main(void)
         cmocka_unit_test(attempts_carry_thinking_times_and_leagues_their_night),
         cmocka_unit_test(nightly_seed_by_date_gives_new_games),
         cmocka_unit_test(sprt_stops_each_pairing_when_decided),
+        cmocka_unit_test(knockout_plays_a_bracket_with_byes_and_ties),
+        cmocka_unit_test(killed_knockout_resumes_mid_round_and_between_rounds),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -14,6 +14,7 @@
 
 #include "board.h"
 #include "config.h"
+#include "mode.h"
 #include "variant.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -100,7 +101,7 @@ static void check(const cfg_league *c)
         violated("path not terminated");
     if (!good_name(c->name, sizeof c->name))
         violated("league name");
-    if (c->mode != CFG_ROUND_ROBIN && c->mode != CFG_GAUNTLET)
+    if (!c->mode || lm_parse(c->mode->name) != c->mode)
         violated("mode");
     if (!terminated(c->challenger, sizeof c->challenger))
         violated("challenger not terminated");
@@ -163,8 +164,8 @@ static void check(const cfg_league *c)
         if (a->line < 1)
             violated("agent line");
     }
-    if (c->mode == CFG_GAUNTLET && !challenger_found)
-        violated("gauntlet without its challenger");
+    if (c->mode->challenger && !challenger_found)
+        violated("a mode with a challenger without its challenger");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "league.h"
+#include "mode.h"
 #include "openings.h"
 #include "pairing.h"
 #include "pentanomial.h"
@@ -145,7 +146,7 @@ static void test_book(void **state)
     assert_non_null(strstr(err, "cannot open"));
 }
 
-static void league_of(cfg_league *c, int agents, int games, cfg_mode mode)
+static void league_of(cfg_league *c, int agents, int games, const lm_mode *mode)
 {
     memset(c, 0, sizeof *c);
     c->n_agents = agents;
@@ -169,15 +170,16 @@ static void test_plan_pairs(void **state)
     (void)state;
     static cfg_league c;
     static cfg_games plays[4];
+    static const char *const modes[] = { "round-robin", "gauntlet", "sprt" };
     for (int mode = 0; mode < 3; mode++) {
-        league_of(&c, 4, 10, (cfg_mode)mode);
+        league_of(&c, 4, 10, lm_parse(modes[mode]));
         for (int i = 0; i < 4; i++)
             plays[i] = c.games;
         static lg_suites s;
         char note[256];
         assert_int_equal(lg_suites_make(&c, NULL, &s, note, sizeof note), 0);
         int n = lg_plan(&c, plays, &s, NULL);
-        int pairings = mode == CFG_ROUND_ROBIN ? 6 : 3;
+        int pairings = mode == 0 ? 6 : 3;
         assert_int_equal(n, 2 * 2 * pairings * 10);
         store_planned *p = calloc((size_t)n, sizeof *p);
         assert_int_equal(lg_plan(&c, plays, &s, p), n);
@@ -189,7 +191,7 @@ static void test_plan_pairs(void **state)
             assert_int_equal(p[i].opening_len, 2);
             assert_memory_equal(p[i].opening, p[i + 1].opening, sizeof p[i].opening);
             assert_int_equal(p[i].n, i);
-            if (mode != CFG_ROUND_ROBIN) /* the challenger is each pair's first agent */
+            if (mode != 0) /* the challenger is each pair's first agent */
                 assert_string_equal(p[i].black, "a3");
             /* each pairing's games in one run: 5 pairs, pair numbers 0..4 */
             assert_int_equal(p[i].pair, (i / 2) % 5);
@@ -208,7 +210,7 @@ static void test_plan_pairs(void **state)
         lg_suites_free(&s);
     }
     /* none: no openings; a suite smaller than the pairs: a note naming it */
-    league_of(&c, 2, 40, CFG_ROUND_ROBIN);
+    league_of(&c, 2, 40, lm_parse("round-robin"));
     c.games.boards[1][0] = c.games.boards[1][1] = 2;
     static lg_suites s;
     char note[256];
