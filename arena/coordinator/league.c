@@ -67,6 +67,11 @@ int lg_suites_make(const cfg_league *c, const op_book *book, lg_suites *s, char 
     return short_suites;
 }
 
+unsigned lg_game_flags(const cfg_league *c, hx_variant v, int rows, int cols)
+{
+    return c->swap && v == HX_HEX && rows == cols ? HX_SWAP_RULE : 0;
+}
+
 int lg_challenger(const cfg_league *c)
 {
     if (!c->mode->challenger)

@@ -35,6 +35,10 @@ void lg_suites_free(lg_suites *s);
  * the one listed first. */
 int lg_first(const cfg_league *c, int i, int j);
 
+/* The rule flags a league's game on variant v, rows x cols is played with: HX_SWAP_RULE for hex on a square board
+ * when the config says `swap = yes`, else none. */
+unsigned lg_game_flags(const cfg_league *c, hx_variant v, int rows, int cols);
+
 /* The index of the league's challenger, -1 when its mode has none. */
 int lg_challenger(const cfg_league *c);
 

@@ -121,7 +121,6 @@ void rec_attach(rec_run *r, rn_config *cfg)
     cfg->hello = on_hello;
     cfg->finished = on_finished;
     cfg->host_agent = on_host_agent;
-    cfg->seed_key = r->seed_key;
     cfg->user = r;
     r->n_agents = cfg->n_agents;
 }
@@ -129,9 +128,15 @@ void rec_attach(rec_run *r, rn_config *cfg)
 rn_status rec_play(rec_run *r, const rn_config *cfg, long total, long every, bool quiet, double *seconds, char *err,
                    size_t errlen)
 {
+    if (r->run <= 0) {
+        snprintf(err, errlen, "the run was not begun in the store (rec_begin)");
+        return RN_FAILED;
+    }
+    rn_config run = *cfg;
+    run.seed_key = r->seed_key; /* the secret rec_begin stored with the run */
     progress_start(&r->prog, total, every, quiet);
     double t0 = clk_now();
-    rn_status st = total > 0 ? rn_run(cfg, err, errlen) : RN_DONE;
+    rn_status st = total > 0 ? rn_run(&run, err, errlen) : RN_DONE;
     *seconds = clk_now() - t0;
     progress_end(&r->prog);
     if (st == RN_DONE)

@@ -65,12 +65,12 @@ int rec_begin(rec_run *r, const char *kind, const char *description, const uint8
               char *err, size_t errlen);
 
 /* Makes cfg record into r: its next_game and user (the caller's; each game's tag is NULL, or the store_planned
- * schedule row it plays) move into r, and it gets the recorder's callbacks in their place, and r's seed_key
- * (the one rec_begin is given). Then rn_probe(cfg) stores the agent it asks at its hello, and rec_play(r, cfg)
- * stores every agent and game of the run. */
+ * schedule row it plays) move into r, and it gets the recorder's callbacks in their place. Then rn_probe(cfg)
+ * stores the agent it asks at its hello, and rec_play(r, cfg) stores every agent and game of the run. */
 void rec_attach(rec_run *r, rn_config *cfg);
 
-/* Plays cfg (attached to r) through rn_run: every finished game is stored, a database failure stops the run
+/* Plays cfg (attached to r, the run begun with rec_begin: RN_FAILED otherwise) through rn_run with the secret
+ * rec_begin stored (cfg's seed_key is not used): every finished game is stored, a database failure stops the run
  * (RN_FAILED with the reason in err). The progress line on stderr counts `total` games (`every` and `quiet`
  * as in progress_start); with total 0 nothing is started. When every game was played (RN_DONE) the run is
  * marked finished. The time rn_run took goes to *seconds. */

@@ -303,7 +303,7 @@ static bool next_league_game(void *user, rn_game *g)
         *g = (rn_game){ .id = (uint64_t)p->id, .black = b, .white = w, .variant = p->variant, .rows = p->rows,
                         .cols = p->cols, .seed = p->seed, .tag = p, .opening = p->opening,
                         .opening_len = p->opening_len,
-                        .flags = s->cfg.swap && p->variant == HX_HEX && p->rows == p->cols ? HX_SWAP_RULE : 0 };
+                        .flags = lg_game_flags(&s->cfg, p->variant, p->rows, p->cols) };
         return true;
     }
     return false;
@@ -448,6 +448,17 @@ static int league_config(ss_session *s, const ss_league_opts *o, char *err, size
     return rc;
 }
 
+/* What agent a plays by the config alone: its lists, the league's where it has none. */
+static void config_plays(ss_session *s, int a)
+{
+    const cfg_agent *ca = &s->cfg.agents[a];
+    s->plays[a] = ca->plays;
+    if (!ca->has_variants)
+        s->plays[a].variants = s->cfg.games.variants;
+    if (!ca->has_boards)
+        s->plays[a].n_boards = 0;
+}
+
 /* What agent a plays: the config's lists, else what its hello announces (asked now), else (it could not be asked)
  * the league's. Returns SS_OK, or the status of a stopped run. */
 static int ask_plays(ss_session *s, int a, char *err, size_t errlen)
@@ -464,10 +475,7 @@ static int ask_plays(ss_session *s, int a, char *err, size_t errlen)
     if (st != RN_DONE) { /* its games are scheduled; it forfeits those it fails again */
         warn(s, "%s (asked what it plays; see its log in %s); scheduling it for the league's variants and boards", why,
              s->logs);
-        if (!ca->has_variants)
-            s->plays[a].variants = s->cfg.games.variants;
-        if (!ca->has_boards)
-            s->plays[a].n_boards = 0;
+        config_plays(s, a);
         return SS_OK;
     }
     if (!ca->has_variants)
@@ -582,6 +590,8 @@ static int league_find(ss_session *s, const ss_league_opts *o, char *err, size_t
     int rc = id > 0 ? SS_OK : league_create(s, err, errlen);
     if (rc != SS_OK)
         return rc;
+    for (int a = 0; id > 0 && a < s->cfg.n_agents; a++) /* for a league of an older arena, which has none */
+        config_plays(s, a);
     char plays[CFG_MAX_AGENTS * 320];
     plays_text(s, plays, sizeof plays); /* stored with a new league; a resumed one gives back its own */
     if (store_league_plays(db, s->sum.id, plays, sizeof plays) != 0)
