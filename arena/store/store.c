@@ -471,13 +471,10 @@ int store_league_night(store_db *s, int64_t league, const char *night)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256, uint64_t seed)
+/* The id the query gives for a league's name, config hash and seed (its ?1, ?2, ?3): 0 for none, -1 on error. */
+static int64_t league_id(store_db *s, const char *sql, const char *name, const char *config_sha256, uint64_t seed)
 {
-    sqlite3_stmt *st = prepare_texts(s,
-                                     "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND l.seed = ?"
-                                     " AND EXISTS (SELECT 1 FROM schedule x WHERE x.league_id = l.id AND x.game_id IS NULL"
-                                     " AND x.skipped = 0) ORDER BY l.id DESC LIMIT 1",
-                                     2, name, config_sha256);
+    sqlite3_stmt *st = prepare_texts(s, sql, 2, name, config_sha256);
     if (!st)
         return -1;
     sqlite3_bind_int64(st, 3, (int64_t)seed);
@@ -485,6 +482,22 @@ int64_t store_league_unfinished(store_db *s, const char *name, const char *confi
     int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(st);
     return id;
+}
+
+int64_t store_league_unfinished(store_db *s, const char *name, const char *config_sha256, uint64_t seed)
+{
+    return league_id(s,
+                     "SELECT l.id FROM leagues l WHERE l.name = ? AND l.config_sha256 = ? AND l.seed = ?"
+                     " AND EXISTS (SELECT 1 FROM schedule x WHERE x.league_id = l.id AND x.game_id IS NULL"
+                     " AND x.skipped = 0) ORDER BY l.id DESC LIMIT 1",
+                     name, config_sha256, seed);
+}
+
+int64_t store_league_latest(store_db *s, const char *name, const char *config_sha256, uint64_t seed)
+{
+    return league_id(s,
+                     "SELECT id FROM leagues WHERE name = ? AND config_sha256 = ? AND seed = ? ORDER BY id DESC LIMIT 1",
+                     name, config_sha256, seed);
 }
 
 /* The opening as cell names, "a1 b2". */
@@ -588,21 +601,6 @@ int store_league_extend(store_db *s, int64_t league, const store_planned *plan, 
         return -1;
     }
     return 0;
-}
-
-int64_t store_league_latest(store_db *s, const char *name, const char *config_sha256, uint64_t seed)
-{
-    sqlite3_stmt *st = prepare_texts(s,
-                                     "SELECT id FROM leagues WHERE name = ? AND config_sha256 = ? AND seed = ?"
-                                     " ORDER BY id DESC LIMIT 1",
-                                     2, name, config_sha256);
-    if (!st)
-        return -1;
-    sqlite3_bind_int64(st, 3, (int64_t)seed);
-    int rc = sqlite3_step(st);
-    int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? 0 : -1;
-    sqlite3_finalize(st);
-    return id;
 }
 
 int store_league_plays(store_db *s, int64_t league, char *plays, size_t size)

@@ -1132,7 +1132,7 @@ static void knockout_plays_a_bracket_with_byes_and_ties(void **state)
     char w1[16], w2[16], final[64];
     long x, y;
     assert_int_equal(sscanf(r2, "\n  round 2: r1 %ld-%ld f1", &x, &y), 2);
-    snprintf(w1, sizeof w1, "%s", x > y ? "r1" : "f1");
+    snprintf(w1, sizeof w1, "%s", x >= y ? "r1" : "f1"); /* a tie after the tie-breaks: r1, the higher seed */
     const char *m2 = strstr(r2, "; r2 ");
     assert_non_null(m2);
     assert_int_equal(sscanf(m2, "; r2 %ld-%ld r3", &x, &y), 2);
@@ -1163,7 +1163,7 @@ static void killed_knockout_resumes_mid_round_and_between_rounds(void **state)
     char text[4096], tag[64], db[300], copy[300], between[300], logs[300];
     snprintf(tag, sizeof tag, "--tag ko%d", (int)getpid());
     snprintf(text, sizeof text,
-             "[league]\nname = ko\nmode = knockout\nvariants = classical\nboards = 5x5\ngames = 20\nconcurrency = 2\n"
+             "[league]\nname = ko\nmode = knockout\nvariants = classical\nboards = 5x5\ngames = 60\nconcurrency = 2\n"
              "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n"
              "[agent r3]\ncommand = %s/random\nargs = --seed 3 %s\n[agent r4]\ncommand = %s/random\nargs = --seed 4 %s\n",
              bin, tag, bin, tag, bin, tag, bin, tag);
@@ -1175,7 +1175,7 @@ static void killed_knockout_resumes_mid_round_and_between_rounds(void **state)
     assert_int_equal(league(cfg, db, logs, 0), 0);
     procs_with(tag, true);
     long games = db_scalar(db, "SELECT count(*) FROM games");
-    assert_true(games >= 60); /* two semi-finals and the final, 20 games each, and any tie-breaks */
+    assert_true(games >= 180); /* two semi-finals and the final, 60 games each, and any tie-breaks */
     char *straight = league_transcripts(db, 1);
 
     sqlite3 *d;
@@ -1187,24 +1187,24 @@ static void killed_knockout_resumes_mid_round_and_between_rounds(void **state)
     /* the league before its first game: its first round scheduled, nothing played */
     assert_int_equal(sqlite3_open(copy, &d), SQLITE_OK);
     assert_int_equal(sqlite3_exec(d, "UPDATE schedule SET game_id = NULL; DELETE FROM attempts; DELETE FROM games;"
-                                     " DELETE FROM runs; DELETE FROM schedule WHERE n >= 40;", NULL, NULL, NULL), SQLITE_OK);
+                                     " DELETE FROM runs; DELETE FROM schedule WHERE n >= 120;", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(d);
     /* the league after the regular games of round 1, before anything after them was scheduled */
     assert_int_equal(sqlite3_open(between, &d), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(d, "CREATE TEMP TABLE late AS SELECT game_id FROM schedule WHERE n >= 40;"
-                                     "UPDATE schedule SET game_id = NULL WHERE n >= 40;"
+    assert_int_equal(sqlite3_exec(d, "CREATE TEMP TABLE late AS SELECT game_id FROM schedule WHERE n >= 120;"
+                                     "UPDATE schedule SET game_id = NULL WHERE n >= 120;"
                                      "DELETE FROM attempts WHERE game_id IN (SELECT game_id FROM late);"
                                      "DELETE FROM games WHERE id IN (SELECT game_id FROM late);"
-                                     "DELETE FROM schedule WHERE n >= 40;", NULL, NULL, NULL), SQLITE_OK);
+                                     "DELETE FROM schedule WHERE n >= 120;", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(d);
     assert_int_equal(db_scalar(between, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
 
-    long first = league_killed_after(cfg, copy, logs, 15); /* round 1 has 40 games */
+    long first = league_killed_after(cfg, copy, logs, 30); /* round 1 has 120 games */
     procs_with(tag, true);
-    assert_true(first >= 15 && first < 40);
-    long second = league_killed_after(cfg, copy, logs, 45); /* the final starts at game 41 (or later) */
+    assert_true(first >= 30 && first < 120);
+    long second = league_killed_after(cfg, copy, logs, 140); /* the final starts at game 121 (or later) */
     procs_with(tag, true);
-    assert_true(second >= 45 && second < games);
+    assert_true(second >= 140 && second < games);
     assert_int_equal(league(cfg, copy, logs, 0), 0);
     assert_int_equal(league(cfg, between, logs, 0), 0);
     procs_with(tag, true);
