@@ -89,7 +89,7 @@ void doc_span_add(doc_line *l, const char *text, const char *href);
 doc_section *doc_section_add(doc *d, const char *id, const char *heading, const char *nav);
 
 /* A paragraph of plain text (printf-style) in the newest section; cls NULL, "note" or "warning". Returns its
- * line, to which links may be added. */
+ * line, to which links may be added until the next block is added (the pointer moves with the blocks). */
 doc_line *doc_para(doc *d, const char *cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A table: t is moved into the document (the caller no longer frees it). */
@@ -97,7 +97,8 @@ void doc_table(doc *d, tb_table *t);
 
 void doc_figure(doc *d, const char *file, const char *alt);
 
-/* A list of class cls (may be NULL); doc_item adds an item and returns its line. */
+/* A list of class cls (may be NULL); doc_item adds an item to it (the newest block must be the list) and
+ * returns its line, valid until the next item or block. */
 void doc_list(doc *d, const char *cls);
 doc_line *doc_item(doc *d);
 

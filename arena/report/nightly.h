@@ -4,7 +4,7 @@
  * into a document (doc.h) with its sections: run settings, agents, ratings, change since the previous night,
  * head-to-head, win matrices, ratings by variant and board, rating history, forfeits with the agents' logs,
  * time use and repeated games, and the warnings that open it. Also the logs of the agents that forfeited and
- * summary.txt, the night's facts for the index (nights.h). */
+ * summary.txt, the night's facts for the index (nights.h). nightly.c reads, nightly_page.c builds the page. */
 #ifndef ARENA_REPORT_NIGHTLY_H
 #define ARENA_REPORT_NIGHTLY_H
 
