@@ -114,6 +114,7 @@ include arena/store/module.mk
 include arena/solver/module.mk
 include ratings/module.mk
 include arena/coordinator/module.mk
+include arena/report/module.mk
 include arena/cli/module.mk
 include agents/sdk/module.mk
 include agents/trainer/module.mk

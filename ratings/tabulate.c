@@ -1,10 +1,12 @@
-/* ratings/tabulate.c — writing result tables in six formats (see tabulate.h). */
+/* ratings/tabulate.c — result tables and their six writers, one function per format (see tabulate.h). */
 #include "tabulate.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "json.h"
 
 int tb_format_parse(const char *name)
 {
@@ -41,10 +43,18 @@ void tb_row(tb_table *t)
         if (!e)
             return;
         t->exact = e;
+        if (t->href) {
+            char **h = realloc(t->href, sizeof *h * (size_t)cap * (size_t)t->cols);
+            if (!h)
+                return;
+            t->href = h;
+        }
         t->cap = cap;
     }
     memset(t->cells + (size_t)t->rows * (size_t)t->cols, 0, sizeof *t->cells * (size_t)t->cols);
     memset(t->exact + (size_t)t->rows * (size_t)t->cols, 0, sizeof *t->exact * (size_t)t->cols);
+    if (t->href)
+        memset(t->href + (size_t)t->rows * (size_t)t->cols, 0, sizeof *t->href * (size_t)t->cols);
     t->rows++;
 }
 
@@ -77,6 +87,18 @@ void tb_set_real(tb_table *t, int col, double v, int decimals)
     t->exact[(size_t)(t->rows - 1) * (size_t)t->cols + (size_t)col] = strdup(text);
 }
 
+void tb_link(tb_table *t, int col, const char *href)
+{
+    if (!t->href) {
+        t->href = calloc((size_t)t->cap * (size_t)t->cols, sizeof *t->href);
+        if (!t->href)
+            return;
+    }
+    size_t at = (size_t)(t->rows - 1) * (size_t)t->cols + (size_t)col;
+    free(t->href[at]);
+    t->href[at] = strdup(href);
+}
+
 void tb_column_csv(tb_table *t, int col, const char *csv, bool machine_only)
 {
     t->csv_head[col] = csv;
@@ -97,7 +119,10 @@ void tb_free(tb_table *t)
     for (int i = 0; i < t->rows * t->cols; i++) {
         free(t->cells[i]);
         free(t->exact[i]);
+        if (t->href)
+            free(t->href[i]);
     }
+    free(t->href);
     for (int c = 0; c < t->cols; c++)
         free(t->head[c]);
     free(t->cells);
@@ -133,12 +158,11 @@ static bool numeric(const char *s)
     return *end == '\0' && strspn(s, "+-0123456789.eE") == strlen(s);
 }
 
+/* Text in format f: markup characters escaped (JSON strings are written by json_string(), quotes included). */
 static void escaped(FILE *out, const char *s, tb_format f)
 {
     for (; *s; s++) {
         char c = *s;
-        if (f == TB_JSON && (c == '"' || c == '\\'))
-            fputc('\\', out);
         if (f == TB_TEX && strchr("&%$#_{}", c))
             fputc('\\', out);
         if (f == TB_MD && strchr("|\\<>*_`[]&", c)) /* markup characters in names are shown, not obeyed */
@@ -175,8 +199,11 @@ static void csv_cell(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void write_text(FILE *out, const tb_table *t)
+static void write_text(FILE *out, const tb_table *t, bool first, bool last)
 {
+    (void)last;
+    if (!first)
+        fputc('\n', out);
     int width[TB_MAX_COLS];
     for (int c = 0; c < t->cols; c++) {
         width[c] = (int)strlen(head(t, c));
@@ -207,11 +234,8 @@ static void json_value(FILE *out, const char *s)
         fputs("null", out);
     else if (numeric(s))
         fputs(s[0] == '+' ? s + 1 : s, out);
-    else {
-        fputc('"', out);
-        escaped(out, s, TB_JSON);
-        fputc('"', out);
-    }
+    else
+        json_string(out, s);
 }
 
 /* "label: NAME, NAME" in format f (escaped as its cells are), without a line end. */
@@ -258,187 +282,222 @@ static const char *shown(const tb_table *t, int r, int c)
     return r < 0 ? head(t, c) : cell(t, r, c);
 }
 
+static void write_md(FILE *out, const tb_table *t, bool first, bool last)
+{
+    (void)last;
+    if (!first)
+        fputc('\n', out);
+    fprintf(out, "### ");
+    escaped(out, t->title, TB_MD);
+    fprintf(out, "\n\n");
+    for (int r = -2; r < t->rows; r++) {
+        fputc('|', out);
+        for (int c = 0; c < t->cols; c++) {
+            if (t->machine[c])
+                continue;
+            if (r == -1) {
+                fputs(t->right[c] ? "---:|" : "---|", out);
+                continue;
+            }
+            const char *href = r >= 0 && t->href ? t->href[(size_t)r * (size_t)t->cols + (size_t)c] : NULL;
+            fputs(href ? " [" : " ", out);
+            escaped(out, shown(t, r == -2 ? -1 : r, c), TB_MD);
+            if (href) {
+                fputs("](", out);
+                escaped(out, href, TB_MD);
+                fputc(')', out);
+            }
+            fputs(" |", out);
+        }
+        fputc('\n', out);
+    }
+    if (t->note[0]) {
+        fputc('\n', out);
+        escaped(out, t->note, TB_MD);
+        fputc('\n', out);
+    }
+}
+
+static void write_csv(FILE *out, const tb_table *t, bool first, bool last)
+{
+    (void)last;
+    if (first) {
+        if (t->n_keys == 0)
+            fputs("table", out);
+        for (int k = 0; k < t->n_keys; k++) {
+            if (k)
+                fputc(',', out);
+            csv_cell(out, t->keys[k].name);
+        }
+        for (int c = 0; c < t->cols; c++) {
+            fputc(',', out);
+            csv_cell(out, t->csv_head[c] ? t->csv_head[c] : head(t, c));
+        }
+        fputc('\n', out);
+    }
+    for (int r = 0; r < t->rows; r++) {
+        if (t->n_keys == 0)
+            csv_cell(out, t->title);
+        for (int k = 0; k < t->n_keys; k++) {
+            if (k)
+                fputc(',', out);
+            csv_cell(out, t->keys[k].value);
+        }
+        for (int c = 0; c < t->cols; c++) {
+            fputc(',', out);
+            csv_cell(out, exact_cell(t, r, c));
+        }
+        fputc('\n', out);
+    }
+}
+
+static void write_tex(FILE *out, const tb_table *t, bool first, bool last)
+{
+    (void)last;
+    if (!first)
+        fputc('\n', out);
+    fprintf(out, "%% ");
+    escaped(out, t->title, TB_TEX);
+    fprintf(out, "\n\\begin{tabular}{");
+    for (int c = 0; c < t->cols; c++)
+        if (!t->machine[c])
+            fputc(t->right[c] ? 'r' : 'l', out);
+    fprintf(out, "}\n\\hline\n");
+    for (int r = -1; r < t->rows; r++) {
+        bool lead = false;
+        for (int c = 0; c < t->cols; c++) {
+            if (t->machine[c])
+                continue;
+            if (lead)
+                fputs(" & ", out);
+            escaped(out, shown(t, r, c), TB_TEX);
+            lead = true;
+        }
+        fputs(" \\\\\n", out);
+        if (r < 0)
+            fputs("\\hline\n", out);
+    }
+    fprintf(out, "\\hline\n\\end{tabular}\n");
+    if (t->note[0]) {
+        fprintf(out, "%% ");
+        escaped(out, t->note, TB_TEX);
+        fputc('\n', out);
+    }
+}
+
+/* A cell of the HTML table: its text, in a link when it has one. */
+static void html_cell(FILE *out, const tb_table *t, int r, int c)
+{
+    const char *href = r >= 0 && t->href ? t->href[(size_t)r * (size_t)t->cols + (size_t)c] : NULL;
+    if (href) {
+        fputs("<a href=\"", out);
+        escaped(out, href, TB_HTML);
+        fputs("\">", out);
+    }
+    escaped(out, shown(t, r, c), TB_HTML);
+    if (href)
+        fputs("</a>", out);
+}
+
+static void write_html(FILE *out, const tb_table *t, bool first, bool last)
+{
+    (void)first, (void)last;
+    fputs("<table>\n<caption>", out);
+    escaped(out, t->title, TB_HTML);
+    fputs("</caption>\n", out);
+    for (int r = -1; r < t->rows; r++) {
+        fputs("<tr>", out);
+        for (int c = 0; c < t->cols; c++) {
+            if (t->machine[c])
+                continue;
+            const char *tag = r < 0 ? "th" : "td";
+            fprintf(out, "<%s%s>", tag, t->right[c] ? " class=\"num\"" : "");
+            html_cell(out, t, r, c);
+            fprintf(out, "</%s>", tag);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+    if (t->note[0]) {
+        fputs("<p class=\"note\">", out);
+        escaped(out, t->note, TB_HTML);
+        fputs("</p>\n", out);
+    }
+}
+
+/* One row of the JSON table: an object keyed by the column names. */
+static void json_row(FILE *out, const tb_table *t, int r)
+{
+    fputs(r ? ",{" : "{", out);
+    for (int c = 0; c < t->cols; c++) {
+        if (c)
+            fputc(',', out);
+        json_string(out, head(t, c));
+        fputc(':', out);
+        const char *s = exact_cell(t, r, c);
+        if (t->right[c] || !*s)
+            json_value(out, s);
+        else /* a text column (a name) is a string even when it reads as a number */
+            json_string(out, s);
+    }
+    fputc('}', out);
+}
+
+static void write_json(FILE *out, const tb_table *t, bool first, bool last)
+{
+    const tb_caveat *v = t->caveat && t->caveat->n > 0 ? t->caveat : NULL;
+    fputs(first ? "[" : ",", out);
+    fputs("{\"title\":", out);
+    json_string(out, t->title);
+    for (int k = 0; k < t->n_keys; k++) {
+        fputc(',', out);
+        json_string(out, t->keys[k].name);
+        fputc(':', out);
+        if (t->keys[k].value[0])
+            json_string(out, t->keys[k].value);
+        else
+            fputs("null", out);
+    }
+    fputs(",\"rows\":[", out);
+    for (int r = 0; r < t->rows; r++)
+        json_row(out, t, r);
+    fputs("]", out);
+    if (t->note[0]) {
+        fputs(",\"note\":", out);
+        json_string(out, t->note);
+    }
+    if (t->json && t->json[0]) {
+        fputc(',', out);
+        fputs(t->json, out);
+    }
+    if (v) {
+        fputc(',', out);
+        json_string(out, v->key);
+        fputs(":[", out);
+        for (int i = 0; i < v->n; i++) {
+            if (i)
+                fputc(',', out);
+            json_string(out, v->names[i]);
+        }
+        fputc(']', out);
+    }
+    fputc('}', out);
+    if (last)
+        fputs("]\n", out);
+}
+
+/* The writers, in the order of tb_format. */
+static void (*const writers[])(FILE *, const tb_table *, bool, bool) = {
+    [TB_TEXT] = write_text, [TB_MD] = write_md,     [TB_CSV] = write_csv,
+    [TB_TEX] = write_tex,   [TB_JSON] = write_json, [TB_HTML] = write_html,
+};
+
 void tb_write(FILE *out, const tb_table *t, tb_format f, bool first, bool last)
 {
     const tb_caveat *v = t->caveat && t->caveat->n > 0 ? t->caveat : NULL;
     if (first && t->preamble)
         write_preamble(out, t->preamble, f);
-    switch (f) {
-    case TB_TEXT:
-        if (!first)
-            fputc('\n', out);
-        write_text(out, t);
-        break;
-    case TB_MD:
-        if (!first)
-            fputc('\n', out);
-        fprintf(out, "### ");
-        escaped(out, t->title, f);
-        fprintf(out, "\n\n");
-        for (int r = -2; r < t->rows; r++) {
-            fputc('|', out);
-            for (int c = 0; c < t->cols; c++) {
-                if (t->machine[c])
-                    continue;
-                if (r == -1) {
-                    fputs(t->right[c] ? "---:|" : "---|", out);
-                    continue;
-                }
-                fputc(' ', out);
-                escaped(out, shown(t, r == -2 ? -1 : r, c), f);
-                fputs(" |", out);
-            }
-            fputc('\n', out);
-        }
-        if (t->note[0]) {
-            fputc('\n', out);
-            escaped(out, t->note, f);
-            fputc('\n', out);
-        }
-        break;
-    case TB_CSV:
-        if (first) {
-            if (t->n_keys == 0)
-                fputs("table", out);
-            for (int k = 0; k < t->n_keys; k++) {
-                if (k)
-                    fputc(',', out);
-                csv_cell(out, t->keys[k].name);
-            }
-            for (int c = 0; c < t->cols; c++) {
-                fputc(',', out);
-                csv_cell(out, t->csv_head[c] ? t->csv_head[c] : head(t, c));
-            }
-            fputc('\n', out);
-        }
-        for (int r = 0; r < t->rows; r++) {
-            if (t->n_keys == 0)
-                csv_cell(out, t->title);
-            for (int k = 0; k < t->n_keys; k++) {
-                if (k)
-                    fputc(',', out);
-                csv_cell(out, t->keys[k].value);
-            }
-            for (int c = 0; c < t->cols; c++) {
-                fputc(',', out);
-                csv_cell(out, exact_cell(t, r, c));
-            }
-            fputc('\n', out);
-        }
-        break;
-    case TB_TEX: {
-        if (!first)
-            fputc('\n', out);
-        fprintf(out, "%% ");
-        escaped(out, t->title, f);
-        fprintf(out, "\n\\begin{tabular}{");
-        for (int c = 0; c < t->cols; c++)
-            if (!t->machine[c])
-                fputc(t->right[c] ? 'r' : 'l', out);
-        fprintf(out, "}\n\\hline\n");
-        for (int r = -1; r < t->rows; r++) {
-            bool lead = false;
-            for (int c = 0; c < t->cols; c++) {
-                if (t->machine[c])
-                    continue;
-                if (lead)
-                    fputs(" & ", out);
-                escaped(out, shown(t, r, c), f);
-                lead = true;
-            }
-            fputs(" \\\\\n", out);
-            if (r < 0)
-                fputs("\\hline\n", out);
-        }
-        fprintf(out, "\\hline\n\\end{tabular}\n");
-        if (t->note[0]) {
-            fprintf(out, "%% ");
-            escaped(out, t->note, f);
-            fputc('\n', out);
-        }
-        break;
-    }
-    case TB_HTML:
-        fputs("<table>\n<caption>", out);
-        escaped(out, t->title, f);
-        fputs("</caption>\n", out);
-        for (int r = -1; r < t->rows; r++) {
-            fputs("<tr>", out);
-            for (int c = 0; c < t->cols; c++) {
-                if (t->machine[c])
-                    continue;
-                const char *tag = r < 0 ? "th" : "td";
-                fprintf(out, "<%s%s>", tag, t->right[c] ? " class=\"num\"" : "");
-                escaped(out, shown(t, r, c), f);
-                fprintf(out, "</%s>", tag);
-            }
-            fputs("</tr>\n", out);
-        }
-        fputs("</table>\n", out);
-        if (t->note[0]) {
-            fputs("<p class=\"note\">", out);
-            escaped(out, t->note, f);
-            fputs("</p>\n", out);
-        }
-        break;
-    case TB_JSON:
-        fputs(first ? "[" : ",", out);
-        fputs("{\"title\":\"", out);
-        escaped(out, t->title, f);
-        fputc('"', out);
-        for (int k = 0; k < t->n_keys; k++) {
-            fputs(",\"", out);
-            escaped(out, t->keys[k].name, f);
-            fputs("\":", out);
-            if (t->keys[k].value[0]) {
-                fputc('"', out);
-                escaped(out, t->keys[k].value, f);
-                fputc('"', out);
-            } else
-                fputs("null", out);
-        }
-        fputs(",\"rows\":[", out);
-        for (int r = 0; r < t->rows; r++) {
-            fputs(r ? ",{" : "{", out);
-            for (int c = 0; c < t->cols; c++) {
-                fprintf(out, "%s\"", c ? "," : "");
-                escaped(out, head(t, c), f);
-                fputs("\":", out);
-                const char *s = exact_cell(t, r, c);
-                if (t->right[c] || !*s)
-                    json_value(out, s);
-                else { /* a text column (a name) is a string even when it reads as a number */
-                    fputc('"', out);
-                    escaped(out, s, f);
-                    fputc('"', out);
-                }
-            }
-            fputc('}', out);
-        }
-        fputs("]", out);
-        if (t->note[0]) {
-            fputs(",\"note\":\"", out);
-            escaped(out, t->note, f);
-            fputc('"', out);
-        }
-        if (t->json && t->json[0]) {
-            fputc(',', out);
-            fputs(t->json, out);
-        }
-        if (v) {
-            fprintf(out, ",\"%s\":[", v->key);
-            for (int i = 0; i < v->n; i++) {
-                fputs(i ? ",\"" : "\"", out);
-                escaped(out, v->names[i], f);
-                fputc('"', out);
-            }
-            fputc(']', out);
-        }
-        fputc('}', out);
-        if (last)
-            fputs("]\n", out);
-        break;
-    }
+    writers[f](out, t, first, last);
     if (v && last)
         write_caveat(out, v, f);
 }

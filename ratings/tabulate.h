@@ -3,7 +3,7 @@
  * title, column names and rows of text cells; cells that read as numbers become JSON numbers and empty
  * cells JSON null. Every format of the same table carries the same cells, except that a cell set with
  * tb_set_real() is written rounded in the formats for people and at full precision in JSON and CSV, and a
- * machine column (tb_column_csv()) is written in JSON and CSV only. */
+ * machine column (tb_column_csv()) is written in JSON and CSV only. Each format has its one writer. */
 #ifndef RATINGS_TABULATE_H
 #define RATINGS_TABULATE_H
 
@@ -52,6 +52,7 @@ typedef struct {
                                  * the leading comma, e.g. "\"scope\":{...}"); malloc'd, freed by tb_free */
     char note[512];             /* a line under the table (text, md, tex) */
     const tb_caveat *caveat;    /* NULL for none; set after tb_init, on every table of a sequence */
+    char **href;                /* NULL, or rows * cols: the link of a cell (tb_link), NULL for none */
 } tb_table;
 
 /* Parses text|md|csv|tex|json|html. Returns -1 for anything else. */
@@ -65,6 +66,9 @@ void tb_set(tb_table *t, int col, const char *fmt, ...) __attribute__((format(pr
 /* Sets a number: text with `decimals` decimals (no "-0"), and in JSON and CSV the exact value ("%.17g").
  * A NaN or infinity leaves the cell empty (JSON null). */
 void tb_set_real(tb_table *t, int col, double v, int decimals);
+/* Makes cell `col` of the current row a link to href: in HTML <a href>, in Markdown [text](href); the other
+ * formats write its text only. */
+void tb_link(tb_table *t, int col, const char *href);
 /* Names column `col` `csv` in CSV (NULL: its name); with machine_only, the column is written in JSON and
  * CSV only. */
 void tb_column_csv(tb_table *t, int col, const char *csv, bool machine_only);

@@ -1,6 +1,6 @@
 # scripts/history.gp — rating history: one line per agent (its pooled Elo in each league with the 95%
 # interval), one point per night on the x axis, labelled with the nightly dates.
-# Input (set by the driver arena writes, arena/cli/plot.c): data = one block per agent (two blank lines
+# Input (set by the driver arena writes, arena/report/plot.c): data = one block per agent (two blank lines
 # between), lines "x elo lower upper" (x: the night's index from 0); n = agents; names = their names; nx =
 # nights; nights = their dates (array); title; w, h = size in pixels; out = .png or .svg.
 if (strstrt(out, ".svg") > 0) { set terminal svg size w,h dynamic background "white" font "sans,11" } \

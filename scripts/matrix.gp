@@ -2,7 +2,7 @@
 # moving second (White), both in the order given (best rated first); each cell is a rectangle coloured by
 # the row's score % with the row's wins-losses and score written in it. Rectangles (not `with image`) so
 # that no viewer smooths the colours.
-# Input (set by the driver arena writes, arena/cli/plot.c): data = lines "x y score wins losses textcolour"
+# Input (set by the driver arena writes, arena/report/plot.c): data = lines "x y score wins losses textcolour"
 # (x column, y row, from 0); n = agents; names = their names (array); title; w, h = size in pixels;
 # cellfont = font size of the cell text; out = .png or .svg.
 if (strstrt(out, ".svg") > 0) { set terminal svg size w,h dynamic background "white" font "sans,11" } \

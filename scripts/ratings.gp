@@ -1,6 +1,6 @@
 # scripts/ratings.gp — Elo ratings with their 95% intervals as error bars, one point per agent, best first;
 # the caption under the title gives the first-move advantage.
-# Input (set by the driver arena writes, arena/cli/plot.c): data = lines "x elo lower upper" (x from 0);
+# Input (set by the driver arena writes, arena/report/plot.c): data = lines "x elo lower upper" (x from 0);
 # n = agents; names = their names (array); title; caption; w, h = size in pixels; bm = bottom margin in
 # lines (room for the names); out = .png or .svg.
 if (strstrt(out, ".svg") > 0) { set terminal svg size w,h dynamic background "white" font "sans,11" } \

@@ -74,16 +74,18 @@ int cmd_plot(int argc, char **argv)
         cli_fail("plot", "%s: %s", db, store_error(s));
     if (found == 0)
         cli_usage_error("plot", "%s: no league to plot (run 'arena league' first)", db);
-    store_close(s);
     char outdir[PATH_MAX], err[PATH_MAX + 200];
     if (out)
         snprintf(outdir, sizeof outdir, "%s", out);
     else
         pl_file_name(outdir, sizeof outdir, "results/", l.name);
     pl_plotter p;
-    if (pl_open(&p, "plot", outdir, err, sizeof err) != 0)
+    if (pl_open(&p, "plot", outdir, err, sizeof err) != 0) {
+        store_close(s);
         cli_fail("plot", "%s", err);
-    int rc = fg_draw(&p, db, l.id, boot, l.name);
+    }
+    int rc = fg_draw(&p, s, db, l.id, boot, l.name);
+    store_close(s);
     if (rc != 0) {
         pl_close(&p);
         cli_fail("plot", "league %lld: the figures were not all written", (long long)l.id);

@@ -170,7 +170,7 @@ static void history_table(st_report *r)
 
 typedef enum { O_ANCHOR = CLI_O_OWN, O_BOOT, O_SEED, O_PRIOR, O_SCOPE, O_SCORE, O_HISTORY, O_POOL } opt;
 
-static void parse(st_report *r, int argc, char **argv, const char *help, bool *score)
+static void parse(st_report *r, cli_filter *cf, int argc, char **argv, const char *help, bool *score)
 {
     static const struct option options[] = {
         CLI_DB_OPTIONS, CLI_FILTER_OPTIONS,
@@ -193,7 +193,7 @@ static void parse(st_report *r, int argc, char **argv, const char *help, bool *s
             c = '?';
         if (!matrix && c == O_SCORE)
             c = '?';
-        if (cli_filter_option(r->cmd, c, optarg, &r->filter))
+        if (cli_filter_option(r->cmd, c, optarg, cf))
             continue;
         switch (c) {
         case CLI_O_DB: r->db = optarg; break;
@@ -231,13 +231,22 @@ static void parse(st_report *r, int argc, char **argv, const char *help, bool *s
     }
     if (optind < argc)
         cli_usage_error(r->cmd, "unexpected argument '%s'", argv[optind]);
-    if (r->pool && (r->filter.league || r->filter.f.run))
-        cli_usage_error(r->cmd, "--pool takes every game; it does not go with --%s", r->filter.league ? "league" : "run");
-    if (r->filter.league && r->filter.f.run)
+    if (r->pool && (cf->league || cf->f.run))
+        cli_usage_error(r->cmd, "--pool takes every game; it does not go with --%s", cf->league ? "league" : "run");
+    if (cf->league && cf->f.run)
         cli_usage_error(r->cmd, "--league and --run: choose one");
-    if (r->history && (r->pool || r->filter.f.run))
+    if (r->history && (r->pool || cf->f.run))
         cli_usage_error(r->cmd, "--history fits each league on its own; it does not go with --%s",
                         r->pool ? "pool" : "run");
+}
+
+/* Opens the database, resolves --league and loads the games the options select. */
+static void load(st_report *r, cli_filter *cf)
+{
+    store_db *s = cli_filter_open(r->cmd, r->db, cf);
+    r->filter = (st_filter){ .f = cf->f, .league = cf->league };
+    st_load(r, s);
+    store_close(s);
 }
 
 int cmd_ratings(int argc, char **argv)
@@ -245,8 +254,9 @@ int cmd_ratings(int argc, char **argv)
     static st_report r;
     memset(&r, 0, sizeof r);
     r.cmd = "ratings";
-    parse(&r, argc, argv, ratings_help, NULL);
-    st_load(&r);
+    cli_filter cf = { 0 };
+    parse(&r, &cf, argc, argv, ratings_help, NULL);
+    load(&r, &cf);
     int tables = (r.scope != 2 ? r.n_groups : 0) + (r.scope != 1 ? 1 : 0), k = 0;
     if (r.history)
         history_table(&r);
@@ -257,8 +267,7 @@ int cmd_ratings(int argc, char **argv)
         if (r.scope != 1)
             ratings_table(&r, -1, k == 0, true);
     }
-    free(r.results);
-    free(r.sc.json);
+    st_free(&r);
     return CLI_OK;
 }
 
@@ -268,8 +277,9 @@ int cmd_matrix(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.cmd = "matrix";
     bool score = false;
-    parse(&r, argc, argv, matrix_help, &score);
-    st_load(&r);
+    cli_filter cf = { 0 };
+    parse(&r, &cf, argc, argv, matrix_help, &score);
+    load(&r, &cf);
     for (int g = 0; g < r.n_groups; g++) {
         int order[ST_MAX_PLAYERS], m = st_order(&r, g, order);
         long *w = calloc((size_t)m * (size_t)m, sizeof *w), *games = calloc((size_t)m * (size_t)m, sizeof *games);
@@ -309,7 +319,6 @@ int cmd_matrix(int argc, char **argv)
         free(w);
         free(games);
     }
-    free(r.results);
-    free(r.sc.json);
+    st_free(&r);
     return CLI_OK;
 }

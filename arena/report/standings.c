@@ -1,13 +1,14 @@
-/* arena/cli/standings.c — loading a scope's games from the results database and fitting their ratings
+/* arena/report/standings.c — loading a scope's games from the results database and fitting their ratings
  * (contract in standings.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "json.h"
 #include "standings.h"
+
+#include "die.h"
+#include "json.h"
 
 static int find_or_add_group(st_report *r, const char *variant, int rows, int cols)
 {
@@ -17,7 +18,7 @@ static int find_or_add_group(st_report *r, const char *variant, int rows, int co
         if (strcmp(r->groups[g].name, name) == 0)
             return g;
     if (r->n_groups == ST_MAX_GROUPS)
-        cli_fail(r->cmd, "more than %d variant and board combinations; filter with --variant or --board", ST_MAX_GROUPS);
+        die_fail(r->cmd, "more than %d variant and board combinations; filter with --variant or --board", ST_MAX_GROUPS);
     st_group *x = &r->groups[r->n_groups];
     snprintf(x->name, sizeof x->name, "%s", name);
     snprintf(x->variant, sizeof x->variant, "%s", variant);
@@ -31,7 +32,7 @@ static int find_or_add_player(st_report *r, int64_t id, const char *name)
         if (r->players[i].id == id)
             return i;
     if (r->n_players == ST_MAX_PLAYERS)
-        cli_fail(r->cmd, "more than %d agents in the selection", ST_MAX_PLAYERS);
+        die_fail(r->cmd, "more than %d agents in the selection", ST_MAX_PLAYERS);
     st_player *p = &r->players[r->n_players];
     p->id = id;
     snprintf(p->name, sizeof p->name, "%s", name);
@@ -54,7 +55,7 @@ static void count_distinct(const char *cmd, int64_t **ids, long *n, long *cap, i
         *cap = *cap ? 2 * *cap : 64;
         *ids = realloc(*ids, sizeof **ids * (size_t)*cap);
         if (!*ids)
-            cli_fail(cmd, "out of memory");
+            die_fail(cmd, "out of memory");
     }
     (*ids)[(*n)++] = id;
 }
@@ -67,7 +68,7 @@ static char *scope_json(const st_report *r, long games)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f)
-        cli_fail(r->cmd, "out of memory");
+        die_fail(r->cmd, "out of memory");
     static const char *const kinds[] = { "league", "run", "pool", "history" };
     fprintf(f, "\"scope\":{\"kind\":\"%s\"", kinds[sc->kind]);
     switch (sc->kind) {
@@ -106,7 +107,7 @@ static char *scope_json(const st_report *r, long games)
     }
     fputc('}', f);
     if (fclose(f) != 0)
-        cli_fail(r->cmd, "out of memory");
+        die_fail(r->cmd, "out of memory");
     return text;
 }
 
@@ -157,11 +158,9 @@ static void iso_seconds(char *out, size_t len, const char *iso)
     snprintf(out, len, "%.19s%s", iso, strlen(iso) >= 19 ? "Z" : "");
 }
 
-void st_load(st_report *r)
+/* The scope's kind; by default the newest league with games, else the newest run. */
+static void pick_scope(st_report *r, store_db *s)
 {
-    /* a history covers every league with the selected league's name (or every league) */
-    r->filter.f.league_series = r->history;
-    store_db *s = cli_filter_open(r->cmd, r->db, &r->filter);
     st_scope *sc = &r->sc;
     if (r->history)
         sc->kind = ST_HISTORY;
@@ -171,12 +170,12 @@ void st_load(st_report *r)
         sc->kind = ST_LEAGUE;
     else if (r->filter.f.run > 0)
         sc->kind = ST_RUN;
-    else { /* the default: the newest league with games, else the newest run */
+    else {
         int64_t league = 0, run = 0;
         if (store_newest_with_games(s, &league, &run) != 0)
-            cli_fail(r->cmd, "%s: %s", r->db, store_error(s));
+            die_fail(r->cmd, "%s: %s", r->db, store_error(s));
         if (run == 0)
-            cli_fail(r->cmd, "%s: no games match", r->db);
+            die_fail(r->cmd, "%s: no games match", r->db);
         sc->kind = league > 0 ? ST_LEAGUE : ST_RUN;
         if (league > 0)
             r->filter.f.league = league;
@@ -185,20 +184,52 @@ void st_load(st_report *r)
     }
     sc->league = r->filter.f.league;
     sc->run = r->filter.f.run;
+}
+
+/* What the scope is (its name and start), from its first game. */
+static void name_scope(st_report *r, const store_game_row *row)
+{
+    st_scope *sc = &r->sc;
+    if (sc->kind == ST_LEAGUE || sc->kind == ST_HISTORY) {
+        snprintf(sc->name, sizeof sc->name, "%s", sc->kind == ST_HISTORY && !r->filter.league ? "" : row->league_name);
+        iso_seconds(sc->started, sizeof sc->started, row->league_created);
+    } else if (sc->kind == ST_RUN) {
+        snprintf(sc->name, sizeof sc->name, "%s", row->run_kind[0] ? row->run_kind : "unknown");
+        iso_seconds(sc->started, sizeof sc->started, row->started);
+    }
+}
+
+/* In a history, the index of the game's league (added in the order first met). */
+static int league_of(st_report *r, const store_game_row *row)
+{
+    for (int k = r->n_leagues - 1; k >= 0; k--)
+        if (r->leagues[k].id == row->league)
+            return k;
+    if (r->n_leagues == ST_MAX_LEAGUES)
+        die_fail(r->cmd, "more than %d leagues in the history; select fewer with --since", ST_MAX_LEAGUES);
+    st_league *li = &r->leagues[r->n_leagues];
+    li->id = row->league;
+    snprintf(li->created, sizeof li->created, "%s", row->league_created);
+    snprintf(li->night, sizeof li->night, "%s", row->league_night);
+    return r->n_leagues++;
+}
+
+/* Every selected game into r->results, with its players, group and (in a history) league. */
+static void read_games(st_report *r, store_db *s)
+{
+    st_scope *sc = &r->sc;
     int64_t *league_ids = NULL, *run_ids = NULL;
     long league_cap = 0, run_cap = 0;
     store_games *q = store_query(s, &r->filter.f);
     if (!q)
-        cli_fail(r->cmd, "%s: %s", r->db, store_error(s));
+        die_fail(r->cmd, "%s: %s", r->db, store_error(s));
     long cap = 0;
     int rc;
     store_game_row row;
     while ((rc = store_games_next(q, &row)) == 1) {
         if (r->n_results == cap) {
             cap = cap ? 2 * cap : 4096;
-            r->results = realloc(r->results, sizeof *r->results * (size_t)cap);
-            if (!r->results)
-                cli_fail(r->cmd, "out of memory");
+            r->results = die_check(r->cmd, realloc(r->results, sizeof *r->results * (size_t)cap));
         }
         st_result *x = &r->results[r->n_results++];
         x->group = find_or_add_group(r, row.variant, row.rows, row.cols);
@@ -212,80 +243,55 @@ void st_load(st_report *r)
             count_distinct(r->cmd, &league_ids, &sc->leagues, &league_cap, row.league);
         else
             count_distinct(r->cmd, &run_ids, &sc->match_runs, &run_cap, row.run);
-        if (r->n_results == 1) { /* what the scope is, from its first game */
-            if (sc->kind == ST_LEAGUE || sc->kind == ST_HISTORY) {
-                snprintf(sc->name, sizeof sc->name, "%s", sc->kind == ST_HISTORY && !r->filter.league ? "" : row.league_name);
-                iso_seconds(sc->started, sizeof sc->started, row.league_created);
-            } else if (sc->kind == ST_RUN) {
-                snprintf(sc->name, sizeof sc->name, "%s", row.run_kind[0] ? row.run_kind : "unknown");
-                iso_seconds(sc->started, sizeof sc->started, row.started);
-            }
-        }
-        if (r->history) {
-            for (int k = r->n_leagues - 1; k >= 0 && x->league < 0; k--)
-                if (r->leagues[k].id == row.league)
-                    x->league = k;
-            if (x->league < 0) {
-                if (r->n_leagues == ST_MAX_LEAGUES)
-                    cli_fail(r->cmd, "more than %d leagues in the history; select fewer with --since", ST_MAX_LEAGUES);
-                st_league *li = &r->leagues[r->n_leagues];
-                li->id = row.league;
-                snprintf(li->created, sizeof li->created, "%s", row.league_created);
-                snprintf(li->night, sizeof li->night, "%s", row.league_night);
-                x->league = r->n_leagues++;
-            }
-        }
+        if (r->n_results == 1)
+            name_scope(r, &row);
+        if (r->history)
+            x->league = league_of(r, &row);
     }
     store_games_end(q);
     if (rc != 0)
-        cli_fail(r->cmd, "%s: %s", r->db, store_error(s));
-    store_close(s);
+        die_fail(r->cmd, "%s: %s", r->db, store_error(s));
     free(league_ids);
     free(run_ids);
     if (r->n_results == 0)
-        cli_fail(r->cmd, "%s: no games match", r->db);
-    describe_scope(r);
-    /* players in name order (then id), so that fits, bootstrap resamples included, do not depend on the order
-     * the games were played or stored in (one coordinator, or shards merged) */
-    {
-        int perm[ST_MAX_PLAYERS], where[ST_MAX_PLAYERS];
-        for (int i = 0; i < r->n_players; i++)
-            perm[i] = i;
-        for (int i = 1; i < r->n_players; i++)
-            for (int j = i; j > 0; j--) {
-                const st_player *a = &r->players[perm[j - 1]], *b = &r->players[perm[j]];
-                int c = strcmp(a->name, b->name);
-                if (c < 0 || (c == 0 && a->id < b->id))
-                    break;
-                int t = perm[j];
-                perm[j] = perm[j - 1];
-                perm[j - 1] = t;
-            }
-        st_player sorted_players[ST_MAX_PLAYERS];
-        bool sorted_unsandboxed[ST_MAX_PLAYERS];
-        for (int k = 0; k < r->n_players; k++) {
-            sorted_players[k] = r->players[perm[k]];
-            sorted_unsandboxed[k] = r->unsandboxed[perm[k]];
-            where[perm[k]] = k;
+        die_fail(r->cmd, "%s: no games match", r->db);
+}
+
+/* Players in name order (then id), so that fits, bootstrap resamples included, do not depend on the order the
+ * games were played or stored in (one coordinator, or shards merged). */
+static void sort_players(st_report *r)
+{
+    int perm[ST_MAX_PLAYERS], where[ST_MAX_PLAYERS];
+    for (int i = 0; i < r->n_players; i++)
+        perm[i] = i;
+    for (int i = 1; i < r->n_players; i++)
+        for (int j = i; j > 0; j--) {
+            const st_player *a = &r->players[perm[j - 1]], *b = &r->players[perm[j]];
+            int c = strcmp(a->name, b->name);
+            if (c < 0 || (c == 0 && a->id < b->id))
+                break;
+            int t = perm[j];
+            perm[j] = perm[j - 1];
+            perm[j - 1] = t;
         }
-        memcpy(r->players, sorted_players, sizeof sorted_players[0] * (size_t)r->n_players);
-        memcpy(r->unsandboxed, sorted_unsandboxed, sizeof sorted_unsandboxed[0] * (size_t)r->n_players);
-        for (long i = 0; i < r->n_results; i++) {
-            r->results[i].black = where[r->results[i].black];
-            r->results[i].white = where[r->results[i].white];
-        }
+    st_player sorted_players[ST_MAX_PLAYERS];
+    bool sorted_unsandboxed[ST_MAX_PLAYERS];
+    for (int k = 0; k < r->n_players; k++) {
+        sorted_players[k] = r->players[perm[k]];
+        sorted_unsandboxed[k] = r->unsandboxed[perm[k]];
+        where[perm[k]] = k;
     }
-    /* the agents that played without a sandbox, in name order, named under every table */
-    r->caveat = (tb_caveat){ .key = "unsandboxed", .label = CLI_UNSANDBOXED, .names = r->unsandboxed_names };
-    for (int i = 0; i < r->n_players; i++) {
-        if (!r->unsandboxed[i])
-            continue;
-        int j = r->caveat.n++;
-        for (; j > 0 && strcmp(r->players[i].name, r->unsandboxed_names[j - 1]) < 0; j--)
-            r->unsandboxed_names[j] = r->unsandboxed_names[j - 1];
-        r->unsandboxed_names[j] = r->players[i].name;
+    memcpy(r->players, sorted_players, sizeof sorted_players[0] * (size_t)r->n_players);
+    memcpy(r->unsandboxed, sorted_unsandboxed, sizeof sorted_unsandboxed[0] * (size_t)r->n_players);
+    for (long i = 0; i < r->n_results; i++) {
+        r->results[i].black = where[r->results[i].black];
+        r->results[i].white = where[r->results[i].white];
     }
-    /* groups in name order, so output does not depend on the order games were played */
+}
+
+/* Groups in name order, so output does not depend on the order games were played. */
+static void sort_groups(st_report *r)
+{
     int order[ST_MAX_GROUPS];
     st_group sorted[ST_MAX_GROUPS];
     memcpy(sorted, r->groups, sizeof sorted);
@@ -299,13 +305,42 @@ void st_load(st_report *r)
     memcpy(r->groups, sorted, sizeof sorted);
 }
 
+void st_load(st_report *r, store_db *s)
+{
+    /* a history covers every league with the selected league's name (or every league) */
+    r->filter.f.league_series = r->history;
+    pick_scope(r, s);
+    read_games(r, s);
+    describe_scope(r);
+    sort_players(r);
+    /* the agents that played without a sandbox, in name order, named under every table */
+    r->caveat = (tb_caveat){ .key = "unsandboxed", .label = ST_UNSANDBOXED, .names = r->unsandboxed_names };
+    for (int i = 0; i < r->n_players; i++) {
+        if (!r->unsandboxed[i])
+            continue;
+        int j = r->caveat.n++;
+        for (; j > 0 && strcmp(r->players[i].name, r->unsandboxed_names[j - 1]) < 0; j--)
+            r->unsandboxed_names[j] = r->unsandboxed_names[j - 1];
+        r->unsandboxed_names[j] = r->players[i].name;
+    }
+    sort_groups(r);
+}
+
+void st_free(st_report *r)
+{
+    free(r->results);
+    free(r->sc.json);
+    r->results = NULL;
+    r->sc.json = NULL;
+}
+
 /* Fits the selection; returns false (and holds nothing) when it has no games. */
 bool st_fit(st_report *r, int g, int l, st_selection *x)
 {
     int n = r->n_players, G = g < 0 ? r->n_groups : 1;
     memset(x, 0, sizeof *x);
     if (rt_data_init(&x->d, n, G) != 0)
-        cli_fail(r->cmd, "out of memory");
+        die_fail(r->cmd, "out of memory");
     for (long i = 0; i < r->n_results; i++) {
         const st_result *y = &r->results[i];
         if ((g >= 0 && y->group != g) || (l >= 0 && y->league != l))
@@ -329,10 +364,10 @@ bool st_fit(st_report *r, int g, int l, st_selection *x)
             (r->anchor ? strcmp(r->players[i].name, r->anchor) == 0 : strcmp(r->players[i].name, "random") == 0))
             x->anchor = i;
     if (r->anchor && x->anchor < 0 && l < 0)
-        cli_usage_error(r->cmd, "--anchor %s: no such agent in the selected games", r->anchor);
+        die_usage(r->cmd, "--anchor %s: no such agent in the selected games", r->anchor);
     rt_options o = { .prior = r->prior, .anchor = x->anchor, .bootstrap = r->bootstrap, .seed = r->seed };
     if (rt_fit_all(&x->d, &o, &x->f) != 0)
-        cli_fail(r->cmd, "%s: the rating fit did not converge", g < 0 ? "pooled" : r->groups[g].name);
+        die_fail(r->cmd, "%s: the rating fit did not converge", g < 0 ? "pooled" : r->groups[g].name);
     /* players of this selection, best first; those who did not play it are left out of the pool mean */
     x->m = 0;
     for (int i = 0; i < n; i++)

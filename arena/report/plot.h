@@ -1,10 +1,10 @@
-/* arena/cli/plot.h — the reports' figures, drawn by gnuplot from the scripts in scripts/ (ratings.gp,
+/* arena/report/plot.h — the reports' figures, drawn by gnuplot from the scripts in scripts/ (ratings.gp,
  * matrix.gp, history.gp): each figure is written as NAME.png and NAME.svg. Data reaches gnuplot as numbers
  * only; every name and title is written by this module into a gnuplot string literal (quotes doubled,
  * control characters replaced, enhanced text off), so any agent name (commas, quotes, spaces, UTF-8)
  * survives. Matrix cells are drawn as rectangles, so no viewer smooths them. */
-#ifndef ARENA_CLI_PLOT_H
-#define ARENA_CLI_PLOT_H
+#ifndef ARENA_REPORT_PLOT_H
+#define ARENA_REPORT_PLOT_H
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* arena/cli/plot.c — the reports' figures by gnuplot (contract in plot.h): each figure is a data file of
+/* arena/report/plot.c — the reports' figures by gnuplot (contract in plot.h): each figure is a data file of
  * numbers and a driver script that sets the names and titles as gnuplot strings, then loads the figure's
  * script from scripts/ once per output format. */
 #define _GNU_SOURCE /* mkdtemp */

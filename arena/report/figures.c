@@ -1,4 +1,4 @@
-/* arena/cli/figures.c — the figures of one league from its standings (contract in figures.h). */
+/* arena/report/figures.c — the figures of one league from its standings (contract in figures.h). */
 #include "figures.h"
 
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "die.h"
 #include "standings.h"
 
 void fg_group_file(char *out, size_t len, const char *prefix, const char *variant, const char *board)
@@ -16,27 +16,28 @@ void fg_group_file(char *out, size_t len, const char *prefix, const char *varian
     pl_file_name(out, len, prefix, text);
 }
 
-static st_report *load(const char *db, int64_t league, int bootstrap, bool history, char *id, size_t idlen)
+static st_report *load(store_db *s, const char *db, int64_t league, int bootstrap, bool history, char *id,
+                       size_t idlen)
 {
     st_report *r = calloc(1, sizeof *r);
     if (!r)
-        cli_fail("plot", "out of memory");
+        die_fail("plot", "out of memory");
     snprintf(id, idlen, "%lld", (long long)league);
     r->cmd = "plot";
     r->db = db;
-    r->filter.league = id;
+    r->filter.league = id; /* named: a history of the leagues of its name */
+    r->filter.f.league = league;
     r->bootstrap = bootstrap;
     r->prior = 1;
     r->seed = 1;
     r->history = history;
-    st_load(r);
+    st_load(r, s);
     return r;
 }
 
 static void unload(st_report *r)
 {
-    free(r->results);
-    free(r->sc.json);
+    st_free(r);
     free(r);
 }
 
@@ -93,7 +94,7 @@ static int matrix_figure(pl_plotter *p, st_report *r, int g, const char *label)
         names[k] = r->players[order[k]].name;
     long *wins = calloc((size_t)m * (size_t)m, sizeof *wins), *games = calloc((size_t)m * (size_t)m, sizeof *games);
     if (!wins || !games)
-        cli_fail("plot", "out of memory");
+        die_fail("plot", "out of memory");
     st_counts(r, g, order, m, wins, games);
     long total = 0;
     for (int k = 0; k < m * m; k++)
@@ -109,17 +110,18 @@ static int matrix_figure(pl_plotter *p, st_report *r, int g, const char *label)
 }
 
 /* One pooled fit per league of the series, one point per league labelled with its nightly date. */
-static int history_figure(pl_plotter *p, const char *db, int64_t league, int bootstrap, const char *label)
+static int history_figure(pl_plotter *p, store_db *s, const char *db, int64_t league, int bootstrap,
+                          const char *label)
 {
     char id[32];
-    st_report *h = load(db, league, bootstrap, true, id, sizeof id);
+    st_report *h = load(s, db, league, bootstrap, true, id, sizeof id);
     int nx = h->n_leagues, n = h->n_players;
     double *elo = malloc(sizeof *elo * (size_t)(nx * n)), *lo = malloc(sizeof *lo * (size_t)(nx * n)),
            *hi = malloc(sizeof *hi * (size_t)(nx * n));
     char(*labels)[48] = calloc((size_t)nx, sizeof *labels);
     const char **xl = calloc((size_t)nx, sizeof *xl), *names[ST_MAX_PLAYERS];
     if (!elo || !lo || !hi || !labels || !xl)
-        cli_fail("plot", "out of memory");
+        die_fail("plot", "out of memory");
     for (int k = 0; k < nx * n; k++)
         elo[k] = lo[k] = hi[k] = NAN;
     static st_selection x;
@@ -157,10 +159,10 @@ static int history_figure(pl_plotter *p, const char *db, int64_t league, int boo
     return rc;
 }
 
-int fg_draw(pl_plotter *p, const char *db, int64_t league, int bootstrap, const char *label)
+int fg_draw(pl_plotter *p, store_db *s, const char *db, int64_t league, int bootstrap, const char *label)
 {
     char id[32];
-    st_report *r = load(db, league, bootstrap, false, id, sizeof id);
+    st_report *r = load(s, db, league, bootstrap, false, id, sizeof id);
     int rc = ratings_figure(p, r, -1, label);
     for (int g = 0; g < r->n_groups && rc == 0; g++)
         rc = ratings_figure(p, r, g, label);
@@ -168,6 +170,6 @@ int fg_draw(pl_plotter *p, const char *db, int64_t league, int bootstrap, const 
         rc = matrix_figure(p, r, g, label);
     unload(r);
     if (rc == 0)
-        rc = history_figure(p, db, league, bootstrap, label);
+        rc = history_figure(p, s, db, league, bootstrap, label);
     return rc;
 }

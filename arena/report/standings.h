@@ -1,21 +1,26 @@
-/* arena/cli/standings.h — the games of one scope (a league, a run, every game, or a league's history) loaded
+/* arena/report/standings.h — the games of one scope (a league, a run, every game, or a league's history) loaded
  * from the results database and fitted: the Bradley–Terry ratings with intervals of each variant and board,
  * pooled, or of each league, with each player's counts and the players ranked best first. `arena ratings`,
  * `arena matrix`, `arena plot` and `arena report` read their numbers from here, so every report of one scope
  * shows the same ratings and intervals. */
-#ifndef ARENA_CLI_STANDINGS_H
-#define ARENA_CLI_STANDINGS_H
+#ifndef ARENA_REPORT_STANDINGS_H
+#define ARENA_REPORT_STANDINGS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "bt.h"
-#include "cli_db.h"
+#include "query.h"
+#include "store.h"
 #include "tabulate.h"
 
 /* Resamples of the bootstrap behind every interval and LOS the reports show (ratings, plots, the nightly
  * page), unless --bootstrap says otherwise. */
 #define ST_BOOTSTRAP 1000
+
+/* The label of the agents that played without a sandbox (trusted bots, `sandbox = off`), named under every
+ * table of a report so their results are not taken for those of sandboxed bots (the CLI's CLI_UNSANDBOXED). */
+#define ST_UNSANDBOXED "sandbox off (trusted bots only)"
 
 #define ST_MAX_PLAYERS 256
 #define ST_MAX_GROUPS 64
@@ -54,9 +59,16 @@ typedef struct {
     char *json;                   /* its JSON object */
 } st_scope;
 
+/* What games: the store's filter (league and run as ids), and the league as the user named it (NULL when not
+ * named: a history then covers every league, not those of one name). */
 typedef struct {
-    const char *cmd, *db, *anchor;
-    cli_filter filter;    /* --league, --run, --variant, --board, --since */
+    store_filter f;
+    const char *league;
+} st_filter;
+
+typedef struct {
+    const char *cmd, *db, *anchor; /* cmd and db name the command and database in messages */
+    st_filter filter;     /* --league, --run, --variant, --board, --since */
     tb_format fmt;
     int bootstrap, scope; /* scope: 0 all, 1 groups, 2 pooled (tables, not games) */
     bool history;         /* one pooled fit per league */
@@ -76,10 +88,11 @@ typedef struct {
     tb_caveat caveat;                       /* naming them under every table */
 } st_report;
 
-/* Loads the games r selects: r->cmd, r->db, r->filter, r->history and r->pool set by the caller. With
- * neither --league nor --run nor --pool, the newest league that has games (else the newest run). Groups come
- * in name order. Exits through cli_fail() on a database error or when no game matches. */
-void st_load(st_report *r);
+/* Loads from the open store s the games r selects: r->cmd, r->db, r->filter (its league resolved to an id),
+ * r->history and r->pool set by the caller. With neither a league nor a run nor r->pool, the newest league
+ * that has games (else the newest run). Groups come in name order. Exits through die_fail() (die.h) on a
+ * database error or when no game matches. */
+void st_load(st_report *r, store_db *s);
 
 /* One fit: the players' counts, and the players who played, best first (rank[0..m-1]). */
 typedef struct {
@@ -91,9 +104,13 @@ typedef struct {
 
 /* Fits the games of group g (every group when g < 0; one first-move advantage per group) in league l (every
  * league when l < 0) with r->prior, r->bootstrap, r->seed and the anchor (r->anchor, else 'random' when it
- * played, else the pool mean). Returns false, holding nothing, when the selection has no games. */
+ * played, else the pool mean). Returns false, holding nothing, when the selection has no games. An anchor
+ * that did not play exits through die_usage(), a fit that does not converge through die_fail(). */
 bool st_fit(st_report *r, int g, int l, st_selection *x);
 void st_selection_free(st_selection *x);
+
+/* Frees what st_load() allocated (not r itself). */
+void st_free(st_report *r);
 
 /* The ratings table of a fit (st_fit of group g, pooled when g < 0): rank, name, elo, +-, lower and upper
  * (machine columns), games, score %, score % as Black and as White, LOS over the next player; keys variant

@@ -1,0 +1,20 @@
+/* arena/report/die.h — how the report library gives up: the message "arena CMD: ..." on stderr and the exit
+ * status every `arena` command uses for it (1 a failure of the system or database, 2 bad input), so a report
+ * fails the same way from `arena report`, `arena ratings` or `arena plot`. (A long-running caller, such as a
+ * server, would need these to return instead; they are the one place to change for that.) */
+#ifndef ARENA_REPORT_DIE_H
+#define ARENA_REPORT_DIE_H
+
+/* The statuses: the same numbers as the CLI's CLI_FAILED and CLI_USAGE. */
+enum { DIE_FAILED = 1, DIE_USAGE = 2 };
+
+/* Prints "arena CMD: message" on stderr and exits with DIE_FAILED. */
+_Noreturn void die_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints "arena CMD: message" on stderr and exits with DIE_USAGE. */
+_Noreturn void die_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Exits through die_fail(cmd, "out of memory") when p is NULL; returns p. */
+void *die_check(const char *cmd, void *p);
+
+#endif

@@ -1,0 +1,107 @@
+/* arena/report/doc.h — the document model of a report: what a page says, built once and drawn by each
+ * renderer (render.h: Markdown, HTML, JSON) so that every format of a page carries the same content. A
+ * document has a title, facts (named values: the JSON object's members), a lead line, warnings, sections
+ * (each an id, a heading and a list of blocks: paragraphs, tables, figures, lists, foldable text), a footer
+ * and the files it comes with. Every text is plain text, copied when added; the renderers escape it for
+ * their format, so any name (quotes, markup, control bytes, UTF-8) is safe. */
+#ifndef ARENA_REPORT_DOC_H
+#define ARENA_REPORT_DOC_H
+
+#include <stdbool.h>
+
+#include "tabulate.h"
+
+/* A piece of inline text, a link when href is not NULL. */
+typedef struct {
+    char *text, *href;
+} doc_span;
+
+/* A line of inline text: spans in order. */
+typedef struct {
+    doc_span *spans;
+    int n;
+} doc_line;
+
+typedef enum {
+    DOC_PARA,   /* a paragraph: line, cls ("note", "warning" or NULL) */
+    DOC_TABLE,  /* a table (tabulate.h): its cells, note and caveat in every format */
+    DOC_FIGURE, /* an image: file (without extension: NAME.svg shown, NAME.png linked) and alt text */
+    DOC_LIST,   /* a bulleted list: items, cls (its class in HTML) */
+    DOC_FOLD,   /* preformatted text under a summary, folded in HTML */
+} doc_kind;
+
+typedef struct {
+    doc_kind kind;
+    char *cls;
+    doc_line line;            /* DOC_PARA */
+    tb_table table;           /* DOC_TABLE, owned */
+    char *file, *alt;         /* DOC_FIGURE */
+    doc_line *items;          /* DOC_LIST */
+    int n_items;
+    char *summary, *text;     /* DOC_FOLD */
+} doc_block;
+
+typedef struct {
+    char *id, *heading, *nav; /* nav: its label in the page's navigation */
+    doc_block *blocks;
+    int n_blocks;
+} doc_section;
+
+/* A fact: a JSON member of the document (a number when numeric, else a string). */
+typedef struct {
+    char *key, *value;
+    bool numeric;
+} doc_fact;
+
+typedef struct {
+    char *title, *subtitle;   /* "Nightly league NAME", "2026-11-20" (may be NULL) */
+    doc_fact *facts;
+    int n_facts;
+    doc_line lead;            /* the line under the title */
+    char **warnings;
+    int n_warnings;
+    bool warnings_section;    /* a Warnings section opens the page (with "None." when there are none) */
+    doc_section *sections;
+    int n_sections;
+    doc_line footer;          /* the line at its end; empty for none */
+    char **files;             /* the files that come with it (JSON "files") */
+    int n_files;
+} doc;
+
+/* An empty document titled `title` (subtitle may be NULL). Exits on out of memory, as every adder does. */
+void doc_init(doc *d, const char *title, const char *subtitle);
+void doc_free(doc *d);
+
+/* A fact, as text or as a number (a 64-bit integer). */
+void doc_fact_text(doc *d, const char *key, const char *value);
+void doc_fact_int(doc *d, const char *key, long long value);
+
+/* Adds a warning (printf-style). */
+void doc_warn(doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Adds a file name to d->files. */
+void doc_file(doc *d, const char *name);
+
+/* A span of text (href NULL) or a link, at the end of a line. */
+void doc_span_add(doc_line *l, const char *text, const char *href);
+
+/* Starts a section; the blocks below are added to the newest one. */
+doc_section *doc_section_add(doc *d, const char *id, const char *heading, const char *nav);
+
+/* A paragraph of plain text (printf-style) in the newest section; cls NULL, "note" or "warning". Returns its
+ * line, to which links may be added until the next block is added (the pointer moves with the blocks). */
+doc_line *doc_para(doc *d, const char *cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A table: t is moved into the document (the caller no longer frees it). */
+void doc_table(doc *d, tb_table *t);
+
+void doc_figure(doc *d, const char *file, const char *alt);
+
+/* A list of class cls (may be NULL); doc_item adds an item to it (the newest block must be the list) and
+ * returns its line, valid until the next item or block. */
+void doc_list(doc *d, const char *cls);
+doc_line *doc_item(doc *d);
+
+void doc_fold(doc *d, const char *summary, const char *text);
+
+#endif

@@ -1,0 +1,211 @@
+/* arena/report/render_html.c — a document as one self-contained HTML page, and the reports' style sheet
+ * (contract in render.h). */
+#include "render.h"
+
+#include <string.h>
+
+static const char style[] =
+    "<style>\n"
+    ":root { color-scheme: light; }\n"
+    "body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 0 auto; padding: 0.8em;\n"
+    "       max-width: 72em; color: #1b1b1b; background: #fff; line-height: 1.4; }\n"
+    "h1 { font-size: 1.5em; margin: 0.3em 0; } h2 { font-size: 1.2em; margin-top: 1.6em;\n"
+    "     border-bottom: 1px solid #ddd; }\n"
+    "nav { font-size: 0.9em; } nav a { margin-right: 0.8em; white-space: nowrap; }\n"
+    ".scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; max-width: 100%; }\n"
+    "table { border-collapse: collapse; margin: 0.8em 0 0.3em; font-size: 0.9em; }\n"
+    "caption { text-align: left; font-weight: bold; padding-bottom: 0.3em; }\n"
+    "th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; }\n"
+    "th { background: #f0f0f0; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+    "td { overflow-wrap: anywhere; min-width: 7ch; max-width: 32em; } td.num { white-space: nowrap; min-width: 0; }\n"
+    "td:first-child { overflow-wrap: normal; white-space: nowrap; }\n"
+    "p.note, p.scope { color: #555; font-size: 0.85em; margin-top: 0; }\n"
+    "p.warning, li.warning { background: #fff3cd; border-left: 4px solid #e0a800; padding: 0.4em 0.6em; }\n"
+    "ul.warnings { list-style: none; padding: 0; }\n"
+    "figure { margin: 1em 0; } figure img { width: 100%; max-width: 900px; height: auto; border: 1px solid #eee; }\n"
+    "figcaption { font-size: 0.85em; color: #555; }\n"
+    "pre { overflow-x: auto; background: #f7f7f7; padding: 0.5em; font-size: 0.85em; }\n"
+    "@media (max-width: 40em) { body { padding: 0.4em; } table { font-size: 0.8em; } }\n"
+    "</style>\n";
+
+/* Text or an attribute value, escaped. */
+static void text(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+}
+
+static void anchor(FILE *f, const char *href, const char *label)
+{
+    fputs("<a href=\"", f);
+    text(f, href);
+    fputs("\">", f);
+    text(f, label);
+    fputs("</a>", f);
+}
+
+static void line(FILE *f, const doc_line *l)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->spans[i].href)
+            anchor(f, l->spans[i].href, l->spans[i].text);
+        else
+            text(f, l->spans[i].text);
+}
+
+/* <TAG class="CLS"> (no class attribute when cls is NULL). */
+static void open_tag(FILE *f, const char *tag, const char *cls)
+{
+    fprintf(f, "<%s", tag);
+    if (cls) {
+        fputs(" class=\"", f);
+        text(f, cls);
+        fputc('"', f);
+    }
+    fputc('>', f);
+}
+
+static void figure(FILE *f, const doc_block *b)
+{
+    fputs("<figure><a href=\"", f);
+    text(f, b->file);
+    fputs(".svg\"><img src=\"", f);
+    text(f, b->file);
+    fputs(".svg\" alt=\"", f);
+    text(f, b->alt);
+    fputs("\"></a><figcaption>", f);
+    text(f, b->alt);
+    fputs(" (<a href=\"", f);
+    text(f, b->file);
+    fputs(".png\">PNG</a>)</figcaption></figure>\n", f);
+}
+
+static void block(FILE *f, const doc_block *b)
+{
+    switch (b->kind) {
+    case DOC_PARA:
+        open_tag(f, "p", b->cls);
+        line(f, &b->line);
+        fputs("</p>\n", f);
+        break;
+    case DOC_TABLE:
+        fputs("<div class=\"scroll\">\n", f);
+        tb_write(f, &b->table, TB_HTML, true, true);
+        fputs("</div>\n", f);
+        break;
+    case DOC_FIGURE: figure(f, b); break;
+    case DOC_LIST:
+        if (!b->n_items)
+            break;
+        open_tag(f, "ul", b->cls);
+        fputc('\n', f);
+        for (int i = 0; i < b->n_items; i++) {
+            fputs("<li>", f);
+            line(f, &b->items[i]);
+            fputs("</li>\n", f);
+        }
+        fputs("</ul>\n", f);
+        break;
+    case DOC_FOLD:
+        fputs("<details><summary>", f);
+        text(f, b->summary);
+        fputs("</summary><pre>", f);
+        text(f, b->text);
+        fputs("</pre></details>\n", f);
+        break;
+    }
+}
+
+/* The head, and the header: title, lead line, navigation. */
+static void header(const doc *d, FILE *f)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+          f);
+    text(f, d->title);
+    if (d->subtitle) {
+        fputs(" (", f);
+        text(f, d->subtitle);
+        fputc(')', f);
+    }
+    fprintf(f, "</title>\n%s</head>\n<body>\n<header>\n<h1>", style);
+    text(f, d->title);
+    if (d->subtitle) {
+        fputs(" <small>", f);
+        text(f, d->subtitle);
+        fputs("</small>", f);
+    }
+    fputs("</h1>\n", f);
+    if (d->lead.n) {
+        fputs("<p>", f);
+        line(f, &d->lead);
+        fputs("</p>\n", f);
+    }
+    bool nav = d->warnings_section;
+    for (int s = 0; s < d->n_sections; s++)
+        nav |= d->sections[s].nav != NULL;
+    if (nav) {
+        fputs("<nav>", f);
+        if (d->warnings_section)
+            fputs("<a href=\"#warnings\">warnings</a>\n", f);
+        for (int s = 0; s < d->n_sections; s++)
+            if (d->sections[s].nav) {
+                char href[300];
+                snprintf(href, sizeof href, "#%s", d->sections[s].id);
+                anchor(f, href, d->sections[s].nav);
+                fputc('\n', f);
+            }
+        fputs("</nav>\n", f);
+    }
+    fputs("</header>\n", f);
+}
+
+static void warnings(const doc *d, FILE *f)
+{
+    fputs("<section id=\"warnings\">\n<h2>Warnings</h2>\n", f);
+    if (!d->n_warnings)
+        fputs("<p>None.</p>\n", f);
+    else {
+        fputs("<ul class=\"warnings\">\n", f);
+        for (int k = 0; k < d->n_warnings; k++) {
+            fputs("<li class=\"warning\">", f);
+            text(f, d->warnings[k]);
+            fputs("</li>\n", f);
+        }
+        fputs("</ul>\n", f);
+    }
+    fputs("</section>\n", f);
+}
+
+void render_html(const doc *d, FILE *f)
+{
+    header(d, f);
+    if (d->warnings_section)
+        warnings(d, f);
+    for (int s = 0; s < d->n_sections; s++) {
+        const doc_section *x = &d->sections[s];
+        fputs("<section id=\"", f);
+        text(f, x->id);
+        fputs("\">\n", f);
+        if (x->heading[0]) {
+            fputs("<h2>", f);
+            text(f, x->heading);
+            fputs("</h2>\n", f);
+        }
+        for (int b = 0; b < x->n_blocks; b++)
+            block(f, &x->blocks[b]);
+        fputs("</section>\n", f);
+    }
+    if (d->footer.n) {
+        fputs("<footer><p class=\"note\">", f);
+        line(f, &d->footer);
+        fputs("</p></footer>\n", f);
+    }
+    fputs("</body>\n</html>\n", f);
+}

@@ -1,0 +1,183 @@
+/* tests/unit/test_report.c — the report library's document model and its three renderers: a small document
+ * with hostile names (markup, quotes, backslashes, line breaks, control bytes, UTF-8) in its title, facts,
+ * warnings, paragraphs, links, table cells and folded text comes out as a Markdown page with its table and
+ * every markup character escaped, an HTML page in which no name becomes markup, and JSON that a strict
+ * parser accepts and that holds the names exactly; the JSON's sections hold their tables only. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc.h"
+#include "render.h"
+#include "test_sys.h"
+#include "test_util.h"
+
+#define HOSTILE "<script>alert(\"x\")</script> back\\slash\nnew line & caf\xc3\xa9 \x01|*_[a](b)"
+
+/* The document rendered by `render`, as a string (malloc'd). */
+static char *rendered(void (*render)(const doc *, FILE *), const doc *d)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    render(d, f);
+    assert_int_equal(fclose(f), 0);
+    return text;
+}
+
+static void build(doc *d)
+{
+    doc_init(d, "Report of " HOSTILE, "2026-11-20");
+    d->warnings_section = true;
+    doc_fact_int(d, "league", 7);
+    doc_fact_text(d, "name", HOSTILE);
+    doc_span_add(&d->lead, "lead; ", NULL);
+    doc_span_add(&d->lead, "all nights", "../index.html?a=\"1\"&b=<2>");
+    doc_warn(d, "agent %s forfeited", HOSTILE);
+    doc_section_add(d, "agents", "Agents", "agents");
+    doc_para(d, NULL, "about %s", HOSTILE);
+    doc_para(d, "warning", "careful");
+    tb_table t;
+    tb_init(&t, "agents", 2);
+    tb_column(&t, 0, "name", false);
+    tb_column(&t, 1, "games", true);
+    tb_row(&t);
+    tb_set(&t, 0, "%s", HOSTILE);
+    tb_set(&t, 1, "%d", 12);
+    tb_row(&t);
+    tb_set(&t, 0, "%s", "plain");
+    tb_link(&t, 0, "logs/plain.log");
+    tb_set_real(&t, 1, 3.25, 1);
+    doc_table(d, &t);
+    doc_figure(d, "ratings-pooled", "ratings of " HOSTILE);
+    doc_list(d, "logs");
+    doc_line *l = doc_item(d);
+    doc_span_add(l, HOSTILE, NULL);
+    doc_span_add(l, ": ", NULL);
+    doc_span_add(l, "x.log", "logs/x.log");
+    doc_fold(d, "config file", "[agent a]\ncommand = ``` " HOSTILE "\n");
+    doc_section_add(d, "empty", "Nothing here", NULL);
+    doc_span_add(&d->footer, "the end", NULL);
+    doc_file(d, "report.html");
+    doc_file(d, HOSTILE);
+}
+
+static void markdown_escapes_and_tabulates(void **state)
+{
+    (void)state;
+    doc d;
+    build(&d);
+    char *md = rendered(render_md, &d);
+    assert_non_null(strstr(md, "# Report of \\<script\\>alert(\"x\")\\</script\\> back\\\\slash\nnew line \\& caf\xc3\xa9"));
+    assert_non_null(strstr(md, "## Warnings\n\n- **Warning:** agent \\<script\\>"));
+    assert_non_null(strstr(md, "\n## Agents\n\n"));
+    assert_non_null(strstr(md, "**Warning:** careful\n\n"));
+    assert_non_null(strstr(md, "### agents\n\n| name | games |\n|---|---:|\n| \\<script\\>"));
+    assert_non_null(strstr(md, "| [plain](logs/plain.log) | 3.2 |\n")); /* %.1f of 3.25 rounds to even */
+    assert_non_null(strstr(md, "![ratings of \\<script\\>"));
+    assert_non_null(strstr(md, "](ratings-pooled.svg)\n\n"));
+    assert_non_null(strstr(md, ": [x.log](logs/x.log)\n"));
+    assert_non_null(strstr(md, "config file:\n\n````\n[agent a]\ncommand = ``` <script>")); /* a longer fence */
+    assert_non_null(strstr(md, "lead; [all nights]("));
+    /* raw only inside the fence (code, shown as it is), escaped everywhere else */
+    const char *raw = strstr(md, "<script>alert(\"x\")</script> back"), *fence = strstr(md, "````\n[agent a]");
+    assert_non_null(raw);
+    assert_true(raw > fence);
+    assert_null(strstr(raw + 1, "<script>alert"));
+    free(md);
+    doc_free(&d);
+}
+
+static void html_escapes_every_text(void **state)
+{
+    (void)state;
+    doc d;
+    build(&d);
+    char *html = rendered(render_html, &d);
+    /* the only <script> is the one in the fold, escaped like everything else: none at all unescaped */
+    assert_null(strstr(html, "<script>"));
+    assert_non_null(strstr(html, "<title>Report of &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; back\\slash"));
+    assert_non_null(strstr(html, "<h1>Report of &lt;script&gt;"));
+    assert_non_null(strstr(html, "<small>2026-11-20</small></h1>"));
+    assert_non_null(strstr(html, "<a href=\"../index.html?a=&quot;1&quot;&amp;b=&lt;2&gt;\">all nights</a>"));
+    assert_non_null(strstr(html, "<nav><a href=\"#warnings\">warnings</a>\n<a href=\"#agents\">agents</a>\n</nav>"));
+    assert_non_null(strstr(html, "<li class=\"warning\">agent &lt;script&gt;"));
+    assert_non_null(strstr(html, "<section id=\"agents\">\n<h2>Agents</h2>\n<p>about &lt;script&gt;"));
+    assert_non_null(strstr(html, "<p class=\"warning\">careful</p>"));
+    assert_non_null(strstr(html, "<div class=\"scroll\">\n<table>\n<caption>agents</caption>"));
+    assert_non_null(strstr(html, "<td>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; back\\slash\nnew line &amp; caf"));
+    assert_non_null(strstr(html, "<td><a href=\"logs/plain.log\">plain</a></td><td class=\"num\">3.2</td>"));
+    assert_non_null(strstr(html, "<img src=\"ratings-pooled.svg\" alt=\"ratings of &lt;script&gt;"));
+    assert_non_null(strstr(html, "<ul class=\"logs\">\n<li>&lt;script&gt;"));
+    assert_non_null(strstr(html, ": <a href=\"logs/x.log\">x.log</a></li>"));
+    assert_non_null(strstr(html, "<details><summary>config file</summary><pre>[agent a]\ncommand = ``` &lt;script&gt;"));
+    assert_non_null(strstr(html, "<section id=\"empty\">\n<h2>Nothing here</h2>\n</section>"));
+    assert_non_null(strstr(html, "<footer><p class=\"note\">the end</p></footer>\n</body>\n</html>\n"));
+    free(html);
+    doc_free(&d);
+}
+
+static void json_is_strict_and_exact(void **state)
+{
+    (void)state;
+    doc d;
+    build(&d);
+    char *json = rendered(render_json, &d);
+    strict_json("render_json", json);
+    assert_non_null(strstr(json, "{\"league\":7,\"name\":\"<script>alert(\\\"x\\\")</script> back\\\\slash\\u000anew line"
+                                 " & caf\xc3\xa9 \\u0001|*_[a](b)\",\"sections\":{\"agents\":[{\"title\":\"agents\""));
+    assert_non_null(strstr(json, "\"rows\":[{\"name\":\"<script>"));
+    assert_non_null(strstr(json, "\"games\":12},{\"name\":\"plain\",\"games\":3.25}]"));
+    assert_non_null(strstr(json, "\"empty\":[]}"));
+    assert_non_null(strstr(json, ",\"warnings\":[\"agent <script>"));
+    assert_non_null(strstr(json, ",\"files\":[\"report.html\",\"<script>"));
+    assert_null(strstr(json, "about")); /* paragraphs are for people: the JSON carries the numbers */
+    size_t n = strlen(json);
+    assert_true(n > 2 && json[n - 1] == '\n' && json[n - 2] == '}');
+    /* a round trip through Python gives the name back byte for byte */
+    FILE *p = popen("python3 -c 'import json,sys; sys.stdout.buffer.write(json.load(sys.stdin)[\"name\"].encode())'"
+                    " > /tmp/test-report-name.txt", "w");
+    assert_non_null(p);
+    fputs(json, p);
+    assert_int_equal(pclose(p), 0);
+    FILE *f = fopen("/tmp/test-report-name.txt", "rb");
+    assert_non_null(f);
+    char back[256] = "";
+    size_t got = fread(back, 1, sizeof back - 1, f);
+    fclose(f);
+    unlink("/tmp/test-report-name.txt");
+    assert_int_equal(got, strlen(HOSTILE));
+    assert_memory_equal(back, HOSTILE, got);
+    free(json);
+    doc_free(&d);
+}
+
+static void empty_document_renders(void **state)
+{
+    (void)state;
+    doc d;
+    doc_init(&d, "Empty", NULL);
+    char *md = rendered(render_md, &d), *html = rendered(render_html, &d), *json = rendered(render_json, &d);
+    assert_string_equal(md, "# Empty\n\n");
+    assert_null(strstr(html, "<nav>"));
+    assert_null(strstr(html, "Warnings"));
+    assert_string_equal(json, "{\"sections\":{},\"warnings\":[],\"files\":[]}\n");
+    strict_json("empty document", json);
+    free(md);
+    free(html);
+    free(json);
+    doc_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(markdown_escapes_and_tabulates),
+        cmocka_unit_test(html_escapes_every_text),
+        cmocka_unit_test(json_is_strict_and_exact),
+        cmocka_unit_test(empty_document_renders),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
