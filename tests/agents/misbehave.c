@@ -203,8 +203,8 @@ int main(int argc, char **argv)
     out.variants = (1u << HX_VARIANT_COUNT) - 1;
     send_msg(sock, &out);
 
-    hx_rng rng;
-    hx_rng_seed(&rng, (uint64_t)getpid());
+    rng_state rng;
+    rng_seed(&rng, (uint64_t)getpid());
     uint8_t known[HX_MAX_CELLS] = { 0 };
     int cells = 0, attempts = 0, first = -1, crash_at = 3;
     uint32_t move_ms = 1000;
@@ -227,7 +227,7 @@ int main(int argc, char **argv)
             memset(known, 0, sizeof known);
             cells = in.rows * in.cols;
             attempts = 0;
-            crash_at = 1 + (int)hx_rng_below(&rng, 3);
+            crash_at = 1 + (int)rng_below(&rng, 3);
             first = -1;
             move_ms = in.move_ms;
             for (int i = 0; i < in.n_own; i++) /* an opening's stones it knows */
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
             out.type = PM_MOVE;
             out.game = in.game;
             /* (mode first: the lowest unknown cell, a deterministic bot) */
-            out.cell = u ? unknown[strcmp(mode, "first") == 0 ? 0 : hx_rng_below(&rng, (uint32_t)u)] : 0;
+            out.cell = u ? unknown[strcmp(mode, "first") == 0 ? 0 : rng_below(&rng, (uint32_t)u)] : 0;
             bool now = attempts == (strcmp(mode, "crash") == 0 ? crash_at : 2);
             if (now && strcmp(mode, "crash") == 0)
                 abort();
