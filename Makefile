@@ -327,7 +327,10 @@ plots: all
 nightly: deps all policies rl-policies rcfr-policies
 	@scripts/nightly --bin "$(BIN)"
 
-# Installed libraries in link order (each before the ones it uses) and what darkhex.pc lists.
+# Installed libraries in link order (each before the ones it uses) and what darkhex.pc lists. The headers go
+# flat into include/darkhex/ (names are unique across libraries; each includes its siblings with quotes, found
+# beside it) and darkhex.pc adds include/ to the path, so a program writes #include <darkhex/board.h> and
+# generic names (board.h, json.h, grow.h) never meet another library's.
 INSTALL_ORDER = $(filter $(LIBRARIES),$(call closure,$(call reverse,$(LIBRARIES))))
 PC_REQUIRES = $(strip $(foreach e,$(filter-out $(LIBRARIES),$(call closure,$(LIBRARIES))),$($e_PKG)))
 PC_LIBS = $(foreach l,$(INSTALL_ORDER),-ldarkhex-$l) $(strip $(foreach e,$(filter-out $(LIBRARIES),$(call closure,$(LIBRARIES))),$(if $($e_PKG),,$($e_LDLIBS))))
@@ -340,7 +343,7 @@ install: all
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	    'Name: darkhex' 'Description: Dark Hex Arena: rules engine, protocol, store, solver, coordinator, bot SDK' \
 	    'Version: $(shell git describe --always --dirty 2>/dev/null || echo 0)' 'Requires: $(PC_REQUIRES)' \
-	    'Cflags: -I$${includedir}/darkhex -pthread' 'Libs: -L$${libdir} $(PC_LIBS) -pthread -lm' \
+	    'Cflags: -I$${includedir} -pthread' 'Libs: -L$${libdir} $(PC_LIBS) -pthread -lm' \
 	    >"$(DESTDIR)$(PREFIX)/lib/pkgconfig/darkhex.pc"
 	install -d "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"
 	install -m 644 scripts/*.gp "$(DESTDIR)$(PREFIX)/share/darkhex-arena/scripts"

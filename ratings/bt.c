@@ -125,7 +125,7 @@ static int newton(const rt_data *d, const double *wins, double prior, double *th
     return step < 1e-6 || prior <= 0 ? 200 : -1; /* pure ML with a perfect scorer: ratings stop at the clip */
 }
 
-static int binomial(hx_rng *rng, double m, double p)
+static int binomial(rng_state *rng, double m, double p)
 {
     int n = (int)m;
     if (p <= 0)
@@ -135,7 +135,7 @@ static int binomial(hx_rng *rng, double m, double p)
     if (n <= 40) {
         int k = 0;
         for (int i = 0; i < n; i++)
-            k += (double)(hx_rng_next(rng) >> 11) * 0x1.0p-53 < p;
+            k += (double)(rng_next(rng) >> 11) * 0x1.0p-53 < p;
         return k;
     }
     /* inversion, searching outwards from the mode: O(sqrt(n p q)) steps */
@@ -144,7 +144,7 @@ static int binomial(hx_rng *rng, double m, double p)
     if (mode > n)
         mode = n;
     double pm = exp(lgamma(n + 1.0) - lgamma(mode + 1.0) - lgamma(n - mode + 1.0) + mode * log(p) + (n - mode) * log(q));
-    double u = (double)(hx_rng_next(rng) >> 11) * 0x1.0p-53 - pm;
+    double u = (double)(rng_next(rng) >> 11) * 0x1.0p-53 - pm;
     int lo = mode, hi = mode;
     double plo = pm, phi = pm;
     while (u > 0 && (lo > 0 || hi < n)) {
@@ -219,8 +219,8 @@ int rt_fit_all(const rt_data *d, const rt_options *o, rt_fit *f)
     if (f->iterations < 0)
         goto done;
     anchored(d, o->anchor, theta, f->elo, f->adv);
-    hx_rng rng;
-    hx_rng_seed(&rng, o->seed);
+    rng_state rng;
+    rng_seed(&rng, o->seed);
     for (int s = 0; s < B; s++) {
         for (int g = 0; g < G; g++)
             for (int b = 0; b < n; b++)

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # scripts/check_install.sh — `make install` as a user of the libraries meets it: installs into a temporary
-# prefix, then compiles a program that includes every installed header and uses every installed library,
-# with nothing but `pkg-config --cflags --libs darkhex`, links it, and runs it. Fails naming the header,
-# library or step that broke. Run from the top of the source tree (make check-install); CC and PROBE_FLAGS
+# prefix, then compiles a program that includes every installed header as <darkhex/NAME.h> and uses every
+# installed library, with nothing but `pkg-config --cflags --libs darkhex` for where they are, links it, and
+# runs it. Fails naming the header, library or step that broke. The headers are found only under their
+# folder: darkhex.pc must not put include/darkhex/ itself on the path (a generic name such as board.h or
+# json.h would then meet another library's). Run from the top of the source tree (make check-install); CC and PROBE_FLAGS
 # (the build mode's link flags, e.g. the sanitizers of SAN=1) are used for the probe.
 set -euo pipefail
 
 # One function of each library, referenced by the probe so that the link really needs every archive.
 uses=(base:clk_now engine:hx_variant_parse protocol:pm_encode store:store_open solver:sv_tree_build
       ratings:rt_data_init coordinator:cfg_load bot:bot_legal trainer:tc_init bridge:bb_defaults
-      rl:rl_epsilon rcfr:rc_config_defaults mc:mc_choose)
+      rl:rl_epsilon rcfr:rc_config_defaults mc:mc_choose report:doc_init)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -19,11 +21,19 @@ make --no-print-directory -s install PREFIX="$prefix" DESTDIR= >"$tmp/install.lo
 
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 pkg-config --exists darkhex || { echo "check-install: pkg-config does not find darkhex.pc" >&2; exit 1; }
+flags=$(pkg-config --cflags --libs darkhex)
+case " $flags " in
+*"/include/darkhex "* | *"/include/darkhex/ "*)
+    echo "check-install: darkhex.pc puts include/darkhex itself on the include path ($flags); it must give" \
+        "include/, so that programs write #include <darkhex/NAME.h>" >&2
+    exit 1
+    ;;
+esac
 
 probe="$tmp/probe.c"
 {
     echo '/* includes every installed header and uses every installed library */'
-    for h in "$prefix"/include/darkhex/*.h; do printf '#include <%s>\n' "$(basename "$h")"; done
+    for h in "$prefix"/include/darkhex/*.h; do printf '#include <darkhex/%s>\n' "$(basename "$h")"; done
     echo '#include <stdio.h>'
     echo 'typedef void (*fn)(void);'
     printf 'static volatile fn uses[] = {'
@@ -48,9 +58,11 @@ for a in "$prefix"/lib/libdarkhex-*.a; do
         { echo "check-install: $sym is not defined in $(basename "$a")" >&2; exit 1; }
 done
 
-# shellcheck disable=SC2046
-if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L ${PROBE_FLAGS:-} $(pkg-config --cflags darkhex) \
-        "$probe" -o "$tmp/probe" $(pkg-config --libs darkhex) 2>"$tmp/cc.log"; then
+# The paths come from pkg-config alone; the rest is the language and the warnings (and the build mode's
+# sanitizers). Its flags after the source, so that its libraries come after the probe that needs them.
+# shellcheck disable=SC2086
+if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L ${PROBE_FLAGS:-} \
+        "$probe" -o "$tmp/probe" $flags 2>"$tmp/cc.log"; then
     cat "$tmp/cc.log" >&2
     echo "check-install: a program using every installed header and library does not build with pkg-config" >&2
     exit 1

@@ -36,7 +36,7 @@ static inline bool bp_seen(bp_done *d, int key, bool add)
 }
 
 /* The intruder's move: a carrier of a builder bridge or template it has not intruded yet, else random. */
-static inline int bp_intrude(const hx_game *g, int builder, bp_done *done, hx_rng *rng, bp_stats *st)
+static inline int bp_intrude(const hx_game *g, int builder, bp_done *done, rng_state *rng, bp_stats *st)
 {
     int R = hx_rows(g), C = hx_cols(g), own = builder + 1;
     for (int i = 0; i < R * C; i++) {
@@ -49,7 +49,7 @@ static inline int bp_intrude(const hx_game *g, int builder, bp_done *done, hx_rn
             int id = i < j ? i * HX_MAX_CELLS + j : j * HX_MAX_CELLS + i;
             if (hx_owner(g, j) != own || bp_seen(done, id, false) || hx_owner(g, a) || hx_owner(g, c))
                 continue;
-            int pick = hx_rng_below(rng, 2) ? a : c;
+            int pick = rng_below(rng, 2) ? a : c;
             if (hx_check(g, pick) == 0) {
                 bp_seen(done, id, true);
                 st->intrusions++;
@@ -67,7 +67,7 @@ static inline int bp_intrude(const hx_game *g, int builder, bp_done *done, hx_rn
         else if (builder == HX_WHITE && c == C - 2 && r >= 1)
             a = r * C + C - 1, d = (r - 1) * C + C - 1, id--;
         if (a >= 0 && !bp_seen(done, id, false) && !hx_owner(g, a) && !hx_owner(g, d)) {
-            int pick = hx_rng_below(rng, 2) ? a : d;
+            int pick = rng_below(rng, 2) ? a : d;
             if (hx_check(g, pick) == 0) {
                 bp_seen(done, id, true);
                 st->intrusions++;
@@ -84,13 +84,13 @@ static inline int bp_game(hx_variant v, int rows, int cols, int builder, uint64_
 {
     static _Thread_local hx_game g;
     static _Thread_local bp_done done;
-    hx_rng brng, orng;
-    hx_rng_seed(&brng, seed * 2 + 1);
-    hx_rng_seed(&orng, seed * 2 + 2);
+    rng_state brng, orng;
+    rng_seed(&brng, seed * 2 + 1);
+    rng_seed(&orng, seed * 2 + 2);
     uint16_t jitter[HX_MAX_CELLS], ojitter[HX_MAX_CELLS];
     for (int i = 0; i < rows * cols; i++) {
-        jitter[i] = (uint16_t)hx_rng_below(&brng, BB_JITTER_MAX + 1);
-        ojitter[i] = (uint16_t)hx_rng_below(&orng, BB_JITTER_MAX + 1);
+        jitter[i] = (uint16_t)rng_below(&brng, BB_JITTER_MAX + 1);
+        ojitter[i] = (uint16_t)rng_below(&orng, BB_JITTER_MAX + 1);
     }
     done.n = 0;
     if (hx_new(&g, v, rows, cols, 0) != 0)

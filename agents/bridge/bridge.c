@@ -8,16 +8,16 @@
 #include "planner.h"
 
 static uint64_t base_seed = 1;
-static hx_rng rng;
+static rng_state rng;
 static uint16_t jitter[HX_MAX_CELLS];
 static bb_options options;
 
 static void game_start(const bot_state *s, void *user)
 {
     (void)user;
-    hx_rng_seed(&rng, base_seed ^ s->seed);
+    rng_seed(&rng, base_seed ^ s->seed);
     for (int i = 0; i < s->cells; i++)
-        jitter[i] = (uint16_t)hx_rng_below(&rng, BB_JITTER_MAX + 1);
+        jitter[i] = (uint16_t)rng_below(&rng, BB_JITTER_MAX + 1);
 }
 
 static int choose(const bot_state *s, void *user)

@@ -312,13 +312,13 @@ int bb_hidden_estimate(hx_variant v, int color, const hx_event *events, int n_ev
 
 /* ---- the move ---- */
 
-static int pick(const int *cells, int n, hx_rng *rng)
+static int pick(const int *cells, int n, rng_state *rng)
 {
-    return n ? cells[rng ? hx_rng_below(rng, (uint32_t)n) : 0] : -1;
+    return n ? cells[rng ? rng_below(rng, (uint32_t)n) : 0] : -1;
 }
 
 /* A link of the path whose carriers are both unknown: one of its carriers. */
-static int fill_carrier(const bb_position *p, const bb_path *path, hx_rng *rng)
+static int fill_carrier(const bb_position *p, const bb_path *path, rng_state *rng)
 {
     int cand[2 * (HX_MAX_CELLS + 1)], n = 0;
     for (int k = 0; k <= path->n; k++) {
@@ -333,7 +333,7 @@ static int fill_carrier(const bb_position *p, const bb_path *path, hx_rng *rng)
     return pick(cand, n, rng);
 }
 
-static int any_unknown(const bb_position *p, hx_rng *rng)
+static int any_unknown(const bb_position *p, rng_state *rng)
 {
     int cand[HX_MAX_CELLS], n = 0;
     for (int i = 0; i < p->rows * p->cols; i++)
@@ -342,7 +342,7 @@ static int any_unknown(const bb_position *p, hx_rng *rng)
     return pick(cand, n, rng);
 }
 
-int bb_choose(const bb_position *p, const bb_options *o, hx_rng *rng, bb_why *why)
+int bb_choose(const bb_position *p, const bb_options *o, rng_state *rng, bb_why *why)
 {
     static _Thread_local bb_path path;
     bb_why dummy;
@@ -401,7 +401,7 @@ int bb_choose(const bb_position *p, const bb_options *o, hx_rng *rng, bb_why *wh
     return any_unknown(p, rng);
 }
 
-int bb_move(const hx_game *g, int color, const bb_options *o, const uint16_t *jitter, hx_rng *rng)
+int bb_move(const hx_game *g, int color, const bb_options *o, const uint16_t *jitter, rng_state *rng)
 {
     uint8_t view[HX_MAX_CELLS];
     hx_event ev[HX_MAX_EVENTS];

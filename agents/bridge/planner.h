@@ -86,11 +86,11 @@ int bb_hidden_estimate(hx_variant v, int color, const hx_event *events, int n_ev
 typedef enum { BB_WHY_SWAP, BB_WHY_INTRUSION, BB_WHY_BUILD, BB_WHY_FILL, BB_WHY_EAGER_FILL, BB_WHY_FALLBACK } bb_why;
 
 /* The attempt to make now: a cell unknown in the view (or HX_SWAP). `rng` breaks the remaining ties. */
-int bb_choose(const bb_position *p, const bb_options *o, hx_rng *rng, bb_why *why);
+int bb_choose(const bb_position *p, const bb_options *o, rng_state *rng, bb_why *why);
 
 /* bb_choose() for `color`, to move in an engine game, from exactly what that player may know (its view,
  * events and counts: what bin/bridge sees through the protocol). For in-process opponents (the RL
  * trainer, tests, benchmarks). `jitter` as in bb_position (may be NULL). */
-int bb_move(const hx_game *g, int color, const bb_options *o, const uint16_t *jitter, hx_rng *rng);
+int bb_move(const hx_game *g, int color, const bb_options *o, const uint16_t *jitter, rng_state *rng);
 
 #endif

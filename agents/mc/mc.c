@@ -13,7 +13,7 @@
 #define MC_TIME_SHARE 0.4
 
 static uint64_t base_seed = 1;
-static hx_rng rng;
+static rng_state rng;
 static long opt_samples = 0, opt_time_ms = -1;
 static mc_fill opt_fill = MC_FILL_ALTERNATE;
 static mc_sampler sampler;
@@ -21,7 +21,7 @@ static mc_sampler sampler;
 static void game_start(const bot_state *s, void *user)
 {
     (void)user;
-    hx_rng_seed(&rng, base_seed ^ s->seed);
+    rng_seed(&rng, base_seed ^ s->seed);
 }
 
 static int choose(const bot_state *s, void *user)

@@ -57,7 +57,7 @@ void mc_sampler_of_game(mc_sampler *s, const hx_game *g, int color)
 
 /* Hidden stones for one sample: the count when it is known; in plain abrupt the opponent's turns replayed
  * under the uniform-attempt prior, clamped into the bounds. */
-static int mc_hidden_count(const mc_sampler *s, hx_rng *rng)
+static int mc_hidden_count(const mc_sampler *s, rng_state *rng)
 {
     if (s->hidden_lo == s->hidden_hi)
         return s->hidden_lo;
@@ -66,7 +66,7 @@ static int mc_hidden_count(const mc_sampler *s, hx_rng *rng)
         int targets = s->own_at_turn[t] - found, unknown = s->cells - placed - found;
         if (unknown <= 0)
             break;
-        if (targets > 0 && (int)hx_rng_below(rng, (uint32_t)unknown) < targets)
+        if (targets > 0 && (int)rng_below(rng, (uint32_t)unknown) < targets)
             found++;
         else
             placed++;
@@ -81,7 +81,7 @@ void mc_sampler_reset(mc_sampler *s, int n)
         gale_set(&s->board, s->unknown[i], s->color);
 }
 
-int mc_sample(mc_sampler *s, hx_rng *rng)
+int mc_sample(mc_sampler *s, rng_state *rng)
 {
     int opp = s->color ^ 1;
     /* The opponent needs at least a full row (Black) or column (White) of stones to be connected. */
@@ -89,7 +89,7 @@ int mc_sample(mc_sampler *s, hx_rng *rng)
     for (int tries = 0; tries < MC_SAMPLE_TRIES; tries++) {
         int h = mc_hidden_count(s, rng);
         for (int i = 0; i < h; i++) {
-            int j = i + (int)hx_rng_below(rng, (uint32_t)(s->n_unknown - i));
+            int j = i + (int)rng_below(rng, (uint32_t)(s->n_unknown - i));
             uint16_t c = s->unknown[j];
             s->unknown[j] = s->unknown[i], s->unknown[i] = c;
             gale_set(&s->board, c, opp);

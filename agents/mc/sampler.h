@@ -52,7 +52,7 @@ void mc_sampler_of_game(mc_sampler *s, const hx_game *g, int color);
 
 /* Draws one sample (see above). Returns h >= 0, the hidden stones now at unknown[0..h) and on the board, or
  * -1 when MC_SAMPLE_TRIES draws all had the opponent connected (the board is then clean). */
-int mc_sample(mc_sampler *s, hx_rng *rng);
+int mc_sample(mc_sampler *s, rng_state *rng);
 
 /* Puts unknown[0..n) back in the player's colour on the board. */
 void mc_sampler_reset(mc_sampler *s, int n);

@@ -6,7 +6,7 @@
 /* Marks in mark[]: stamp*3 + MARK_* (stamps never repeat, so old marks never match). */
 enum { MARK_HIDDEN = 1, MARK_FIRST_PATH = 2 };
 
-int mc_score_sample(mc_sampler *s, mc_fill fill, hx_rng *rng, uint32_t *mark, uint32_t stamp, uint32_t *score)
+int mc_score_sample(mc_sampler *s, mc_fill fill, rng_state *rng, uint32_t *mark, uint32_t stamp, uint32_t *score)
 {
     int h = mc_sample(s, rng);
     if (h < 0)
@@ -19,7 +19,7 @@ int mc_score_sample(mc_sampler *s, mc_fill fill, hx_rng *rng, uint32_t *mark, ui
         /* The opponent's floor(E/2) cells: the next part of a Fisher-Yates shuffle. */
         int end = h + (n - h) / 2;
         for (int i = h; i < end; i++) {
-            int j = i + (int)hx_rng_below(rng, (uint32_t)(n - i));
+            int j = i + (int)rng_below(rng, (uint32_t)(n - i));
             uint16_t c = s->unknown[j];
             s->unknown[j] = s->unknown[i], s->unknown[i] = c;
             gale_set(&s->board, c, opp);
@@ -29,7 +29,7 @@ int mc_score_sample(mc_sampler *s, mc_fill fill, hx_rng *rng, uint32_t *mark, ui
         uint64_t bits = 0;
         for (int i = h; i < n; i++) {
             if ((i - h) % 64 == 0)
-                bits = hx_rng_next(rng);
+                bits = rng_next(rng);
             gale_set(&s->board, s->unknown[i], (bits >> ((i - h) % 64) & 1) ? opp : s->color);
         }
         filled = n;
@@ -50,7 +50,7 @@ int mc_score_sample(mc_sampler *s, mc_fill fill, hx_rng *rng, uint32_t *mark, ui
     return winner;
 }
 
-int mc_choose(mc_sampler *s, const mc_options *o, hx_rng *rng, mc_result *r)
+int mc_choose(mc_sampler *s, const mc_options *o, rng_state *rng, mc_result *r)
 {
     mc_result local;
     mc_result *res = r ? r : &local;
@@ -77,7 +77,7 @@ int mc_choose(mc_sampler *s, const mc_options *o, hx_rng *rng, mc_result *r)
         int c = s->unknown[i];
         if (best < 0 || res->score[c] > top) {
             best = c, top = res->score[c], ties = 1;
-        } else if (res->score[c] == top && hx_rng_below(rng, ++ties) == 0) {
+        } else if (res->score[c] == top && rng_below(rng, ++ties) == 0) {
             best = c;
         }
     }

@@ -38,9 +38,9 @@ typedef struct {
 /* Scores one sample into score[] (see above). `mark` (HX_MAX_CELLS entries, zero at first) and a stamp that
  * differs on every call (never 0) let it mark cells without clearing. Returns the winner, or -1 when the
  * sampler found no consistent sample. */
-int mc_score_sample(mc_sampler *s, mc_fill fill, hx_rng *rng, uint32_t *mark, uint32_t stamp, uint32_t *score);
+int mc_score_sample(mc_sampler *s, mc_fill fill, rng_state *rng, uint32_t *mark, uint32_t stamp, uint32_t *score);
 
 /* The move: samples within the budget, then the best legal cell (see above). `r` may be NULL. */
-int mc_choose(mc_sampler *s, const mc_options *o, hx_rng *rng, mc_result *r);
+int mc_choose(mc_sampler *s, const mc_options *o, rng_state *rng, mc_result *r);
 
 #endif

@@ -20,14 +20,14 @@ static pf_policy policies[MAX_POLICIES];
 static int n_policies;
 static const pf_policy *current;
 static uint64_t base_seed = 1;
-static hx_rng rng;
+static rng_state rng;
 static long decisions, fallbacks, total_decisions, total_fallbacks;
 static bool after_missing; /* a closed file: a state of this game was missing, the rest is uniform */
 
 static void game_start(const bot_state *s, void *user)
 {
     (void)user;
-    hx_rng_seed(&rng, base_seed ^ s->seed);
+    rng_seed(&rng, base_seed ^ s->seed);
     current = NULL;
     for (int i = 0; i < n_policies; i++) {
         const pf_meta *m = &policies[i].meta;
@@ -64,7 +64,7 @@ static int choose(const bot_state *s, void *user)
         double total = 0, acc = 0; /* the state's probabilities normalised by their sum */
         for (int a = 0; a < en->n; a++)
             total += current->probs[en->offset + a];
-        double u = (double)(hx_rng_next(&rng) >> 11) * 0x1.0p-53 * total;
+        double u = (double)(rng_next(&rng) >> 11) * 0x1.0p-53 * total;
         int pick = -1;
         for (int a = 0; a < en->n; a++) {
             acc += current->probs[en->offset + a];
@@ -83,7 +83,7 @@ static int choose(const bot_state *s, void *user)
                 return cell;
     }
     fallbacks++;
-    return legal[hx_rng_below(&rng, (uint32_t)n)];
+    return legal[rng_below(&rng, (uint32_t)n)];
 }
 
 static void game_end(const bot_state *s, int winner, const uint8_t *board, void *user)

@@ -17,7 +17,7 @@
 #define PONE_KEEP_CELLS 12
 
 static uint64_t base_seed = 1;
-static hx_rng rng;
+static rng_state rng;
 static uint16_t jitter[HX_MAX_CELLS];
 static bb_options options;
 static sv_pone *search;
@@ -27,9 +27,9 @@ static long max_unknown = PONE_MAX_UNKNOWN_DEFAULT, nodes = PONE_NODES_DEFAULT;
 static void game_start(const bot_state *s, void *user)
 {
     (void)user;
-    hx_rng_seed(&rng, base_seed ^ s->seed);
+    rng_seed(&rng, base_seed ^ s->seed);
     for (int i = 0; i < s->cells; i++)
-        jitter[i] = (uint16_t)hx_rng_below(&rng, BB_JITTER_MAX + 1);
+        jitter[i] = (uint16_t)rng_below(&rng, BB_JITTER_MAX + 1);
     bool same = search && search_rows == s->rows && search_cols == s->cols && search_color == s->color;
     if (same && s->cells <= PONE_KEEP_CELLS)
         return;

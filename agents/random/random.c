@@ -7,12 +7,12 @@
 #include "bot.h"
 
 static uint64_t base_seed = 1;
-static hx_rng rng;
+static rng_state rng;
 
 static void game_start(const bot_state *s, void *user)
 {
     (void)user;
-    hx_rng_seed(&rng, base_seed ^ s->seed);
+    rng_seed(&rng, base_seed ^ s->seed);
 }
 
 static int choose(const bot_state *s, void *user)
@@ -20,7 +20,7 @@ static int choose(const bot_state *s, void *user)
     (void)user;
     uint16_t legal[HX_MAX_CELLS + 1];
     int n = bot_legal(s, legal);
-    return legal[hx_rng_below(&rng, (uint32_t)n)];
+    return legal[rng_below(&rng, (uint32_t)n)];
 }
 
 int main(int argc, char **argv)

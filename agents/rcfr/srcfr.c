@@ -76,10 +76,10 @@ static bool reserve(rc_sampled *s)
     uint32_t need = s->table.n_actions;
     if (need <= s->cap)
         return true;
-    uint32_t cap = sv_capacity(s->cap, need, 4096);
-    if (!cap || !sv_resize(&s->row_of, sizeof *s->row_of, cap) || !sv_resize(&s->pred, sizeof *s->pred, cap) ||
-        !sv_resize(&s->inst, sizeof *s->inst, cap) || !sv_resize(&s->strategy_sum, sizeof *s->strategy_sum, cap) ||
-        !sv_resize(&s->last_visit, sizeof *s->last_visit, cap))
+    uint32_t cap = grow_capacity(s->cap, need, 4096);
+    if (!cap || !grow_resize(&s->row_of, sizeof *s->row_of, cap) || !grow_resize(&s->pred, sizeof *s->pred, cap) ||
+        !grow_resize(&s->inst, sizeof *s->inst, cap) || !grow_resize(&s->strategy_sum, sizeof *s->strategy_sum, cap) ||
+        !grow_resize(&s->last_visit, sizeof *s->last_visit, cap))
         return false;
     memset(s->pred + s->cap, 0, sizeof *s->pred * (cap - s->cap));
     memset(s->inst + s->cap, 0, sizeof *s->inst * (cap - s->cap));
@@ -96,10 +96,10 @@ static bool add_rows(rc_sampled *s, int64_t k, const hx_game *g)
     int p = is->player;
     rc_rows *r = &s->rows[p];
     if (r->n + is->n > s->row_cap[p]) {
-        uint32_t cap = sv_capacity(s->row_cap[p], (uint64_t)r->n + is->n, 4096);
-        if (!cap || (uint64_t)cap * r->nnz > UINT32_MAX || !sv_resize(&r->val, sizeof *r->val * r->nnz, cap) ||
-            !sv_resize(&s->global[p], sizeof *s->global[p], cap) ||
-            (s->set == RC_ONEHOT && !sv_resize(&r->col, sizeof *r->col, cap)))
+        uint32_t cap = grow_capacity(s->row_cap[p], (uint64_t)r->n + is->n, 4096);
+        if (!cap || (uint64_t)cap * r->nnz > UINT32_MAX || !grow_resize(&r->val, sizeof *r->val * r->nnz, cap) ||
+            !grow_resize(&s->global[p], sizeof *s->global[p], cap) ||
+            (s->set == RC_ONEHOT && !grow_resize(&r->col, sizeof *r->col, cap)))
             return false;
         s->row_cap[p] = cap;
     }
@@ -124,8 +124,8 @@ static bool mark_visited(rc_sampled *s, int64_t k, long it)
     if (s->last_visit[k] == it)
         return true;
     if (s->n_visited == s->visited_cap) {
-        uint32_t cap = sv_capacity(s->visited_cap, (uint64_t)s->n_visited + 1, 1024);
-        if (!cap || !sv_resize(&s->visited, sizeof *s->visited, cap))
+        uint32_t cap = grow_capacity(s->visited_cap, (uint64_t)s->n_visited + 1, 1024);
+        if (!cap || !grow_resize(&s->visited, sizeof *s->visited, cap))
             return false;
         s->visited_cap = cap;
     }

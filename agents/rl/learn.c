@@ -175,8 +175,8 @@ int64_t rl_state(rl_learner *l, int player, uint64_t key, const uint16_t *cells,
         return -1;
     uint32_t need = l->table.n_actions;
     if (need > l->cap) {
-        uint32_t cap = sv_capacity(l->cap, need, 4096);
-        if (!cap || !sv_resize(&l->q, sizeof *l->q, cap) || !sv_resize(&l->visits, sizeof *l->visits, cap))
+        uint32_t cap = grow_capacity(l->cap, need, 4096);
+        if (!cap || !grow_resize(&l->q, sizeof *l->q, cap) || !grow_resize(&l->visits, sizeof *l->visits, cap))
             return -1;
         memset(l->q + l->cap, 0, sizeof *l->q * (cap - l->cap));
         memset(l->visits + l->cap, 0, sizeof *l->visits * (cap - l->cap));
@@ -214,7 +214,7 @@ void rl_backup(rl_learner *l, int64_t s, int a, double r, int64_t s2, int a2)
 }
 
 /* A greedy action at state s (ties at random); -1 for a state outside the table. */
-static int greedy(const rl_learner *l, int64_t s, hx_rng *rng)
+static int greedy(const rl_learner *l, int64_t s, rng_state *rng)
 {
     if (s < 0)
         return -1;
@@ -227,7 +227,7 @@ static int greedy(const rl_learner *l, int64_t s, hx_rng *rng)
             best = q;
             pick = a;
             ties = 1;
-        } else if (q == best && hx_rng_below(rng, (uint32_t)++ties) == 0) {
+        } else if (q == best && rng_below(rng, (uint32_t)++ties) == 0) {
             pick = a;
         }
     }
@@ -240,28 +240,28 @@ static uint64_t key_of(const rl_learner *l, const hx_game *g, int p)
 }
 
 /* The move of a fixed opponent (random or the bridge builder) for the player to move. */
-static int opponent_move(const rl_learner *l, rl_opponent who, const hx_game *g, hx_rng *rng, const uint16_t *jitter)
+static int opponent_move(const rl_learner *l, rl_opponent who, const hx_game *g, rng_state *rng, const uint16_t *jitter)
 {
     if (who == RL_BRIDGE)
         return bb_move(g, hx_to_move(g), &l->bridge, jitter, rng);
     return hx_random_legal(g, rng);
 }
 
-static void seed_jitter(hx_rng *rng, int cells, uint16_t *jitter)
+static void seed_jitter(rng_state *rng, int cells, uint16_t *jitter)
 {
     for (int i = 0; i < cells; i++)
-        jitter[i] = (uint16_t)hx_rng_below(rng, BB_JITTER_MAX + 1);
+        jitter[i] = (uint16_t)rng_below(rng, BB_JITTER_MAX + 1);
 }
 
 /* The opponent of this episode, drawn from the pool by weight (self-play when every weight is 0). */
-static rl_opponent draw_opponent(const rl_config *c, hx_rng *rng)
+static rl_opponent draw_opponent(const rl_config *c, rng_state *rng)
 {
     double sum = 0;
     for (int k = 0; k < RL_OPPONENTS; k++)
         sum += c->pool[k];
     if (!(sum > 0))
         return RL_SELF;
-    double x = hx_rng_double(rng) * sum;
+    double x = rng_double(rng) * sum;
     int last = 0;
     for (int k = 0; k < RL_OPPONENTS; k++) {
         if (!(c->pool[k] > 0))
@@ -295,9 +295,9 @@ int rl_episode(rl_learner *l)
     hx_game g;
     if (hx_new(&g, l->cfg.variant, l->cfg.rows, l->cfg.cols, 0) != 0)
         return -1;
-    hx_rng rng, orng;
-    hx_rng_seed(&rng, l->cfg.seed ^ (l->episode * 0x9e3779b97f4a7c15ULL));
-    hx_rng_seed(&orng, ~l->cfg.seed ^ (l->episode * 0xbf58476d1ce4e5b9ULL));
+    rng_state rng, orng;
+    rng_seed(&rng, l->cfg.seed ^ (l->episode * 0x9e3779b97f4a7c15ULL));
+    rng_seed(&orng, ~l->cfg.seed ^ (l->episode * 0xbf58476d1ce4e5b9ULL));
     int cells_n = l->cfg.rows * l->cfg.cols;
     uint16_t jitter[HX_MAX_CELLS];
     seed_jitter(&orng, cells_n, jitter);
@@ -326,7 +326,7 @@ int rl_episode(rl_learner *l)
         now.s = rl_state(l, p, key, cells, n);
         if (now.s < 0)
             l->refused++;
-        int a = now.s >= 0 && hx_rng_double(&rng) >= eps ? greedy(l, now.s, &rng) : (int)hx_rng_below(&rng, (uint32_t)n);
+        int a = now.s >= 0 && rng_double(&rng) >= eps ? greedy(l, now.s, &rng) : (int)rng_below(&rng, (uint32_t)n);
         now.a = a;
         if (l->cfg.symmetry) {
             now.ms = mirror == key ? now.s : rl_state(l, p, mirror, turned, n);
@@ -350,9 +350,9 @@ static double evaluate_against(const rl_learner *l, rl_opponent who, int games, 
     for (int k = 0; k < games; k++) {
         hx_game g;
         hx_new(&g, l->cfg.variant, l->cfg.rows, l->cfg.cols, 0);
-        hx_rng rng, orng;
-        hx_rng_seed(&rng, seed * 1000003 + (uint64_t)k);
-        hx_rng_seed(&orng, seed * 1000033 + (uint64_t)k + 77);
+        rng_state rng, orng;
+        rng_seed(&rng, seed * 1000003 + (uint64_t)k);
+        rng_seed(&orng, seed * 1000033 + (uint64_t)k + 77);
         uint16_t jitter[HX_MAX_CELLS], cells[HX_MAX_CELLS + 1];
         seed_jitter(&orng, l->cfg.rows * l->cfg.cols, jitter);
         int me = k % 2;
@@ -364,7 +364,7 @@ static double evaluate_against(const rl_learner *l, rl_opponent who, int games, 
                 int n = hx_legal(&g, cells);
                 int64_t s = l->table.cap ? sv_tree_find(&l->table, p, key_of(l, &g, p)) : -1;
                 int a = s >= 0 && l->table.infosets[s].n == n ? greedy(l, s, &rng)
-                                                              : (int)hx_rng_below(&rng, (uint32_t)n);
+                                                              : (int)rng_below(&rng, (uint32_t)n);
                 cell = cells[a];
             }
             hx_attempt(&g, cell);

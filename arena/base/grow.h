@@ -11,7 +11,7 @@
 
 /* The capacity to grow `cap` to so that it holds `need` elements: doubled from `cap` (or from `first`
  * when cap is 0). 0 when that would exceed UINT32_MAX. */
-static inline uint32_t sv_capacity(uint32_t cap, uint64_t need, uint32_t first)
+static inline uint32_t grow_capacity(uint32_t cap, uint64_t need, uint32_t first)
 {
     uint64_t c = cap ? cap : first;
     while (c < need)
@@ -21,7 +21,7 @@ static inline uint32_t sv_capacity(uint32_t cap, uint64_t need, uint32_t first)
 
 /* Resizes the array whose pointer is at `array` (a T **) to n elements of `elem` bytes. Returns false,
  * leaving it unchanged, when n is 0 or memory runs out. */
-static inline bool sv_resize(void *array, size_t elem, uint32_t n)
+static inline bool grow_resize(void *array, size_t elem, uint32_t n)
 {
     void *p;
     memcpy(&p, array, sizeof p);

@@ -9,15 +9,15 @@
 
 typedef struct {
     uint64_t s[4];
-} hx_rng;
+} rng_state;
 
-static inline void hx_rng_seed(hx_rng *r, uint64_t seed)
+static inline void rng_seed(rng_state *r, uint64_t seed)
 {
     for (int i = 0; i < 4; i++)
         r->s[i] = mix_next(&seed);
 }
 
-static inline uint64_t hx_rng_next(hx_rng *r)
+static inline uint64_t rng_next(rng_state *r)
 {
     uint64_t *s = r->s;
     uint64_t x = s[1] * 5;
@@ -33,15 +33,15 @@ static inline uint64_t hx_rng_next(hx_rng *r)
 }
 
 /* Uniform integer in [0, n) for 0 < n < 2^32 (multiply-shift; the bias is below 2^-32 per draw). */
-static inline uint32_t hx_rng_below(hx_rng *r, uint32_t n)
+static inline uint32_t rng_below(rng_state *r, uint32_t n)
 {
-    return (uint32_t)(((hx_rng_next(r) >> 32) * (uint64_t)n) >> 32);
+    return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
 }
 
 /* A uniform double in [0, 1) (53 random bits). */
-static inline double hx_rng_double(hx_rng *r)
+static inline double rng_double(rng_state *r)
 {
-    return (double)(hx_rng_next(r) >> 11) * 0x1.0p-53;
+    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
 }
 
 #endif

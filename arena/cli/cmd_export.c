@@ -255,6 +255,52 @@ static char *event_of(const store_game_row *g)
     return e;
 }
 
+/* The attempts of game `id` into *attempts (grown as needed; *cap is its size). Returns their number. */
+static int read_attempts(store_db *s, const char *db, long long id, ex_attempt **attempts, int *cap)
+{
+    store_transcript *t = store_transcript_open(s, id);
+    if (!t)
+        cli_fail("export", "%s: %s", db, store_error(s));
+    int n = 0;
+    store_attempt_row at;
+    while (store_transcript_next(t, &at) == 1) {
+        if (n == *cap) {
+            *cap = *cap ? 2 * *cap : 256;
+            *attempts = realloc(*attempts, sizeof **attempts * (size_t)*cap);
+            if (!*attempts)
+                cli_fail("export", "out of memory");
+        }
+        ex_attempt *a = &(*attempts)[n++];
+        a->player = cli_player(at.player)[0];
+        snprintf(a->cell, sizeof a->cell, "%s", at.cell);
+        snprintf(a->outcome, sizeof a->outcome, "%s", at.outcome);
+        a->ms = at.ms;
+    }
+    store_transcript_end(t);
+    return n;
+}
+
+/* One game in format fmt: with dir, to its own file there; else to o (JSON: the next element of the stream's
+ * array, *games counting them). */
+static void write_game(int fmt, const char *dir, FILE *o, long *games, const ex_game *g, const ex_attempt *a, int n)
+{
+    char path[4096];
+    if (dir) {
+        snprintf(path, sizeof path, "%s/game-%lld.%s", dir, g->id,
+                 fmt == EX_PGN ? "pgn" : fmt == EX_SGF ? "sgf" : "json");
+        o = open_out(path);
+    } else if (fmt == EX_JSON) /* a stream of games: one document, written as they come */
+        fputs((*games)++ ? ",\n" : "{\"games\":[\n", o);
+    if (fmt == EX_JSON) {
+        write_json(o, g, a, n);
+        if (dir)
+            fputc('\n', o);
+    } else
+        (fmt == EX_PGN ? write_pgn : write_sgf)(o, g, a, n);
+    if (dir)
+        close_out(o, path);
+}
+
 int cmd_export(int argc, char **argv)
 {
     enum { O_OUT = CLI_O_OWN, O_DIR };
@@ -314,40 +360,8 @@ int cmd_export(int argc, char **argv)
                       .black = row.black_label, .white = row.white_label, .winner = cli_player(row.winner),
                       .reason = row.reason, .detail = row.detail, .started = row.started, .event = event,
                       .finished = row.finished, .seed = (unsigned long long)row.seed, .league = (long long)row.league };
-        store_transcript *t = store_transcript_open(s, g.id);
-        if (!t)
-            cli_fail("export", "%s: %s", db, store_error(s));
-        int n = 0;
-        store_attempt_row at;
-        while (store_transcript_next(t, &at) == 1) {
-            if (n == cap) {
-                cap = cap ? 2 * cap : 256;
-                attempts = realloc(attempts, sizeof *attempts * (size_t)cap);
-                if (!attempts)
-                    cli_fail("export", "out of memory");
-            }
-            ex_attempt *a = &attempts[n++];
-            a->player = cli_player(at.player)[0];
-            snprintf(a->cell, sizeof a->cell, "%s", at.cell);
-            snprintf(a->outcome, sizeof a->outcome, "%s", at.outcome);
-            a->ms = at.ms;
-        }
-        store_transcript_end(t);
-        char path[4096];
-        if (dir) {
-            snprintf(path, sizeof path, "%s/game-%lld.%s", dir, g.id,
-                     fmt == EX_PGN ? "pgn" : fmt == EX_SGF ? "sgf" : "json");
-            o = open_out(path);
-        } else if (fmt == EX_JSON) /* a stream of games: one document, written as they come */
-            fputs(games++ ? ",\n" : "{\"games\":[\n", o);
-        if (fmt == EX_JSON) {
-            write_json(o, &g, attempts, n);
-            if (dir)
-                fputc('\n', o);
-        } else
-            (fmt == EX_PGN ? write_pgn : write_sgf)(o, &g, attempts, n);
-        if (dir)
-            close_out(o, path);
+        int n = read_attempts(s, db, g.id, &attempts, &cap);
+        write_game(fmt, dir, o, &games, &g, attempts, n);
         free(event);
     }
     free(attempts);

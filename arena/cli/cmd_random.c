@@ -49,8 +49,8 @@ int cmd_random(int argc, char **argv)
 
     hx_game g;
     cli_new_game("random", &g, o.variant, o.rows, o.cols, o.flags);
-    hx_rng rng;
-    hx_rng_seed(&rng, seed);
+    rng_state rng;
+    rng_seed(&rng, seed);
     uint64_t black_wins = 0, attempts = 0;
     double t0 = clk_now();
     for (uint64_t i = 0; i < games; i++) {

@@ -117,15 +117,15 @@ double op_black_share(const op_opening *o, int rows, int cols, int fills, uint64
     for (int c = 0; c < cells; c++)
         if (!taken[c])
             free_cells[n_free++] = (uint16_t)c;
-    hx_rng rng;
-    hx_rng_seed(&rng, seed);
+    rng_state rng;
+    rng_seed(&rng, seed);
     int black_wins = 0;
     static hx_game fill;
     for (int f = 0; f < fills; f++) {
         /* A random split of the free cells (Fisher-Yates), the first black_left to Black: the board is full, so
          * exactly one side connects; played in the hex variant, Black then White alternately, until it does. */
         for (int i = n_free - 1; i > 0; i--) {
-            int j = (int)hx_rng_below(&rng, (uint32_t)(i + 1));
+            int j = (int)rng_below(&rng, (uint32_t)(i + 1));
             uint16_t t = free_cells[i];
             free_cells[i] = free_cells[j];
             free_cells[j] = t;
@@ -175,9 +175,9 @@ int op_random_suite(uint64_t seed, hx_variant v, int rows, int cols, int stones,
     int cells = rows * cols;
     if (stones < 0 || stones > OP_MAX_STONES || stones >= cells || want <= 0)
         return 0;
-    hx_rng rng;
-    hx_rng_seed(&rng, mix_stream(mix_stream(seed, 0x6f70656eu /* "open" */), (uint64_t)v * 1000003u +
-                                                                                (uint64_t)rows * 1009u + (uint64_t)cols));
+    rng_state rng;
+    rng_seed(&rng, mix_stream(mix_stream(seed, 0x6f70656eu /* "open" */), (uint64_t)v * 1000003u +
+                                                                             (uint64_t)rows * 1009u + (uint64_t)cols));
     if (stones == 0) {
         out[0].n = 0;
         return 1;
@@ -198,7 +198,7 @@ int op_random_suite(uint64_t seed, hx_variant v, int rows, int cols, int stones,
         for (int c = 0; c < cells; c++)
             pool[c] = (uint16_t)c;
         for (int i = 0; i < stones; i++) { /* a partial Fisher-Yates draw of distinct cells */
-            int j = i + (int)hx_rng_below(&rng, (uint32_t)(cells - i));
+            int j = i + (int)rng_below(&rng, (uint32_t)(cells - i));
             uint16_t t = pool[i];
             pool[i] = pool[j];
             pool[j] = t;
@@ -214,7 +214,7 @@ int op_random_suite(uint64_t seed, hx_variant v, int rows, int cols, int stones,
             dup = same_position(&o, &aside[i]);
         if (dup)
             continue;
-        double share = op_black_share(&o, rows, cols, 64, hx_rng_next(&rng));
+        double share = op_black_share(&o, rows, cols, 64, rng_next(&rng));
         if (share >= 0.25 && share <= 0.75)
             out[n++] = o;
         else if (n_aside < want) {

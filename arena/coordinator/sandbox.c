@@ -194,6 +194,127 @@ static bool hides(const char *base, const char *path)
 
 static int seccomp_fd(char *err, size_t errlen);
 
+/* bwrap, its namespaces and the bot's identity. */
+static void add_namespaces(words *w, const sb_policy *p)
+{
+    add(w, bwrap_path);
+    static const char *const ns[] = { "--die-with-parent", "--new-session", "--as-pid-1", "--unshare-user", "--unshare-pid",
+                                      "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--disable-userns" };
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        add(w, ns[i]);
+    if (!p->network)
+        add(w, "--unshare-net");
+    char id[16];
+    snprintf(id, sizeof id, "%d", SB_UID);
+    add(w, "--uid");
+    add(w, id);
+    snprintf(id, sizeof id, "%d", SB_GID);
+    add(w, "--gid");
+    add(w, id);
+    add(w, "--hostname");
+    add(w, "bot");
+}
+
+/* The read-only system, /proc, /dev, an empty /tmp and /run. */
+static void add_system(words *w)
+{
+    add3(w, "--ro-bind", "/usr", "/usr");
+    static const char *const links[] = { "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32" };
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        struct stat st;
+        char target[PATH_MAX];
+        ssize_t n;
+        if (lstat(links[i], &st) != 0)
+            continue;
+        if (S_ISLNK(st.st_mode) && (n = readlink(links[i], target, sizeof target - 1)) > 0) {
+            target[n] = '\0';
+            add3(w, "--symlink", target, links[i]);
+        } else if (S_ISDIR(st.st_mode)) {
+            add3(w, "--ro-bind", links[i], links[i]);
+        }
+    }
+    add3(w, "--ro-bind", "/etc", "/etc");
+    add(w, "--proc");
+    add(w, "/proc");
+    add(w, "--dev");
+    add(w, "/dev");
+    add(w, "--tmpfs");
+    add(w, "/tmp");
+    add(w, "--dir");
+    add(w, "/run");
+}
+
+/* Its working directory (base, the real path of dir), its program, the files its command line names, what its
+ * config allows, and the ipc socket. */
+static int add_paths(words *w, const sb_policy *p, const char *exe, char *const argv[], const char *dir,
+                     const char *base, const char *socket_path, char *err, size_t errlen)
+{
+    if (dir && dir[0]) {
+        if (bind(w, "/", base, p->writable, err, errlen) != 0)
+            return -1;
+    } else {
+        add(w, "--dir");
+        add(w, base);
+    }
+    if (bind(w, base, exe, false, err, errlen) != 0)
+        return -1;
+    /* what the command line names (a policy file, a directory of them), unless it would show something
+     * hidden: then the bot just does not see it */
+    for (int i = 1; argv[i]; i++)
+        if (existing(base, argv[i]) && !hides(base, argv[i]) && bind(w, base, argv[i], false, err, errlen) != 0)
+            return -1;
+    for (int i = 0; i < p->n_read; i++)
+        if (bind(w, base, p->read[i], false, err, errlen) != 0)
+            return -1;
+    if (socket_path) {
+        int fd = keep_fd(w, open(socket_path, O_PATH | O_CLOEXEC));
+        if (fd < 0) {
+            snprintf(err, errlen, "'%s': %s", socket_path, strerror(errno));
+            return -1;
+        }
+        add_fd_op(w, "--bind-fd", fd, SB_SOCKET);
+    }
+    return 0;
+}
+
+/* The seccomp filter, process 1 (arena-init) with the coordinator's lifeline, and the command itself. */
+static int add_init(words *w, const char *exe, char *const argv[], char *err, size_t errlen)
+{
+    char id[16];
+    int filter = keep_fd(w, seccomp_fd(err, errlen));
+    if (filter < 0)
+        return -1;
+    add(w, "--seccomp");
+    snprintf(id, sizeof id, "%d", filter);
+    add(w, id);
+    int init = keep_fd(w, open(init_path, O_PATH | O_CLOEXEC));
+    if (init < 0) {
+        snprintf(err, errlen, "'%s': %s", init_path, strerror(errno));
+        return -1;
+    }
+    add_fd_op(w, "--ro-bind-fd", init, SB_INIT);
+    /* the coordinator's lifeline: a pipe whose write end only it holds (close-on-exec everywhere else) */
+    if (lifeline[0] < 0 && pipe2(lifeline, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    int life = keep_fd(w, dup(lifeline[0]));
+    if (life < 0) {
+        snprintf(err, errlen, "too many descriptors");
+        return -1;
+    }
+    add(w, "--");
+    add(w, SB_INIT);
+    add(w, "--lifeline");
+    snprintf(id, sizeof id, "%d", life);
+    add(w, id);
+    char real[PATH_MAX];
+    add(w, realpath(exe, real) ? real : exe);
+    for (int i = 1; argv[i]; i++)
+        add(w, argv[i]);
+    return 0;
+}
+
 int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const char *dir, const char *socket_path,
                sb_command *cmd, char **out, int max, char *store, size_t storelen, char *err, size_t errlen)
 {
@@ -204,108 +325,14 @@ int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const ch
         snprintf(err, errlen, "working directory '%s': %s", dir && dir[0] ? dir : ".", strerror(errno));
         return -1;
     }
-    add(&w, bwrap_path);
-    static const char *const ns[] = { "--die-with-parent", "--new-session", "--as-pid-1", "--unshare-user", "--unshare-pid",
-                                      "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--disable-userns" };
-    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-        add(&w, ns[i]);
-    if (!p->network)
-        add(&w, "--unshare-net");
-    char id[16];
-    snprintf(id, sizeof id, "%d", SB_UID);
-    add(&w, "--uid");
-    add(&w, id);
-    snprintf(id, sizeof id, "%d", SB_GID);
-    add(&w, "--gid");
-    add(&w, id);
-    add(&w, "--hostname");
-    add(&w, "bot");
-
-    /* the read-only system */
-    add3(&w, "--ro-bind", "/usr", "/usr");
-    static const char *const links[] = { "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32" };
-    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
-        struct stat st;
-        char target[PATH_MAX];
-        ssize_t n;
-        if (lstat(links[i], &st) != 0)
-            continue;
-        if (S_ISLNK(st.st_mode) && (n = readlink(links[i], target, sizeof target - 1)) > 0) {
-            target[n] = '\0';
-            add3(&w, "--symlink", target, links[i]);
-        } else if (S_ISDIR(st.st_mode)) {
-            add3(&w, "--ro-bind", links[i], links[i]);
-        }
-    }
-    add3(&w, "--ro-bind", "/etc", "/etc");
-    add(&w, "--proc");
-    add(&w, "/proc");
-    add(&w, "--dev");
-    add(&w, "/dev");
-    add(&w, "--tmpfs");
-    add(&w, "/tmp");
-    add(&w, "--dir");
-    add(&w, "/run");
-
-    /* its working directory, its program, the files its command line names, what its config allows */
-    if (dir && dir[0]) {
-        if (bind(&w, "/", base, p->writable, err, errlen) != 0)
-            return -1;
-    } else {
-        add(&w, "--dir");
-        add(&w, base);
-    }
-    if (bind(&w, base, exe, false, err, errlen) != 0)
+    add_namespaces(&w, p);
+    add_system(&w);
+    if (add_paths(&w, p, exe, argv, dir, base, socket_path, err, errlen) != 0)
         return -1;
-    /* what the command line names (a policy file, a directory of them), unless it would show something
-     * hidden: then the bot just does not see it */
-    for (int i = 1; argv[i]; i++)
-        if (existing(base, argv[i]) && !hides(base, argv[i]) && bind(&w, base, argv[i], false, err, errlen) != 0)
-            return -1;
-    for (int i = 0; i < p->n_read; i++)
-        if (bind(&w, base, p->read[i], false, err, errlen) != 0)
-            return -1;
-    if (socket_path) {
-        int fd = keep_fd(&w, open(socket_path, O_PATH | O_CLOEXEC));
-        if (fd < 0) {
-            snprintf(err, errlen, "'%s': %s", socket_path, strerror(errno));
-            return -1;
-        }
-        add_fd_op(&w, "--bind-fd", fd, SB_SOCKET);
-    }
     add(&w, "--chdir");
     add(&w, base);
-    int filter = keep_fd(&w, seccomp_fd(err, errlen));
-    if (filter < 0)
+    if (add_init(&w, exe, argv, err, errlen) != 0)
         return -1;
-    add(&w, "--seccomp");
-    snprintf(id, sizeof id, "%d", filter);
-    add(&w, id);
-    int init = keep_fd(&w, open(init_path, O_PATH | O_CLOEXEC));
-    if (init < 0) {
-        snprintf(err, errlen, "'%s': %s", init_path, strerror(errno));
-        return -1;
-    }
-    add_fd_op(&w, "--ro-bind-fd", init, SB_INIT);
-    /* the coordinator's lifeline: a pipe whose write end only it holds (close-on-exec everywhere else) */
-    if (lifeline[0] < 0 && pipe2(lifeline, O_CLOEXEC) != 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    int life = keep_fd(&w, dup(lifeline[0]));
-    if (life < 0) {
-        snprintf(err, errlen, "too many descriptors");
-        return -1;
-    }
-    add(&w, "--");
-    add(&w, SB_INIT);
-    add(&w, "--lifeline");
-    snprintf(id, sizeof id, "%d", life);
-    add(&w, id);
-    char real[PATH_MAX];
-    add(&w, realpath(exe, real) ? real : exe);
-    for (int i = 1; argv[i]; i++)
-        add(&w, argv[i]);
     if (w.full) {
         snprintf(err, errlen, "sandbox command line too long");
         return -1;

@@ -248,7 +248,7 @@ int hx_attempt(hx_game *g, int cell)
     return attempt_legal(g, p, (unsigned)cell);
 }
 
-int hx_playout(hx_game *g, hx_rng *rng)
+int hx_playout(hx_game *g, rng_state *rng)
 {
     int n = 0;
     while (g->winner == HX_NOBODY) {
@@ -256,7 +256,7 @@ int hx_playout(hx_game *g, hx_rng *rng)
             hx_attempt(g, hx_random_legal(g, rng));
         } else {
             const int p = g->to_move;
-            attempt_legal(g, p, g->unknown[p][hx_rng_below(rng, g->n_unknown[p])]);
+            attempt_legal(g, p, g->unknown[p][rng_below(rng, g->n_unknown[p])]);
         }
         n++;
     }

@@ -157,20 +157,20 @@ int hx_legal(const hx_game *g, uint16_t *out);
 int hx_num_legal(const hx_game *g);
 
 /* A uniformly random legal attempt for the player to move. O(1). The game must not be over. */
-static inline int hx_random_legal(const hx_game *g, hx_rng *rng)
+static inline int hx_random_legal(const hx_game *g, rng_state *rng)
 {
     int p = g->to_move;
     uint32_t n = g->n_unknown[p];
     if (hx_can_swap(g)) {
-        uint32_t k = hx_rng_below(rng, n + 1);
+        uint32_t k = rng_below(rng, n + 1);
         return k == n ? HX_SWAP : g->unknown[p][k];
     }
-    return g->unknown[p][hx_rng_below(rng, n)];
+    return g->unknown[p][rng_below(rng, n)];
 }
 
 /* Plays uniformly random legal attempts (hx_random_legal()) until the game is over; returns how many.
  * The same seed gives the same game as calling hx_random_legal() and hx_attempt() in a loop. */
-int hx_playout(hx_game *g, hx_rng *rng);
+int hx_playout(hx_game *g, rng_state *rng);
 
 /* The i-th attempt of the game (0-based, i < hx_num_attempts()). */
 hx_move hx_move_at(const hx_game *g, int i);

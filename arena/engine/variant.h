@@ -5,6 +5,10 @@
 
 #include <stdbool.h>
 
+/* The values are part of file formats: policy files and checkpoints store a variant as its value here
+ * (policy-format.md), so a value never changes meaning. Append a new variant before HX_VARIANT_COUNT; never
+ * reorder, remove or insert (variant.c pins every value at compile time). The results database and the
+ * protocol use the names instead. */
 typedef enum {
     HX_HEX,             /* perfect information; optional swap rule */
     HX_CLASSICAL,       /* hidden stones; an attempt on one is rejected and the mover moves again */

@@ -83,6 +83,77 @@ static void put_cells(msgpack_packer *pk, const char *key, const uint16_t *cells
 /* Number of map entries each type writes (the opening keys of game_start aside) (the type key included). */
 static const int entries[PM_TYPE_COUNT] = { 7, 9, 3, 3, 5, 6, 2, 2, 1, 2 };
 
+static void put_hello(msgpack_packer *pk, const pm_msg *m)
+{
+    put_key_uint(pk, "protocol", (uint64_t)m->protocol);
+    put_key_str(pk, "token", m->token);
+    put_key_str(pk, "name", m->name);
+    put_key_str(pk, "version", m->version);
+    put_str(pk, "variants");
+    int nv = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++)
+        nv += (m->variants >> v) & 1;
+    msgpack_pack_array(pk, (size_t)nv);
+    for (int v = 0; v < HX_VARIANT_COUNT; v++)
+        if ((m->variants >> v) & 1)
+            put_str(pk, hx_variant_name((hx_variant)v));
+    put_str(pk, "boards");
+    msgpack_pack_array(pk, (size_t)m->n_boards);
+    for (int i = 0; i < m->n_boards; i++) {
+        char b[16];
+        snprintf(b, sizeof b, "%dx%d", m->boards[i][0], m->boards[i][1]);
+        put_str(pk, b);
+    }
+}
+
+static void put_game_start(msgpack_packer *pk, const pm_msg *m, bool opening)
+{
+    put_key_uint(pk, "game", m->game);
+    put_key_str(pk, "variant", hx_variant_name(m->variant));
+    put_key_uint(pk, "rows", (uint64_t)m->rows);
+    put_key_uint(pk, "cols", (uint64_t)m->cols);
+    put_key_str(pk, "color", m->color == HX_BLACK ? "B" : "W");
+    put_key_uint(pk, "move_ms", m->move_ms);
+    put_key_uint(pk, "seed", m->seed);
+    put_str(pk, "swap");
+    if (m->swap)
+        msgpack_pack_true(pk);
+    else
+        msgpack_pack_false(pk);
+    if (opening) {
+        put_cells(pk, "own", m->own, m->n_own);
+        put_cells(pk, "seen", m->seen, m->n_seen);
+        put_key_uint(pk, "hidden", (uint64_t)m->hidden);
+    }
+}
+
+static void put_turn(msgpack_packer *pk, const pm_msg *m)
+{
+    put_key_uint(pk, "game", m->game);
+    put_str(pk, "events");
+    msgpack_pack_array(pk, (size_t)m->n_events);
+    for (int i = 0; i < m->n_events; i++) {
+        msgpack_pack_array(pk, 2);
+        put_str(pk, pm_event_name(m->events[i].kind));
+        if (m->events[i].kind == HX_EV_OPP_HIT)
+            msgpack_pack_nil(pk);
+        else
+            msgpack_pack_int(pk, m->events[i].cell);
+    }
+}
+
+static void put_game_end(msgpack_packer *pk, const pm_msg *m)
+{
+    put_key_uint(pk, "game", m->game);
+    put_key_str(pk, "winner", m->winner == HX_BLACK ? "B" : "W");
+    put_key_str(pk, "reason", hx_end_names[m->reason]);
+    put_key_str(pk, "detail", m->detail);
+    put_str(pk, "board");
+    msgpack_pack_array(pk, (size_t)m->n_cells);
+    for (int i = 0; i < m->n_cells; i++)
+        msgpack_pack_uint8(pk, m->board[i]);
+}
+
 size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
 {
     if ((unsigned)m->type >= PM_TYPE_COUNT)
@@ -94,60 +165,9 @@ size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
     msgpack_pack_map(&pk, (size_t)entries[m->type] + (opening ? 3 : 0));
     put_key_str(&pk, "type", type_names[m->type]);
     switch (m->type) {
-    case PM_HELLO: {
-        put_key_uint(&pk, "protocol", (uint64_t)m->protocol);
-        put_key_str(&pk, "token", m->token);
-        put_key_str(&pk, "name", m->name);
-        put_key_str(&pk, "version", m->version);
-        put_str(&pk, "variants");
-        int nv = 0;
-        for (int v = 0; v < HX_VARIANT_COUNT; v++)
-            nv += (m->variants >> v) & 1;
-        msgpack_pack_array(&pk, (size_t)nv);
-        for (int v = 0; v < HX_VARIANT_COUNT; v++)
-            if ((m->variants >> v) & 1)
-                put_str(&pk, hx_variant_name((hx_variant)v));
-        put_str(&pk, "boards");
-        msgpack_pack_array(&pk, (size_t)m->n_boards);
-        for (int i = 0; i < m->n_boards; i++) {
-            char b[16];
-            snprintf(b, sizeof b, "%dx%d", m->boards[i][0], m->boards[i][1]);
-            put_str(&pk, b);
-        }
-        break;
-    }
-    case PM_GAME_START:
-        put_key_uint(&pk, "game", m->game);
-        put_key_str(&pk, "variant", hx_variant_name(m->variant));
-        put_key_uint(&pk, "rows", (uint64_t)m->rows);
-        put_key_uint(&pk, "cols", (uint64_t)m->cols);
-        put_key_str(&pk, "color", m->color == HX_BLACK ? "B" : "W");
-        put_key_uint(&pk, "move_ms", m->move_ms);
-        put_key_uint(&pk, "seed", m->seed);
-        put_str(&pk, "swap");
-        if (m->swap)
-            msgpack_pack_true(&pk);
-        else
-            msgpack_pack_false(&pk);
-        if (opening) {
-            put_cells(&pk, "own", m->own, m->n_own);
-            put_cells(&pk, "seen", m->seen, m->n_seen);
-            put_key_uint(&pk, "hidden", (uint64_t)m->hidden);
-        }
-        break;
-    case PM_TURN:
-        put_key_uint(&pk, "game", m->game);
-        put_str(&pk, "events");
-        msgpack_pack_array(&pk, (size_t)m->n_events);
-        for (int i = 0; i < m->n_events; i++) {
-            msgpack_pack_array(&pk, 2);
-            put_str(&pk, pm_event_name(m->events[i].kind));
-            if (m->events[i].kind == HX_EV_OPP_HIT)
-                msgpack_pack_nil(&pk);
-            else
-                msgpack_pack_int(&pk, m->events[i].cell);
-        }
-        break;
+    case PM_HELLO: put_hello(&pk, m); break;
+    case PM_GAME_START: put_game_start(&pk, m, opening); break;
+    case PM_TURN: put_turn(&pk, m); break;
     case PM_MOVE:
         put_key_uint(&pk, "game", m->game);
         put_str(&pk, "cell");
@@ -164,17 +184,7 @@ size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
         else
             msgpack_pack_false(&pk);
         break;
-    case PM_GAME_END: {
-        put_key_uint(&pk, "game", m->game);
-        put_key_str(&pk, "winner", m->winner == HX_BLACK ? "B" : "W");
-        put_key_str(&pk, "reason", hx_end_names[m->reason]);
-        put_key_str(&pk, "detail", m->detail);
-        put_str(&pk, "board");
-        msgpack_pack_array(&pk, (size_t)m->n_cells);
-        for (int i = 0; i < m->n_cells; i++)
-            msgpack_pack_uint8(&pk, m->board[i]);
-        break;
-    }
+    case PM_GAME_END: put_game_end(&pk, m); break;
     case PM_PING:
     case PM_PONG:
         put_key_uint(&pk, "nonce", m->nonce);

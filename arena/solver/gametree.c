@@ -61,8 +61,8 @@ int64_t sv_tree_intern(sv_tree *t, int player, uint64_t key, int depth, const ui
     if ((t->n_infosets + 1) * 2 > t->cap && !grow_table(t))
         return -1;
     if (t->n_actions + (uint64_t)n > t->action_cap) {
-        uint32_t cap = sv_capacity(t->action_cap, (uint64_t)t->n_actions + (uint64_t)n, 4096);
-        if (!sv_resize(&t->actions, sizeof *t->actions, cap))
+        uint32_t cap = grow_capacity(t->action_cap, (uint64_t)t->n_actions + (uint64_t)n, 4096);
+        if (!grow_resize(&t->actions, sizeof *t->actions, cap))
             return -1;
         t->action_cap = cap;
     }
@@ -85,8 +85,8 @@ static bool reserve(builder *b, uint32_t n)
     if (t->n_nodes + n > b->max_nodes)
         return false;
     if (t->n_nodes + n > b->node_cap) {
-        uint32_t cap = sv_capacity(b->node_cap, (uint64_t)t->n_nodes + n, 65536);
-        if (!sv_resize(&t->nodes, sizeof *t->nodes, cap) || !sv_resize(&t->chance_prob, sizeof *t->chance_prob, cap))
+        uint32_t cap = grow_capacity(b->node_cap, (uint64_t)t->n_nodes + n, 65536);
+        if (!grow_resize(&t->nodes, sizeof *t->nodes, cap) || !grow_resize(&t->chance_prob, sizeof *t->chance_prob, cap))
             return false;
         b->node_cap = cap;
     }

@@ -380,9 +380,9 @@ static void map_fill(buf *b)
 
 static void __attribute__((noinline)) grow(walker *w, buf *b, uint64_t need)
 {
-    uint32_t cap = sv_capacity(b->cap, need, 256);
-    if (!cap || !sv_resize(&b->v, sizeof *b->v, cap) ||
-        (w->g->report != HX_REPORT_NONE && !sv_resize(&b->obs, sizeof *b->obs, cap))) {
+    uint32_t cap = grow_capacity(b->cap, need, 256);
+    if (!cap || !grow_resize(&b->v, sizeof *b->v, cap) ||
+        (w->g->report != HX_REPORT_NONE && !grow_resize(&b->obs, sizeof *b->obs, cap))) {
         w->fail = 1;
         return;
     }
@@ -605,8 +605,8 @@ static val groups(walker *w, int lv, unsigned B, unsigned K, int wrep, bool woff
         return decide(w, lv + 1, B, K, hw, wrep, woff, out->v, out->n);
     buf *s = &w->sorted[lv];
     if (out->n > w->order_cap[lv]) {
-        uint32_t cap = sv_capacity(w->order_cap[lv], out->n, 256);
-        if (!cap || !sv_resize(&w->order[lv], sizeof *w->order[lv], cap)) {
+        uint32_t cap = grow_capacity(w->order_cap[lv], out->n, 256);
+        if (!cap || !grow_resize(&w->order[lv], sizeof *w->order[lv], cap)) {
             w->fail = 1;
             return a;
         }
@@ -642,9 +642,9 @@ static const slot unresolved;
 static const slot **resolve(walker *w, int lv, const el *v, uint32_t n)
 {
     if (n > w->ppcap[lv]) {
-        uint32_t cap = sv_capacity(w->ppcap[lv], n, 256);
-        if (!cap || !sv_resize(&w->pp[lv], sizeof *w->pp[lv], cap) ||
-            !sv_resize(&w->keys[lv], sizeof *w->keys[lv], cap)) {
+        uint32_t cap = grow_capacity(w->ppcap[lv], n, 256);
+        if (!cap || !grow_resize(&w->pp[lv], sizeof *w->pp[lv], cap) ||
+            !grow_resize(&w->keys[lv], sizeof *w->keys[lv], cap)) {
             w->fail = 1;
             return NULL;
         }

@@ -71,9 +71,9 @@ int sv_mccfr_reserve(sv_mccfr *m)
     uint32_t need = m->table.n_actions;
     if (need <= m->cap)
         return 0;
-    uint32_t cap = sv_capacity(m->cap, need, 4096);
-    if (!sv_resize(&m->regret, sizeof *m->regret, cap) ||
-        !sv_resize(&m->strategy_sum, sizeof *m->strategy_sum, cap))
+    uint32_t cap = grow_capacity(m->cap, need, 4096);
+    if (!grow_resize(&m->regret, sizeof *m->regret, cap) ||
+        !grow_resize(&m->strategy_sum, sizeof *m->strategy_sum, cap))
         return -1;
     memset(m->regret + m->cap, 0, sizeof *m->regret * (cap - m->cap));
     memset(m->strategy_sum + m->cap, 0, sizeof *m->strategy_sum * (cap - m->cap));

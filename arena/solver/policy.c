@@ -236,14 +236,14 @@ int pf_writer_add(pf_writer *w, int player, uint64_t key, int n, const uint16_t 
     if (n < 1 || n > HX_MAX_CELLS + 1 || player < 0 || player > 1)
         return -1;
     if (w->n_entries == w->cap_entries) {
-        uint32_t cap = sv_capacity(w->cap_entries, (uint64_t)w->n_entries + 1, 1024);
-        if (!sv_resize(&w->entries, sizeof *w->entries, cap))
+        uint32_t cap = grow_capacity(w->cap_entries, (uint64_t)w->n_entries + 1, 1024);
+        if (!grow_resize(&w->entries, sizeof *w->entries, cap))
             return -1;
         w->cap_entries = cap;
     }
     if (w->n_actions + (uint64_t)n > w->cap_actions) {
-        uint32_t cap = sv_capacity(w->cap_actions, (uint64_t)w->n_actions + (uint64_t)n, 4096);
-        if (!sv_resize(&w->cells, sizeof *w->cells, cap) || !sv_resize(&w->probs, sizeof *w->probs, cap))
+        uint32_t cap = grow_capacity(w->cap_actions, (uint64_t)w->n_actions + (uint64_t)n, 4096);
+        if (!grow_resize(&w->cells, sizeof *w->cells, cap) || !grow_resize(&w->probs, sizeof *w->probs, cap))
             return -1;
         w->cap_actions = cap;
     }

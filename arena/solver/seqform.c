@@ -169,29 +169,47 @@ static uint32_t sf_behaviour(const sf_build *b, int p, const double *x, double *
     return reached;
 }
 
-/* Player p's LP. Columns 1..S_p: the plan x (x_0 the empty sequence); columns S_p+1..S_p+1+I_o: q_0 and one
- * q per opponent information state. Rows 1..1+I_p: E_p x = e_p; then one row per opponent sequence s:
- * (F_o' q)_s - sum_x A_p[x][s] x <= 0. Every variable is boxed, which changes no optimum and lets the dual
- * simplex start dual feasible (no phase 1) and take long steps: a realisation weight lies in [0, 1], and
- * some optimum has each q_J equal to the opponent's best-response value in J's subtree, weighted by p's
- * plan and chance: a sum over leaves whose weights add up to at most 1, so |q_J| <= max |utility|. */
-static int sf_player(const sf_build *b, int p, const sf_options *o, double *policy, sf_lp *lp, sf_lp *dual,
-                     char *err, size_t errlen)
+/* The constraint matrix of player p's LP (see sf_player) into m: E, F' and the payoffs. */
+static void sf_fill(const sf_build *b, int p, uint32_t e_rows, int qcol, sf_triplets *m)
 {
-    double t0 = clk_now();
+    const sv_tree *t = b->t;
+    int opp = 1 - p;
+    double sign = p == 0 ? 1.0 : -1.0;
+    sf_put(m, 1, 1, 1.0); /* x_0 = 1 */
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        if (is->player == p) {
+            int row = 2 + (int)b->local[k];
+            sf_put(m, row, 1 + (int)b->parent[k], -1.0);
+            for (int a = 0; a < is->n; a++)
+                sf_put(m, row, 1 + (int)b->seq[is->offset + a], 1.0);
+        } else {
+            int col = qcol + 1 + (int)b->local[k];
+            sf_put(m, (int)e_rows + 1 + (int)b->parent[k], col, -1.0);
+            for (int a = 0; a < is->n; a++)
+                sf_put(m, (int)e_rows + 1 + (int)b->seq[is->offset + a], col, 1.0);
+        }
+    }
+    sf_put(m, (int)e_rows + 1, qcol, 1.0); /* F's root row: y_0 = 1 */
+    for (uint64_t i = 0; i < b->n_leaves; i++)
+        sf_put(m, (int)e_rows + 1 + (int)b->leaves[i].s[opp], 1 + (int)b->leaves[i].s[p], -sign * b->leaves[i].u);
+}
+
+/* Player p's LP (see sf_player) as a GLPK problem, its size in *lp. NULL with the reason in err. */
+static glp_prob *sf_load(const sf_build *b, int p, sf_lp *lp, char *err, size_t errlen)
+{
     const sv_tree *t = b->t;
     int opp = 1 - p;
     uint32_t mine = t->infosets_of[p], theirs = t->infosets_of[opp];
     uint32_t n_x = b->n_seq[p], n_q = 1 + theirs, n_opp = b->n_seq[opp];
     uint32_t e_rows = 1 + mine;
-    double sign = p == 0 ? 1.0 : -1.0;
     /* nonzeros: E (x_0, then per information state its parent and its actions), F' (q_0, then per opponent
      * information state its parent and its actions), the payoffs */
     uint64_t nz = 1 + (uint64_t)mine + (uint64_t)b->n_seq[p] - 1 + 1 + (uint64_t)theirs + (uint64_t)n_opp - 1 +
                   b->n_leaves;
     if (nz >= INT32_MAX || (uint64_t)n_x + n_q >= INT32_MAX || (uint64_t)e_rows + n_opp >= INT32_MAX) {
         sf_fail(err, errlen, "the LP is too large for GLPK (%llu nonzeros)", (unsigned long long)nz);
-        return -1;
+        return NULL;
     }
     sf_triplets m = { .ia = malloc(sizeof(int) * (nz + 1)), .ja = malloc(sizeof(int) * (nz + 1)),
                       .ar = malloc(sizeof(double) * (nz + 1)) };
@@ -200,27 +218,10 @@ static int sf_player(const sf_build *b, int p, const sf_options *o, double *poli
         free(m.ja);
         free(m.ar);
         sf_fail(err, errlen, "out of memory");
-        return -1;
+        return NULL;
     }
     int qcol = (int)n_x + 1; /* the column of q_0 */
-    sf_put(&m, 1, 1, 1.0);   /* x_0 = 1 */
-    for (uint32_t k = 0; k < t->n_infosets; k++) {
-        const sv_infoset *is = &t->infosets[k];
-        if (is->player == p) {
-            int row = 2 + (int)b->local[k];
-            sf_put(&m, row, 1 + (int)b->parent[k], -1.0);
-            for (int a = 0; a < is->n; a++)
-                sf_put(&m, row, 1 + (int)b->seq[is->offset + a], 1.0);
-        } else {
-            int col = qcol + 1 + (int)b->local[k];
-            sf_put(&m, (int)e_rows + 1 + (int)b->parent[k], col, -1.0);
-            for (int a = 0; a < is->n; a++)
-                sf_put(&m, (int)e_rows + 1 + (int)b->seq[is->offset + a], col, 1.0);
-        }
-    }
-    sf_put(&m, (int)e_rows + 1, qcol, 1.0); /* F's root row: y_0 = 1 */
-    for (uint64_t i = 0; i < b->n_leaves; i++)
-        sf_put(&m, (int)e_rows + 1 + (int)b->leaves[i].s[opp], 1 + (int)b->leaves[i].s[p], -sign * b->leaves[i].u);
+    sf_fill(b, p, e_rows, qcol, &m);
 
     glp_prob *lpx = glp_create_prob();
     glp_set_obj_dir(lpx, GLP_MAX);
@@ -240,7 +241,13 @@ static int sf_player(const sf_build *b, int p, const sf_options *o, double *poli
     free(m.ja);
     free(m.ar);
     *lp = (sf_lp){ .sequences = n_x, .rows = e_rows + n_opp, .cols = n_x + n_q, .nonzeros = (uint64_t)m.n };
+    return lpx;
+}
 
+/* Solves player p's LP with the simplex (and glp_exact when o->exact). Returns 0 at an optimum, else -1
+ * with the reason in err. */
+static int sf_simplex(glp_prob *lpx, int p, const sf_options *o, char *err, size_t errlen)
+{
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
@@ -262,14 +269,20 @@ static int sf_player(const sf_build *b, int p, const sf_options *o, double *poli
     if (rc != 0 || status != GLP_OPT) {
         sf_fail(err, errlen, "GLPK found no optimum of %s's LP (glp_%s returned %d, status %d)", p ? "White" : "Black",
                 o->exact ? "simplex/exact" : "simplex", rc, status);
-        glp_delete_prob(lpx);
         return -1;
     }
-    lp->value = glp_get_obj_val(lpx);
-    lp->iterations = glp_get_it_cnt(lpx);
+    return 0;
+}
+
+/* Player p's behaviour strategy from the optimum's plan, and (dual not NULL) the opponent's from the duals of
+ * the rows over its sequences. Returns 0, or -1 when out of memory. */
+static int sf_plans(const sf_build *b, int p, glp_prob *lpx, double *policy, sf_lp *lp, sf_lp *dual, char *err,
+                    size_t errlen)
+{
+    int opp = 1 - p;
+    uint32_t n_x = b->n_seq[p], n_opp = b->n_seq[opp], e_rows = 1 + b->t->infosets_of[p];
     double *x = malloc(sizeof *x * n_x);
     if (!x) {
-        glp_delete_prob(lpx);
         sf_fail(err, errlen, "out of memory");
         return -1;
     }
@@ -280,7 +293,6 @@ static int sf_player(const sf_build *b, int p, const sf_options *o, double *poli
         double *y = realloc(x, sizeof *y * (n_opp > n_x ? n_opp : n_x));
         if (!y) {
             free(x);
-            glp_delete_prob(lpx);
             sf_fail(err, errlen, "out of memory");
             return -1;
         }
@@ -291,7 +303,32 @@ static int sf_player(const sf_build *b, int p, const sf_options *o, double *poli
                          .value = -lp->value, .reached = sf_behaviour(b, opp, y, policy) };
     }
     free(x);
+    return 0;
+}
+
+/* Player p's LP. Columns 1..S_p: the plan x (x_0 the empty sequence); columns S_p+1..S_p+1+I_o: q_0 and one
+ * q per opponent information state. Rows 1..1+I_p: E_p x = e_p; then one row per opponent sequence s:
+ * (F_o' q)_s - sum_x A_p[x][s] x <= 0. Every variable is boxed, which changes no optimum and lets the dual
+ * simplex start dual feasible (no phase 1) and take long steps: a realisation weight lies in [0, 1], and
+ * some optimum has each q_J equal to the opponent's best-response value in J's subtree, weighted by p's
+ * plan and chance: a sum over leaves whose weights add up to at most 1, so |q_J| <= max |utility|. */
+static int sf_player(const sf_build *b, int p, const sf_options *o, double *policy, sf_lp *lp, sf_lp *dual,
+                     char *err, size_t errlen)
+{
+    double t0 = clk_now();
+    glp_prob *lpx = sf_load(b, p, lp, err, errlen);
+    if (!lpx)
+        return -1;
+    if (sf_simplex(lpx, p, o, err, errlen) != 0) {
+        glp_delete_prob(lpx);
+        return -1;
+    }
+    lp->value = glp_get_obj_val(lpx);
+    lp->iterations = glp_get_it_cnt(lpx);
+    int rc = sf_plans(b, p, lpx, policy, lp, dual, err, errlen);
     glp_delete_prob(lpx);
+    if (rc != 0)
+        return -1;
     lp->seconds = clk_now() - t0;
     return 0;
 }

@@ -655,11 +655,22 @@ int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len
     return 0;
 }
 
+/* A schedule row names a variant this arena does not know (a newer arena's database, or a hand-edited one):
+ * refused, as the protocol refuses it, never played as another. Keeps the message for store_error(). */
+static int unknown_variant(store_db *s, int64_t league, int64_t row, const char *name)
+{
+    snprintf(s->err, sizeof s->err, "league %lld: schedule row %lld: unknown variant '%.100s'", (long long)league,
+             (long long)row, name ? name : "");
+    s->kept = true;
+    return -1;
+}
+
 int store_league_pending(store_db *s, int64_t league, store_planned **out, int *n, int *total)
 {
     sqlite3_stmt *st;
     *out = NULL;
     *n = *total = 0;
+    s->kept = false;
     if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM schedule WHERE league_id = ?", -1, &st, NULL) != SQLITE_OK)
         return -1;
     sqlite3_bind_int64(st, 1, league);
@@ -673,13 +684,18 @@ int store_league_pending(store_db *s, int64_t league, store_planned **out, int *
         return -1;
     sqlite3_bind_int64(st, 1, league);
     store_planned *rows = calloc((size_t)(*total > 0 ? *total : 1), sizeof *rows);
-    int k = 0, rc;
+    int k = 0, rc, bad = 0;
     while (rows && (rc = sqlite3_step(st)) == SQLITE_ROW && k < *total) {
         store_planned *p = &rows[k++];
         p->id = sqlite3_column_int64(st, 0);
         p->n = sqlite3_column_int(st, 1);
-        int v = hx_variant_parse((const char *)sqlite3_column_text(st, 2));
-        p->variant = v < 0 ? HX_HEX : (hx_variant)v;
+        const char *name = (const char *)sqlite3_column_text(st, 2);
+        int v = name ? hx_variant_parse(name) : -1;
+        if (v < 0) {
+            bad = unknown_variant(s, league, p->id, name);
+            break;
+        }
+        p->variant = (hx_variant)v;
         p->rows = sqlite3_column_int(st, 3);
         p->cols = sqlite3_column_int(st, 4);
         snprintf(p->black, sizeof p->black, "%s", (const char *)sqlite3_column_text(st, 5));
@@ -689,8 +705,10 @@ int store_league_pending(store_db *s, int64_t league, store_planned **out, int *
         opening_parse(p, (const char *)sqlite3_column_text(st, 9));
     }
     sqlite3_finalize(st);
-    if (!rows)
+    if (!rows || bad) {
+        free(rows);
         return -1;
+    }
     *out = rows;
     *n = k;
     return 0;
@@ -718,11 +736,12 @@ int store_league_games(store_db *s, int64_t league, store_league_game **out, int
 {
     *out = NULL;
     *n = 0;
+    s->kept = false;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
                            "SELECT x.variant, x.rows, x.cols, x.black, x.white, x.pair, g.winner,"
                            " (SELECT group_concat(a.player || a.cell || ':' || a.outcome, ' ') FROM"
-                           "  (SELECT player, cell, outcome FROM attempts WHERE game_id = g.id ORDER BY n) a)"
+                           "  (SELECT player, cell, outcome FROM attempts WHERE game_id = g.id ORDER BY n) a), x.id"
                            " FROM schedule x JOIN games g ON g.id = x.game_id WHERE x.league_id = ? ORDER BY x.n",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;
@@ -742,8 +761,13 @@ int store_league_games(store_db *s, int64_t league, store_league_game **out, int
             cap = nc;
         }
         store_league_game *g = &rows[k++];
-        int v = hx_variant_parse((const char *)sqlite3_column_text(st, 0));
-        g->variant = v < 0 ? HX_HEX : (hx_variant)v;
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        int v = name ? hx_variant_parse(name) : -1;
+        if (v < 0) {
+            unknown_variant(s, league, sqlite3_column_int64(st, 8), name);
+            break;
+        }
+        g->variant = (hx_variant)v;
         g->rows = sqlite3_column_int(st, 1);
         g->cols = sqlite3_column_int(st, 2);
         snprintf(g->black, sizeof g->black, "%s", (const char *)sqlite3_column_text(st, 3));

@@ -118,7 +118,8 @@ int store_league_plays(store_db *s, int64_t league, char *plays, size_t size);
 int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len);
 
 /* The unplayed games of a league in schedule order, skipped ones left out (*out: malloc'd, free it), and the
- * schedule's size. */
+ * schedule's size. Returns 0, or -1: a database error, or a row whose variant this arena does not know
+ * (store_error(): "league L: schedule row R: unknown variant 'NAME'"; never played as another). */
 int store_league_pending(store_db *s, int64_t league, store_planned **out, int *n, int *total);
 
 /* Marks the league's unplayed games of one pairing (the two agents of `row`, either colour, on its variant and
@@ -135,7 +136,8 @@ typedef struct {
     uint64_t moves;            /* a hash of the attempts (player, cell, outcome), to tell games apart */
 } store_league_game;
 
-/* The league's played games in schedule order (*out: malloc'd, free it). Returns 0, or -1. */
+/* The league's played games in schedule order (*out: malloc'd, free it). Returns 0, or -1: a database error,
+ * or a row whose variant this arena does not know (store_error() names the league, the row and the variant). */
 int store_league_games(store_db *s, int64_t league, store_league_game **out, int *n);
 
 /* The last error message of the database, for reports. After a failed write transaction (store_game,

@@ -1,5 +1,5 @@
 /* tests/agents/hostile.c — a hostile test bot. It plays exactly like bin/random (a uniformly random legal cell
- * from an hx_rng seeded with `--seed S` ^ the game's seed), and with `--attack=NAME` it first tries to get
+ * from an rng_state seeded with `--seed S` ^ the game's seed), and with `--attack=NAME` it first tries to get
  * out of what a bot may reach, and writes one line per attempt to stdout (its log):
  *
  *   ATTACK NAME: SUCCEEDED what it got          or          ATTACK NAME: blocked what stopped it
@@ -95,7 +95,7 @@ static struct {
     uint64_t base_seed, opp_seed;
 } opt = { .attack = "none", .base_seed = 1, .opp_seed = 1 };
 
-static hx_rng rng; /* bin/random's */
+static rng_state rng; /* bin/random's */
 static int games;  /* game_start calls so far */
 
 /* ---- output ---- */
@@ -853,21 +853,21 @@ static struct {
     int me, matched;
     double bits;
     hx_game sim;      /* its copy of the true game */
-    hx_rng opp;       /* the opponent's generator */
+    rng_state opp;       /* the opponent's generator */
 } sd;
 
 /* Plays the opponent's attempts in the copy until it is the bot's turn (or the game is over). */
-static void opponent_moves(hx_game *g, hx_rng *opp, int me)
+static void opponent_moves(hx_game *g, rng_state *opp, int me)
 {
     uint16_t legal[HX_MAX_CELLS + 1];
     while (!hx_over(g) && hx_to_move(g) != me) {
         int n = hx_legal(g, legal);
-        hx_attempt(g, legal[hx_rng_below(opp, (uint32_t)n)]);
+        hx_attempt(g, legal[rng_below(opp, (uint32_t)n)]);
     }
 }
 
 /* Whether the bot, to move in g, can force a win against the replayed opponent; *first: the move. */
-static bool forced_win(const hx_game *g, const hx_rng *opp, int me, long *budget, int *first)
+static bool forced_win(const hx_game *g, const rng_state *opp, int me, long *budget, int *first)
 {
     for (int c = 0; c < hx_cells(g) && *budget > 0; c++) {
         if (hx_owner(g, c) != 0 || hx_check(g, c) != 0)
@@ -878,7 +878,7 @@ static bool forced_win(const hx_game *g, const hx_rng *opp, int me, long *budget
         hx_game *h = &stack[depth];
         hx_copy(h, g);
         hx_attempt(h, c);
-        hx_rng r = *opp;
+        rng_state r = *opp;
         if (!hx_over(h))
             opponent_moves(h, &r, me);
         int dummy;
@@ -896,7 +896,7 @@ static void seed_game_start(const bot_state *s)
     sd.on = !sd.broken;
     uint64_t game = unmix64(s->seed) - MIX_GOLDEN * (uint64_t)(s->color + 1);
     uint64_t theirs = mix64(game + MIX_GOLDEN * (uint64_t)((s->color ^ 1) + 1));
-    hx_rng_seed(&sd.opp, opt.opp_seed ^ theirs);
+    rng_seed(&sd.opp, opt.opp_seed ^ theirs);
     if (hx_new(&sd.sim, s->variant, s->rows, s->cols, s->swap_rule ? HX_SWAP_RULE : 0) != 0)
         sd.on = false;
 }
@@ -1008,7 +1008,7 @@ static void per_game_attacks(void)
 static void game_start(const bot_state *s, void *user)
 {
     (void)user;
-    hx_rng_seed(&rng, opt.base_seed ^ s->seed);
+    rng_seed(&rng, opt.base_seed ^ s->seed);
     games++;
     per_game_attacks();
     if (strcmp(opt.attack, "seed") == 0)
@@ -1027,7 +1027,7 @@ static int choose(const bot_state *s, void *user)
     }
     uint16_t legal[HX_MAX_CELLS + 1];
     int n = bot_legal(s, legal);
-    return legal[hx_rng_below(&rng, (uint32_t)n)];
+    return legal[rng_below(&rng, (uint32_t)n)];
 }
 
 static void observe(const bot_state *s, const hx_event *e, void *user)

@@ -156,6 +156,141 @@ static bool misbehave(const char *mode, void *sock)
     return false;
 }
 
+/* A DEALER connected to the coordinator: CurveZMQ over tcp:// with the keys it was given (plain when --mode
+ * plain-tcp, a key pair of its own when --mode stranger). NULL when it cannot connect. */
+static void *connect_to(void *ctx, const char *mode, const char *endpoint)
+{
+    void *sock = zmq_socket(ctx, ZMQ_DEALER);
+    const char *server = getenv("ARENA_SERVER_KEY");
+    if (server && *server && strcmp(mode, "plain-tcp") != 0) {
+        char pub[41], sec[41];
+        snprintf(pub, sizeof pub, "%s", getenv("ARENA_PUBLIC_KEY") ? getenv("ARENA_PUBLIC_KEY") : "");
+        snprintf(sec, sizeof sec, "%s", getenv("ARENA_SECRET_KEY") ? getenv("ARENA_SECRET_KEY") : "");
+        if (strcmp(mode, "stranger") == 0)
+            zmq_curve_keypair(pub, sec);
+        zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, server, strlen(server));
+        zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, pub, 40);
+        zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, sec, 40);
+    }
+    return zmq_connect(sock, endpoint) == 0 ? sock : NULL;
+}
+
+static void say_hello(void *sock, const char *mode, const char *token)
+{
+    memset(&out, 0, sizeof out);
+    out.type = PM_HELLO;
+    out.protocol = PM_VERSION;
+    snprintf(out.token, sizeof out.token, "%s", strcmp(mode, "bad-token") == 0 ? "not-the-token" : token ? token : "");
+    snprintf(out.name, sizeof out.name, "misbehave-%s", mode);
+    snprintf(out.version, sizeof out.version, "1");
+    out.variants = (1u << HX_VARIANT_COUNT) - 1;
+    send_msg(sock, &out);
+}
+
+/* What it knows of the game it plays. */
+typedef struct {
+    const char *mode;
+    void *sock;
+    rng_state rng;
+    uint8_t known[HX_MAX_CELLS];
+    int cells, attempts, first, crash_at;
+    uint32_t move_ms;
+} player;
+
+static void game_start(player *p)
+{
+    memset(p->known, 0, sizeof p->known);
+    p->cells = in.rows * in.cols;
+    p->attempts = 0;
+    p->crash_at = 1 + (int)rng_below(&p->rng, 3);
+    p->first = -1;
+    p->move_ms = in.move_ms;
+    for (int i = 0; i < in.n_own; i++) /* an opening's stones it knows */
+        p->known[in.own[i]] = 1;
+    for (int i = 0; i < in.n_seen; i++)
+        p->known[in.seen[i]] = 1;
+}
+
+/* Its move, or at the attempt its mode names, its misbehaviour. */
+static void turn(player *p)
+{
+    const char *mode = p->mode;
+    for (int i = 0; i < in.n_events; i++)
+        if (in.events[i].kind == HX_EV_OPP_PLACED || in.events[i].kind == HX_EV_SWAP)
+            p->known[in.events[i].cell] = 1;
+    int unknown[HX_MAX_CELLS], u = 0;
+    for (int c = 0; c < p->cells; c++)
+        if (!p->known[c])
+            unknown[u++] = c;
+    p->attempts++;
+    memset(&out, 0, sizeof out);
+    out.type = PM_MOVE;
+    out.game = in.game;
+    /* (mode first: the lowest unknown cell, a deterministic bot) */
+    out.cell = u ? unknown[strcmp(mode, "first") == 0 ? 0 : rng_below(&p->rng, (uint32_t)u)] : 0;
+    bool now = p->attempts == (strcmp(mode, "crash") == 0 ? p->crash_at : 2);
+    if (now && strcmp(mode, "crash") == 0)
+        abort();
+    if (now && strcmp(mode, "exit") == 0)
+        exit(7);
+    if (now && strcmp(mode, "hang") == 0)
+        never_end();
+    if (now && strcmp(mode, "late") == 0)
+        pause_ms((long)p->move_ms + 300);
+    if (now && strcmp(mode, "garbage") == 0) {
+        static const uint8_t junk[] = { 0xc1, 0xc1, 'j', 'u', 'n', 'k' };
+        zmq_send(p->sock, junk, sizeof junk, 0);
+        return;
+    }
+    if (now && misbehave(mode, p->sock))
+        return;
+    if (now && strcmp(mode, "illegal") == 0 && p->first >= 0)
+        out.cell = p->first;
+    if (now && strcmp(mode, "offboard") == 0)
+        out.cell = p->cells + 5;
+    if (now && strcmp(mode, "wrong-game") == 0)
+        out.game = in.game + 1000;
+    send_msg(p->sock, &out);
+    if (now && strcmp(mode, "twice") == 0)
+        send_msg(p->sock, &out);
+}
+
+/* Answers the coordinator until it says shutdown or the connection ends. */
+static void play(player *p, FILE *rec)
+{
+    char why[256];
+    for (;;) {
+        int n = zmq_recv(p->sock, buf, sizeof buf, 0);
+        if (n < 0)
+            return;
+        if (rec) {
+            uint8_t len[4] = { (uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24) };
+            fwrite(len, 1, 4, rec);
+            fwrite(buf, 1, (size_t)n, rec);
+            fflush(rec);
+        }
+        if (pm_decode(buf, (size_t)n, &in, why, sizeof why) != 0)
+            continue;
+        switch (in.type) {
+        case PM_GAME_START: game_start(p); break;
+        case PM_RESULT:
+            if (in.cell >= 0 && in.cell < p->cells)
+                p->known[in.cell] = 1;
+            if (p->first < 0 && in.cell >= 0 && in.cell < p->cells)
+                p->first = in.cell; /* known now: placed, rejected or collided */
+            break;
+        case PM_PING:
+            out.type = PM_PONG;
+            out.nonce = in.nonce;
+            send_msg(p->sock, &out);
+            break;
+        case PM_SHUTDOWN: return;
+        case PM_TURN: turn(p); break;
+        default: break;
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = "play", *endpoint = getenv("ARENA_ENDPOINT"), *token = getenv("ARENA_TOKEN");
@@ -172,19 +307,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "slow-start") == 0)
         pause_ms(3000);
-    void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_DEALER);
-    const char *server = getenv("ARENA_SERVER_KEY"); /* CurveZMQ over tcp:// (plain when --mode plain-tcp) */
-    if (server && *server && strcmp(mode, "plain-tcp") != 0) {
-        char pub[41], sec[41];
-        snprintf(pub, sizeof pub, "%s", getenv("ARENA_PUBLIC_KEY") ? getenv("ARENA_PUBLIC_KEY") : "");
-        snprintf(sec, sizeof sec, "%s", getenv("ARENA_SECRET_KEY") ? getenv("ARENA_SECRET_KEY") : "");
-        if (strcmp(mode, "stranger") == 0)
-            zmq_curve_keypair(pub, sec);
-        zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, server, strlen(server));
-        zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, pub, 40);
-        zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, sec, 40);
-    }
-    if (zmq_connect(sock, endpoint) != 0)
+    void *ctx = zmq_ctx_new(), *sock = connect_to(ctx, mode, endpoint);
+    if (!sock)
         return 1;
     if (strcmp(mode, "no-hello") == 0)
         for (;;)
@@ -194,106 +318,13 @@ int main(int argc, char **argv)
         for (;;)
             pause_ms(1000);
     }
-    memset(&out, 0, sizeof out);
-    out.type = PM_HELLO;
-    out.protocol = PM_VERSION;
-    snprintf(out.token, sizeof out.token, "%s", strcmp(mode, "bad-token") == 0 ? "not-the-token" : token ? token : "");
-    snprintf(out.name, sizeof out.name, "misbehave-%s", mode);
-    snprintf(out.version, sizeof out.version, "1");
-    out.variants = (1u << HX_VARIANT_COUNT) - 1;
-    send_msg(sock, &out);
+    say_hello(sock, mode, token);
 
-    hx_rng rng;
-    hx_rng_seed(&rng, (uint64_t)getpid());
-    uint8_t known[HX_MAX_CELLS] = { 0 };
-    int cells = 0, attempts = 0, first = -1, crash_at = 3;
-    uint32_t move_ms = 1000;
-    char why[256];
+    static player p;
+    p = (player){ .mode = mode, .sock = sock, .first = -1, .crash_at = 3, .move_ms = 1000 };
+    rng_seed(&p.rng, (uint64_t)getpid());
     FILE *rec = record ? fopen(record, "ab") : NULL;
-    for (;;) {
-        int n = zmq_recv(sock, buf, sizeof buf, 0);
-        if (n < 0)
-            break;
-        if (rec) {
-            uint8_t len[4] = { (uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24) };
-            fwrite(len, 1, 4, rec);
-            fwrite(buf, 1, (size_t)n, rec);
-            fflush(rec);
-        }
-        if (pm_decode(buf, (size_t)n, &in, why, sizeof why) != 0)
-            continue;
-        switch (in.type) {
-        case PM_GAME_START:
-            memset(known, 0, sizeof known);
-            cells = in.rows * in.cols;
-            attempts = 0;
-            crash_at = 1 + (int)hx_rng_below(&rng, 3);
-            first = -1;
-            move_ms = in.move_ms;
-            for (int i = 0; i < in.n_own; i++) /* an opening's stones it knows */
-                known[in.own[i]] = 1;
-            for (int i = 0; i < in.n_seen; i++)
-                known[in.seen[i]] = 1;
-            break;
-        case PM_RESULT:
-            if (in.cell >= 0 && in.cell < cells)
-                known[in.cell] = 1;
-            if (first < 0 && in.cell >= 0 && in.cell < cells)
-                first = in.cell; /* known now: placed, rejected or collided */
-            break;
-        case PM_PING:
-            out.type = PM_PONG;
-            out.nonce = in.nonce;
-            send_msg(sock, &out);
-            break;
-        case PM_SHUTDOWN:
-            goto done;
-        case PM_TURN: {
-            for (int i = 0; i < in.n_events; i++)
-                if (in.events[i].kind == HX_EV_OPP_PLACED || in.events[i].kind == HX_EV_SWAP)
-                    known[in.events[i].cell] = 1;
-            int unknown[HX_MAX_CELLS], u = 0;
-            for (int c = 0; c < cells; c++)
-                if (!known[c])
-                    unknown[u++] = c;
-            attempts++;
-            memset(&out, 0, sizeof out);
-            out.type = PM_MOVE;
-            out.game = in.game;
-            /* (mode first: the lowest unknown cell, a deterministic bot) */
-            out.cell = u ? unknown[strcmp(mode, "first") == 0 ? 0 : hx_rng_below(&rng, (uint32_t)u)] : 0;
-            bool now = attempts == (strcmp(mode, "crash") == 0 ? crash_at : 2);
-            if (now && strcmp(mode, "crash") == 0)
-                abort();
-            if (now && strcmp(mode, "exit") == 0)
-                exit(7);
-            if (now && strcmp(mode, "hang") == 0)
-                never_end();
-            if (now && strcmp(mode, "late") == 0)
-                pause_ms((long)move_ms + 300);
-            if (now && strcmp(mode, "garbage") == 0) {
-                static const uint8_t junk[] = { 0xc1, 0xc1, 'j', 'u', 'n', 'k' };
-                zmq_send(sock, junk, sizeof junk, 0);
-                break;
-            }
-            if (now && misbehave(mode, sock))
-                break;
-            if (now && strcmp(mode, "illegal") == 0 && first >= 0)
-                out.cell = first;
-            if (now && strcmp(mode, "offboard") == 0)
-                out.cell = cells + 5;
-            if (now && strcmp(mode, "wrong-game") == 0)
-                out.game = in.game + 1000;
-            send_msg(sock, &out);
-            if (now && strcmp(mode, "twice") == 0)
-                send_msg(sock, &out);
-            break;
-        }
-        default:
-            break;
-        }
-    }
-done:
+    play(&p, rec);
     if (rec)
         fclose(rec);
     zmq_close(sock);

@@ -20,12 +20,12 @@ static void per_move(hx_variant v)
     long moves = 0;
     volatile long sink = 0;
     for (uint64_t seed = 1; seed <= 100; seed++) {
-        hx_rng rng, orng;
-        hx_rng_seed(&rng, seed);
-        hx_rng_seed(&orng, seed + 1000);
+        rng_state rng, orng;
+        rng_seed(&rng, seed);
+        rng_seed(&orng, seed + 1000);
         uint16_t jitter[HX_MAX_CELLS];
         for (int i = 0; i < 121; i++)
-            jitter[i] = (uint16_t)hx_rng_below(&rng, BB_JITTER_MAX + 1);
+            jitter[i] = (uint16_t)rng_below(&rng, BB_JITTER_MAX + 1);
         int builder = (int)(seed % 2);
         hx_new(&g, v, 11, 11, 0);
         while (!hx_over(&g)) {
@@ -45,12 +45,12 @@ static void per_move(hx_variant v)
             int cell = 0;
             double t0 = clk_now();
             for (int k = 0; k < 20; k++) {
-                hx_rng r2 = rng;
+                rng_state r2 = rng;
                 cell = bb_choose(&p, &o, &r2, NULL);
             }
             double t1 = clk_now();
             for (int k = 0; k < 20; k++) {
-                hx_rng r2 = rng;
+                rng_state r2 = rng;
                 sink += hx_random_legal(&g, &r2);
             }
             double t2 = clk_now();

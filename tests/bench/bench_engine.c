@@ -17,8 +17,8 @@ static volatile uint64_t sink;
 static double engine_rate(hx_variant v, int rows, int cols, double secs)
 {
     hx_game g;
-    hx_rng rng;
-    hx_rng_seed(&rng, 42);
+    rng_state rng;
+    rng_seed(&rng, 42);
     uint64_t attempts = 0, wins = 0;
     double t0 = clk_now(), t;
     do {
@@ -84,8 +84,8 @@ static void naive_attempt(naive *g, int cell)
 static double naive_rate(hx_variant v, int rows, int cols, double secs)
 {
     naive g;
-    hx_rng rng;
-    hx_rng_seed(&rng, 42);
+    rng_state rng;
+    rng_seed(&rng, 42);
     uint64_t attempts = 0;
     int legal[HX_MAX_CELLS];
     double t0 = clk_now(), t;
@@ -99,7 +99,7 @@ static double naive_rate(hx_variant v, int rows, int cols, double secs)
                 for (int c = 0; c < g.n; c++)
                     if (g.board[c] != p + 1 && !g.known[p][c] && (g.dark || g.board[c] == 0))
                         legal[n++] = c;
-                naive_attempt(&g, legal[hx_rng_below(&rng, (uint32_t)n)]);
+                naive_attempt(&g, legal[rng_below(&rng, (uint32_t)n)]);
                 attempts++;
             }
         }
@@ -111,8 +111,8 @@ static double naive_rate(hx_variant v, int rows, int cols, double secs)
 static void copies(int rows, int cols)
 {
     hx_game g, c;
-    hx_rng rng;
-    hx_rng_seed(&rng, 1);
+    rng_state rng;
+    rng_seed(&rng, 1);
     hx_new(&g, HX_CLASSICAL, rows, cols, 0);
     for (int i = 0; i < rows * cols / 2; i++)
         hx_attempt(&g, hx_random_legal(&g, &rng));
@@ -145,8 +145,8 @@ static void copies(int rows, int cols)
 static void keys(int rows, int cols)
 {
     hx_game g;
-    hx_rng rng;
-    hx_rng_seed(&rng, 1);
+    rng_state rng;
+    rng_seed(&rng, 1);
     hx_new(&g, HX_CLASSICAL_FLASH, rows, cols, 0);
     for (int i = 0; i < rows * cols && !hx_over(&g); i++)
         hx_attempt(&g, hx_random_legal(&g, &rng));

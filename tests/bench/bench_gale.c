@@ -133,8 +133,8 @@ static double rate(int m, int rows, int cols, double secs)
 int main(void)
 {
     static const int sides[] = { 5, 7, 11 };
-    hx_rng rng;
-    hx_rng_seed(&rng, 7);
+    rng_state rng;
+    rng_seed(&rng, 7);
     printf("Gale's algorithm: winners of random full boards per second (millions), one core\n");
     printf("%-6s %12s %12s %14s %12s %12s %14s\n", "board", "fill+walk", "walk alone", "fill+2 paths",
            "union-find", "BFS", "fill+walk/UF");
@@ -142,7 +142,7 @@ int main(void)
         int n = sides[s];
         for (int i = 0; i < BOARDS; i++)
             for (int c = 0; c < n * n; c++)
-                boards[i][c] = (uint8_t)(hx_rng_next(&rng) >> 63);
+                boards[i][c] = (uint8_t)(rng_next(&rng) >> 63);
         double fill = rate(M_GALE_FILL, n, n, 1.0), walk = rate(M_GALE_WALK, n, n, 1.0);
         double both = rate(M_GALE_BOTH, n, n, 1.0), uf = rate(M_UF, n, n, 1.0), bfs = rate(M_BFS, n, n, 1.0);
         char name[16];

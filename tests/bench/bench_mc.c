@@ -11,7 +11,7 @@
 static volatile uint64_t sink;
 
 /* A position a third of the cells of random attempts into a game of v, the player to move (not over). */
-static void position(hx_game *g, hx_variant v, int side, hx_rng *rng)
+static void position(hx_game *g, hx_variant v, int side, rng_state *rng)
 {
     do {
         hx_new(g, v, side, side, 0);
@@ -21,7 +21,7 @@ static void position(hx_game *g, hx_variant v, int side, hx_rng *rng)
 }
 
 /* Samples per second of the pivotal scorer (two walks) on the position. */
-static double two_walks(mc_sampler *s, double secs, hx_rng *rng)
+static double two_walks(mc_sampler *s, double secs, rng_state *rng)
 {
     static uint32_t mark[HX_MAX_CELLS], score[HX_MAX_CELLS];
     uint32_t stamp = 0;
@@ -37,7 +37,7 @@ static double two_walks(mc_sampler *s, double secs, hx_rng *rng)
 }
 
 /* Samples per second of the flip method: sample and alternate fill, then one walk per flipped empty cell. */
-static double flips(mc_sampler *s, double secs, hx_rng *rng)
+static double flips(mc_sampler *s, double secs, rng_state *rng)
 {
     static uint32_t score[HX_MAX_CELLS];
     uint64_t n = 0;
@@ -50,7 +50,7 @@ static double flips(mc_sampler *s, double secs, hx_rng *rng)
                 continue;
             int end = h + (s->n_unknown - h) / 2;
             for (int i = h; i < end; i++) {
-                int j = i + (int)hx_rng_below(rng, (uint32_t)(s->n_unknown - i));
+                int j = i + (int)rng_below(rng, (uint32_t)(s->n_unknown - i));
                 uint16_t c = s->unknown[j];
                 s->unknown[j] = s->unknown[i], s->unknown[i] = c;
                 gale_set(&s->board, c, opp);
@@ -76,8 +76,8 @@ int main(void)
     static mc_sampler s;
     static const int sides[] = { 5, 7, 11 };
     static const hx_variant vs[] = { HX_CLASSICAL, HX_HEX };
-    hx_rng rng;
-    hx_rng_seed(&rng, 3);
+    rng_state rng;
+    rng_seed(&rng, 3);
     printf("mc: samples per second (sample + fill + 2 Gale walks + scores), one core, positions a third into a game\n");
     printf("%-10s %-6s %14s %20s %8s\n", "variant", "board", "two walks", "flip every cell", "ratio");
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)

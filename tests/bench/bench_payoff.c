@@ -35,8 +35,8 @@ int main(void)
 
         hx_game start, g;
         hx_new(&start, cases[i].v, cases[i].rows, cases[i].cols, 0);
-        hx_rng rng;
-        hx_rng_seed(&rng, 42);
+        rng_state rng;
+        rng_seed(&rng, 42);
         uint64_t attempts = 0;
         t0 = clk_now();
         for (uint64_t k = 0; k < entries; k++) {

@@ -60,7 +60,7 @@ static void board(int rows, int cols)
 }
 
 /* Plays random classical attempts until `unknown` cells are unknown to the player to move. */
-static void bot_case(hx_rng *rng, int unknown, double *worst, double *total, int *searched, int *found)
+static void bot_case(rng_state *rng, int unknown, double *worst, double *total, int *searched, int *found)
 {
     hx_game g;
     hx_new(&g, HX_CLASSICAL, 8, 8, 0);
@@ -94,7 +94,7 @@ static void bot_case(hx_rng *rng, int unknown, double *worst, double *total, int
             *found += r == 1;
             return;
         }
-        hx_attempt(&g, cells[hx_rng_below(rng, (uint64_t)n)]);
+        hx_attempt(&g, cells[rng_below(rng, (uint64_t)n)]);
     }
 }
 
@@ -103,8 +103,8 @@ int main(void)
     printf("pONE search, classical Dark Hex (every reachable key solved)\n");
     board(3, 3);
     board(4, 3);
-    hx_rng rng;
-    hx_rng_seed(&rng, 7);
+    rng_state rng;
+    rng_seed(&rng, 7);
     for (int unknown = 16; unknown <= 32; unknown += 8) {
         double worst = 0, total = 0;
         int searched = 0, found = 0;

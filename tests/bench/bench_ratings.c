@@ -13,8 +13,8 @@
 int main(void)
 {
     enum { N = 50, GAMES = 1000000 };
-    hx_rng rng;
-    hx_rng_seed(&rng, 1);
+    rng_state rng;
+    rng_seed(&rng, 1);
     double truth[N];
     for (int i = 0; i < N; i++)
         truth[i] = -600 + 1200.0 * i / (N - 1);
@@ -23,11 +23,11 @@ int main(void)
     if (!black || !white || !won)
         return 1;
     for (int k = 0; k < GAMES; k++) {
-        int b = (int)hx_rng_below(&rng, N), w = (int)hx_rng_below(&rng, N - 1);
+        int b = (int)rng_below(&rng, N), w = (int)rng_below(&rng, N - 1);
         w += w >= b;
         double p = 1 / (1 + pow(10, -(truth[b] - truth[w] + 50) / 400));
         black[k] = b, white[k] = w;
-        won[k] = (double)(hx_rng_next(&rng) >> 11) * 0x1.0p-53 < p;
+        won[k] = (double)(rng_next(&rng) >> 11) * 0x1.0p-53 < p;
     }
     double t0 = clk_now();
     long sum = 0;

@@ -53,10 +53,10 @@ static double write_league(const char *path, int n, int k, int shards, long *att
         ids[a] = store_agent(s, name, "bin/random", "1.0", "0123456789abcdef");
     }
     store_planned *plan = calloc((size_t)n, sizeof *plan);
-    hx_rng rng;
-    hx_rng_seed(&rng, 7);
+    rng_state rng;
+    rng_seed(&rng, 7);
     for (int i = 0; i < n; i++) {
-        int b = (int)hx_rng_below(&rng, AGENTS), w = (b + 1 + (int)hx_rng_below(&rng, AGENTS - 1)) % AGENTS;
+        int b = (int)rng_below(&rng, AGENTS), w = (b + 1 + (int)rng_below(&rng, AGENTS - 1)) % AGENTS;
         plan[i] = (store_planned){ .n = i, .variant = i % 2 ? HX_ABRUPT : HX_CLASSICAL, .rows = 5, .cols = 5,
                                    .seed = (uint64_t)i, .pair = -1 };
         snprintf(plan[i].black, sizeof plan[i].black, "a%d", b);
@@ -74,18 +74,18 @@ static double write_league(const char *path, int n, int k, int shards, long *att
     }
     double t0 = clk_now();
     static double think[HX_MAX_ATTEMPTS];
-    hx_rng_seed(&rng, 11);
+    rng_seed(&rng, 11);
     for (int i = 0; i < left; i++) {
         if (pending[i].n % shards != k - 1)
             continue;
         hx_game g;
-        hx_rng game_rng;
-        hx_rng_seed(&game_rng, pending[i].seed); /* the same game whichever shard plays it */
+        rng_state game_rng;
+        rng_seed(&game_rng, pending[i].seed); /* the same game whichever shard plays it */
         hx_new(&g, pending[i].variant, 5, 5, 0);
         while (!hx_over(&g))
             hx_attempt(&g, hx_random_legal(&g, &game_rng));
         for (int q = 0; q < hx_num_attempts(&g); q++)
-            think[q] = 0.05 + 0.001 * (double)hx_rng_below(&rng, 5000);
+            think[q] = 0.05 + 0.001 * (double)rng_below(&rng, 5000);
         *attempts += hx_num_attempts(&g);
         store_game_rec rec = { .run = run_id, .black = ids[pending[i].black[1] - '0'],
                                .white = ids[pending[i].white[1] - '0'], .seed = pending[i].seed,

@@ -15,8 +15,8 @@
 
 static double playouts_per_second(hx_variant v, int rows, int cols)
 {
-    hx_rng rng;
-    hx_rng_seed(&rng, 1);
+    rng_state rng;
+    rng_seed(&rng, 1);
     long games = 0;
     double t0 = clk_now();
     while (clk_now() - t0 < 1)

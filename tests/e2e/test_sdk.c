@@ -124,8 +124,8 @@ static void play_every_variant(char *const argv[], const char *name, bool garbag
         assert_non_null(strstr(got.message, "invalid MessagePack"));
     }
 
-    hx_rng rng;
-    hx_rng_seed(&rng, 8);
+    rng_state rng;
+    rng_seed(&rng, 8);
     uint64_t id = 100;
     int bot_wins = 0, games = 0;
     for (int v = 0; v < HX_VARIANT_COUNT; v++) {
@@ -175,14 +175,14 @@ static void an_opening_is_the_state_of_its_moves(void **state)
     static bot_state s;
     static hx_event truth[HX_MAX_EVENTS];
     uint16_t legal[HX_MAX_CELLS + 1], legal2[HX_MAX_CELLS + 1];
-    hx_rng rng;
-    hx_rng_seed(&rng, 11);
+    rng_state rng;
+    rng_seed(&rng, 11);
     int checked = 0;
     for (int v = 0; v < HX_VARIANT_COUNT; v++)
         for (int game = 0; game < 300; game++) {
-            int rows = 2 + (int)hx_rng_below(&rng, 4), cols = 2 + (int)hx_rng_below(&rng, 4);
+            int rows = 2 + (int)rng_below(&rng, 4), cols = 2 + (int)rng_below(&rng, 4);
             unsigned flags = v == HX_HEX && rows == cols && game % 2 ? HX_SWAP_RULE : 0;
-            int k = (int)hx_rng_below(&rng, 6);
+            int k = (int)rng_below(&rng, 6);
             uint16_t cells[6];
             /* the same stones as moves: a player's event log is what its turns and results told it
              * (tests/unit/test_referee.c) */
@@ -190,7 +190,7 @@ static void an_opening_is_the_state_of_its_moves(void **state)
             int played = 0;
             for (; played < k && !hx_over(&moves.game); played++) {
                 do
-                    cells[played] = (uint16_t)hx_rng_below(&rng, (uint32_t)(rows * cols));
+                    cells[played] = (uint16_t)rng_below(&rng, (uint32_t)(rows * cols));
                 while (hx_owner(&moves.game, cells[played]) != 0);
                 assert_int_equal(ref_move(&moves, cells[played], &m), HX_PLACED);
             }

@@ -475,7 +475,7 @@ static void deliver(model *m, int p, const pm_msg *msg, tally *t)
 /* An attempt for the player to move: mostly a cell it does not know to be occupied; rarely one it knows
  * (its own stone, a learned opponent stone), a cell off the board or a swap out of place, all of which
  * must be refused; the swap a third of the times it is allowed. */
-static int choose(const model *m, hx_rng *rng)
+static int choose(const model *m, rng_state *rng)
 {
     int unknown[HX_MAX_CELLS], known[HX_MAX_CELLS], nu = 0, nk = 0;
     const uint8_t *view = m->view[m->to_move];
@@ -485,17 +485,17 @@ static int choose(const model *m, hx_rng *rng)
         else
             unknown[nu++] = c;
     }
-    uint32_t x = hx_rng_below(rng, 1000);
+    uint32_t x = rng_below(rng, 1000);
     if (x < 15 && nk > 0)
-        return known[hx_rng_below(rng, (uint32_t)nk)];
+        return known[rng_below(rng, (uint32_t)nk)];
     if (x >= 15 && x < 18)
-        return m->cells + (int)hx_rng_below(rng, (uint32_t)(HX_MAX_CELLS - m->cells));
+        return m->cells + (int)rng_below(rng, (uint32_t)(HX_MAX_CELLS - m->cells));
     if (x >= 18 && x < 21)
         return HX_SWAP;
-    if (swap_allowed(m) && hx_rng_below(rng, 3) == 0)
+    if (swap_allowed(m) && rng_below(rng, 3) == 0)
         return HX_SWAP;
     assert_true(nu > 0); /* a full board has a winner */
-    return unknown[hx_rng_below(rng, (uint32_t)nu)];
+    return unknown[rng_below(rng, (uint32_t)nu)];
 }
 
 /* The detail the coordinator stores and sends for an illegal attempt. */
@@ -514,13 +514,13 @@ static void illegal_detail(const model *m, int cell, int err, char *out, size_t 
 
 /* One game through the referee, as arena/coordinator/runner.c plays it: game_start to both, then turn / move / result
  * until the game is over (or an illegal attempt is forfeited), then game_end to both. */
-static void audit_game(model *m, hx_rng *rng, int config, int rows, int cols, uint64_t id, tally *t)
+static void audit_game(model *m, rng_state *rng, int config, int rows, int cols, uint64_t id, tally *t)
 {
     static hx_referee r;
     static pm_msg msg, untouched;
     const hx_variant v = config == CONFIG_SWAP ? HX_HEX : (hx_variant)config;
     const bool swap_rule = config == CONFIG_SWAP;
-    uint64_t s0 = hx_rng_next(rng), s1 = hx_rng_next(rng);
+    uint64_t s0 = rng_next(rng), s1 = rng_next(rng);
     if (ref_init(&r, id, v, rows, cols, swap_rule ? HX_SWAP_RULE : 0) != 0)
         fail_msg("ref_init %s %dx%d refused", config_name(config), rows, cols);
     model_start(m, id, v, rows, cols, swap_rule, s0, s1);
@@ -550,7 +550,7 @@ static void audit_game(model *m, hx_rng *rng, int config, int rows, int cols, ui
                              memcmp(&msg, &untouched, sizeof msg) ? "a message was written" : "no message",
                              hx_num_attempts(&r.game) != before || hx_to_move(&r.game) != p ? "changed" : "unchanged");
                 t->refused++;
-                if (hx_rng_below(rng, 8) == 0) { /* the coordinator's answer: the game is forfeited */
+                if (rng_below(rng, 8) == 0) { /* the coordinator's answer: the game is forfeited */
                     char detail[PM_MAX_STRING + 1];
                     illegal_detail(m, cell, rc, detail, sizeof detail);
                     model_end(m, p ^ 1, HX_END_ILLEGAL, detail);
@@ -593,8 +593,8 @@ static void random_games_tell_each_player_exactly_what_it_may_know(void **state)
     static model m;
     tally t[CONFIG_COUNT];
     memset(t, 0, sizeof t);
-    hx_rng rng;
-    hx_rng_seed(&rng, AUDIT_SEED);
+    rng_state rng;
+    rng_seed(&rng, AUDIT_SEED);
     for (long g = 0; g < AUDIT_GAMES; g++) {
         int config = (int)(g % CONFIG_COUNT);
         long k = g / CONFIG_COUNT;

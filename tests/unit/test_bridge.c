@@ -248,8 +248,8 @@ static void hidden_estimates_follow_the_events(void **state)
     assert_int_equal(bb_hidden_estimate(HX_CLASSICAL, HX_BLACK, ev, n, 1), 0);
     /* random games, for the player to move: exact in classical and abrupt-noisy (every lost turn is told),
      * never below the truth in abrupt (an untold collision also ends a turn) */
-    hx_rng rng;
-    hx_rng_seed(&rng, 5);
+    rng_state rng;
+    rng_seed(&rng, 5);
     static const hx_variant vars[3] = { HX_CLASSICAL, HX_ABRUPT_NOISY, HX_ABRUPT };
     for (int v = 0; v < 3; v++)
         for (int k = 0; k < 200; k++) {

@@ -108,8 +108,8 @@ static void random_boards_match_a_search(void **state)
                                     { 5, 9 }, { 11, 7 }, { 2, 19 }, { 19, 3 }, { 19, 19 } };
     static gale_board g;
     uint8_t b[HX_MAX_CELLS];
-    hx_rng rng;
-    hx_rng_seed(&rng, 2024);
+    rng_state rng;
+    rng_seed(&rng, 2024);
     long total = 0;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         int rows = sizes[s][0], cols = sizes[s][1], n = rows * cols;
@@ -119,7 +119,7 @@ static void random_boards_match_a_search(void **state)
             uint64_t bits = 0;
             for (int i = 0; i < n; i++) {
                 if (i % 64 == 0)
-                    bits = hx_rng_next(&rng);
+                    bits = rng_next(&rng);
                 b[i] = (bits >> (i % 64) & 1) ? HX_BLACK : HX_WHITE;
             }
             bool black = bfs_joins(b, rows, cols, HX_BLACK);

@@ -106,8 +106,8 @@ static void random_games_agree_with_a_plain_model(void **state)
 {
     (void)state;
     static const int shapes[][2] = { { 2, 2 }, { 2, 7 }, { 7, 2 }, { 3, 5 }, { 5, 3 }, { 11, 11 }, { 19, 19 }, { 19, 2 } };
-    hx_rng rng;
-    hx_rng_seed(&rng, 7);
+    rng_state rng;
+    rng_seed(&rng, 7);
     uint16_t key[HX_MAX_EVENTS];
     for (int v = 0; v < HX_VARIANT_COUNT; v++) {
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
@@ -165,18 +165,18 @@ static void random_games_agree_with_a_plain_model(void **state)
 static void copies_continue_identically(void **state)
 {
     (void)state;
-    hx_rng r1, r2;
+    rng_state r1, r2;
     for (int v = 0; v < HX_VARIANT_COUNT; v++) {
         hx_game g, c, d;
         start(&g, (hx_variant)v, 5, 4, 0);
-        hx_rng_seed(&r1, (uint64_t)v);
+        rng_seed(&r1, (uint64_t)v);
         for (int i = 0; i < 8 && !hx_over(&g); i++)
             hx_attempt(&g, hx_random_legal(&g, &r1));
         memset(&c, 0xab, sizeof c);
         hx_copy(&c, &g);
         d = g;
         r2 = r1;
-        hx_rng r3 = r1;
+        rng_state r3 = r1;
         while (!hx_over(&g)) {
             int a = hx_random_legal(&g, &r1), b = hx_random_legal(&c, &r2), e = hx_random_legal(&d, &r3);
             assert_int_equal(a, b);
@@ -199,12 +199,12 @@ static void playout_matches_the_attempt_loop(void **state)
     for (int v = 0; v < HX_VARIANT_COUNT; v++)
         for (uint64_t seed = 0; seed < 20; seed++) {
             hx_game a, b;
-            hx_rng ra, rb;
+            rng_state ra, rb;
             unsigned flags = v == HX_HEX && seed % 2 ? HX_SWAP_RULE : 0;
             start(&a, (hx_variant)v, 6, 6, flags);
             start(&b, (hx_variant)v, 6, 6, flags);
-            hx_rng_seed(&ra, seed);
-            hx_rng_seed(&rb, seed);
+            rng_seed(&ra, seed);
+            rng_seed(&rb, seed);
             int n = 0;
             while (!hx_over(&a)) {
                 hx_attempt(&a, hx_random_legal(&a, &ra));
@@ -225,8 +225,8 @@ static void random_choice_is_uniform(void **state)
 {
     (void)state;
     hx_game g;
-    hx_rng rng;
-    hx_rng_seed(&rng, 3);
+    rng_state rng;
+    rng_seed(&rng, 3);
     start(&g, HX_CLASSICAL, 3, 3, 0);
     play(&g, "b2 b2", NULL); /* White to move with 8 legal cells */
     int hits[HX_MAX_CELLS] = { 0 };

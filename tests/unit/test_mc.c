@@ -12,11 +12,11 @@ static const int sizes[][2] = { { 2, 2 }, { 3, 3 }, { 3, 4 }, { 4, 3 }, { 5, 5 }
 
 /* A random position of a random game in variant v on a random board from `sizes`, not over, with the player
  * to move; returns false when the game ended before the chosen point (the caller draws again). */
-static bool random_position(hx_game *g, hx_variant v, hx_rng *rng)
+static bool random_position(hx_game *g, hx_variant v, rng_state *rng)
 {
-    int k = (int)hx_rng_below(rng, N_SIZES);
+    int k = (int)rng_below(rng, N_SIZES);
     hx_new(g, v, sizes[k][0], sizes[k][1], 0);
-    int stop = (int)hx_rng_below(rng, (uint32_t)(2 * hx_cells(g)));
+    int stop = (int)rng_below(rng, (uint32_t)(2 * hx_cells(g)));
     for (int i = 0; i < stop && !hx_over(g); i++)
         hx_attempt(g, hx_random_legal(g, rng));
     return !hx_over(g);
@@ -35,9 +35,9 @@ static void sampler_never_contradicts_the_view(void **state)
     (void)state;
     static mc_sampler s;
     hx_game g;
-    hx_rng rng, draw;
-    hx_rng_seed(&rng, 11);
-    hx_rng_seed(&draw, 12);
+    rng_state rng, draw;
+    rng_seed(&rng, 11);
+    rng_seed(&draw, 12);
     long samples = 0, positions = 0, failed = 0, spread = 0;
     for (int v = HX_CLASSICAL; v < HX_VARIANT_COUNT; v++) {
         long per_variant = 0;
@@ -96,8 +96,8 @@ static void hex_has_no_hidden_stones(void **state)
     (void)state;
     static mc_sampler s;
     hx_game g;
-    hx_rng rng;
-    hx_rng_seed(&rng, 3);
+    rng_state rng;
+    rng_seed(&rng, 3);
     for (int n = 0; n < 2000; n++) {
         if (!random_position(&g, HX_HEX, &rng))
             continue;
@@ -113,8 +113,8 @@ static void chosen_moves_are_legal(void **state)
     (void)state;
     static mc_sampler s;
     hx_game g;
-    hx_rng rng;
-    hx_rng_seed(&rng, 5);
+    rng_state rng;
+    rng_seed(&rng, 5);
     int tested = 0;
     for (int v = 0; v < HX_VARIANT_COUNT; v++)
         for (int n = 0; n < 600;) {
@@ -137,8 +137,8 @@ static void beats_random_with_legal_moves(void **state)
     static mc_sampler s;
     static const hx_variant vs[] = { HX_HEX, HX_CLASSICAL, HX_ABRUPT, HX_ABRUPT_NOISY };
     hx_game g;
-    hx_rng rng;
-    hx_rng_seed(&rng, 9);
+    rng_state rng;
+    rng_seed(&rng, 9);
     for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) {
         int wins = 0, games = 20;
         for (int i = 0; i < games; i++) {
@@ -169,8 +169,8 @@ static void finds_the_winning_cell(void **state)
     (void)state;
     static mc_sampler s;
     hx_game g;
-    hx_rng rng;
-    hx_rng_seed(&rng, 1);
+    rng_state rng;
+    rng_seed(&rng, 1);
     hx_new(&g, HX_HEX, 3, 3, 0);
     play(&g, "b1 a1 b3 c3", NULL);
     mc_sampler_of_game(&s, &g, HX_BLACK);

@@ -370,8 +370,8 @@ static void mccfr_baseline_converges(void **state)
 static void keys_bots_compute_match_the_engine(void **state)
 {
     (void)state;
-    hx_rng rng;
-    hx_rng_seed(&rng, 5);
+    rng_state rng;
+    rng_seed(&rng, 5);
     for (int v = HX_CLASSICAL; v < HX_VARIANT_COUNT; v++) {
         for (int game = 0; game < 200; game++) {
             hx_game g;
@@ -390,7 +390,7 @@ static void keys_bots_compute_match_the_engine(void **state)
                 assert_true(hx_view_key(&g, p) != hx_view_key(&g, 1 - p));
                 uint16_t legal[HX_MAX_CELLS + 1];
                 int k = hx_legal(&g, legal);
-                hx_attempt(&g, legal[hx_rng_below(&rng, (uint32_t)k)]);
+                hx_attempt(&g, legal[rng_below(&rng, (uint32_t)k)]);
             }
         }
     }

@@ -349,18 +349,18 @@ static void mutations_never_crash(void **state)
     uint8_t base[512], mutant[512];
     size_t n = pm_encode(&m, base, sizeof base);
     assert_true(n > 0);
-    hx_rng rng;
-    hx_rng_seed(&rng, 11);
+    rng_state rng;
+    rng_seed(&rng, 11);
     int accepted = 0;
     for (int trial = 0; trial < 200000; trial++) {
         memcpy(mutant, base, n);
         size_t len = n;
-        int edits = 1 + (int)hx_rng_below(&rng, 4);
+        int edits = 1 + (int)rng_below(&rng, 4);
         for (int e = 0; e < edits; e++) {
-            size_t at = hx_rng_below(&rng, (uint32_t)len);
-            switch (hx_rng_below(&rng, 3)) {
-            case 0: mutant[at] = (uint8_t)hx_rng_next(&rng); break;
-            case 1: mutant[at] ^= (uint8_t)(1u << hx_rng_below(&rng, 8)); break;
+            size_t at = rng_below(&rng, (uint32_t)len);
+            switch (rng_below(&rng, 3)) {
+            case 0: mutant[at] = (uint8_t)rng_next(&rng); break;
+            case 1: mutant[at] ^= (uint8_t)(1u << rng_below(&rng, 8)); break;
             default: len = at + 1; break; /* truncate */
             }
         }

@@ -19,9 +19,9 @@
 #include "tabulate.h"
 #include "test_util.h"
 
-static double uniform(hx_rng *r)
+static double uniform(rng_state *r)
 {
-    return (double)(hx_rng_next(r) >> 11) * 0x1.0p-53;
+    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
 }
 
 static void recovers_true_ratings_and_advantage(void **state)
@@ -32,8 +32,8 @@ static void recovers_true_ratings_and_advantage(void **state)
     int covered = 0, adv_covered = 0;
     double worst = 0;
     for (int rep = 0; rep < REPS; rep++) {
-        hx_rng rng;
-        hx_rng_seed(&rng, 100 + (uint64_t)rep);
+        rng_state rng;
+        rng_seed(&rng, 100 + (uint64_t)rep);
         rt_data d;
         assert_int_equal(rt_data_init(&d, N, 1), 0);
         for (int b = 0; b < N; b++)
@@ -189,7 +189,7 @@ static void tables_write_exact_values_and_nulls(void **state)
     tb_free(&t);
 }
 
-static void store_one(store_db *s, int64_t run, int64_t black, int64_t white, uint64_t seed, double p, hx_rng *rng,
+static void store_one(store_db *s, int64_t run, int64_t black, int64_t white, uint64_t seed, double p, rng_state *rng,
                       const hx_game *g, int64_t schedule)
 {
     store_game_rec rec = { .run = run, .black = black, .white = white, .seed = seed,
@@ -216,8 +216,8 @@ static void make_db(const char *path)
     int64_t id[3] = { store_agent(s, "random", "bin/random", "1.0", "aaaa"),
                       store_agent(s, "bridge", "bin/bridge", "1.0", "bbbb"),
                       store_agent(s, "cfr", "bin/policy-bot", "1.0", "cccc") };
-    hx_rng rng;
-    hx_rng_seed(&rng, 42);
+    rng_state rng;
+    rng_seed(&rng, 42);
     const double strength[3] = { 0, 0.8, 1.5 };
     for (int v = 0; v < 2; v++) {
         store_planned plan[72];

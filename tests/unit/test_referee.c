@@ -11,17 +11,17 @@ static bool own_kind(hx_event_kind k)
 }
 
 /* Starts game `id` on r from a random opening of 0..4 stones (fewer on small boards; none that wins). Returns k. */
-static int random_opening(hx_referee *r, hx_rng *rng, uint64_t id, hx_variant v, int rows, int cols, unsigned flags)
+static int random_opening(hx_referee *r, rng_state *rng, uint64_t id, hx_variant v, int rows, int cols, unsigned flags)
 {
     char why[160];
     for (;;) {
         assert_int_equal(ref_init(r, id, v, rows, cols, flags), 0);
-        int k = (int)hx_rng_below(rng, 5), cells = rows * cols;
+        int k = (int)rng_below(rng, 5), cells = rows * cols;
         uint16_t opening[4];
         for (int i = 0; i < k; i++) {
             bool again = true;
             while (again) {
-                opening[i] = (uint16_t)hx_rng_below(rng, (uint32_t)cells);
+                opening[i] = (uint16_t)rng_below(rng, (uint32_t)cells);
                 again = false;
                 for (int j = 0; j < i; j++)
                     again |= opening[j] == opening[i];
@@ -39,11 +39,11 @@ static void players_learn_exactly_their_information_state(void **state)
     static hx_referee r;
     static pm_msg m, got;
     static hx_event told[2][HX_MAX_EVENTS], truth[HX_MAX_EVENTS];
-    hx_rng rng;
-    hx_rng_seed(&rng, 5);
+    rng_state rng;
+    rng_seed(&rng, 5);
     for (int v = 0; v < HX_VARIANT_COUNT; v++) {
         for (int game = 0; game < 1500; game++) {
-            int rows = 2 + (int)hx_rng_below(&rng, 5), cols = 2 + (int)hx_rng_below(&rng, 5);
+            int rows = 2 + (int)rng_below(&rng, 5), cols = 2 + (int)rng_below(&rng, 5);
             unsigned flags = v == HX_HEX && rows == cols && game % 2 ? HX_SWAP_RULE : 0;
             int stones = random_opening(&r, &rng, (uint64_t)game, (hx_variant)v, rows, cols, flags);
             assert_int_equal(r.opening, stones);

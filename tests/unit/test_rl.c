@@ -136,8 +136,8 @@ static void rotation_maps_games_to_games(void **state)
 {
     (void)state;
     static const hx_variant variants[] = { HX_HEX, HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_NOISY, HX_ABRUPT_FLASH };
-    hx_rng rng;
-    hx_rng_seed(&rng, 11);
+    rng_state rng;
+    rng_seed(&rng, 11);
     long checked = 0;
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++)
         for (int shape = 0; shape < 2; shape++)
@@ -251,8 +251,8 @@ static void symmetric_pool_training_beats_random(void **state)
         assert_true(before.vs_random < 0.65);
         assert_true(after.vs_random > 0.8 && after.random_as[1] > 0.9);
         /* Every state's rotation: replay random games and compare the values of both keys. */
-        hx_rng rng;
-        hx_rng_seed(&rng, 3);
+        rng_state rng;
+        rng_seed(&rng, 3);
         int pairs = 0;
         for (int game = 0; game < 300; game++) {
             hx_game g;

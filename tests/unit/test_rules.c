@@ -361,6 +361,26 @@ static void abrupt_opening_is_not_a_sure_win(void **state)
     assert_int_equal(hx_winner(&g), HX_WHITE);
 }
 
+/* Policy files and checkpoints store a variant's value, the database and the protocol its name: both are
+ * pinned (variant.h: the enum is only appended to), and the list in help texts is every name in order. */
+static void variant_values_and_names_are_pinned(void **state)
+{
+    (void)state;
+    static const char *const expect[] = { "hex", "classical", "abrupt", "classical-noisy", "classical-flash",
+                                          "abrupt-noisy", "abrupt-flash" };
+    assert_int_equal(HX_VARIANT_COUNT, 7);
+    assert_int_equal(HX_ABRUPT_FLASH, 6);
+    for (int v = 0; v < HX_VARIANT_COUNT; v++) {
+        assert_string_equal(hx_variant_name((hx_variant)v), expect[v]);
+        assert_int_equal(hx_variant_parse(expect[v]), v);
+    }
+    assert_null(hx_variant_name(HX_VARIANT_COUNT));
+    assert_int_equal(hx_variant_parse("dark"), -1);
+    assert_string_equal(hx_variant_list(),
+                        "hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash");
+    assert_ptr_equal(hx_variant_list(), hx_variant_list()); /* built once */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +398,7 @@ int main(void)
         cmocka_unit_test(play_to_full),
         cmocka_unit_test(two_by_two_openings),
         cmocka_unit_test(abrupt_opening_is_not_a_sure_win),
+        cmocka_unit_test(variant_values_and_names_are_pinned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

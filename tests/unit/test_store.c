@@ -4,7 +4,7 @@
  * command line and hash, games with their transcripts, refusal of a newer schema and of another program's
  * database, a full disk named as such, the secrets of leagues and runs, the agents of a run that played without
  * a sandbox, and the read side (each filter, the labels of agents that share a name, the transcripts, the
- * leagues by id or name). */
+ * leagues by id or name), and a schedule row of an unknown variant refused. */
 #define _GNU_SOURCE /* unshare */
 #include <math.h>
 #include <sched.h>
@@ -704,6 +704,73 @@ static void read_side_selects_and_types_rows(void **state)
     store_close(s);
 }
 
+/* Runs one statement on the database at `path` over a connection of the test's own. */
+static void exec_sql(const char *sql)
+{
+    sqlite3 *d;
+    char *msg = NULL;
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    if (sqlite3_exec(d, sql, NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("%s: %s", sql, msg);
+    sqlite3_close(d);
+}
+
+/* A schedule row whose variant this arena does not know (a newer arena's, or a hand-edited database) is refused
+ * with the league, the row and the name, as the protocol refuses it; it is never played as another variant. */
+static void unknown_variant_in_schedule_is_refused(void **state)
+{
+    (void)state;
+    store_db *s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    int64_t a = store_agent(s, "alpha", "bin/a", "1", "aaaa"), b = store_agent(s, "beta", "bin/b", "1", "bbbb");
+    int64_t run = store_run_begin(s, "league", "l");
+    store_planned plan[2] = { { .n = 0, .variant = HX_CLASSICAL, .rows = 2, .cols = 2, .black = "alpha",
+                                .white = "beta" },
+                              { .n = 1, .variant = HX_CLASSICAL, .rows = 2, .cols = 2, .black = "beta",
+                                .white = "alpha" } };
+    int64_t league = store_league_create(s, "weekly", "", "h", 1, plan, 2);
+    assert_true(league > 0);
+    store_planned *p;
+    int n, total;
+    assert_int_equal(store_league_pending(s, league, &p, &n, &total), 0);
+    assert_int_equal(n, 2);
+    int64_t played = p[0].id, pending = p[1].id;
+    free(p);
+    put_game(s, run, a, b, HX_CLASSICAL, 2, 2, 0, "a1 a1 b2 b2 b1 b1 a2", HX_END_CONNECTED,
+             "2026-02-01T00:00:00.000Z", played);
+    store_close(s);
+
+    char sql[200], want[200];
+    snprintf(sql, sizeof sql, "UPDATE schedule SET variant = 'bogus' WHERE id = %lld", (long long)pending);
+    exec_sql(sql);
+    s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    store_planned stale;
+    p = &stale; /* set to NULL by the call */
+    assert_int_equal(store_league_pending(s, league, &p, &n, &total), -1);
+    assert_null(p);
+    snprintf(want, sizeof want, "league %lld: schedule row %lld: unknown variant 'bogus'", (long long)league,
+             (long long)pending);
+    assert_string_equal(store_error(s), want);
+    store_league_game *g;
+    assert_int_equal(store_league_games(s, league, &g, &n), 0); /* the played row is still classical */
+    assert_int_equal(n, 1);
+    assert_int_equal(g[0].variant, HX_CLASSICAL);
+    free(g);
+    store_close(s);
+
+    snprintf(sql, sizeof sql, "UPDATE schedule SET variant = 'dark-chess' WHERE id = %lld", (long long)played);
+    exec_sql(sql);
+    s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(store_league_games(s, league, &g, &n), -1);
+    assert_null(g);
+    snprintf(want, sizeof want, "league %lld: schedule row %lld: unknown variant 'dark-chess'", (long long)league,
+             (long long)played);
+    assert_string_equal(store_error(s), want);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -716,6 +783,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(foreign_database_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(full_disk_is_named, setup, teardown),
         cmocka_unit_test_setup_teardown(read_side_selects_and_types_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(unknown_variant_in_schedule_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(thinking_times_and_nights_are_stored, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
