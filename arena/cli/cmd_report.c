@@ -193,9 +193,11 @@ int cmd_report(int argc, char **argv)
     ng_copy_logs(&n, o.logs, o.out);
     doc d;
     ng_page(&n, &plot, o.out, ARENA_VERSION, &d);
-    write_file(o.out, "report.md", render_md, &d);
-    write_file(o.out, "report.html", render_html, &d);
-    write_file(o.out, "report.json", render_json, &d);
+    for (int i = 0; i < render_n_formats; i++) { /* report.md, report.html, report.json */
+        char name[64];
+        snprintf(name, sizeof name, "report.%s", render_formats[i].ext);
+        write_file(o.out, name, render_formats[i].render, &d);
+    }
     summary(o.out, &n, &d);
     print_result(&o, &n, &d);
     pl_close(&plot);

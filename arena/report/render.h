@@ -26,4 +26,17 @@ void render_html(const doc *d, FILE *f);
  * newline. Valid JSON for any text. */
 void render_json(const doc *d, FILE *f);
 
+/* Every format a document is rendered in, by its file extension: "md", "html", "json". A new format is one
+ * renderer file and one entry in render.c's table; `arena report` writes report.EXT for each. */
+typedef struct {
+    const char *ext;
+    void (*render)(const doc *d, FILE *f);
+} render_format;
+
+extern const render_format render_formats[];
+extern const int render_n_formats;
+
+/* The format of extension `ext`, NULL when there is none. */
+const render_format *render_find(const char *ext);
+
 #endif
