@@ -39,6 +39,9 @@ static const char help[] =
     "  --memory-mb N        each bot process's address-space limit, MiB (default 4096; 0: none)\n"
     "  --cpu-seconds N      each bot process's CPU-time limit over its life, seconds (default 0: none)\n"
     "  --open-files N       each bot process's open-file limit (default 256; 0: none)\n"
+    "  --pids N             processes and threads of each bot's sandbox at once (default 128; 0: none)\n"
+    "  --tmp-mb N           the size of each bot's private /tmp, MiB, counted in its memory (default 64)\n"
+    "  --log-mb N           what each bot process may write to its log, MiB; the rest is dropped (default 16)\n"
     "  --sandbox on|off     run each bot in its sandbox (default on; off: trusted bots only, docs/reliability.md)\n"
     "  --restart forfeit|game  when a bot gets a new process: after a forfeit (default), or for every game\n"
     "                       (bots that must not carry state from one game to the next)\n"
@@ -66,7 +69,7 @@ typedef struct {
     cli_game_opts game;
     const char *key_file, *opening, *env[SB_MAX_ENV];
     int n_env;
-    long limit[3];                 /* memory, cpu, files; -1: the default */
+    long limit[6];                 /* memory, cpu, files, pids, tmp, log; -1: the default */
     bool sandbox, network, restart_each_game, quiet;
     uint16_t cells[HX_MAX_CELLS];
     int opening_len;
@@ -166,7 +169,7 @@ static void print_json(const ss_summary *m)
 }
 
 enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES,
-       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING };
+       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG };
 
 /* One option of the match's own (not the shared game options) into m. */
 static void match_option(match_cli *m, int c, char *arg)
@@ -189,6 +192,13 @@ static void match_option(match_cli *m, int c, char *arg)
         if (m->limit[2] > 0 && m->limit[2] < 16)
             cli_usage_error("match", "--open-files %s: a bot needs at least 16 (0: no limit)", arg);
         break;
+    case O_PIDS:
+        m->limit[3] = (long)cli_count("match", "--pids", arg, 0, 1 << 24);
+        if (m->limit[3] > 0 && m->limit[3] < CFG_MIN_PIDS)
+            cli_usage_error("match", "--pids %s: a bot needs at least %d (0: no limit)", arg, CFG_MIN_PIDS);
+        break;
+    case O_TMP: m->limit[4] = (long)cli_count("match", "--tmp-mb", arg, 0, 1 << 24); break;
+    case O_LOG: m->limit[5] = (long)cli_count("match", "--log-mb", arg, 0, 1 << 24); break;
     case O_LISTEN:
         if (strncmp(arg, "tcp://", 6) != 0)
             cli_usage_error("match", "--listen %s: expected tcp://HOST:PORT", arg);
@@ -237,7 +247,8 @@ static void parse_options(int argc, char **argv, match_cli *m)
         { "pin-key", required_argument, 0, O_PIN },         { "sandbox", required_argument, 0, O_SANDBOX },
         { "network", no_argument, 0, O_NETWORK },           { "env", required_argument, 0, O_ENV },
         { "restart", required_argument, 0, O_RESTART },     { "opening", required_argument, 0, O_OPENING },
-        { 0, 0, 0, 0 },
+        { "pids", required_argument, 0, O_PIDS },           { "tmp-mb", required_argument, 0, O_TMP },
+        { "log-mb", required_argument, 0, O_LOG },          { 0, 0, 0, 0 },
     };
     int c;
     opterr = 0;
@@ -279,6 +290,7 @@ static void bot_agent(match_cli *m, int a, const char *line)
                         sizeof ca->cmdline - 1);
     snprintf(ca->cmdline, sizeof ca->cmdline, "%s", line + named);
     ca->memory_mb = m->limit[0], ca->cpu_seconds = m->limit[1], ca->open_files = m->limit[2];
+    ca->pids = m->limit[3], ca->tmp_mb = m->limit[4], ca->log_mb = m->limit[5];
     ca->sandbox = m->sandbox, ca->network = m->network, ca->restart_each_game = m->restart_each_game;
     for (int i = 0; i < m->n_env; i++)
         snprintf(ca->env[i], sizeof ca->env[i], "%s", m->env[i]);
@@ -291,7 +303,8 @@ int cmd_match(int argc, char **argv)
     memset(&m, 0, sizeof m);
     m.o = (ss_match_opts){ .games = 2, .move_ms = 1000, .margin_ms = 50, .handshake_ms = 5000, .seed = 1,
                            .concurrency = 1, .db = STORE_DEFAULT_PATH, .logs = "results/logs" };
-    m.limit[0] = m.limit[1] = m.limit[2] = -1;
+    for (int i = 0; i < 6; i++)
+        m.limit[i] = -1;
     m.sandbox = true;
     parse_options(argc, argv, &m);
     for (int a = 0; a < 2; a++)

@@ -152,7 +152,8 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
     }
     if (split(line, c, err, errlen) != 0 || resolve(c, err, errlen) != 0)
         return -1;
-    c->limits = (ag_limits){ AG_DEFAULT_MEMORY_MB, AG_DEFAULT_CPU_SECONDS, AG_DEFAULT_OPEN_FILES };
+    c->limits = (ag_limits){ AG_DEFAULT_MEMORY_MB, AG_DEFAULT_CPU_SECONDS, AG_DEFAULT_OPEN_FILES, AG_DEFAULT_PIDS,
+                             AG_DEFAULT_TMP_MB, AG_DEFAULT_LOG_MB };
     c->sandbox = (sb_policy){ 0 };
     if (!SHA256File(c->exe, c->sha256)) {
         snprintf(err, errlen, "'%s': cannot read: %s", c->exe, strerror(errno));

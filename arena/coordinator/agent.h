@@ -20,11 +20,15 @@
 #define AG_LINE_MAX 8200          /* bytes of a command line with its NUL (a league config's command and args of
                                    * 4096 characters each, and the space between them) */
 
-/* Limits set on the bot process before exec (setrlimit; inherited by whatever it starts). 0 = none. */
+/* Limits of a bot: set on the bot process before exec (setrlimit; inherited by whatever it starts), and of its
+ * sandbox as a whole (pids, tmp_mb, log_mb; docs/reliability.md). 0 = none. */
 typedef struct {
     unsigned memory_mb;       /* RLIMIT_AS: address space, MiB */
     unsigned cpu_seconds;     /* RLIMIT_CPU: CPU time of the process over its whole life (SIGXCPU, then SIGKILL) */
     unsigned open_files;      /* RLIMIT_NOFILE */
+    unsigned pids;            /* processes and threads of the sandbox at once */
+    unsigned tmp_mb;          /* the size of the sandbox's private /tmp, MiB */
+    unsigned log_mb;          /* what one process may write to its log, MiB; the rest is dropped */
 } ag_limits;
 
 /* The defaults: 4096 MiB of address space (none in an arena built with AddressSanitizer, whose bots reserve
@@ -42,6 +46,9 @@ typedef struct {
 #endif
 #define AG_DEFAULT_CPU_SECONDS 0u
 #define AG_DEFAULT_OPEN_FILES 256u
+#define AG_DEFAULT_PIDS 128u
+#define AG_DEFAULT_TMP_MB 64u
+#define AG_DEFAULT_LOG_MB 16u
 
 typedef struct {
     char line[AG_LINE_MAX];   /* the command as given */

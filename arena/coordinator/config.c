@@ -355,6 +355,18 @@ static int league_key(parse_state *p, const char *key, const char *value)
                                   "opening_stones, elo0, elo1, alpha, beta, swap, listen, server_key, host_wait_s, sandbox)");
 }
 
+/* The field of an agent's numeric limit `key` (memory_mb, cpu_seconds, open_files, pids, tmp_mb, log_mb), NULL
+ * for any other key. */
+static long *limit_of(cfg_agent *a, const char *key)
+{
+    static const char *const keys[] = { "memory_mb", "cpu_seconds", "open_files", "pids", "tmp_mb", "log_mb" };
+    long *fields[] = { &a->memory_mb, &a->cpu_seconds, &a->open_files, &a->pids, &a->tmp_mb, &a->log_mb };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return fields[i];
+    return NULL;
+}
+
 static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *value)
 {
     char section[96], why[512];
@@ -399,16 +411,19 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
             return fail(p, section, key, "'%s': expected the agent host's public key (40 characters of Z85, from "
                         "the .pub of the host's 'arena keygen' file)", value);
         snprintf(a->host, sizeof a->host, "%s", value);
-    } else if (strcmp(key, "memory_mb") == 0 || strcmp(key, "cpu_seconds") == 0 || strcmp(key, "open_files") == 0) {
+    } else if (limit_of(a, key)) {
         long long v;
         if (!number(value, 0, 1 << 24, &v))
             return fail(p, section, key, "'%s': expected a whole number, 0 (no limit) to %d", value, 1 << 24);
-        if (key[0] == 'o' && v > 0 && v < 16)
+        if (strcmp(key, "open_files") == 0 && v > 0 && v < 16)
             return fail(p, section, key, "'%s': a bot needs at least 16 open files (0: no limit)", value);
-        if (key[0] == 'm' && v > 0 && v < CFG_MIN_MEMORY_MB)
+        if (strcmp(key, "pids") == 0 && v > 0 && v < CFG_MIN_PIDS)
+            return fail(p, section, key, "'%s': a bot needs at least %d processes and threads (0: no limit)", value,
+                        CFG_MIN_PIDS);
+        if (strcmp(key, "memory_mb") == 0 && v > 0 && v < CFG_MIN_MEMORY_MB)
             return fail(p, section, key, "'%s': under %d MiB of address space no bot starts (the smallest, "
                         "bin/random, needs 28 MiB for libc and ZeroMQ's threads; 0: no limit)", value, CFG_MIN_MEMORY_MB);
-        *(key[0] == 'm' ? &a->memory_mb : key[0] == 'c' ? &a->cpu_seconds : &a->open_files) = (long)v;
+        *limit_of(a, key) = (long)v;
     } else if (strcmp(key, "sandbox") == 0) {
         if (!word_bool(value, "on", "off", &a->sandbox))
             return fail(p, section, key, "'%s': expected on or off", value);
@@ -430,7 +445,8 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
     } else {
         return fail(p, section, key,
                     "unknown key (expected name, command, args, dir, variants, boards, memory_mb, cpu_seconds, "
-                    "open_files, server_key, host, sandbox, restart, network, writable, read, env)");
+                    "open_files, pids, tmp_mb, log_mb, server_key, host, sandbox, restart, network, writable, read, "
+                    "env)");
     }
     return 1;
 }
@@ -468,7 +484,7 @@ static int section(parse_state *p, char *name)
         return fail_line(p, "[agent %s]: more than %d agents", name, CFG_MAX_AGENTS);
     cfg_agent *a = &c->agents[c->n_agents++];
     memset(a, 0, sizeof *a);
-    a->memory_mb = a->cpu_seconds = a->open_files = -1;
+    a->memory_mb = a->cpu_seconds = a->open_files = a->pids = a->tmp_mb = a->log_mb = -1;
     memcpy(a->name, name, strlen(name) + 1); /* checked above: shorter than CFG_NAME_MAX */
     a->line = p->line;
     p->agent = a;

@@ -21,6 +21,7 @@
 #define CFG_COMMAND_MAX 4096       /* characters of `command`, and of `args` */
 #define CFG_MAX_GAMES 100000       /* `games` per pairing */
 #define CFG_MIN_MEMORY_MB 32       /* the smallest `memory_mb` limit (other than 0, none) a bot can start under */
+#define CFG_MIN_PIDS 8             /* the smallest `pids` limit (other than 0, none): a bot's threads count too */
 
 /* A league mode (mode.h): round-robin (every pair of agents), gauntlet (the challenger against each other
  * agent), sprt (a gauntlet whose pairings each stop when their SPRT is decided), knockout (single elimination). */
@@ -45,6 +46,8 @@ typedef struct {
     cfg_games plays;               /* what it may play; variants 0 / no boards: what its hello announces */
     bool has_variants, has_boards;
     long memory_mb, cpu_seconds, open_files; /* process limits (0 = none); -1 = the arena's default */
+    long pids, tmp_mb, log_mb;     /* the sandbox's processes and threads, its /tmp in MiB, its log in MiB per
+                                    * process (0 = none); -1 = the arena's default (agent.h) */
     char server_key[48];           /* with listen: the server key (Z85) pinned for this bot; "" = the league's */
     char host[48];                 /* `host = KEY`: the public key (Z85) of the agent host (`arena host`) that runs it;
                                     * "" = the coordinator starts it; its command is then the host's */

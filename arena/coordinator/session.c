@@ -79,6 +79,12 @@ int ss_agent_setup(const cfg_agent *ca, ag_command *cmd, const char **key, char 
         cmd->limits.cpu_seconds = (unsigned)ca->cpu_seconds;
     if (ca->open_files >= 0)
         cmd->limits.open_files = (unsigned)ca->open_files;
+    if (ca->pids >= 0)
+        cmd->limits.pids = (unsigned)ca->pids;
+    if (ca->tmp_mb >= 0)
+        cmd->limits.tmp_mb = (unsigned)ca->tmp_mb;
+    if (ca->log_mb >= 0)
+        cmd->limits.log_mb = (unsigned)ca->log_mb;
     sb_policy *sb = &cmd->sandbox;
     sb->off = !ca->sandbox;
     sb->network = ca->network;
