@@ -207,7 +207,6 @@ int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t er
         snprintf(base, sizeof base, "%s", s->cmds[a].exe);
         s->agents[a].named = o->named[a];
         snprintf(s->agents[a].name, sizeof s->agents[a].name, "%s", o->named[a] ? ca->store_name : basename(base));
-        snprintf(ca->name, sizeof ca->name, "%.*s", (int)sizeof ca->name - 1, s->agents[a].name);
         runner_agent(s, a);
         s->rn_agents[a].name = s->agents[a].name; /* the logs follow a rename at hello */
     }
