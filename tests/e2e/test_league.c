@@ -69,6 +69,12 @@ static void config_errors_name_file_line_and_key(void **state)
         { HEAD AGENTS "memory_mb = lots\n", "bad.ini:10: [agent b] memory_mb: 'lots': expected a whole number" },
         { HEAD AGENTS "open_files = 3\n", "bad.ini:10: [agent b] open_files: '3': a bot needs at least 16" },
         { HEAD AGENTS "cpu_seconds = -1\n", "bad.ini:10: [agent b] cpu_seconds: '-1'" },
+        { HEAD AGENTS "pids = 3\n", "bad.ini:10: [agent b] pids: '3': a bot needs at least 8" },
+        { HEAD AGENTS "tmp_mb = big\n", "bad.ini:10: [agent b] tmp_mb: 'big': expected a whole number" },
+        { HEAD AGENTS "log_mb = -2\n", "bad.ini:10: [agent b] log_mb: '-2'" },
+        { HEAD "mode = knockout\nelo1 = 5\nelo0 = 9\n" AGENTS "pids = 0\nlog_mb = 0\ncolour = red\n",
+          "bad.ini:15: [agent b] colour: unknown key" },
+        { HEAD "mode = sprt\nchallenger = a\nelo1 = 5\nelo0 = 9\n" AGENTS, "[league] elo1: 5 is not above elo0 = 9" },
     };
     static cfg_league c;
     char err[1024];
@@ -82,7 +88,8 @@ static void config_errors_name_file_line_and_key(void **state)
     assert_non_null(strstr(err, "cannot open"));
 }
 
-/* Every config the project ships loads (the tests run from the project's root). */
+/* Every config the project ships loads (the tests run from the project's root), and its text parses to the same
+ * league as its file (what `arena report` does with a stored config). */
 static void shipped_configs_load(void **state)
 {
     (void)state;
@@ -95,6 +102,16 @@ static void shipped_configs_load(void **state)
         if (cfg_load(g.gl_pathv[i], &c, err, sizeof err) != 0)
             fail_msg("%s", err);
         assert_true(c.n_agents >= 2);
+        size_t len;
+        char *text = cfg_read(g.gl_pathv[i], &len, err, sizeof err);
+        assert_non_null(text);
+        static cfg_league t;
+        assert_int_equal(cfg_parse(text, len, g.gl_pathv[i], &t, err, sizeof err), 0);
+        assert_memory_equal(&c, &t, sizeof c);
+        text[len / 2] = '\0'; /* a NUL in the text is refused, not read as its end */
+        assert_int_equal(cfg_parse(text, len, g.gl_pathv[i], &t, err, sizeof err), -1);
+        assert_non_null(strstr(err, "a NUL byte"));
+        free(text);
     }
     globfree(&g);
 }
