@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "forfeits.h"
 #include "json.h"
 #include "session.h"
 #include "store.h"
@@ -39,6 +40,8 @@ static const char help[] =
     "  --logs DIR     bots' output (default results/logs)\n"
     "  --progress N   when stderr is not a terminal, a progress line every N games (default 50; 0: none)\n"
     "  --quiet        no progress at all\n"
+    "  --max-forfeit-rate R  exit with status 4 when an agent forfeited more than this share (0 to 1) of the\n"
+    "                 games it played in this run (the league itself is complete; its games are kept)\n"
     "  --json         a JSON summary: {\"league\",\"name\",\"resumed\",\"seed\",\"openings\",\"scheduled\",\"played\",\n"
     "                 \"pending\",\"skipped\",\"forfeits\":{...},\"unsandboxed\":[the agents with sandbox = off],\n"
     "                 \"distinct\",\"repeating_pairings\",\"pairings\":[{\"variant\",\"board\",\"a\",\"b\",\"games\",\n"
@@ -50,13 +53,15 @@ static const char help[] =
     "One league coordinator at a time per database: a second `arena league` on a database in use exits\n"
     "with status 3 without touching it (other commands, `arena match` included, may use it meanwhile).\n\n"
     "Exit status: 0 the league is complete, 1 it could not run (database error), 2 bad input (the config:\n"
-    "file, line and key are named), 3 the database is in use by another league, 128+signal when\n"
-    "interrupted (games already played are kept).\n";
+    "file, line and key are named), 3 the database is in use by another league, 4 complete, but an agent\n"
+    "forfeited more than --max-forfeit-rate of its games, 128+signal when interrupted (games already\n"
+    "played are kept).\n";
 
 typedef struct {
     const char *seed;
     long every;
     bool quiet;
+    double max_forfeits;           /* --max-forfeit-rate; -1: none */
     cli_format fmt;
     uint8_t key[SEEDS_KEY_BYTES];
 } league_cli;
@@ -64,14 +69,15 @@ typedef struct {
 /* The options into o (and the rest into l); the config's path is the one argument. */
 static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *l)
 {
-    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE, O_SHARD, O_SECRET };
+    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE, O_SHARD, O_SECRET, O_FORFEITS };
     static const struct option options[] = {
         CLI_DB_OPTIONS,
         { "resume", no_argument, 0, O_RESUME },           { "new", no_argument, 0, O_NEW },
         { "logs", required_argument, 0, O_LOGS },         { "progress", required_argument, 0, O_PROGRESS },
         { "quiet", no_argument, 0, O_QUIET },             { "seed", required_argument, 0, O_SEED },
         { "date", required_argument, 0, O_DATE },         { "shard", required_argument, 0, O_SHARD },
-        { "secret", required_argument, 0, O_SECRET },     { 0, 0, 0, 0 },
+        { "secret", required_argument, 0, O_SECRET },     { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
+        { 0, 0, 0, 0 },
     };
     int c;
     while ((c = cli_getopt("league", argc, argv, options)) != -1) {
@@ -96,6 +102,7 @@ static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *
             break;
         }
         case O_SECRET: o->secret_name = optarg; break;
+        case O_FORFEITS: l->max_forfeits = cli_forfeit_rate("league", optarg); break;
         case CLI_O_JSON: l->fmt = CLI_JSON; break;
         case CLI_O_FORMAT: l->fmt = cli_format_parse("league", optarg); break;
         case CLI_O_HELP: fputs(help, stdout); exit(CLI_OK);
@@ -119,6 +126,7 @@ static void print_json(ss_session *s, const ss_summary *m)
     for (int r = 1; r < HX_END_COUNT; r++)
         printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), m->forfeits[r]);
     putchar('}');
+    cli_forfeits_json(m->agents, m->n_agents);
     cli_unsandboxed_json(m->unsandboxed, m->n_unsandboxed);
     char err[1024];
     if (ss_write_pairings(s, stdout, true, err, sizeof err) != 0)
@@ -135,6 +143,7 @@ static void print_text(ss_session *s, const ss_summary *m)
     for (int r = 1; r < HX_END_COUNT; r++)
         if (m->forfeits[r])
             printf("  %s: %ld\n", hx_end_name((hx_end_reason)r), m->forfeits[r]);
+    cli_forfeits_text(m->agents, m->n_agents);
     cli_unsandboxed_text(m->unsandboxed, m->n_unsandboxed);
     printf("seed %llu, openings %s\n", (unsigned long long)m->seed, m->openings);
     if (m->skipped > 0)
@@ -149,7 +158,7 @@ int cmd_league(int argc, char **argv)
 {
     ss_league_opts o = { .db = STORE_DEFAULT_PATH, .logs = "results/logs" };
     static league_cli l;
-    l = (league_cli){ .every = 50, .fmt = CLI_TEXT };
+    l = (league_cli){ .every = 50, .fmt = CLI_TEXT, .max_forfeits = -1 };
     parse_options(argc, argv, &o, &l);
     char err[2048];
     if (o.secret_name) {
@@ -180,6 +189,7 @@ int cmd_league(int argc, char **argv)
     else
         print_text(s, m);
     int pending = m->pending, sig = m->stop_signal;
+    bool over = cli_forfeits_over("league", m->agents, m->n_agents, l.max_forfeits);
     ss_close(s);
     if (st == RN_FAILED) {
         fprintf(stderr, "arena league: %s\n", err);
@@ -190,5 +200,5 @@ int cmd_league(int argc, char **argv)
                 pending);
         return 128 + sig;
     }
-    return CLI_OK;
+    return over ? CLI_FORFEITS : CLI_OK;
 }

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "forfeits.h"
 #include "json.h"
 #include "referee.h"
 #include "session.h"
@@ -60,9 +61,11 @@ static const char help[] =
     "                       \"illegal\",\"protocol_error\",\"disconnected\"},\"unsandboxed\":[names: bots played with\n"
     "                       --sandbox off],\"seconds\",\"games_per_second\",\"run\",\"db\"}; in text, such bots\n"
     "                       are named on a line 'sandbox off (trusted bots only): NAME, NAME'\n"
-    "  --format text|json   the same as --json for json\n\n"
+    "  --format text|json   the same as --json for json\n"
+    "  --max-forfeit-rate R exit with status 4 when a bot forfeited more than this share (0 to 1) of its games\n\n"
     "Exit status: 0 all games played, 1 failure (a bot refused the variant, database error), 2 bad input\n"
-    "(options, a bot's executable not found), 128+signal when interrupted (games already played are kept).\n";
+    "(options, a bot's executable not found), 4 all games played, but a bot forfeited more than\n"
+    "--max-forfeit-rate of them, 128+signal when interrupted (games already played are kept).\n";
 
 typedef struct {
     ss_match_opts o;
@@ -71,6 +74,7 @@ typedef struct {
     int n_env;
     long limit[6];                 /* memory, cpu, files, pids, tmp, log; -1: the default */
     bool sandbox, network, restart_each_game, quiet;
+    double max_forfeits;           /* --max-forfeit-rate; -1: none */
     uint16_t cells[HX_MAX_CELLS];
     int opening_len;
     cv_keypair server_key;
@@ -141,6 +145,7 @@ static void print_text(const ss_summary *m, const ss_match_opts *o)
             first = 0;
         }
     putchar('\n');
+    cli_forfeits_text(m->agents, 2);
     cli_unsandboxed_text(m->unsandboxed, m->n_unsandboxed);
     printf("stored as run %lld in %s\n", (long long)m->id, m->db);
 }
@@ -161,6 +166,7 @@ static void print_json(const ss_summary *m)
     for (int r = 1; r < HX_END_COUNT; r++)
         printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), m->forfeits[r]);
     putchar('}');
+    cli_forfeits_json(m->agents, 2);
     cli_unsandboxed_json(m->unsandboxed, m->n_unsandboxed);
     printf(",\"seconds\":%.3f,\"games_per_second\":%.2f,\"run\":%lld,\"db\":", m->seconds,
            m->seconds > 0 ? m->played / m->seconds : 0.0, (long long)m->id);
@@ -169,7 +175,7 @@ static void print_json(const ss_summary *m)
 }
 
 enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES,
-       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG };
+       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS };
 
 /* One option of the match's own (not the shared game options) into m. */
 static void match_option(match_cli *m, int c, char *arg)
@@ -199,6 +205,7 @@ static void match_option(match_cli *m, int c, char *arg)
         break;
     case O_TMP: m->limit[4] = (long)cli_count("match", "--tmp-mb", arg, 0, 1 << 24); break;
     case O_LOG: m->limit[5] = (long)cli_count("match", "--log-mb", arg, 0, 1 << 24); break;
+    case O_FORFEITS: m->max_forfeits = cli_forfeit_rate("match", arg); break;
     case O_LISTEN:
         if (strncmp(arg, "tcp://", 6) != 0)
             cli_usage_error("match", "--listen %s: expected tcp://HOST:PORT", arg);
@@ -248,7 +255,8 @@ static void parse_options(int argc, char **argv, match_cli *m)
         { "network", no_argument, 0, O_NETWORK },           { "env", required_argument, 0, O_ENV },
         { "restart", required_argument, 0, O_RESTART },     { "opening", required_argument, 0, O_OPENING },
         { "pids", required_argument, 0, O_PIDS },           { "tmp-mb", required_argument, 0, O_TMP },
-        { "log-mb", required_argument, 0, O_LOG },          { 0, 0, 0, 0 },
+        { "log-mb", required_argument, 0, O_LOG },          { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
+        { 0, 0, 0, 0 },
     };
     int c;
     opterr = 0;
@@ -306,6 +314,7 @@ int cmd_match(int argc, char **argv)
     for (int i = 0; i < 6; i++)
         m.limit[i] = -1;
     m.sandbox = true;
+    m.max_forfeits = -1;
     parse_options(argc, argv, &m);
     for (int a = 0; a < 2; a++)
         bot_agent(&m, a, argv[optind + a]);
@@ -330,6 +339,7 @@ int cmd_match(int argc, char **argv)
         print_text(sum, o);
     long played = sum->played;
     int sig = sum->stop_signal;
+    bool over = cli_forfeits_over("match", sum->agents, 2, m.max_forfeits);
     ss_close(s);
     if (st == RN_FAILED) {
         fprintf(stderr, "arena match: %s\n", err);
@@ -339,5 +349,5 @@ int cmd_match(int argc, char **argv)
         fprintf(stderr, "arena match: interrupted after %ld of %ld games (those are stored)\n", played, o->games);
         return 128 + sig;
     }
-    return CLI_OK;
+    return over ? CLI_FORFEITS : CLI_OK;
 }

@@ -78,10 +78,16 @@ static bool on_finished(void *user, const rn_result *res, char *why, size_t whyl
     if (store_game(r->store, &rec) < 0)
         return not_stored(r, g, false, why, whylen);
     rec_agent *w = &r->agents[res->winner == HX_BLACK ? g->black : g->white];
+    rec_agent *l = &r->agents[res->winner == HX_BLACK ? g->white : g->black];
     w->wins++;
     w->wins_as[res->winner]++;
-    if (res->reason != HX_END_CONNECTED)
+    w->games++;
+    if (l != w)
+        l->games++;
+    if (res->reason != HX_END_CONNECTED) {
         r->forfeits[res->reason]++;
+        l->forfeits[res->reason]++;
+    }
     r->played++;
     progress_game(&r->prog, res->reason != HX_END_CONNECTED);
     return r->stored ? r->stored(r->user, res, why, whylen) : true;
@@ -142,6 +148,14 @@ rn_status rec_play(rec_run *r, const rn_config *cfg, long total, long every, boo
     if (st == RN_DONE)
         store_run_end(r->store, r->run);
     return st;
+}
+
+long rec_agent_forfeits(const rec_agent *a)
+{
+    long n = 0;
+    for (int i = 1; i < HX_END_COUNT; i++)
+        n += a->forfeits[i];
+    return n;
 }
 
 long rec_forfeits(const rec_run *r)

@@ -30,6 +30,8 @@ typedef struct {
     char version[PM_MAX_STRING + 1]; /* from its hello; "" until then */
     int64_t id;                    /* agents.id; 0 until stored */
     long wins, wins_as[2];         /* games won; by colour (HX_BLACK, HX_WHITE) */
+    long games;                    /* games it played in this run (stored) */
+    long forfeits[HX_END_COUNT];   /* games it lost by forfeit in this run, by reason */
 } rec_agent;
 
 typedef struct {
@@ -79,6 +81,9 @@ rn_status rec_play(rec_run *r, const rn_config *cfg, long total, long every, boo
 
 /* Forfeits of all reasons. */
 long rec_forfeits(const rec_run *r);
+
+/* Forfeits of all reasons by one agent. */
+long rec_agent_forfeits(const rec_agent *a);
 
 /* The names of the run's agents that play without a sandbox (their command's sandbox.off), each agent once, in
  * the order of the agents, into names[0..max); returns how many there are (also beyond max). */

@@ -198,6 +198,11 @@ static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
         if (m->reason) {
             if (json_int(out, "\"forfeits\":", m->reason) != 4)
                 fail_msg("%s: expected 4 forfeits by %s: %s", m->mode, m->reason, out);
+            /* by agent: BOT_A (listed first) forfeited its 4 games for that reason, its opponent none */
+            if (json_int(out, "\"forfeits_by_agent\":", "forfeits") != 4 ||
+                json_int(strstr(out, "\"forfeits_by_agent\":"), "\"reasons\":", m->reason) != 4 ||
+                json_int(strstr(strstr(out, "\"forfeits_by_agent\":"), "},{"), NULL, "forfeits") != 0)
+                fail_msg("%s: forfeits by agent: %s", m->mode, out);
             snprintf(sql, sizeof sql,
                      "SELECT count(*) FROM games g JOIN agents a ON a.id = CASE g.winner WHEN 'B' THEN g.white "
                      "ELSE g.black END WHERE run_id = %ld AND reason = '%s' AND detail LIKE '%%%s%%' AND "
@@ -215,6 +220,29 @@ static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
         if (procs_with(tag, false) != 0)
             fail_msg("%s: a bot process outlived arena match", m->mode);
     }
+}
+
+/* A bot that forfeits every game is named in the text summary with its reason, and --max-forfeit-rate makes the
+ * match exit with status 4 (its games are stored); at a rate it stays under, 0. */
+static void forfeits_by_agent_and_the_forfeit_rate(void **state)
+{
+    (void)state;
+    setup_paths();
+    char db[128];
+    snprintf(db, sizeof db, "%s/rate.db", tmp);
+    const char *cmd = "%s/arena match --variant classical --board 4x4 --games 4 --move-time 300 --db %s --logs %s/logs "
+                      "--quiet %s 'name=liar %s/misbehave --mode illegal' %s/random 2>&1";
+    int rc = run(out, sizeof out, cmd, bin, db, tmp, "--max-forfeit-rate 0.5", agents, bin);
+    if (rc != 4 || !strstr(out, "forfeits by agent: liar 4 of 4 games (illegal 4)\n") ||
+        !strstr(out, "arena match: liar forfeited 4 of 4 games (100%), over --max-forfeit-rate 0.5"))
+        fail_msg("exit %d: %s", rc, out);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason = 'illegal'"), 4);
+    rc = run(out, sizeof out, cmd, bin, db, tmp, "--max-forfeit-rate 1", agents, bin);
+    if (rc != 0 || strstr(out, "over --max-forfeit-rate"))
+        fail_msg("exit %d: %s", rc, out);
+    rc = run(out, sizeof out, cmd, bin, db, tmp, "--max-forfeit-rate 1.5", agents, bin);
+    if (rc != 2 || !strstr(out, "--max-forfeit-rate 1.5: expected a share"))
+        fail_msg("exit %d: %s", rc, out);
 }
 
 /* Everything a recording bot received, compared with the rules: exactly its own information state. */
@@ -505,6 +533,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_against_random_and_python),
         cmocka_unit_test(misbehaving_bots_forfeit_and_the_match_goes_on),
+        cmocka_unit_test(forfeits_by_agent_and_the_forfeit_rate),
         cmocka_unit_test(bots_are_told_exactly_their_information_state),
         cmocka_unit_test(games_from_an_opening),
         cmocka_unit_test(a_bad_opening_fails_the_run),
