@@ -29,8 +29,8 @@ static const char help[] =
     "                 date: today's date in UTC as YYYYMMDD, so a nightly league is new evidence each night\n"
     "  --date D       the night this league belongs to (YYYY-MM-DD): reports and the rating history show\n"
     "                 it under that date (default: the day it was created); a resumed league keeps its first\n"
-    "  --shard K/N    play only shard K of N of the schedule (the rows at positions K-1, K-1+N, ...): run\n"
-    "                 one coordinator per shard, each into its own database, then 'arena merge' them;\n"
+    "  --shard K/N    play only shard K of N of the schedule (the rows at positions K-1, K-1+N, ...); needs\n"
+    "                 --secret: run one coordinator per shard, each into its own database, then 'arena merge' them;\n"
     "                 rerunning a shard plays only what it lacks (docs/distributed.md)\n"
     "  --secret FILE  the league's secret for the players' seeds (32 hex digits) instead of a drawn one: give\n"
     "                 every shard the same, so that together they play the games one coordinator would\n"
@@ -43,7 +43,8 @@ static const char help[] =
     "  --max-forfeit-rate R  exit with status 4 when an agent forfeited more than this share (0 to 1) of the\n"
     "                 games it played in this run (the league itself is complete; its games are kept)\n"
     "  --json         a JSON summary: {\"league\",\"name\",\"resumed\",\"seed\",\"openings\",\"scheduled\",\"played\",\n"
-    "                 \"pending\",\"skipped\",\"forfeits\":{...},\"unsandboxed\":[the agents with sandbox = off],\n"
+    "                 \"pending\",\"skipped\",\"forfeits\":{...},\"forfeits_by_agent\":[{\"name\",\"games\",\"forfeits\",\n"
+    "                 \"reasons\"}],\"unsandboxed\":[the agents with sandbox = off],\n"
     "                 \"distinct\",\"repeating_pairings\",\"pairings\":[{\"variant\",\"board\",\"a\",\"b\",\"games\",\n"
     "                 \"a_wins\",\"b_wins\",\"distinct\",\"pairs\",\"pentanomial\":[5 counts],\"score\",\"elo\",\n"
     "                 \"elo_lower\",\"elo_upper\",\"los\",\"sprt\":{...}|null}],(knockout: \"knockout\":[brackets],)\n"
@@ -112,6 +113,9 @@ static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *
         cli_usage_error("league", "expected one config file (see 'arena league --help')");
     if (o->resume && o->fresh)
         cli_usage_error("league", "--resume and --new exclude each other");
+    if (o->shards > 0 && !o->secret_name)
+        cli_usage_error("league", "--shard %d/%d needs --secret FILE: every shard must play with the league's one "
+                        "secret (make one: od -An -N16 -tx1 /dev/urandom | tr -d ' \\n' > FILE)", o->shard, o->shards);
     o->config = argv[optind];
 }
 

@@ -188,6 +188,12 @@ static void foreign_shards_are_refused(void **state)
     assert_int_equal(arena("merge m.db m.db"), 2);
     assert_int_equal(arena("league s.ini --db x.db --shard 0/3 --logs logs --quiet"), 2);
     assert_int_equal(arena("league s.ini --db x.db --shard 4/3 --logs logs --quiet"), 2);
+    assert_int_equal(arena("league s.ini --db x.db --shard 1/3 --logs logs --quiet"), 2); /* no --secret */
+    e = last_error();
+    if (!strstr(e, "--shard 1/3 needs --secret FILE"))
+        fail_msg("a shard without the league's secret: %s", e);
+    free(e);
+    assert_int_equal(access(path_of("x.db"), F_OK), -1); /* refused before anything was written */
     write_secret("short", "0011");
     assert_int_equal(arena("league s.ini --db x.db --secret short --logs logs --quiet"), 2);
     e = last_error();
