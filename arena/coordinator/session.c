@@ -417,7 +417,11 @@ static int league_config(ss_session *s, const ss_league_opts *o, char *err, size
             return fail(err, errlen, SS_USAGE, "--seed '%s': expected a whole number or date", o->seed);
         c->seed = v;
     }
-    if (c->seed_date) { /* the day's date in UTC, YYYYMMDD */
+    int y, m, d;
+    if (c->seed_date && o->night && sscanf(o->night, "%4d-%2d-%2d", &y, &m, &d) == 3) /* the night's: a rerun or a
+                                                                                        * back-filled night replays it */
+        c->seed = (uint64_t)(y * 10000 + m * 100 + d);
+    else if (c->seed_date) { /* the day's date in UTC, YYYYMMDD */
         time_t now = time(NULL);
         struct tm tm;
         gmtime_r(&now, &tm);

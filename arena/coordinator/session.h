@@ -39,7 +39,8 @@ typedef struct {
     const char *text;              /* or, when not NULL, the config's text (config then only names it) */
     const char *db;                /* the results database (made with its folder when it is the default) */
     const char *logs;              /* the bots' logs */
-    const char *seed;              /* NULL: the config's; a whole number; "date": today's in UTC, YYYYMMDD */
+    const char *seed;              /* NULL: the config's; a whole number; "date": the night's date as YYYYMMDD (today's
+                                    * in UTC when there is no night) */
     const char *night;             /* YYYY-MM-DD the league belongs to, or NULL */
     int shard, shards;             /* play only rows n with n % shards == shard - 1; 0: all */
     const uint8_t *secret;         /* SEEDS_KEY_BYTES: the league's secret (every shard the same), or NULL */

@@ -1020,7 +1020,8 @@ static void openings_make_deterministic_bots_play_distinct_games(void **state)
     free(err);
 }
 
-/* A nightly league seeded by its date: two dates, two sets of openings, other games; --seed date takes today's. */
+/* A nightly league seeded by its date: two dates, two sets of openings, other games; --seed date takes today's,
+ * or the night's given with --date. */
 static void nightly_seed_by_date_gives_new_games(void **state)
 {
     (void)state;
@@ -1055,6 +1056,14 @@ static void nightly_seed_by_date_gives_new_games(void **state)
     long seed = (long)json_number(c, "seed");
     assert_true(seed == today || seed == today + 1 || seed / 100 == today / 100 + 1); /* (across a midnight) */
     free(c);
+    /* a night given with --date (scripts/nightly --date D): seed = date is that night's, whatever today is */
+    const char *dates[] = { "--date 2025-03-01", "--date 2025-03-02 --seed date" };
+    for (int i = 0; i < 2; i++) {
+        c = league_json(cfg, db, dates[i], NULL, &rc);
+        assert_int_equal(rc, 0);
+        assert_int_equal((long)json_number(c, "seed"), 20250301 + i);
+        free(c);
+    }
 }
 
 /* mode = sprt: the bridge builder against two random bots on classical 4x4, each pairing stops once its test is
