@@ -47,6 +47,7 @@ typedef struct {
     int rows, cols, swap;
     unsigned long long seed;
     long long league;
+    int opening;  /* its first attempts that were the opening, played by the referee */
 } ex_game;
 
 typedef struct {
@@ -64,6 +65,15 @@ static void put_escaped(FILE *o, const char *value, char special)
             fputc('\\', o);
         fputc(*p, o);
     }
+}
+
+/* The opening's cells ("a1 b2"): the first g->opening attempts. */
+static void opening_text(const ex_game *g, const ex_attempt *a, int n, char *out, size_t size)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; i < g->opening && i < n && k < size; i++)
+        k += (size_t)snprintf(out + k, size - k, "%s%s", i ? " " : "", a[i].cell);
 }
 
 /* A PGN tag pair. */
@@ -108,6 +118,10 @@ static void write_pgn(FILE *o, const ex_game *g, const ex_attempt *a, int n)
     pgn_tag(o, "HexReason", g->reason);
     if (g->detail[0])
         pgn_tag(o, "HexDetail", g->detail);
+    char opening[512];
+    opening_text(g, a, n, opening, sizeof opening);
+    if (opening[0])
+        pgn_tag(o, "HexOpening", opening);
     fputc('\n', o);
     /* attempts as one comment, lines of at most 79 characters */
     int col = 1;
@@ -163,6 +177,9 @@ static void write_sgf(FILE *o, const ex_game *g, const ex_attempt *a, int n)
     if (dark)
         strncat(text, "; attempts that placed no stone are comments on the next node", sizeof text - strlen(text) - 1);
     sgf_text(o, "GC", text);
+    opening_text(g, a, n, text, sizeof text);
+    if (text[0])
+        sgf_text(o, "ON", text); /* SGF's opening property: the stones the referee placed before the players moved */
     fputc('\n', o);
     char pending[4096] = "";
     for (int i = 0; i < n; i++) {
@@ -359,7 +376,8 @@ int cmd_export(int argc, char **argv)
         ex_game g = { .id = row.id, .variant = row.variant, .rows = row.rows, .cols = row.cols, .swap = row.swap,
                       .black = row.black_label, .white = row.white_label, .winner = cli_player(row.winner),
                       .reason = row.reason, .detail = row.detail, .started = row.started, .event = event,
-                      .finished = row.finished, .seed = (unsigned long long)row.seed, .league = (long long)row.league };
+                      .finished = row.finished, .seed = (unsigned long long)row.seed, .league = (long long)row.league,
+                      .opening = row.opening };
         int n = read_attempts(s, db, g.id, &attempts, &cap);
         write_game(fmt, dir, o, &games, &g, attempts, n);
         free(event);

@@ -35,11 +35,13 @@ static const char games_help[] =
 static const char show_help[] =
     "usage: arena show [--db PATH] [--json | --format text|json] GAME\n\n"
     "Replays stored game GAME (its id from 'arena games') through the rules engine and prints, after each\n"
-    "attempt, the attempt and both players' views ('.' unknown to that player). A game's stored outcomes\n"
+    "attempt, the attempt and both players' views ('.' unknown to that player); the opening's attempts,\n"
+    "which the referee played before the players moved, are marked (opening). A game's stored outcomes\n"
     "are checked against the rules on the way.\n\n"
     "  --db PATH           results database (default results/arena.db)\n"
     "  --json              one object: {\"id\",\"variant\",\"rows\",\"cols\",\"black\",\"white\",\"winner\",\n"
-    "                      \"reason\",\"detail\",\"attempts\":[{\"n\",\"player\",\"cell\",\"outcome\",\"ms\",\n"
+    "                      \"reason\",\"detail\",\"opening\":N (its first N attempts were the opening),\n"
+    "                      \"attempts\":[{\"n\",\"player\",\"cell\",\"outcome\",\"ms\",\n"
     "                      \"views\":{\"B\":[rows],\"W\":[rows]}}...]}; ms: the mover's thinking time in\n"
     "                      milliseconds (null for the opening's attempts and games of older arenas)\n\n"
     "Exit status: 0 done, 1 database error or a transcript the rules do not accept, 2 bad input or no such\n"
@@ -212,6 +214,7 @@ int cmd_show(int argc, char **argv)
         cli_fail("show", "%s: game %lld: unknown variant '%s' or board %dx%d", db, (long long)id, row.variant, rows,
                  cols);
     char black[256], white[256], winner[4], reason[32], detail[512];
+    int opening = row.opening;
     snprintf(black, sizeof black, "%s", row.black_label);
     snprintf(white, sizeof white, "%s", row.white_label);
     snprintf(winner, sizeof winner, "%s", cli_player(row.winner));
@@ -227,7 +230,7 @@ int cmd_show(int argc, char **argv)
         json_string(stdout, white);
         printf(",\"winner\":\"%s\",\"reason\":\"%s\",\"detail\":", winner, reason);
         json_string(stdout, detail);
-        printf(",\"attempts\":[");
+        printf(",\"opening\":%d,\"attempts\":[", opening);
     } else {
         printf("game %lld: %s %dx%d, Black %s, White %s\n", (long long)id, hx_variant_name((hx_variant)v), rows, cols,
                black, white);
@@ -255,7 +258,9 @@ int cmd_show(int argc, char **argv)
             print_views(&g, fmt);
             printf("}");
         } else {
-            if (isfinite(a.ms))
+            if (a.n <= opening)
+                printf("%d. %s %s %s (opening)\n", a.n, player, a.cell, a.outcome);
+            else if (isfinite(a.ms))
                 printf("%d. %s %s %s (%.1f ms)\n", a.n, player, a.cell, a.outcome, a.ms);
             else
                 printf("%d. %s %s %s\n", a.n, player, a.cell, a.outcome);

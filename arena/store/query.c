@@ -40,7 +40,7 @@ static const char games_select[] =
     " EXISTS (SELECT 1 FROM unsandboxed u WHERE u.run_id = g.run_id AND u.agent_id = g.white),"
     " CASE WHEN g.black IN (SELECT id FROM shared) THEN b.name || '#' || g.black ELSE b.name END,"
     " CASE WHEN g.white IN (SELECT id FROM shared) THEN w.name || '#' || g.white ELSE w.name END,"
-    " COALESCE(l.night, substr(l.created, 1, 10))"
+    " COALESCE(l.night, substr(l.created, 1, 10)), g.opening"
     " FROM sel JOIN games g ON g.id = sel.id JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
     " LEFT JOIN runs r ON r.id = g.run_id LEFT JOIN schedule x ON x.id = g.schedule_id"
     " LEFT JOIN leagues l ON l.id = x.league_id";
@@ -180,6 +180,7 @@ int store_games_next(store_games *q, store_game_row *row)
         .black_label = col_text(st, 26),
         .white_label = col_text(st, 27),
         .league_night = col_text(st, 28),
+        .opening = sqlite3_column_int(st, 29),
     };
     return 1;
 }

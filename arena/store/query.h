@@ -59,6 +59,8 @@ typedef struct {
     const char *black_label, *white_label; /* what reports show for the players: the agent's name, or NAME#ID
                                             * (its id) when another agent of the same name plays in a game the
                                             * query selects (two setups or builds of one bot) */
+    int opening;                        /* how many of its first attempts were its opening, played by the referee
+                                         * (games.opening); 0: none */
 } store_game_row;
 
 /* One attempt of a game's transcript. */

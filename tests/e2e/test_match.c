@@ -399,6 +399,19 @@ static void games_from_an_opening(void **state)
                  run_id, swap ? 1 : 3, swap ? 1 : 3, opening);
         assert_int_equal(db_scalar(db, sql), 6);
     }
+    /* the opening's attempts are marked in arena show, PGN and SGF (the last run: hex with swap from c3) */
+    long game = db_scalar(db, "SELECT max(id) FROM games");
+    assert_int_equal(run(out, sizeof out, "%s/arena show --db %s %ld", bin, db, game), 0);
+    const char *second = strstr(out, "\n2. W");
+    if (!strstr(out, "\n1. B c3 placed (opening)\n") || !second || strstr(second, "(opening)"))
+        fail_msg("arena show: %s", out);
+    assert_int_equal(run(out, sizeof out, "%s/arena show --db %s --json %ld", bin, db, game), 0);
+    assert_int_equal(json_int(out, NULL, "opening"), 1);
+    assert_int_equal(run(out, sizeof out, "%s/arena export --db %s --format pgn", bin, db), 0);
+    assert_non_null(strstr(out, "[HexOpening \"c2 b3 d4\"]\n"));
+    assert_non_null(strstr(out, "[HexOpening \"c3\"]\n"));
+    assert_int_equal(run(out, sizeof out, "%s/arena export --db %s --format sgf", bin, db), 0);
+    assert_non_null(strstr(out, "ON[c2 b3 d4]"));
     static const struct {
         const char *opening, *says;
     } bad[] = {
