@@ -26,6 +26,15 @@ else
   MODE_LDFLAGS :=
 endif
 
+# Quiet by default: one line per library and program built (compiler messages still show); V=1 prints every command.
+ifeq ($(V),1)
+  Q :=
+  say :=
+else
+  Q := @
+  say = @printf '  %-5s %s\n' $1 $2;
+endif
+
 WARNINGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 # No -I here: each library's objects get -I for that library and the libraries below it (see `library`).
 ALL_CFLAGS = $(WARNINGS) -D_POSIX_C_SOURCE=200809L -pthread $(MODE_CFLAGS) -MMD -MP $(CFLAGS)
@@ -78,7 +87,7 @@ $$($1_SRC:%.c=$$(OBJ)/%.o): ALL_CFLAGS += $$($1_INC)
 $$($1_SRC:%.c=$$(FUZZ_DIR)/obj/%.o): FUZZ_INC = $$($1_INC)
 $$($1_LIB): $$($1_SRC:%.c=$$(OBJ)/%.o)
 	@mkdir -p $$(@D)
-	rm -f $$@ && $$(AR) rcs $$@ $$^
+	$$(call say,AR,$$@) rm -f $$@ && $$(AR) rcs $$@ $$^
 endef
 
 # $(call link,TARGET,SOURCES,USES): the one link rule. SOURCES are compiled with the include flags of USES.
@@ -87,7 +96,7 @@ $1_CLOS := $$(call closure,$3)
 $$(patsubst %.c,$$(OBJ)/%.o,$2): ALL_CFLAGS += $$(call lib_cflags,$$($1_CLOS))
 $1: $$(patsubst %.c,$$(OBJ)/%.o,$2) $$(call lib_files,$$($1_CLOS))
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(call lib_ldlibs,$$($1_CLOS)) -lm
+	$$(call say,LINK,$$@) $$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(call lib_ldlibs,$$($1_CLOS)) -lm
 endef
 program = $(eval PROGRAMS += $(BIN)/$1)$(eval $(call link,$(BIN)/$1,$2,$3))
 
@@ -131,7 +140,7 @@ include tests/fuzz/module.mk
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

@@ -9,4 +9,4 @@ $(eval $(call library,coordinator,arena/coordinator,protocol store ratings zmq m
 PROGRAMS += $(BIN)/arena-init
 $(BIN)/arena-init: arena/coordinator/arena_init.c
 	@mkdir -p $(@D)
-	$(CC) $(WARNINGS) -D_POSIX_C_SOURCE=200809L -O2 -g $(CFLAGS) -o $@ $< $(LDFLAGS)
+	$(call say,LINK,$@) $(CC) $(WARNINGS) -D_POSIX_C_SOURCE=200809L -O2 -g $(CFLAGS) -o $@ $< $(LDFLAGS)
