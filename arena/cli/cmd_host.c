@@ -25,6 +25,7 @@ static const char host_help[] =
     "  --connect EP      the coordinator's tcp:// endpoint (its [league] listen, with the host name of its\n"
     "                    machine in place of 0.0.0.0)\n"
     "  --server-key KEY  the coordinator's public key (40 characters of Z85)\n"
+    "  --server-key-file FILE  the same read from a file: the .pub of the coordinator's key file\n"
     "  --key FILE        this host's key file (public and secret key)\n"
     "  --logs DIR        the bots' output, NAME-N.log (default results/host-logs)\n"
     "  --sandbox on|off  run the bots in their sandbox (default on; off: trusted bots only)\n"
@@ -46,13 +47,13 @@ static void ready(void *user)
 
 int cmd_host(int argc, char **argv)
 {
-    enum { O_CONNECT = CLI_O_OWN, O_SERVER, O_KEY, O_LOGS, O_SANDBOX };
+    enum { O_CONNECT = CLI_O_OWN, O_SERVER, O_SERVER_FILE, O_KEY, O_LOGS, O_SANDBOX };
     static const struct option options[] = {
         { "connect", required_argument, 0, O_CONNECT }, { "server-key", required_argument, 0, O_SERVER },
         { "key", required_argument, 0, O_KEY },         { "logs", required_argument, 0, O_LOGS },
         { "sandbox", required_argument, 0, O_SANDBOX }, { "format", required_argument, 0, CLI_O_FORMAT },
         { "json", no_argument, 0, CLI_O_JSON },         { "help", no_argument, 0, CLI_O_HELP },
-        { 0, 0, 0, 0 },
+        { "server-key-file", required_argument, 0, O_SERVER_FILE }, { 0, 0, 0, 0 },
     };
     const char *key_file = NULL;
     bool sandbox = true;
@@ -70,6 +71,12 @@ int cmd_host(int argc, char **argv)
                                 "Z85, from its key file's .pub)", optarg);
             snprintf(server_key, sizeof server_key, "%s", optarg);
             break;
+        case O_SERVER_FILE: {
+            char why[1024];
+            if (cv_read_public(optarg, server_key, why, sizeof why) != 0)
+                cli_usage_error("host", "--server-key-file %s", why);
+            break;
+        }
         case O_KEY: key_file = optarg; break;
         case O_LOGS: snprintf(logs, sizeof logs, "%s", optarg); break;
         case O_SANDBOX:
@@ -84,7 +91,8 @@ int cmd_host(int argc, char **argv)
         }
     }
     if (!endpoint[0] || !server_key[0] || !key_file)
-        cli_usage_error("host", "--connect, --server-key and --key are required (see 'arena host --help')");
+        cli_usage_error("host", "--connect, --server-key (or --server-key-file) and --key are required (see 'arena host "
+                        "--help')");
     char err[1024];
     if (cv_read(key_file, &self, err, sizeof err) != 0)
         cli_usage_error("host", "--key %s", err);

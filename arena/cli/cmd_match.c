@@ -53,6 +53,7 @@ static const char help[] =
     "  --server-key FILE    the coordinator's key pair, from 'arena keygen FILE'\n"
     "  --pin-key KEY        the server key the bots are told to trust (default: FILE's public key); a\n"
     "                       wrong one makes their handshake fail (refusals: LOGS/match-RUN-connections.log)\n"
+    "  --pin-key-file FILE  the same read from a file (a .pub from 'arena keygen')\n"
     "  --db PATH            results database (default results/arena.db)\n"
     "  --logs DIR           bots' stdout and stderr, one file per process (default results/logs)\n"
     "  --quiet              no progress line\n"
@@ -175,7 +176,7 @@ static void print_json(const ss_summary *m)
 }
 
 enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES,
-       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS };
+       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS, O_PIN_FILE };
 
 /* One option of the match's own (not the shared game options) into m. */
 static void match_option(match_cli *m, int c, char *arg)
@@ -236,6 +237,13 @@ static void match_option(match_cli *m, int c, char *arg)
         snprintf(o->agents[0].server_key, sizeof o->agents[0].server_key, "%s", arg);
         snprintf(o->agents[1].server_key, sizeof o->agents[1].server_key, "%s", arg);
         break;
+    case O_PIN_FILE: {
+        char why[1024];
+        if (cv_read_public(arg, o->agents[0].server_key, why, sizeof why) != 0)
+            cli_usage_error("match", "--pin-key-file %s", why);
+        memcpy(o->agents[1].server_key, o->agents[0].server_key, sizeof o->agents[1].server_key);
+        break;
+    }
     default: cli_usage_error("match", "unexpected option (see 'arena match --help')");
     }
 }
@@ -256,7 +264,7 @@ static void parse_options(int argc, char **argv, match_cli *m)
         { "restart", required_argument, 0, O_RESTART },     { "opening", required_argument, 0, O_OPENING },
         { "pids", required_argument, 0, O_PIDS },           { "tmp-mb", required_argument, 0, O_TMP },
         { "log-mb", required_argument, 0, O_LOG },          { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
-        { 0, 0, 0, 0 },
+        { "pin-key-file", required_argument, 0, O_PIN_FILE }, { 0, 0, 0, 0 },
     };
     int c;
     opterr = 0;

@@ -411,6 +411,14 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
             return fail(p, section, key, "'%s': expected the agent host's public key (40 characters of Z85, from "
                         "the .pub of the host's 'arena keygen' file)", value);
         snprintf(a->host, sizeof a->host, "%s", value);
+    } else if (strcmp(key, "server_key_file") == 0 || strcmp(key, "host_key_file") == 0) {
+        char *field = key[0] == 's' ? a->server_key_file : a->host_key_file;
+        if (too_long(p, section, key, value, sizeof a->server_key_file))
+            return 0;
+        if (!*value)
+            return fail(p, section, key, "expected the path of a .pub file from 'arena keygen'");
+        snprintf(field, sizeof a->server_key_file, "%s", value);
+        *(key[0] == 's' ? &a->server_key_file_line : &a->host_key_file_line) = p->line;
     } else if (limit_of(a, key)) {
         long long v;
         if (!number(value, 0, 1 << 24, &v))
@@ -445,8 +453,8 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
     } else {
         return fail(p, section, key,
                     "unknown key (expected name, command, args, dir, variants, boards, memory_mb, cpu_seconds, "
-                    "open_files, pids, tmp_mb, log_mb, server_key, host, sandbox, restart, network, writable, read, "
-                    "env)");
+                    "open_files, pids, tmp_mb, log_mb, server_key, server_key_file, host, host_key_file, sandbox, "
+                    "restart, network, writable, read, env)");
     }
     return 1;
 }
@@ -617,16 +625,23 @@ static int check_agent(const parse_state *p, int i, char *err, size_t errlen)
     cfg_agent *a = &p->c->agents[i];
     const char *path = c->path;
     char msg[1024];
-    if (!a->command[0] && !a->host[0]) {
+    if ((a->host[0] && a->host_key_file[0]) || (a->server_key[0] && a->server_key_file[0])) {
+        snprintf(msg, sizeof msg, "%s:%d: [agent %s] %s: give the key or its file, not both", path,
+                 a->host_key_file[0] && a->host[0] ? a->host_key_file_line : a->server_key_file_line, a->name,
+                 a->host_key_file[0] && a->host[0] ? "host_key_file" : "server_key_file");
+        return refuse(msg, err, errlen);
+    }
+    bool on_host = a->host[0] || a->host_key_file[0];
+    if (!a->command[0] && !on_host) {
         snprintf(msg, sizeof msg, "%s:%d: [agent %s] command: missing", path, a->line, a->name);
         return refuse(msg, err, errlen);
     }
-    if (a->host[0] && !c->listen[0]) {
+    if (on_host && !c->listen[0]) {
         snprintf(msg, sizeof msg, "%s:%d: [agent %s] host: an agent on another host needs listen = tcp://... in "
                  "[league] (the host connects to it)", path, a->line, a->name);
         return refuse(msg, err, errlen);
     }
-    if (a->host[0] && !(a->has_variants && a->has_boards)) {
+    if (on_host && !(a->has_variants && a->has_boards)) {
         snprintf(msg, sizeof msg, "%s:%d: [agent %s] host: an agent on another host needs its variants and "
                  "boards in the config (it is not asked before the league starts)", path, a->line, a->name);
         return refuse(msg, err, errlen);
@@ -643,7 +658,7 @@ static int check_agent(const parse_state *p, int i, char *err, size_t errlen)
                      b->name_line ? b->name_line : b->line);
             return -1;
         }
-    if (a->server_key[0] && !c->listen[0]) {
+    if ((a->server_key[0] || a->server_key_file[0]) && !c->listen[0]) {
         snprintf(msg, sizeof msg, "%s:%d: [agent %s] server_key: only with listen = tcp://... in [league]", path,
                  a->line, a->name);
         return refuse(msg, err, errlen);

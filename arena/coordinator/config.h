@@ -51,6 +51,9 @@ typedef struct {
     char server_key[48];           /* with listen: the server key (Z85) pinned for this bot; "" = the league's */
     char host[48];                 /* `host = KEY`: the public key (Z85) of the agent host (`arena host`) that runs it;
                                     * "" = the coordinator starts it; its command is then the host's */
+    char server_key_file[512], host_key_file[512]; /* `server_key_file =`, `host_key_file =`: the same keys read
+                                    * from .pub files by whoever runs the league (ss_open_league), not by the parser */
+    int server_key_file_line, host_key_file_line;
     /* The sandbox (`sandbox = on|off`, default the league's; off is for trusted bots only) and what it lets
      * the bot have beyond its defaults: the network, a writable `dir`, extra read-only paths, and extra
      * environment variables (NAME: passed on from the arena's environment; NAME=value: set). */

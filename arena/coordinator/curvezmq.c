@@ -65,7 +65,7 @@ int cv_write(const char *path, const cv_keypair *k, bool force, char *err, size_
     ok = close(fd) == 0 && ok;
     FILE *f = ok ? fopen(pub, "w") : NULL;
     if (f) {
-        ok = fprintf(f, "public = %s\n", k->public_z85) > 0;
+        ok = fprintf(f, "%s\n", k->public_z85) > 0; /* the key alone: $(cat FILE.pub) is the key */
         ok = fclose(f) == 0 && ok;
     }
     if (!ok || !f) {
@@ -114,6 +114,38 @@ int cv_read(const char *path, cv_keypair *k, char *err, size_t errlen)
             rc = -1;
         }
     }
+    return rc;
+}
+
+int cv_read_public(const char *path, char out[CV_KEY_LEN + 1], char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char line[512];
+    int rc = -1, n = 0;
+    bool bad = false;
+    while (rc < 0 && !bad && fgets(line, sizeof line, f)) {
+        n++;
+        char *t = line + strspn(line, " \t"), *end = t + strlen(t);
+        while (end > t && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+            *--end = '\0';
+        char key[16], value[128];
+        if (cv_valid_key(t)) /* the key alone (a key may begin with '#': this comes before comments) */
+            memcpy(out, t, CV_KEY_LEN + 1), rc = 0;
+        else if (t[0] == '#' || t[0] == '\0')
+            continue;
+        else if (sscanf(t, "%15[a-z] = %127s", key, value) == 2 && strcmp(key, "public") == 0 && cv_valid_key(value))
+            memcpy(out, value, CV_KEY_LEN + 1), rc = 0;
+        else
+            bad = sscanf(t, "%15[a-z] =", key) != 1 || strcmp(key, "secret") != 0; /* a key file's secret line */
+    }
+    fclose(f);
+    if (rc != 0)
+        snprintf(err, errlen, "%s:%d: expected a public key (40 characters of Z85, alone or as 'public = KEY': "
+                 "a .pub file from 'arena keygen')", path, n);
     return rc;
 }
 

@@ -5,7 +5,8 @@
  * does not have the server's key, or an unknown client key.
  *
  * Key file (mode 0600): two lines "public = Z85" and "secret = Z85" (40 characters each); FILE.pub holds
- * the public line only, the part a bot's configuration pins. */
+ * the public key alone on a line (so `$(cat FILE.pub)` is the key), the part a bot's configuration pins;
+ * cv_read_public also reads the older "public = Z85" form and a whole key file's public line. */
 #ifndef ARENA_COORDINATOR_CURVEZMQ_H
 #define ARENA_COORDINATOR_CURVEZMQ_H
 
@@ -32,6 +33,10 @@ int cv_read(const char *path, cv_keypair *k, char *err, size_t errlen);
 
 /* True when `text` is a Z85 key (40 characters of the Z85 alphabet). */
 bool cv_valid_key(const char *text);
+
+/* The public key in the file `path` (a .pub file, or a key file: its public line) into out. Returns 0, or -1 with
+ * "PATH:LINE: ..." in err. */
+int cv_read_public(const char *path, char out[CV_KEY_LEN + 1], char *err, size_t errlen);
 
 typedef struct cv_guard cv_guard;
 

@@ -392,6 +392,20 @@ static int check_size(const cfg_league *c, const cfg_games *plays, char *err, si
                 LG_MAX_GAMES);
 }
 
+/* The keys an agent's config names by file (server_key_file, host_key_file) read into the agent. */
+static int read_key_files(cfg_agent *ca, const cfg_league *c, char *err, size_t errlen)
+{
+    const char *files[2] = { ca->server_key_file, ca->host_key_file };
+    char *keys[2] = { ca->server_key, ca->host };
+    int lines[2] = { ca->server_key_file_line, ca->host_key_file_line };
+    for (int i = 0; i < 2; i++) {
+        char why[1024];
+        if (files[i][0] && cv_read_public(files[i], keys[i], why, sizeof why) != 0)
+            return bad_agent(c, lines[i], ca->name, i == 0 ? "server_key_file" : "host_key_file", why, err, errlen);
+    }
+    return SS_OK;
+}
+
 /* The config read (or taken as given), checked and its agents set up: nothing is written yet. */
 static int league_config(ss_session *s, const ss_league_opts *o, char *err, size_t errlen)
 {
@@ -434,6 +448,8 @@ static int league_config(ss_session *s, const ss_league_opts *o, char *err, size
     for (int a = 0; a < c->n_agents; a++) {
         const cfg_agent *ca = &c->agents[a];
         const char *key;
+        if (read_key_files(&c->agents[a], c, err, errlen) != SS_OK)
+            return SS_USAGE;
         if (ss_agent_setup(ca, &s->cmds[a], &key, why, sizeof why) != 0)
             return bad_agent(c, key[0] == 'd' ? ca->dir_line : ca->command_line, ca->name, key, why, err, errlen);
         snprintf(s->agents[a].name, sizeof s->agents[a].name, "%s", ca->store_name);

@@ -56,8 +56,9 @@ static void keygen_writes_a_secret_file_and_a_public_one(void **state)
     memcpy(key, k + 10, 40);
     key[40] = '\0';
     char line[64];
-    snprintf(line, sizeof line, "public = %s\n", key);
+    snprintf(line, sizeof line, "%s\n", key); /* FILE.pub: the key alone, so $(cat FILE.pub) is the key */
     assert_string_equal(pub, line);
+    snprintf(line, sizeof line, "public = %s\n", key);
     assert_non_null(strstr(secret, line));
     assert_non_null(strstr(secret, "secret = "));
     assert_null(strstr(pub, "secret"));
@@ -125,14 +126,24 @@ static void only_the_coordinators_own_bots_get_in(void **state)
     }
     /* bots pinned to another server's key do not get in either */
     char *other = file_text("other.key.pub"), pin[64];
-    assert_true(strlen(other) >= 49);
-    snprintf(pin, sizeof pin, "--pin-key '%.40s'", other + 9);
-    free(other);
+    assert_int_equal((int)strlen(other), 41);
+    snprintf(pin, sizeof pin, "--pin-key '%.40s'", other);
     snprintf(bot, sizeof bot, "%s/random", bin);
     assert_int_equal(match(pin, bot, 2), 0);
     out = file_text("match.out");
     assert_non_null(strstr(out, "timeout"));
     free(out);
+    /* the same pinned from the file, and from a .pub in the older "public = KEY" form */
+    assert_int_equal(match("--pin-key-file other.key.pub", bot, 2), 0);
+    out = file_text("match.out");
+    assert_non_null(strstr(out, "timeout"));
+    free(out);
+    assert_int_equal(sh_run("cd %s && printf 'public = %.40s\\n' > old.pub", tmp, other), 0);
+    assert_int_equal(match("--pin-key-file old.pub", bot, 2), 0);
+    out = file_text("match.out");
+    assert_non_null(strstr(out, "timeout"));
+    free(out);
+    free(other);
     log = file_text("logs/match-4-connections.log");
     assert_non_null(strstr(log, "the client does not have this server's key"));
     free(log);

@@ -273,21 +273,24 @@ static void slurm_job_array_equals_one_run(void **state)
 static void public_key(const char *file, char out[41])
 {
     char cmd[400];
-    snprintf(cmd, sizeof cmd, "sed -n 's/^public = //p' '%s/%s.pub'", tmp, file);
+    snprintf(cmd, sizeof cmd, "head -n 1 '%s/%s.pub'", tmp, file); /* the key alone on its line */
     char *k = sh_output(cmd);
     snprintf(out, 41, "%.40s", k);
     free(k);
     assert_int_equal((int)strlen(out), 40);
 }
 
-/* Starts `arena host` in the background with KEYFILE for the agents given; its pid. */
+/* Starts `arena host` in the background with KEYFILE for the agents given, pinning the coordinator's key
+ * `server` (or, given as file:PATH, the key in that .pub file); its pid. */
 static pid_t start_host(const char *keyfile, const char *server, int port, const char *agents)
 {
     char cmd[2048];
+    bool file = strncmp(server, "file:", 5) == 0;
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && exec '%s/arena' host --connect tcp://127.0.0.1:%d --server-key '%s' --key %s --logs hostlogs "
+             "cd '%s' && exec '%s/arena' host --connect tcp://127.0.0.1:%d %s '%s' --key %s --logs hostlogs "
              "%s >%s.out 2>&1",
-             tmp, bin, port, server, keyfile, agents, keyfile);
+             tmp, bin, port, file ? "--server-key-file" : "--server-key", file ? server + 5 : server, keyfile, agents,
+             keyfile);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -338,8 +341,8 @@ static void write_hosted_config(const char *name, int port, const char *host_key
             "listen = tcp://127.0.0.1:%d\nserver_key = coord.key\n%s"
             "[agent here]\ncommand = %s/random\nargs = --seed 1\n"
             "[agent far1]\nhost = %s\nvariants = classical\nboards = 3x3\n"
-            "[agent far2]\nhost = %s\nvariants = classical\nboards = 3x3\n",
-            games, port, extra, bin, host_key, host_key);
+            "[agent far2]\nhost_key_file = host.key.pub\nvariants = classical\nboards = 3x3\n",
+            games, port, extra, bin, host_key);
     fclose(f);
 }
 
@@ -360,7 +363,7 @@ static void a_host_serves_two_agents_and_a_stranger_is_refused(void **state)
     char agents[1200];
     snprintf(agents, sizeof agents, "far1='%s/random --seed 5' far2='%s/bridge'", bin, bin);
     pid_t stranger = start_host("stranger.key", coord, port, agents);
-    pid_t h = start_host("host.key", coord, port, agents);
+    pid_t h = start_host("host.key", "file:coord.key.pub", port, agents);
     int rc = arena("league hosted.ini --db hosted.db --logs logs --quiet");
     stop_host(h, SIGTERM);
     stop_host(stranger, SIGTERM);
