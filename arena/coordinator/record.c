@@ -21,6 +21,9 @@ static int64_t agent_id(rec_run *r, int i)
     rec_agent *a = &r->agents[i];
     if (a->id <= 0) {
         a->id = store_agent(r->store, a->name, a->command->line, a->version, a->command->sha256);
+        for (int f = 0; a->id > 0 && a->files && f < a->files->n; f++)
+            if (store_agent_file(r->store, a->id, a->files->files[f].path, a->files->files[f].sha256) != 0)
+                a->id = -1;
         if (a->id > 0 && note_unsandboxed(r, a) != 0)
             a->id = -1; /* stored again next time, and recorded then */
     }

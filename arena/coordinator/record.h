@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "agent.h"
+#include "identity.h"
 #include "progress.h"
 #include "protocol.h"
 #include "result.h"
@@ -24,8 +25,10 @@
  * agents of a run with the same three are one agent of the store. */
 typedef struct {
     char name[PM_MAX_STRING + 1];  /* agents.name it is stored under */
-    ag_command *command;           /* its command line and executable hash (for an agent on a host, filled when the
+    ag_command *command;           /* its command line and identity hash (for an agent on a host, filled when the
                                     * host announces it: the host's command line and hash) */
+    const id_files *files;         /* the files its command line names, with their hashes (NULL: none), stored with
+                                    * it */
     bool named;                    /* the caller's name stays even with hello_names (`name=` of arena match) */
     char version[PM_MAX_STRING + 1]; /* from its hello; "" until then */
     int64_t id;                    /* agents.id; 0 until stored */

@@ -32,6 +32,7 @@ struct ss_session {
     cfg_games plays[CFG_MAX_AGENTS];
     ag_command cmds[CFG_MAX_AGENTS];
     rec_agent agents[CFG_MAX_AGENTS];
+    id_files files[CFG_MAX_AGENTS];
     rn_agent rn_agents[CFG_MAX_AGENTS];
     rec_run rec;
     rn_config rc;
@@ -56,7 +57,8 @@ struct ss_session {
 
 /* ---- agents ------------------------------------------------------------------------------------------------- */
 
-int ss_agent_setup(const cfg_agent *ca, ag_command *cmd, const char **key, char *err, size_t errlen)
+int ss_agent_setup(const cfg_agent *ca, ag_command *cmd, id_files *files, const char **key, char *err,
+                   size_t errlen)
 {
     struct stat st;
     if (ca->dir[0] && (stat(ca->dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
@@ -93,6 +95,10 @@ int ss_agent_setup(const cfg_agent *ca, ag_command *cmd, const char **key, char 
         snprintf(sb->read[sb->n_read++], sizeof sb->read[0], "%s", ca->read[i]);
     for (int i = 0; i < ca->n_env && i < SB_MAX_ENV; i++)
         snprintf(sb->env[sb->n_env++], sizeof sb->env[0], "%s", ca->env[i]);
+    if (files && id_hash(cmd, files, err, errlen) != 0) {
+        *key = "command";
+        return -1;
+    }
     return 0;
 }
 
@@ -103,6 +109,7 @@ static void runner_agent(ss_session *s, int a)
     s->rn_agents[a] = (rn_agent){ ca->name, &s->cmds[a], ca->server_key[0] ? ca->server_key : NULL,
                                   ca->restart_each_game, ca->host[0] ? ca->host : NULL };
     s->agents[a].command = &s->cmds[a];
+    s->agents[a].files = &s->files[a];
 }
 
 static int fail(char *err, size_t errlen, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -201,7 +208,7 @@ int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t er
         *ca = o->agents[a];
         const char *key;
         char why[512];
-        if (ss_agent_setup(ca, &s->cmds[a], &key, why, sizeof why) != 0)
+        if (ss_agent_setup(ca, &s->cmds[a], &s->files[a], &key, why, sizeof why) != 0)
             return fail(err, errlen, SS_USAGE, "%s: %s", a == 0 ? "BOT_A" : "BOT_B", why);
         char base[sizeof s->cmds[a].exe];
         snprintf(base, sizeof base, "%s", s->cmds[a].exe);
@@ -450,7 +457,7 @@ static int league_config(ss_session *s, const ss_league_opts *o, char *err, size
         const char *key;
         if (read_key_files(&c->agents[a], c, err, errlen) != SS_OK)
             return SS_USAGE;
-        if (ss_agent_setup(ca, &s->cmds[a], &key, why, sizeof why) != 0)
+        if (ss_agent_setup(ca, &s->cmds[a], &s->files[a], &key, why, sizeof why) != 0)
             return bad_agent(c, key[0] == 'd' ? ca->dir_line : ca->command_line, ca->name, key, why, err, errlen);
         snprintf(s->agents[a].name, sizeof s->agents[a].name, "%s", ca->store_name);
         runner_agent(s, a);

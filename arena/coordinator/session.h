@@ -25,6 +25,7 @@
 #include "agent.h"
 #include "config.h"
 #include "curvezmq.h"
+#include "identity.h"
 #include "record.h"
 #include "runner.h"
 #include "seeds.h"
@@ -109,9 +110,11 @@ typedef struct {
 
 /* A config agent as a command to run: its command line parsed against its dir (which must be a directory; an
  * agent on a host gets the placeholder "(on its host)"), its limits (the config's where given, else the
- * defaults) and its sandbox policy. Returns 0, or -1 with the reason in err and the config key at fault in *key
- * ("dir", "command"). */
-int ss_agent_setup(const cfg_agent *ca, ag_command *cmd, const char **key, char *err, size_t errlen);
+ * defaults), its sandbox policy, and its identity (identity.h: the files it names hashed into `files`, NULL to
+ * leave them out). Returns 0, or -1 with the reason in err and the config key at fault in *key ("dir",
+ * "command"). */
+int ss_agent_setup(const cfg_agent *ca, ag_command *cmd, id_files *files, const char **key, char *err,
+                   size_t errlen);
 
 /* The league secret in the file `path`: 32 hexadecimal digits (16 bytes), white space around them allowed.
  * Returns 0, or -1 with the reason in err. */

@@ -260,7 +260,8 @@ void ng_load(ng_night *p, store_db *s, const char *db, int64_t id, const char *n
     load_standings(p, s);
     p->agents = die_check(p->cmd, calloc((size_t)p->r->n_players, sizeof *p->agents));
     for (int i = 0; i < p->r->n_players; i++)
-        if (store_agent_get(s, p->r->players[i].id, &p->agents[i].info) < 0)
+        if (store_agent_get(s, p->r->players[i].id, &p->agents[i].info) < 0 ||
+            store_agent_changes(s, p->r->players[i].id, p->agents[i].changed, sizeof p->agents[i].changed) != 0)
             die_fail(p->cmd, "%s: %s", db, store_error(s));
     gather_games(p, s);
     parse_config(p);

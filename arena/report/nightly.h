@@ -23,6 +23,8 @@
 /* One agent of the league: what the page says about it beyond its ratings. */
 typedef struct {
     store_agent_row info;
+    char changed[512];         /* what makes it another agent than the one before it of its name and command line
+                                * (store_agent_changes), "" for none */
     bool unsandboxed;
     long forfeits[HX_END_COUNT], forfeit_total;
     char detail[200];          /* the latest forfeit's reason and detail */

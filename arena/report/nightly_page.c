@@ -85,10 +85,10 @@ static void agents_section(ng_night *p, doc *d)
 {
     doc_section_add(d, "agents", "Agents", "agents");
     tb_table t;
-    tb_init(&t, "agents of this league", 8);
+    tb_init(&t, "agents of this league", 9);
     static const char *const head[] = { "name", "version", "command", "sha256", "sandbox", "games", "forfeits",
-                                        "first seen" };
-    for (int c = 0; c < 8; c++)
+                                        "first seen", "new agent because" };
+    for (int c = 0; c < 9; c++)
         tb_column(&t, c, head[c], c == 5 || c == 6);
     for (int k = 0; k < p->pooled.m; k++) {
         int i = p->pooled.rank[k];
@@ -102,6 +102,7 @@ static void agents_section(ng_night *p, doc *d)
         tb_set(&t, 5, "%ld", p->pooled.games[i]);
         tb_set(&t, 6, "%ld", a->forfeit_total);
         tb_set(&t, 7, "%s", a->info.first_seen);
+        tb_set(&t, 8, "%s", a->changed);
     }
     doc_table(d, &t);
 }

@@ -90,3 +90,36 @@ int store_agent_get(store_db *s, int64_t id, store_agent_row *out)
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
+
+int store_agent_changes(store_db *s, int64_t id, char *out, size_t size)
+{
+    out[0] = '\0';
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT p.id FROM agents a JOIN agents p ON p.name = a.name AND p.command = a.command"
+                           " AND p.id < a.id WHERE a.id = ?1 ORDER BY p.id DESC LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    int64_t prev = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return rc == SQLITE_DONE ? 0 : -1;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT c.path FROM agent_files c LEFT JOIN agent_files p ON p.agent_id = ?2 AND p.path = c.path"
+                           " WHERE c.agent_id = ?1 AND (p.sha256 IS NULL OR p.sha256 <> c.sha256) ORDER BY c.path",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, prev);
+    size_t k = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && k < size)
+        k += (size_t)snprintf(out + k, size - k, "%s%s", k ? ", " : "", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return -1;
+    if (k < size)
+        snprintf(out + k, size - k, "%s since #%lld", k ? " changed" : "its program changed", (long long)prev);
+    return 0;
+}

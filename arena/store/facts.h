@@ -40,4 +40,9 @@ typedef struct {
 /* Agent `id`: 1 with *out filled, 0 when there is none, -1 on error. */
 int store_agent_get(store_db *s, int64_t id, store_agent_row *out);
 
+/* What makes agent `id` another agent than the one before it with its name and command line (the newest with a
+ * smaller id): "results/x.pol changed since #7" (each named file whose hash differs, or that it names and the other
+ * did not), "its program changed since #7", or "" when there is no such agent. Returns 0, or -1 on error. */
+int store_agent_changes(store_db *s, int64_t id, char *out, size_t size);
+
 #endif

@@ -112,6 +112,12 @@ static const char *const migrations[] = {
     "ALTER TABLE attempts ADD COLUMN ms REAL; ALTER TABLE leagues ADD COLUMN night TEXT;",
     /* 7 -> 8: what each agent of a league plays, as its schedule was made (a knockout plans rounds from it) */
     "ALTER TABLE leagues ADD COLUMN plays TEXT;",
+    /* 8 -> 9: the files an agent's command line and read = name, with their hashes (its identity takes them in) */
+    "CREATE TABLE agent_files ("
+    "  agent_id INTEGER NOT NULL REFERENCES agents(id),"
+    "  path TEXT NOT NULL,"
+    "  sha256 TEXT NOT NULL,"
+    "  PRIMARY KEY (agent_id, path)) WITHOUT ROWID;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
@@ -338,6 +344,18 @@ int64_t store_agent(store_db *s, const char *name, const char *command, const ch
         id = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return id;
+}
+
+int store_agent_file(store_db *s, int64_t agent, const char *path, const char *sha256)
+{
+    sqlite3_stmt *st = prepare_texts(s, "INSERT OR IGNORE INTO agent_files (path, sha256, agent_id) VALUES (?,?,?)", 2,
+                                     path, sha256);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 3, agent);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
 }
 
 int64_t store_run_begin(store_db *s, const char *kind, const char *description)

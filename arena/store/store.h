@@ -12,7 +12,7 @@
 #include "game.h"
 #include "result.h"
 
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 #define STORE_DEFAULT_PATH "results/arena.db"
 
 typedef struct store_db store_db;
@@ -32,10 +32,14 @@ void store_close(store_db *s);
  * in err: "results/arena.db: in use by another arena league (pid 1234)", or the system error. */
 int store_claim(const char *path, char *err, size_t errlen);
 
-/* The id of the agent with this name, command line (as given, without what the arena appends) and executable
- * hash, inserted when new (a known one gets this version). Two setups of one program (other arguments) are two
+/* The id of the agent with this name, command line (as given, without what the arena appends) and identity
+ * hash (its executable's, with the files it names: identity.h), inserted when new (a known one gets this version). Two setups of one program (other arguments) are two
  * agents; one setup seen again is the same agent. Returns -1 on error. */
 int64_t store_agent(store_db *s, const char *name, const char *command, const char *version, const char *sha256);
+
+/* Records that agent `agent` names the file or directory `path` with this hash (identity.h), once. Returns 0, or
+ * -1. */
+int store_agent_file(store_db *s, int64_t agent, const char *path, const char *sha256);
 
 /* A run (a match or a league) and its end. Returns the run id, or -1. */
 int64_t store_run_begin(store_db *s, const char *kind, const char *description);

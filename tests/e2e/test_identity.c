@@ -155,6 +155,66 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
+/* An agent is also the files its command line names: the same command line with a changed file (a retrained
+ * policy) is a new agent, whose files and hashes are stored, and the league's report says which file made it
+ * new; a directory named counts by its files' contents. */
+static void a_changed_file_is_a_new_agent(void **state)
+{
+    (void)state;
+    fresh_db("files");
+    const char *agents = getenv("ARENA_TEST_AGENTS");
+    char cfg[128], text[2048], weights[160], dir[160], out_dir[200];
+    snprintf(cfg, sizeof cfg, "%s/f.ini", tmp);
+    snprintf(weights, sizeof weights, "%s/weights.txt", tmp);
+    snprintf(dir, sizeof dir, "%s/wdir", tmp);
+    assert_int_equal(sh_run("mkdir -p '%s/sub' && echo a > '%s/sub/one' && echo b > '%s/two'", dir, dir, dir), 0);
+    write_file(weights, "version 1\n");
+    snprintf(text, sizeof text,
+             "[league]\nname = f\nvariants = classical\nboards = 3x3\ngames = 2\n\n"
+             "[agent trained]\ncommand = %s/misbehave\nargs = --mode play --tag %s --tag %s\n\n"
+             "[agent r]\ncommand = %s/random\n", agents ? agents : "build/release/tests/agents", weights, dir, bin);
+    write_file(cfg, text);
+    int st;
+    for (int night = 0; night < 4; night++) {
+        if (night == 1)
+            write_file(weights, "version 2\n"); /* retrained */
+        if (night == 3)
+            assert_int_equal(sh_run("echo c > '%s/sub/one'", dir), 0); /* a file inside the named directory */
+        char *out = arena(&st, "league '%s' --db '%s' --quiet --new --logs '%s/logs'", cfg, db, tmp);
+        assert_int_equal(st, 0);
+        free(out);
+    }
+    /* nights 1 and 2 (the same files) are one agent; every change of a file, another */
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM agents WHERE name = 'trained'"), 3);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM agents WHERE name = 'r'"), 1);
+    assert_int_equal(db_scalar(db, "SELECT count(DISTINCT sha256) FROM agent_files WHERE path LIKE '%weights.txt'"), 2);
+    assert_int_equal(db_scalar(db, "SELECT count(DISTINCT sha256) FROM agent_files WHERE path LIKE '%wdir'"), 2);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM agent_files WHERE agent_id = (SELECT id FROM agents WHERE "
+                                   "name = 'r')"), 0);
+    /* the report of the second night says which file made the agent new */
+    snprintf(out_dir, sizeof out_dir, "%s/report-f", tmp);
+    char *out = arena(&st, "report --db '%s' --league 2 --out '%s'", db, out_dir);
+    assert_int_equal(st, 0);
+    free(out);
+    char md[260];
+    snprintf(md, sizeof md, "%s/report.md", out_dir);
+    FILE *f = fopen(md, "r");
+    assert_non_null(f);
+    char *page = read_all(f);
+    fclose(f);
+    contains(page, "weights.txt changed since #");
+    free(page);
+    out = arena(&st, "report --db '%s' --league 4 --out '%s'", db, out_dir);
+    assert_int_equal(st, 0);
+    free(out);
+    f = fopen(md, "r");
+    assert_non_null(f);
+    page = read_all(f);
+    fclose(f);
+    contains(page, "wdir changed since #");
+    free(page);
+}
+
 static void config_name_key_and_duplicates(void **state)
 {
     (void)state;
@@ -214,6 +274,7 @@ int main(void)
         cmocka_unit_test(one_setup_twice_is_one_agent),
         cmocka_unit_test(name_prefix_names_a_match_bot),
         cmocka_unit_test(config_name_key_and_duplicates),
+        cmocka_unit_test(a_changed_file_is_a_new_agent),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
