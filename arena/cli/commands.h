@@ -22,5 +22,6 @@ int cmd_solve(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_payoff(int argc, char **argv);
 int cmd_pone(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct {
     { "random", cmd_random, "play uniformly random games: Black's win rate and attempts per second" },
     { "match", cmd_match, "play games between two bot programs and store them" },
     { "league", cmd_league, "play a league from a config file (resumes an interrupted one)" },
+    { "check", cmd_check, "a conformance run of one bot: what it plays, every variant and board, openings, time" },
     { "ratings", cmd_ratings, "Elo ratings with intervals, per variant and board and pooled" },
     { "matrix", cmd_matrix, "win matrices: rows move first, cells W-L" },
     { "games", cmd_games, "list stored games" },

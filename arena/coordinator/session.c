@@ -38,6 +38,7 @@ struct ss_session {
     rn_config rc;
     cv_keypair server_key;
     char db[1024], logs[1024], prefix[128];
+    int claim;                     /* the database's claim (store_claim), -1 for none */
     volatile sig_atomic_t stop;
     /* a league */
     char *text;                    /* the config as read */
@@ -199,6 +200,7 @@ int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t er
     ss_session *s = calloc(1, sizeof *s);
     if (!(*out = s))
         return fail(err, errlen, SS_FAILED, "out of memory");
+    s->claim = -1;
     s->match = *o;
     s->cfg.n_agents = 2;
     snprintf(s->db, sizeof s->db, "%s", o->db);
@@ -708,6 +710,8 @@ static void league_runner(ss_session *s)
 int ss_open_league(const ss_league_opts *o, ss_session **out, char *err, size_t errlen)
 {
     ss_session *s = calloc(1, sizeof *s);
+    if (s)
+        s->claim = -1;
     if (!(*out = s) || !(s->live = pg_new()))
         return fail(err, errlen, SS_FAILED, "out of memory");
     s->sum.league = true;
@@ -732,7 +736,7 @@ int ss_open_league(const ss_league_opts *o, ss_session **out, char *err, size_t 
         return fail(err, errlen, SS_USAGE, "--resume: no database %s", s->db);
     if ((rc = open_store(s, err, errlen)) != SS_OK)
         return rc;
-    if (store_claim(s->db, err, errlen) < 0) /* released when this process ends */
+    if ((s->claim = store_claim(s->db, err, errlen)) < 0) /* released by ss_close, or when this process ends */
         return SS_BUSY;
     ag_handle_signals(&s->stop, NULL);
     league_runner(s);
@@ -984,6 +988,8 @@ void ss_close(ss_session *s)
         return;
     if (s->rec.store)
         store_close(s->rec.store);
+    if (s->claim >= 0)
+        close(s->claim);
     free(s->text);
     free(s->pending);
     op_book_free(s->book);

@@ -245,6 +245,46 @@ static void forfeits_by_agent_and_the_forfeit_rate(void **state)
         fail_msg("exit %d: %s", rc, out);
 }
 
+/* arena check: every bundled bot passes (from openings, from the empty board, a fresh process per game), and each
+ * misbehaving test bot fails, its checklist naming the forfeit's reason and detail. */
+static void arena_check_passes_bundled_bots_and_names_faults(void **state)
+{
+    (void)state;
+    setup_paths();
+    char db[128];
+    snprintf(db, sizeof db, "%s/check.db", tmp);
+    static const char *const good[] = { "%s/random", "%s/bridge", "%s/pone", "agents/examples/random_bot.py",
+                                        "%s/mc --variant classical --board 3x3" };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char bot[600], extra[128] = "";
+        snprintf(bot, sizeof bot, good[i], bin);
+        char *cut = strstr(bot, " --variant"); /* mc thinks its whole budget: one variant and board */
+        if (cut) {
+            snprintf(extra, sizeof extra, "%s", cut);
+            *cut = '\0';
+        }
+        int rc = run(out, sizeof out, "%s/arena check --db %s --logs %s/logs --json%s '%s' 2>&1", bin, db, tmp, extra,
+                     bot);
+        if (rc != 0 || json_int(out, NULL, "failed") != 0 || json_int(out, NULL, "games") < 6 ||
+            !strstr(out, "\"what\":\"from openings\",\"status\":\"ok\"") ||
+            !strstr(out, "\"what\":\"a fresh process every game\",\"status\":\"ok\""))
+            fail_msg("arena check %s: exit %d: %s", bot, rc, out);
+    }
+    for (int i = 0; i < N_MISBEHAVIOURS; i++) {
+        const misbehaviour *m = &MISBEHAVIOURS[i];
+        if (!m->in_league || !m->reason)
+            continue;
+        int rc = run(out, sizeof out,
+                     "%s/arena check --db %s --logs %s/logs --variant classical --board 4x4 --move-time 300 "
+                     "--handshake 1000 '%s/misbehave --mode %s' 2>&1", bin, db, tmp, agents, m->mode);
+        char said[300];
+        snprintf(said, sizeof said, "%s: ", m->reason);
+        if (rc != 1 || !strstr(out, "[FAILED]") || !strstr(out, said) || !strstr(out, m->detail))
+            fail_msg("arena check on --mode %s: exit %d, expected '%s%s': %s", m->mode, rc, said, m->detail, out);
+    }
+    assert_int_equal(run(out, sizeof out, "%s/arena check --games 3 %s/random 2>&1", bin, bin), 2);
+}
+
 /* Everything a recording bot received, compared with the rules: exactly its own information state. */
 static void bots_are_told_exactly_their_information_state(void **state)
 {
@@ -547,6 +587,7 @@ int main(void)
         cmocka_unit_test(random_against_random_and_python),
         cmocka_unit_test(misbehaving_bots_forfeit_and_the_match_goes_on),
         cmocka_unit_test(forfeits_by_agent_and_the_forfeit_rate),
+        cmocka_unit_test(arena_check_passes_bundled_bots_and_names_faults),
         cmocka_unit_test(bots_are_told_exactly_their_information_state),
         cmocka_unit_test(games_from_an_opening),
         cmocka_unit_test(a_bad_opening_fails_the_run),
