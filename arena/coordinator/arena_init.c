@@ -9,7 +9,10 @@
  * pipe whose write end only the coordinator holds, it also watches the coordinator itself for as long as
  * it runs and exits the moment that end closes: a coordinator killed while a sandbox was being set up, or
  * just after it killed a bwrap whose process 1 was still starting, leaves nothing running. Built without
- * sanitizers: it runs under the bot's address-space limit. */
+ * sanitizers: it runs under the bot's address-space limit.
+ *
+ * A bot whose program cannot be started gets one line in its log saying why (for a script whose interpreter
+ * is missing or not executable in the sandbox, the interpreter of its #! line), and exit status 127. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +26,29 @@
 #include <unistd.h>
 
 static void on_child(int sig) { (void)sig; }
+
+/* Says why the bot's program could not be started (errno e): when it is a script whose interpreter (its #!
+ * line) is missing or not executable in the sandbox, names the interpreter, not the script. */
+static void exec_failed(const char *program, int e)
+{
+    char line[512] = "";
+    FILE *f = e == ENOENT || e == EACCES ? fopen(program, "r") : NULL;
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = '\0';
+        fclose(f);
+    }
+    if (strncmp(line, "#!", 2) == 0) {
+        char *interp = line + 2 + strspn(line + 2, " \t");
+        interp[strcspn(interp, " \t\r\n")] = '\0';
+        if (interp[0] && access(interp, X_OK) != 0) {
+            fprintf(stderr, "arena-init: cannot start %s: its interpreter %s (#! line): %s\n", program, interp,
+                    strerror(errno));
+            return;
+        }
+    }
+    fprintf(stderr, "arena-init: cannot start %s: %s\n", program, strerror(e));
+}
 
 int main(int argc, char **argv)
 {
@@ -61,7 +87,7 @@ int main(int argc, char **argv)
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
         execv(argv[1], argv + 1);
-        fprintf(stderr, "arena-init: cannot start %s: %s\n", argv[1], strerror(errno));
+        exec_failed(argv[1], errno);
         _exit(127);
     }
     for (;;) {

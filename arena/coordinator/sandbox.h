@@ -76,6 +76,10 @@ void sb_release(sb_command *c);
  * Returns 0 or -1 (errno set). */
 int sb_enter(const sb_command *c);
 
+/* Reads the #! line of a script: its interpreter into interp and the interpreter's first argument ("" when
+ * none) into arg. Returns 1 for a script, 0 for another file, -1 when exe cannot be read (errno set). */
+int sb_interpreter(const char *exe, char *interp, size_t n, char *arg, size_t argn);
+
 /* Makes the ipc socket usable by sandboxed bots: when the coordinator runs as root, it is handed to SB_UID
  * (as its private directory is, which stays 0700). Returns 0 or -1 (errno set). */
 int sb_share_socket(const char *socket_path);
