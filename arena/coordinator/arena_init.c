@@ -50,6 +50,19 @@ static void exec_failed(const char *program, int e)
     fprintf(stderr, "arena-init: cannot start %s: %s\n", program, strerror(e));
 }
 
+/* The bot ended with status 127, what a shell reports for a command it could not find or run: when its own
+ * exec succeeded (nothing came through `execd`), what it ran is the likely cause, and the log says where a
+ * sandbox finds programs. */
+static void wrapper_failed(const char *program, int execd)
+{
+    char c;
+    if (read(execd, &c, 1) != 0)
+        return; /* its own exec failed: exec_failed() said why */
+    fprintf(stderr, "arena-init: %s exited with status 127: a program it runs was not found or could not be run "
+            "(its error is above); a sandbox shows only /usr, /etc and the agent's own paths: a program elsewhere "
+            "needs read = its directory\n", program);
+}
+
 int main(int argc, char **argv)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -76,6 +89,11 @@ int main(int argc, char **argv)
                                             "use on its own.\n");
         return argc < 2 ? 2 : 0;
     }
+    int execd[2]; /* close-on-exec: the child writes to it only when its exec failed */
+    if (pipe2(execd, O_CLOEXEC) != 0) {
+        perror("arena-init: pipe");
+        return 127;
+    }
     pid_t bot = fork();
     if (bot < 0) {
         perror("arena-init: fork");
@@ -88,14 +106,20 @@ int main(int argc, char **argv)
         sigprocmask(SIG_SETMASK, &none, NULL);
         execv(argv[1], argv + 1);
         exec_failed(argv[1], errno);
+        ssize_t w = write(execd[1], "x", 1);
+        (void)w;
         _exit(127);
     }
+    close(execd[1]);
     for (;;) {
         int status;
         pid_t pid;
         while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-            if (pid == bot)
+            if (pid == bot) {
+                if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+                    wrapper_failed(argv[1], execd[0]);
                 return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+            }
         if (pid < 0 && errno == ECHILD)
             return 127;
         /* until a child ends (EINTR) or the coordinator does (the lifeline closes) */
