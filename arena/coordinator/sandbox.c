@@ -216,6 +216,8 @@ static int resolve(const char *path, const char *abs, const char *writable, char
         int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0 || fstat(fd, &st) != 0 || fstat(cur, &dir) != 0) {
             snprintf(err, errlen, "'%s': %s", path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
             goto failed;
         }
         if (strcmp(comp, "..") == 0) {
@@ -318,13 +320,18 @@ static int bind(words *w, const char *base, const char *path, bool rw, unsigned 
         return -1;
     }
     int again = strcmp(abs, real) != 0 && plain(abs) && !system_path(abs) ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
-    if ((fd = keep_fd(w, fd)) < 0) {
+    if (writable && inside(real, writable)) {
+        /* shown where it is through the writable directory already; no bind of its own, whose source bwrap
+         * would look up by path while another process of the bot could swap a link in */
+        close(fd);
+    } else if ((fd = keep_fd(w, fd)) < 0) {
         if (again >= 0)
             close(again);
         snprintf(err, errlen, "'%s': too many paths to show", path);
         return -1;
+    } else {
+        add_fd_op(w, rw ? "--bind-fd" : "--ro-bind-fd", fd, real);
     }
-    add_fd_op(w, rw ? "--bind-fd" : "--ro-bind-fd", fd, real);
     if (again >= 0) {
         if ((fd = keep_fd(w, again)) < 0) {
             snprintf(err, errlen, "'%s': too many paths to show", path);
