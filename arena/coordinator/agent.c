@@ -349,7 +349,13 @@ pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, cha
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
         forget(pid);
-        snprintf(err, errlen, "cannot start '%s': %s", c->exe, strerror(child_errno));
+        char interp[1024], arg[8];
+        if ((child_errno == ENOENT || child_errno == EACCES) && !in_sandbox &&
+            sb_interpreter(c->exe, interp, sizeof interp, arg, sizeof arg) == 1 && access(interp, X_OK) != 0)
+            snprintf(err, errlen, "cannot start '%s': its interpreter %s (#! line): %s", c->exe, interp,
+                     strerror(errno));
+        else
+            snprintf(err, errlen, "cannot start '%s': %s", c->exe, strerror(child_errno));
         return -1;
     }
     return pid;

@@ -9,7 +9,10 @@
  * pipe whose write end only the coordinator holds, it also watches the coordinator itself for as long as
  * it runs and exits the moment that end closes: a coordinator killed while a sandbox was being set up, or
  * just after it killed a bwrap whose process 1 was still starting, leaves nothing running. Built without
- * sanitizers: it runs under the bot's address-space limit. */
+ * sanitizers: it runs under the bot's address-space limit.
+ *
+ * A bot whose program cannot be started gets one line in its log saying why (for a script whose interpreter
+ * is missing or not executable in the sandbox, the interpreter of its #! line), and exit status 127. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +26,42 @@
 #include <unistd.h>
 
 static void on_child(int sig) { (void)sig; }
+
+/* Says why the bot's program could not be started (errno e): when it is a script whose interpreter (its #!
+ * line) is missing or not executable in the sandbox, names the interpreter, not the script. */
+static void exec_failed(const char *program, int e)
+{
+    char line[512] = "";
+    FILE *f = e == ENOENT || e == EACCES ? fopen(program, "r") : NULL;
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = '\0';
+        fclose(f);
+    }
+    if (strncmp(line, "#!", 2) == 0) {
+        char *interp = line + 2 + strspn(line + 2, " \t");
+        interp[strcspn(interp, " \t\r\n")] = '\0';
+        if (interp[0] && access(interp, X_OK) != 0) {
+            fprintf(stderr, "arena-init: cannot start %s: its interpreter %s (#! line): %s\n", program, interp,
+                    strerror(errno));
+            return;
+        }
+    }
+    fprintf(stderr, "arena-init: cannot start %s: %s\n", program, strerror(e));
+}
+
+/* The bot ended with status 127, what a shell reports for a command it could not find or run: when its own
+ * exec succeeded (nothing came through `execd`), what it ran is the likely cause, and the log says where a
+ * sandbox finds programs. */
+static void wrapper_failed(const char *program, int execd)
+{
+    char c;
+    if (read(execd, &c, 1) != 0)
+        return; /* its own exec failed: exec_failed() said why */
+    fprintf(stderr, "arena-init: %s exited with status 127: a program it runs was not found or could not be run "
+            "(its error is above); a sandbox shows only /usr, /etc and the agent's own paths: a program elsewhere "
+            "needs read = its directory\n", program);
+}
 
 int main(int argc, char **argv)
 {
@@ -50,6 +89,11 @@ int main(int argc, char **argv)
                                             "use on its own.\n");
         return argc < 2 ? 2 : 0;
     }
+    int execd[2]; /* close-on-exec: the child writes to it only when its exec failed */
+    if (pipe2(execd, O_CLOEXEC) != 0) {
+        perror("arena-init: pipe");
+        return 127;
+    }
     pid_t bot = fork();
     if (bot < 0) {
         perror("arena-init: fork");
@@ -61,15 +105,21 @@ int main(int argc, char **argv)
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
         execv(argv[1], argv + 1);
-        fprintf(stderr, "arena-init: cannot start %s: %s\n", argv[1], strerror(errno));
+        exec_failed(argv[1], errno);
+        ssize_t w = write(execd[1], "x", 1);
+        (void)w;
         _exit(127);
     }
+    close(execd[1]);
     for (;;) {
         int status;
         pid_t pid;
         while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-            if (pid == bot)
+            if (pid == bot) {
+                if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+                    wrapper_failed(argv[1], execd[0]);
                 return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+            }
         if (pid < 0 && errno == ECHILD)
             return 127;
         /* until a child ends (EINTR) or the coordinator does (the lifeline closes) */

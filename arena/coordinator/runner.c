@@ -5,10 +5,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,6 +83,7 @@ typedef struct {
     void *ctx, *router;
     cv_guard *guard;           /* with cfg->listen */
     char dir[256], endpoint[300], local[300]; /* the private ipc directory and endpoint; the one bound */
+    int dir_lock;              /* the ipc directory open and flock'ed while the run lives (-1: none) */
     proc *procs;
     int n_procs;
     closing *closing;          /* asked to exit, not yet reaped */
@@ -820,7 +823,8 @@ static double check_deadlines(runner *r)
 /* ---- set-up and the loop ---- */
 
 /* Removes the private directories of coordinators that died without cleaning up (killed with SIGKILL):
- * arena-PID-* in tmp whose PID is gone. */
+ * arena-XXXXXX in tmp holding a socket and locked by nobody (a coordinator flocks its own until it has
+ * removed it), and those named arena-PID-XXXXXX by earlier versions whose PID is gone. */
 static void sweep_stale(const char *tmp)
 {
     DIR *d = opendir(tmp);
@@ -829,20 +833,24 @@ static void sweep_stale(const char *tmp)
     uid_t me = geteuid();
     for (struct dirent *e; (e = readdir(d));) {
         long pid;
-        char rest[32];
-        if (sscanf(e->d_name, "arena-%ld-%31s", &pid, rest) != 2 || pid <= 0 || strlen(rest) != 6)
+        char rest[32], path[1024], sock[1100];
+        bool old = sscanf(e->d_name, "arena-%ld-%31s", &pid, rest) == 2 && pid > 0 && strlen(rest) == 6;
+        if (!old && (strncmp(e->d_name, "arena-", 6) != 0 || strlen(e->d_name) != 12))
             continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+        if (old && (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
             continue;
-        char path[1024];
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+        snprintf(sock, sizeof sock, "%s/arena.sock", path);
         if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || (st.st_uid != me && !(me == 0 && st.st_uid == SB_UID)))
             continue; /* (a root coordinator hands its directory to the sandbox user) */
-        char sock[1100];
-        snprintf(sock, sizeof sock, "%s/arena.sock", path);
-        unlink(sock);
-        rmdir(path);
+        int fd = old ? -1 : open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (old || (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode))) {
+            unlink(sock);
+            rmdir(path);
+        }
+        if (fd >= 0)
+            close(fd);
     }
     closedir(d);
 }
@@ -884,10 +892,16 @@ static int open_endpoint(runner *r)
     const char *tmp = getenv("TMPDIR");
     tmp = tmp && *tmp && strlen(tmp) < 64 && reachable(tmp) ? tmp : "/tmp";
     sweep_stale(tmp);
-    snprintf(r->dir, sizeof r->dir, "%s/arena-%ld-XXXXXX", tmp, (long)getpid());
+    /* a random name that tells a bot (which sees it in its mount table) nothing of the coordinator */
+    snprintf(r->dir, sizeof r->dir, "%s/arena-XXXXXX", tmp);
     if (!mkdtemp(r->dir)) { /* mode 0700 */
         fail(r, "cannot make a private directory %s: %s", r->dir, strerror(errno));
         r->dir[0] = '\0';
+        return -1;
+    }
+    r->dir_lock = open(r->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* held until it is removed: in use */
+    if (r->dir_lock < 0 || flock(r->dir_lock, LOCK_EX) != 0) {
+        fail(r, "cannot lock the private directory %s: %s", r->dir, strerror(errno));
         return -1;
     }
     if (geteuid() == 0 && chown(r->dir, SB_UID, SB_GID) != 0) { /* still 0700: root and the sandbox user */
@@ -959,6 +973,9 @@ static void close_endpoint(runner *r)
         unlink(sock);
         rmdir(r->dir);
     }
+    if (r->dir_lock >= 0)
+        close(r->dir_lock); /* after the removal: a sweeping coordinator must not take it for a dead one's */
+    r->dir_lock = -1;
 }
 
 /* Asks every live agent to exit, gives them a moment, then kills whatever is left. */
@@ -1014,6 +1031,7 @@ static runner *runner_new(const rn_config *cfg, char *err, size_t errlen)
     long want = (long)r->k * (cfg->n_agents > 0 ? cfg->n_agents : 1);
     r->n_procs = (int)(want < least ? least : want > cap ? (cap < least ? least : cap) : want);
     r->culprit = -1;
+    r->dir_lock = -1;
     r->procs = calloc((size_t)r->n_procs, sizeof *r->procs);
     r->slots = calloc((size_t)r->k, sizeof *r->slots);
     r->greeted = calloc((size_t)cfg->n_agents, sizeof *r->greeted);

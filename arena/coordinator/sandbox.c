@@ -139,34 +139,201 @@ static bool system_path(const char *p)
     return false;
 }
 
-/* Binds `path` (relative to base) read-only, or read-write, at the place the bot will look for it. */
-static int bind(words *w, const char *base, const char *path, bool rw, char *err, size_t errlen)
+/* ---- resolving a path without a bot's help ---- */
+
+/* Whether a bot may have planted a symbolic link found in directory `dir_path` (stat dir): that is its own
+ * writable working directory (`writable`, or NULL) or anything in it, or, when the coordinator is root, a
+ * directory the sandbox user may write to (its own, or one open to it and not sticky, or a sticky one where
+ * the link is its own). */
+static bool bot_may_plant(const char *dir_path, const struct stat *dir, const struct stat *link, const char *writable)
+{
+    if (writable && inside(dir_path[0] ? dir_path : "/", writable))
+        return true;
+    if (geteuid() != 0)
+        return false;
+    if (dir->st_uid == SB_UID || link->st_uid == SB_UID)
+        return true;
+    bool open_to_it = (dir->st_gid == SB_GID && (dir->st_mode & S_IWGRP)) || (dir->st_mode & S_IWOTH);
+    return open_to_it && !(dir->st_mode & S_ISVTX);
+}
+
+/* Puts the next component of *todo into comp (empty at the end) and advances *todo. */
+static void next_component(const char **todo, char *comp, size_t n)
+{
+    const char *s = *todo;
+    while (*s == '/')
+        s++;
+    size_t len = strcspn(s, "/");
+    snprintf(comp, n, "%.*s", (int)(len < n ? len : n - 1), s);
+    *todo = s + len;
+}
+
+/* Follows the symbolic link `fd` (named comp, in directory real) met on the way: the rest of the walk
+ * becomes its target followed by what was left. Returns 0, or -1 with the reason in err. */
+static int follow_link(int fd, const char *path, const char *real, const char *comp, const struct stat *dir,
+                       const struct stat *st, const char *writable, char *todo, const char **rest, char *err,
+                       size_t errlen)
+{
+    char target[PATH_MAX], left[PATH_MAX];
+    ssize_t n = readlinkat(fd, "", target, sizeof target - 1);
+    if (n <= 0) {
+        snprintf(err, errlen, "'%s': %s/%s: cannot read the link: %s", path, real, comp, strerror(errno));
+        return -1;
+    }
+    target[n] = '\0';
+    if (bot_may_plant(real, dir, st, writable)) {
+        snprintf(err, errlen, "'%s': %s/%s is a symbolic link (to %s) in a directory the bot can write: not "
+                 "followed (a path a sandbox shows may not go through a link a bot could have planted)",
+                 path, real, comp, target);
+        return -1;
+    }
+    snprintf(left, sizeof left, "%s", *rest);
+    if (snprintf(todo, PATH_MAX, "%s/%s", target, left) >= PATH_MAX) {
+        snprintf(err, errlen, "'%s': %s", path, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    *rest = todo;
+    return 0;
+}
+
+/* Resolves `abs` one component at a time (O_PATH, O_NOFOLLOW), following symbolic links by hand, and
+ * refuses a link a bot may have planted (bot_may_plant()). Returns an O_PATH descriptor of what the path
+ * names, with its real path in real, or -1 with the reason (naming `path`) in err. */
+static int resolve(const char *path, const char *abs, const char *writable, char *real, size_t realn, char *err,
+                   size_t errlen)
+{
+    char todo[PATH_MAX], comp[NAME_MAX + 1];
+    const char *rest = abs;
+    int cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), links = 0;
+    real[0] = '\0'; /* "" stands for "/" */
+    while (cur >= 0) {
+        next_component(&rest, comp, sizeof comp);
+        if (!comp[0])
+            break;
+        if (strcmp(comp, ".") == 0)
+            continue;
+        struct stat dir, st;
+        int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || fstat(fd, &st) != 0 || fstat(cur, &dir) != 0) {
+            snprintf(err, errlen, "'%s': %s", path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            goto failed;
+        }
+        if (strcmp(comp, "..") == 0) {
+            char *slash = strrchr(real, '/');
+            *(slash ? slash : real) = '\0';
+        } else if (S_ISLNK(st.st_mode)) {
+            if (++links > 40)
+                snprintf(err, errlen, "'%s': %s", path, strerror(ELOOP));
+            int rc = links > 40 ? -1 : follow_link(fd, path, real, comp, &dir, &st, writable, todo, &rest, err, errlen);
+            close(fd);
+            if (rc != 0)
+                goto failed;
+            if (todo[0] == '/') { /* an absolute target: from the root again */
+                close(cur);
+                cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                real[0] = '\0';
+            }
+            continue;
+        } else {
+            size_t len = strlen(real);
+            if (snprintf(real + len, realn - len, "/%s", comp) >= (int)(realn - len)) {
+                close(fd);
+                snprintf(err, errlen, "'%s': %s", path, strerror(ENAMETOOLONG));
+                goto failed;
+            }
+        }
+        close(cur);
+        cur = fd;
+    }
+    if (cur < 0)
+        snprintf(err, errlen, "'%s': %s", path, strerror(errno));
+    else if (!real[0])
+        snprintf(real, realn, "/");
+    return cur;
+failed:
+    if (cur >= 0)
+        close(cur);
+    return -1;
+}
+
+/* ---- what the sandbox user can reach ---- */
+
+/* The permission bits (r 4, w 2, x 1) the sandbox user has on st (by its mode: owner, group, others). */
+static unsigned sb_perms(const struct stat *st)
+{
+    unsigned m = (unsigned)st->st_mode;
+    return st->st_uid == SB_UID ? (m >> 6) & 7 : st->st_gid == SB_GID ? (m >> 3) & 7 : m & 7;
+}
+
+/* When the coordinator is root (the sandbox user is then another user): whether that user can walk to
+ * `real` (search permission on every directory above it) and has the permissions `need` (4 read, 1
+ * execute) on it. Returns 0, or -1 naming `path`, the file and the permission missing in err. */
+static int sb_reachable(const char *path, const char *real, unsigned need, char *err, size_t errlen)
+{
+    if (geteuid() != 0)
+        return 0;
+    char at[PATH_MAX];
+    struct stat st;
+    for (const char *s = real; (s = strchr(s + 1, '/')) != NULL;) {
+        snprintf(at, sizeof at, "%.*s", (int)(s - real), real);
+        if (stat(at, &st) == 0 && !(sb_perms(&st) & 1)) {
+            snprintf(err, errlen, "'%s': the sandbox user (nobody, uid %d) cannot reach it: it may not search the "
+                     "directory %s (mode %04o, owner uid %u, group %u)", path, SB_UID, at,
+                     (unsigned)st.st_mode & 07777, (unsigned)st.st_uid, (unsigned)st.st_gid);
+            return -1;
+        }
+    }
+    if (stat(real, &st) == 0 && S_ISDIR(st.st_mode) && (need & 4))
+        need |= 1;
+    if (stat(real, &st) != 0 || (sb_perms(&st) & need) == need)
+        return 0;
+    snprintf(err, errlen, "'%s': not %s by the sandbox user (nobody, uid %d): %s has mode %04o, owner uid %u, "
+             "group %u", path, need & 4 ? (need & 1 ? (S_ISDIR(st.st_mode) ? "readable and searchable" :
+             "readable and executable") : "readable") : "executable", SB_UID, real, (unsigned)st.st_mode & 07777,
+             (unsigned)st.st_uid, (unsigned)st.st_gid);
+    return -1;
+}
+
+/* Binds `path` (relative to base) read-only, or read-write, at the place the bot will look for it; `need`
+ * is what the sandbox user must be able to do with it (sb_reachable()), `writable` the bot's writable
+ * directory (or NULL). */
+static int bind(words *w, const char *base, const char *path, bool rw, unsigned need, const char *writable, char *err,
+                size_t errlen)
 {
     char abs[PATH_MAX * 2], real[PATH_MAX];
     absolute(base, path, abs, sizeof abs);
-    if (!realpath(abs, real)) {
-        snprintf(err, errlen, "'%s': %s", path, strerror(errno));
+    int fd = resolve(path, abs, writable, real, sizeof real, err, errlen);
+    if (fd < 0)
         return -1;
-    }
-    if (system_path(real))
-        return 0; /* visible already, read-only */
-    if (strcmp(real, "/") == 0) {
-        snprintf(err, errlen, "'%s': a bot may not see the whole file system", path);
-        return -1;
-    }
     const char *d = denied_by(real);
-    if (d) {
-        snprintf(err, errlen, "'%s': a bot may not see %s (the database, the config and the logs stay hidden)", path, d);
+    if (system_path(real) || strcmp(real, "/") == 0 || d || sb_reachable(path, real, need, err, errlen) != 0) {
+        close(fd);
+        if (system_path(real))
+            return 0; /* visible already, read-only */
+        if (strcmp(real, "/") == 0)
+            snprintf(err, errlen, "'%s': a bot may not see the whole file system", path);
+        else if (d)
+            snprintf(err, errlen, "'%s': a bot may not see %s (the database, the config and the logs stay hidden)",
+                     path, d);
         return -1;
     }
-    int fd = keep_fd(w, open(real, O_PATH | O_CLOEXEC));
-    if (fd < 0) {
-        snprintf(err, errlen, "'%s': %s", path, w->full ? "too many paths to show" : strerror(errno));
+    int again = strcmp(abs, real) != 0 && plain(abs) && !system_path(abs) ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+    if (writable && inside(real, writable)) {
+        /* shown where it is through the writable directory already; no bind of its own, whose source bwrap
+         * would look up by path while another process of the bot could swap a link in */
+        close(fd);
+    } else if ((fd = keep_fd(w, fd)) < 0) {
+        if (again >= 0)
+            close(again);
+        snprintf(err, errlen, "'%s': too many paths to show", path);
         return -1;
+    } else {
+        add_fd_op(w, rw ? "--bind-fd" : "--ro-bind-fd", fd, real);
     }
-    add_fd_op(w, rw ? "--bind-fd" : "--ro-bind-fd", fd, real);
-    if (strcmp(abs, real) != 0 && plain(abs) && !system_path(abs)) {
-        if ((fd = keep_fd(w, open(real, O_PATH | O_CLOEXEC))) < 0) {
+    if (again >= 0) {
+        if ((fd = keep_fd(w, again)) < 0) {
             snprintf(err, errlen, "'%s': too many paths to show", path);
             return -1;
         }
@@ -244,27 +411,105 @@ static void add_system(words *w)
     add(w, "/run");
 }
 
+int sb_interpreter(const char *exe, char *interp, size_t n, char *arg, size_t argn)
+{
+    char line[PATH_MAX + 256];
+    int fd = open(exe, O_RDONLY | O_CLOEXEC);
+    ssize_t got = fd < 0 ? -1 : read(fd, line, sizeof line - 1);
+    if (fd >= 0)
+        close(fd);
+    if (got < 0)
+        return -1;
+    line[got] = '\0';
+    if (got < 3 || line[0] != '#' || line[1] != '!')
+        return 0;
+    line[strcspn(line, "\n")] = '\0';
+    const char *s = line + 2 + strspn(line + 2, " \t");
+    size_t len = strcspn(s, " \t");
+    snprintf(interp, n, "%.*s", (int)len, s);
+    s += len;
+    s += strspn(s, " \t");
+    snprintf(arg, argn, "%.*s", (int)strcspn(s, " \t"), s);
+    return interp[0] ? 1 : 0;
+}
+
+/* Whether `real` is shown by a path the policy lets the bot read, or by its working directory. */
+static bool shown(const sb_policy *p, const char *dir, const char *base, const char *real)
+{
+    char abs[PATH_MAX * 2], r[PATH_MAX];
+    if (dir && dir[0] && inside(real, base))
+        return true;
+    for (int i = 0; i < p->n_read; i++) {
+        absolute(base, p->read[i], abs, sizeof abs);
+        if (realpath(abs, r) && inside(real, r))
+            return true;
+    }
+    return false;
+}
+
+/* A script's interpreter (its #! line) must be in the sandbox and executable there; so must the program
+ * `#!/usr/bin/env NAME` names, in the bot's PATH. Returns 0, or -1 naming the interpreter in err. */
+static int check_interpreter(const sb_policy *p, const char *dir, const char *base, const char *exe, char *err,
+                             size_t errlen)
+{
+    char interp[PATH_MAX], arg[256], real[PATH_MAX], what[PATH_MAX + 64];
+    if (sb_interpreter(exe, interp, sizeof interp, arg, sizeof arg) != 1)
+        return 0;
+    snprintf(what, sizeof what, "interpreter %s of %s (its #! line)", interp, exe);
+    if (interp[0] != '/' || !realpath(interp, real)) {
+        snprintf(err, errlen, "%s: %s", what, interp[0] != '/' ? "not an absolute path" : "no such file");
+        return -1;
+    }
+    if (!system_path(real) && !shown(p, dir, base, real)) {
+        char *slash = strrchr(interp, '/');
+        snprintf(err, errlen, "%s: not in the sandbox, which shows /usr, /etc and the agent's own paths "
+                 "(read = %.*s would show it)", what, slash && slash != interp ? (int)(slash - interp) : 1, interp);
+        return -1;
+    }
+    if (sb_reachable(what, real, 1, err, errlen) != 0)
+        return -1;
+    const char *name = strrchr(real, '/');
+    if (strcmp(name ? name + 1 : real, "env") != 0 || !arg[0] || arg[0] == '-' || strchr(arg, '/'))
+        return 0;
+    static const char *const path[] = { "/usr/local/bin", "/usr/bin", "/bin" }; /* the bot's PATH (agent.c) */
+    for (size_t i = 0; i < sizeof path / sizeof path[0]; i++) {
+        char at[PATH_MAX];
+        snprintf(at, sizeof at, "%s/%s", path[i], arg);
+        if (access(at, X_OK) == 0 && realpath(at, real))
+            return sb_reachable(at, real, 1, err, errlen);
+    }
+    snprintf(err, errlen, "'%s', which the #! line of %s runs through %s, is not in the sandbox's PATH "
+             "(/usr/local/bin:/usr/bin:/bin)", arg, exe, interp);
+    return -1;
+}
+
 /* Its working directory (base, the real path of dir), its program, the files its command line names, what its
- * config allows, and the ipc socket. */
+ * config allows, and the ipc socket. A link met on the way to any of them in its writable directory is
+ * refused (resolve()); the sandbox user must be able to reach each (sb_reachable()). */
 static int add_paths(words *w, const sb_policy *p, const char *exe, char *const argv[], const char *dir,
                      const char *base, const char *socket_path, char *err, size_t errlen)
 {
+    const char *writable = p->writable && dir && dir[0] ? base : NULL;
     if (dir && dir[0]) {
-        if (bind(w, "/", base, p->writable, err, errlen) != 0)
+        if (bind(w, "/", base, p->writable, 5, NULL, err, errlen) != 0)
             return -1;
     } else {
         add(w, "--dir");
         add(w, base);
     }
-    if (bind(w, base, exe, false, err, errlen) != 0)
+    char interp[8], arg[8];
+    bool script = sb_interpreter(exe, interp, sizeof interp, arg, sizeof arg) == 1;
+    if (bind(w, base, exe, false, script ? 5 : 1, writable, err, errlen) != 0 ||
+        check_interpreter(p, dir, base, exe, err, errlen) != 0)
         return -1;
     /* what the command line names (a policy file, a directory of them), unless it would show something
      * hidden: then the bot just does not see it */
     for (int i = 1; argv[i]; i++)
-        if (existing(base, argv[i]) && !hides(base, argv[i]) && bind(w, base, argv[i], false, err, errlen) != 0)
+        if (existing(base, argv[i]) && !hides(base, argv[i]) &&
+            bind(w, base, argv[i], false, 0, writable, err, errlen) != 0)
             return -1;
     for (int i = 0; i < p->n_read; i++)
-        if (bind(w, base, p->read[i], false, err, errlen) != 0)
+        if (bind(w, base, p->read[i], false, 4, writable, err, errlen) != 0)
             return -1;
     if (socket_path) {
         int fd = keep_fd(w, open(socket_path, O_PATH | O_CLOEXEC));

@@ -52,8 +52,9 @@ void sb_deny(const char *path);
 #define SB_MAX_FDS 96  /* the seccomp filter, the socket, the directory, the program, its files, `read` */
 
 /* What starts one sandboxed bot: bwrap's argument vector, and the descriptors it refers to. Every path
- * the bot is shown is opened here (O_PATH) by the coordinator and handed over as a descriptor, so the
- * sandbox user needs no right to walk to it, and what is bound is what was checked. */
+ * the bot is shown is resolved here one component at a time (O_PATH, O_NOFOLLOW, symbolic links followed by
+ * hand) and handed over as a descriptor. bwrap, running as the sandbox user, mounts it through the path the
+ * descriptor names, so that user must be able to walk to it (checked, see sb_prepare()). */
 typedef struct {
     char **argv;                    /* in the caller's storage; argv[argc] = NULL */
     int argc;
@@ -64,8 +65,14 @@ typedef struct {
 /* Prepares the sandbox that runs `argv` (argv[0] resolved to `exe`) under policy p, with `dir` as its
  * working directory ("" = the coordinator's, shown empty but for the files bound into it), the ipc socket
  * at `socket_path` (NULL: none) bound to SB_SOCKET, and the seccomp filter. Strings live in `store`, words
- * in `words` (capacity max). Returns 0, or -1 with a reason in err (a path it may not see, a missing file,
- * too long); sb_release() closes the descriptors either way. */
+ * in `words` (capacity max). Returns 0, or -1 with a reason in err naming the path: one it may not see, a
+ * missing file, too long, a symbolic link on the way in a directory a bot can write (its own writable
+ * `dir`, or, when the coordinator is root, one the sandbox user may write to): such a link is never
+ * followed; a file the sandbox user cannot reach (a directory on the way it may not search, by its mode
+ * bits) or use (the program not executable, a script or a `read` path not readable); a script whose
+ * interpreter (#! line) is missing, outside the sandbox (with the `read =` that would show it) or not
+ * executable, or whose `#!/usr/bin/env NAME` names no program in the bot's PATH. sb_release() closes the
+ * descriptors either way. */
 int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const char *dir, const char *socket_path,
                sb_command *out, char **words, int max, char *store, size_t storelen, char *err, size_t errlen);
 void sb_release(sb_command *c);
@@ -75,6 +82,10 @@ void sb_release(sb_command *c);
  * supplementary groups. The caller then closes every other descriptor from SB_FIRST_FD + c->n_fds on.
  * Returns 0 or -1 (errno set). */
 int sb_enter(const sb_command *c);
+
+/* Reads the #! line of a script: its interpreter into interp and the interpreter's first argument ("" when
+ * none) into arg. Returns 1 for a script, 0 for another file, -1 when exe cannot be read (errno set). */
+int sb_interpreter(const char *exe, char *interp, size_t n, char *arg, size_t argn);
 
 /* Makes the ipc socket usable by sandboxed bots: when the coordinator runs as root, it is handed to SB_UID
  * (as its private directory is, which stays 0700). Returns 0 or -1 (errno set). */

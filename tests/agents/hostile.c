@@ -38,6 +38,14 @@
  *   network  connects to each `--target=HOST:PORT` (TCP) and `--target=@NAME` (an abstract unix socket)
  *   ipc      opens the SysV shared memory segment of each `--target=KEY`
  *   fds      finds descriptors above stderr left open by the coordinator (checked before the SDK opens any)
+ *   symlink  for an agent with `writable = true` and `read = ./PATH` inside its directory (`--swap=PATH`):
+ *            when PATH is not yet a link, moves its parent directory aside, puts a symbolic link to
+ *            `--target=DIR` (another bot's directory) at PATH, writes "SWAP PATH -> DIR" and crashes (abort),
+ *            so that the next sandbox is made with the link in place; when PATH is a link, reads every file
+ *            it shows: SUCCEEDED when any could be read (its text is in the line)
+ *   view     copies what it sees of the host's paths to its log, one "VIEW ..." line each: the lines of
+ *            /proc/self/mountinfo, its working directory and the links of /proc/self/fd (for the test to
+ *            search); its ATTACK line says blocked
  *
  * Targets come from `--target=VALUE` options and from `--targets=FILE`, one a line (a league config's line is
  * short). Options use the --x=value form, so that a path in an argument is never a bare word.
@@ -88,7 +96,7 @@ extern char **environ;
 #define SEED_PROOF_BITS 40.0
 
 static struct {
-    const char *attack, *tag, *readonly, *secret;
+    const char *attack, *tag, *readonly, *secret, *swap;
     const char *targets[MAX_LIST], *allow[MAX_LIST];
     char unread[300]; /* why --targets=FILE could not be read ("" when it could) */
     int n_targets, n_allow;
@@ -815,6 +823,97 @@ static void attack_fds(void)
     say("fds", hits > 0, &d);
 }
 
+/* ---- symlink, view ---- */
+
+/* Reads every regular file of dir into d; returns how many could be read. */
+static int read_all_in(const char *dir, note *d)
+{
+    DIR *dd = opendir(dir);
+    if (!dd) {
+        add(d, "%s shows nothing: %s", dir, strerror(errno));
+        return 0;
+    }
+    int got = 0;
+    for (struct dirent *e; (e = readdir(dd));) {
+        char path[600], text[200];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        ssize_t n = slurp(path, text, sizeof text);
+        if (n < 0) {
+            add(d, "cannot read %s: %s", path, strerror(errno));
+            continue;
+        }
+        text[strcspn(text, "\n")] = '\0';
+        add(d, "read %s: %s", path, text);
+        got++;
+    }
+    closedir(dd);
+    if (!got)
+        add(d, "no file readable through %s", dir);
+    return got;
+}
+
+static void attack_symlink(void)
+{
+    note d = { .n = 0 };
+    struct stat st;
+    if (!opt.swap || opt.n_targets < 1) {
+        add(&d, "needs --swap=PATH and --target=DIR");
+        say("symlink", false, &d);
+        return;
+    }
+    if (lstat(opt.swap, &st) == 0 && S_ISLNK(st.st_mode)) { /* a sandbox made after the swap */
+        say("symlink", read_all_in(opt.swap, &d) > 0, &d);
+        return;
+    }
+    /* PATH itself is a mount point in the sandbox: its parent is moved aside and made anew */
+    char parent[300], aside[320];
+    snprintf(parent, sizeof parent, "%s", opt.swap);
+    char *slash = strrchr(parent, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(aside, sizeof aside, "%s.aside", parent);
+    if (!slash || rename(parent, aside) != 0 || mkdir(parent, 0755) != 0 || symlink(opt.targets[0], opt.swap) != 0) {
+        add(&d, "cannot swap %s for a link: %s", opt.swap, strerror(errno));
+        say("symlink", false, &d);
+        return;
+    }
+    printf("SWAP %s -> %s\n", opt.swap, opt.targets[0]);
+    fflush(stdout);
+    abort();
+}
+
+/* Each line of a file, with a prefix, into the log. */
+static void copy_lines(const char *path, const char *prefix)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    while (f && fgets(line, sizeof line, f))
+        printf("%s%s%s", prefix, line, strchr(line, '\n') ? "" : "\n");
+    if (f)
+        fclose(f);
+    else
+        printf("%scannot read %s: %s\n", prefix, path, strerror(errno));
+}
+
+static void attack_view(void)
+{
+    copy_lines("/proc/self/mountinfo", "VIEW mount ");
+    char link[1024], path[64], cwd[1024];
+    printf("VIEW cwd %s\n", getcwd(cwd, sizeof cwd) ? cwd : strerror(errno));
+    for (int fd = 0; fd < 1024; fd++) {
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        ssize_t k = readlink(path, link, sizeof link - 1);
+        if (k > 0)
+            printf("VIEW fd %d %.*s\n", fd, (int)k, link);
+    }
+    note d = { .n = 0 };
+    add(&d, "the host paths it sees are in the VIEW lines");
+    say("view", false, &d);
+}
+
 /* ---- seed ---- */
 
 /* The inverse of x ^ (x >> s). */
@@ -1003,6 +1102,10 @@ static void per_game_attacks(void)
         attack_network();
     else if (strcmp(a, "ipc") == 0)
         attack_ipc();
+    else if (strcmp(a, "symlink") == 0)
+        attack_symlink();
+    else if (strcmp(a, "view") == 0)
+        attack_view();
 }
 
 static void game_start(const bot_state *s, void *user)
@@ -1084,6 +1187,8 @@ int main(int argc, char **argv)
             opt.readonly = v;
         else if ((v = value(argv[i], "--secret")))
             opt.secret = v;
+        else if ((v = value(argv[i], "--swap")))
+            opt.swap = v;
     }
     for (uint64_t x = 1; x < 1000000; x = x * 7 + 3) /* the inversion itself must be right */
         if (unmix64(mix64(x)) != x) {

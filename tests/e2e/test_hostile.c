@@ -22,7 +22,15 @@
  * can fail), and for fds no successful attack. The seed attack may go either way there (it does not depend
  * on the sandbox), but its line and the win rate must agree.
  *
- * sandbox_keys_are_parsed: the config keys of the sandbox (sandbox, network, writable, read, env). */
+ * sandbox_keys_are_parsed: the config keys of the sandbox (sandbox, network, writable, read, env).
+ *
+ * sandboxed_symlink: a bot with `writable = true` and `read = ./sub/inner` swaps sub/inner for a link to
+ * another bot's directory holding a secret and crashes; its next sandbox is refused, the error naming the
+ * agent, the path and the link, and the secret is in none of its logs.
+ * sandboxed_view: what a bot sees of the host's paths (its mount table, its working directory, the links of
+ * its descriptors) names neither the coordinator's pid nor the test's directory, where the database, the
+ * config and the logs are (the bot's own directory and programs live elsewhere; its stdout and stderr are
+ * its log file, whose links are not searched). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -534,6 +542,123 @@ static void sandbox_keys_are_parsed(void **state)
     assert_non_null(strstr(err, "keys.ini:6: [league] sandbox: 'yes': expected on or off"));
 }
 
+/* Runs `arena league cfg` with its database and logs in dir; returns its exit status, its stderr in err. */
+static int league_err(const char *dir, const char *cfg, char *err, size_t n)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/arena league %s --db %s/results.db --logs %s/logs --quiet 2>&1 >/dev/null", bin, cfg,
+             dir, dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t got = fread(err, 1, n - 1, p);
+    err[got] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* All the logs of dir/logs, concatenated (malloc'd). */
+static char *all_logs(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cat %s/logs/*.log", dir);
+    return sh_output(cmd);
+}
+
+static void sandboxed_symlink(void **state)
+{
+    (void)state;
+    prepare();
+    char dir[300], home[400], victim[400], path[600], cfg[400], err[4096];
+    snprintf(dir, sizeof dir, "%s/symlink", tmp);
+    snprintf(home, sizeof home, "%s/home", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_int_equal(sh_run("mkdir -p %s/sub/inner %s && chmod -R 0777 %s && chmod 0755 %s", home, victim, home,
+                            victim), 0);
+    snprintf(path, sizeof path, "%s/secret.txt", victim); /* readable by anyone who may walk there */
+    spit(path, "SYMLINK_VICTIM_SECRET\n");
+    snprintf(path, sizeof path, "%s/sub/inner/note.txt", home);
+    spit(path, "the bot's own file\n");
+    static char text[4096];
+    snprintf(text, sizeof text,
+             "[league]\nname = symlink\nvariants = classical\nboards = 3x3\ngames = 6\nhandshake_ms = 5000\n"
+             "[agent hostile]\ncommand = %s/hostile\nargs = --attack=symlink --swap=sub/inner --target=%s\n"
+             "dir = %s\nwritable = true\nread = ./sub/inner\nvariants = classical\nboards = 3x3\n"
+             "[agent random]\ncommand = %s/random\nvariants = classical\nboards = 3x3\n", agents, victim, home, bin);
+    snprintf(cfg, sizeof cfg, "%s/league.ini", dir);
+    spit(cfg, text);
+    int status = league_err(dir, cfg, err, sizeof err);
+    char *logs = all_logs(dir);
+    printf("# arena league: status %d: %s", status, err);
+    if (!strstr(logs, "SWAP sub/inner -> "))
+        fail_msg("the bot did not swap sub/inner for a link (the test proves nothing):\n%s", logs);
+    if (strstr(logs, "SYMLINK_VICTIM_SECRET") || strstr(logs, ": SUCCEEDED"))
+        fail_msg("the bot read the other bot's secret through its link:\n%s", logs);
+    free(logs);
+    assert_int_not_equal(status, 0);
+    if (!strstr(err, "agent 'hostile'") || !strstr(err, "'./sub/inner'") || !strstr(err, "/sub/inner is a symbolic link") ||
+        !strstr(err, victim))
+        fail_msg("the refusal does not name the agent, the path and the link: %s", err);
+}
+
+/* Fails when text holds `what` (named `why`), quoting the line. */
+static void shows_none(const char *text, const char *what, const char *why)
+{
+    const char *at = strstr(text, what);
+    if (!at)
+        return;
+    const char *line = at;
+    while (line > text && line[-1] != '\n')
+        line--;
+    fail_msg("a bot sees %s (%s): %.*s", why, what, (int)strcspn(line, "\n"), line);
+}
+
+static void sandboxed_view(void **state)
+{
+    (void)state;
+    prepare();
+    char dir[300], home[64] = "/tmp/hx-view-XXXXXX", cfg[400], pid_dir[64];
+    snprintf(dir, sizeof dir, "%s/view", tmp);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_non_null(mkdtemp(home)); /* the bot's own directory, away from the test's */
+    assert_int_equal(chmod(home, 0755), 0);
+    static char text[4096];
+    snprintf(text, sizeof text,
+             "[league]\nname = view\nvariants = classical\nboards = 3x3\ngames = 2\nhandshake_ms = 5000\n"
+             "[agent hostile]\ncommand = %s/hostile\nargs = --attack=view\ndir = %s\nvariants = classical\n"
+             "boards = 3x3\n[agent random]\ncommand = %s/random\nvariants = classical\nboards = 3x3\n", agents, home, bin);
+    snprintf(cfg, sizeof cfg, "%s/league.ini", dir);
+    spit(cfg, text);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/arena league %s --db %s/results.db --logs %s/logs --quiet 2>&1 >/dev/null & "
+             "echo $!; wait $! || echo failed", bin, cfg, dir, dir);
+    char *out = sh_output(cmd); /* the coordinator's pid, and "failed" after it when the league failed */
+    if (strstr(out, "failed"))
+        fail_msg("arena league failed: %s", out);
+    snprintf(pid_dir, sizeof pid_dir, "arena-%ld-", strtol(out, NULL, 10));
+    free(out);
+    char *logs = all_logs(dir), *views = calloc(1, strlen(logs) + 1);
+    assert_non_null(views);
+    int lines = 0;
+    for (const char *l = logs; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0')) {
+        size_t len = strcspn(l, "\n");
+        bool log_fd = strncmp(l, "VIEW fd 1 ", 10) == 0 || strncmp(l, "VIEW fd 2 ", 10) == 0;
+        if (strncmp(l, "VIEW ", 5) == 0 && !log_fd) {
+            strncat(views, l, len);
+            strcat(views, "\n");
+            lines++;
+        }
+    }
+    printf("# %d VIEW lines, e.g. the socket: %.200s\n", lines, strstr(views, "/run/arena.sock") ? "shown" : "absent");
+    assert_true(lines > 5 && strstr(views, "VIEW mount ") && strstr(views, "VIEW fd 0 "));
+    shows_none(views, pid_dir, "the coordinator's pid-named directory");
+    shows_none(views, tmp, "the test's directory (the database, the config, the logs)");
+    shows_none(views, strrchr(tmp, '/') + 1, "the name of the test's directory");
+    free(views);
+    free(logs);
+    assert_int_equal(sh_run("rm -rf %s", home), 0);
+}
+
 #define SANDBOXED(NAME)                                                                                           \
     static void sandboxed_##NAME(void **state)                                                                    \
     {                                                                                                             \
@@ -569,6 +694,8 @@ int main(void)
         cmocka_unit_test(sandboxed_network),
         cmocka_unit_test(sandboxed_ipc),
         cmocka_unit_test(sandboxed_fds),
+        cmocka_unit_test(sandboxed_symlink),
+        cmocka_unit_test(sandboxed_view),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -570,6 +570,84 @@ static void bad_input_is_named(void **state)
     assert_non_null(strstr(out, "usage: arena match"));
 }
 
+/* Writes an executable script (mode 0755) at tmp/name. */
+static void script(const char *name, const char *text)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", tmp, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* `arena match` of tmp/bot (with the options) against bin/random must fail before a game, with stderr naming
+ * each of the NULL-terminated words. */
+static void refused(const char *options, const char *bot, ...)
+{
+    char err[4096];
+    int status = run(err, sizeof err, "%s/arena match --variant classical --board 2x2 --games 2 --quiet %s --db %s/u.db "
+                     "--logs %s/logs '%s/%s' %s/random 2>&1 >/dev/null", bin, options, tmp, tmp, tmp, bot, bin);
+    printf("# %s: status %d: %s", bot, status, err);
+    assert_int_not_equal(status, 0);
+    va_list ap;
+    va_start(ap, bot);
+    for (const char *word; (word = va_arg(ap, const char *));)
+        if (!strstr(err, word))
+            fail_msg("'%s' is not named in: %s", word, err);
+    va_end(ap);
+}
+
+/* A bot that cannot start is named with the cause: a script's missing interpreter (or the program its
+ * `#!/usr/bin/env` line names), an interpreter outside the sandbox (with the `read =` that would show it),
+ * and, when the coordinator is root, a program in a directory or with a mode the sandbox user (nobody)
+ * cannot get through. */
+static void unstartable_bots_are_named(void **state)
+{
+    (void)state;
+    setup_paths();
+    assert_int_equal(chmod(tmp, 0755), 0); /* the sandbox user may walk into the test's directory */
+    script("absent.py", "#!/usr/bin/absent-interpreter\nprint('hello')\n");
+    refused("", "absent.py", "interpreter /usr/bin/absent-interpreter of ", "absent.py (its #! line): no such file",
+            NULL);
+    refused("--sandbox off", "absent.py", "its interpreter /usr/bin/absent-interpreter (#! line): No such file", NULL);
+    script("env.py", "#!/usr/bin/env absent-program-xyz\nprint('hello')\n");
+    refused("", "env.py", "'absent-program-xyz', which the #! line of ", "runs through /usr/bin/env, is not in the "
+            "sandbox's PATH", NULL);
+    char interp[600];
+    snprintf(interp, sizeof interp, "%s/interp", tmp);
+    assert_int_equal(sh_run("mkdir -p %s && cp /bin/sh %s/sh && chmod -R 0755 %s", interp, interp, interp), 0);
+    char text[700], need[700];
+    snprintf(text, sizeof text, "#!%s/sh\nexit 3\n", interp);
+    script("outside.sh", text);
+    snprintf(need, sizeof need, "(read = %s would show it)", interp);
+    refused("", "outside.sh", "/sh of ", "outside.sh (its #! line): not in the sandbox", need, NULL);
+    /* a wrapper whose own program is not in the sandbox starts, and its log says what status 127 means */
+    snprintf(text, sizeof text, "#!/bin/sh\nexec %s/sh \"$@\"\n", interp);
+    script("wrap.sh", text);
+    char err[4096];
+    assert_int_equal(run(err, sizeof err, "%s/arena match --variant classical --board 2x2 --games 1 --quiet --db %s/w.db "
+                         "--logs %s/wlogs '%s/wrap.sh' %s/random 2>&1 >/dev/null", bin, tmp, tmp, tmp, bin), 0);
+    snprintf(text, sizeof text, "cat %s/wlogs/*wrap.sh*", tmp);
+    char *log = sh_output(text);
+    printf("# wrap.sh's log:\n%s", log);
+    if (!strstr(log, "/sh: not found") || !strstr(log, "wrap.sh exited with status 127: a program it runs was not "
+                                                           "found") || !strstr(log, "needs read = its directory"))
+        fail_msg("the log of a wrapper whose program is not in the sandbox does not say so:\n%s", log);
+    free(log);
+    if (geteuid() != 0) {
+        printf("# not root: the sandbox user is this user; the checks of its reach are not made\n");
+        return;
+    }
+    assert_int_equal(sh_run("mkdir -p %s/locked && cp %s/random %s/locked/random && chmod 0700 %s/locked", tmp, bin,
+                            tmp, tmp), 0);
+    snprintf(need, sizeof need, "it may not search the directory %s/locked (mode 0700, owner uid 0", tmp);
+    refused("", "locked/random", "the sandbox user (nobody, uid 65534) cannot reach it", need, NULL);
+    assert_int_equal(sh_run("cp %s/random %s/private && chmod 0700 %s/private", bin, tmp, tmp), 0);
+    refused("", "private", "/private': not executable by the sandbox user (nobody, uid 65534)", "mode 0700", NULL);
+}
+
 static int cleanup(void **state)
 {
     (void)state;
@@ -593,6 +671,7 @@ int main(void)
         cmocka_unit_test(a_bad_opening_fails_the_run),
         cmocka_unit_test(sigterm_leaves_no_bot_behind),
         cmocka_unit_test(bad_input_is_named),
+        cmocka_unit_test(unstartable_bots_are_named),
     };
     return cmocka_run_group_tests(tests, NULL, cleanup);
 }
