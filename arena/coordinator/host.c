@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "logline.h"
 #include "protocol.h"
+#include "cgroup.h"
 #include "sandbox.h"
 
 typedef struct {
@@ -260,7 +261,7 @@ static bool any_sandboxed(const hs_config *cfg)
 static int open_host(host *h)
 {
     const hs_config *cfg = h->cfg;
-    if (any_sandboxed(cfg) && sb_available(h->err, h->errlen) != 0)
+    if (any_sandboxed(cfg) && (sb_available(h->err, h->errlen) != 0 || cg_available(h->err, h->errlen) != 0))
         return -1;
     if (mkdir(cfg->logs, 0755) != 0 && errno != EEXIST) {
         snprintf(h->err, h->errlen, "--logs %s: %s", cfg->logs, strerror(errno));
