@@ -21,7 +21,7 @@ enum { C_PIDS = 1, C_MEMORY = 2, C_CPU = 4, C_CPUACCT = 8, MAX_HIER = 4, MAX_PEN
 
 static int available;                 /* 0 not checked, 1 yes, -1 no */
 static int version;                   /* 1 or 2 */
-static char why_not[1024];
+static char why_not[PATH_MAX + 512];
 static int n_hier;
 static unsigned controllers[MAX_HIER]; /* C_* of each hierarchy */
 static char base[MAX_HIER][PATH_MAX];  /* this process's group in each hierarchy */
