@@ -407,8 +407,8 @@ int cg_available(char *err, size_t errlen)
         char why[PATH_MAX + 256] = "";
         if (!find_v2() && !find_v1()) {
             snprintf(why, sizeof why, "no writable cgroup with the pids, memory and cpu controllers (cgroup v2: run "
-                     "arena in a delegated cgroup, e.g. systemd-run --scope -p Delegate=yes arena ..., or as a "
-                     "service with Delegate=yes; cgroup v1: run it as root)");
+                     "arena in a delegated cgroup, e.g. systemd-run --user --scope -p Delegate=yes arena ... (as root "
+                     "without --user), or as a service with Delegate=yes; cgroup v1: run it as root)");
         } else {
             for (int h = 0; h < n_hier; h++)
                 sweep_stale(base[h]);
