@@ -168,6 +168,30 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
     return 0;
 }
 
+/* In the child (async-signal-safe): joins the sandbox's cgroup, before anything of the sandbox starts. Moving a
+ * process into a cgroup can wait on the kernel for a while, so first every descriptor of the coordinator's is
+ * closed but those the child still needs (`keep`, and the sandbox's): a child of a coordinator killed meanwhile
+ * must not hold the database (and its lock) for that while. */
+static int enter_group(const cg_group *cg, int keep, const sb_command *sb)
+{
+    int kept[SB_MAX_FDS + 1], n = 0;
+    kept[n++] = keep;
+    for (int i = 0; sb && i < sb->n_fds; i++) { /* in order (insertion): close the gaps between them */
+        int k = n++;
+        for (; k > 0 && kept[k - 1] > sb->fds[i]; k--)
+            kept[k] = kept[k - 1];
+        kept[k] = sb->fds[i];
+    }
+    unsigned from = 3;
+    for (int i = 0; i < n; i++) {
+        if ((unsigned)kept[i] > from)
+            close_range(from, (unsigned)kept[i] - 1, 0);
+        from = (unsigned)kept[i] + 1;
+    }
+    close_range(from, ~0u, 0);
+    return cg_enter(cg);
+}
+
 /* In the child, between fork and exec: only async-signal-safe calls. Reports an errno through `fd`. With a
  * sandbox (sb != NULL), `exe` is bwrap and sb the descriptors it is handed. */
 static void child_exec(const ag_command *c, const char *exe, char *const argv[], char *const env[],
@@ -186,10 +210,10 @@ static void child_exec(const ag_command *c, const char *exe, char *const argv[],
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) /* the coordinator died before the line above */
         _exit(127);
-    if (cg->id >= 0 && cg_enter(cg) != 0) /* the sandbox's cgroup, before anything of it starts */
-        goto failed;
     int in = open("/dev/null", O_RDONLY), out = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+        goto failed;
+    if (cg->id >= 0 && enter_group(cg, fd, sb) != 0)
         goto failed;
     if (!sb && c->dir[0] && chdir(c->dir) != 0)
         goto failed;
