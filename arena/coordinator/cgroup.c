@@ -332,10 +332,11 @@ static int start_watcher(char *err, size_t errlen)
         return -1;
     }
     pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        if (setsid() < 0 || null < 0 || dup2(p[0], 3) != 3 || dup2(null, 0) != 0 || dup2(null, 1) != 1 ||
-            dup2(null, 2) != 2)
+    if (pid == 0) { /* (both moved above 3 first: dup2 onto itself would keep close-on-exec) */
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC), life = fcntl(p[0], F_DUPFD_CLOEXEC, 10);
+        int nul = null < 0 ? -1 : fcntl(null, F_DUPFD_CLOEXEC, 10);
+        if (setsid() < 0 || life < 0 || nul < 0 || dup2(life, 3) != 3 || dup2(nul, 0) != 0 || dup2(nul, 1) != 1 ||
+            dup2(nul, 2) != 2)
             _exit(127);
         close_range(4, ~0u, 0);
         char *env[] = { NULL };
