@@ -1,8 +1,9 @@
 /* arena/coordinator/agent.c — agent processes: command-line splitting, executable identity (SHA-256 through libmd),
- * fork + limits + exec into a process group of its own, killing, reaping (with adopted orphans), and the
- * registry of live children. */
+ * fork + limits (and a sandbox's cgroup) + exec into a process group of its own, killing, reaping (with adopted
+ * orphans), and the registry of live children. */
 #define _GNU_SOURCE /* close_range, pipe2, wait4, prctl */
 #include "agent.h"
+#include "cgroup.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,24 +26,29 @@
 #define MAX_CHILDREN 1024
 static pid_t children[MAX_CHILDREN];
 static bool sandboxed[MAX_CHILDREN];
+static cg_group groups[MAX_CHILDREN]; /* a sandbox's cgroup (id -1: none) */
 static int n_children;
 
-static void remember(pid_t pid, bool in_sandbox)
+static void remember(pid_t pid, bool in_sandbox, const cg_group *g)
 {
     if (n_children < MAX_CHILDREN) {
         sandboxed[n_children] = in_sandbox;
+        groups[n_children] = *g;
         children[n_children++] = pid;
     }
 }
 
-/* Forgets pid; returns whether it ran in a sandbox. */
-static bool forget(pid_t pid)
+/* Forgets pid; returns whether it ran in a sandbox, and its cgroup in *g. */
+static bool forget(pid_t pid, cg_group *g)
 {
+    *g = (cg_group){ .id = -1 };
     for (int i = 0; i < n_children; i++)
         if (children[i] == pid) {
             bool was = sandboxed[i];
+            *g = groups[i];
             children[i] = children[--n_children];
             sandboxed[i] = sandboxed[n_children];
+            groups[i] = groups[n_children];
             return was;
         }
     return false;
@@ -162,10 +168,34 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
     return 0;
 }
 
+/* In the child (async-signal-safe): joins the sandbox's cgroup, before anything of the sandbox starts. Moving a
+ * process into a cgroup can wait on the kernel for a while, so first every descriptor of the coordinator's is
+ * closed but those the child still needs (`keep`, and the sandbox's): a child of a coordinator killed meanwhile
+ * must not hold the database (and its lock) for that while. */
+static int enter_group(const cg_group *cg, int keep, const sb_command *sb)
+{
+    int kept[SB_MAX_FDS + 1], n = 0;
+    kept[n++] = keep;
+    for (int i = 0; sb && i < sb->n_fds; i++) { /* in order (insertion): close the gaps between them */
+        int k = n++;
+        for (; k > 0 && kept[k - 1] > sb->fds[i]; k--)
+            kept[k] = kept[k - 1];
+        kept[k] = sb->fds[i];
+    }
+    unsigned from = 3;
+    for (int i = 0; i < n; i++) {
+        if ((unsigned)kept[i] > from)
+            close_range(from, (unsigned)kept[i] - 1, 0);
+        from = (unsigned)kept[i] + 1;
+    }
+    close_range(from, ~0u, 0);
+    return cg_enter(cg);
+}
+
 /* In the child, between fork and exec: only async-signal-safe calls. Reports an errno through `fd`. With a
  * sandbox (sb != NULL), `exe` is bwrap and sb the descriptors it is handed. */
 static void child_exec(const ag_command *c, const char *exe, char *const argv[], char *const env[],
-                       const char *log_path, pid_t parent, int fd, const sb_command *sb)
+                       const char *log_path, pid_t parent, int fd, const sb_command *sb, const cg_group *cg)
 {
     static const int defaults[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGXCPU };
     struct sigaction dfl;
@@ -182,6 +212,8 @@ static void child_exec(const ag_command *c, const char *exe, char *const argv[],
         _exit(127);
     int in = open("/dev/null", O_RDONLY), out = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+        goto failed;
+    if (cg->id >= 0 && enter_group(cg, fd, sb) != 0)
         goto failed;
     if (!sb && c->dir[0] && chdir(c->dir) != 0)
         goto failed;
@@ -279,6 +311,18 @@ static int make_env(const ag_command *c, const char *endpoint, const char *token
     return n;
 }
 
+/* The cgroup of a sandbox: its processes, its memory (with its /tmp) and its CPU time as a whole. */
+static int make_group(const ag_command *c, cg_group *g, char *err, size_t errlen)
+{
+    char why[1024];
+    cg_limits l = { c->limits.pids, c->limits.memory_mb, c->limits.cpu_seconds };
+    if (cg_available(why, sizeof why) != 0 || cg_create(&l, g, why, sizeof why) != 0) {
+        snprintf(err, errlen, "cannot start '%s' in its sandbox: %s", c->exe, why);
+        return -1;
+    }
+    return 0;
+}
+
 pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, char *const extra_env[],
                const char *log_path, char *err, size_t errlen)
 {
@@ -306,7 +350,10 @@ pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, cha
     sb_command sb = { 0 };
     if (in_sandbox) {
         char why[1024];
-        if (sb_prepare(&c->sandbox, c->exe, args, c->dir, ipc ? endpoint + 6 : NULL, &sb, words, MAX_WORDS,
+        static sb_policy policy; /* the agent's, with the size of its /tmp */
+        policy = c->sandbox;
+        policy.tmp_mb = c->limits.tmp_mb;
+        if (sb_prepare(&policy, c->exe, args, c->dir, ipc ? endpoint + 6 : NULL, &sb, words, MAX_WORDS,
                        word_store, sizeof word_store, why, sizeof why) != 0) {
             sb_release(&sb);
             snprintf(err, errlen, "cannot start '%s' in its sandbox: %s", c->exe, why);
@@ -322,21 +369,29 @@ pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, cha
         sb_release(&sb);
         return -1;
     }
+    cg_group cg = { .id = -1 };
+    if (in_sandbox && make_group(c, &cg, err, errlen) != 0) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+        sb_release(&sb);
+        return -1;
+    }
     pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
         close(pipefd[0]);
-        child_exec(c, exe, argv, env, log_path, parent, pipefd[1], in_sandbox ? &sb : NULL);
+        child_exec(c, exe, argv, env, log_path, parent, pipefd[1], in_sandbox ? &sb : NULL, &cg);
     }
     int fork_errno = errno;
     sb_release(&sb);
     close(pipefd[1]);
     if (pid < 0) {
         close(pipefd[0]);
+        cg_destroy(&cg);
         snprintf(err, errlen, "cannot start '%s': fork: %s", c->exe, strerror(fork_errno));
         return -1;
     }
     setpgid(pid, pid); /* also here, so that killing the group works before the child got to it */
-    remember(pid, in_sandbox);
+    remember(pid, in_sandbox, &cg);
     int child_errno = 0;
     ssize_t got;
     do /* EOF when exec succeeded (the pipe is close-on-exec), the errno when it did not */
@@ -348,7 +403,8 @@ pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, cha
         ag_kill(pid);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
-        forget(pid);
+        forget(pid, &cg);
+        cg_destroy(&cg);
         char interp[1024], arg[8];
         if ((child_errno == ENOENT || child_errno == EACCES) && !in_sandbox &&
             sb_interpreter(c->exe, interp, sizeof interp, arg, sizeof arg) == 1 && access(interp, X_OK) != 0)
@@ -394,7 +450,7 @@ static void kill_strays(void)
     while ((e = readdir(d))) {
         char *end;
         long pid = strtol(e->d_name, &end, 10);
-        if (*end || pid <= 0 || pid == self || known((pid_t)pid))
+        if (*end || pid <= 0 || pid == self || known((pid_t)pid) || pid == cg_watcher())
             continue;
         char path[64], buf[512];
         snprintf(path, sizeof path, "/proc/%ld/stat", pid);
@@ -417,6 +473,42 @@ static void kill_strays(void)
     closedir(d);
 }
 
+/* What reaped sandboxes' cgroups said of their limits, for ag_limit_reached() right after the reap. */
+static struct {
+    pid_t pid;
+    char why[128];
+} verdicts[8];
+static int next_verdict;
+
+/* pid was reaped: its status as the bot's, and everything it left (its group, its cgroup) killed. */
+static void reaped(pid_t pid, int *status)
+{
+    cg_group cg;
+    bot_status(forget(pid, &cg), status);
+    kill(-pid, SIGKILL); /* whatever it left running in its group */
+    kill_strays();       /* and what it started outside of it */
+    if (cg.id < 0)
+        return;
+    int v = next_verdict++ % (int)(sizeof verdicts / sizeof verdicts[0]);
+    verdicts[v].pid = pid;
+    if (!cg_exceeded(&cg, verdicts[v].why, sizeof verdicts[v].why))
+        verdicts[v].why[0] = '\0';
+    cg_destroy(&cg);
+}
+
+bool ag_limit_reached(pid_t pid, char *why, size_t n)
+{
+    for (int i = 0; i < n_children; i++)
+        if (children[i] == pid)
+            return cg_exceeded(&groups[i], why, n);
+    for (size_t v = 0; v < sizeof verdicts / sizeof verdicts[0]; v++)
+        if (verdicts[v].pid == pid && pid > 0 && verdicts[v].why[0]) {
+            snprintf(why, n, "%s", verdicts[v].why);
+            return true;
+        }
+    return false;
+}
+
 pid_t ag_reap(int *status, long *peak_kb)
 {
     for (;;) {
@@ -426,9 +518,7 @@ pid_t ag_reap(int *status, long *peak_kb)
             return 0;
         if (!known(pid)) /* an adopted orphan */
             continue;
-        bot_status(forget(pid), status);
-        kill(-pid, SIGKILL); /* whatever it left running in its group */
-        kill_strays();       /* and what it started outside of it */
+        reaped(pid, status);
         if (peak_kb)
             *peak_kb = ru.ru_maxrss;
         return pid;
@@ -440,9 +530,7 @@ int ag_reap_pid(pid_t pid, int *status, long *peak_kb)
     struct rusage ru;
     if (pid <= 0 || wait4(pid, status, WNOHANG, &ru) != pid)
         return 0;
-    bot_status(forget(pid), status);
-    kill(-pid, SIGKILL);
-    kill_strays();
+    reaped(pid, status);
     if (peak_kb)
         *peak_kb = ru.ru_maxrss;
     return 1;

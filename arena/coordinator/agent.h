@@ -11,6 +11,7 @@
 #define ARENA_COORDINATOR_AGENT_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -75,7 +76,9 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
  * appended to `log_path`, no other descriptor of the coordinator's open, default signal dispositions,
  * c->limits set, in a new process group (its id is the pid), and SIGKILL as its parent-death signal.
  * Unless c->sandbox.off, the process is bwrap running the command in its sandbox (sandbox.h; the caller has
- * checked sb_available()), as SB_UID when the coordinator is root; an ipc:// endpoint is then bound into
+ * checked sb_available() and cg_available()), in a cgroup of its own that it joins before bwrap starts
+ * (cgroup.h: c->limits.pids, memory_mb for it and its /tmp of tmp_mb, cpu_seconds for all of it; removed
+ * with everything left in it when the process is reaped), as SB_UID when the coordinator is root; an ipc:// endpoint is then bound into
  * the sandbox and the bot told SB_SOCKET. Returns the pid once the executable is running (exec succeeded),
  * or -1 with a reason in err (the exec's error, e.g. "cannot start 'x': Permission denied", or a path the
  * sandbox may not show). */
@@ -102,6 +105,13 @@ int ag_reap_pid(pid_t pid, int *status, long *peak_kb);
  * half of the memory limit or more, ", peak memory 250 MiB (limit 256 MiB)" after it; when killed by
  * SIGXCPU under a CPU limit, ", CPU time limit 2 s". */
 void ag_describe_exit(int status, long peak_kb, const ag_limits *limits, char *out, size_t n);
+
+/* Whether the sandbox of `pid` reached a limit it has as a whole (its cgroup's: processes, memory with its
+ * /tmp, CPU time of its processes together), for a running bot or one just reaped by ag_reap() or
+ * ag_reap_pid(): true with the reason in why ("pids limit 128 reached", "memory limit 256 MiB reached (peak
+ * 255 MiB)", "CPU time limit 1 s reached (the sandbox's processes together)"). False for a process
+ * without a sandbox. */
+bool ag_limit_reached(pid_t pid, char *why, size_t n);
 
 /* Kills the process groups of all started, unreaped children and reaps them (waits at most ~1 s). */
 void ag_kill_all(void);

@@ -12,10 +12,16 @@
  * sanitizers: it runs under the bot's address-space limit.
  *
  * A bot whose program cannot be started gets one line in its log saying why (for a script whose interpreter
- * is missing or not executable in the sandbox, the interpreter of its #! line), and exit status 127. */
+ * is missing or not executable in the sandbox, the interpreter of its #! line), and exit status 127.
+ *
+ * arena-init --cgroup-watch FD DIR... is the coordinator's cgroup watcher (cgroup.h), started once by the
+ * coordinator in a session of its own: it waits for the end of the pipe FD (the coordinator's end closes when
+ * it exits or is killed), then kills every process in the groups DIR... and in the groups below them, and
+ * removes them. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +29,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void on_child(int sig) { (void)sig; }
@@ -63,8 +70,62 @@ static void wrapper_failed(const char *program, int execd)
             "needs read = its directory\n", program);
 }
 
+/* Kills every process of the group at dir until none is left, then removes it (retried while processes
+ * killed a moment ago are still being reaped by their new parent). */
+static void remove_group(const char *dir)
+{
+    char path[8192];
+    struct timespec tick = { 0, 2 * 1000 * 1000 };
+    snprintf(path, sizeof path, "%s/cgroup.kill", dir);
+    FILE *k = fopen(path, "w");
+    if (k) { /* cgroup v2 */
+        fputs("1", k);
+        fclose(k);
+    }
+    snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+    for (int round = 0; round < 5000; round++) {
+        FILE *f = fopen(path, "r");
+        int n = 0;
+        for (long pid; f && fscanf(f, "%ld", &pid) == 1; n++)
+            kill((pid_t)pid, SIGKILL);
+        if (f)
+            fclose(f);
+        if ((n == 0 && rmdir(dir) == 0) || !f)
+            return;
+        nanosleep(&tick, NULL);
+    }
+}
+
+/* --cgroup-watch FD DIR...: waits for the coordinator's end, then empties and removes its groups. */
+static int watch(int fd, int n, char **dirs)
+{
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    for (char c;;) {
+        ssize_t got = read(fd, &c, 1);
+        if (got == 0 || (got < 0 && errno != EINTR))
+            break;
+    }
+    for (int i = 0; i < n; i++) {
+        DIR *d = opendir(dirs[i]);
+        for (struct dirent *e; d && (e = readdir(d));) {
+            char sub[8192];
+            if (e->d_type == DT_DIR && e->d_name[0] != '.' &&
+                snprintf(sub, sizeof sub, "%s/%s", dirs[i], e->d_name) < (int)sizeof sub)
+                remove_group(sub);
+        }
+        if (d)
+            closedir(d);
+        remove_group(dirs[i]);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 2 && strcmp(argv[1], "--cgroup-watch") == 0)
+        return watch(atoi(argv[2]), argc - 3, argv + 3);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     struct pollfd life = { .fd = -1, .events = POLLIN };
     if (argc > 2 && strcmp(argv[1], "--lifeline") == 0) {

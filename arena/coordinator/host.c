@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "logline.h"
 #include "protocol.h"
+#include "cgroup.h"
 #include "sandbox.h"
 
 typedef struct {
@@ -209,10 +210,20 @@ static void reap(host *h)
         for (int i = 0; i < HS_MAX_BOTS; i++)
             if (h->bots[i].used && h->bots[i].pid == pid) {
                 char why[200];
-                ag_describe_exit(status, peak, &h->cfg->agents[h->bots[i].agent].command.limits, why, sizeof why);
+                if (!ag_limit_reached(pid, why, sizeof why)) /* its sandbox's limit, when it reached one */
+                    ag_describe_exit(status, peak, &h->cfg->agents[h->bots[i].agent].command.limits, why, sizeof why);
                 log_line(h->bots[i].log, "%s", why);
                 report_exit(h, &h->bots[i], why);
             }
+}
+
+/* A bot whose sandbox reached a limit it has as a whole (cgroup.h) is killed; reap() reports the limit. */
+static void check_limits(host *h)
+{
+    char why[200];
+    for (int i = 0; i < HS_MAX_BOTS; i++)
+        if (h->bots[i].used && h->bots[i].pid > 0 && ag_limit_reached(h->bots[i].pid, why, sizeof why))
+            ag_kill(h->bots[i].pid);
 }
 
 /* One round: waits up to 100 ms for a message, pings when due, handles what came, reaps. */
@@ -244,8 +255,10 @@ static void serve_once(host *h, double *next_ping)
         else
             on_relay(h, &h->bots[map[k]]);
     }
-    if (!h->failed)
+    if (!h->failed) {
         reap(h);
+        check_limits(h);
+    }
 }
 
 static bool any_sandboxed(const hs_config *cfg)
@@ -260,7 +273,7 @@ static bool any_sandboxed(const hs_config *cfg)
 static int open_host(host *h)
 {
     const hs_config *cfg = h->cfg;
-    if (any_sandboxed(cfg) && sb_available(h->err, h->errlen) != 0)
+    if (any_sandboxed(cfg) && (sb_available(h->err, h->errlen) != 0 || cg_available(h->err, h->errlen) != 0))
         return -1;
     if (mkdir(cfg->logs, 0755) != 0 && errno != EEXIST) {
         snprintf(h->err, h->errlen, "--logs %s: %s", cfg->logs, strerror(errno));

@@ -1,6 +1,7 @@
 /* arena/coordinator/runner.c — the coordinator's game loop: agent processes, their connections, games in progress,
  * deadlines, pings and forfeits (contract in runner.h, wire format in docs/protocol.md). */
 #include "runner.h"
+#include "cgroup.h"
 #include "sandbox.h"
 
 #include <dirent.h>
@@ -89,6 +90,7 @@ typedef struct {
     closing *closing;          /* asked to exit, not yet reaped */
     int n_closing, cap_closing;
     uint64_t tick;             /* counts process assignments (proc.used) */
+    double next_limit_check;   /* when check_limits() next reads the sandboxes' cgroups */
     int culprit;               /* the process fault() is about to kill, or -1 */
     slot *slots;
     int serial;                /* processes started so far */
@@ -168,6 +170,14 @@ static int send_raw(runner *r, proc *p, const pm_msg *m)
     return 0;
 }
 
+/* Why an exited process ended: a limit of its sandbox as a whole when it reached one (cgroup.h), else its exit
+ * status (with its own limits). */
+static void exit_detail(const runner *r, const proc *p, int status, long peak_kb, char *why, size_t n)
+{
+    if (!ag_limit_reached(p->pid, why, n))
+        ag_describe_exit(status, peak_kb, &r->cfg->agents[p->agent].command->limits, why, n);
+}
+
 /* Sends m to process pi; a failure is the agent's fault (it exited, or it does not read its messages). */
 static bool send_to(runner *r, int pi, const pm_msg *m)
 {
@@ -186,7 +196,7 @@ static bool send_to(runner *r, int pi, const pm_msg *m)
         exited = ag_reap_pid(p->pid, &status, &peak_kb);
     }
     if (exited) {
-        ag_describe_exit(status, peak_kb, &r->cfg->agents[p->agent].command->limits, why, sizeof why);
+        exit_detail(r, p, status, peak_kb, why, sizeof why);
         fault(r, pi, HX_END_CRASH, "%s", why);
     } else {
         fault(r, pi, HX_END_DISCONNECTED, "cannot send '%s': %s", pm_type_name(m->type),
@@ -743,7 +753,7 @@ static void reap(runner *r)
             if (p->state == P_FREE || p->pid != pid)
                 continue;
             char why[160];
-            ag_describe_exit(status, peak_kb, &r->cfg->agents[p->agent].command->limits, why, sizeof why);
+            exit_detail(r, p, status, peak_kb, why, sizeof why);
             if (p->state == P_STARTING)
                 fault(r, i, HX_END_CRASH, "%s before its hello", why);
             else
@@ -820,6 +830,21 @@ static double check_deadlines(runner *r)
     return next;
 }
 
+/* A running bot whose sandbox reached a limit it has as a whole (processes, memory with its /tmp, CPU time of
+ * its processes together) forfeits, and is killed. Every 50 ms: a few small files per sandbox. */
+static void check_limits(runner *r)
+{
+    double t = clk_now();
+    if (t < r->next_limit_check)
+        return;
+    r->next_limit_check = t + 0.05;
+    for (int i = 0; i < r->n_procs; i++) {
+        char why[160];
+        if (r->procs[i].state != P_FREE && r->procs[i].pid > 0 && ag_limit_reached(r->procs[i].pid, why, sizeof why))
+            fault(r, i, HX_END_CRASH, "%s", why);
+    }
+}
+
 /* ---- set-up and the loop ---- */
 
 /* Removes the private directories of coordinators that died without cleaning up (killed with SIGKILL):
@@ -883,7 +908,7 @@ static bool any_sandboxed(const rn_config *cfg)
 static int open_endpoint(runner *r)
 {
     char why[1024];
-    if (any_sandboxed(r->cfg) && sb_available(why, sizeof why) != 0) {
+    if (any_sandboxed(r->cfg) && (sb_available(why, sizeof why) != 0 || cg_available(why, sizeof why) != 0)) {
         fail(r, "%s", why);
         return -1;
     }
@@ -1081,6 +1106,7 @@ static void step(runner *r, double next)
     if (rc > 0 && (items[0].revents & ZMQ_POLLIN))
         drain(r);
     reap(r);
+    check_limits(r);
 }
 
 rn_status rn_run(const rn_config *cfg, char *err, size_t errlen)

@@ -382,8 +382,8 @@ static void add_namespaces(words *w, const sb_policy *p)
     add(w, "bot");
 }
 
-/* The read-only system, /proc, /dev, an empty /tmp and /run. */
-static void add_system(words *w)
+/* The read-only system, /proc, /dev, an empty /tmp (of p->tmp_mb) and /run. */
+static void add_system(words *w, const sb_policy *p)
 {
     add3(w, "--ro-bind", "/usr", "/usr");
     static const char *const links[] = { "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32" };
@@ -405,6 +405,12 @@ static void add_system(words *w)
     add(w, "/proc");
     add(w, "--dev");
     add(w, "/dev");
+    if (p->tmp_mb) { /* its pages are charged to the memory of the sandbox's cgroup */
+        char bytes[32];
+        snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)p->tmp_mb << 20);
+        add(w, "--size");
+        add(w, bytes);
+    }
     add(w, "--tmpfs");
     add(w, "/tmp");
     add(w, "--dir");
@@ -571,7 +577,7 @@ int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const ch
         return -1;
     }
     add_namespaces(&w, p);
-    add_system(&w);
+    add_system(&w, p);
     if (add_paths(&w, p, exe, argv, dir, base, socket_path, err, errlen) != 0)
         return -1;
     add(&w, "--chdir");

@@ -35,6 +35,7 @@ typedef struct {
     char read[SB_MAX_PATHS][512];   /* read = ...: more paths it may read */
     int n_env;
     char env[SB_MAX_ENV][256];      /* env = ...: NAME (taken from the coordinator's environment) or NAME=value */
+    unsigned tmp_mb;                /* the size of its private /tmp (a tmpfs), MiB; 0: the kernel's default */
 } sb_policy;
 
 /* Whether this machine can start sandboxes: bwrap found and a trial sandbox ran (checked once, then

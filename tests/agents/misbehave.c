@@ -27,6 +27,15 @@
  *   --mode plain-tcp   connects without CurveZMQ although it was given keys (a tcp:// coordinator refuses it)
  *   --mode stranger    connects with a key pair of its own instead of the one it was given (refused too)
  *
+ * Attacks on the sandbox as a whole (tests/e2e/test_limits.c), each at its second attempt, then it hangs:
+ *   --mode fork-bomb      starts 3000 processes that never end
+ *   --mode eat-children   starts 8 children that each touch up to 200 MiB (what their address-space limit
+ *                         allows) and keep it
+ *   --mode burn-children  starts 6 children that spin on the CPU
+ *   --mode fill-tmp       writes to /tmp until it is refused, and says how much it wrote on stderr
+ *                         ("fill-tmp: N MiB: REASON")
+ *   --mode spin-threads   plays well, but from its hello on 32 threads spin on the CPU
+ *
  * It is built without sanitizers, so it can run under an address-space limit.
  *
  * With ARENA_RECORD=FILE in its environment it appends every message it receives to FILE, each as a
@@ -35,6 +44,9 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +104,54 @@ static void never_end(void)
         pause_ms(1000);
 }
 
+static void spin(void)
+{
+    volatile uint64_t x = 1;
+    for (;;)
+        x = x * 6364136223846793005ull + 1;
+}
+
+static void *spin_thread(void *arg)
+{
+    (void)arg;
+    spin();
+    return NULL;
+}
+
+/* The attacks on the sandbox as a whole: they replace the move, and the bot hangs after them. */
+static void hog(const char *mode)
+{
+    if (strcmp(mode, "fork-bomb") == 0)
+        for (int i = 0; i < 3000; i++)
+            if (fork() == 0)
+                never_end();
+    if (strcmp(mode, "eat-children") == 0 || strcmp(mode, "burn-children") == 0) {
+        bool eat = mode[0] == 'e';
+        for (int i = 0; i < (eat ? 8 : 6); i++) {
+            if (fork() != 0)
+                continue;
+            if (!eat)
+                spin();
+            for (int mib = 0; mib < 200; mib += 8) { /* as much of 200 MiB as its address-space limit lets it */
+                char *p = mmap(NULL, (size_t)8 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (p != MAP_FAILED)
+                    memset(p, 1, (size_t)8 << 20);
+            }
+            never_end();
+        }
+    }
+    if (strcmp(mode, "fill-tmp") == 0) {
+        static char chunk[1 << 20];
+        memset(chunk, 'x', sizeof chunk);
+        int fd = open("/tmp/fill", O_WRONLY | O_CREAT | O_TRUNC, 0600), mib = 0;
+        while (fd >= 0 && write(fd, chunk, sizeof chunk) == (ssize_t)sizeof chunk)
+            mib++;
+        fprintf(stderr, "fill-tmp: %d MiB: %s\n", mib, strerror(errno));
+        fflush(stderr);
+    }
+    never_end();
+}
+
 /* The misbehaviours that replace the move. Returns true when the move is not to be sent. */
 static bool misbehave(const char *mode, void *sock)
 {
@@ -143,6 +203,8 @@ static bool misbehave(const char *mode, void *sock)
             never_end();
         never_end();
     }
+    if (strcmp(mode, "fork-bomb") == 0 || strstr(mode, "-children") || strcmp(mode, "fill-tmp") == 0)
+        hog(mode);
     if (strcmp(mode, "daemon") == 0) {
         if (fork() == 0) {
             setsid();
@@ -319,6 +381,10 @@ int main(int argc, char **argv)
             pause_ms(1000);
     }
     say_hello(sock, mode, token);
+    for (int i = 0; strcmp(mode, "spin-threads") == 0 && i < 32; i++) {
+        pthread_t t;
+        pthread_create(&t, NULL, spin_thread, NULL);
+    }
 
     static player p;
     p = (player){ .mode = mode, .sock = sock, .first = -1, .crash_at = 3, .move_ms = 1000 };

@@ -4,8 +4,10 @@
  * measured in the same run. The harness's cost per attempt (one turn -> move round trip plus the result)
  * is printed as a multiple of that raw round trip. Every run is played twice, with the bots in their
  * sandboxes (the default) and as plain processes (sandbox = off), and the start of one bot process (start,
- * hello, stop) is timed both ways: the sandbox's cost per bot start and per move. Figures only; nothing is
- * asserted. */
+ * hello, stop) is timed both ways: the sandbox's cost per bot start and per move. The sandbox's cgroup (cgroup.h)
+ * is timed on its own: making it with its limits, a child joining it, removing it (a fork, join, exit and
+ * wait next to a plain fork, exit and wait), and the limit check the runner makes of each live sandbox every
+ * 50 ms. Figures only; nothing is asserted. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 
 #include "bench_kit.h"
 #include "runner.h"
+#include "cgroup.h"
 #include "clock.h"
 
 /* Seconds per bot start (start, hello, stop), the median of n. */
@@ -39,6 +42,57 @@ static double start_time(const rn_agent *agents, int n)
     }
     qsort(t, (size_t)n, sizeof t[0], by_value);
     return t[n / 2];
+}
+
+/* Seconds of one fork + (join + ) exit + wait, with a cgroup made and removed around it when `with`; the
+ * median of n. */
+static double group_cycle(bool with, int n)
+{
+    double t[128];
+    cg_limits l = { AG_DEFAULT_PIDS, 256, 1 };
+    char err[512];
+    for (int i = 0; i < n && i < 128; i++) {
+        cg_group g = { .id = -1 };
+        double t0 = clk_now();
+        if (with && cg_create(&l, &g, err, sizeof err) != 0) {
+            fprintf(stderr, "bench_match: %s\n", err);
+            return 0;
+        }
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(with && cg_enter(&g) != 0 ? 1 : 0);
+        waitpid(pid, NULL, 0);
+        cg_destroy(&g);
+        t[i] = clk_now() - t0;
+    }
+    qsort(t, (size_t)n, sizeof t[0], by_value);
+    return t[n / 2];
+}
+
+/* The cgroup's share of a sandbox start, and the cost of one limit check (cg_exceeded). */
+static void cgroup_cost(double boxed)
+{
+    char err[512], why[160];
+    if (cg_available(err, sizeof err) != 0) {
+        printf("cgroup of a sandbox: not measured (%s)\n", err);
+        return;
+    }
+    double with = group_cycle(true, 101), bare = group_cycle(false, 101);
+    printf("cgroup of a sandbox (make with its limits, join, remove; median of 101): +%.2f ms per bot start "
+           "(%.2f ms with, %.2f ms for a plain fork, exit and wait), %.1f%% of a sandboxed start\n",
+           (with - bare) * 1e3, with * 1e3, bare * 1e3, boxed > 0 ? (with - bare) / boxed * 100 : 0);
+    cg_limits l = { AG_DEFAULT_PIDS, 256, 1 };
+    cg_group g;
+    if (cg_create(&l, &g, err, sizeof err) != 0)
+        return;
+    double t0 = clk_now();
+    int hits = 0;
+    for (int i = 0; i < 10000; i++)
+        hits += cg_exceeded(&g, why, sizeof why);
+    double us = (clk_now() - t0) / 10000 * 1e6;
+    cg_destroy(&g);
+    printf("limit check of one sandbox (pids, memory, CPU counters; mean of 10000): %.1f us, every 50 ms per live "
+           "sandbox (%.3f%% of a core per sandbox)%s\n", us, us / 50000 * 100, hits ? " (a limit read as reached)" : "");
 }
 
 int main(int argc, char **argv)
@@ -65,6 +119,7 @@ int main(int argc, char **argv)
     double boxed = start_time(agents, 21), bare = start_time(plains, 21);
     printf("bot start (start, hello, stop; median of 21): %.1f ms in its sandbox, %.1f ms as a plain process "
            "(baseline): %.2fx, +%.1f ms\n", boxed * 1e3, bare * 1e3, bare > 0 ? boxed / bare : 0, (boxed - bare) * 1e3);
+    cgroup_cost(boxed);
     printf("%-6s %5s %-8s %7s %10s %12s %14s %10s\n", "board", "conc", "sandbox", "games", "games/s", "attempts/s",
            "us/attempt", "x raw RTT");
     static const struct { int size, conc; long games; } runs[] = {
