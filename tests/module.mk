@@ -40,6 +40,7 @@ $(call test,tests/e2e/test_payoff_cli.c,engine)
 $(call bench,tests/bench/bench_engine.c,engine)
 $(call bench,tests/bench/bench_gale.c,engine)
 $(call bench,tests/bench/bench_match.c,coordinator)
+bench-build: $(BUILD)/tests/agents/misbehave # bench_match's chatty and flooding bots
 $(call bench,tests/bench/bench_league.c,coordinator)
 $(call bench,tests/bench/bench_ratings.c,ratings)
 $(call bench,tests/bench/bench_reports.c,store)
