@@ -73,8 +73,8 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
  * LANG, the sanitizers' *SAN_OPTIONS when set, what c->sandbox.env names, ARENA_ENDPOINT, ARENA_TOKEN and the
  * NAME=value strings of `extra_env` (a NULL-terminated list, or NULL); stdin from /dev/null, stdout and stderr
  * the descriptor `out_fd` (the write end of its log's pipe, botlog.h: the coordinator appends what comes to the
- * log file, so the bot never holds the file), no other descriptor of the coordinator's open, default signal dispositions,
- * c->limits set, in a new process group (its id is the pid), and SIGKILL as its parent-death signal.
+ * log file, so the bot never holds the file), no other descriptor of the coordinator's open, default signal
+ * dispositions, c->limits set, in a new process group (its id is the pid), and SIGKILL as its parent-death signal.
  * Unless c->sandbox.off, the process is bwrap running the command in its sandbox (sandbox.h; the caller has
  * checked sb_available()), as SB_UID when the coordinator is root; an ipc:// endpoint is then bound into
  * the sandbox and the bot told SB_SOCKET. Returns the pid once the executable is running (exec succeeded),
