@@ -192,10 +192,21 @@ static int enter_group(const cg_group *cg, int keep, const sb_command *sb)
     return cg_enter(cg);
 }
 
+/* In the child: stdin from /dev/null, stdout and stderr the write end of the log's pipe (botlog.h), which the
+ * coordinator reads: the bot cannot truncate, seek in or reopen its log file. Returns 0, or -1 (errno set). */
+static int child_stdio(int out_fd)
+{
+    int out = out_fd < 3 ? fcntl(out_fd, F_DUPFD_CLOEXEC, 3) : out_fd; /* not overwritten by the dup2s below */
+    int in = open("/dev/null", O_RDONLY);
+    if (out < 0 || in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+        return -1;
+    return 0;
+}
+
 /* In the child, between fork and exec: only async-signal-safe calls. Reports an errno through `fd`. With a
  * sandbox (sb != NULL), `exe` is bwrap and sb the descriptors it is handed. */
 static void child_exec(const ag_command *c, const char *exe, char *const argv[], char *const env[],
-                       const char *log_path, pid_t parent, int fd, const sb_command *sb, const cg_group *cg)
+                       int out_fd, pid_t parent, int fd, const sb_command *sb, const cg_group *cg)
 {
     static const int defaults[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGXCPU };
     struct sigaction dfl;
@@ -210,8 +221,7 @@ static void child_exec(const ag_command *c, const char *exe, char *const argv[],
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) /* the coordinator died before the line above */
         _exit(127);
-    int in = open("/dev/null", O_RDONLY), out = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+    if (child_stdio(out_fd) != 0)
         goto failed;
     if (cg->id >= 0 && enter_group(cg, fd, sb) != 0)
         goto failed;
@@ -324,7 +334,7 @@ static int make_group(const ag_command *c, cg_group *g, char *err, size_t errlen
 }
 
 pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, char *const extra_env[],
-               const char *log_path, char *err, size_t errlen)
+               int out_fd, char *err, size_t errlen)
 {
     /* In a sandbox an ipc socket is found at SB_SOCKET; the bot is told that endpoint. */
     bool in_sandbox = !c->sandbox.off, ipc = strncmp(endpoint, "ipc://", 6) == 0;
@@ -379,7 +389,7 @@ pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, cha
     pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
         close(pipefd[0]);
-        child_exec(c, exe, argv, env, log_path, parent, pipefd[1], in_sandbox ? &sb : NULL, &cg);
+        child_exec(c, exe, argv, env, out_fd, parent, pipefd[1], in_sandbox ? &sb : NULL, &cg);
     }
     int fork_errno = errno;
     sb_release(&sb);

@@ -1,7 +1,7 @@
 /* arena/coordinator/agent.h — agent processes: a bot's command line (split like a shell would, without running one),
  * its executable's path and SHA-256 (the agent's identity), its resource limits, starting it (fork, limits,
- * exec) in a process group of its own with its output in a log file and nothing else of the coordinator's
- * open, and stopping it with everything it started.
+ * exec) in a process group of its own with its output on a descriptor the caller gives (its log's pipe) and
+ * nothing else of the coordinator's open, and stopping it with everything it started.
  *
  * Every started process is remembered until it is reaped, so ag_kill_all() leaves no child behind; the
  * signal handlers installed by ag_handle_signals() call it on a second SIGINT/SIGTERM. A bot is killed
@@ -72,9 +72,10 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
 
 /* Starts the command with `--endpoint endpoint` appended and an environment made from scratch: PATH, HOME,
  * LANG, the sanitizers' *SAN_OPTIONS when set, what c->sandbox.env names, ARENA_ENDPOINT, ARENA_TOKEN and the
- * NAME=value strings of `extra_env` (a NULL-terminated list, or NULL); stdin from /dev/null, stdout+stderr
- * appended to `log_path`, no other descriptor of the coordinator's open, default signal dispositions,
- * c->limits set, in a new process group (its id is the pid), and SIGKILL as its parent-death signal.
+ * NAME=value strings of `extra_env` (a NULL-terminated list, or NULL); stdin from /dev/null, stdout and stderr
+ * the descriptor `out_fd` (the write end of its log's pipe, botlog.h: the coordinator appends what comes to the
+ * log file, so the bot never holds the file), no other descriptor of the coordinator's open, default signal
+ * dispositions, c->limits set, in a new process group (its id is the pid), and SIGKILL as its parent-death signal.
  * Unless c->sandbox.off, the process is bwrap running the command in its sandbox (sandbox.h; the caller has
  * checked sb_available() and cg_available()), in a cgroup of its own that it joins before bwrap starts
  * (cgroup.h: c->limits.pids, memory_mb for it and its /tmp of tmp_mb, cpu_seconds for all of it; removed
@@ -83,7 +84,7 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
  * or -1 with a reason in err (the exec's error, e.g. "cannot start 'x': Permission denied", or a path the
  * sandbox may not show). */
 pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, char *const extra_env[],
-               const char *log_path, char *err, size_t errlen);
+               int out_fd, char *err, size_t errlen);
 
 /* SIGKILL to the process group of `pid` (the agent and anything it started). */
 void ag_kill(pid_t pid);

@@ -15,7 +15,7 @@
 #include <zmq.h>
 
 #include "clock.h"
-#include "logline.h"
+#include "botlog.h"
 #include "protocol.h"
 #include "cgroup.h"
 #include "sandbox.h"
@@ -29,6 +29,7 @@ typedef struct {
     size_t id_len;
     void *dealer;    /* its relay to the coordinator */
     char log[1024];
+    bl_log *out;     /* its stdout and stderr, through a pipe into `log` (botlog.h) */
 } bot;
 
 typedef struct {
@@ -97,6 +98,7 @@ static void report_exit(host *h, bot *b, const char *detail)
     send_control(h, m);
     if (b->dealer)
         zmq_close(b->dealer);
+    bl_free(b->out);
     memset(b, 0, sizeof *b);
     h->totals.exited++;
 }
@@ -124,7 +126,12 @@ static void spawn(host *h, const hl_msg *m)
     b->agent = a;
     snprintf(b->log, sizeof b->log, "%s/%s-%d.log", h->cfg->logs, h->cfg->agents[a].name, ++h->serial);
     char why[512];
-    b->pid = ag_spawn(&h->cfg->agents[a].command, h->local_ep, b->token, NULL, b->log, why, sizeof why);
+    b->out = bl_open(b->log, h->cfg->agents[a].command.limits.log_mb, why, sizeof why);
+    b->pid = b->out ? ag_spawn(&h->cfg->agents[a].command, h->local_ep, b->token, NULL, bl_writer(b->out), why,
+                               sizeof why)
+                    : -1;
+    if (b->out)
+        bl_close_writer(b->out); /* the bot has it */
     if (b->pid < 0) {
         report_exit(h, b, why);
         return;
@@ -212,7 +219,8 @@ static void reap(host *h)
                 char why[200];
                 if (!ag_limit_reached(pid, why, sizeof why)) /* its sandbox's limit, when it reached one */
                     ag_describe_exit(status, peak, &h->cfg->agents[h->bots[i].agent].command.limits, why, sizeof why);
-                log_line(h->bots[i].log, "%s", why);
+                bl_finish(h->bots[i].out); /* what it wrote last, before the line */
+                bl_line(h->bots[i].out, "%s", why);
                 report_exit(h, &h->bots[i], why);
             }
 }
@@ -226,16 +234,20 @@ static void check_limits(host *h)
             ag_kill(h->bots[i].pid);
 }
 
-/* One round: waits up to 100 ms for a message, pings when due, handles what came, reaps. */
+/* One round: waits up to 100 ms for a message or a bot's output, pings when due, handles what came (at most
+ * BL_CHUNK bytes of each bot's output), reaps. */
 static void serve_once(host *h, double *next_ping)
 {
-    zmq_pollitem_t items[2 + HS_MAX_BOTS];
-    int map[2 + HS_MAX_BOTS], n = 0;
+    zmq_pollitem_t items[2 + 2 * HS_MAX_BOTS];
+    int map[2 + 2 * HS_MAX_BOTS], n = 0;
     items[n] = (zmq_pollitem_t){ h->control, 0, ZMQ_POLLIN, 0 }, map[n++] = -1;
     items[n] = (zmq_pollitem_t){ h->local, 0, ZMQ_POLLIN, 0 }, map[n++] = -2;
     for (int i = 0; i < HS_MAX_BOTS; i++)
         if (h->bots[i].used && h->bots[i].dealer)
             items[n] = (zmq_pollitem_t){ h->bots[i].dealer, 0, ZMQ_POLLIN, 0 }, map[n++] = i;
+    for (int i = 0; i < HS_MAX_BOTS; i++)
+        if (h->bots[i].used && h->bots[i].out && bl_fd(h->bots[i].out) >= 0)
+            items[n] = (zmq_pollitem_t){ NULL, bl_fd(h->bots[i].out), ZMQ_POLLIN, 0 }, map[n++] = HS_MAX_BOTS + i;
     zmq_poll(items, n, 100);
     double t = clk_now();
     if (t >= *next_ping) { /* alive; the first pings also stand for a hello the coordinator may have missed */
@@ -246,7 +258,9 @@ static void serve_once(host *h, double *next_ping)
         *next_ping = t + 0.5;
     }
     for (int k = 0; k < n && !h->failed; k++) {
-        if (!(items[k].revents & ZMQ_POLLIN))
+        if (map[k] >= HS_MAX_BOTS && items[k].revents) /* its output (also at its end) */
+            bl_pump(h->bots[map[k] - HS_MAX_BOTS].out, BL_CHUNK);
+        if (!(items[k].revents & ZMQ_POLLIN) || map[k] >= HS_MAX_BOTS)
             continue;
         if (map[k] == -1)
             on_control(h);
@@ -310,9 +324,11 @@ static int open_host(host *h)
 static void close_host(host *h)
 {
     ag_kill_all();
-    for (int i = 0; i < HS_MAX_BOTS; i++)
+    for (int i = 0; i < HS_MAX_BOTS; i++) {
         if (h->bots[i].dealer)
             zmq_close(h->bots[i].dealer);
+        bl_free(h->bots[i].out); /* what the bot wrote last */
+    }
     if (h->control)
         zmq_close(h->control);
     if (h->local)

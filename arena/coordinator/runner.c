@@ -18,6 +18,7 @@
 
 #include <zmq.h>
 
+#include "botlog.h"
 #include "logline.h"
 #include "referee.h"
 #include "hostlink.h"
@@ -42,6 +43,7 @@ typedef struct {
     uint64_t used;             /* when it was last given a game or finished one (runner.tick): the least
                                 * recently used idle process makes room when the pool is full */
     char log[1024];
+    bl_log *out;               /* started here: its output's pipe into `log` (held in runner.outs until reaped) */
     int host;                  /* the agent host that runs it (runner.hosts), -1: started here */
     bool asked;                /* on a host: the host was asked to start it */
 } proc;
@@ -61,6 +63,12 @@ typedef struct {
     pid_t pid;
     double until;
 } closing;
+
+/* A process started here and its log, kept until the process is reaped (its proc may be reused before). */
+typedef struct {
+    pid_t pid;
+    bl_log *log;
+} output;
 
 /* More messages than this from a bot in a row, with none to it in between (pongs aside), is flooding: a
  * protocol error. */
@@ -109,6 +117,9 @@ typedef struct {
     char user_id[CV_KEY_LEN + 1]; /* the CURVE client key of the message being handled ("" without a guard) */
     hl_msg hl;
     uint8_t hl_buf[512];
+    output *outs;              /* logs of processes started here and not yet reaped */
+    int n_outs, cap_outs;
+    zmq_pollitem_t *items;     /* what step() polls: 3 + cap_outs */
 } runner;
 
 static void fail(runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -126,6 +137,105 @@ static void fail(runner *r, const char *fmt, ...)
 static const char *agent_name(const runner *r, const proc *p)
 {
     return r->cfg->agents[p->agent].name;
+}
+
+/* ---- the processes' output (botlog.h) ---- */
+
+/* The coordinator's line in process p's log: after what the process wrote before it, through its log's pipe
+ * when it was started here; straight into the file for a process on an agent host (its output stays there). */
+static void note(proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(proc *p, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (p->out)
+        bl_line(p->out, "%s", msg);
+    else
+        log_line(p->log, "%s", msg);
+}
+
+/* Room for one more output (and its poll item). */
+static bool grow_outputs(runner *r)
+{
+    if (r->n_outs < r->cap_outs)
+        return true;
+    int cap = r->cap_outs ? 2 * r->cap_outs : 16;
+    output *o = realloc(r->outs, (size_t)cap * sizeof *o);
+    if (o)
+        r->outs = o;
+    zmq_pollitem_t *it = o ? realloc(r->items, (size_t)(3 + cap) * sizeof *it) : NULL;
+    if (it)
+        r->items = it;
+    if (!o || !it)
+        return false;
+    r->cap_outs = cap;
+    return true;
+}
+
+/* Starts process p of agent a here, its stdout and stderr a pipe into its log. Returns its pid, or -1 (the run
+ * has failed). */
+static pid_t start_here(runner *r, proc *p, const rn_agent *a, char *const env[])
+{
+    char why[512];
+    bl_log *out = grow_outputs(r) ? bl_open(p->log, a->command->limits.log_mb, why, sizeof why) : NULL;
+    if (!out) {
+        fail(r, "agent '%s': %s", a->name, r->n_outs < r->cap_outs ? why : "out of memory");
+        return -1;
+    }
+    pid_t pid = ag_spawn(a->command, r->local, p->token, env, bl_writer(out), why, sizeof why);
+    bl_close_writer(out); /* the process has it */
+    if (pid < 0) {
+        bl_free(out);
+        fail(r, "agent '%s': %s", a->name, why);
+        return -1;
+    }
+    r->outs[r->n_outs++] = (output){ pid, out };
+    p->out = out;
+    return pid;
+}
+
+/* Poll items for the outputs whose pipe is open, in the order of r->outs. Returns their number. */
+static int poll_outputs(runner *r, zmq_pollitem_t *items)
+{
+    int n = 0;
+    for (int i = 0; i < r->n_outs; i++)
+        if (bl_fd(r->outs[i].log) >= 0)
+            items[n++] = (zmq_pollitem_t){ NULL, bl_fd(r->outs[i].log), ZMQ_POLLIN, 0 };
+    return n;
+}
+
+/* Reads the outputs that zmq_poll found ready (or ended): at most BL_CHUNK each, so a process that floods its
+ * output costs one bounded read per turn of the loop. */
+static void pump_outputs(runner *r, const zmq_pollitem_t *items)
+{
+    for (int i = 0, k = 0; i < r->n_outs; i++)
+        if (bl_fd(r->outs[i].log) >= 0 && items[k++].revents)
+            bl_pump(r->outs[i].log, BL_CHUNK);
+}
+
+/* Process `pid` was reaped: what is left of its output is read and its pipe closed (its log stays for the
+ * line saying how it ended, until drop_output()). */
+static void finish_output(runner *r, pid_t pid)
+{
+    for (int i = 0; i < r->n_outs; i++)
+        if (r->outs[i].pid == pid)
+            bl_finish(r->outs[i].log);
+}
+
+static void drop_output(runner *r, pid_t pid)
+{
+    for (int i = 0; i < r->n_outs; i++) {
+        if (r->outs[i].pid != pid)
+            continue;
+        for (int k = 0; k < r->n_procs; k++)
+            if (r->procs[k].out == r->outs[i].log)
+                r->procs[k].out = NULL;
+        bl_free(r->outs[i].log);
+        r->outs[i--] = r->outs[--r->n_outs];
+    }
 }
 
 /* ---- sending ---- */
@@ -154,7 +264,7 @@ static void ask_host(runner *r, int pi)
     send_host(r, p->host);
     p->asked = true;
     p->deadline = clk_now() + r->cfg->handshake_ms / 1000.0;
-    log_line(p->log, "asked host %.12s... to start it", r->hosts[p->host].key);
+    note(p, "asked host %.12s... to start it", r->hosts[p->host].key);
 }
 
 static int send_raw(runner *r, proc *p, const pm_msg *m)
@@ -196,8 +306,11 @@ static bool send_to(runner *r, int pi, const pm_msg *m)
         exited = ag_reap_pid(p->pid, &status, &peak_kb);
     }
     if (exited) {
+        pid_t pid = p->pid;
+        finish_output(r, pid);
         exit_detail(r, p, status, peak_kb, why, sizeof why);
         fault(r, pi, HX_END_CRASH, "%s", why);
+        drop_output(r, pid);
     } else {
         fault(r, pi, HX_END_DISCONNECTED, "cannot send '%s': %s", pm_type_name(m->type),
               err == EAGAIN ? "it does not read its messages" : zmq_strerror(err));
@@ -296,7 +409,7 @@ static int spawn(runner *r, int agent)
             p->deadline = clk_now() + r->cfg->host_wait_ms / 1000.0;
         return pi;
     }
-    char why[512], keys[3][64], *env[4] = { NULL };
+    char keys[3][64], *env[4] = { NULL };
     if (r->guard) {
         cv_keypair client;
         if (cv_keygen(&client) != 0) {
@@ -312,11 +425,9 @@ static int spawn(runner *r, int agent)
             env[i] = keys[i];
         cv_allow(r->guard, client.public_z85);
     }
-    p->pid = ag_spawn(a->command, r->local, p->token, env, p->log, why, sizeof why);
-    if (p->pid < 0) {
-        fail(r, "agent '%s': %s", a->name, why);
+    p->pid = start_here(r, p, a, env);
+    if (p->pid < 0)
         return -1;
-    }
     p->state = P_STARTING;
     p->deadline = clk_now() + r->cfg->handshake_ms / 1000.0;
     return pi;
@@ -397,7 +508,7 @@ static void fault(runner *r, int pi, hx_end_reason reason, const char *fmt, ...)
     if (si >= 0 && r->slots[si].active) {
         slot *s = &r->slots[si];
         int loser = s->proc[HX_BLACK] == pi ? HX_BLACK : HX_WHITE;
-        log_line(p->log, "game %llu: forfeit (%s): %s", (unsigned long long)s->game.id, hx_end_name(reason), detail);
+        note(p, "game %llu: forfeit (%s): %s", (unsigned long long)s->game.id, hx_end_name(reason), detail);
         if (reason == HX_END_PROTOCOL_ERROR || reason == HX_END_ILLEGAL)
             send_error(r, p, detail);
         int outer = r->culprit;
@@ -405,7 +516,7 @@ static void fault(runner *r, int pi, hx_end_reason reason, const char *fmt, ...)
         end_game(r, si, !loser, reason, detail);
         r->culprit = outer;
     } else {
-        log_line(p->log, "stopped (%s): %s", hx_end_name(reason), detail);
+        note(p, "stopped (%s): %s", hx_end_name(reason), detail);
     }
     stop_proc(r, pi, false);
 }
@@ -538,7 +649,7 @@ static void on_hello(runner *r, const uint8_t *id, size_t id_len)
             return;
         }
     }
-    log_line(p->log, "connected: %s %s (protocol %d)", r->in.name, r->in.version, r->in.protocol);
+    note(p, "connected: %s %s (protocol %d)", r->in.name, r->in.version, r->in.protocol);
     p->state = P_READY;
     if (p->slot >= 0)
         try_start(r, p->slot);
@@ -691,7 +802,7 @@ static void on_message(runner *r, const uint8_t *id, size_t id_len, const uint8_
                                   * its answers is caught by the flood limit, not blamed for a full queue */
         break;
     case PM_ERROR:
-        log_line(p->log, "the agent says: %s", r->in.message);
+        note(p, "the agent says: %s", r->in.message);
         break;
     default:
         fault(r, pi, HX_END_PROTOCOL_ERROR, "unexpected '%s' from an agent", pm_type_name(r->in.type));
@@ -742,6 +853,7 @@ static void reap(runner *r)
     long peak_kb = 0;
     pid_t pid;
     while ((pid = ag_reap(&status, &peak_kb)) > 0) {
+        finish_output(r, pid);
         bool was_closing = false;
         for (int i = 0; i < r->n_closing && !was_closing; i++)
             if (r->closing[i].pid == pid) {
@@ -759,6 +871,7 @@ static void reap(runner *r)
             else
                 fault(r, i, HX_END_CRASH, "%s", why);
         }
+        drop_output(r, pid);
     }
 }
 
@@ -1063,7 +1176,7 @@ static runner *runner_new(const rn_config *cfg, char *err, size_t errlen)
     r->greeting = calloc((size_t)cfg->n_agents, sizeof *r->greeting);
     if (cfg->seed_key)
         memcpy(r->seed_key, cfg->seed_key, sizeof r->seed_key);
-    if (!r->procs || !r->slots || !r->greeted || !r->greeting)
+    if (!r->procs || !r->slots || !r->greeted || !r->greeting || !grow_outputs(r))
         fail(r, "out of memory");
     else if (!cfg->seed_key && seeds_new_key(r->seed_key) != 0)
         fail(r, "cannot draw a secret for the players' seeds (libsodium cannot be initialised)");
@@ -1082,12 +1195,16 @@ static bool runner_free(runner *r)
 {
     if (r->procs)
         shut_down(r);
+    while (r->n_outs > 0) /* what the processes wrote last */
+        drop_output(r, r->outs[0].pid);
     close_endpoint(r);
     free(r->procs);
     free(r->closing);
     free(r->slots);
     free(r->greeted);
     free(r->greeting);
+    free(r->outs);
+    free(r->items);
     bool failed = r->failed;
     free(r);
     return failed;
@@ -1097,12 +1214,16 @@ static bool runner_free(runner *r)
 static void step(runner *r, double next)
 {
     long wait = (long)((next - clk_now()) * 1000.0) + 1;
-    zmq_pollitem_t items[3] = { { r->router, 0, ZMQ_POLLIN, 0 } };
+    zmq_pollitem_t *items = r->items;
+    items[0] = (zmq_pollitem_t){ r->router, 0, ZMQ_POLLIN, 0 };
     if (r->guard)
         cv_poll_items(r->guard, items + 1);
-    int rc = zmq_poll(items, r->guard ? 3 : 1, wait < 1 ? 1 : wait > 100 ? 100 : wait);
+    int base = r->guard ? 3 : 1, n = base + poll_outputs(r, items + base);
+    int rc = zmq_poll(items, n, wait < 1 ? 1 : wait > 100 ? 100 : wait);
     if (rc > 0 && r->guard && (items[1].revents | items[2].revents))
         cv_serve(r->guard);
+    if (rc > 0)
+        pump_outputs(r, items + base);
     if (rc > 0 && (items[0].revents & ZMQ_POLLIN))
         drain(r);
     reap(r);

@@ -84,7 +84,8 @@ typedef struct {
     uint32_t ping_ms;          /* while waiting longer than this for a move, ping every ping_ms; for an
                                 * agent not started here, three unanswered pings are `disconnected` */
     const char *log_dir;       /* agent output goes to log_dir/<log_prefix>-<name>-<n>.log, n counting
-                                * the run's processes from 1; refused connections (with `listen`) to
+                                * the run's processes from 1 (through a pipe the runner reads, at most the
+                                * agent's limits.log_mb MiB a process, botlog.h); refused connections (with `listen`) to
                                 * log_dir/<log_prefix>-connections.log */
     const char *listen;        /* NULL: a private ipc endpoint in a 0700 directory removed at the end; else a
                                 * tcp:// endpoint to bind, guarded by CurveZMQ with server_key: each bot

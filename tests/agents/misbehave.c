@@ -26,6 +26,13 @@
  *   --mode daemon      starts a grandchild in a session of its own (setsid) that never ends, then aborts
  *   --mode plain-tcp   connects without CurveZMQ although it was given keys (a tcp:// coordinator refuses it)
  *   --mode stranger    connects with a key pair of its own instead of the one it was given (refused too)
+ *   --mode spew        before it connects, writes --spew-mb MiB (default 1024) to stderr as fast as it can, in
+ *                      blocks of 1 MiB of numbered lines "spew 000000001" ... "spew 000069905" (then a partial
+ *                      one), then plays
+ *   --mode chatter     plays, writing "chatter N" for its Nth attempt, to stdout for odd N and stderr for even N
+ *   --mode truncate    at its first turn tries to erase its log: ftruncate(1 and 2, 0), lseek(1 and 2, 0),
+ *                      open("/proc/self/fd/1" and 2, O_TRUNC); writes "TRUNCATE WHAT(FD): blocked (why)" or
+ *                      "TRUNCATE WHAT(FD): SUCCEEDED" for each to stderr, then plays
  *
  * Attacks on the sandbox as a whole (tests/e2e/test_limits.c), each at its second attempt, then it hangs:
  *   --mode fork-bomb      starts 3000 processes that never end
@@ -41,6 +48,8 @@
  * With ARENA_RECORD=FILE in its environment it appends every message it receives to FILE, each as a
  * 4-byte little-endian length and the raw bytes, for tests that audit what a bot was told. */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, madvise */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +59,7 @@
 #include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -150,6 +160,62 @@ static void hog(const char *mode)
         fflush(stderr);
     }
     never_end();
+}
+
+/* All of buf to fd; false when a write fails. */
+static bool write_all(int fd, const char *data, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, data, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        data += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* --mode spew: mb MiB to stderr, 1 MiB of numbered 15-byte lines at a time. */
+static void spew(long mb)
+{
+    static char block[1 << 20];
+    size_t at = 0;
+    for (int line = 1; at + 15 <= sizeof block; line++, at += 15)
+        snprintf(block + at, 16, "spew %09d\n", line);
+    memset(block + at, '#', sizeof block - at); /* the partial line that ends a block */
+    for (long i = 0; i < mb; i++)
+        if (!write_all(2, block, sizeof block))
+            return;
+}
+
+/* One "TRUNCATE WHAT(FD): ..." line of --mode truncate to stderr. */
+static void tell(const char *what, int fd, bool succeeded, const char *why)
+{
+    char line[160];
+    snprintf(line, sizeof line, "TRUNCATE %s(%d): %s%s%s\n", what, fd, succeeded ? "SUCCEEDED" : "blocked (",
+             succeeded ? "" : why, succeeded ? "" : ")");
+    write_all(2, line, strlen(line));
+}
+
+/* --mode truncate: every way to erase what is already in its log, each outcome on stderr. */
+static void try_truncate(void)
+{
+    for (int fd = 1; fd <= 2; fd++) {
+        int rc = ftruncate(fd, 0);
+        tell("ftruncate", fd, rc == 0, strerror(errno));
+        off_t at = lseek(fd, 0, SEEK_SET);
+        tell("lseek", fd, at == 0, strerror(errno));
+        char path[32];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        int again = open(path, O_WRONLY | O_TRUNC);
+        struct stat st;
+        bool file = again >= 0 && fstat(again, &st) == 0 && S_ISREG(st.st_mode);
+        tell("reopen", fd, file, again >= 0 ? "not the file" : strerror(errno));
+        if (again >= 0)
+            close(again);
+    }
 }
 
 /* The misbehaviours that replace the move. Returns true when the move is not to be sent. */
@@ -256,6 +322,8 @@ typedef struct {
     rng_state rng;
     uint8_t known[HX_MAX_CELLS];
     int cells, attempts, first, crash_at;
+    int said;        /* --mode chatter: lines written */
+    bool truncated;  /* --mode truncate: tried */
     uint32_t move_ms;
 } player;
 
@@ -285,6 +353,15 @@ static void turn(player *p)
         if (!p->known[c])
             unknown[u++] = c;
     p->attempts++;
+    if (strcmp(mode, "chatter") == 0) {
+        char line[64];
+        snprintf(line, sizeof line, "chatter %d\n", ++p->said);
+        write_all(p->said % 2 ? 1 : 2, line, strlen(line));
+    }
+    if (strcmp(mode, "truncate") == 0 && !p->truncated) {
+        p->truncated = true;
+        try_truncate();
+    }
     memset(&out, 0, sizeof out);
     out.type = PM_MOVE;
     out.game = in.game;
@@ -357,9 +434,12 @@ int main(int argc, char **argv)
 {
     const char *mode = "play", *endpoint = getenv("ARENA_ENDPOINT"), *token = getenv("ARENA_TOKEN");
     const char *record = getenv("ARENA_RECORD");
+    long spew_mb = 1024;
     for (int i = 1; i + 1 < argc; i++) {
         if (strcmp(argv[i], "--mode") == 0)
             mode = argv[++i];
+        else if (strcmp(argv[i], "--spew-mb") == 0)
+            spew_mb = atol(argv[++i]);
         else if (strcmp(argv[i], "--endpoint") == 0)
             endpoint = argv[++i];
     }
@@ -369,6 +449,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "slow-start") == 0)
         pause_ms(3000);
+    if (strcmp(mode, "spew") == 0)
+        spew(spew_mb);
     void *ctx = zmq_ctx_new(), *sock = connect_to(ctx, mode, endpoint);
     if (!sock)
         return 1;

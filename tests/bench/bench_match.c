@@ -7,7 +7,13 @@
  * hello, stop) is timed both ways: the sandbox's cost per bot start and per move. The sandbox's cgroup (cgroup.h)
  * is timed on its own: making it with its limits, a child joining it, removing it (a fork, join, exit and
  * wait next to a plain fork, exit and wait), and the limit check the runner makes of each live sandbox every
- * 50 ms. Figures only; nothing is asserted. */
+ * 50 ms.
+ * Then the bots' output, which
+ * the coordinator reads from a pipe into each log (botlog.h): the cost per attempt of a bot writing a line per
+ * attempt against one writing nothing (tests/agents/misbehave --mode chatter and play, from ARENA_TEST_AGENTS or
+ * next to the bot given),
+ * and how fast a bot flooding its stderr gets through (into its log, and read and dropped past log_mb).
+ * Figures only; nothing is asserted. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +29,77 @@
 #include "runner.h"
 #include "cgroup.h"
 #include "clock.h"
+
+/* Microseconds per attempt of a match of `games` games of 5x5 classical between two processes of `agent`. */
+static double us_per_attempt(const rn_agent *agent, long games)
+{
+    rn_agent two[2] = { *agent, *agent };
+    bench_run b = { .games = games, .size = 5 };
+    rn_config cfg = { .agents = two, .n_agents = 2, .concurrency = 1, .move_ms = 10000, .margin_ms = 50,
+                      .handshake_ms = 10000, .ping_ms = 10000, .log_dir = "/tmp/arena-bench-logs",
+                      .log_prefix = "bench-output", .next_game = bench_next_game, .finished = bench_finished,
+                      .user = &b };
+    char err[512];
+    double t0 = clk_now();
+    if (rn_run(&cfg, err, sizeof err) != RN_DONE) {
+        fprintf(stderr, "bench_match: %s\n", err);
+        return 0;
+    }
+    return b.attempts ? (clk_now() - t0) / (double)b.attempts * 1e6 : 0;
+}
+
+/* The bots' output: a chatty bot's cost per attempt, and a flood's throughput (seconds from start to hello of
+ * a bot writing `mb` MiB first). */
+static void output_figures(const char *bot)
+{
+    char dir[600], line[700]; /* the test bots: ARENA_TEST_AGENTS, else BOT's directory/../tests/agents */
+    const char *agents = getenv("ARENA_TEST_AGENTS");
+    if (agents)
+        snprintf(dir, sizeof dir, "%s", agents);
+    else
+        snprintf(dir, sizeof dir, "%.*s/../tests/agents", (int)(strrchr(bot, '/') ? strrchr(bot, '/') - bot : 1),
+                 strrchr(bot, '/') ? bot : ".");
+    const char *modes[] = { "play", "chatter" };
+    double us[2] = { 0, 0 };
+    ag_command cmd[2];
+    char err[512];
+    for (int i = 0; i < 2; i++) {
+        snprintf(line, sizeof line, "%s/misbehave --mode %s", dir, modes[i]);
+        if (ag_command_parse(line, NULL, &cmd[i], err, sizeof err) != 0) {
+            printf("bots' output: skipped (%s)\n", err);
+            return;
+        }
+        cmd[i].sandbox.off = true;
+        rn_agent a = { .name = modes[i], .command = &cmd[i] };
+        us[i] = us_per_attempt(&a, 1000);
+    }
+    printf("bots' output through the coordinator's pipe (5x5 classical, 1000 games, plain processes):\n"
+           "  %.1f us/attempt writing nothing (misbehave --mode play), %.1f us/attempt writing a line per attempt "
+           "(--mode chatter): %+.1f us\n", us[0], us[1], us[1] - us[0]);
+    static const struct { int mb; unsigned log_mb; } floods[] = { { 1024, 16 }, { 128, 0 } };
+    for (size_t i = 0; i < sizeof floods / sizeof floods[0]; i++) {
+        snprintf(line, sizeof line, "%s/misbehave --mode spew --spew-mb %d", dir, floods[i].mb);
+        ag_command spew;
+        if (ag_command_parse(line, NULL, &spew, err, sizeof err) != 0)
+            return;
+        spew.sandbox.off = true;
+        spew.limits.log_mb = floods[i].log_mb;
+        rn_agent a = { .name = "spew", .command = &spew };
+        rn_config cfg = { .agents = &a, .n_agents = 1, .handshake_ms = 600000, .log_dir = "/tmp/arena-bench-logs",
+                          .log_prefix = "bench-flood" };
+        pm_msg hello;
+        double t0 = clk_now();
+        if (rn_probe(&cfg, 0, &hello, err, sizeof err) != RN_DONE) {
+            fprintf(stderr, "bench_match: %s\n", err);
+            return;
+        }
+        double s = clk_now() - t0;
+        unlink("/tmp/arena-bench-logs/bench-flood-spew-1.log");
+        printf("  a bot flooding stderr with %d MiB before its hello: %.2f s, %.0f MiB/s (%s)\n", floods[i].mb, s,
+               floods[i].mb / s, floods[i].log_mb ? "16 MiB into its log, the rest read and dropped"
+                                                  : "all of it into its log, no limit");
+    }
+}
 
 /* Seconds per bot start (start, hello, stop), the median of n. */
 static double start_time(const rn_agent *agents, int n)
@@ -143,5 +220,6 @@ int main(int argc, char **argv)
     }
     printf("(x raw RTT: wall time per attempt over the raw round trip; at concurrency 2 games overlap, so it can "
            "drop below 1)\n");
+    output_figures(bot);
     return 0;
 }

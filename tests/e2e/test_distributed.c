@@ -4,7 +4,7 @@
  * with the same secret; merging a shard again changes nothing; a rerun shard plays nothing twice; shards of
  * another config or secret are refused with nothing written; the Slurm scripts on a real Slurm; and agent hosts
  * (`arena host`): serving a league over the loopback, a stranger refused, a host lost mid-league, a late host
- * waited for. */
+ * waited for, its bots' logs through its pipes. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <sqlite3.h>
@@ -461,6 +461,58 @@ static void games_wait_for_a_late_host(void **state)
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
 }
 
+/* The bots a host starts write their logs through its pipes, as the coordinator's do (botlog.h): a bot's stdout
+ * and stderr lines reach hostlogs/NAME-N.log in order, and a bot that truncates, rewinds or reopens its log
+ * gets nowhere. */
+static void a_hosts_bots_log_through_it(void **state)
+{
+    (void)state;
+    char coord[41], hostk[41];
+    public_key("coord.key", coord);
+    public_key("host.key", hostk);
+    int port = free_port();
+    write_hosted_config("logged.ini", port, hostk, 2, "host_wait_s = 30\n");
+    const char *a = getenv("ARENA_TEST_AGENTS");
+    char cwd[300], dir[700], agents[1600], cmd[800];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    a = a ? a : "build/release/tests/agents";
+    snprintf(dir, sizeof dir, "%s%s%s", a[0] == '/' ? "" : cwd, a[0] == '/' ? "" : "/", a);
+    snprintf(agents, sizeof agents, "far1='%s/misbehave --mode chatter' far2='%s/misbehave --mode truncate'", dir,
+             dir);
+    assert_int_equal(sh_run("rm -rf '%s/hostlogs'", tmp), 0);
+    pid_t h = start_host("host.key", coord, port, agents);
+    int rc = arena("league logged.ini --db logged.db --logs logs --quiet");
+    stop_host(h, SIGTERM);
+    if (rc != 0) {
+        char *e = last_error();
+        fail_msg("the league with a host exited with %d: %s", rc, e);
+    }
+    assert_int_equal(db_scalar(path_of("logged.db"), "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+    snprintf(cmd, sizeof cmd, "cat '%s'/hostlogs/far1-*.log", tmp);
+    char *log = sh_output(cmd);
+    int next = 1, lines = 0; /* (one log per process of far1, each counting from 1) */
+    for (char *line = log; *line; line = strchr(line, '\n') + 1) {
+        char *nl = strchr(line, '\n'), want[32];
+        if (!nl)
+            fail_msg("an unfinished last line in far1's log: %s", line);
+        snprintf(want, sizeof want, "chatter %d", next);
+        if (strncmp(line, "chatter 1\n", 10) == 0)
+            next = 2, lines++;
+        else if (strncmp(line, want, strlen(want)) == 0 && line[strlen(want)] == '\n')
+            next++, lines++;
+        else if (strncmp(line, "[arena ", 7) != 0)
+            fail_msg("'%.*s' where '%s' or an arena line was due", (int)(nl - line), line, want);
+    }
+    if (lines < 4) /* far1 played 4 games, at least one attempt in each */
+        fail_msg("%d chatter lines in far1's logs:\n%s", lines, log);
+    free(log);
+    snprintf(cmd, sizeof cmd, "cat '%s'/hostlogs/far2-*.log", tmp);
+    log = sh_output(cmd);
+    if (!strstr(log, "TRUNCATE ftruncate(1): blocked") || strstr(log, "SUCCEEDED"))
+        fail_msg("far2 erased its log through the host:\n%s", log);
+    free(log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -470,6 +522,7 @@ int main(void)
         cmocka_unit_test(a_host_serves_two_agents_and_a_stranger_is_refused),
         cmocka_unit_test(a_lost_host_costs_only_its_games),
         cmocka_unit_test(games_wait_for_a_late_host),
+        cmocka_unit_test(a_hosts_bots_log_through_it),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
