@@ -43,6 +43,7 @@ typedef struct {
     uint64_t used;             /* when it was last given a game or finished one (runner.tick): the least
                                 * recently used idle process makes room when the pool is full */
     char log[1024];
+    char refused[512];         /* its sandbox could not be started again (why): its game is forfeited */
     bl_log *out;               /* started here: its output's pipe into `log` (held in runner.outs until reaped) */
     int host;                  /* the agent host that runs it (runner.hosts), -1: started here */
     bool asked;                /* on a host: the host was asked to start it */
@@ -176,7 +177,9 @@ static bool grow_outputs(runner *r)
 }
 
 /* Starts process p of agent a here, its stdout and stderr a pipe into its log. Returns its pid, or -1 (the run
- * has failed). */
+ * has failed). An agent that has started before in this run and cannot be started again (its own doing: e.g. a
+ * link it planted in its writable directory, which its sandbox refuses) is not the run's failure: p->refused says
+ * why, the pid is 0, and its game is forfeited. */
 static pid_t start_here(runner *r, proc *p, const rn_agent *a, char *const env[])
 {
     char why[512];
@@ -189,6 +192,10 @@ static pid_t start_here(runner *r, proc *p, const rn_agent *a, char *const env[]
     bl_close_writer(out); /* the process has it */
     if (pid < 0) {
         bl_free(out);
+        if (r->greeted[p->agent]) {
+            snprintf(p->refused, sizeof p->refused, "%s", why);
+            return 0;
+        }
         fail(r, "agent '%s': %s", a->name, why);
         return -1;
     }
@@ -429,7 +436,7 @@ static int spawn(runner *r, int agent)
     if (p->pid < 0)
         return -1;
     p->state = P_STARTING;
-    p->deadline = clk_now() + r->cfg->handshake_ms / 1000.0;
+    p->deadline = clk_now() + (p->refused[0] ? 0.0 : r->cfg->handshake_ms / 1000.0);
     return pi;
 }
 
@@ -904,6 +911,8 @@ static double check_deadlines(runner *r)
         if (t >= p->deadline && p->host >= 0 && !p->asked)
             fault(r, i, HX_END_DISCONNECTED, "host %s not connected (waited %u s)", r->hosts[p->host].key,
                   r->cfg->host_wait_ms / 1000);
+        else if (t >= p->deadline && p->refused[0])
+            fault(r, i, HX_END_CRASH, "cannot start it again: %s", p->refused);
         else if (t >= p->deadline)
             fault(r, i, HX_END_TIMEOUT, "no hello within %u ms of its start", r->cfg->handshake_ms);
         else if (p->deadline < next)
