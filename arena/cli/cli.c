@@ -9,28 +9,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "die.h"
 #include "json.h"
-
-static _Noreturn void vexit(int status, const char *cmd, const char *fmt, va_list ap)
-{
-    fprintf(stderr, "arena %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    exit(status);
-}
 
 void cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vexit(CLI_USAGE, cmd, fmt, ap);
+    die_vexit(CLI_USAGE, cmd, fmt, ap);
 }
 
 void cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vexit(CLI_FAILED, cmd, fmt, ap);
+    die_vexit(CLI_FAILED, cmd, fmt, ap);
 }
 
 hx_variant cli_variant(const char *cmd, const char *value)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static _Noreturn void vdie(int status, const char *cmd, const char *fmt, va_list ap)
+void die_vexit(int status, const char *cmd, const char *fmt, va_list ap)
 {
     fprintf(stderr, "arena %s: ", cmd);
     vfprintf(stderr, fmt, ap);
@@ -17,14 +17,14 @@ void die_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vdie(DIE_FAILED, cmd, fmt, ap);
+    die_vexit(DIE_FAILED, cmd, fmt, ap);
 }
 
 void die_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vdie(DIE_USAGE, cmd, fmt, ap);
+    die_vexit(DIE_USAGE, cmd, fmt, ap);
 }
 
 void *die_check(const char *cmd, void *p)

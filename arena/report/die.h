@@ -5,6 +5,8 @@
 #ifndef ARENA_REPORT_DIE_H
 #define ARENA_REPORT_DIE_H
 
+#include <stdarg.h>
+
 /* The statuses: the same numbers as the CLI's CLI_FAILED and CLI_USAGE. */
 enum { DIE_FAILED = 1, DIE_USAGE = 2 };
 
@@ -13,6 +15,9 @@ _Noreturn void die_fail(const char *cmd, const char *fmt, ...) __attribute__((fo
 
 /* Prints "arena CMD: message" on stderr and exits with DIE_USAGE. */
 _Noreturn void die_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The same for any status, with the message's arguments in ap (the CLI's errors go through it too). */
+_Noreturn void die_vexit(int status, const char *cmd, const char *fmt, va_list ap);
 
 /* Exits through die_fail(cmd, "out of memory") when p is NULL; returns p. */
 void *die_check(const char *cmd, void *p);

@@ -621,22 +621,31 @@ int store_league_extend(store_db *s, int64_t league, const store_planned *plan, 
     return 0;
 }
 
-int store_league_plays(store_db *s, int64_t league, char *plays, size_t size)
+/* In one transaction: the league's column `col` (secret, a blob of `len` bytes; plays, text of fewer than `len`
+ * bytes) set to buf when it has none, then read back into buf. Returns 0, or -1. */
+static int league_once(store_db *s, int64_t league, const char *col, bool text, void *buf, size_t len)
 {
     if (!begin(s))
         return -1;
     bool ok = false;
+    char set_sql[128], get_sql[96];
+    snprintf(set_sql, sizeof set_sql, "UPDATE leagues SET %s = ? WHERE id = ? AND %s IS NULL", col, col);
+    snprintf(get_sql, sizeof get_sql, "SELECT %s FROM leagues WHERE id = ?", col);
     sqlite3_stmt *set = NULL, *get = NULL;
-    if (sqlite3_prepare_v2(s->db, "UPDATE leagues SET plays = ? WHERE id = ? AND plays IS NULL", -1, &set, NULL) ==
-            SQLITE_OK &&
-        sqlite3_prepare_v2(s->db, "SELECT plays FROM leagues WHERE id = ?", -1, &get, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(set, 1, plays, -1, SQLITE_TRANSIENT);
+    if (sqlite3_prepare_v2(s->db, set_sql, -1, &set, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(s->db, get_sql, -1, &get, NULL) == SQLITE_OK) {
+        if (text)
+            sqlite3_bind_text(set, 1, buf, -1, SQLITE_TRANSIENT);
+        else
+            sqlite3_bind_blob(set, 1, buf, (int)len, SQLITE_TRANSIENT);
         sqlite3_bind_int64(set, 2, league);
         sqlite3_bind_int64(get, 1, league);
         ok = sqlite3_step(set) == SQLITE_DONE && sqlite3_step(get) == SQLITE_ROW &&
-             sqlite3_column_type(get, 0) == SQLITE_TEXT && (size_t)sqlite3_column_bytes(get, 0) < size;
+             sqlite3_column_type(get, 0) == (text ? SQLITE_TEXT : SQLITE_BLOB);
+        size_t n = ok ? (size_t)sqlite3_column_bytes(get, 0) : 0;
+        ok = ok && (text ? n < len : n == len);
         if (ok)
-            memcpy(plays, sqlite3_column_text(get, 0), (size_t)sqlite3_column_bytes(get, 0) + 1);
+            memcpy(buf, text ? (const void *)sqlite3_column_text(get, 0) : sqlite3_column_blob(get, 0), n + text);
     }
     sqlite3_finalize(set);
     sqlite3_finalize(get);
@@ -647,30 +656,14 @@ int store_league_plays(store_db *s, int64_t league, char *plays, size_t size)
     return 0;
 }
 
+int store_league_plays(store_db *s, int64_t league, char *plays, size_t size)
+{
+    return league_once(s, league, "plays", true, plays, size);
+}
+
 int store_league_secret(store_db *s, int64_t league, uint8_t *secret, size_t len)
 {
-    if (!begin(s))
-        return -1;
-    bool ok = false;
-    sqlite3_stmt *set = NULL, *get = NULL;
-    if (sqlite3_prepare_v2(s->db, "UPDATE leagues SET secret = ? WHERE id = ? AND secret IS NULL", -1, &set,
-                           NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(s->db, "SELECT secret FROM leagues WHERE id = ?", -1, &get, NULL) == SQLITE_OK) {
-        sqlite3_bind_blob(set, 1, secret, (int)len, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(set, 2, league);
-        sqlite3_bind_int64(get, 1, league);
-        ok = sqlite3_step(set) == SQLITE_DONE && sqlite3_step(get) == SQLITE_ROW &&
-             sqlite3_column_type(get, 0) == SQLITE_BLOB && (size_t)sqlite3_column_bytes(get, 0) == len;
-        if (ok)
-            memcpy(secret, sqlite3_column_blob(get, 0), len);
-    }
-    sqlite3_finalize(set);
-    sqlite3_finalize(get);
-    if (!ok || sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        abandon(s);
-        return -1;
-    }
-    return 0;
+    return league_once(s, league, "secret", false, secret, len);
 }
 
 /* A schedule row names a variant this arena does not know (a newer arena's database, or a hand-edited one):
