@@ -991,9 +991,12 @@ static void sweep_stale(const char *tmp)
         snprintf(sock, sizeof sock, "%s/arena.sock", path);
         if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || (st.st_uid != me && !(me == 0 && st.st_uid == SB_UID)))
             continue; /* (a root coordinator hands its directory to the sandbox user) */
+        /* a directory nobody holds the lock of is a killed coordinator's, socket or not (one being made is
+         * locked at once, and its maker makes another if it was removed first: private_dir) */
         int fd = old ? -1 : open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (old || (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode))) {
-            unlink(sock);
+        if (old || (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)) {
+            if (lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode))
+                unlink(sock);
             rmdir(path);
         }
         if (fd >= 0)
@@ -1019,6 +1022,36 @@ static bool reachable(const char *dir)
     }
 }
 
+/* The private directory in tmp, with a random name that tells a bot (which sees it in its mount table) nothing of
+ * the coordinator, locked for as long as it is in use. Another coordinator's sweep may remove it between its making
+ * and its locking: then it is made again. Returns 0, or -1 (the run has failed). */
+static int private_dir(runner *r, const char *tmp)
+{
+    for (int attempt = 0; attempt < 100; attempt++) {
+        snprintf(r->dir, sizeof r->dir, "%s/arena-XXXXXX", tmp);
+        if (!mkdtemp(r->dir)) { /* mode 0700 */
+            fail(r, "cannot make a private directory %s: %s", r->dir, strerror(errno));
+            r->dir[0] = '\0';
+            return -1;
+        }
+        r->dir_lock = open(r->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* held until it is removed: in use */
+        if (r->dir_lock >= 0 && flock(r->dir_lock, LOCK_EX) != 0) {
+            fail(r, "cannot lock the private directory %s: %s", r->dir, strerror(errno));
+            return -1;
+        }
+        struct stat held, named;
+        if (r->dir_lock >= 0 && fstat(r->dir_lock, &held) == 0 && lstat(r->dir, &named) == 0 &&
+            held.st_ino == named.st_ino && held.st_dev == named.st_dev)
+            return 0;
+        if (r->dir_lock >= 0)
+            close(r->dir_lock);
+        r->dir_lock = -1; /* swept away before it was locked: another */
+    }
+    fail(r, "cannot keep a private directory in %s (removed again and again)", tmp);
+    r->dir[0] = '\0';
+    return -1;
+}
+
 static bool any_sandboxed(const rn_config *cfg)
 {
     for (int a = 0; a < cfg->n_agents; a++)
@@ -1039,18 +1072,8 @@ static int open_endpoint(runner *r)
     const char *tmp = getenv("TMPDIR");
     tmp = tmp && *tmp && strlen(tmp) < 64 && reachable(tmp) ? tmp : "/tmp";
     sweep_stale(tmp);
-    /* a random name that tells a bot (which sees it in its mount table) nothing of the coordinator */
-    snprintf(r->dir, sizeof r->dir, "%s/arena-XXXXXX", tmp);
-    if (!mkdtemp(r->dir)) { /* mode 0700 */
-        fail(r, "cannot make a private directory %s: %s", r->dir, strerror(errno));
-        r->dir[0] = '\0';
+    if (private_dir(r, tmp) != 0)
         return -1;
-    }
-    r->dir_lock = open(r->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* held until it is removed: in use */
-    if (r->dir_lock < 0 || flock(r->dir_lock, LOCK_EX) != 0) {
-        fail(r, "cannot lock the private directory %s: %s", r->dir, strerror(errno));
-        return -1;
-    }
     if (geteuid() == 0 && chown(r->dir, SB_UID, SB_GID) != 0) { /* still 0700: root and the sandbox user */
         fail(r, "cannot hand %s to the sandbox user: %s", r->dir, strerror(errno));
         return -1;
