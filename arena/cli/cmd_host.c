@@ -8,6 +8,7 @@
 
 #include "agent.h"
 #include "cli.h"
+#include "isotime.h"
 #include "commands.h"
 #include "curvezmq.h"
 #include "host.h"
@@ -21,7 +22,9 @@ static const char host_help[] =
     "server_key file's .pub). It announces the agents NAME=COMMAND it runs (NAME: the league config's agent\n"
     "section), starts one in its sandbox whenever the coordinator asks, relays the bot's connection as it is,\n"
     "and tells the coordinator when a bot exits. It runs until stopped (Ctrl-C, SIGTERM), reconnecting when\n"
-    "the coordinator goes away and comes back; its bots are killed when it stops.\n\n"
+    "the coordinator goes away and comes back; its bots are killed when it stops. On stderr it says, one\n"
+    "line each with the time, when the coordinator answers or falls silent, each bot it starts (pid, log)\n"
+    "and each that exits (why), and every minute how many bots run and have run.\n\n"
     "  --connect EP      the coordinator's tcp:// endpoint (its [league] listen, with the host name of its\n"
     "                    machine in place of 0.0.0.0)\n"
     "  --server-key KEY  the coordinator's public key (40 characters of Z85)\n"
@@ -37,6 +40,16 @@ static hs_agent agents[HS_MAX_AGENTS];
 static int n_agents;
 static cv_keypair self;
 static char server_key[CV_KEY_LEN + 1], endpoint[512], logs[512] = "results/host-logs";
+
+/* What the host does, one line each on stderr with the time (UTC). */
+static void event(void *user, const char *line)
+{
+    (void)user;
+    char now[ISO_LEN];
+    iso_now(now);
+    fprintf(stderr, "[%s] %s\n", now, line);
+    fflush(stderr);
+}
 
 static void ready(void *user)
 {
@@ -115,7 +128,7 @@ int cmd_host(int argc, char **argv)
     ag_handle_signals(&stop, NULL);
     hs_config cfg = {
         .endpoint = endpoint, .server_key = server_key, .self = &self, .key_file = key_file, .logs = logs,
-        .agents = agents, .n_agents = n_agents, .stop = &stop, .ready = ready,
+        .agents = agents, .n_agents = n_agents, .stop = &stop, .ready = ready, .event = event,
     };
     hs_totals t;
     if (hs_serve(&cfg, &t, err, sizeof err) != HS_STOPPED)

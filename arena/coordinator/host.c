@@ -5,6 +5,7 @@
 #include "host.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,8 @@ typedef struct {
     int serial;                  /* bots started, for their log names */
     hs_totals totals;
     bool connected;              /* the coordinator has answered */
+    bool silent;                 /* it has not for 3 s (said once) */
+    double heard, next_summary;  /* when it last did; when the next minute's summary is due */
     bool failed;                 /* a relay could not connect: err says why */
     char *err;
     size_t errlen;
@@ -48,6 +51,20 @@ typedef struct {
     uint8_t wire[HL_MAX_MESSAGE];
     uint8_t buf[HL_MAX_MESSAGE > PM_MAX_MESSAGE ? HL_MAX_MESSAGE : PM_MAX_MESSAGE], id[256];
 } host;
+
+/* One line of what happens, for cfg->event. */
+static void say(host *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(host *h, const char *fmt, ...)
+{
+    if (!h->cfg->event)
+        return;
+    char line[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    h->cfg->event(h->cfg->user, line);
+}
 
 /* A DEALER to the coordinator, a CURVE client with this host's key pair; NULL with the reason in h->err. */
 static void *coordinator_socket(host *h)
@@ -99,6 +116,10 @@ static void report_exit(host *h, bot *b, const char *detail)
     if (b->dealer)
         zmq_close(b->dealer);
     bl_free(b->out);
+    if (b->used)
+        say(h, "%s (pid %ld) exited: %s", h->cfg->agents[b->agent].name, (long)b->pid, detail);
+    else
+        say(h, "could not start a bot the coordinator asked for: %s", detail);
     memset(b, 0, sizeof *b);
     h->totals.exited++;
 }
@@ -133,10 +154,12 @@ static void spawn(host *h, const hl_msg *m)
     if (b->out)
         bl_close_writer(b->out); /* the bot has it */
     if (b->pid < 0) {
+        b->used = false; /* (said as not started) */
         report_exit(h, b, why);
         return;
     }
     h->totals.started++;
+    say(h, "started %s: pid %ld, log %s", h->cfg->agents[a].name, (long)b->pid, b->log);
 }
 
 /* A message from a bot on the local socket: relayed; its first (its hello, carrying its token) opens its relay. */
@@ -172,7 +195,11 @@ static void on_control(host *h)
     int len = zmq_recv(h->control, h->buf, sizeof h->buf, ZMQ_DONTWAIT);
     if (len < 0 || hl_decode(h->buf, (size_t)len, &h->in) != 0)
         return;
+    if (!h->connected || h->silent)
+        say(h, "connected to %s", h->cfg->endpoint);
     h->connected = true;
+    h->silent = false;
+    h->heard = clk_now();
     if (h->in.type == HL_SPAWN)
         spawn(h, &h->in);
     else if (h->in.type == HL_KILL)
@@ -234,6 +261,25 @@ static void check_limits(host *h)
             ag_kill(h->bots[i].pid);
 }
 
+/* A coordinator silent for 3 s is said once; every minute, a summary. */
+static void progress(host *h, double t)
+{
+    if (h->connected && !h->silent && t - h->heard > 3.0) {
+        h->silent = true;
+        say(h, "the coordinator has been silent for 3 s; waiting for it (it reconnects by itself)");
+    }
+    if (t < h->next_summary)
+        return;
+    if (h->next_summary > 0) {
+        int running = 0;
+        for (int i = 0; i < HS_MAX_BOTS; i++)
+            running += h->bots[i].used;
+        say(h, "running %d bot%s; started %ld, exited %ld so far", running, running == 1 ? "" : "s", h->totals.started,
+            h->totals.exited);
+    }
+    h->next_summary = t + 60.0;
+}
+
 /* One round: waits up to 100 ms for a message or a bot's output, pings when due, handles what came (at most
  * BL_CHUNK bytes of each bot's output), reaps. */
 static void serve_once(host *h, double *next_ping)
@@ -272,6 +318,7 @@ static void serve_once(host *h, double *next_ping)
     if (!h->failed) {
         reap(h);
         check_limits(h);
+        progress(h, t);
     }
 }
 

@@ -35,6 +35,10 @@ typedef struct {
 
     /* Called once, when the host has sent its first hello (it then runs until *stop). May be NULL. */
     void (*ready)(void *user);
+    /* What happens, one line each (no newline): the coordinator answering ("connected to ...") or falling silent
+     * for 3 s, each bot started ("started NAME: pid P, log L") or not, each bot's exit with its reason, and every
+     * minute a summary ("running N bots; started S, exited E so far"). May be NULL. */
+    void (*event)(void *user, const char *line);
     void *user;
 } hs_config;
 

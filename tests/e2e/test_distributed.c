@@ -390,6 +390,13 @@ static void a_host_serves_two_agents_and_a_stranger_is_refused(void **state)
     if (strstr(log, hostk))
         fail_msg("the config's host was refused:\n%s", log);
     free(log);
+    /* what the host said while it served: the coordinator answering, each bot started and each bot's exit */
+    snprintf(cmd, sizeof cmd, "cat '%s'/host.key.out", tmp);
+    char *said = sh_output(cmd);
+    if (!strstr(said, "] connected to tcp://127.0.0.1:") || !strstr(said, "] started far1: pid ") ||
+        !strstr(said, "] started far2: pid ") || !strstr(said, ") exited: "))
+        fail_msg("the host did not say what it did:\n%s", said);
+    free(said);
 }
 
 /* A host killed in the middle of a league costs the games in flight (forfeited: its agents' `disconnected`,
