@@ -15,7 +15,7 @@
 
 static const char help[] =
     "usage: arena league CONFIG [--db PATH] [--seed N|date] [--date YYYY-MM-DD] [--shard K/N] [--secret FILE]\n"
-    "                    [--resume | --new] [--logs DIR] [--progress N] [--quiet] [--json | --format text|json]\n\n"
+    "                    [--resume | --new] [--logs DIR] [--progress N] [--quiet] [--debug] [--json | --format text|json]\n\n"
     "Plays a league described by an INI file (docs/leagues.md): every pairing of its agents (or the\n"
     "challenger against each, in a gauntlet) in every listed variant and board, the configured number of\n"
     "games each, half with each colour. The whole schedule is written to the database first; then the\n"
@@ -41,6 +41,8 @@ static const char help[] =
     "  --logs DIR     bots' output (default results/logs)\n"
     "  --progress N   when stderr is not a terminal, a progress line every N games (default 50; 0: none)\n"
     "  --quiet        no progress at all\n"
+    "  --debug        every message to and from a bot also in its log, with the time (\"debug -> ...\" sent,\n"
+    "                 \"debug <- ...\" received)\n"
     "  --max-forfeit-rate R  exit with status 4 when an agent forfeited more than this share (0 to 1) of the\n"
     "                 games it played in this run (the league itself is complete; its games are kept)\n"
     "  --json         a JSON summary: {\"league\",\"name\",\"resumed\",\"seed\",\"openings\",\"scheduled\",\"played\",\n"
@@ -71,7 +73,8 @@ typedef struct {
 /* The options into o (and the rest into l); the config's path is the one argument. */
 static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *l)
 {
-    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE, O_SHARD, O_SECRET, O_FORFEITS };
+    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE, O_SHARD, O_SECRET, O_FORFEITS,
+           O_DEBUG };
     static const struct option options[] = {
         CLI_DB_OPTIONS,
         { "resume", no_argument, 0, O_RESUME },           { "new", no_argument, 0, O_NEW },
@@ -79,7 +82,7 @@ static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *
         { "quiet", no_argument, 0, O_QUIET },             { "seed", required_argument, 0, O_SEED },
         { "date", required_argument, 0, O_DATE },         { "shard", required_argument, 0, O_SHARD },
         { "secret", required_argument, 0, O_SECRET },     { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
-        { 0, 0, 0, 0 },
+        { "debug", no_argument, 0, O_DEBUG },             { 0, 0, 0, 0 },
     };
     int c;
     while ((c = cli_getopt("league", argc, argv, options)) != -1) {
@@ -105,6 +108,7 @@ static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *
         }
         case O_SECRET: o->secret_name = optarg; break;
         case O_FORFEITS: l->max_forfeits = cli_forfeit_rate("league", optarg); break;
+        case O_DEBUG: o->debug = true; break;
         case CLI_O_JSON: l->fmt = CLI_JSON; break;
         case CLI_O_FORMAT: l->fmt = cli_format_parse("league", optarg); break;
         case CLI_O_HELP: fputs(help, stdout); exit(CLI_OK);

@@ -59,6 +59,8 @@ static const char help[] =
     "  --db PATH            results database (default results/arena.db)\n"
     "  --logs DIR           bots' stdout and stderr, one file per process (default results/logs)\n"
     "  --quiet              no progress line\n"
+    "  --debug              every message to and from a bot also in its log, with the time (\"debug -> ...\"\n"
+    "                       sent, \"debug <- ...\" received)\n"
     "  --json               one JSON object: {\"games\",\"a\":{\"name\",\"id\",\"command\",\"wins\",\n"
     "                       \"wins_as_black\",\"wins_as_white\"},\"b\":{...},\"forfeits\":{\"timeout\",\"crash\",\n"
     "                       \"illegal\",\"protocol_error\",\"disconnected\"},\"unsandboxed\":[names: bots played with\n"
@@ -178,7 +180,7 @@ static void print_json(const ss_summary *m)
 }
 
 enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES,
-       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS, O_PIN_FILE };
+       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS, O_PIN_FILE, O_DEBUG };
 
 /* One option of the match's own (not the shared game options) into m. */
 static void match_option(match_cli *m, int c, char *arg)
@@ -209,6 +211,7 @@ static void match_option(match_cli *m, int c, char *arg)
     case O_TMP: m->limit[4] = (long)cli_count("match", "--tmp-mb", arg, 0, 1 << 24); break;
     case O_LOG: m->limit[5] = (long)cli_count("match", "--log-mb", arg, 0, 1 << 24); break;
     case O_FORFEITS: m->max_forfeits = cli_forfeit_rate("match", arg); break;
+    case O_DEBUG: o->debug = true; break;
     case O_LISTEN:
         if (strncmp(arg, "tcp://", 6) != 0)
             cli_usage_error("match", "--listen %s: expected tcp://HOST:PORT", arg);
@@ -266,7 +269,8 @@ static void parse_options(int argc, char **argv, match_cli *m)
         { "restart", required_argument, 0, O_RESTART },     { "opening", required_argument, 0, O_OPENING },
         { "pids", required_argument, 0, O_PIDS },           { "tmp-mb", required_argument, 0, O_TMP },
         { "log-mb", required_argument, 0, O_LOG },          { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
-        { "pin-key-file", required_argument, 0, O_PIN_FILE }, { 0, 0, 0, 0 },
+        { "pin-key-file", required_argument, 0, O_PIN_FILE }, { "debug", no_argument, 0, O_DEBUG },
+        { 0, 0, 0, 0 },
     };
     int c;
     opterr = 0;

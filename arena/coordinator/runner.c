@@ -279,6 +279,10 @@ static int send_raw(runner *r, proc *p, const pm_msg *m)
     size_t n = pm_encode(m, r->buf, sizeof r->buf);
     if (n == 0)
         return -1;
+    if (r->cfg->debug) {
+        char text[900];
+        note(p, "debug -> %s", pm_dump(r->buf, n, text, sizeof text));
+    }
     if (m->type != PM_PONG)
         p->unasked = 0;
     if (zmq_send(r->router, p->id, p->id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
@@ -760,6 +764,18 @@ static void on_host(runner *r, int h, const uint8_t *id, size_t id_len)
     }
 }
 
+/* --debug: a message from a bot into its log; a hello, before it is matched to its process, by its token. */
+static void trace_in(runner *r, int pi, const uint8_t *data, size_t len, bool hello)
+{
+    for (int i = 0; pi < 0 && hello && i < r->n_procs; i++)
+        if (r->procs[i].state == P_STARTING && r->procs[i].id_len == 0 && strcmp(r->procs[i].token, r->in.token) == 0)
+            pi = i;
+    if (pi < 0)
+        return;
+    char text[900];
+    note(&r->procs[pi], "debug <- %s", pm_dump(data, len, text, sizeof text));
+}
+
 static void on_message(runner *r, const uint8_t *id, size_t id_len, const uint8_t *data, size_t len, bool multipart)
 {
     int pi = -1;
@@ -776,6 +792,8 @@ static void on_message(runner *r, const uint8_t *id, size_t id_len, const uint8_
     char why[256];
     int bad = multipart ? (snprintf(why, sizeof why, "a message of several frames"), -1)
                         : pm_decode(data, len, &r->in, why, sizeof why);
+    if (r->cfg->debug)
+        trace_in(r, pi, data, len, !bad && r->in.type == PM_HELLO);
     if (pi < 0) {
         if (!bad && r->in.type == PM_HELLO)
             on_hello(r, id, id_len);

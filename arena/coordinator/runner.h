@@ -100,6 +100,8 @@ typedef struct {
                                 * for every run of a league so its games get the same seeds again; NULL: one
                                 * drawn for this run */
     volatile sig_atomic_t *stop; /* set (by a signal handler) to wind down: games in progress are abandoned */
+    bool debug;                /* every message to and from a bot also goes to its log ("debug -> ...",
+                                * "debug <- ..."), with the time, as MessagePack printed as text */
 
     /* The next game to play: fills *g and returns true, or false when there are no more. */
     bool (*next_game)(void *user, rn_game *g);

@@ -238,7 +238,8 @@ int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t er
     s->rc = (rn_config){ .agents = s->rn_agents, .n_agents = 2, .concurrency = o->concurrency, .move_ms = o->move_ms,
                          .listen = o->listen, .server_key = o->listen ? o->server_key : NULL, .margin_ms = o->margin_ms,
                          .handshake_ms = o->handshake_ms, .ping_ms = 1000, .log_dir = s->logs,
-                         .log_prefix = s->prefix, .stop = &s->stop, .next_game = next_match_game, .user = s };
+                         .log_prefix = s->prefix, .stop = &s->stop, .debug = o->debug, .next_game = next_match_game,
+                         .user = s };
     rec_attach(&s->rec, &s->rc);
     sb_deny(s->db); /* no bot sees the database or the logs */
     sb_deny(s->logs);
@@ -740,6 +741,7 @@ int ss_open_league(const ss_league_opts *o, ss_session **out, char *err, size_t 
         return SS_BUSY;
     ag_handle_signals(&s->stop, NULL);
     league_runner(s);
+    s->rc.debug = o->debug;
     char note[256];
     int short_suites = lg_suites_make(&s->cfg, s->book, &s->suites, note, sizeof note);
     if (short_suites < 0)

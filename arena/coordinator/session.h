@@ -48,6 +48,7 @@ typedef struct {
     const char *secret_name;       /* how to name it in messages (e.g. its file) */
     bool resume;                   /* only continue an unfinished league (SS_USAGE when there is none) */
     bool fresh;                    /* start a new league even when an unfinished one exists */
+    bool debug;                    /* every message to and from a bot also in its log (runner.h) */
     /* Warnings before and after the run (an agent that could not be asked what it plays, openings that repeat,
      * pairings that repeat games), one line each without a newline. NULL: on stderr after "arena league: warning: ". */
     void (*warn)(void *user, const char *line);
@@ -70,6 +71,7 @@ typedef struct {
     const char *listen;            /* tcp:// with CurveZMQ, or NULL for a private ipc socket */
     const cv_keypair *server_key;
     const char *db, *logs;
+    bool debug;                    /* every message to and from a bot also in its log (runner.h) */
 } ss_match_opts;
 
 /* Callbacks of a run: progress on stderr every `every` games when it is not a terminal (quiet: none), and each game

@@ -622,3 +622,21 @@ int pm_decode(const uint8_t *data, size_t len, pm_msg *m, char *why, size_t whyl
     msgpack_unpacked_destroy(&u);
     return r.failed ? -1 : 0;
 }
+
+char *pm_dump(const uint8_t *data, size_t len, char *out, size_t cap)
+{
+    if (cap == 0)
+        return out;
+    msgpack_unpacked u;
+    msgpack_unpacked_init(&u);
+    size_t off = 0;
+    if (msgpack_unpack_next(&u, (const char *)data, len, &off) != MSGPACK_UNPACK_SUCCESS) {
+        snprintf(out, cap, "<%zu bytes, not MessagePack>", len);
+    } else {
+        int n = msgpack_object_print_buffer(out, cap, u.data);
+        if (n < 0 || (size_t)n >= cap - 1) /* filled: say so */
+            snprintf(out + (cap > 4 ? cap - 4 : 0), cap > 4 ? 4 : cap, "...");
+    }
+    msgpack_unpacked_destroy(&u);
+    return out;
+}

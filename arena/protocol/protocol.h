@@ -94,6 +94,10 @@ const char *pm_event_name(hx_event_kind k);
 /* Encodes m into buf (capacity cap). Returns the number of bytes, or 0 when it does not fit. */
 size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap);
 
+/* A message's bytes as text for a trace (msgpack-c's printing of the object: {"type"=>"turn", ...}), cut with "..."
+ * to fit cap bytes with the NUL; bytes that are not MessagePack as "<N bytes, not MessagePack>". Returns out. */
+char *pm_dump(const uint8_t *data, size_t len, char *out, size_t cap);
+
 /* Decodes one message. Returns 0, or -1 with a one-line reason in why (e.g. "key 'cell': expected an
  * integer"). m is fully written either way (zeroed first). A hello refused for a missing or mistyped key still
  * has m->type PM_HELLO and, when its "token" is a string, m->token: the coordinator can tell which of its

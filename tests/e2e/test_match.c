@@ -245,6 +245,27 @@ static void forfeits_by_agent_and_the_forfeit_rate(void **state)
         fail_msg("exit %d: %s", rc, out);
 }
 
+/* --debug: every message both ways in the bot's log, with the time; without it, none. */
+static void debug_traces_both_directions(void **state)
+{
+    (void)state;
+    setup_paths();
+    char db[128], logs[160];
+    snprintf(db, sizeof db, "%s/debug.db", tmp);
+    for (int debug = 0; debug < 2; debug++) {
+        snprintf(logs, sizeof logs, "%s/debug-logs-%d", tmp, debug);
+        assert_int_equal(run(out, sizeof out, "%s/arena match --variant abrupt --board 3x3 --games 2 --quiet --db %s "
+                             "--logs %s %s 'name=traced %s/random' %s/random 2>&1", bin, db, logs, debug ? "--debug" : "",
+                             bin, bin), 0);
+        assert_int_equal(run(out, sizeof out, "cat %s/*-traced-*.log", logs), 0);
+        bool sent = strstr(out, "] debug -> {\"type\"=>\"game_start\"") && strstr(out, "] debug -> {\"type\"=>\"turn\"") &&
+                    strstr(out, "] debug -> {\"type\"=>\"game_end\"");
+        bool received = strstr(out, "] debug <- {\"type\"=>\"hello\"") && strstr(out, "] debug <- {\"type\"=>\"move\"");
+        if (debug ? !(sent && received) : (strstr(out, "debug ") != NULL))
+            fail_msg("--debug %s: %s", debug ? "on" : "off", out);
+    }
+}
+
 /* arena check: every bundled bot passes (from openings, from the empty board, a fresh process per game), and each
  * misbehaving test bot fails, its checklist naming the forfeit's reason and detail. */
 static void arena_check_passes_bundled_bots_and_names_faults(void **state)
@@ -666,6 +687,7 @@ int main(void)
         cmocka_unit_test(misbehaving_bots_forfeit_and_the_match_goes_on),
         cmocka_unit_test(forfeits_by_agent_and_the_forfeit_rate),
         cmocka_unit_test(arena_check_passes_bundled_bots_and_names_faults),
+        cmocka_unit_test(debug_traces_both_directions),
         cmocka_unit_test(bots_are_told_exactly_their_information_state),
         cmocka_unit_test(games_from_an_opening),
         cmocka_unit_test(a_bad_opening_fails_the_run),
