@@ -53,6 +53,23 @@ static inline long db_scalar(const char *db, const char *sql)
     return v;
 }
 
+/* The command line of process `pid` (a /proc entry's name) into buf, its arguments separated by spaces; false when
+ * it cannot be read (the process is gone). */
+static inline bool proc_cmdline(const char *pid, char *buf, size_t size)
+{
+    char path[300];
+    snprintf(path, sizeof path, "/proc/%s/cmdline", pid);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t len = fread(buf, 1, size - 1, f);
+    fclose(f);
+    for (size_t i = 0; i < len; i++)
+        buf[i] = buf[i] ? buf[i] : ' ';
+    buf[len] = '\0';
+    return true;
+}
+
 /* Processes whose command line contains `tag` (a bot's sandbox, bwrap and arena-init, not counted: their
  * command lines hold the bot's); with kill_them, each is sent SIGKILL with its group. */
 static inline int procs_with(const char *tag, bool kill_them)
@@ -64,17 +81,8 @@ static inline int procs_with(const char *tag, bool kill_them)
     while ((e = readdir(d))) {
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
-        char path[300], buf[4096];
-        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        for (size_t i = 0; i < len; i++)
-            buf[i] = buf[i] ? buf[i] : ' ';
-        buf[len] = '\0';
-        if (!strstr(buf, tag))
+        char buf[4096];
+        if (!proc_cmdline(e->d_name, buf, sizeof buf) || !strstr(buf, tag))
             continue;
         size_t first = strcspn(buf, " ");
         bool wrapper = (first >= 6 && strncmp(buf + first - 6, "/bwrap", 6) == 0) ||

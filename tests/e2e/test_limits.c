@@ -58,18 +58,9 @@ static int processes_with(const char *text)
     assert_non_null(d);
     int n = 0;
     for (struct dirent *e; (e = readdir(d));) {
-        char path[300], buf[8192];
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+        char buf[8192];
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || !proc_cmdline(e->d_name, buf, sizeof buf))
             continue;
-        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        for (size_t i = 0; i < len; i++)
-            buf[i] = buf[i] ? buf[i] : ' ';
-        buf[len] = '\0';
         n += strstr(buf, text) != NULL && atoi(e->d_name) != (int)getpid();
     }
     closedir(d);
