@@ -22,7 +22,7 @@ $(foreach t,solver policy infowalk payoff pone seqform,$(call test,tests/unit/te
 $(call test,tests/unit/test_mc.c,mc)
 $(call test,tests/unit/test_rl.c,rl)
 $(call test,tests/unit/test_rcfr.c,rcfr)
-$(foreach t,seeds openings botlog,$(call test,tests/unit/test_$t.c,coordinator))
+$(foreach t,seeds openings botlog timecontrol,$(call test,tests/unit/test_$t.c,coordinator))
 
 $(foreach t,cli reports badinput soak access,$(call test,tests/e2e/test_$t.c,engine))
 $(call test,tests/e2e/test_trainer.c,solver)

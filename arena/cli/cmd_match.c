@@ -34,6 +34,10 @@ static const char help[] =
     "  --games N            number of games (default 2)\n"
     "  --move-time MS       wall-clock budget per attempt, milliseconds (default 1000)\n"
     "  --margin MS          grace added to the budget before a move is late (default 50)\n"
+    "  --time-control TC    a game clock per player, MOVES/SECONDS+INCREMENT as cutechess-cli's tc= (40/60+0.5:\n"
+    "                       60 s per 40 moves, 0.5 s added per move; 300+2: sudden death; 40/60; 300); TC_A,TC_B\n"
+    "                       gives each bot its own (time odds). An attempt may take the smaller of --move-time and\n"
+    "                       its clock (plus --margin); one that runs out of clock forfeits on time\n"
     "  --handshake MS       time a bot has from its start to its hello (default 5000)\n"
     "  --seed S             seed of the game seeds (default 1); game i's seed derives from S and i\n"
     "  --concurrency K      games at a time (default 1); each needs one process of each bot\n"
@@ -180,7 +184,25 @@ static void print_json(const ss_summary *m)
 }
 
 enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES,
-       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS, O_PIN_FILE, O_DEBUG };
+       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS, O_PIN_FILE, O_DEBUG, O_TC };
+
+/* --time-control TC (both bots) or TC_A,TC_B (time odds). */
+static void time_controls(match_cli *m, const char *arg)
+{
+    char buf[2 * TC_TEXT_MAX + 8], why[160];
+    if (strlen(arg) >= sizeof buf)
+        cli_usage_error("match", "--time-control %.60s...: too long (expected TC or TC_A,TC_B)", arg);
+    snprintf(buf, sizeof buf, "%s", arg);
+    char *second = strchr(buf, ',');
+    if (second)
+        *second++ = '\0';
+    for (int a = 0; a < (second ? 2 : 1); a++) {
+        tc_control *tc = second ? &m->o.agents[a].time_control : &m->o.time_control;
+        if (!tc_parse(a ? second : buf, tc, why, sizeof why))
+            cli_usage_error("match", "--time-control%s: %s", second ? (a ? " (BOT_B's)" : " (BOT_A's)") : "", why);
+        m->o.agents[a].has_time_control = second != NULL;
+    }
+}
 
 /* One option of the match's own (not the shared game options) into m. */
 static void match_option(match_cli *m, int c, char *arg)
@@ -212,6 +234,7 @@ static void match_option(match_cli *m, int c, char *arg)
     case O_LOG: m->limit[5] = (long)cli_count("match", "--log-mb", arg, 0, 1 << 24); break;
     case O_FORFEITS: m->max_forfeits = cli_forfeit_rate("match", arg); break;
     case O_DEBUG: o->debug = true; break;
+    case O_TC: time_controls(m, arg); break;
     case O_LISTEN:
         if (strncmp(arg, "tcp://", 6) != 0)
             cli_usage_error("match", "--listen %s: expected tcp://HOST:PORT", arg);
@@ -270,6 +293,7 @@ static void parse_options(int argc, char **argv, match_cli *m)
         { "pids", required_argument, 0, O_PIDS },           { "tmp-mb", required_argument, 0, O_TMP },
         { "log-mb", required_argument, 0, O_LOG },          { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
         { "pin-key-file", required_argument, 0, O_PIN_FILE }, { "debug", no_argument, 0, O_DEBUG },
+        { "time-control", required_argument, 0, O_TC },
         { 0, 0, 0, 0 },
     };
     int c;

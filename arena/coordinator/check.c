@@ -60,7 +60,7 @@ static int ask(const ck_opts *o, pm_msg *hello, char *err, size_t errlen)
     const char *key;
     if (ss_agent_setup(&ca, &cmd, NULL, &key, err, errlen) != 0)
         return -2;
-    rn_agent agent = { "bot", &cmd, NULL, false, NULL };
+    rn_agent agent = { "bot", &cmd, NULL, false, NULL, NULL };
     volatile sig_atomic_t stop = 0;
     rn_config rc = { .agents = &agent, .n_agents = 1, .handshake_ms = o->handshake_ms, .log_dir = o->logs,
                      .log_prefix = "check-hello", .stop = &stop };

@@ -183,6 +183,20 @@ static bool number(const char *value, long long min, long long max, long long *o
     return true;
 }
 
+/* `time_control`: MOVES/SECONDS+INC (timecontrol.h), or none (base_ms 0). */
+static bool time_control(const char *value, tc_control *tc, char *why, size_t whylen)
+{
+    if (strcmp(value, "none") == 0) {
+        memset(tc, 0, sizeof *tc);
+        return true;
+    }
+    if (tc_parse(value, tc, why, whylen))
+        return true;
+    size_t n = strlen(why);
+    snprintf(why + n, whylen - n, " (or none)");
+    return false;
+}
+
 /* "FILE:LINE: ", `what` and the message into p->err; returns 0 (what a key handler returns on an error). */
 static int vfail(parse_state *p, const char *what, const char *fmt, va_list ap)
 {
@@ -308,6 +322,10 @@ static int run_key(parse_state *p, const char *key, const char *value)
         if (!number(value, 1, 86400000, &v))
             return fail(p, "league", key, "'%s': expected milliseconds, 1 to 86400000", value);
         c->move_ms = (uint32_t)v;
+    } else if (strcmp(key, "time_control") == 0) {
+        char why[160];
+        if (!time_control(value, &c->time_control, why, sizeof why))
+            return fail(p, "league", key, "%s", why);
     } else if (strcmp(key, "host_wait_s") == 0) {
         if (!number(value, 0, 86400, &v))
             return fail(p, "league", key, "'%s': expected seconds, 0 to 86400", value);
@@ -351,7 +369,7 @@ static int league_key(parse_state *p, const char *key, const char *value)
     if (rc >= 0)
         return rc;
     return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
-                                  "move_time_ms, handshake_ms, concurrency, max_processes, seed, openings, "
+                                  "move_time_ms, time_control, handshake_ms, concurrency, max_processes, seed, openings, "
                                   "opening_stones, elo0, elo1, alpha, beta, swap, listen, server_key, host_wait_s, sandbox)");
 }
 
@@ -432,6 +450,10 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
             return fail(p, section, key, "'%s': under %d MiB of address space no bot starts (the smallest, "
                         "bin/random, needs 28 MiB for libc and ZeroMQ's threads; 0: no limit)", value, CFG_MIN_MEMORY_MB);
         *limit_of(a, key) = (long)v;
+    } else if (strcmp(key, "time_control") == 0) {
+        if (!time_control(value, &a->time_control, why, sizeof why))
+            return fail(p, section, key, "%s", why);
+        a->has_time_control = true;
     } else if (strcmp(key, "sandbox") == 0) {
         if (!word_bool(value, "on", "off", &a->sandbox))
             return fail(p, section, key, "'%s': expected on or off", value);
@@ -453,7 +475,7 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
     } else {
         return fail(p, section, key,
                     "unknown key (expected name, command, args, dir, variants, boards, memory_mb, cpu_seconds, "
-                    "open_files, pids, tmp_mb, log_mb, server_key, server_key_file, host, host_key_file, sandbox, "
+                    "open_files, pids, tmp_mb, log_mb, time_control, server_key, server_key_file, host, host_key_file, sandbox, "
                     "restart, network, writable, read, env)");
     }
     return 1;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "timecontrol.h"
+
 #define CFG_MAX_AGENTS 32
 #define CFG_MAX_BOARDS 16
 #define CFG_NAME_MAX 64
@@ -61,6 +63,10 @@ typedef struct {
     bool network, writable;        /* default false */
     bool restart_each_game;        /* `restart = game`: a fresh process for every game; forfeit (default): a
                                     * process plays game after game and is replaced only after a forfeit */
+    /* `time_control = MOVES/SECONDS+INC` (timecontrol.h) or none: this agent's game clock, over the league's (time
+     * odds); base_ms 0 with has_time_control: none */
+    tc_control time_control;
+    bool has_time_control;
     int n_read, n_env;
     char read[CFG_MAX_READ][512];
     char env[CFG_MAX_ENV][256];
@@ -75,7 +81,9 @@ typedef struct {
     char challenger[CFG_NAME_MAX];
     cfg_games games;               /* variants and boards of the league */
     int per_pairing;               /* games per pairing per variant and board; even */
-    uint32_t move_ms;
+    uint32_t move_ms;              /* `move_time_ms`: the budget of one attempt */
+    tc_control time_control;       /* `time_control`: every player's game clock (base_ms 0: none) unless its agent
+                                    * has its own */
     uint32_t handshake_ms;         /* from a bot's start to its hello */
     int concurrency;
     int max_processes;             /* bot processes alive at once, idle ones included; 0: the runner's default

@@ -78,6 +78,12 @@ static bool on_finished(void *user, const rn_result *res, char *why, size_t whyl
                            .reason = res->reason, .detail = res->detail, .seconds = res->seconds,
                            .started = res->started, .finished = res->finished, .game = res->play,
                            .schedule = p ? p->id : 0, .opening = g->opening_len, .think_ms = res->think_ms };
+    char tc[2][TC_TEXT_MAX];
+    for (int c = 0; c < 2; c++)
+        if (res->clock[c]) {
+            rec.time_control[c] = tc_format(&res->clock[c]->tc, tc[c], sizeof tc[c]);
+            rec.clock_ms[c] = res->clock[c]->left_ms;
+        }
     if (store_game(r->store, &rec) < 0)
         return not_stored(r, g, false, why, whylen);
     rec_agent *w = &r->agents[res->winner == HX_BLACK ? g->black : g->white];

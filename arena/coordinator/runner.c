@@ -86,6 +86,9 @@ typedef struct {
     char started_at[32];
     double turn_sent;          /* when the mover was asked for its attempt */
     double think[HX_MAX_ATTEMPTS]; /* per attempt: the mover's thinking time in ms; -1: the referee's (opening) */
+    bool clocked[2];           /* by colour: the player has a game clock */
+    tc_clock clock[2];
+    uint32_t budget_ms;        /* what the mover may take for this attempt (before the margin) */
 } slot;
 
 typedef struct {
@@ -446,13 +449,39 @@ static int spawn(runner *r, int agent)
 
 /* ---- games ---- */
 
+static uint32_t clamp_ms(int64_t ms)
+{
+    return ms > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
+}
+
+/* The clocks into the mover's turn message (protocol 2, docs/protocol.md "Clocks"), and its budget. */
+static void tell_clocks(runner *r, slot *s, int colour)
+{
+    s->budget_ms = r->cfg->move_ms;
+    if (s->clocked[colour]) {
+        const tc_clock *c = &s->clock[colour];
+        r->out.has_clock = true;
+        r->out.clock_ms = clamp_ms(c->left_ms);
+        r->out.inc_ms = c->tc.inc_ms;
+        r->out.moves_to_go = tc_clock_moves_to_go(c);
+        if (r->out.clock_ms < s->budget_ms)
+            s->budget_ms = r->out.clock_ms;
+    }
+    if (s->clocked[!colour]) {
+        r->out.has_opp_clock = true;
+        r->out.opp_clock_ms = clamp_ms(s->clock[!colour].left_ms);
+    }
+}
+
 static void next_turn(runner *r, slot *s)
 {
     ref_turn(&s->ref, &r->out);
-    int mover = s->proc[hx_to_move(&s->ref.game)];
+    int colour = hx_to_move(&s->ref.game);
+    int mover = s->proc[colour];
+    tell_clocks(r, s, colour);
     double t = clk_now();
     s->turn_sent = t;
-    s->deadline = t + (r->cfg->move_ms + r->cfg->margin_ms) / 1000.0;
+    s->deadline = t + ((double)s->budget_ms + r->cfg->margin_ms) / 1000.0;
     s->next_ping = t + r->cfg->ping_ms / 1000.0;
     s->unanswered = 0;
     send_to(r, mover, &r->out);
@@ -499,6 +528,7 @@ static void end_game(runner *r, int si, int winner, hx_end_reason reason, const 
         .game = &s->game, .play = &s->ref.game, .winner = winner, .reason = reason, .detail = detail,
         .seconds = s->started ? clk_now() - s->t0 : 0.0, .started = s->started_at, .finished = finished,
         .think_ms = s->started ? s->think : NULL,
+        .clock = { s->clocked[0] ? &s->clock[0] : NULL, s->clocked[1] ? &s->clock[1] : NULL },
     };
     char why[512] = "";
     if (!r->cfg->finished(r->cfg->user, &res, why, sizeof why))
@@ -571,6 +601,12 @@ static void try_start(runner *r, int si)
     }
     for (int i = 0; i < HX_MAX_ATTEMPTS; i++)
         s->think[i] = -1.0;
+    for (int c = 0; c < 2; c++) {
+        const tc_control *tc = r->cfg->agents[c == HX_BLACK ? s->game.black : s->game.white].time_control;
+        s->clocked[c] = tc && tc->base_ms > 0;
+        if (s->clocked[c])
+            tc_clock_start(&s->clock[c], tc);
+    }
     s->started = true;
     s->t0 = clk_now();
     iso_now(s->started_at);
@@ -685,6 +721,31 @@ static void on_bad_hello(runner *r, const uint8_t *id, size_t id_len, const char
     fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", detail);
 }
 
+/* The forfeit of a player whose clock ran out (`had` ms left at its turn). */
+static void out_of_time(runner *r, int pi, const tc_clock *c, int64_t had)
+{
+    char tc[TC_TEXT_MAX];
+    fault(r, pi, HX_END_TIMEOUT, "out of time: clock 0 ms left (%lld ms at its turn, +%u ms margin; tc %s)",
+          (long long)had, r->cfg->margin_ms, tc_format(&c->tc, tc, sizeof tc));
+}
+
+/* Charges the mover's clock with the attempt's ms; the increment (and a new period) when the turn passed. False
+ * when the attempt came after its time left and the margin: it forfeited on time. */
+static bool charge_clock(runner *r, slot *s, int pi, int colour, double ms)
+{
+    tc_clock *c = &s->clock[colour];
+    int64_t had = c->left_ms;
+    if (ms > (double)had + r->cfg->margin_ms) {
+        c->left_ms = 0;
+        out_of_time(r, pi, c, had);
+        return false;
+    }
+    tc_clock_charge(c, ms);
+    if (!hx_over(&s->ref.game) && hx_to_move(&s->ref.game) != colour)
+        tc_clock_complete(c);
+    return true;
+}
+
 static void on_move(runner *r, int pi)
 {
     proc *p = &r->procs[pi];
@@ -720,8 +781,11 @@ static void on_move(runner *r, int pi)
         return;
     }
     int k = hx_num_attempts(&s->ref.game) - 1; /* the attempt just played */
+    double ms = (clk_now() - s->turn_sent) * 1000.0;
     if (k >= 0 && k < HX_MAX_ATTEMPTS)
-        s->think[k] = (clk_now() - s->turn_sent) * 1000.0;
+        s->think[k] = ms;
+    if (s->clocked[colour] && !charge_clock(r, s, pi, colour, ms))
+        return;
     if (!send_to(r, pi, &r->out))
         return;
     if (hx_over(&s->ref.game))
@@ -940,7 +1004,13 @@ static double check_deadlines(runner *r)
         slot *s = &r->slots[si];
         if (!s->active || !s->started)
             continue;
-        int mover = s->proc[hx_to_move(&s->ref.game)];
+        int colour = hx_to_move(&s->ref.game), mover = s->proc[colour];
+        if (t >= s->deadline && s->clocked[colour] && s->budget_ms < r->cfg->move_ms) {
+            int64_t had = s->clock[colour].left_ms;
+            s->clock[colour].left_ms = 0;
+            out_of_time(r, mover, &s->clock[colour], had);
+            continue;
+        }
         if (t >= s->deadline) {
             fault(r, mover, HX_END_TIMEOUT, "no move within %u ms (+%u ms margin)", r->cfg->move_ms,
                   r->cfg->margin_ms);

@@ -3,7 +3,8 @@
  * token, plays games through the referee with a wall-clock budget per move, and turns every fault into a
  * forfeit with a reason and a detail:
  *
- *   timeout         no hello within the handshake time, or no move within move_ms + margin_ms
+ *   timeout         no hello within the handshake time, or no move within move_ms + margin_ms, or (an agent
+ *                   with a game clock) within its clock's time left + margin_ms ("out of time: clock ...")
  *   crash           the process exited or was killed (its exit status or signal in the detail)
  *   illegal         an attempt at a cell the mover already knows, or off the board (the cell in the detail)
  *   protocol_error  a malformed message, a wrong game id, a message out of turn (what was wrong)
@@ -32,6 +33,7 @@
 #include "curvezmq.h"
 #include "game.h"
 #include "protocol.h"
+#include "timecontrol.h"
 
 typedef struct {
     const char *name;          /* a label for logs and messages, e.g. "random" */
@@ -43,6 +45,12 @@ typedef struct {
     const char *host;          /* NULL: started here; else the public key (Z85) of the agent host (`arena host`,
                                 * hostlink.h) that starts it, on the coordinator's request, and relays its
                                 * connection; `command` is then unused (the host's is reported by host_agent) */
+    const tc_control *time_control; /* NULL: no game clock; else its clock in every game (docs/leagues.md "Time
+                                * controls"): it runs from a turn sent to the move received; an attempt may take
+                                * min(move_ms, time left) + margin_ms; one that takes longer than the time left
+                                * but not the margin leaves the clock at 0; a completed move (the turn passes)
+                                * adds the increment, each MOVES-th the period's time. Each turn tells it
+                                * (clock_ms, inc_ms, moves_to_go, and opp_clock_ms when the opponent has one) */
 } rn_agent;
 
 typedef struct {
@@ -71,6 +79,8 @@ typedef struct {
     const double *think_ms;    /* NULL (the game never started), or per attempt of `play` (index i: attempt i + 1)
                                 * the mover's thinking time in ms, from the message asking for the attempt to
                                 * the attempt's arrival; -1 for the opening's attempts, which the referee played */
+    const tc_clock *clock[2];  /* by colour: the player's game clock at the end (its time control, time left and
+                                * moves), NULL: it had none; 0 ms left after a forfeit on time */
 } rn_result;
 
 typedef struct {

@@ -107,8 +107,10 @@ int ss_agent_setup(const cfg_agent *ca, ag_command *cmd, id_files *files, const 
 static void runner_agent(ss_session *s, int a)
 {
     const cfg_agent *ca = &s->cfg.agents[a];
+    const tc_control *tc = ca->has_time_control ? &ca->time_control : &s->cfg.time_control; /* its own, else the league's */
     s->rn_agents[a] = (rn_agent){ ca->name, &s->cmds[a], ca->server_key[0] ? ca->server_key : NULL,
-                                  ca->restart_each_game, ca->host[0] ? ca->host : NULL };
+                                  ca->restart_each_game, ca->host[0] ? ca->host : NULL,
+                                  tc->base_ms > 0 ? tc : NULL };
     s->agents[a].command = &s->cmds[a];
     s->agents[a].files = &s->files[a];
 }
@@ -203,6 +205,7 @@ int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t er
     s->claim = -1;
     s->match = *o;
     s->cfg.n_agents = 2;
+    s->cfg.time_control = o->time_control;
     snprintf(s->db, sizeof s->db, "%s", o->db);
     snprintf(s->logs, sizeof s->logs, "%s", o->logs);
     for (int a = 0; a < 2; a++) {

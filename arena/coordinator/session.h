@@ -57,7 +57,8 @@ typedef struct {
 
 typedef struct {
     cfg_agent agents[2];           /* BOT_A, BOT_B: cmdline, store_name, limits (-1: default), sandbox, network,
-                                    * env, restart_each_game, server_key (the key bots are told to trust) */
+                                    * env, restart_each_game, server_key (the key bots are told to trust),
+                                    * time_control (with has_time_control: over the match's) */
     bool named[2];                 /* store_name given: it stays; else the agent is named by its hello */
     hx_variant variant;
     int rows, cols;
@@ -68,6 +69,7 @@ typedef struct {
     uint64_t seed;                 /* game i's seed derives from it and i */
     int concurrency;
     uint32_t move_ms, margin_ms, handshake_ms;
+    tc_control time_control;       /* both players' game clock (base_ms 0: none) unless an agent has its own */
     const char *listen;            /* tcp:// with CurveZMQ, or NULL for a private ipc socket */
     const cv_keypair *server_key;
     const char *db, *logs;

@@ -140,6 +140,23 @@ static void put_turn(msgpack_packer *pk, const pm_msg *m)
         else
             msgpack_pack_int(pk, m->events[i].cell);
     }
+    if (m->has_clock) {
+        put_key_uint(pk, "clock_ms", m->clock_ms);
+        put_key_uint(pk, "inc_ms", m->inc_ms);
+        put_key_uint(pk, "moves_to_go", (uint64_t)m->moves_to_go);
+    }
+    if (m->has_opp_clock)
+        put_key_uint(pk, "opp_clock_ms", m->opp_clock_ms);
+}
+
+/* Map entries beyond entries[] (the type's fixed keys): a game_start's opening, a turn's clocks. */
+static size_t optional_entries(const pm_msg *m)
+{
+    if (m->type == PM_GAME_START)
+        return m->n_own + m->n_seen + m->hidden > 0 ? 3 : 0;
+    if (m->type == PM_TURN)
+        return (m->has_clock ? 3 : 0) + (m->has_opp_clock ? 1 : 0);
+    return 0;
 }
 
 static void put_game_end(msgpack_packer *pk, const pm_msg *m)
@@ -162,7 +179,7 @@ size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
     msgpack_packer pk;
     msgpack_packer_init(&pk, &f, fixed_write);
     bool opening = m->type == PM_GAME_START && m->n_own + m->n_seen + m->hidden > 0;
-    msgpack_pack_map(&pk, (size_t)entries[m->type] + (opening ? 3 : 0));
+    msgpack_pack_map(&pk, (size_t)entries[m->type] + optional_entries(m));
     put_key_str(&pk, "type", type_names[m->type]);
     switch (m->type) {
     case PM_HELLO: put_hello(&pk, m); break;
@@ -497,6 +514,21 @@ static void read_game_start(reader *r, pm_msg *m)
         read_opening(r, m);
 }
 
+/* A turn's clocks (protocol 2): clock_ms, inc_ms and moves_to_go together or none; opp_clock_ms on its own. */
+static void read_clocks(reader *r, pm_msg *m)
+{
+    if (lookup(r, "clock_ms") || lookup(r, "inc_ms") || lookup(r, "moves_to_go")) {
+        m->has_clock = true;
+        m->clock_ms = (uint32_t)get_uint(r, "clock_ms", UINT32_MAX);
+        m->inc_ms = (uint32_t)get_uint(r, "inc_ms", UINT32_MAX);
+        m->moves_to_go = (int)get_uint(r, "moves_to_go", INT32_MAX);
+    }
+    if (lookup(r, "opp_clock_ms")) {
+        m->has_opp_clock = true;
+        m->opp_clock_ms = (uint32_t)get_uint(r, "opp_clock_ms", UINT32_MAX);
+    }
+}
+
 static void read_turn(reader *r, pm_msg *m)
 {
     m->game = get_uint(r, "game", UINT64_MAX);
@@ -537,6 +569,8 @@ static void read_turn(reader *r, pm_msg *m)
         m->events[m->n_events].cell = cell;
         m->n_events++;
     }
+    if (!r->failed)
+        read_clocks(r, m);
 }
 
 int pm_decode(const uint8_t *data, size_t len, pm_msg *m, char *why, size_t whylen)

@@ -68,6 +68,15 @@ typedef struct {
     int n_events;
     hx_event events[HX_MAX_EVENTS];
 
+    /* turn, protocol 2: the game clocks (docs/protocol.md "Clocks (protocol 2)"). has_clock: the player has one,
+     * and the turn carries clock_ms (its time left), inc_ms (added after each completed move) and moves_to_go
+     * (moves until its period's time is added again; 0: sudden death); has_opp_clock: the opponent has one, and
+     * the turn carries opp_clock_ms. Without them the keys are absent. pm_decode() takes clock_ms, inc_ms and
+     * moves_to_go together or not at all. */
+    bool has_clock, has_opp_clock;
+    uint32_t clock_ms, inc_ms, opp_clock_ms;
+    int moves_to_go;
+
     /* move (cell, HX_SWAP for swap) and result (cell, outcome, won) */
     int cell;
     hx_outcome outcome;

@@ -113,9 +113,10 @@ static int merge_games(store_db *o, int64_t in, int64_t outl, const char *shard,
     /* the games into their rows, their attempts, the rows marked played, and who played unsandboxed */
     if (run2(o,
              "INSERT INTO main.games (run_id, variant, rows, cols, swap, black, white, seed, winner, reason, detail,"
-             " attempts, seconds, started, finished, schedule_id, opening)"
+             " attempts, seconds, started, finished, schedule_id, opening, black_tc, white_tc, black_clock_ms, white_clock_ms)"
              " SELECT r.out_id, g.variant, g.rows, g.cols, g.swap, b.out_id, w.out_id, g.seed, g.winner, g.reason,"
-             " g.detail, g.attempts, g.seconds, g.started, g.finished, t.out_row, g.opening FROM merge_copy t"
+             " g.detail, g.attempts, g.seconds, g.started, g.finished, t.out_row, g.opening, g.black_tc, g.white_tc,"
+             " g.black_clock_ms, g.white_clock_ms FROM merge_copy t"
              " JOIN s.games g ON g.id = t.in_game JOIN merge_run r ON r.in_id = g.run_id"
              " JOIN merge_agent b ON b.in_id = g.black JOIN merge_agent w ON w.in_id = g.white ORDER BY t.out_row",
              0, 0) != 0)

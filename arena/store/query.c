@@ -40,7 +40,8 @@ static const char games_select[] =
     " EXISTS (SELECT 1 FROM unsandboxed u WHERE u.run_id = g.run_id AND u.agent_id = g.white),"
     " CASE WHEN g.black IN (SELECT id FROM shared) THEN b.name || '#' || g.black ELSE b.name END,"
     " CASE WHEN g.white IN (SELECT id FROM shared) THEN w.name || '#' || g.white ELSE w.name END,"
-    " COALESCE(l.night, substr(l.created, 1, 10)), g.opening"
+    " COALESCE(l.night, substr(l.created, 1, 10)), g.opening, g.black_tc, g.white_tc,"
+    " COALESCE(g.black_clock_ms, -1), COALESCE(g.white_clock_ms, -1)"
     " FROM sel JOIN games g ON g.id = sel.id JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
     " LEFT JOIN runs r ON r.id = g.run_id LEFT JOIN schedule x ON x.id = g.schedule_id"
     " LEFT JOIN leagues l ON l.id = x.league_id";
@@ -181,6 +182,10 @@ int store_games_next(store_games *q, store_game_row *row)
         .white_label = col_text(st, 27),
         .league_night = col_text(st, 28),
         .opening = sqlite3_column_int(st, 29),
+        .black_tc = col_text(st, 30),
+        .white_tc = col_text(st, 31),
+        .black_clock_ms = sqlite3_column_int64(st, 32),
+        .white_clock_ms = sqlite3_column_int64(st, 33),
     };
     return 1;
 }

@@ -61,6 +61,8 @@ typedef struct {
                                             * query selects (two setups or builds of one bot) */
     int opening;                        /* how many of its first attempts were its opening, played by the referee
                                          * (games.opening); 0: none */
+    const char *black_tc, *white_tc;    /* each player's time control ("40/60+0.5"), "" for none (no game clock) */
+    int64_t black_clock_ms, white_clock_ms; /* with a time control, its clock's time left at the end; else -1 */
 } store_game_row;
 
 /* One attempt of a game's transcript. */

@@ -118,6 +118,9 @@ static const char *const migrations[] = {
     "  path TEXT NOT NULL,"
     "  sha256 TEXT NOT NULL,"
     "  PRIMARY KEY (agent_id, path)) WITHOUT ROWID;",
+    /* 9 -> 10: each player's game clock: its time control and its time left at the end (NULL: none) */
+    "ALTER TABLE games ADD COLUMN black_tc TEXT; ALTER TABLE games ADD COLUMN white_tc TEXT;"
+    "ALTER TABLE games ADD COLUMN black_clock_ms INTEGER; ALTER TABLE games ADD COLUMN white_clock_ms INTEGER;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
@@ -263,8 +266,8 @@ store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen
     }
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO games (run_id, variant, rows, cols, swap, black, white, seed, winner, reason,"
-                           " detail, attempts, seconds, started, finished, schedule_id, opening)"
-                           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           " detail, attempts, seconds, started, finished, schedule_id, opening, black_tc, white_tc, black_clock_ms,"
+                           " white_clock_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &s->insert_game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(s->db, "INSERT INTO attempts (game_id, n, player, cell, outcome, ms) VALUES (?,?,?,?,?,?)", -1,
                            &s->insert_attempt, NULL) != SQLITE_OK) {
@@ -434,6 +437,16 @@ int64_t store_game(store_db *s, const store_game_rec *g)
     else
         sqlite3_bind_null(st, 16);
     sqlite3_bind_int(st, 17, g->opening);
+    for (int c = 0; c < 2; c++) {
+        bool clocked = g->time_control[c] && g->time_control[c][0];
+        if (clocked) {
+            sqlite3_bind_text(st, 18 + c, g->time_control[c], -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(st, 20 + c, g->clock_ms[c]);
+        } else {
+            sqlite3_bind_null(st, 18 + c);
+            sqlite3_bind_null(st, 20 + c);
+        }
+    }
     int64_t id = -1;
     if (sqlite3_step(st) == SQLITE_DONE)
         id = sqlite3_last_insert_rowid(s->db);

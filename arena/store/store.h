@@ -12,7 +12,7 @@
 #include "game.h"
 #include "result.h"
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 #define STORE_DEFAULT_PATH "results/arena.db"
 
 typedef struct store_db store_db;
@@ -68,6 +68,10 @@ typedef struct {
     int opening;               /* how many of the first attempts were the opening (games.opening), 0: none */
     const double *think_ms;    /* NULL, or per attempt (index i: attempt i + 1) the mover's thinking time in ms
                                 * (attempts.ms); a negative value or NaN is stored as NULL (not measured) */
+    const char *time_control[2]; /* by colour: the player's game clock (its time control as text, "40/60+0.5";
+                                * games.black_tc, white_tc), NULL or "": none (stored as NULL) */
+    int64_t clock_ms[2];       /* by colour: with a time control, its clock's time left at the end
+                                * (games.black_clock_ms, white_clock_ms) */
 } store_game_rec;
 
 /* Stores a game and its attempts in one transaction; with a schedule row, marks it played in the same

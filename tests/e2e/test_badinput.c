@@ -110,6 +110,17 @@ static void configs(void **state)
         { LEAGUE "games = 2\nmove_time_ms = soon\n" AGENTS, "c.ini:6: [league] move_time_ms: 'soon'" },
         { LEAGUE "games = 2\n[agent a]\ncommand = BIN/random\nmemory_mb = -5\n[agent b]\ncommand = BIN/random\n",
           "c.ini:8: [agent a] memory_mb: '-5'" },
+        /* time controls: the file, line, key and what is wrong */
+        { LEAGUE "games = 2\ntime_control = 40/\n" AGENTS,
+          "c.ini:6: [league] time_control: '40/': expected SECONDS (more than 0, at most 86400, at most 3 decimals) "
+          "after '/' (or none)" },
+        { LEAGUE "games = 2\ntime_control = 0+1\n" AGENTS, "c.ini:6: [league] time_control: '0+1': expected SECONDS" },
+        { LEAGUE "games = 2\ntime_control = x/60\n" AGENTS,
+          "c.ini:6: [league] time_control: 'x/60': expected MOVES (1 to 1000) before '/'" },
+        { LEAGUE "games = 2\ntime_control = 60+0.0001\n" AGENTS,
+          "c.ini:6: [league] time_control: '60+0.0001': expected INCREMENT in seconds" },
+        { LEAGUE "games = 2\n[agent a]\ncommand = BIN/random\ntime_control = 1m\n[agent b]\ncommand = BIN/random\n",
+          "c.ini:8: [agent a] time_control: '1m': expected SECONDS" },
         { LEAGUE "games = 2\n[agent a]\ncommand = BIN/no-such-bot\n[agent b]\ncommand = BIN/random\n",
           "c.ini:7: [agent a] command: '" },
         /* repeated sections and keys */
@@ -249,6 +260,10 @@ static void command_lines(void **state)
     refused("BIN/arena match --variant classical --board 30x3 BIN/random BIN/random --db r.db", "30x3");
     refused("BIN/arena match --variant classical --board 3x3 --games 0 BIN/random BIN/random --db r.db", "--games");
     refused("BIN/arena match --variant classical --board 3x3 BIN/random --db r.db", "expected two bots");
+    refused("BIN/arena match --variant classical --board 3x3 --time-control 40/60+ BIN/random BIN/random --db r.db",
+            "arena match: --time-control: '40/60+': expected INCREMENT");
+    refused("BIN/arena match --variant classical --board 3x3 --time-control 60,1/-1 BIN/random BIN/random --db r.db",
+            "arena match: --time-control (BOT_B's): '1/-1': expected SECONDS");
     refused("BIN/arena match --variant classical --board 3x3 BIN/random ./nobot --db r.db", "./nobot");
     refused("BIN/arena match --variant classical --board 3x3 --open-files 3 BIN/random BIN/random --db r.db",
             "--open-files 3");

@@ -430,11 +430,55 @@ static void host_messages_round_trip(void **state)
     assert_int_equal(hl_encode(&m, hbuf, 4), 0);
 }
 
+/* A turn's clocks (protocol 2): round trip with both, the player's only, none (the keys then absent); clock_ms,
+ * inc_ms and moves_to_go go together; a mistyped one is named. */
+static void clock_keys_round_trip(void **state)
+{
+    (void)state;
+    static pm_msg m, d;
+    memset(&m, 0, sizeof m);
+    m.type = PM_TURN, m.game = 4, m.n_events = 1;
+    m.events[0] = (hx_event){ HX_EV_REJECTED, 2 };
+    m.has_clock = true, m.clock_ms = 59500, m.inc_ms = 500, m.moves_to_go = 38;
+    m.has_opp_clock = true, m.opp_clock_ms = UINT32_MAX;
+    through_wire(&m, &d);
+    assert_true(d.has_clock && d.has_opp_clock);
+    assert_true(d.clock_ms == 59500 && d.inc_ms == 500 && d.moves_to_go == 38 && d.opp_clock_ms == UINT32_MAX);
+    assert_int_equal(d.n_events, 1);
+    m.has_opp_clock = false, m.moves_to_go = 0; /* time odds: the opponent has no clock; sudden death */
+    size_t n = pm_encode(&m, buf, sizeof buf);
+    assert_false(has(buf, n, "opp_clock_ms"));
+    through_wire(&m, &d);
+    assert_true(d.has_clock && !d.has_opp_clock && d.moves_to_go == 0 && d.clock_ms == 59500);
+    m.has_clock = false;
+    n = pm_encode(&m, buf, sizeof buf);
+    assert_false(has(buf, n, "clock_ms") || has(buf, n, "inc_ms") || has(buf, n, "moves_to_go"));
+    through_wire(&m, &d);
+    assert_false(d.has_clock || d.has_opp_clock);
+
+    raw r;
+    raw_begin(&r, 4, "type", "turn");
+    raw_int(&r, "game", 1);
+    raw_str(&r, "events"), msgpack_pack_array(&r.pk, 0);
+    raw_int(&r, "clock_ms", 1000);
+    expect_refused((const uint8_t *)r.sb.data, r.sb.size, "missing key 'inc_ms'");
+    msgpack_sbuffer_destroy(&r.sb);
+    raw_begin(&r, 6, "type", "turn");
+    raw_int(&r, "game", 1);
+    raw_str(&r, "events"), msgpack_pack_array(&r.pk, 0);
+    raw_int(&r, "clock_ms", -5);
+    raw_int(&r, "inc_ms", 0);
+    raw_int(&r, "moves_to_go", 0);
+    expect_refused((const uint8_t *)r.sb.data, r.sb.size, "key 'clock_ms': expected an integer");
+    msgpack_sbuffer_destroy(&r.sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_type_round_trips),
         cmocka_unit_test(opening_keys_round_trip),
+        cmocka_unit_test(clock_keys_round_trip),
         cmocka_unit_test(unknown_keys_are_ignored),
         cmocka_unit_test(hostile_bytes_are_refused),
         cmocka_unit_test(missing_and_mistyped_keys_are_named),

@@ -4,7 +4,8 @@
  * command line and hash, games with their transcripts, refusal of a newer schema and of another program's
  * database, a full disk named as such, the secrets of leagues and runs, the agents of a run that played without
  * a sandbox, and the read side (each filter, the labels of agents that share a name, the transcripts, the
- * leagues by id or name), and a schedule row of an unknown variant refused. */
+ * leagues by id or name), a schedule row of an unknown variant refused, and each player's game clock (time control,
+ * time left) stored, also after a schema-9 database is migrated. */
 #define _GNU_SOURCE /* unshare */
 #include <math.h>
 #include <sched.h>
@@ -548,6 +549,91 @@ static void thinking_times_and_nights_are_stored(void **state)
     store_close(s);
 }
 
+/* The database opened, two agents and a run stored, and *rec a won hex game of theirs (*g) without clocks. */
+static store_db *open_with_game(hx_game *g, store_game_rec *rec)
+{
+    store_db *s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    int64_t a = store_agent(s, "alpha", "bin/a", "1", "aa"), b = store_agent(s, "beta", "bin/b", "1", "bb");
+    int64_t run = store_run_begin(s, "match", "alpha vs beta");
+    start(g, HX_HEX, 2, 2, 0);
+    play(g, "a1 b1 a2", NULL);
+    *rec = (store_game_rec){ .run = run, .black = a, .white = b, .seed = 7, .winner = hx_winner(g),
+                             .reason = HX_END_CONNECTED, .seconds = 0.1, .started = "t", .finished = "t", .game = g };
+    return s;
+}
+
+/* A game's clocks: stored per player (time control, time left) and read back; a game without clocks has NULLs
+ * ("" and -1 on the read side). */
+static void clocks_are_stored(void **state)
+{
+    (void)state;
+    hx_game g;
+    store_game_rec rec;
+    store_db *s = open_with_game(&g, &rec);
+    rec.time_control[0] = "40/60+0.5", rec.time_control[1] = "30+1";
+    rec.clock_ms[0] = 58250, rec.clock_ms[1] = 0;
+    int64_t id = store_game(s, &rec);
+    assert_true(id > 0);
+    rec.time_control[0] = rec.time_control[1] = NULL;
+    int64_t plain = store_game(s, &rec);
+    assert_true(plain > id);
+    rec.time_control[1] = "10"; /* time odds: one player with a clock */
+    rec.clock_ms[1] = 9000;
+    int64_t odds = store_game(s, &rec);
+    assert_int_equal(scalar("SELECT count(*) FROM games WHERE black_tc = '40/60+0.5' AND black_clock_ms = 58250"
+                            " AND white_tc = '30+1' AND white_clock_ms = 0"), 1);
+    assert_int_equal(scalar("SELECT count(*) FROM games WHERE black_tc IS NULL AND black_clock_ms IS NULL"), 2);
+    store_games *q = store_query(s, &(store_filter){ 0 });
+    assert_non_null(q);
+    store_game_row r;
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_true(r.id == id && r.black_clock_ms == 58250 && r.white_clock_ms == 0);
+    assert_string_equal(r.black_tc, "40/60+0.5");
+    assert_string_equal(r.white_tc, "30+1");
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_true(r.id == plain && r.black_clock_ms == -1 && r.white_clock_ms == -1);
+    assert_string_equal(r.black_tc, "");
+    assert_string_equal(r.white_tc, "");
+    assert_int_equal(store_games_next(q, &r), 1);
+    assert_true(r.id == odds && r.black_clock_ms == -1 && r.white_clock_ms == 9000);
+    assert_string_equal(r.white_tc, "10");
+    store_games_end(q);
+    store_close(s);
+}
+
+/* A database of schema 9 (this schema without the clock columns, which are all 10 added) with a game: opening it
+ * adds the columns, keeps the game (no clocks) and stores clocks after. */
+static void schema_9_database_is_migrated(void **state)
+{
+    (void)state;
+    hx_game g;
+    store_game_rec rec;
+    store_db *s = open_with_game(&g, &rec);
+    assert_true(store_game(s, &rec) > 0);
+    store_close(s);
+    sqlite3 *d;
+    char *msg = NULL;
+    assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
+    if (sqlite3_exec(d, "ALTER TABLE games DROP COLUMN black_tc; ALTER TABLE games DROP COLUMN white_tc;"
+                        "ALTER TABLE games DROP COLUMN black_clock_ms; ALTER TABLE games DROP COLUMN white_clock_ms;"
+                        "PRAGMA user_version = 9;", NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("making a schema-9 database: %s", msg ? msg : "?");
+    sqlite3_close(d);
+    assert_int_equal(scalar("SELECT count(*) FROM pragma_table_info('games') WHERE name LIKE '%_tc'"), 0);
+
+    s = store_open(path, NULL, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    assert_int_equal(scalar("PRAGMA user_version"), 10);
+    assert_int_equal(scalar("SELECT count(*) FROM games WHERE black_tc IS NULL AND white_clock_ms IS NULL"), 1);
+    rec.time_control[0] = rec.time_control[1] = "1.5+0.1";
+    rec.clock_ms[0] = 1200, rec.clock_ms[1] = 1300;
+    assert_true(store_game(s, &rec) > 0);
+    assert_int_equal(scalar("SELECT count(*) FROM games WHERE black_tc = '1.5+0.1' AND white_clock_ms = 1300"), 1);
+    store_close(s);
+}
+
 static void read_side_selects_and_types_rows(void **state)
 {
     (void)state;
@@ -785,6 +871,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(read_side_selects_and_types_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(unknown_variant_in_schedule_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(thinking_times_and_nights_are_stored, setup, teardown),
+        cmocka_unit_test_setup_teardown(clocks_are_stored, setup, teardown),
+        cmocka_unit_test_setup_teardown(schema_9_database_is_migrated, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
