@@ -1,4 +1,4 @@
-/* tests/test_sys.h — helpers of the end-to-end tests: shell commands (status, output), one number from an
+/* tests/test_sys.h — helpers of the end-to-end tests: shell commands (status, output, both), one number from an
  * SQLite query, the processes whose command line holds a tag (counted, or killed with their process
  * groups), and checks of JSON output (strict parsing, one number). */
 #ifndef TESTS_TEST_SYS_H
@@ -108,6 +108,20 @@ static inline int sh_run(const char *fmt, ...)
     va_end(ap);
     int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* Runs the shell command that fmt and ap make; its stdout (up to cap - 1 bytes) into out. Returns its exit status,
+ * or 128 + the signal that ended it. */
+static inline int sh_vcapture(char *out, size_t cap, const char *fmt, va_list ap)
+{
+    char cmd[4096];
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* Everything left to read of a stream (malloc'd, NUL-terminated). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "json.h"
 
 store_db *cli_open_db(const char *cmd, const char *path)
 {
@@ -55,4 +56,23 @@ store_db *cli_filter_open(const char *cmd, const char *path, cli_filter *f)
     if (f->league)
         f->f.league = cli_league_id(cmd, s, path, f->league);
     return s;
+}
+
+void cli_clocks_json(FILE *o, const char *const tc[2], const int64_t ms[2])
+{
+    if (!tc[0][0] && !tc[1][0])
+        return;
+    for (int k = 0; k < 2; k++) {
+        fputs(k ? ",\"clock_ms\":{" : ",\"time_control\":{", o);
+        for (int c = 0; c < 2; c++) {
+            fprintf(o, "%s\"%c\":", c ? "," : "", c == HX_BLACK ? 'B' : 'W');
+            if (!tc[c][0])
+                fputs("null", o);
+            else if (k)
+                fprintf(o, "%lld", (long long)ms[c]);
+            else
+                json_string(o, tc[c]);
+        }
+        fputc('}', o);
+    }
 }

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "query.h"
 #include "store.h"
@@ -33,5 +34,9 @@ bool cli_filter_option(const char *cmd, int c, const char *arg, cli_filter *f);
 
 /* Opens the database at path (cli_open_db) and resolves f's --league into f->f.league (cli_league_id). */
 store_db *cli_filter_open(const char *cmd, const char *path, cli_filter *f);
+
+/* A game's clocks as JSON keys, for show and export: ,"time_control":{"B":TEXT,"W":TEXT},"clock_ms":{"B":MS,"W":MS}
+ * (time left at the end; null for a player without a clock, tc[c] ""); nothing when neither player had one. */
+void cli_clocks_json(FILE *o, const char *const tc[2], const int64_t ms[2]);
 
 #endif

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "query.h"
 #include "store.h"
+#include "timecontrol.h"
 
 typedef enum { EX_PGN, EX_SGF, EX_JSON } ex_format;
 
@@ -48,6 +49,8 @@ typedef struct {
     unsigned long long seed;
     long long league;
     int opening;  /* its first attempts that were the opening, played by the referee */
+    const char *tc[2];  /* by colour: the player's time control, "" for none (no game clock) */
+    int64_t clock_ms[2]; /* with tc[c]: its time left at the end */
 } ex_game;
 
 typedef struct {
@@ -96,6 +99,29 @@ static const char *pgn_termination(const char *reason)
     return "abandoned";
 }
 
+/* A game's clocks, when it had any (docs/formats.md): [TimeControl] when both players had the same one, else
+ * [WhiteTimeControl] and [BlackTimeControl] (cutechess-cli's tags; PGN's White is the first player, "-" for none),
+ * and [HexClockLeft "B:SECONDS W:SECONDS"], each player's time left at the end ("-" for none). */
+static void pgn_clocks(FILE *o, const ex_game *g)
+{
+    if (!g->tc[0][0] && !g->tc[1][0])
+        return;
+    if (strcmp(g->tc[0], g->tc[1]) == 0) {
+        pgn_tag(o, "TimeControl", g->tc[0]);
+    } else {
+        pgn_tag(o, "WhiteTimeControl", g->tc[HX_BLACK][0] ? g->tc[HX_BLACK] : "-");
+        pgn_tag(o, "BlackTimeControl", g->tc[HX_WHITE][0] ? g->tc[HX_WHITE] : "-");
+    }
+    char left[2][32], text[80];
+    for (int c = 0; c < 2; c++)
+        if (g->tc[c][0])
+            snprintf(left[c], sizeof left[c], "%.3f", g->clock_ms[c] / 1000.0);
+        else
+            snprintf(left[c], sizeof left[c], "-");
+    snprintf(text, sizeof text, "B:%s W:%s", left[0], left[1]);
+    pgn_tag(o, "HexClockLeft", text);
+}
+
 static void write_pgn(FILE *o, const ex_game *g, const ex_attempt *a, int n)
 {
     char date[16], board[16], round[32];
@@ -122,6 +148,7 @@ static void write_pgn(FILE *o, const ex_game *g, const ex_attempt *a, int n)
     opening_text(g, a, n, opening, sizeof opening);
     if (opening[0])
         pgn_tag(o, "HexOpening", opening);
+    pgn_clocks(o, g);
     fputc('\n', o);
     /* attempts as one comment, lines of at most 79 characters */
     int col = 1;
@@ -152,6 +179,35 @@ static void sgf_text(FILE *o, const char *prop, const char *value)
     fputc(']', o);
 }
 
+/* A game's clocks, when it had any: TM[SECONDS] and OT[...] (SGF's main time and overtime) when both players had
+ * the same time control, and in the game comment (gc, size bytes) each player's time control and time left. */
+static void sgf_clocks(FILE *o, const ex_game *g, char *gc, size_t size)
+{
+    if (!g->tc[0][0] && !g->tc[1][0])
+        return;
+    tc_control tc;
+    char why[160];
+    if (strcmp(g->tc[0], g->tc[1]) == 0 && tc_parse(g->tc[0], &tc, why, sizeof why)) {
+        fprintf(o, "TM[%g]", tc.base_ms / 1000.0);
+        char ot[96] = "";
+        if (tc.moves > 0)
+            snprintf(ot, sizeof ot, "%g s again after every %d moves", tc.base_ms / 1000.0, tc.moves);
+        if (tc.inc_ms > 0)
+            snprintf(ot + strlen(ot), sizeof ot - strlen(ot), "%s%g s added per move", ot[0] ? "; " : "",
+                     tc.inc_ms / 1000.0);
+        if (ot[0])
+            sgf_text(o, "OT", ot);
+    }
+    for (int c = 0; c < 2; c++) {
+        size_t len = strlen(gc);
+        if (g->tc[c][0])
+            snprintf(gc + len, size - len, "; %s clock %s, %.3f s left", c == HX_BLACK ? "Black" : "White", g->tc[c],
+                     g->clock_ms[c] / 1000.0);
+        else
+            snprintf(gc + len, size - len, "; %s no clock", c == HX_BLACK ? "Black" : "White");
+    }
+}
+
 static void write_sgf(FILE *o, const ex_game *g, const ex_attempt *a, int n)
 {
     bool dark = strcmp(g->variant, "hex") != 0;
@@ -176,6 +232,7 @@ static void write_sgf(FILE *o, const ex_game *g, const ex_attempt *a, int n)
              g->reason, g->detail[0] ? " (" : "", g->detail, g->detail[0] ? ")" : "");
     if (dark)
         strncat(text, "; attempts that placed no stone are comments on the next node", sizeof text - strlen(text) - 1);
+    sgf_clocks(o, g, text, sizeof text);
     sgf_text(o, "GC", text);
     opening_text(g, a, n, text, sizeof text);
     if (text[0])
@@ -241,6 +298,7 @@ static void write_json(FILE *o, const ex_game *g, const ex_attempt *a, int n)
         fprintf(o, ",\"league\":%lld", g->league);
     else
         fputs(",\"league\":null", o);
+    cli_clocks_json(o, g->tc, g->clock_ms);
     fputs(",\"attempts\":[", o);
     for (int i = 0; i < n; i++) {
         fprintf(o, "%s{\"n\":%d,\"player\":\"%c\",\"cell\":", i ? "," : "", i + 1, a[i].player);
@@ -377,7 +435,8 @@ int cmd_export(int argc, char **argv)
                       .black = row.black_label, .white = row.white_label, .winner = cli_player(row.winner),
                       .reason = row.reason, .detail = row.detail, .started = row.started, .event = event,
                       .finished = row.finished, .seed = (unsigned long long)row.seed, .league = (long long)row.league,
-                      .opening = row.opening };
+                      .opening = row.opening, .tc = { row.black_tc, row.white_tc },
+                      .clock_ms = { row.black_clock_ms, row.white_clock_ms } };
         int n = read_attempts(s, db, g.id, &attempts, &cap);
         write_game(fmt, dir, o, &games, &g, attempts, n);
         free(event);

@@ -36,11 +36,14 @@ static const char show_help[] =
     "usage: arena show [--db PATH] [--json | --format text|json] GAME\n\n"
     "Replays stored game GAME (its id from 'arena games') through the rules engine and prints, after each\n"
     "attempt, the attempt and both players' views ('.' unknown to that player); the opening's attempts,\n"
-    "which the referee played before the players moved, are marked (opening). A game's stored outcomes\n"
+    "which the referee played before the players moved, are marked (opening). A game played with clocks has\n"
+    "a line 'clocks:' with each player's time control and time left at the end. A game's stored outcomes\n"
     "are checked against the rules on the way.\n\n"
     "  --db PATH           results database (default results/arena.db)\n"
     "  --json              one object: {\"id\",\"variant\",\"rows\",\"cols\",\"black\",\"white\",\"winner\",\n"
     "                      \"reason\",\"detail\",\"opening\":N (its first N attempts were the opening),\n"
+    "                      with game clocks \"time_control\":{\"B\",\"W\"} and \"clock_ms\":{\"B\",\"W\"} (time left at\n"
+    "                      the end; null for a player without a clock),\n"
     "                      \"attempts\":[{\"n\",\"player\",\"cell\",\"outcome\",\"ms\",\n"
     "                      \"views\":{\"B\":[rows],\"W\":[rows]}}...]}; ms: the mover's thinking time in\n"
     "                      milliseconds (null for the opening's attempts and games of older arenas)\n\n"
@@ -182,6 +185,66 @@ static void print_views(const hx_game *g, out_format fmt)
     }
 }
 
+/* What `arena show` prints of a game's row, copied (the row's texts do not outlive its query). */
+typedef struct {
+    char black[256], white[256], winner[4], reason[32], detail[512], tc[2][64];
+    int opening;
+    int64_t clock_ms[2];           /* with tc[c]: time left at the end */
+} game_head;
+
+static void read_head(const store_game_row *row, game_head *h)
+{
+    snprintf(h->black, sizeof h->black, "%s", row->black_label);
+    snprintf(h->white, sizeof h->white, "%s", row->white_label);
+    snprintf(h->winner, sizeof h->winner, "%s", cli_player(row->winner));
+    snprintf(h->reason, sizeof h->reason, "%s", row->reason);
+    snprintf(h->detail, sizeof h->detail, "%s", row->detail);
+    snprintf(h->tc[HX_BLACK], sizeof h->tc[0], "%s", row->black_tc);
+    snprintf(h->tc[HX_WHITE], sizeof h->tc[0], "%s", row->white_tc);
+    h->clock_ms[HX_BLACK] = row->black_clock_ms, h->clock_ms[HX_WHITE] = row->white_clock_ms;
+    h->opening = row->opening;
+}
+
+/* The game's clocks, when it had any: a line in text ("clocks: Black 40/60+0.5, 12.345 s left; White none"), in
+ * JSON ,"time_control":{"B":..,"W":..},"clock_ms":{"B":..,"W":..} (null for a player without a clock). */
+static void print_clocks(const game_head *h, out_format fmt)
+{
+    if (!h->tc[0][0] && !h->tc[1][0])
+        return;
+    if (fmt == OUT_JSON) {
+        cli_clocks_json(stdout, (const char *const[2]){ h->tc[0], h->tc[1] }, h->clock_ms);
+        return;
+    }
+    printf("clocks:");
+    for (int c = 0; c < 2; c++) {
+        printf("%s %s ", c ? ";" : "", c == HX_BLACK ? "Black" : "White");
+        if (h->tc[c][0])
+            printf("%s, %.3f s left", h->tc[c], h->clock_ms[c] / 1000.0);
+        else
+            printf("none");
+    }
+    putchar('\n');
+}
+
+static void print_head(const game_head *h, int64_t id, hx_variant v, int rows, int cols, out_format fmt)
+{
+    if (fmt == OUT_JSON) {
+        printf("{\"id\":%lld,\"variant\":\"%s\",\"rows\":%d,\"cols\":%d,\"black\":", (long long)id,
+               hx_variant_name(v), rows, cols);
+        json_string(stdout, h->black);
+        printf(",\"white\":");
+        json_string(stdout, h->white);
+        printf(",\"winner\":\"%s\",\"reason\":\"%s\",\"detail\":", h->winner, h->reason);
+        json_string(stdout, h->detail);
+        print_clocks(h, fmt);
+        printf(",\"opening\":%d,\"attempts\":[", h->opening);
+    } else {
+        printf("game %lld: %s %dx%d, Black %s, White %s\n", (long long)id, hx_variant_name(v), rows, cols, h->black,
+               h->white);
+        print_clocks(h, fmt);
+    }
+}
+
 int cmd_show(int argc, char **argv)
 {
     static const struct option options[] = { CLI_DB_OPTIONS, { 0, 0, 0, 0 } };
@@ -213,28 +276,10 @@ int cmd_show(int argc, char **argv)
     if (v < 0 || hx_new(&g, (hx_variant)v, rows, cols, row.swap ? HX_SWAP_RULE : 0) != 0)
         cli_fail("show", "%s: game %lld: unknown variant '%s' or board %dx%d", db, (long long)id, row.variant, rows,
                  cols);
-    char black[256], white[256], winner[4], reason[32], detail[512];
-    int opening = row.opening;
-    snprintf(black, sizeof black, "%s", row.black_label);
-    snprintf(white, sizeof white, "%s", row.white_label);
-    snprintf(winner, sizeof winner, "%s", cli_player(row.winner));
-    snprintf(reason, sizeof reason, "%s", row.reason);
-    snprintf(detail, sizeof detail, "%s", row.detail);
+    game_head h;
+    read_head(&row, &h);
     store_games_end(q);
-
-    if (fmt == OUT_JSON) {
-        printf("{\"id\":%lld,\"variant\":\"%s\",\"rows\":%d,\"cols\":%d,\"black\":", (long long)id,
-               hx_variant_name((hx_variant)v), rows, cols);
-        json_string(stdout, black);
-        printf(",\"white\":");
-        json_string(stdout, white);
-        printf(",\"winner\":\"%s\",\"reason\":\"%s\",\"detail\":", winner, reason);
-        json_string(stdout, detail);
-        printf(",\"opening\":%d,\"attempts\":[", opening);
-    } else {
-        printf("game %lld: %s %dx%d, Black %s, White %s\n", (long long)id, hx_variant_name((hx_variant)v), rows, cols,
-               black, white);
-    }
+    print_head(&h, id, (hx_variant)v, rows, cols, fmt);
     store_transcript *t = store_transcript_open(s, id);
     if (!t)
         cli_fail("show", "%s: %s", db, store_error(s));
@@ -258,7 +303,7 @@ int cmd_show(int argc, char **argv)
             print_views(&g, fmt);
             printf("}");
         } else {
-            if (a.n <= opening)
+            if (a.n <= h.opening)
                 printf("%d. %s %s %s (opening)\n", a.n, player, a.cell, a.outcome);
             else if (isfinite(a.ms))
                 printf("%d. %s %s %s (%.1f ms)\n", a.n, player, a.cell, a.outcome, a.ms);
@@ -272,11 +317,11 @@ int cmd_show(int argc, char **argv)
     if (fmt == OUT_JSON) {
         printf("]}\n");
     } else {
-        printf("winner: %s (%s)", strcmp(winner, "B") == 0 ? black : white, winner);
-        if (strcmp(reason, "connected") == 0)
+        printf("winner: %s (%s)", strcmp(h.winner, "B") == 0 ? h.black : h.white, h.winner);
+        if (strcmp(h.reason, "connected") == 0)
             printf(", connected\n");
         else
-            printf(", by forfeit: %s%s%s\n", reason, detail[0] ? ": " : "", detail);
+            printf(", by forfeit: %s%s%s\n", h.reason, h.detail[0] ? ": " : "", h.detail);
     }
     store_close(s);
     return CLI_OK;

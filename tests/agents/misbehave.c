@@ -43,6 +43,10 @@
  *                         ("fill-tmp: N MiB: REASON")
  *   --mode spin-threads   plays well, but from its hello on 32 threads spin on the CPU
  *
+ * Thinking time, with any mode (for the game-clock tests, tests/e2e/test_clock.c):
+ *   --sleep-ms N       sleeps N ms before each attempt
+ *   --clock-share F    sleeps F times the clock_ms its turn tells (its game clock's time left) before each attempt
+ *
  * It is built without sanitizers, so it can run under an address-space limit.
  *
  * With ARENA_RECORD=FILE in its environment it appends every message it receives to FILE, each as a
@@ -325,6 +329,8 @@ typedef struct {
     int said;        /* --mode chatter: lines written */
     bool truncated;  /* --mode truncate: tried */
     uint32_t move_ms;
+    long sleep_ms;   /* --sleep-ms */
+    double share;    /* --clock-share */
 } player;
 
 static void game_start(player *p)
@@ -353,6 +359,9 @@ static void turn(player *p)
         if (!p->known[c])
             unknown[u++] = c;
     p->attempts++;
+    long think = p->sleep_ms + (in.has_clock ? (long)(p->share * in.clock_ms) : 0);
+    if (think > 0)
+        pause_ms(think);
     if (strcmp(mode, "chatter") == 0) {
         char line[64];
         snprintf(line, sizeof line, "chatter %d\n", ++p->said);
@@ -434,10 +443,15 @@ int main(int argc, char **argv)
 {
     const char *mode = "play", *endpoint = getenv("ARENA_ENDPOINT"), *token = getenv("ARENA_TOKEN");
     const char *record = getenv("ARENA_RECORD");
-    long spew_mb = 1024;
+    long spew_mb = 1024, sleep_ms = 0;
+    double share = 0.0;
     for (int i = 1; i + 1 < argc; i++) {
         if (strcmp(argv[i], "--mode") == 0)
             mode = argv[++i];
+        else if (strcmp(argv[i], "--sleep-ms") == 0)
+            sleep_ms = atol(argv[++i]);
+        else if (strcmp(argv[i], "--clock-share") == 0)
+            share = atof(argv[++i]);
         else if (strcmp(argv[i], "--spew-mb") == 0)
             spew_mb = atol(argv[++i]);
         else if (strcmp(argv[i], "--endpoint") == 0)
@@ -469,7 +483,8 @@ int main(int argc, char **argv)
     }
 
     static player p;
-    p = (player){ .mode = mode, .sock = sock, .first = -1, .crash_at = 3, .move_ms = 1000 };
+    p = (player){ .mode = mode, .sock = sock, .first = -1, .crash_at = 3, .move_ms = 1000, .sleep_ms = sleep_ms,
+                  .share = share };
     rng_seed(&p.rng, (uint64_t)getpid());
     FILE *rec = record ? fopen(record, "ab") : NULL;
     play(&p, rec);

@@ -36,17 +36,11 @@ static void setup_paths(void)
 static int run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int run(char *out, size_t cap, const char *fmt, ...)
 {
-    char cmd[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    int rc = sh_vcapture(out, cap, fmt, ap);
     va_end(ap);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return rc;
 }
 
 /* The integer after "key": in text, searching from the first occurrence of `within` (or the start). */
