@@ -28,8 +28,9 @@ static int choose(const bot_state *s, void *user)
 {
     (void)user;
     mc_sampler_init(&sampler, s->variant, s->rows, s->cols, s->color, s->view, s->events, s->n_events);
-    /* --time-ms when given, else the default unless only --samples was given; capped by the move's time. */
-    double left = s->deadline - bot_clock(), cap = left * MC_TIME_SHARE;
+    /* --time-ms when given, else the default unless only --samples was given; capped by the move's time (with a
+     * game clock, the move's share of it: bot_time_for_move). */
+    double cap = bot_time_for_move(s) * MC_TIME_SHARE;
     double secs = opt_time_ms >= 0 ? opt_time_ms / 1000.0 : opt_samples > 0 ? cap : MC_DEFAULT_TIME_MS / 1000.0;
     if (secs > cap)
         secs = cap;
@@ -61,7 +62,8 @@ int main(int argc, char **argv)
                    "  --time-ms N   think at most N ms per move (default %d; 0: no time limit but the cap)\n"
                    "  --samples N   at most N samples per move (default: no limit but the time)\n"
                    "                Both: whichever comes first. Never more than %.0f%% of the time left\n"
-                   "                for the move.\n"
+                   "                for the move (with a game clock, of the move's share of the clock:\n"
+                   "                the time left over the moves to go, or over 20, plus the increment).\n"
                    "  --fill F      alternate (default: the rest of the board split at random, the player to\n"
                    "                move getting the extra cell) or random-turn (each cell a fair coin)\n"
                    "  --seed S      mixed with each game's seed (default 1)\n",

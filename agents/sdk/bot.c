@@ -109,6 +109,27 @@ static const char *endpoint_arg(int argc, char **argv)
     return getenv("ARENA_ENDPOINT");
 }
 
+/* A turn's clocks into s, and the attempt's deadline. */
+static void read_clocks(bot_state *s, const pm_msg *m)
+{
+    s->has_clock = m->has_clock, s->clock_ms = m->clock_ms, s->inc_ms = m->inc_ms, s->moves_to_go = m->moves_to_go;
+    s->has_opp_clock = m->has_opp_clock, s->opp_clock_ms = m->opp_clock_ms;
+    uint32_t budget = s->has_clock && s->clock_ms < s->move_ms ? s->clock_ms : s->move_ms;
+    s->deadline = bot_clock() + budget / 1000.0;
+}
+
+double bot_time_for_move(const bot_state *s)
+{
+    double left = s->deadline - bot_clock();
+    if (s->has_clock) {
+        double share = s->clock_ms / 1000.0 / (s->moves_to_go > 0 ? s->moves_to_go : BOT_CLOCK_MOVES) +
+                       s->inc_ms / 1000.0;
+        if (share < left)
+            left = share;
+    }
+    return left > 0 ? left : 0;
+}
+
 /* Handles one decoded message; returns 1 to stop (shutdown), -1 on a send failure, 0 otherwise. */
 static int handle(link_t *l, const bot_spec *spec, bot_state *s, pm_msg *m, pm_msg *out)
 {
@@ -121,7 +142,7 @@ static int handle(link_t *l, const bot_spec *spec, bot_state *s, pm_msg *m, pm_m
             send_error(l, "turn for a game that was not started");
             return 0;
         }
-        s->deadline = bot_clock() + s->move_ms / 1000.0;
+        read_clocks(s, m);
         for (int i = 0; i < m->n_events; i++)
             if (m->events[i].kind != HX_EV_OPP_HIT && m->events[i].cell >= s->cells)
                 return send_error(l, "turn event outside the board"), 0;

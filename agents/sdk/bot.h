@@ -35,7 +35,15 @@ typedef struct {
     int own_stones, known_opponent_stones;
     int opening;                   /* stones of the opening the game started from (docs/protocol.md "Openings"),
                                     * 0 for none; they are in view, events and the counts as if played */
-    double deadline;               /* when the current move is due, in bot_clock() seconds */
+    double deadline;               /* when the current move is due, in bot_clock() seconds: move_ms from its turn,
+                                    * or with a game clock the smaller of move_ms and the clock's time left */
+    /* The game clocks as the current turn told them (docs/protocol.md "Clocks (protocol 2)"); has_clock false
+     * (and the rest 0) in a game without one. */
+    bool has_clock, has_opp_clock;
+    uint32_t clock_ms;             /* this player's time left, from the turn's sending */
+    uint32_t inc_ms;               /* added to it after each completed move */
+    int moves_to_go;               /* moves until its period's time is added again; 0: sudden death */
+    uint32_t opp_clock_ms;         /* the opponent's time left (with has_opp_clock) */
 } bot_state;
 
 typedef struct {
@@ -71,6 +79,13 @@ int bot_legal(const bot_state *s, uint16_t *out);
  * moves *i onto that value and returns 1; returns 0 for any other argument; prints "NAME: --seed needs a
  * whole number" on stderr and returns -1 for a missing or bad value (the bot then exits with status 2). */
 int bot_seed_option(const char *name, int argc, char **argv, int *i, uint64_t *seed);
+
+/* Seconds the bot may plan to think on the current attempt, never past its deadline: without a game clock the
+ * time to the deadline; with one, its share of the clock: the time left over the moves to go (sudden death: over
+ * BOT_CLOCK_MOVES moves), plus the increment. A bot that thinks in a loop can spend this and be safe from the clock
+ * (a rejected attempt in the classical variants is asked again, on the same clock, and gets its share again). */
+double bot_time_for_move(const bot_state *s);
+#define BOT_CLOCK_MOVES 20
 
 /* Monotonic clock in seconds (the time base of bot_state.deadline). */
 double bot_clock(void);

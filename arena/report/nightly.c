@@ -37,6 +37,23 @@ static void add_ms(const char *cmd, ng_agent *a, double ms)
     a->ms[a->n_ms++] = ms;
 }
 
+/* One player's clock in a game (time control text, time left in ms; tc "" without one) into its agent's tallies. */
+static void add_clock(ng_agent *x, const char *tc, int64_t left_ms, bool lost_on_time)
+{
+    if (!tc[0])
+        return;
+    if (!x->tc[0])
+        snprintf(x->tc, sizeof x->tc, "%s", tc);
+    else if (strcmp(x->tc, tc) != 0)
+        snprintf(x->tc, sizeof x->tc, "several");
+    double left = (double)left_ms / 1000.0;
+    if (!x->clock_games || left < x->clock_min_left)
+        x->clock_min_left = left;
+    x->clock_games++;
+    x->clock_left += left;
+    x->out_of_time += lost_on_time;
+}
+
 /* Forfeits, sandbox flags and thinking times, from every game of the league and its attempts. */
 static void gather_games(ng_night *p, store_db *s)
 {
@@ -54,6 +71,9 @@ static void gather_games(ng_night *p, store_db *s)
         p->total_games++;
         p->agents[b].unsandboxed |= row.black_unsandboxed;
         p->agents[w].unsandboxed |= row.white_unsandboxed;
+        bool on_time = strcmp(row.reason, "timeout") == 0 && strncmp(row.detail, "out of time", 11) == 0;
+        add_clock(&p->agents[b], row.black_tc, row.black_clock_ms, on_time && row.winner == HX_WHITE);
+        add_clock(&p->agents[w], row.white_tc, row.white_clock_ms, on_time && row.winner == HX_BLACK);
         if (strcmp(row.reason, "connected") != 0) {
             ng_agent *loser = &p->agents[row.winner == HX_BLACK ? w : b];
             for (int k = 0; k < HX_END_COUNT; k++)

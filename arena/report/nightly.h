@@ -31,6 +31,9 @@ typedef struct {
     double *ms;                /* thinking times of its timed attempts */
     long n_ms, cap_ms, timed_games;
     double seconds;            /* sum over its games of its thinking time */
+    char tc[48];               /* the time control of its games with a clock ("several" when they differ), "" none */
+    long clock_games, out_of_time; /* its games with a clock; those it lost on time by its clock */
+    double clock_left, clock_min_left; /* over those games: the sum and the least of its time left at the end, s */
     char section[CFG_NAME_MAX]; /* its config section (its logs' name), "" when unknown */
     char logs[8][256];         /* log files copied, relative to the report */
     int n_logs;

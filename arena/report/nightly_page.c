@@ -340,6 +340,42 @@ static double quantile(const double *v, long n, double q)
     return v[k < 0 ? 0 : k >= n ? n - 1 : k];
 }
 
+/* The game clocks of the time-use section, when any game had one: each agent's time control and its time left at
+ * the end of its games. */
+static void clock_table(ng_night *p, doc *d)
+{
+    bool any = false;
+    for (int i = 0; i < p->r->n_players; i++)
+        any |= p->agents[i].clock_games > 0;
+    if (!any)
+        return;
+    char tc[TC_TEXT_MAX] = "";
+    if (p->have_cfg && p->cfg.time_control.base_ms > 0)
+        tc_format(&p->cfg.time_control, tc, sizeof tc);
+    doc_para(d, NULL, "Game clocks (time control MOVES/SECONDS+INCREMENT%s%s%s): each agent's, and its time left at the "
+                      "end of its games, in seconds; out of time: games it lost on its clock.",
+             tc[0] ? "; the league's " : "", tc, tc[0] ? ", an agent's own over it" : "");
+    tb_table t;
+    tb_init(&t, "game clocks", 6);
+    static const char *const head[] = { "agent", "time control", "games", "mean left s", "least left s",
+                                        "out of time" };
+    for (int c = 0; c < 6; c++)
+        tb_column(&t, c, head[c], c >= 2);
+    for (int k = 0; k < p->pooled.m; k++) {
+        const ng_agent *a = &p->agents[p->pooled.rank[k]];
+        tb_row(&t);
+        tb_set(&t, 0, "%s", p->r->players[p->pooled.rank[k]].name);
+        tb_set(&t, 1, "%s", a->clock_games ? a->tc : "none");
+        tb_set(&t, 2, "%ld", a->clock_games);
+        if (!a->clock_games)
+            continue;
+        tb_set_real(&t, 3, a->clock_left / (double)a->clock_games, 3);
+        tb_set_real(&t, 4, a->clock_min_left, 3);
+        tb_set(&t, 5, "%ld", a->out_of_time);
+    }
+    doc_table(d, &t);
+}
+
 static void time_section(ng_night *p, doc *d)
 {
     st_report *r = p->r;
@@ -384,6 +420,7 @@ static void time_section(ng_night *p, doc *d)
             tb_set(&t, 8, "%ld", over);
     }
     doc_table(d, &t);
+    clock_table(p, d);
 }
 
 static void repeats_section(ng_night *p, doc *d)

@@ -1,7 +1,7 @@
 /* tests/e2e/test_clock.c — game clocks end to end (arena match and arena league with time controls): a bot that
  * thinks longer than its clock holds forfeits on time at that move and not before; one that takes a share of what
  * its turn says is left, or whose period gives it the time again, never does; per-agent time controls (time odds)
- * are stored per game and colour, and shown by `arena show` and the exports.
+ * are stored per game and colour, and shown by `arena show`, the exports and the nightly report's time use.
  *
  * The thinking bots sleep (tests/agents/misbehave.c --sleep-ms, --clock-share) with clocks of seconds: every check
  * keeps 300 ms or more between a bot's time and its deadline, either way, so a loaded machine does not decide them. */
@@ -34,6 +34,19 @@ static int run(const char *fmt, ...)
     int rc = sh_vcapture(out, sizeof out, fmt, ap);
     va_end(ap);
     return rc;
+}
+
+/* The text of file `name` under tmp (malloc'd). */
+static char *file_text(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmp, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("no %s", path);
+    char *text = read_all(f);
+    fclose(f);
+    return text;
 }
 
 static long q(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -188,6 +201,16 @@ static void league_time_controls_per_agent(void **state)
     assert_int_equal(q(by_agent, "b", "= '10+0.25'", "b", "= '10+0.25'"), 4);
     assert_int_equal(q(by_agent, "c", "IS NULL", "c", "IS NULL"), 4);
     assert_int_equal(q("SELECT count(*) FROM games WHERE black_clock_ms IS NULL <> (black_tc IS NULL)"), 0);
+    /* the nightly report's time use: each agent's time control and clock use */
+    assert_int_equal(run("%s/arena report --db %s --league clocks --out %s/page --bootstrap 20 >/dev/null", bin, db,
+                         tmp), 0);
+    char *md = file_text("page/report.md");
+    assert_non_null(strstr(md, "Game clocks (time control MOVES/SECONDS+INCREMENT; the league's 40/60+0.5"));
+    assert_non_null(strstr(md, "| time control | games | mean left s | least left s | out of time |"));
+    assert_non_null(strstr(md, "| 10+0.25 | 4 |"));
+    assert_non_null(strstr(md, "| 40/60+0.5 | 4 |"));
+    assert_non_null(strstr(md, "| none | 0 |"));
+    free(md);
 
     snprintf(path, sizeof path, "%s/x.ini", tmp);
     f = fopen(path, "w");
@@ -201,6 +224,21 @@ static void league_time_controls_per_agent(void **state)
     assert_non_null(strstr(out, "[TimeControl \"40/60+0.5\"]\n[HexClockLeft \"B:"));
     assert_int_equal(run("%s/arena export --format sgf --db %s --league same", bin, db), 0);
     assert_non_null(strstr(out, "TM[60]OT[60 s again after every 40 moves; 0.5 s added per move]"));
+
+    /* a league without clocks: no clock table in its report */
+    snprintf(path, sizeof path, "%s/n.ini", tmp);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "[league]\nname = plain\nvariants = hex\nboards = 3x3\ngames = 2\n[agent a]\ncommand = %s/misbehave\n"
+               "[agent b]\ncommand = %s/misbehave --mode first\n", agents, agents);
+    fclose(f);
+    assert_int_equal(run("%s/arena league %s --db %s --logs %s/logs --quiet >/dev/null", bin, path, db, tmp), 0);
+    assert_int_equal(run("%s/arena report --db %s --league plain --out %s/plain --bootstrap 20 >/dev/null", bin, db,
+                         tmp), 0);
+    md = file_text("plain/report.md");
+    assert_non_null(strstr(md, "thinking time per attempt"));
+    assert_null(strstr(md, "game clocks"));
+    free(md);
 }
 
 int main(void)

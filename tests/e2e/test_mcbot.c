@@ -1,5 +1,6 @@
 /* tests/e2e/test_mcbot.c — bin/mc as a program: --help, bad options (exit 2 naming the option), and short
- * `arena match`es against bin/random in hex, classical and abrupt, in their sandboxes, with no forfeit. */
+ * `arena match`es against bin/random in hex, classical and abrupt, in their sandboxes, with no forfeit, also on a game
+ * clock shorter than its --time-ms would need. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,11 +48,29 @@ static void plays_matches_against_random(void **state)
     }
 }
 
+/* With a game clock, mc thinks for its share of the clock (bot_time_for_move), not what --time-ms asks: asked for
+ * 500 ms a move on a clock of 2 s for the whole game (classical 5x5: five attempts or more each), it would run out
+ * by its 5th attempt; it plays both games to their end instead. */
+static void mc_spends_its_clock_in_shares(void **state)
+{
+    (void)state;
+    char db[128];
+    snprintf(db, sizeof db, "%s/clock.db", tmp);
+    assert_int_equal(sh_run("'%s/arena' match --variant classical --board 5x5 --games 2 --quiet --db '%s' "
+                            "--time-control 2 --move-time 5000 '%s/mc --time-ms 500' '%s/random --seed 2' >/dev/null",
+                            bin, db, bin, bin), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason = 'connected' AND black_tc = '2'"), 2);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id = g.black WHERE a.name = 'mc'"
+                                   " AND (SELECT count(*) FROM attempts t WHERE t.game_id = g.id AND t.player = 'B')"
+                                   " >= 5"), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(help_and_bad_options),
         cmocka_unit_test(plays_matches_against_random),
+        cmocka_unit_test(mc_spends_its_clock_in_shares),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
