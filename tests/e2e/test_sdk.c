@@ -2,9 +2,11 @@
  * endpoint), starts a bot as a process, checks its hello, and plays games in every variant through the
  * referee; every move the bot sends must be legal. Also: pings, garbage input (C SDK), and shutdown with
  * exit status 0. Bots: bin/random (C SDK) and agents/examples/random_bot.py (written from the docs), in games
- * from openings too (hex with the swap rule after a one-stone opening among them). In process: the SDK's state
+ * from openings too (hex with the swap rule after a one-stone opening among them). In process: a move's share of a
+ * game clock (bot_time_for_move), and the SDK's state
  * after an opening is that of the same stones played as moves (view, events, key, legal moves). */
 #define _GNU_SOURCE
+#include <math.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -221,6 +223,27 @@ static void an_opening_is_the_state_of_its_moves(void **state)
     assert_true(checked > 1000);
 }
 
+/* bot_time_for_move(): the time to the deadline without a clock; with one, the clock over the moves to go (or over
+ * BOT_CLOCK_MOVES) plus the increment, never past the deadline, never negative. */
+static void a_move_gets_its_share_of_the_clock(void **state)
+{
+    (void)state;
+    static bot_state s;
+    memset(&s, 0, sizeof s);
+    s.deadline = bot_clock() + 10.0;
+    double t = bot_time_for_move(&s);
+    assert_true(t > 9.0 && t <= 10.0);
+    s.has_clock = true, s.clock_ms = 40000, s.moves_to_go = 40, s.inc_ms = 500;
+    assert_true(fabs(bot_time_for_move(&s) - 1.5) < 1e-9);
+    s.moves_to_go = 0; /* sudden death */
+    assert_true(fabs(bot_time_for_move(&s) - (40.0 / BOT_CLOCK_MOVES + 0.5)) < 1e-9);
+    s.deadline = bot_clock() + 1.0; /* the move budget is the smaller */
+    t = bot_time_for_move(&s);
+    assert_true(t > 0.0 && t <= 1.0);
+    s.deadline = bot_clock() - 1.0;
+    assert_true(bot_time_for_move(&s) == 0.0);
+}
+
 static void c_random_bot(void **state)
 {
     (void)state;
@@ -242,6 +265,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_opening_is_the_state_of_its_moves),
+        cmocka_unit_test(a_move_gets_its_share_of_the_clock),
         cmocka_unit_test(c_random_bot),
         cmocka_unit_test(python_random_bot),
     };
