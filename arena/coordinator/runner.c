@@ -721,29 +721,24 @@ static void on_bad_hello(runner *r, const uint8_t *id, size_t id_len, const char
     fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", detail);
 }
 
-/* The forfeit of a player whose clock ran out (`had` ms left at its turn). */
-static void out_of_time(runner *r, int pi, const tc_clock *c, int64_t had)
+/* The forfeit of a player whose clock ran out: its clock goes to 0. */
+static void out_of_time(runner *r, int pi, tc_clock *c)
 {
+    int64_t had = c->left_ms; /* at its turn */
+    c->left_ms = 0;
     char tc[TC_TEXT_MAX];
     fault(r, pi, HX_END_TIMEOUT, "out of time: clock 0 ms left (%lld ms at its turn, +%u ms margin; tc %s)",
           (long long)had, r->cfg->margin_ms, tc_format(&c->tc, tc, sizeof tc));
 }
 
-/* Charges the mover's clock with the attempt's ms; the increment (and a new period) when the turn passed. False
- * when the attempt came after its time left and the margin: it forfeited on time. */
-static bool charge_clock(runner *r, slot *s, int pi, int colour, double ms)
+/* Charges the mover's clock with an attempt in time that took ms; the increment (and a new period) when the turn
+ * passed. */
+static void charge_clock(slot *s, int colour, double ms)
 {
     tc_clock *c = &s->clock[colour];
-    int64_t had = c->left_ms;
-    if (ms > (double)had + r->cfg->margin_ms) {
-        c->left_ms = 0;
-        out_of_time(r, pi, c, had);
-        return false;
-    }
     tc_clock_charge(c, ms);
     if (!hx_over(&s->ref.game) && hx_to_move(&s->ref.game) != colour)
         tc_clock_complete(c);
-    return true;
 }
 
 static void on_move(runner *r, int pi)
@@ -767,6 +762,12 @@ static void on_move(runner *r, int pi)
               (unsigned long long)r->in.game, (unsigned long long)s->game.id);
         return;
     }
+    double ms = (clk_now() - s->turn_sent) * 1000.0;
+    tc_clock *clock = s->clocked[colour] ? &s->clock[colour] : NULL;
+    if (clock && ms > (double)clock->left_ms + r->cfg->margin_ms) { /* past its clock and the margin: not played */
+        out_of_time(r, pi, clock);
+        return;
+    }
     int cell = r->in.cell;
     int rc = ref_move(&s->ref, cell, &r->out);
     if (rc < 0) {
@@ -781,11 +782,10 @@ static void on_move(runner *r, int pi)
         return;
     }
     int k = hx_num_attempts(&s->ref.game) - 1; /* the attempt just played */
-    double ms = (clk_now() - s->turn_sent) * 1000.0;
     if (k >= 0 && k < HX_MAX_ATTEMPTS)
         s->think[k] = ms;
-    if (s->clocked[colour] && !charge_clock(r, s, pi, colour, ms))
-        return;
+    if (clock)
+        charge_clock(s, colour, ms);
     if (!send_to(r, pi, &r->out))
         return;
     if (hx_over(&s->ref.game))
@@ -1006,9 +1006,7 @@ static double check_deadlines(runner *r)
             continue;
         int colour = hx_to_move(&s->ref.game), mover = s->proc[colour];
         if (t >= s->deadline && s->clocked[colour] && s->budget_ms < r->cfg->move_ms) {
-            int64_t had = s->clock[colour].left_ms;
-            s->clock[colour].left_ms = 0;
-            out_of_time(r, mover, &s->clock[colour], had);
+            out_of_time(r, mover, &s->clock[colour]);
             continue;
         }
         if (t >= s->deadline) {

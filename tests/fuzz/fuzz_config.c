@@ -89,6 +89,19 @@ static bool good_games(const cfg_games *g, bool any_board_ok)
     return true;
 }
 
+/* A time control as timecontrol.h promises: none (all 0), or in range and written back as it reads. */
+static bool good_tc(const tc_control *tc)
+{
+    if (tc->base_ms == 0)
+        return tc->moves == 0 && tc->inc_ms == 0;
+    if (tc->base_ms > TC_MAX_SECONDS * 1000u || tc->inc_ms > TC_MAX_SECONDS * 1000u || tc->moves < 0 ||
+        tc->moves > TC_MAX_MOVES)
+        return false;
+    char text[TC_TEXT_MAX], why[160];
+    tc_control again;
+    return tc_parse(tc_format(tc, text, sizeof text), &again, why, sizeof why) && memcmp(&again, tc, sizeof *tc) == 0;
+}
+
 static void violated(const char *what)
 {
     fprintf(stderr, "fuzz_config: %s\n", what);
@@ -111,6 +124,8 @@ static void check(const cfg_league *c)
         violated("games per pairing: even, 2 or more");
     if (c->move_ms < 1 || c->move_ms > 86400000)
         violated("move_time_ms");
+    if (!good_tc(&c->time_control))
+        violated("time_control");
     if (c->handshake_ms < 1 || c->handshake_ms > 600000)
         violated("handshake_ms");
     if (c->concurrency < 1 || c->concurrency > 64)
@@ -163,6 +178,8 @@ static void check(const cfg_league *c)
             violated("agent sandbox: the league's unless its own");
         if (a->line < 1)
             violated("agent line");
+        if (!good_tc(&a->time_control) || (!a->has_time_control && a->time_control.base_ms))
+            violated("agent time_control");
     }
     if (c->mode->challenger && !challenger_found)
         violated("a mode with a challenger without its challenger");

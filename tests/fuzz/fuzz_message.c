@@ -43,6 +43,9 @@ static const char *differs(const pm_msg *a, const pm_msg *b)
             return "game_start fields";
         return NULL;
     case PM_TURN:
+        if (a->has_clock != b->has_clock || a->has_opp_clock != b->has_opp_clock || a->clock_ms != b->clock_ms ||
+            a->inc_ms != b->inc_ms || a->moves_to_go != b->moves_to_go || a->opp_clock_ms != b->opp_clock_ms)
+            return "clocks";
         if (a->game != b->game || a->n_events != b->n_events)
             return "game or event count";
         for (int i = 0; i < a->n_events; i++)
