@@ -119,8 +119,10 @@ static const char *const migrations[] = {
     "  sha256 TEXT NOT NULL,"
     "  PRIMARY KEY (agent_id, path)) WITHOUT ROWID;",
     /* 9 -> 10: each player's game clock: its time control and its time left at the end (NULL: none) */
-    "ALTER TABLE games ADD COLUMN black_tc TEXT; ALTER TABLE games ADD COLUMN white_tc TEXT;"
-    "ALTER TABLE games ADD COLUMN black_clock_ms INTEGER; ALTER TABLE games ADD COLUMN white_clock_ms INTEGER;",
+    "ALTER TABLE games ADD COLUMN black_tc TEXT;"
+    "ALTER TABLE games ADD COLUMN white_tc TEXT;"
+    "ALTER TABLE games ADD COLUMN black_clock_ms INTEGER;"
+    "ALTER TABLE games ADD COLUMN white_clock_ms INTEGER;",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
