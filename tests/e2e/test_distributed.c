@@ -47,7 +47,7 @@ static void write_config(const char *name, int games)
     fprintf(f,
             "[league]\nname = sharded\nvariants = classical, abrupt\nboards = 3x3\ngames = %d\nconcurrency = 2\n"
             "[agent random]\ncommand = %s/random\nargs = --seed 1\n[agent r2]\ncommand = %s/random\nargs = --seed 2\n"
-            "[agent bridge]\ncommand = %s/bridge\n",
+            "[agent bridge]\ncommand = %s/bridge\ntime_control = 30+0.5\n",
             games, bin, bin, bin);
     fclose(f);
 }
@@ -61,7 +61,7 @@ static void write_secret(const char *name, const char *hex)
 }
 
 /* Every played game of the database's league by schedule position: variant, board, players, winner, reason,
- * seed and its attempts, one line each (malloc'd). Ids and times are left out: they differ by nature. */
+ * seed, opening, time controls and its attempts, one line each (malloc'd). Ids and times are left out: they differ by nature. */
 static char *games_of(const char *db)
 {
     sqlite3 *d;
@@ -71,7 +71,8 @@ static char *games_of(const char *db)
         sqlite3_prepare_v2(d,
                            "SELECT x.n || ' ' || g.variant || ' ' || g.rows || 'x' || g.cols || ' ' || b.name || ' ' ||"
                            " b.command || ' ' || w.name || ' ' || g.winner || ' ' || g.reason || ' ' || g.seed || ' ' ||"
-                           " g.opening || ':' || (SELECT group_concat(t, ' ') FROM (SELECT a.player || a.cell ||"
+                           " g.opening || ' ' || COALESCE(g.black_tc, '-') || ' ' || COALESCE(g.white_tc, '-') || ':' ||"
+                           " (SELECT group_concat(t, ' ') FROM (SELECT a.player || a.cell ||"
                            " substr(a.outcome, 1, 1) AS t FROM attempts a WHERE a.game_id = g.id ORDER BY a.n))"
                            " FROM schedule x JOIN games g ON g.id = x.game_id JOIN agents b ON b.id = g.black"
                            " JOIN agents w ON w.id = g.white ORDER BY x.n",
@@ -153,6 +154,12 @@ static void shards_merged_equal_one_run(void **state)
     assert_int_equal(db_scalar(path_of("merged.db"), "SELECT count(*) FROM runs"), runs);
     assert_int_equal(db_scalar(path_of("merged.db"), "SELECT count(*) FROM agents"), agents);
     assert_int_equal(db_scalar(path_of("merged.db"), "SELECT count(*) FROM leagues"), 1);
+    /* the clocks came with the games: bridge's time control and time left, nobody else's */
+    assert_true(db_scalar(path_of("merged.db"), "SELECT count(*) FROM games WHERE '30+0.5' IN (black_tc, white_tc)")
+                > 0);
+    assert_int_equal(db_scalar(path_of("merged.db"), "SELECT count(*) FROM games WHERE (black_tc IS NULL) <>"
+                                                     " (black_clock_ms IS NULL) OR (white_tc IS NULL) <>"
+                                                     " (white_clock_ms IS NULL)"), 0);
     assert_int_equal(db_scalar(path_of("merged.db"), "SELECT count(*) FROM attempts"),
                      db_scalar(path_of("one.db"), "SELECT count(*) FROM attempts"));
     free(one);
