@@ -28,8 +28,7 @@ static const char style[] =
     "@media (max-width: 40em) { body { padding: 0.4em; } table { font-size: 0.8em; } }\n"
     "</style>\n";
 
-/* Text or an attribute value, escaped. */
-static void text(FILE *f, const char *s)
+void render_html_text(FILE *f, const char *s)
 {
     for (; *s; s++)
         switch (*s) {
@@ -39,6 +38,11 @@ static void text(FILE *f, const char *s)
         case '"': fputs("&quot;", f); break;
         default: fputc(*s, f);
         }
+}
+
+static void text(FILE *f, const char *s)
+{
+    render_html_text(f, s);
 }
 
 static void anchor(FILE *f, const char *href, const char *label)
