@@ -369,11 +369,188 @@ static void nightly_page_renders_with_every_section(void **state)
     free(dom);
 }
 
+/* ---- the game viewer ---- */
+
+/* Run in the viewer's page after its own script: steps through every attempt with the keys (Home, then → to
+ * the end), then back to the start with the slider (its value and an input event), then End; after each step
+ * it reads the three boards from the DOM (each polygon's data-stone, by data-cell) and the slider's value, and
+ * writes every step as a line "TRUTH BLACK WHITE PLY" into <pre id="walk">, the three walks separated by "--". */
+static const char walker[] =
+    "<script>\n(function () {\n"
+    "function board(b) { var s = [];\n"
+    "  document.querySelectorAll('svg[data-board=' + b + '] polygon[data-cell]').forEach(function (p) {\n"
+    "    s[+p.getAttribute('data-cell')] = p.getAttribute('data-stone'); });\n"
+    "  return s.join(''); }\n"
+    "var slider = document.getElementById('ply');\n"
+    "function read() { return ['truth', 'black', 'white'].map(board).join(' ') + ' ' + slider.value; }\n"
+    "function key(k) { document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })); }\n"
+    "var n = +slider.max, keys = [], back = [];\n"
+    "key('Home'); keys.push(read());\n"
+    "for (var i = 0; i < n; i++) { key('ArrowRight'); keys.push(read()); }\n"
+    "for (var k = n; k >= 0; k--) { slider.value = k; slider.dispatchEvent(new Event('input')); back.push(read()); }\n"
+    "key('End');\n"
+    "var pre = document.createElement('pre'); pre.id = 'walk';\n"
+    "pre.textContent = keys.join('\\n') + '\\n--\\n' + back.reverse().join('\\n') + '\\n--\\n' + read();\n"
+    "document.body.appendChild(pre);\n})();\n</script>\n";
+
+/* One stored game replayed by the engine from the database's own rows (an independent read): after each attempt
+ * k (line k; line 0 the empty board) the true board and both views as the viewer writes them ("TRUTH BLACK WHITE
+ * k"). Returns the number of attempts; lines is malloc'd. */
+static int engine_walk(const char *db, long id, char **lines)
+{
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT variant, rows, cols, swap FROM games WHERE id = %ld", id);
+    assert_int_equal(sqlite3_prepare_v2(d, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    static hx_game g;
+    int v = hx_variant_parse((const char *)sqlite3_column_text(st, 0));
+    assert_true(v >= 0);
+    assert_int_equal(hx_new(&g, (hx_variant)v, sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
+                            sqlite3_column_int(st, 3) ? HX_SWAP_RULE : 0), 0);
+    sqlite3_finalize(st);
+    snprintf(sql, sizeof sql, "SELECT player, cell, outcome FROM attempts WHERE game_id = %ld ORDER BY n", id);
+    assert_int_equal(sqlite3_prepare_v2(d, sql, -1, &st, NULL), SQLITE_OK);
+    size_t cap = 1 << 16, len = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    int n = 0;
+    for (bool more = true; more;) {
+        int cells = hx_cells(&g);
+        assert_true(len + 4 * (size_t)cells + 16 < cap);
+        for (int b = 0; b < 3; b++) {
+            for (int i = 0; i < cells; i++) {
+                int o = b == 0 ? hx_owner(&g, i) : hx_view(&g, b - 1, i);
+                if (b > 0 && o != HX_VIEW_UNKNOWN) /* own or opponent, in absolute colours */
+                    o = (o == HX_VIEW_OWN) == (b == 1) ? 1 : 2;
+                out[len++] = "-bw"[o];
+            }
+            out[len++] = ' ';
+        }
+        len += (size_t)sprintf(out + len, "%d\n", n);
+        more = sqlite3_step(st) == SQLITE_ROW;
+        if (!more)
+            break;
+        const char *player = (const char *)sqlite3_column_text(st, 0), *cell = (const char *)sqlite3_column_text(st, 1);
+        const char *outcome = (const char *)sqlite3_column_text(st, 2);
+        assert_int_equal(hx_to_move(&g), player[0] == 'B' ? HX_BLACK : HX_WHITE);
+        int c = cell_of(&g, cell), r = hx_attempt(&g, c);
+        assert_true(r >= 0);
+        assert_string_equal(hx_outcome_name(r), outcome);
+        n++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    out[len] = '\0';
+    *lines = out;
+    return n;
+}
+
+/* The text of <pre id="walk"> in the DOM, split into its three walks (pointers into dom, NUL-terminated). */
+static void walks(char *dom, char *part[3])
+{
+    char *a = strstr(dom, "<pre id=\"walk\">");
+    if (!a)
+        fail_msg("the walk did not run:\n%.3000s", dom);
+    a += strlen("<pre id=\"walk\">");
+    char *end = strstr(a, "</pre>");
+    assert_non_null(end);
+    *end = '\0';
+    for (int k = 0; k < 3; k++) {
+        part[k] = a;
+        char *sep = strstr(a, "\n--\n");
+        if (k < 2) {
+            assert_non_null(sep);
+            *sep = '\0';
+            a = sep + 4;
+        }
+    }
+}
+
+/* The viewer page of game `id` (arena show --format html), walked in the browser: every step's three boards equal
+ * the engine's replay of the stored transcript, by the keys and by the slider; End shows the last attempt; ?ply=N
+ * opens attempt N. */
+static void walk_game(const char *db, long id)
+{
+    char page[256], walked[256];
+    snprintf(page, sizeof page, "%s/game-%ld.html", tmp, id);
+    snprintf(walked, sizeof walked, "%s/walk-%ld.html", tmp, id);
+    assert_int_equal(sh_run("'%s/arena' show --db '%s' --format html %ld >'%s'", bin, db, id, page), 0);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cat '%s'", page);
+    char *html = sh_output(cmd), *body = strstr(html, "</body>");
+    assert_non_null(body);
+    FILE *f = fopen(walked, "w");
+    assert_non_null(f);
+    fprintf(f, "%.*s%s%s", (int)(body - html), html, walker, body);
+    fclose(f);
+    free(html);
+
+    char *want;
+    int n = engine_walk(db, id, &want);
+    assert_true(n >= 3);
+    char *dom = browser_dump_dom(walked, 1280, 900), *part[3];
+    assert_non_null(dom);
+    walks(dom, part);
+    static const char *const how[] = { "the keys", "the slider" };
+    for (int k = 0; k < 2; k++) {
+        size_t len = strlen(want) - 1; /* without the last newline */
+        if (strlen(part[k]) != len || strncmp(part[k], want, len) != 0)
+            fail_msg("game %ld stepped with %s differs from the engine's replay\nviewer:\n%s\nengine:\n%s", id, how[k],
+                     part[k], want);
+    }
+    const char *last = strrchr(want, '\n');
+    while (last > want && last[-1] != '\n')
+        last--;
+    assert_int_equal(strncmp(part[2], last, strlen(part[2])), 0); /* End: the last attempt */
+    free(dom);
+    free(want);
+
+    /* ?ply=2 in the address opens attempt 2 */
+    char url[300];
+    snprintf(url, sizeof url, "%s?ply=2", page);
+    dom = browser_dump_dom(url, 390, 844);
+    assert_non_null(dom);
+    expect_in("the viewer opened with ?ply=2", dom, "<body data-ply=\"2\">");
+    expect_in("the viewer opened with ?ply=2", dom, "attempt 2 of ");
+    free(dom);
+}
+
+static void game_viewer_steps_through_the_stored_games(void **state)
+{
+    (void)state;
+    BROWSER_OR_SKIP();
+    char cfg[128], db[128], text[2048];
+    snprintf(cfg, sizeof cfg, "%s/viewer.ini", tmp);
+    snprintf(db, sizeof db, "%s/viewer.db", tmp);
+    snprintf(text, sizeof text,
+             "[league]\nname = viewer\nvariants = classical, abrupt\nboards = 4x4\ngames = 6\nopening_stones = 2\n"
+             "[agent random]\ncommand = %s/random\n[agent other]\ncommand = %s/random\nargs = --seed 7\n",
+             bin, bin);
+    write_file(cfg, text);
+    assert_int_equal(sh_run("'%s/arena' league '%s' --db '%s' --logs '%s/logs' --quiet >/dev/null", bin, cfg, db, tmp),
+                     0);
+    /* a game of each family with an attempt on a hidden stone, and the opening */
+    static const char *const pick[] = { "classical' AND a.outcome = 'rejected", "abrupt' AND a.outcome = 'collision" };
+    for (int k = 0; k < 2; k++) {
+        char sql[400];
+        snprintf(sql, sizeof sql, "SELECT coalesce(min(g.id), 0) FROM games g JOIN attempts a ON a.game_id = g.id "
+                                  "WHERE g.opening > 0 AND g.variant = '%s'", pick[k]);
+        long id = db_scalar(db, sql);
+        if (id <= 0)
+            fail_msg("no game for %s", pick[k]);
+        walk_game(db, id);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(heatmap_cells_have_the_colour_of_their_value),
         cmocka_unit_test(nightly_page_renders_with_every_section),
+        cmocka_unit_test(game_viewer_steps_through_the_stored_games),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
