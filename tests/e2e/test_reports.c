@@ -249,7 +249,9 @@ static void nightly_writes_a_self_contained_report(void **state)
     snprintf(path, sizeof path, "%s/2026-11-20/report.md", out);
     char *md = read_file(path);
     static const char *const md_parts[] = { "# Nightly league night (2026-11-20)", "league 1: 12 games, 0 forfeits",
-                                            "## Ratings", "| rank | name | elo |", "## Win matrices",
+                                            "## Warnings\n\nNone.", "## Leaderboards by variant and board",
+                                            "| # | agent | elo | \u00b1 | games | change |", "## Pooled ratings",
+                                            "| rank | name | elo |", "## Win matrices",
                                             "## Head-to-head", "## Time use", "## Repeated games",
                                             "![pooled ratings with 95% intervals](ratings-pooled.svg)",
                                             "(matrix-hex-3x3.svg)" };
@@ -461,7 +463,11 @@ static void unsandboxed_agents_are_named_in_every_report(void **state)
     assert_non_null(second);
     expect("report.md's win matrices", second, "\n\n" OFF_RANDOM "\n", true);
     *second = '\0';
-    expect("report.md's ratings", strstr(text, "## Ratings"), "\n\n" OFF_RANDOM "\n", true);
+    assert_non_null(strstr(text, "## Pooled ratings"));
+    expect("report.md's ratings", strstr(text, "## Pooled ratings"), "\n\n" OFF_RANDOM "\n", true);
+    assert_non_null(strstr(text, "## Leaderboards by variant and board"));
+    expect("report.md's leaderboards", strstr(text, "## Leaderboards by variant and board"), "\n\n" OFF_RANDOM "\n",
+           true);
     free(text);
     snprintf(path, sizeof path, "%s/2026-11-20/report.html", out);
     text = read_file(path);
