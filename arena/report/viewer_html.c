@@ -47,7 +47,7 @@ static const char style[] =
     "svg.board .mark.flash { stroke: #ff8f00; stroke-dasharray: 4 3; }\n"
     "svg.board .mark.opening { fill: #c9a227; stroke: none; }\n"
     ".legend { font-size: 0.8em; color: #555; }\n"
-    ".legend span { white-space: nowrap; margin-right: 1em; }\n"
+    ".legend span { display: inline-block; margin-right: 1em; } .when { white-space: nowrap; }\n"
     "@media (max-width: 40em) { body { padding: 0.4em; } .boards figure { flex-basis: 100%; } }\n"
     "</style>\n";
 
@@ -275,8 +275,9 @@ static void header(const gv_game *g, FILE *f)
         fputs("</span>", f);
     }
     if (g->started[0]) {
-        fputs("; started ", f);
+        fputs("; started <span class=\"when\">", f);
         render_html_text(f, g->started);
+        fputs("</span>", f);
     }
     fputs(".</p>\n</header>\n", f);
 }

@@ -615,13 +615,23 @@ static void walk_game(const char *db, long id)
     free(dom);
     free(want);
 
-    /* ?ply=2 in the address opens attempt 2 */
-    char url[300];
-    snprintf(url, sizeof url, "%s?ply=2", page);
-    dom = browser_dump_dom(url, 390, 844);
+    /* on a phone, from ?ply=2 in the address: attempt 2 shown, and the page does not scroll sideways */
+    char harness[300], src[64];
+    snprintf(harness, sizeof harness, "%s/phone-%ld.html", tmp, id);
+    snprintf(src, sizeof src, "game-%ld.html?ply=2", id);
+    assert_int_equal(browser_phone_page(harness, src, 390, 844,
+                                        "var pre = document.createElement('pre'); pre.id = 'viewer-phone';\n"
+                                        "pre.textContent = 'ply ' + d.body.getAttribute('data-ply') + '; ' +\n"
+                                        "  d.getElementById('where').textContent + '; slider ' +\n"
+                                        "  d.getElementById('ply').value + '; overflow ' +\n"
+                                        "  Math.max(0, d.documentElement.scrollWidth - w.innerWidth);\n"
+                                        "document.body.appendChild(pre);"),
+                     0);
+    dom = browser_dump_dom(harness, 800, 900);
     assert_non_null(dom);
-    expect_in("the viewer opened with ?ply=2", dom, "<body data-ply=\"2\">");
-    expect_in("the viewer opened with ?ply=2", dom, "attempt 2 of ");
+    char expected[120];
+    snprintf(expected, sizeof expected, "ply 2; attempt 2 of %d; slider 2; overflow 0", n);
+    assert_string_equal(pre_text(dom, "viewer-phone"), expected);
     free(dom);
 }
 
