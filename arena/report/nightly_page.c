@@ -386,13 +386,13 @@ static void variants_section(ng_night *p, doc *d, tb_table *full)
             figure_and_table(p, d, g, "ratings-", "ratings", &full[g]);
 }
 
-/* One group's leaderboard: rank, agent, elo, ±, games and the change since the previous night's fit y of the same
+/* One group's leaderboard: rank, agent, elo, +- (the 95% interval's half-width), games and the change since the previous night's fit y of the same
  * group (have_y), "new" for an agent it did not rate. */
 static void leaderboard(ng_night *p, doc *d, int g, const st_selection *x, const st_selection *y, bool have_y)
 {
     tb_table t;
     tb_init(&t, p->r->groups[g].name, 8);
-    static const char *const head[] = { "#", "agent", "elo", "\u00b1", "games", "change", "change_elo", "z" };
+    static const char *const head[] = { "rank", "agent", "elo", "+-", "games", "change", "change_elo", "z" };
     static const char *const csv[] = { "rank", "name", "elo", "plus_minus", "games", "change", "change_elo", "z" };
     for (int c = 0; c < 8; c++) {
         tb_column(&t, c, head[c], c != 1 && c != 5);
@@ -435,13 +435,13 @@ static void leaderboards_section(ng_night *p, doc *d, tb_table *full)
     st_report *r = p->r;
     doc_section_add(d, "leaderboards", "Leaderboards by variant and board", "leaderboards");
     if (p->have_prev)
-        doc_para(d, "note", "Each variant and board fitted on its own games; \u00b1 the half-width of the 95%% interval "
+        doc_para(d, "note", "Each variant and board fitted on its own games; +- is the half-width of the 95%% interval "
                         "(%d bootstrap resamples). Change: against the same variant and board of league %lld (night "
                         "%s), \u00b1 the 95%% interval of the difference of the two estimates, significant when "
                         "|z| > 1.96.",
                  p->bootstrap, (long long)p->prev, p->pr->leagues[0].night[0] ? p->pr->leagues[0].night : "?");
     else
-        doc_para(d, "note", "Each variant and board fitted on its own games; \u00b1 the half-width of the 95%% interval "
+        doc_para(d, "note", "Each variant and board fitted on its own games; +- is the half-width of the 95%% interval "
                         "(%d bootstrap resamples). No earlier league named '%s' has games: no change to show.",
                  p->bootstrap, p->facts.name);
     for (int g = 0; g < r->n_groups; g++) {

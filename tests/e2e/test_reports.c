@@ -250,7 +250,7 @@ static void nightly_writes_a_self_contained_report(void **state)
     char *md = read_file(path);
     static const char *const md_parts[] = { "# Nightly league night (2026-11-20)", "league 1: 12 games, 0 forfeits",
                                             "## Warnings\n\nNone.", "## Leaderboards by variant and board",
-                                            "| # | agent | elo | \u00b1 | games | change |", "## Pooled ratings",
+                                            "| rank | agent | elo | +- | games | change |", "## Pooled ratings",
                                             "| rank | name | elo |", "## Win matrices",
                                             "## Head-to-head", "## Time use", "## Repeated games",
                                             "![pooled ratings with 95% intervals](ratings-pooled.svg)",
