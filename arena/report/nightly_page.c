@@ -510,6 +510,14 @@ static void forfeits_section(ng_night *p, doc *d)
         for (int q = 1; q < HX_END_COUNT; q++)
             tb_set(&t, 1 + q, "%ld", a->forfeits[q]);
         tb_set(&t, 1 + HX_END_COUNT, "%s", a->detail);
+        long long game = 0;
+        char page[64], path[PATH_MAX + 100];
+        if (sscanf(a->detail, "game %lld:", &game) == 1) { /* the game viewer's page, when the report wrote it */
+            snprintf(page, sizeof page, "games/game-%lld.html", game);
+            snprintf(path, sizeof path, "%s/%s", p->out, page);
+            if (access(path, R_OK) == 0)
+                tb_link(&t, 1 + HX_END_COUNT, page);
+        }
     }
     if (t.rows)
         doc_table(d, &t);

@@ -391,6 +391,7 @@ static void sections_hold_their_content(const char *dom)
         { "history", "<img src=\"history.svg\"" },
         { "forfeits", "<a href=\"logs/league-nightly-quitter-" },
         { "forfeits", "<td>quitter</td>" },
+        { "forfeits", "<a href=\"games/game-" }, /* the latest forfeit's game, in the game viewer */
         { "time-use", "<th class=\"num\">median</th>" },
         { "repeats", "repeat an earlier game" },
     };
@@ -435,6 +436,16 @@ static void nightly_page_renders_with_every_section(void **state)
     char *dom = browser_dump_dom(page, 1280, 900);
     assert_non_null(dom);
     sections_hold_their_content(dom);
+    /* the forfeited game's page: the viewer, at its last attempt */
+    const char *link = strstr(dom, "<a href=\"games/game-");
+    assert_non_null(link);
+    char game[600];
+    snprintf(game, sizeof game, "%s/2026-11-21/%.*s", nights, (int)(strchr(link + 9, '"') - link - 9), link + 9);
+    char *viewer = browser_dump_dom(game, 1280, 900);
+    assert_non_null(viewer);
+    expect_in(game, viewer, "<svg class=\"board\" data-board=\"truth\"");
+    expect_in(game, viewer, "by forfeit: crash");
+    free(viewer);
     /* every image and link on the page is a file next to it (or a section, or the index above) */
     for (const char *p = dom; (p = strstr(p, " src=\"")) != NULL; p++) {
         char ref[200], file[600];
