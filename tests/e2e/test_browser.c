@@ -1,8 +1,12 @@
 /* tests/e2e/test_browser.c — the reports as a reader sees them, in a real browser (headless Chromium,
  * tests/browser.h): the nightly page of a small league of two nights renders (a screenshot that is not blank,
- * on a desktop and on a phone, with the heatmaps' colours on it) and its DOM has every section with its
- * content; a win-matrix SVG shows each cell in the colour of its value, with no smoothing — checked against a
- * heatmap drawn `with image`, which browsers smooth, so that the check is seen to fail where it must. */
+ * on a desktop and on a phone, with the heatmaps' colours on it), its DOM has every section in the morning
+ * summary's order with its content (warnings naming agent and cause, leaderboards with their change, folded
+ * settings and agents, shortened hashes), and on a phone's first screen nothing scrolls sideways and no name is
+ * broken; a win-matrix SVG shows each cell in the colour of its value, with no smoothing — checked against a
+ * heatmap drawn `with image`, which browsers smooth, so that the check is seen to fail where it must; the game
+ * viewer of a stored classical and abrupt game, stepped through with the keys and the slider, shows at every
+ * attempt the three boards of the engine's replay of the stored transcript. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
