@@ -388,7 +388,8 @@ static void variants_section(ng_night *p, doc *d, tb_table *full)
 
 /* One group's leaderboard: rank, agent, elo, +- (the 95% interval's half-width), games and the change since the previous night's fit y of the same
  * group (have_y), "new" for an agent it did not rate. */
-static void leaderboard(ng_night *p, doc *d, int g, const st_selection *x, const st_selection *y, bool have_y)
+static void leaderboard(ng_night *p, tb_table *out, int g, const st_selection *x, const st_selection *y, bool have_y,
+                        char *sig, size_t siglen)
 {
     tb_table t;
     tb_init(&t, p->r->groups[g].name, 8);
@@ -423,9 +424,14 @@ static void leaderboard(ng_night *p, doc *d, int g, const st_selection *x, const
         tb_set(&t, 5, "%s", text);
         tb_set_real(&t, 6, x->f.elo[i] - y->f.elo[j], 0);
         tb_set_real(&t, 7, z, 2);
+        size_t len = strlen(sig);
+        const char *verdict = strstr(text, " (");
+        if (fabs(z) > Z95 && verdict && len + 200 < siglen) /* "bridge on abrupt 3x3 (-474 ± 362)" */
+            snprintf(sig + len, siglen - len, "%s%s on %s (%.*s)", len ? "; " : "", p->r->players[i].name,
+                     p->r->groups[g].name, (int)(verdict - text), text);
     }
     t.caveat = &p->r->caveat;
-    doc_table(d, &t);
+    *out = t;
 }
 
 /* A leaderboard per variant and board, each fitted on its own games, with the change since the previous night;
@@ -444,18 +450,29 @@ static void leaderboards_section(ng_night *p, doc *d, tb_table *full)
         doc_para(d, "note", "Each variant and board fitted on its own games; +- is the half-width of the 95%% interval "
                         "(%d bootstrap resamples). No earlier league named '%s' has games: no change to show.",
                  p->bootstrap, p->facts.name);
+    tb_table *boards = die_check(p->cmd, calloc(ST_MAX_GROUPS, sizeof *boards));
+    static char sig[2000];
+    sig[0] = '\0';
     for (int g = 0; g < r->n_groups; g++) {
         static st_selection x, y;
         if (!st_fit(r, g, -1, &x))
             continue;
         bool have_y = prev_fit(p, g, &y);
-        leaderboard(p, d, g, &x, &y, have_y);
+        leaderboard(p, &boards[g], g, &x, &y, have_y, sig, sizeof sig);
         st_ratings_table(r, g, &x, &full[g]);
         full[g].caveat = &r->caveat;
         if (have_y)
             st_selection_free(&y);
         st_selection_free(&x);
     }
+    if (p->have_prev && sig[0])
+        doc_para(d, NULL, "Significant changes since the previous night: %s.", sig);
+    else if (p->have_prev)
+        doc_para(d, NULL, "No change since the previous night is significant.");
+    for (int g = 0; g < r->n_groups; g++)
+        if (boards[g].cols)
+            doc_table(d, &boards[g]);
+    free(boards);
 }
 
 /* A warning per agent that forfeited: "pone forfeited 50 of 120 games: timeout 48, illegal 2 (latest: ...)". */
@@ -613,6 +630,7 @@ static void repeats_section(ng_night *p, doc *d)
     for (int c = 0; c < 7; c++)
         tb_column(&t, c, head[c], c >= 4);
     long flagged = 0;
+    char names[600] = "";
     for (int i = 0; i < n;) {
         int j = i, distinct = 0;
         for (; j < n && k[j].variant == k[i].variant && k[j].rows == k[i].rows && k[j].cols == k[i].cols &&
@@ -630,14 +648,17 @@ static void repeats_section(ng_night *p, doc *d)
             tb_set(&t, 4, "%d", games);
             tb_set(&t, 5, "%d", distinct);
             tb_set_real(&t, 6, 100.0 * rep / games, 1);
-            flagged += (double)rep / games > REPEAT_WARN;
+            if ((double)rep / games > REPEAT_WARN && flagged++ < 3) /* the warning names the first three */
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s against %s on %s %dx%d",
+                         names[0] ? "; " : "", k[i].black, k[i].white, hx_variant_name((hx_variant)k[i].variant),
+                         k[i].rows, k[i].cols);
         }
         i = j;
     }
     if (flagged)
-        doc_warn(d, "%ld pairing%s repeated more than %.0f%% of their games move for move (%ld of %d games repeat an "
-                "earlier one): the results count those games more than once; use openings (docs/leagues.md)",
-             flagged, flagged == 1 ? "" : "s", 100 * REPEAT_WARN, p->repeated, n);
+        doc_warn(d, "%ld pairing%s repeated more than %.0f%% of their games move for move (%s%s; %ld of %d games "
+                "repeat an earlier one): the results count those games more than once; use openings (docs/leagues.md)",
+             flagged, flagged == 1 ? "" : "s", 100 * REPEAT_WARN, names, flagged > 3 ? "; ..." : "", p->repeated, n);
     doc_section_add(d, "repeats", "Repeated games", "repeats");
     doc_para(d, NULL, "%ld of %d games repeat an earlier game of the same pairing move for move (agents named by their "
                   "config sections).",

@@ -375,6 +375,7 @@ static void sections_hold_their_content(const char *dom)
         { "leaderboards", "<caption>abrupt 3x3</caption>" },
         { "leaderboards", "<caption>classical 3x3</caption>" },
         { "leaderboards", "significant)</td>" }, /* the change since the first night, and whether it is significant */
+        { "leaderboards", " since the previous night" }, /* the significant changes named, or none */
         { "ratings", "did not all play the same variants and boards (pone: 1 of 2" }, /* pone: classical only */
         { "settings", "<details class=\"section\"><summary><h2>Run settings</h2></summary>" },
         { "agents", "<details class=\"section\"><summary><h2>Agents</h2></summary>" },
