@@ -1,5 +1,6 @@
 /* arena/cli/cmd_games.c — `arena games` (list stored games, with filters) and `arena show` (replay one stored
- * game through the rules engine, printing both players' views after each attempt). */
+ * game through the rules engine, printing both players' views after each attempt, or writing the game viewer's
+ * page, viewer.h). */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,8 +13,9 @@
 #include "json.h"
 #include "query.h"
 #include "store.h"
+#include "viewer.h"
 
-typedef enum { OUT_TEXT, OUT_JSON, OUT_CSV } out_format;
+typedef enum { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_HTML } out_format;
 
 static const char games_help[] =
     "usage: arena games [--db PATH] [FILTERS] [--limit N] [--format text|json|csv]\n\n"
@@ -33,7 +35,7 @@ static const char games_help[] =
     "Exit status: 0 done (also when nothing matches), 1 database error, 2 bad input.\n";
 
 static const char show_help[] =
-    "usage: arena show [--db PATH] [--json | --format text|json] GAME\n\n"
+    "usage: arena show [--db PATH] [--json | --format text|json|html] [--ply N] GAME\n\n"
     "Replays stored game GAME (its id from 'arena games') through the rules engine and prints, after each\n"
     "attempt, the attempt and both players' views ('.' unknown to that player); the opening's attempts,\n"
     "which the referee played before the players moved, are marked (opening). A game played with clocks has\n"
@@ -46,10 +48,16 @@ static const char show_help[] =
     "                      the end; null for a player without a clock),\n"
     "                      \"attempts\":[{\"n\",\"player\",\"cell\",\"outcome\",\"ms\",\n"
     "                      \"views\":{\"B\":[rows],\"W\":[rows]}}...]}; ms: the mover's thinking time in\n"
-    "                      milliseconds (null for the opening's attempts and games of older arenas)\n\n"
+    "                      milliseconds (null for the opening's attempts and games of older arenas)\n"
+    "  --format html       the game viewer: one self-contained page (no network) with the true board beside\n"
+    "                      Black's and White's views as hex boards, a slider and keys (left/right, Home/End)\n"
+    "                      over the attempts, rejections and collisions marked, the opening marked, noisy and\n"
+    "                      flash reports and thinking times shown; ?ply=N in its address opens attempt N\n"
+    "  --ply N             the attempt the page opens at (default 0, before the first)\n\n"
     "Exit status: 0 done, 1 database error or a transcript the rules do not accept, 2 bad input or no such\n"
     "game.\n";
 
+/* text, json, and csv (games) or html (show). */
 static out_format parse_format(const char *cmd, const char *v, bool csv)
 {
     if (strcmp(v, "text") == 0)
@@ -58,7 +66,9 @@ static out_format parse_format(const char *cmd, const char *v, bool csv)
         return OUT_JSON;
     if (csv && strcmp(v, "csv") == 0)
         return OUT_CSV;
-    cli_usage_error(cmd, "--format '%s': expected %s", v, csv ? "text, json or csv" : "text or json");
+    if (!csv && strcmp(v, "html") == 0)
+        return OUT_HTML;
+    cli_usage_error(cmd, "--format '%s': expected %s", v, csv ? "text, json or csv" : "text, json or html");
 }
 
 static void csv_str(const char *s)
@@ -245,26 +255,29 @@ static void print_head(const game_head *h, int64_t id, hx_variant v, int rows, i
     }
 }
 
-int cmd_show(int argc, char **argv)
+/* The game viewer's page of game `id` on stdout. */
+static int show_html(store_db *s, const char *db, int64_t id, int ply)
 {
-    static const struct option options[] = { CLI_DB_OPTIONS, { 0, 0, 0, 0 } };
-    const char *db = STORE_DEFAULT_PATH;
-    out_format fmt = OUT_TEXT;
-    for (int c; (c = cli_getopt("show", argc, argv, options)) != -1;) {
-        if (c == CLI_O_DB)
-            db = optarg;
-        else if (c == CLI_O_FORMAT)
-            fmt = parse_format("show", optarg, false);
-        else if (c == CLI_O_JSON)
-            fmt = OUT_JSON;
-        else if (c == CLI_O_HELP)
-            return fputs(show_help, stdout), CLI_OK;
+    gv_game g;
+    char err[300];
+    int rc = gv_build(s, id, &g, err, sizeof err);
+    if (rc != GV_OK) {
+        gv_free(&g);
+        if (rc == GV_NO_GAME)
+            cli_usage_error("show", "%s: %s", db, err);
+        cli_fail("show", "%s: %s", db, err);
     }
-    if (argc - optind != 1)
-        cli_usage_error("show", "expected one game id (see 'arena games')");
-    int64_t id = (int64_t)cli_count("show", "GAME", argv[optind], 1, INT64_MAX);
+    gv_write_html(&g, ply, stdout);
+    gv_free(&g);
+    store_close(s);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        cli_fail("show", "cannot write the page (disk full?)");
+    return CLI_OK;
+}
 
-    store_db *s = cli_open_db("show", db);
+/* Game `id` as text or JSON on stdout: each attempt replayed, with both views after it. */
+static int show_text(store_db *s, const char *db, int64_t id, out_format fmt)
+{
     store_games *q = store_query(s, &(store_filter){ .game = id });
     if (!q)
         cli_fail("show", "%s: %s", db, store_error(s));
@@ -325,4 +338,33 @@ int cmd_show(int argc, char **argv)
     }
     store_close(s);
     return CLI_OK;
+}
+
+int cmd_show(int argc, char **argv)
+{
+    enum { O_PLY = CLI_O_OWN };
+    static const struct option options[] = { CLI_DB_OPTIONS, { "ply", required_argument, 0, O_PLY }, { 0, 0, 0, 0 } };
+    const char *db = STORE_DEFAULT_PATH;
+    out_format fmt = OUT_TEXT;
+    int ply = 0;
+    for (int c; (c = cli_getopt("show", argc, argv, options)) != -1;) {
+        if (c == CLI_O_DB)
+            db = optarg;
+        else if (c == CLI_O_FORMAT)
+            fmt = parse_format("show", optarg, false);
+        else if (c == CLI_O_JSON)
+            fmt = OUT_JSON;
+        else if (c == O_PLY)
+            ply = (int)cli_count("show", "--ply", optarg, 0, HX_MAX_ATTEMPTS);
+        else if (c == CLI_O_HELP)
+            return fputs(show_help, stdout), CLI_OK;
+    }
+    if (argc - optind != 1)
+        cli_usage_error("show", "expected one game id (see 'arena games')");
+    int64_t id = (int64_t)cli_count("show", "GAME", argv[optind], 1, INT64_MAX);
+
+    store_db *s = cli_open_db("show", db);
+    if (fmt == OUT_HTML)
+        return show_html(s, db, id, ply);
+    return show_text(s, db, id, fmt);
 }

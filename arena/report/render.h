@@ -21,6 +21,9 @@ void render_md(const doc *d, FILE *f);
  * and a <footer>. Every text and attribute is escaped. */
 void render_html(const doc *d, FILE *f);
 
+/* Text or an attribute value for HTML, escaped (< > & "), as render_html writes every text. */
+void render_html_text(FILE *f, const char *s);
+
 /* One JSON object: the facts as members (numbers or strings), "sections": an object of each section's id to
  * the array of its tables (tabulate's JSON objects), "warnings" (strings) and "files" (strings); then a
  * newline. Valid JSON for any text. */
