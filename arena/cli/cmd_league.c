@@ -192,6 +192,10 @@ int cmd_league(int argc, char **argv)
                 m->scheduled, m->to_play, m->shards ? " in this shard" : "", m->resumed ? " (resuming)" : "");
     ss_callbacks cb = { .every = l.every, .quiet = l.quiet };
     rn_status st = ss_run(s, &cb, err, sizeof err);
+    if (st == RN_REFUSED) { /* an agent refused at its hello (protocol 1 for openings): bad input */
+        ss_close(s);
+        cli_usage_error("league", "%s", err);
+    }
     m = ss_summary_of(s);
     if (l.fmt == CLI_JSON)
         print_json(s, m);

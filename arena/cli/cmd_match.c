@@ -29,8 +29,16 @@ static const char help[] =
     "  --variant V          hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
     "  --board RxC          rows x columns, each from 2 to 19\n"
     "  --swap               hex only, square boards: White may answer the first move with 'swap'\n"
-    "  --opening CELLS      play every game from this opening, e.g. a1,b2: stones placed alternately by Black\n"
-    "                       and White, Black first, as the game's first attempts (docs/protocol.md \"Openings\")\n"
+    "  --openings random|none|FILE  the openings game pairs start from, as in a league (default random:\n"
+    "                       balanced random openings of --opening-stones stones from --seed; none: the empty\n"
+    "                       board; FILE: a suite file, docs/leagues.md); game pair i (games 2i+1 and 2i+2,\n"
+    "                       colours reversed) plays opening i\n"
+    "  --opening-stones N   stones of a random opening (default 2, as a league's; 0: the empty board)\n"
+    "  --opening CELLS      play every game from this opening instead, e.g. a1,b2: stones placed alternately by\n"
+    "                       Black and White, Black first, as the game's first attempts (docs/protocol.md)\n"
+    "  --openings-compat refuse|replay  a bot that speaks protocol 1 (which never read openings): refused\n"
+    "                       before the first game (default; exit 2), or its openings replayed to it\n"
+    "                       (docs/protocol.md#changes)\n"
     "  --games N            number of games (default 2)\n"
     "  --move-time MS       wall-clock budget per attempt, milliseconds (default 1000)\n"
     "  --margin MS          grace added to the budget before a move is late (default 50)\n"
@@ -69,7 +77,7 @@ static const char help[] =
     "  --format text|json   the same as --json for json\n"
     "  --max-forfeit-rate R exit with status 4 when a bot forfeited more than this share (0 to 1) of its games\n\n"
     "Exit status: 0 all games played, 1 failure (a bot refused the variant, database error), 2 bad input\n"
-    "(options, a bot's executable not found), 4 all games played, but a bot forfeited more than\n"
+    "(options, a bot's executable not found, a bot that speaks protocol 1 refused for openings), 4 all games played, but a bot forfeited more than\n"
     "--max-forfeit-rate of them, 128+signal when interrupted (games already played are kept).\n";
 
 typedef struct {
@@ -180,7 +188,8 @@ static void print_json(const ss_summary *m)
 }
 
 enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES,
-       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS, O_PIN_FILE, O_DEBUG };
+       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS, O_PIN_FILE, O_DEBUG,
+       O_OPENINGS, O_OPENING_STONES, O_COMPAT };
 
 /* One option of the match's own (not the shared game options) into m. */
 static void match_option(match_cli *m, int c, char *arg)
@@ -225,6 +234,13 @@ static void match_option(match_cli *m, int c, char *arg)
         break;
     case O_NETWORK: m->network = true; break;
     case O_OPENING: m->opening = arg; break;
+    case O_OPENINGS: o->openings = arg; break;
+    case O_OPENING_STONES: o->opening_stones = (int)cli_count("match", "--opening-stones", arg, 0, 32); break;
+    case O_COMPAT:
+        if (strcmp(arg, "refuse") != 0 && strcmp(arg, "replay") != 0)
+            cli_usage_error("match", "--openings-compat %s: expected refuse or replay", arg);
+        o->openings_replay = strcmp(arg, "replay") == 0;
+        break;
     case O_RESTART:
         if (strcmp(arg, "forfeit") != 0 && strcmp(arg, "game") != 0)
             cli_usage_error("match", "--restart %s: expected forfeit or game", arg);
@@ -267,6 +283,8 @@ static void parse_options(int argc, char **argv, match_cli *m)
         { "pin-key", required_argument, 0, O_PIN },         { "sandbox", required_argument, 0, O_SANDBOX },
         { "network", no_argument, 0, O_NETWORK },           { "env", required_argument, 0, O_ENV },
         { "restart", required_argument, 0, O_RESTART },     { "opening", required_argument, 0, O_OPENING },
+        { "openings", required_argument, 0, O_OPENINGS },   { "opening-stones", required_argument, 0, O_OPENING_STONES },
+        { "openings-compat", required_argument, 0, O_COMPAT },
         { "pids", required_argument, 0, O_PIDS },           { "tmp-mb", required_argument, 0, O_TMP },
         { "log-mb", required_argument, 0, O_LOG },          { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
         { "pin-key-file", required_argument, 0, O_PIN_FILE }, { "debug", no_argument, 0, O_DEBUG },
@@ -324,7 +342,7 @@ int cmd_match(int argc, char **argv)
     static match_cli m;
     memset(&m, 0, sizeof m);
     m.o = (ss_match_opts){ .games = 2, .move_ms = 1000, .margin_ms = 50, .handshake_ms = 5000, .seed = 1,
-                           .concurrency = 1, .db = STORE_DEFAULT_PATH, .logs = "results/logs" };
+                           .opening_stones = 2, .concurrency = 1, .db = STORE_DEFAULT_PATH, .logs = "results/logs" };
     for (int i = 0; i < 6; i++)
         m.limit[i] = -1;
     m.sandbox = true;
@@ -346,6 +364,10 @@ int cmd_match(int argc, char **argv)
     }
     ss_callbacks cb = { .quiet = m.quiet };
     rn_status st = ss_run(s, &cb, err, sizeof err);
+    if (st == RN_REFUSED) { /* a bot refused at its hello (protocol 1 for openings): bad input, no game played */
+        ss_close(s);
+        cli_usage_error("match", "%s", err);
+    }
     const ss_summary *sum = ss_summary_of(s);
     if (m.game.format == CLI_JSON)
         print_json(sum);

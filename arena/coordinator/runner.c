@@ -47,6 +47,7 @@ typedef struct {
     bl_log *out;               /* started here: its output's pipe into `log` (held in runner.outs until reaped) */
     int host;                  /* the agent host that runs it (runner.hosts), -1: started here */
     bool asked;                /* on a host: the host was asked to start it */
+    int protocol;              /* the version its hello named (PM_VERSION_MIN..PM_VERSION) */
 } proc;
 
 /* An agent host (`arena host`) of the config: its key, and its control connection once it said hello. */
@@ -105,7 +106,7 @@ typedef struct {
     int serial;                /* processes started so far */
     pm_msg *greeting;          /* per agent: its first hello */
     bool *greeted;
-    bool exhausted, failed;
+    bool exhausted, failed, refused; /* refused: an agent refused at its hello (RN_REFUSED) */
     int k;                     /* slots */
     uint8_t seed_key[SEEDS_KEY_BYTES]; /* players' seeds derive from the game's with it (cfg->seed_key, or drawn) */
     char last_fault[PM_MAX_STRING + 32];
@@ -467,10 +468,11 @@ static void end_game(runner *r, int si, int winner, hx_end_reason reason, const 
     if (!s->started)
         memcpy(s->started_at, finished, sizeof finished);
     if (s->started) {
-        ref_end(&s->ref, winner, reason, detail, &r->out);
-        pm_msg end = r->out;
+        static pm_msg end;
+        ref_end(&s->ref, winner, reason, detail, &end);
         for (int c = 0; c < 2; c++) {
             proc *p = &r->procs[s->proc[c]];
+            ref_tail(&s->ref, c, &end); /* protocol 2: with what it was not yet told */
             if (p->state == P_PLAYING && p->slot == si)
                 send_raw(r, p, &end);
         }
@@ -564,6 +566,8 @@ static void try_start(runner *r, int si)
              s->game.flags & HX_SWAP_RULE ? " with the swap rule" : "");
         return;
     }
+    for (int c = 0; c < 2; c++)
+        ref_speaks(&s->ref, c, r->procs[s->proc[c]].protocol);
     char why[160];
     if (s->game.opening_len > 0 && ref_opening(&s->ref, s->game.opening, s->game.opening_len, why, sizeof why) != 0) {
         fail(r, "game %llu: bad opening: %s", (unsigned long long)s->game.id, why);
@@ -580,6 +584,10 @@ static void try_start(runner *r, int si)
         ref_game_start(&s->ref, c, r->cfg->move_ms, seeds_player(r->seed_key, s->game.seed, c), &r->out);
         if (!send_to(r, s->proc[c], &r->out))
             return;
+        static pm_msg replay[HX_MAX_CELLS]; /* protocol 1: its opening stones as results (referee.h) */
+        for (int i = 0, n = ref_replay(&s->ref, c, replay); i < n; i++)
+            if (!send_to(r, s->proc[c], &replay[i]))
+                return;
     }
     next_turn(r, s);
 }
@@ -644,11 +652,23 @@ static void on_hello(runner *r, const uint8_t *id, size_t id_len)
     proc *p = &r->procs[pi];
     memcpy(p->id, id, id_len);
     p->id_len = id_len;
-    if (r->in.protocol != PM_VERSION) {
+    if (r->in.protocol < PM_VERSION_MIN || r->in.protocol > PM_VERSION) {
         char why[96];
-        snprintf(why, sizeof why, "speaks protocol %d; this arena speaks %d", r->in.protocol, PM_VERSION);
+        snprintf(why, sizeof why, "speaks protocol %d; this arena speaks %d to %d", r->in.protocol, PM_VERSION_MIN,
+                 PM_VERSION);
         send_error(r, p, why);
         fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", why);
+        return;
+    }
+    p->protocol = r->in.protocol;
+    if (p->protocol < 2 && r->cfg->refuse_v1) { /* before any game of it: nothing of it is played */
+        char why[PM_MAX_STRING + 1];
+        snprintf(why, sizeof why, "agent '%.63s' speaks protocol %d; %.160s", agent_name(r, p), p->protocol,
+                 r->cfg->refuse_v1);
+        send_error(r, p, why);
+        note(p, "refused: %s", why);
+        fail(r, "%s", why);
+        r->refused = true;
         return;
     }
     if (!r->greeted[p->agent]) {
@@ -722,7 +742,7 @@ static void on_move(runner *r, int pi)
     int k = hx_num_attempts(&s->ref.game) - 1; /* the attempt just played */
     if (k >= 0 && k < HX_MAX_ATTEMPTS)
         s->think[k] = (clk_now() - s->turn_sent) * 1000.0;
-    if (!send_to(r, pi, &r->out))
+    if (r->out.type == PM_RESULT && !send_to(r, pi, &r->out)) /* protocol 1; 2: in its next turn or game_end */
         return;
     if (hx_over(&s->ref.game))
         end_game(r, si, hx_winner(&s->ref.game), HX_END_CONNECTED, "");
@@ -1302,8 +1322,8 @@ rn_status rn_run(const rn_config *cfg, char *err, size_t errlen)
             break;
         step(r, next);
     }
-    bool failed = runner_free(r);
-    return failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
+    bool refused = r->refused, failed = runner_free(r);
+    return refused ? RN_REFUSED : failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
 }
 
 rn_status rn_probe(const rn_config *cfg, int agent, pm_msg *hello, char *err, size_t errlen)
@@ -1328,6 +1348,6 @@ rn_status rn_probe(const rn_config *cfg, int agent, pm_msg *hello, char *err, si
         }
         step(r, check_deadlines(r));
     }
-    bool failed = runner_free(r);
-    return failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
+    bool refused = r->refused, failed = runner_free(r);
+    return refused ? RN_REFUSED : failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
 }

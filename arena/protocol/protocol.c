@@ -127,9 +127,8 @@ static void put_game_start(msgpack_packer *pk, const pm_msg *m, bool opening)
     }
 }
 
-static void put_turn(msgpack_packer *pk, const pm_msg *m)
+static void put_events(msgpack_packer *pk, const pm_msg *m)
 {
-    put_key_uint(pk, "game", m->game);
     put_str(pk, "events");
     msgpack_pack_array(pk, (size_t)m->n_events);
     for (int i = 0; i < m->n_events; i++) {
@@ -142,6 +141,12 @@ static void put_turn(msgpack_packer *pk, const pm_msg *m)
     }
 }
 
+static void put_turn(msgpack_packer *pk, const pm_msg *m)
+{
+    put_key_uint(pk, "game", m->game);
+    put_events(pk, m);
+}
+
 static void put_game_end(msgpack_packer *pk, const pm_msg *m)
 {
     put_key_uint(pk, "game", m->game);
@@ -152,6 +157,8 @@ static void put_game_end(msgpack_packer *pk, const pm_msg *m)
     msgpack_pack_array(pk, (size_t)m->n_cells);
     for (int i = 0; i < m->n_cells; i++)
         msgpack_pack_uint8(pk, m->board[i]);
+    if (m->protocol >= 2) /* the events not yet told: the last attempt's outcome among them */
+        put_events(pk, m);
 }
 
 size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
@@ -162,7 +169,8 @@ size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
     msgpack_packer pk;
     msgpack_packer_init(&pk, &f, fixed_write);
     bool opening = m->type == PM_GAME_START && m->n_own + m->n_seen + m->hidden > 0;
-    msgpack_pack_map(&pk, (size_t)entries[m->type] + (opening ? 3 : 0));
+    bool tail = m->type == PM_GAME_END && m->protocol >= 2;
+    msgpack_pack_map(&pk, (size_t)entries[m->type] + (opening ? 3 : 0) + (tail ? 1 : 0));
     put_key_str(&pk, "type", type_names[m->type]);
     switch (m->type) {
     case PM_HELLO: put_hello(&pk, m); break;
@@ -497,9 +505,8 @@ static void read_game_start(reader *r, pm_msg *m)
         read_opening(r, m);
 }
 
-static void read_turn(reader *r, pm_msg *m)
+static void read_events(reader *r, pm_msg *m)
 {
-    m->game = get_uint(r, "game", UINT64_MAX);
     const msgpack_object_array *a = get_array(r, "events");
     if (a && a->size > HX_MAX_EVENTS)
         fail(r, "key 'events': at most %d entries", HX_MAX_EVENTS);
@@ -537,6 +544,12 @@ static void read_turn(reader *r, pm_msg *m)
         m->events[m->n_events].cell = cell;
         m->n_events++;
     }
+}
+
+static void read_turn(reader *r, pm_msg *m)
+{
+    m->game = get_uint(r, "game", UINT64_MAX);
+    read_events(r, m);
 }
 
 int pm_decode(const uint8_t *data, size_t len, pm_msg *m, char *why, size_t whylen)
@@ -605,6 +618,8 @@ int pm_decode(const uint8_t *data, size_t len, pm_msg *m, char *why, size_t whyl
                 else
                     m->board[m->n_cells++] = (uint8_t)a->ptr[i].via.u64;
             }
+            if (!r.failed && lookup(&r, "events")) /* protocol 2: what the player was told since its last turn */
+                m->protocol = 2, read_events(&r, m);
             break;
         }
         case PM_PING:
