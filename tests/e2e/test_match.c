@@ -527,6 +527,39 @@ static void games_from_an_opening(void **state)
     }
 }
 
+/* arena match plays from the league's default openings (random, 2 stones): a bot written for protocol 1 is refused
+ * before the first game, with one line naming it, its version and the fix, exit 2, and no game stored; from the empty
+ * board (--openings none) or with --openings-compat replay it plays every game without a forfeit. */
+static void a_protocol_1_bot_needs_replay_for_openings(void **state)
+{
+    (void)state;
+    setup_paths();
+    char db[128], sql[256];
+    snprintf(db, sizeof db, "%s/v1.db", tmp);
+    static const char *const options[] = { "", "--openings none", "--openings-compat replay --opening-stones 4" };
+    for (int i = 0; i < 3; i++) {
+        int rc = run(out, sizeof out,
+                     "%s/arena match --variant classical --board 4x4 --games 20 --db %s --logs %s/logs --json --quiet "
+                     "%s 'name=oldbot %s/misbehave --protocol 1' '%s/random' 2>&1",
+                     bin, db, tmp, options[i], agents, bin);
+        if (i == 0) {
+            const char *want = "arena match: agent 'oldbot' speaks protocol 1; this match plays from openings, which "
+                               "needs protocol 2: update the bot (docs/protocol.md#changes), or pass --openings-compat "
+                               "replay (or --openings none)\n";
+            if (rc != 2 || strcmp(out, want) != 0)
+                fail_msg("expected exit 2 and one line, got %d: %s", rc, out);
+            assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 0);
+            continue;
+        }
+        if (rc != 0)
+            fail_msg("%s: exit %d: %s", options[i], rc, out);
+        long run_id = json_int(out, NULL, "run");
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND reason = 'connected'"
+                 " AND opening = %d", run_id, i == 1 ? 0 : 4);
+        assert_int_equal(db_scalar(db, sql), 20); /* (without the replay, it attempts its own opening stones) */
+    }
+}
+
 /* The runner checks a game's opening before the game: game 1 is played from its opening, game 2's (a cell twice)
  * fails the run naming the game, and nobody forfeits. */
 typedef struct {
@@ -721,6 +754,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_against_random_and_python),
+        cmocka_unit_test(a_protocol_1_bot_needs_replay_for_openings),
         cmocka_unit_test(misbehaving_bots_forfeit_and_the_match_goes_on),
         cmocka_unit_test(forfeits_by_agent_and_the_forfeit_rate),
         cmocka_unit_test(arena_check_passes_bundled_bots_and_names_faults),
