@@ -48,6 +48,7 @@ typedef struct {
     int host;                  /* the agent host that runs it (runner.hosts), -1: started here */
     bool asked;                /* on a host: the host was asked to start it */
     int protocol;              /* the version its hello named (PM_VERSION_MIN..PM_VERSION) */
+    bool other_key;            /* started here, told a server key (pinned) that is not this coordinator's */
 } proc;
 
 /* An agent host (`arena host`) of the config: its key, and its control connection once it said hello. */
@@ -116,6 +117,7 @@ typedef struct {
     pm_msg in, out;
     host hosts[RN_MAX_HOSTS];
     int n_hosts;
+    long wrong_key;            /* the guard's failed CURVE handshakes for want of the server's key, seen so far */
     char user_id[CV_KEY_LEN + 1]; /* the CURVE client key of the message being handled ("" without a guard) */
     hl_msg hl;
     uint8_t hl_buf[512];
@@ -431,6 +433,7 @@ static int spawn(runner *r, int agent)
         memcpy(p->public_z85, client.public_z85, sizeof p->public_z85);
         snprintf(keys[0], sizeof keys[0], "ARENA_SERVER_KEY=%s",
                  a->server_key ? a->server_key : r->cfg->server_key->public_z85);
+        p->other_key = a->server_key && strcmp(a->server_key, r->cfg->server_key->public_z85) != 0;
         snprintf(keys[1], sizeof keys[1], "ARENA_PUBLIC_KEY=%s", client.public_z85);
         snprintf(keys[2], sizeof keys[2], "ARENA_SECRET_KEY=%s", client.secret_z85);
         for (int i = 0; i < 3; i++)
@@ -1005,6 +1008,23 @@ static void check_limits(runner *r)
     }
 }
 
+/* A CURVE handshake failed because a client did not have this server's key: each process still waiting for its hello
+ * that was told another server key (a pinned one) cannot get in; it is stopped now with that reason rather than
+ * after its handshake time with none. */
+static void wrong_keys(runner *r)
+{
+    long seen = cv_wrong_key(r->guard);
+    if (seen == r->wrong_key)
+        return;
+    r->wrong_key = seen;
+    for (int i = 0; i < r->n_procs; i++) {
+        proc *p = &r->procs[i];
+        if (p->state == P_STARTING && p->pid > 0 && p->id_len == 0 && p->other_key)
+            fault(r, i, HX_END_DISCONNECTED, "CURVE handshake failed: wrong server key (it was told %.40s; this "
+                  "coordinator's is %.40s)", r->cfg->agents[p->agent].server_key, r->cfg->server_key->public_z85);
+    }
+}
+
 /* ---- set-up and the loop ---- */
 
 /* Removes the private directories of coordinators that died without cleaning up (killed with SIGKILL):
@@ -1290,8 +1310,10 @@ static void step(runner *r, double next)
         cv_poll_items(r->guard, items + 1);
     int base = r->guard ? 3 : 1, n = base + poll_outputs(r, items + base);
     int rc = zmq_poll(items, n, wait < 1 ? 1 : wait > 100 ? 100 : wait);
-    if (rc > 0 && r->guard && (items[1].revents | items[2].revents))
+    if (rc > 0 && r->guard && (items[1].revents | items[2].revents)) {
         cv_serve(r->guard);
+        wrong_keys(r);
+    }
     if (rc > 0)
         pump_outputs(r, items + base);
     if (rc > 0 && (items[0].revents & ZMQ_POLLIN))
