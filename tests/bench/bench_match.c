@@ -8,6 +8,9 @@
  * is timed on its own: making it with its limits, a child joining it, removing it (a fork, join, exit and
  * wait next to a plain fork, exit and wait), and the limit check the runner makes of each live sandbox every
  * 50 ms.
+ * Then the protocol versions: the cost per attempt of two protocol-1 bots (turn, move, result: three messages) and of
+ * two protocol-2 bots (turn, move: the outcome rides in the next turn), tests/agents/misbehave --mode play
+ * --protocol 1 and 2, plain processes, as a multiple of the raw round trip (the goal: 1.5x).
  * Then the bots' output, which
  * the coordinator reads from a pipe into each log (botlog.h): the cost per attempt of a bot writing a line per
  * attempt against one writing nothing (tests/agents/misbehave --mode chatter and play, from ARENA_TEST_AGENTS or
@@ -48,17 +51,45 @@ static double us_per_attempt(const rn_agent *agent, long games)
     return b.attempts ? (clk_now() - t0) / (double)b.attempts * 1e6 : 0;
 }
 
+/* The test bots' directory: ARENA_TEST_AGENTS, else BOT's directory/../tests/agents. */
+static void test_agents(const char *bot, char *dir, size_t size)
+{
+    const char *agents = getenv("ARENA_TEST_AGENTS");
+    if (agents)
+        snprintf(dir, size, "%s", agents);
+    else
+        snprintf(dir, size, "%.*s/../tests/agents", (int)(strrchr(bot, '/') ? strrchr(bot, '/') - bot : 1),
+                 strrchr(bot, '/') ? bot : ".");
+}
+
+/* Protocol 1 against protocol 2: per attempt, both bots speaking the version, next to the raw round trip. */
+static void protocol_figures(const char *bot, double raw)
+{
+    char dir[600], line[700], err[512];
+    test_agents(bot, dir, sizeof dir);
+    printf("protocol versions (5x5 classical, 1000 games, plain processes, misbehave --mode play --protocol V on "
+           "both sides; raw round trip %.1f us):\n", raw);
+    printf("  %-9s %12s %12s %12s %10s\n", "protocol", "attempts/s", "us/attempt", "raw RTT us", "x raw RTT");
+    for (int v = 1; v <= 2; v++) {
+        ag_command cmd;
+        snprintf(line, sizeof line, "%s/misbehave --mode play --protocol %d", dir, v);
+        if (ag_command_parse(line, NULL, &cmd, err, sizeof err) != 0) {
+            printf("  skipped (%s)\n", err);
+            return;
+        }
+        cmd.sandbox.off = true;
+        rn_agent a = { .name = v == 1 ? "v1" : "v2", .command = &cmd };
+        double us = us_per_attempt(&a, 1000);
+        printf("  %-9d %12.0f %12.1f %12.1f %9.2fx\n", v, us > 0 ? 1e6 / us : 0, us, raw, raw > 0 ? us / raw : 0);
+    }
+}
+
 /* The bots' output: a chatty bot's cost per attempt, and a flood's throughput (seconds from start to hello of
  * a bot writing `mb` MiB first). */
 static void output_figures(const char *bot)
 {
-    char dir[600], line[700]; /* the test bots: ARENA_TEST_AGENTS, else BOT's directory/../tests/agents */
-    const char *agents = getenv("ARENA_TEST_AGENTS");
-    if (agents)
-        snprintf(dir, sizeof dir, "%s", agents);
-    else
-        snprintf(dir, sizeof dir, "%.*s/../tests/agents", (int)(strrchr(bot, '/') ? strrchr(bot, '/') - bot : 1),
-                 strrchr(bot, '/') ? bot : ".");
+    char dir[600], line[700];
+    test_agents(bot, dir, sizeof dir);
     const char *modes[] = { "play", "chatter" };
     double us[2] = { 0, 0 };
     ag_command cmd[2];
@@ -220,6 +251,7 @@ int main(int argc, char **argv)
     }
     printf("(x raw RTT: wall time per attempt over the raw round trip; at concurrency 2 games overlap, so it can "
            "drop below 1)\n");
+    protocol_figures(bot, raw);
     output_figures(bot);
     return 0;
 }
