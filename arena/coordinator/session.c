@@ -596,14 +596,17 @@ static int ask_plays(ss_session *s, int a, char *err, size_t errlen)
 static int check_protocols(ss_session *s, char *err, size_t errlen)
 {
     char prefix[160];
-    rn_config asking = s->rc; /* its processes' logs: LOGS/PREFIX-hello-NAME-1.log */
     snprintf(prefix, sizeof prefix, "%s-hello", s->rc.log_prefix);
-    asking.log_prefix = prefix;
     for (int a = 0; s->rc.refuse_v1 && a < s->cfg.n_agents; a++) {
         if (s->cfg.agents[a].host[0])
             continue;
+        /* the agent alone, over the private ipc socket (nothing listens on tcp:// yet, no host is let in), its
+         * process's log LOGS/PREFIX-hello-NAME-1.log */
+        rn_config asking = { .agents = &s->rn_agents[a], .n_agents = 1, .handshake_ms = s->rc.handshake_ms,
+                             .log_dir = s->rc.log_dir, .log_prefix = prefix, .stop = s->rc.stop,
+                             .refuse_v1 = s->rc.refuse_v1 };
         char why[1024];
-        rn_status st = rn_probe(&asking, a, &s->hello[a], why, sizeof why);
+        rn_status st = rn_probe(&asking, 0, &s->hello[a], why, sizeof why);
         if (st == RN_STOPPED)
             return fail(err, errlen, 128 + (int)s->stop, "interrupted");
         if (st == RN_REFUSED)
