@@ -587,9 +587,8 @@ static void try_start(runner *r, int si)
         ref_game_start(&s->ref, c, r->cfg->move_ms, seeds_player(r->seed_key, s->game.seed, c), &r->out);
         if (!send_to(r, s->proc[c], &r->out))
             return;
-        static pm_msg replay[HX_MAX_CELLS]; /* protocol 1: its opening stones as results (referee.h) */
-        for (int i = 0, n = ref_replay(&s->ref, c, replay); i < n; i++)
-            if (!send_to(r, s->proc[c], &replay[i]))
+        for (int k = 0; ref_replay(&s->ref, c, k, &r->out); k++) /* protocol 1: its opening stones as results */
+            if (!send_to(r, s->proc[c], &r->out))
                 return;
     }
     next_turn(r, s);

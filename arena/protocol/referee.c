@@ -80,17 +80,17 @@ void ref_game_start(const hx_referee *r, int player, uint32_t move_ms, uint64_t 
     }
 }
 
-int ref_replay(const hx_referee *r, int player, pm_msg *out)
+bool ref_replay(const hx_referee *r, int player, int k, pm_msg *out)
 {
-    int n = 0;
-    for (int i = player; i < r->opening && r->version[player] < 2; i += 2) {
-        memset(&out[n], 0, sizeof out[n]);
-        out[n].type = PM_RESULT;
-        out[n].game = r->id;
-        out[n].cell = hx_move_at(&r->game, i).cell;
-        out[n++].outcome = HX_PLACED;
-    }
-    return n;
+    int i = player + 2 * k; /* its k-th own stone: Black's are the 1st, 3rd, ..., White's the 2nd, 4th, ... */
+    if (r->version[player] >= 2 || k < 0 || i >= r->opening)
+        return false;
+    memset(out, 0, sizeof *out);
+    out->type = PM_RESULT;
+    out->game = r->id;
+    out->cell = hx_move_at(&r->game, i).cell;
+    out->outcome = HX_PLACED;
+    return true;
 }
 
 static bool own_kind(hx_event_kind k)

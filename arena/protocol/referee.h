@@ -12,6 +12,7 @@
 #ifndef ARENA_PROTOCOL_REFEREE_H
 #define ARENA_PROTOCOL_REFEREE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,9 +45,10 @@ int ref_opening(hx_referee *r, const uint16_t *cells, int n, char *why, size_t w
 void ref_game_start(const hx_referee *r, int player, uint32_t move_ms, uint64_t seed, pm_msg *out);
 
 /* The replay of the opening for a protocol-1 `player`, to send right after its game_start: a `result` "placed" for
- * each of its own opening stones, in play order, into out (room for HX_MAX_CELLS). Returns how many (0 for a
- * protocol-2 player, or without an opening). The opponent's stones it is told come in its first turn. */
-int ref_replay(const hx_referee *r, int player, pm_msg *out);
+ * each of its own opening stones, in play order; this fills the k-th (from 0) into out and returns true, or returns
+ * false when there is no k-th (always for a protocol-2 player, or without an opening). The opponent's stones it is
+ * told come in its first turn. */
+bool ref_replay(const hx_referee *r, int player, int k, pm_msg *out);
 
 /* The turn message for the player to move: what it was told since it was last sent anything (protocol 2: its own
  * outcomes included). */

@@ -43,14 +43,16 @@ static int random_opening(hx_referee *r, rng_state *rng, uint64_t id, hx_variant
  * head of its first turn: *owed of them, which turn_events() puts in their places). Returns how many events. */
 static int learn_start(hx_referee *r, int p, int stones, hx_event *told, int *owed)
 {
-    static pm_msg m, got, replay[HX_MAX_CELLS];
+    static pm_msg m, got, replay;
     hx_variant v = hx_variant_of(&r->game);
     ref_game_start(r, p, 100, 9, &m);
     through_wire(&m, &got);
     assert_int_equal(got.color, p);
     assert_int_equal(got.rows, hx_rows(&r->game));
     int opp = stones / 2 + (stones % 2 && p == HX_WHITE), n = 0, own = 0, seen = 0;
-    int replayed = ref_replay(r, p, replay);
+    int replayed = 0;
+    while (ref_replay(r, p, replayed, &replay))
+        replayed++;
     *owed = 0;
     if (r->version[p] >= 2) { /* the opening in game_start: own stones, seen ones, the rest a count */
         assert_int_equal(replayed, 0);
@@ -68,7 +70,8 @@ static int learn_start(hx_referee *r, int p, int stones, hx_event *told, int *ow
     assert_int_equal(got.n_own + got.n_seen + got.hidden, 0);
     assert_int_equal(replayed, stones - opp);
     for (int i = 0; i < replayed; i++) {
-        through_wire(&replay[i], &got);
+        assert_true(ref_replay(r, p, i, &replay));
+        through_wire(&replay, &got);
         assert_int_equal(got.type, PM_RESULT);
         assert_int_equal(got.outcome, HX_PLACED);
         assert_false(got.won);
