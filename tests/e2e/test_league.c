@@ -64,6 +64,8 @@ static void config_errors_name_file_line_and_key(void **state)
         { HEAD "[agent a]\ncommand = x\n", "needs at least two [agent NAME] sections" },
         { HEAD "concurrency = 0\n" AGENTS, "bad.ini:6: [league] concurrency: '0'" },
         { HEAD "swap = maybe\n" AGENTS, "bad.ini:6: [league] swap: 'maybe': expected yes or no" },
+        { HEAD "openings_compat = maybe\n" AGENTS,
+          "bad.ini:6: [league] openings_compat: 'maybe': expected refuse (a protocol-1 agent is refused" },
         { HEAD "this is not ini\n" AGENTS, "bad.ini:6: not INI syntax" },
         { HEAD "handshake_ms = 0\n" AGENTS, "bad.ini:6: [league] handshake_ms: '0': expected milliseconds" },
         { HEAD AGENTS "memory_mb = lots\n", "bad.ini:10: [agent b] memory_mb: 'lots': expected a whole number" },
