@@ -70,7 +70,8 @@ static const char help[] =
     "  --debug              every message to and from a bot also in its log, with the time (\"debug -> ...\"\n"
     "                       sent, \"debug <- ...\" received)\n"
     "  --json               one JSON object: {\"games\",\"a\":{\"name\",\"id\",\"command\",\"wins\",\n"
-    "                       \"wins_as_black\",\"wins_as_white\"},\"b\":{...},\"forfeits\":{\"timeout\",\"crash\",\n"
+    "                       \"wins_as_black\",\"wins_as_white\"},\"b\":{...},\"openings\" (\"random, 2 stones\",\n"
+    "                       \"none\", the file, or the --opening cells),\"forfeits\":{\"timeout\",\"crash\",\n"
     "                       \"illegal\",\"protocol_error\",\"disconnected\"},\"unsandboxed\":[names: bots played with\n"
     "                       --sandbox off],\"seconds\",\"games_per_second\",\"run\",\"db\"}; in text, such bots\n"
     "                       are named on a line 'sandbox off (trusted bots only): NAME, NAME'\n"
@@ -149,6 +150,7 @@ static void print_text(const ss_summary *m, const ss_match_opts *o)
                m->played ? 100.0 * s->wins / m->played : 0.0, s->wins_as[HX_BLACK], s->wins_as[HX_WHITE],
                m->commands[a].line);
     }
+    printf("openings: %s\n", m->openings);
     printf("forfeits: ");
     if (!m->forfeit_total)
         printf("none");
@@ -175,6 +177,8 @@ static void print_json(const ss_summary *m)
         printf(",\"wins\":%ld,\"wins_as_black\":%ld,\"wins_as_white\":%ld}", s->wins, s->wins_as[HX_BLACK],
                s->wins_as[HX_WHITE]);
     }
+    printf(",\"openings\":");
+    json_string(stdout, m->openings);
     printf(",\"forfeits\":{");
     for (int r = 1; r < HX_END_COUNT; r++)
         printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), m->forfeits[r]);

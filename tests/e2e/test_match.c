@@ -554,6 +554,7 @@ static void a_protocol_1_bot_needs_replay_for_openings(void **state)
         if (rc != 0)
             fail_msg("%s: exit %d: %s", options[i], rc, out);
         long run_id = json_int(out, NULL, "run");
+        assert_non_null(strstr(out, i == 1 ? "\"openings\":\"none\"" : "\"openings\":\"random, 4 stones\""));
         snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND reason = 'connected'"
                  " AND opening = %d", run_id, i == 1 ? 0 : 4);
         assert_int_equal(db_scalar(db, sql), 20); /* (without the replay, it attempts its own opening stones) */
