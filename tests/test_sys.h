@@ -176,14 +176,14 @@ static inline int e2e_dirs(char *tmp, const char *prefix, char *bin)
 
 static inline int e2e_cleanup(const char *tmp) { return sh_run("rm -rf '%s'", tmp) == 0 ? 0 : -1; }
 
-/* 40 games of 2x2 classical (a sure win for Black) between bin/policy-bot with `policy_args` (e.g.
+/* 40 games of 2x2 classical from the empty board (a sure win for Black) between bin/policy-bot with `policy_args` (e.g.
  * "--policy FILE", "--policy-dir DIR") and bin/random (seed 4), both in their sandboxes, stored in DIR/m.db
  * with logs in DIR/logs. Fails on a forfeit or if policy-bot did not play 20 games as Black; returns how
  * many of those it won. */
 static inline long policy_bot_args_black_wins_2x2(const char *bin, const char *dir, const char *policy_args)
 {
     assert_int_equal(sh_run("rm -f %s/m.db %s/m.db-wal %s/m.db-shm", dir, dir, dir), 0);
-    assert_int_equal(sh_run("%s/arena match --variant classical --board 2x2 --games 40 --quiet --db %s/m.db "
+    assert_int_equal(sh_run("%s/arena match --variant classical --board 2x2 --games 40 --openings none --quiet --db %s/m.db "
                             "--logs %s/logs '%s/policy-bot %s' '%s/random --seed 4' >/dev/null",
                             bin, dir, dir, bin, policy_args, bin), 0);
     char db[600];

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A random Dark Hex bot in Python, written from docs/protocol.md (Debian: python3-zmq, python3-msgpack)."""
+"""A random Dark Hex bot in Python, written from docs/protocol.md, protocol 2 (Debian: python3-zmq, python3-msgpack)."""
 import os, random, sys
 import msgpack, zmq
 
@@ -13,7 +13,7 @@ def main():
         sock.curve_secretkey = os.environ["ARENA_SECRET_KEY"].encode()
     sock.connect(endpoint)
     send = lambda **msg: sock.send(msgpack.packb(msg))
-    send(type="hello", protocol=1, token=os.environ.get("ARENA_TOKEN", ""), name="pyrandom",
+    send(type="hello", protocol=2, token=os.environ.get("ARENA_TOKEN", ""), name="pyrandom",
          version="1.0", variants=[], boards=[])
     unknown, rng = set(), random.Random()
     while True:
@@ -28,22 +28,18 @@ def main():
             stones = len(msg.get("own", [])) + len(msg.get("seen", [])) + msg.get("hidden", 0)
             moved = stones >= 2  # White's swap window: its first move, only after a 1-stone opening
         elif kind == "turn":
+            # what we were told since our last turn, in order: our own last attempts' outcomes
+            # (placed: ours; rejected, collided: theirs) and what we learned of the opponent's
             for event, cell in msg["events"]:
-                if event == "opp_placed":
+                if event in ("placed", "rejected", "collided", "opp_placed"):
                     unknown.discard(cell)
-                elif event == "swap":        # our stone at (r,c) is now White's at (c,r)
+                elif event == "swap":        # White swapped: its stone is at cell, the only one on the board
                     unknown = set(range(rows * cols)) - {cell}
             options = sorted(unknown)
             if swap and color == "W" and not moved and len(unknown) == rows * cols - 1:
                 options.append("swap")
             moved = True
             send(type="move", game=msg["game"], cell=rng.choice(options))
-        elif kind == "result":
-            if msg["cell"] == "swap":        # Black's stone at (r,c) became ours at (c,r)
-                (black,) = set(range(rows * cols)) - unknown
-                unknown = set(range(rows * cols)) - {(black % cols) * cols + black // cols}
-            else:
-                unknown.discard(msg["cell"])  # placed: ours; rejected or collision: theirs
         elif kind == "ping":
             send(type="pong", nonce=msg["nonce"])
         elif kind == "shutdown":

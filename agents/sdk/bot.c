@@ -153,7 +153,7 @@ static int handle(link_t *l, const bot_spec *spec, bot_state *s, pm_msg *m, pm_m
         out->cell = spec->choose(s, spec->user);
         return send_msg(l, out);
     }
-    case PM_RESULT: {
+    case PM_RESULT: { /* (protocol 1; protocol 2 tells an outcome as an event of the next turn or game_end) */
         if (m->game != s->game || (m->cell != HX_SWAP && m->cell >= s->cells))
             return send_error(l, "result for another game or cell"), 0;
         hx_event e = { .cell = m->cell };
@@ -172,6 +172,9 @@ static int handle(link_t *l, const bot_spec *spec, bot_state *s, pm_msg *m, pm_m
         return 0;
     }
     case PM_GAME_END:
+        for (int i = 0; m->game == s->game && i < m->n_events; i++) /* protocol 2: what it had not been told */
+            if (m->events[i].kind == HX_EV_OPP_HIT || m->events[i].cell < s->cells)
+                apply(s, spec, m->events[i]);
         if (spec->game_end && m->game == s->game)
             spec->game_end(s, m->winner, m->board, spec->user);
         return 0;

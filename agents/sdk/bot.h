@@ -1,5 +1,6 @@
 /* agents/sdk/bot.h — the C bot SDK: a bot is a few callbacks; the SDK connects to the coordinator
- * (ZeroMQ DEALER, docs/protocol.md), says hello with the token it was given, keeps the player's view and
+ * (ZeroMQ DEALER, docs/protocol.md; it speaks protocol PM_VERSION, 2: its own outcomes come as events of its next
+ * turn or of game_end), says hello with the token it was given, keeps the player's view and
  * event log (its information state) up to date, answers pings, and sends the moves the bot chooses.
  *
  *   static int choose(const bot_state *s, void *user) { ... return a cell from bot_legal() ... }

@@ -57,7 +57,8 @@ static const char help[] =
     "One league coordinator at a time per database: a second `arena league` on a database in use exits\n"
     "with status 3 without touching it (other commands, `arena match` included, may use it meanwhile).\n\n"
     "Exit status: 0 the league is complete, 1 it could not run (database error), 2 bad input (the config:\n"
-    "file, line and key are named), 3 the database is in use by another league, 4 complete, but an agent\n"
+    "file, line and key are named; an agent that speaks protocol 1 in a league from openings without\n"
+    "openings_compat = replay, refused before the first game: docs/protocol.md#changes), 3 the database is in use by another league, 4 complete, but an agent\n"
     "forfeited more than --max-forfeit-rate of its games, 128+signal when interrupted (games already\n"
     "played are kept).\n";
 
@@ -192,6 +193,10 @@ int cmd_league(int argc, char **argv)
                 m->scheduled, m->to_play, m->shards ? " in this shard" : "", m->resumed ? " (resuming)" : "");
     ss_callbacks cb = { .every = l.every, .quiet = l.quiet };
     rn_status st = ss_run(s, &cb, err, sizeof err);
+    if (st == RN_REFUSED) { /* an agent refused at its hello (protocol 1 for openings): bad input */
+        ss_close(s);
+        cli_usage_error("league", "%s", err);
+    }
     m = ss_summary_of(s);
     if (l.fmt == CLI_JSON)
         print_json(s, m);

@@ -29,8 +29,16 @@ static const char help[] =
     "  --variant V          hex, classical, abrupt, classical-noisy, classical-flash, abrupt-noisy, abrupt-flash\n"
     "  --board RxC          rows x columns, each from 2 to 19\n"
     "  --swap               hex only, square boards: White may answer the first move with 'swap'\n"
-    "  --opening CELLS      play every game from this opening, e.g. a1,b2: stones placed alternately by Black\n"
-    "                       and White, Black first, as the game's first attempts (docs/protocol.md \"Openings\")\n"
+    "  --openings random|none|FILE  the openings game pairs start from, as in a league (default random:\n"
+    "                       balanced random openings of --opening-stones stones from --seed; none: the empty\n"
+    "                       board; FILE: a suite file, docs/leagues.md); game pair i (games 2i+1 and 2i+2,\n"
+    "                       colours reversed) plays opening i\n"
+    "  --opening-stones N   stones of a random opening (default 2, as a league's; 0: the empty board)\n"
+    "  --opening CELLS      play every game from this opening instead, e.g. a1,b2: stones placed alternately by\n"
+    "                       Black and White, Black first, as the game's first attempts (docs/protocol.md)\n"
+    "  --openings-compat refuse|replay  a bot that speaks protocol 1 (which never read openings): refused\n"
+    "                       before the first game (default; exit 2), or its openings replayed to it\n"
+    "                       (docs/protocol.md#changes)\n"
     "  --games N            number of games (default 2)\n"
     "  --move-time MS       wall-clock budget per attempt, milliseconds (default 1000)\n"
     "  --margin MS          grace added to the budget before a move is late (default 50)\n"
@@ -66,14 +74,15 @@ static const char help[] =
     "  --debug              every message to and from a bot also in its log, with the time (\"debug -> ...\"\n"
     "                       sent, \"debug <- ...\" received)\n"
     "  --json               one JSON object: {\"games\",\"a\":{\"name\",\"id\",\"command\",\"wins\",\n"
-    "                       \"wins_as_black\",\"wins_as_white\"},\"b\":{...},\"forfeits\":{\"timeout\",\"crash\",\n"
+    "                       \"wins_as_black\",\"wins_as_white\"},\"b\":{...},\"openings\" (\"random, 2 stones\",\n"
+    "                       \"none\", the file, or the --opening cells),\"forfeits\":{\"timeout\",\"crash\",\n"
     "                       \"illegal\",\"protocol_error\",\"disconnected\"},\"unsandboxed\":[names: bots played with\n"
     "                       --sandbox off],\"seconds\",\"games_per_second\",\"run\",\"db\"}; in text, such bots\n"
     "                       are named on a line 'sandbox off (trusted bots only): NAME, NAME'\n"
     "  --format text|json   the same as --json for json\n"
     "  --max-forfeit-rate R exit with status 4 when a bot forfeited more than this share (0 to 1) of its games\n\n"
     "Exit status: 0 all games played, 1 failure (a bot refused the variant, database error), 2 bad input\n"
-    "(options, a bot's executable not found), 4 all games played, but a bot forfeited more than\n"
+    "(options, a bot's executable not found, a bot that speaks protocol 1 refused for openings), 4 all games played, but a bot forfeited more than\n"
     "--max-forfeit-rate of them, 128+signal when interrupted (games already played are kept).\n";
 
 typedef struct {
@@ -145,6 +154,7 @@ static void print_text(const ss_summary *m, const ss_match_opts *o)
                m->played ? 100.0 * s->wins / m->played : 0.0, s->wins_as[HX_BLACK], s->wins_as[HX_WHITE],
                m->commands[a].line);
     }
+    printf("openings: %s\n", m->openings);
     printf("forfeits: ");
     if (!m->forfeit_total)
         printf("none");
@@ -171,6 +181,8 @@ static void print_json(const ss_summary *m)
         printf(",\"wins\":%ld,\"wins_as_black\":%ld,\"wins_as_white\":%ld}", s->wins, s->wins_as[HX_BLACK],
                s->wins_as[HX_WHITE]);
     }
+    printf(",\"openings\":");
+    json_string(stdout, m->openings);
     printf(",\"forfeits\":{");
     for (int r = 1; r < HX_END_COUNT; r++)
         printf("%s\"%s\":%ld", r > 1 ? "," : "", hx_end_name((hx_end_reason)r), m->forfeits[r]);
@@ -184,7 +196,8 @@ static void print_json(const ss_summary *m)
 }
 
 enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES,
-       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS, O_PIN_FILE, O_DEBUG, O_TC };
+       O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS, O_PIN_FILE, O_DEBUG, O_TC,
+       O_OPENINGS, O_OPENING_STONES, O_COMPAT };
 
 /* --time-control TC (both bots) or TC_A,TC_B (time odds). */
 static void time_controls(match_cli *m, const char *arg)
@@ -248,6 +261,13 @@ static void match_option(match_cli *m, int c, char *arg)
         break;
     case O_NETWORK: m->network = true; break;
     case O_OPENING: m->opening = arg; break;
+    case O_OPENINGS: o->openings = arg; break;
+    case O_OPENING_STONES: o->opening_stones = (int)cli_count("match", "--opening-stones", arg, 0, 32); break;
+    case O_COMPAT:
+        if (strcmp(arg, "refuse") != 0 && strcmp(arg, "replay") != 0)
+            cli_usage_error("match", "--openings-compat %s: expected refuse or replay", arg);
+        o->openings_replay = strcmp(arg, "replay") == 0;
+        break;
     case O_RESTART:
         if (strcmp(arg, "forfeit") != 0 && strcmp(arg, "game") != 0)
             cli_usage_error("match", "--restart %s: expected forfeit or game", arg);
@@ -290,6 +310,8 @@ static void parse_options(int argc, char **argv, match_cli *m)
         { "pin-key", required_argument, 0, O_PIN },         { "sandbox", required_argument, 0, O_SANDBOX },
         { "network", no_argument, 0, O_NETWORK },           { "env", required_argument, 0, O_ENV },
         { "restart", required_argument, 0, O_RESTART },     { "opening", required_argument, 0, O_OPENING },
+        { "openings", required_argument, 0, O_OPENINGS },   { "opening-stones", required_argument, 0, O_OPENING_STONES },
+        { "openings-compat", required_argument, 0, O_COMPAT },
         { "pids", required_argument, 0, O_PIDS },           { "tmp-mb", required_argument, 0, O_TMP },
         { "log-mb", required_argument, 0, O_LOG },          { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
         { "pin-key-file", required_argument, 0, O_PIN_FILE }, { "debug", no_argument, 0, O_DEBUG },
@@ -348,7 +370,7 @@ int cmd_match(int argc, char **argv)
     static match_cli m;
     memset(&m, 0, sizeof m);
     m.o = (ss_match_opts){ .games = 2, .move_ms = 1000, .margin_ms = 50, .handshake_ms = 5000, .seed = 1,
-                           .concurrency = 1, .db = STORE_DEFAULT_PATH, .logs = "results/logs" };
+                           .opening_stones = 2, .concurrency = 1, .db = STORE_DEFAULT_PATH, .logs = "results/logs" };
     for (int i = 0; i < 6; i++)
         m.limit[i] = -1;
     m.sandbox = true;
@@ -370,6 +392,10 @@ int cmd_match(int argc, char **argv)
     }
     ss_callbacks cb = { .quiet = m.quiet };
     rn_status st = ss_run(s, &cb, err, sizeof err);
+    if (st == RN_REFUSED) { /* a bot refused at its hello (protocol 1 for openings): bad input, no game played */
+        ss_close(s);
+        cli_usage_error("match", "%s", err);
+    }
     const ss_summary *sum = ss_summary_of(s);
     if (m.game.format == CLI_JSON)
         print_json(sum);

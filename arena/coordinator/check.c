@@ -67,17 +67,17 @@ static int ask(const ck_opts *o, pm_msg *hello, char *err, size_t errlen)
     return rn_probe(&rc, 0, hello, err, errlen) == RN_DONE ? 0 : -1;
 }
 
-/* The league config of one phase. */
+/* The league config of one phase (a bot that speaks protocol 1 gets its openings replayed: the rest is checked). */
 static void phase_config(const ck_opts *o, const char *name, const char *variants, const char *boards, bool openings,
-                         bool restart, char *out, size_t size)
+                         bool restart, bool replay, char *out, size_t size)
 {
     snprintf(out, size,
              "[league]\nname = check-%s\nvariants = %s\nboards = %s\ngames = %d\nmove_time_ms = %u\n"
-             "handshake_ms = %u\nopenings = %s\nconcurrency = 1\nsandbox = %s\n"
+             "handshake_ms = %u\nopenings = %s\n%sconcurrency = 1\nsandbox = %s\n"
              "[agent bot]\ncommand = %s\nvariants = %s\nboards = %s\n%s"
              "[agent reference]\ncommand = %s\n",
              name, variants, boards, o->games, o->move_ms, o->handshake_ms, openings ? "random" : "none",
-             o->sandbox ? "on" : "off",
+             replay ? "openings_compat = replay\n" : "", o->sandbox ? "on" : "off",
              o->bot, variants, boards, restart ? "restart = game\n" : "", o->opponent);
 }
 
@@ -216,6 +216,12 @@ int ck_run(const ck_opts *o_in, ck_report *r, char *err, size_t errlen)
     list_boards(&o.boards, boards, sizeof boards);
     item(r, CK_OK, "hello", "name '%.100s', version '%.100s', protocol %d; plays %s on %s", hello.name, hello.version,
          hello.protocol, plays == all ? "every variant" : variants, hello.n_boards ? boards : "any board");
+    if (hello.protocol < PM_VERSION) /* the phases below replay its openings to it */
+        item(r, CK_FAILED, "protocol", "it speaks protocol %d: a league or match from openings (the default) refuses "
+             "it before the first game; update it to protocol %d (docs/protocol.md#changes), or play it with "
+             "openings_compat = replay (checked so below)", hello.protocol, PM_VERSION);
+    else
+        item(r, CK_OK, "protocol", "%d, the current one", hello.protocol);
     if (!(o.variants & plays)) {
         item(r, CK_FAILED, "variants", "none of the variants asked for is one it announces");
         return 0;
@@ -229,7 +235,8 @@ int ck_run(const ck_opts *o_in, ck_report *r, char *err, size_t errlen)
     for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
         char text[12000], what[64];
         snprintf(what, sizeof what, "check-%s", phases[i].name);
-        phase_config(&o, phases[i].name, variants, boards, phases[i].openings, phases[i].restart, text, sizeof text);
+        phase_config(&o, phases[i].name, variants, boards, phases[i].openings, phases[i].restart,
+                     hello.protocol < PM_VERSION, text, sizeof text);
         int64_t league = play_phase(&o, text, what, r);
         if (league > 0 && read_phase(&o, league, phases[i].what, r, &use, err, errlen) != 0)
             return -1;

@@ -293,6 +293,11 @@ static int schedule_key(parse_state *p, const char *key, const char *value)
         if (!number(value, 0, CFG_OPENINGS_MAX_STONES, &v))
             return fail(p, "league", key, "'%s': expected 0 to %d stones", value, CFG_OPENINGS_MAX_STONES);
         c->opening_stones = (int)v;
+    } else if (strcmp(key, "openings_compat") == 0) {
+        if (strcmp(value, "refuse") != 0 && strcmp(value, "replay") != 0)
+            return fail(p, "league", key, "'%s': expected refuse (a protocol-1 agent is refused before the first game) "
+                        "or replay (its opening is replayed to it)", value);
+        c->openings_replay = strcmp(value, "replay") == 0;
     } else if (strcmp(key, "elo0") == 0 || strcmp(key, "elo1") == 0 || strcmp(key, "alpha") == 0 ||
                strcmp(key, "beta") == 0) {
         char *end;
@@ -370,7 +375,7 @@ static int league_key(parse_state *p, const char *key, const char *value)
         return rc;
     return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
                                   "move_time_ms, time_control, handshake_ms, concurrency, max_processes, seed, openings, "
-                                  "opening_stones, elo0, elo1, alpha, beta, swap, listen, server_key, host_wait_s, sandbox)");
+                                  "opening_stones, openings_compat, elo0, elo1, alpha, beta, swap, listen, server_key, host_wait_s, sandbox)");
 }
 
 /* The field of an agent's numeric limit `key` (memory_mb, cpu_seconds, open_files, pids, tmp_mb, log_mb), NULL

@@ -92,6 +92,9 @@ typedef struct {
     bool seed_date;                /* `seed = date`: the day's date, YYYYMMDD in UTC, when the league starts */
     char openings[512];            /* "random" (default), "none", or the path of a suite file */
     int opening_stones;            /* stones of a random opening (default 2) */
+    bool openings_replay;          /* `openings_compat = replay`: an agent that speaks protocol 1 has its openings
+                                    * replayed to it (docs/protocol.md); refuse (default): it is refused before the
+                                    * first game of a league that plays from openings */
     double elo0, elo1, alpha, beta; /* mode = sprt: the hypotheses (logistic Elo) and error rates */
     bool swap;                     /* hex games on square boards are played with the swap rule */
     bool sandbox;                  /* `sandbox = on|off`: the agents' default (on) */

@@ -22,6 +22,7 @@ struct cv_guard {
     char allowed[MAX_ALLOWED][CV_KEY_LEN + 1];
     int n_allowed;
     long refused;
+    long wrong_key;                /* of them: the client did not have the server's key (a failed CURVE handshake) */
 };
 
 int cv_keygen(cv_keypair *k)
@@ -283,6 +284,7 @@ static void read_event(cv_guard *g)
                       : event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL ? "the handshake did not complete"
                                                                       : "handshake failed";
     g->refused++;
+    g->wrong_key += value == ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC;
     log_line(g->log_path, "refused: a connection to %s: %s (event 0x%x, 0x%x)", where, why, event, value);
 }
 
@@ -297,6 +299,8 @@ void cv_serve(cv_guard *g)
 }
 
 long cv_refused(const cv_guard *g) { return g ? g->refused : 0; }
+
+long cv_wrong_key(const cv_guard *g) { return g ? g->wrong_key : 0; }
 
 void cv_guard_free(cv_guard *g)
 {

@@ -57,6 +57,10 @@ void cv_serve(cv_guard *g);
 /* Connections refused so far. */
 long cv_refused(const cv_guard *g);
 
+/* Of them, those whose CURVE handshake failed because the client did not have this server's key (libzmq's
+ * ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC on the server side: its HELLO does not open with the server's key). */
+long cv_wrong_key(const cv_guard *g);
+
 void cv_guard_free(cv_guard *g);
 
 #endif

@@ -47,6 +47,8 @@ typedef struct {
     bl_log *out;               /* started here: its output's pipe into `log` (held in runner.outs until reaped) */
     int host;                  /* the agent host that runs it (runner.hosts), -1: started here */
     bool asked;                /* on a host: the host was asked to start it */
+    int protocol;              /* the version its hello named (PM_VERSION_MIN..PM_VERSION) */
+    bool other_key;            /* started here, told a server key (pinned) that is not this coordinator's */
 } proc;
 
 /* An agent host (`arena host`) of the config: its key, and its control connection once it said hello. */
@@ -108,7 +110,7 @@ typedef struct {
     int serial;                /* processes started so far */
     pm_msg *greeting;          /* per agent: its first hello */
     bool *greeted;
-    bool exhausted, failed;
+    bool exhausted, failed, refused; /* refused: an agent refused at its hello (RN_REFUSED) */
     int k;                     /* slots */
     uint8_t seed_key[SEEDS_KEY_BYTES]; /* players' seeds derive from the game's with it (cfg->seed_key, or drawn) */
     char last_fault[PM_MAX_STRING + 32];
@@ -118,6 +120,7 @@ typedef struct {
     pm_msg in, out;
     host hosts[RN_MAX_HOSTS];
     int n_hosts;
+    long wrong_key;            /* the guard's failed CURVE handshakes for want of the server's key, seen so far */
     char user_id[CV_KEY_LEN + 1]; /* the CURVE client key of the message being handled ("" without a guard) */
     hl_msg hl;
     uint8_t hl_buf[512];
@@ -433,6 +436,7 @@ static int spawn(runner *r, int agent)
         memcpy(p->public_z85, client.public_z85, sizeof p->public_z85);
         snprintf(keys[0], sizeof keys[0], "ARENA_SERVER_KEY=%s",
                  a->server_key ? a->server_key : r->cfg->server_key->public_z85);
+        p->other_key = a->server_key && strcmp(a->server_key, r->cfg->server_key->public_z85) != 0;
         snprintf(keys[1], sizeof keys[1], "ARENA_PUBLIC_KEY=%s", client.public_z85);
         snprintf(keys[2], sizeof keys[2], "ARENA_SECRET_KEY=%s", client.secret_z85);
         for (int i = 0; i < 3; i++)
@@ -454,20 +458,22 @@ static uint32_t clamp_ms(int64_t ms)
     return ms > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
 }
 
-/* The clocks into the mover's turn message (protocol 2, docs/protocol.md "Clocks"), and its budget. */
+/* The clocks into the mover's turn message (protocol 2, docs/protocol.md "Clocks"; a protocol-1 bot is not told
+ * them but runs on its clock all the same), and its budget. */
 static void tell_clocks(runner *r, slot *s, int colour)
 {
     s->budget_ms = r->cfg->move_ms;
+    bool tell = r->procs[s->proc[colour]].protocol >= 2;
     if (s->clocked[colour]) {
         const tc_clock *c = &s->clock[colour];
-        r->out.has_clock = true;
+        r->out.has_clock = tell;
         r->out.clock_ms = clamp_ms(c->left_ms);
         r->out.inc_ms = c->tc.inc_ms;
         r->out.moves_to_go = tc_clock_moves_to_go(c);
         if (r->out.clock_ms < s->budget_ms)
             s->budget_ms = r->out.clock_ms;
     }
-    if (s->clocked[!colour]) {
+    if (s->clocked[!colour] && tell) {
         r->out.has_opp_clock = true;
         r->out.opp_clock_ms = clamp_ms(s->clock[!colour].left_ms);
     }
@@ -496,10 +502,11 @@ static void end_game(runner *r, int si, int winner, hx_end_reason reason, const 
     if (!s->started)
         memcpy(s->started_at, finished, sizeof finished);
     if (s->started) {
-        ref_end(&s->ref, winner, reason, detail, &r->out);
-        pm_msg end = r->out;
+        static pm_msg end;
+        ref_end(&s->ref, winner, reason, detail, &end);
         for (int c = 0; c < 2; c++) {
             proc *p = &r->procs[s->proc[c]];
+            ref_tail(&s->ref, c, &end); /* protocol 2: with what it was not yet told */
             if (p->state == P_PLAYING && p->slot == si)
                 send_raw(r, p, &end);
         }
@@ -594,6 +601,8 @@ static void try_start(runner *r, int si)
              s->game.flags & HX_SWAP_RULE ? " with the swap rule" : "");
         return;
     }
+    for (int c = 0; c < 2; c++)
+        ref_speaks(&s->ref, c, r->procs[s->proc[c]].protocol);
     char why[160];
     if (s->game.opening_len > 0 && ref_opening(&s->ref, s->game.opening, s->game.opening_len, why, sizeof why) != 0) {
         fail(r, "game %llu: bad opening: %s", (unsigned long long)s->game.id, why);
@@ -616,6 +625,9 @@ static void try_start(runner *r, int si)
         ref_game_start(&s->ref, c, r->cfg->move_ms, seeds_player(r->seed_key, s->game.seed, c), &r->out);
         if (!send_to(r, s->proc[c], &r->out))
             return;
+        for (int k = 0; ref_replay(&s->ref, c, k, &r->out); k++) /* protocol 1: its opening stones as results */
+            if (!send_to(r, s->proc[c], &r->out))
+                return;
     }
     next_turn(r, s);
 }
@@ -680,11 +692,23 @@ static void on_hello(runner *r, const uint8_t *id, size_t id_len)
     proc *p = &r->procs[pi];
     memcpy(p->id, id, id_len);
     p->id_len = id_len;
-    if (r->in.protocol != PM_VERSION) {
+    if (r->in.protocol < PM_VERSION_MIN || r->in.protocol > PM_VERSION) {
         char why[96];
-        snprintf(why, sizeof why, "speaks protocol %d; this arena speaks %d", r->in.protocol, PM_VERSION);
+        snprintf(why, sizeof why, "speaks protocol %d; this arena speaks %d to %d", r->in.protocol, PM_VERSION_MIN,
+                 PM_VERSION);
         send_error(r, p, why);
         fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", why);
+        return;
+    }
+    p->protocol = r->in.protocol;
+    if (p->protocol < 2 && r->cfg->refuse_v1) { /* before any game of it: nothing of it is played */
+        char why[PM_MAX_STRING + 1];
+        snprintf(why, sizeof why, "agent '%.63s' speaks protocol %d; %.160s", agent_name(r, p), p->protocol,
+                 r->cfg->refuse_v1);
+        send_error(r, p, why);
+        note(p, "refused: %s", why);
+        fail(r, "%s", why);
+        r->refused = true;
         return;
     }
     if (!r->greeted[p->agent]) {
@@ -786,7 +810,7 @@ static void on_move(runner *r, int pi)
         s->think[k] = ms;
     if (clock)
         charge_clock(s, colour, ms);
-    if (!send_to(r, pi, &r->out))
+    if (r->out.type == PM_RESULT && !send_to(r, pi, &r->out)) /* protocol 1; 2: in its next turn or game_end */
         return;
     if (hx_over(&s->ref.game))
         end_game(r, si, hx_winner(&s->ref.game), HX_END_CONNECTED, "");
@@ -1050,6 +1074,23 @@ static void check_limits(runner *r)
         char why[160];
         if (r->procs[i].state != P_FREE && r->procs[i].pid > 0 && ag_limit_reached(r->procs[i].pid, why, sizeof why))
             fault(r, i, HX_END_CRASH, "%s", why);
+    }
+}
+
+/* A CURVE handshake failed because a client did not have this server's key: each process still waiting for its hello
+ * that was told another server key (a pinned one) cannot get in; it is stopped now with that reason rather than
+ * after its handshake time with none. */
+static void wrong_keys(runner *r)
+{
+    long seen = cv_wrong_key(r->guard);
+    if (seen == r->wrong_key)
+        return;
+    r->wrong_key = seen;
+    for (int i = 0; i < r->n_procs; i++) {
+        proc *p = &r->procs[i];
+        if (p->state == P_STARTING && p->pid > 0 && p->id_len == 0 && p->other_key)
+            fault(r, i, HX_END_DISCONNECTED, "CURVE handshake failed: wrong server key (it was told %.40s; this "
+                  "coordinator's is %.40s)", r->cfg->agents[p->agent].server_key, r->cfg->server_key->public_z85);
     }
 }
 
@@ -1338,8 +1379,10 @@ static void step(runner *r, double next)
         cv_poll_items(r->guard, items + 1);
     int base = r->guard ? 3 : 1, n = base + poll_outputs(r, items + base);
     int rc = zmq_poll(items, n, wait < 1 ? 1 : wait > 100 ? 100 : wait);
-    if (rc > 0 && r->guard && (items[1].revents | items[2].revents))
+    if (rc > 0 && r->guard && (items[1].revents | items[2].revents)) {
         cv_serve(r->guard);
+        wrong_keys(r);
+    }
     if (rc > 0)
         pump_outputs(r, items + base);
     if (rc > 0 && (items[0].revents & ZMQ_POLLIN))
@@ -1370,8 +1413,8 @@ rn_status rn_run(const rn_config *cfg, char *err, size_t errlen)
             break;
         step(r, next);
     }
-    bool failed = runner_free(r);
-    return failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
+    bool refused = r->refused, failed = runner_free(r);
+    return refused ? RN_REFUSED : failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
 }
 
 rn_status rn_probe(const rn_config *cfg, int agent, pm_msg *hello, char *err, size_t errlen)
@@ -1396,6 +1439,6 @@ rn_status rn_probe(const rn_config *cfg, int agent, pm_msg *hello, char *err, si
         }
         step(r, check_deadlines(r));
     }
-    bool failed = runner_free(r);
-    return failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
+    bool refused = r->refused, failed = runner_free(r);
+    return refused ? RN_REFUSED : failed ? RN_FAILED : stopped ? RN_STOPPED : RN_DONE;
 }

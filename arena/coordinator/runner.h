@@ -110,6 +110,10 @@ typedef struct {
                                 * for every run of a league so its games get the same seeds again; NULL: one
                                 * drawn for this run */
     volatile sig_atomic_t *stop; /* set (by a signal handler) to wind down: games in progress are abandoned */
+    const char *refuse_v1;     /* NULL: an agent that speaks protocol 1 plays, an opening replayed to it (referee.h);
+                                * else (the run plays from openings) it is refused at its first hello, before any game
+                                * of it: the run stops with RN_REFUSED and "agent 'NAME' speaks protocol 1; " followed
+                                * by this text (what needs protocol 2, and the fix) as the error */
     bool debug;                /* every message to and from a bot also goes to its log ("debug -> ...",
                                 * "debug <- ..."), with the time, as MessagePack printed as text */
 
@@ -129,7 +133,8 @@ typedef struct {
 /* The default cap of the process pool: bot processes alive at once (idle ones included). */
 #define RN_MAX_PROCESSES 256
 
-typedef enum { RN_DONE = 0, RN_FAILED = 1, RN_STOPPED = 2 } rn_status;
+/* RN_REFUSED: an agent was refused at its hello (refuse_v1): bad input, nothing of it was played. */
+typedef enum { RN_DONE = 0, RN_FAILED = 1, RN_STOPPED = 2, RN_REFUSED = 3 } rn_status;
 
 /* Plays until next_game() has no more and every game is finished, or until *stop or a failure (reason
  * in err). Every process it started is gone when it returns. */
@@ -137,8 +142,8 @@ rn_status rn_run(const rn_config *cfg, char *err, size_t errlen);
 
 /* Starts one process of `agent`, waits for its hello (cfg->handshake_ms), copies it to *hello and stops
  * the process: what the agent says it plays, before a schedule is written. RN_FAILED with the reason
- * (it crashed, never said hello) in err. Only agents, n_agents, handshake_ms, log_dir, log_prefix and
- * stop of cfg are used. */
+ * (it crashed, never said hello) in err; RN_REFUSED with the refusal (refuse_v1) in err. Only agents, n_agents,
+ * handshake_ms, log_dir, log_prefix, stop and refuse_v1 of cfg are used. */
 rn_status rn_probe(const rn_config *cfg, int agent, pm_msg *hello, char *err, size_t errlen);
 
 #endif

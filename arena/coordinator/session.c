@@ -51,9 +51,13 @@ struct ss_session {
     int shard;                     /* --shard K of sum.shards */
     void (*warn)(void *user, const char *line);
     void *warn_user;
+    pm_msg hello[CFG_MAX_AGENTS];  /* an agent's hello when it was asked at the league's opening (probed) */
+    bool probed[CFG_MAX_AGENTS];
     /* a match */
     ss_match_opts match;
     long next_match;
+    op_opening *match_suite;       /* its openings without --opening (game pair i: match_suite[i % n_match_suite]) */
+    int n_match_suite;
 };
 
 /* ---- agents ------------------------------------------------------------------------------------------------- */
@@ -194,7 +198,66 @@ static bool next_match_game(void *user, rn_game *g)
                     .rows = m->rows, .cols = m->cols, .flags = m->flags,
                     .seed = mix_stream(m->seed, (uint64_t)i) >> 1, /* 63 bits: an SQLite integer */
                     .opening = m->opening_len ? m->opening : NULL, .opening_len = m->opening_len };
+    if (!m->opening_len && s->n_match_suite > 0) { /* game pair i / 2, colours reversed */
+        const op_opening *o = &s->match_suite[(i / 2) % s->n_match_suite];
+        g->opening = o->n ? o->cells : NULL, g->opening_len = o->n;
+    }
     return true;
+}
+
+/* A match's openings without --opening: the suite a league of its variant, board and seed would play (random), a
+ * file's, or none; described in the summary. */
+static int match_openings(ss_session *s, char *err, size_t errlen)
+{
+    const ss_match_opts *m = &s->match;
+    const char *kind = m->openings ? m->openings : "random";
+    int stones = m->opening_stones, pairs = (int)((m->games + 1) / 2), want = pairs < LG_SUITE_MAX ? pairs : LG_SUITE_MAX;
+    char why[1024];
+    if (m->opening_len) {
+        size_t k = 0;
+        for (int i = 0; i < m->opening_len && k + HX_CELL_NAME_MAX + 1 < sizeof s->sum.openings; i++) {
+            char name[HX_CELL_NAME_MAX];
+            hx_cell_name(m->opening[i], m->cols, name);
+            k += (size_t)snprintf(s->sum.openings + k, sizeof s->sum.openings - k, "%s%s", i ? " " : "", name);
+        }
+    } else if (strcmp(kind, "none") == 0 || (strcmp(kind, "random") == 0 && stones == 0)) {
+        snprintf(s->sum.openings, sizeof s->sum.openings, "none");
+    } else if (strcmp(kind, "random") == 0) {
+        if (stones >= m->rows * m->cols)
+            return fail(err, errlen, SS_USAGE, "--opening-stones %d: they do not leave a move on %dx%d", stones, m->rows,
+                        m->cols);
+        if (!(s->match_suite = calloc((size_t)want, sizeof *s->match_suite)))
+            return fail(err, errlen, SS_FAILED, "out of memory");
+        s->n_match_suite = op_random_suite(m->seed, m->variant, m->rows, m->cols, stones, want, s->match_suite);
+        snprintf(s->sum.openings, sizeof s->sum.openings, "random, %d stone%s", stones, stones == 1 ? "" : "s");
+    } else {
+        op_book *book = op_book_load(kind, why, sizeof why);
+        int n = book ? op_book_suite(book, m->variant, m->rows, m->cols, NULL, 0) : 0;
+        if (book && n > 0 && (s->match_suite = calloc((size_t)n, sizeof *s->match_suite)))
+            s->n_match_suite = op_book_suite(book, m->variant, m->rows, m->cols, s->match_suite, n);
+        op_book_free(book);
+        if (!book)
+            return fail(err, errlen, SS_USAGE, "--openings %s", why);
+        if (n == 0)
+            return fail(err, errlen, SS_USAGE, "--openings %s: no opening for %s %dx%d", kind,
+                        hx_variant_name(m->variant), m->rows, m->cols);
+        if (!s->match_suite)
+            return fail(err, errlen, SS_FAILED, "out of memory");
+        snprintf(s->sum.openings, sizeof s->sum.openings, "%s", kind);
+    }
+    return SS_OK;
+}
+
+/* Whether a match plays from openings: then a bot that speaks protocol 1 is refused at its hello, unless
+ * --openings-compat replay. */
+static void match_refusal(ss_session *s)
+{
+    bool from_openings = s->match.opening_len > 0;
+    for (int i = 0; i < s->n_match_suite; i++)
+        from_openings |= s->match_suite[i].n > 0;
+    if (from_openings && !s->match.openings_replay)
+        s->rc.refuse_v1 = "this match plays from openings, which needs protocol 2: update the bot "
+                          "(docs/protocol.md#changes), or pass --openings-compat replay (or --openings none)";
 }
 
 int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t errlen)
@@ -222,8 +285,8 @@ int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t er
         runner_agent(s, a);
         s->rn_agents[a].name = s->agents[a].name; /* the logs follow a rename at hello */
     }
-    int rc = open_store(s, err, errlen);
-    if (rc != SS_OK)
+    int rc = match_openings(s, err, errlen);
+    if (rc != SS_OK || (rc = open_store(s, err, errlen)) != SS_OK)
         return rc;
     s->rec.agents = s->agents, s->rec.hello_names = true; /* a bot is named by its hello */
     char desc[2 * AG_LINE_MAX + 64];                       /* both command lines, whole */
@@ -247,6 +310,7 @@ int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t er
     sb_deny(s->db); /* no bot sees the database or the logs */
     sb_deny(s->logs);
     s->sum.to_play = (int)o->games;
+    match_refusal(s);
     return SS_OK;
 }
 
@@ -505,11 +569,14 @@ static int ask_plays(ss_session *s, int a, char *err, size_t errlen)
     s->plays[a] = ca->plays;
     if (ca->has_variants && ca->has_boards)
         return SS_OK;
-    static pm_msg hello;
+    static pm_msg asked;
+    const pm_msg *hello = s->probed[a] ? &s->hello[a] : &asked;
     char why[1024];
-    rn_status st = rn_probe(&s->rc, a, &hello, why, sizeof why);
+    rn_status st = s->probed[a] ? RN_DONE : rn_probe(&s->rc, a, &asked, why, sizeof why);
     if (st == RN_STOPPED)
         return fail(err, errlen, 128 + (int)s->stop, "interrupted");
+    if (st == RN_REFUSED)
+        return fail(err, errlen, SS_USAGE, "%s", why);
     if (st != RN_DONE) { /* its games are scheduled; it forfeits those it fails again */
         warn(s, "%s (asked what it plays; see its log in %s); scheduling it for the league's variants and boards", why,
              s->logs);
@@ -517,12 +584,45 @@ static int ask_plays(ss_session *s, int a, char *err, size_t errlen)
         return SS_OK;
     }
     if (!ca->has_variants)
-        s->plays[a].variants = hello.variants;
+        s->plays[a].variants = hello->variants;
     if (!ca->has_boards) {
-        s->plays[a].n_boards = hello.n_boards < CFG_MAX_BOARDS ? hello.n_boards : 0;
-        memcpy(s->plays[a].boards, hello.boards, sizeof s->plays[a].boards[0] * (size_t)s->plays[a].n_boards);
+        s->plays[a].n_boards = hello->n_boards < CFG_MAX_BOARDS ? hello->n_boards : 0;
+        memcpy(s->plays[a].boards, hello->boards, sizeof s->plays[a].boards[0] * (size_t)s->plays[a].n_boards);
     }
     return SS_OK;
+}
+
+/* A league that plays from openings with openings_compat = refuse asks every agent its protocol version before
+ * anything is played or written (an agent on a host when its first process says hello): one that speaks
+ * protocol 1 is refused (SS_USAGE, the runner's line naming it). An agent that cannot be asked is left to its
+ * first game (ask_plays warns about it). */
+static int check_protocols(ss_session *s, char *err, size_t errlen)
+{
+    char prefix[160];
+    snprintf(prefix, sizeof prefix, "%s-hello", s->rc.log_prefix);
+    for (int a = 0; s->rc.refuse_v1 && a < s->cfg.n_agents; a++) {
+        if (s->cfg.agents[a].host[0])
+            continue;
+        /* the agent alone, over the private ipc socket (nothing listens on tcp:// yet, no host is let in), its
+         * process's log LOGS/PREFIX-hello-NAME-1.log */
+        rn_config asking = { .agents = &s->rn_agents[a], .n_agents = 1, .handshake_ms = s->rc.handshake_ms,
+                             .log_dir = s->rc.log_dir, .log_prefix = prefix, .stop = s->rc.stop,
+                             .refuse_v1 = s->rc.refuse_v1 };
+        char why[1024];
+        rn_status st = rn_probe(&asking, 0, &s->hello[a], why, sizeof why);
+        if (st == RN_STOPPED)
+            return fail(err, errlen, 128 + (int)s->stop, "interrupted");
+        if (st == RN_REFUSED)
+            return fail(err, errlen, SS_USAGE, "%s", why);
+        s->probed[a] = st == RN_DONE;
+    }
+    return SS_OK;
+}
+
+/* Whether a league's games start from openings (an openings file may hold empty ones; it counts). */
+static bool plays_openings(const cfg_league *c)
+{
+    return strcmp(c->openings, "none") != 0 && !(strcmp(c->openings, "random") == 0 && c->opening_stones == 0);
 }
 
 /* The mode's view of the league as the store has it (games played, rows pending); free with state_free. */
@@ -706,6 +806,9 @@ static void league_runner(ss_session *s)
                          .server_key = c->listen[0] ? &s->server_key : NULL, .ping_ms = 1000,
                          .host_wait_ms = c->host_wait_ms, .log_dir = s->logs, .log_prefix = s->prefix, .stop = &s->stop,
                          .next_game = next_league_game, .user = s };
+    if (plays_openings(c) && !c->openings_replay)
+        s->rc.refuse_v1 = "this league plays from openings, which needs protocol 2: update the bot "
+                          "(docs/protocol.md#changes) or set openings_compat = replay";
     s->rec.agents = s->agents; /* named by the config */
     rec_attach(&s->rec, &s->rc);
     s->rec.stored = on_stored;
@@ -749,7 +852,7 @@ int ss_open_league(const ss_league_opts *o, ss_session **out, char *err, size_t 
     int short_suites = lg_suites_make(&s->cfg, s->book, &s->suites, note, sizeof note);
     if (short_suites < 0)
         return fail(err, errlen, SS_FAILED, "out of memory");
-    if ((rc = league_find(s, o, err, errlen)) != SS_OK)
+    if ((rc = check_protocols(s, err, errlen)) != SS_OK || (rc = league_find(s, o, err, errlen)) != SS_OK)
         return rc;
     if (short_suites > 0 && !s->sum.resumed)
         warn(s, "pairings replay openings: %s%s", note, short_suites > 1 ? " (and other variants or boards)" : "");
@@ -997,6 +1100,7 @@ void ss_close(ss_session *s)
         close(s->claim);
     free(s->text);
     free(s->pending);
+    free(s->match_suite);
     op_book_free(s->book);
     lg_suites_free(&s->suites);
     pg_free(s->live);

@@ -63,8 +63,15 @@ typedef struct {
     hx_variant variant;
     int rows, cols;
     unsigned flags;
-    const uint16_t *opening;       /* every game's opening (checked by the caller), or NULL */
+    const uint16_t *opening;       /* every game's opening (checked by the caller), or NULL for the suite below */
     int opening_len;
+    const char *openings;          /* without `opening`: "random" (NULL too: the league's default, balanced random
+                                    * openings of opening_stones stones from `seed`), "none", or a suite file; game
+                                    * pair i (games 2i and 2i+1, colours reversed) plays opening i of the suite, as in
+                                    * a league (docs/leagues.md#openings-and-game-pairs) */
+    int opening_stones;            /* of a random opening (the league's default: 2) */
+    bool openings_replay;          /* a bot that speaks protocol 1 has its openings replayed to it (docs/protocol.md);
+                                    * false: a match from openings refuses it (RN_REFUSED) at its hello */
     long games;
     uint64_t seed;                 /* game i's seed derives from it and i */
     int concurrency;
@@ -93,7 +100,7 @@ typedef struct {
     const char *mode;              /* its mode's name */
     bool resumed;
     uint64_t seed;
-    char openings[600];            /* "random, 2 stones", "none" or the suite file */
+    char openings[600];            /* "random, 2 stones", "none", the suite file, or (a match) "a1 b2" */
     int scheduled;                 /* rows of the schedule when opened */
     int to_play;                   /* rows this session plays when opened (this shard's) */
     long played;                   /* games stored by this session */

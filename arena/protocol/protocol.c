@@ -127,9 +127,8 @@ static void put_game_start(msgpack_packer *pk, const pm_msg *m, bool opening)
     }
 }
 
-static void put_turn(msgpack_packer *pk, const pm_msg *m)
+static void put_events(msgpack_packer *pk, const pm_msg *m)
 {
-    put_key_uint(pk, "game", m->game);
     put_str(pk, "events");
     msgpack_pack_array(pk, (size_t)m->n_events);
     for (int i = 0; i < m->n_events; i++) {
@@ -140,6 +139,25 @@ static void put_turn(msgpack_packer *pk, const pm_msg *m)
         else
             msgpack_pack_int(pk, m->events[i].cell);
     }
+}
+
+/* Map entries beyond entries[] (the type's fixed keys): a game_start's opening, a turn's clocks, a protocol-2
+ * game_end's events. */
+static size_t optional_entries(const pm_msg *m)
+{
+    if (m->type == PM_GAME_START)
+        return m->n_own + m->n_seen + m->hidden > 0 ? 3 : 0;
+    if (m->type == PM_TURN)
+        return (m->has_clock ? 3 : 0) + (m->has_opp_clock ? 1 : 0);
+    if (m->type == PM_GAME_END)
+        return m->protocol >= 2 ? 1 : 0;
+    return 0;
+}
+
+static void put_turn(msgpack_packer *pk, const pm_msg *m)
+{
+    put_key_uint(pk, "game", m->game);
+    put_events(pk, m);
     if (m->has_clock) {
         put_key_uint(pk, "clock_ms", m->clock_ms);
         put_key_uint(pk, "inc_ms", m->inc_ms);
@@ -147,16 +165,6 @@ static void put_turn(msgpack_packer *pk, const pm_msg *m)
     }
     if (m->has_opp_clock)
         put_key_uint(pk, "opp_clock_ms", m->opp_clock_ms);
-}
-
-/* Map entries beyond entries[] (the type's fixed keys): a game_start's opening, a turn's clocks. */
-static size_t optional_entries(const pm_msg *m)
-{
-    if (m->type == PM_GAME_START)
-        return m->n_own + m->n_seen + m->hidden > 0 ? 3 : 0;
-    if (m->type == PM_TURN)
-        return (m->has_clock ? 3 : 0) + (m->has_opp_clock ? 1 : 0);
-    return 0;
 }
 
 static void put_game_end(msgpack_packer *pk, const pm_msg *m)
@@ -169,6 +177,8 @@ static void put_game_end(msgpack_packer *pk, const pm_msg *m)
     msgpack_pack_array(pk, (size_t)m->n_cells);
     for (int i = 0; i < m->n_cells; i++)
         msgpack_pack_uint8(pk, m->board[i]);
+    if (m->protocol >= 2) /* the events not yet told: the last attempt's outcome among them */
+        put_events(pk, m);
 }
 
 size_t pm_encode(const pm_msg *m, uint8_t *buf, size_t cap)
@@ -529,9 +539,8 @@ static void read_clocks(reader *r, pm_msg *m)
     }
 }
 
-static void read_turn(reader *r, pm_msg *m)
+static void read_events(reader *r, pm_msg *m)
 {
-    m->game = get_uint(r, "game", UINT64_MAX);
     const msgpack_object_array *a = get_array(r, "events");
     if (a && a->size > HX_MAX_EVENTS)
         fail(r, "key 'events': at most %d entries", HX_MAX_EVENTS);
@@ -569,6 +578,12 @@ static void read_turn(reader *r, pm_msg *m)
         m->events[m->n_events].cell = cell;
         m->n_events++;
     }
+}
+
+static void read_turn(reader *r, pm_msg *m)
+{
+    m->game = get_uint(r, "game", UINT64_MAX);
+    read_events(r, m);
     if (!r->failed)
         read_clocks(r, m);
 }
@@ -639,6 +654,8 @@ int pm_decode(const uint8_t *data, size_t len, pm_msg *m, char *why, size_t whyl
                 else
                     m->board[m->n_cells++] = (uint8_t)a->ptr[i].via.u64;
             }
+            if (!r.failed && lookup(&r, "events")) /* protocol 2: what the player was told since its last turn */
+                m->protocol = 2, read_events(&r, m);
             break;
         }
         case PM_PING:

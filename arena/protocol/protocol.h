@@ -18,7 +18,11 @@
 #include "game.h"
 #include "result.h"
 
-#define PM_VERSION 1
+/* Protocol versions (docs/protocol.md "Changes"): an agent's hello names the one it speaks; the coordinator accepts
+ * PM_VERSION_MIN..PM_VERSION. 2: an attempt's outcome comes in the mover's next turn (or game_end) as an event, no
+ * `result`; openings need it (a version-1 agent is refused or has its opening replayed, arena/protocol/referee.h). */
+#define PM_VERSION 2
+#define PM_VERSION_MIN 1
 #define PM_MAX_MESSAGE 65536 /* bytes; also the sockets' ZMQ_MAXMSGSIZE */
 #define PM_MAX_STRING 255    /* bytes in any string */
 #define PM_MAX_ITEMS 1024    /* entries in any array or map */
@@ -43,7 +47,7 @@ typedef struct {
     pm_type type;
     uint64_t game; /* game_start, turn, move, result, game_end */
 
-    /* hello */
+    /* hello: the version the agent speaks. game_end: the version it is written for (2 writes its `events`) */
     int protocol;
     char token[PM_MAX_STRING + 1], name[PM_MAX_STRING + 1], version[PM_MAX_STRING + 1];
     uint32_t variants;   /* bit v set: can play hx_variant v; every bit set when the agent lists none */
@@ -64,7 +68,9 @@ typedef struct {
     int n_own, n_seen, hidden;
     uint16_t own[HX_MAX_CELLS], seen[HX_MAX_CELLS];
 
-    /* turn: events since the player's previous turn (or the game's start) */
+    /* turn: events since the player's previous turn (or the game's start); protocol 2: the player's own outcomes
+     * (placed, rejected, collided, swap) among them. game_end, protocol 2: what the player was told since its last
+     * turn (its last attempt's outcome, what the opponent's last attempts told it) */
     int n_events;
     hx_event events[HX_MAX_EVENTS];
 

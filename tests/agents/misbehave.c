@@ -43,6 +43,11 @@
  *                         ("fill-tmp: N MiB: REASON")
  *   --mode spin-threads   plays well, but from its hello on 32 threads spin on the CPU
  *
+ * --protocol N (default 2, PM_VERSION) is the protocol version its hello names. With --protocol 1 it is a bot written
+ * for protocol 1, which never heard of openings: it does not read game_start's own/seen/hidden, and keeps its board
+ * from `result`s (its own attempts, and the opening stones an openings_compat = replay coordinator replays to it)
+ * and from turn events. With 2, its own outcomes come as events of its next turn.
+ *
  * Thinking time, with any mode (for the game-clock tests, tests/e2e/test_clock.c):
  *   --sleep-ms N       sleeps N ms before each attempt
  *   --clock-share F    sleeps F times the clock_ms its turn tells (its game clock's time left) before each attempt
@@ -76,6 +81,7 @@
 
 static uint8_t buf[PM_MAX_MESSAGE];
 static pm_msg in, out;
+static int protocol = PM_VERSION; /* --protocol */
 
 static void send_msg(void *sock, const pm_msg *m)
 {
@@ -311,7 +317,7 @@ static void say_hello(void *sock, const char *mode, const char *token)
 {
     memset(&out, 0, sizeof out);
     out.type = PM_HELLO;
-    out.protocol = PM_VERSION;
+    out.protocol = protocol;
     snprintf(out.token, sizeof out.token, "%s", strcmp(mode, "bad-token") == 0 ? "not-the-token" : token ? token : "");
     snprintf(out.name, sizeof out.name, "misbehave-%s", mode);
     snprintf(out.version, sizeof out.version, "1");
@@ -341,19 +347,33 @@ static void game_start(player *p)
     p->crash_at = 1 + (int)rng_below(&p->rng, 3);
     p->first = -1;
     p->move_ms = in.move_ms;
-    for (int i = 0; i < in.n_own; i++) /* an opening's stones it knows */
+    for (int i = 0; protocol >= 2 && i < in.n_own; i++) /* an opening's stones it knows (protocol 1: never read) */
         p->known[in.own[i]] = 1;
-    for (int i = 0; i < in.n_seen; i++)
+    for (int i = 0; protocol >= 2 && i < in.n_seen; i++)
         p->known[in.seen[i]] = 1;
+}
+
+/* A cell it learned of: an own outcome (placed, rejected, collided: the first one is `first`), an opponent stone. */
+static void learn(player *p, int cell, bool own)
+{
+    if (cell < 0 || cell >= p->cells)
+        return;
+    p->known[cell] = 1;
+    if (own && p->first < 0)
+        p->first = cell;
 }
 
 /* Its move, or at the attempt its mode names, its misbehaviour. */
 static void turn(player *p)
 {
     const char *mode = p->mode;
-    for (int i = 0; i < in.n_events; i++)
-        if (in.events[i].kind == HX_EV_OPP_PLACED || in.events[i].kind == HX_EV_SWAP)
-            p->known[in.events[i].cell] = 1;
+    for (int i = 0; i < in.n_events; i++) {
+        hx_event_kind k = in.events[i].kind;
+        if (k == HX_EV_OPP_PLACED || k == HX_EV_SWAP)
+            learn(p, in.events[i].cell, false);
+        else if (k == HX_EV_PLACED || k == HX_EV_REJECTED || k == HX_EV_COLLIDED) /* protocol 2 */
+            learn(p, in.events[i].cell, true);
+    }
     int unknown[HX_MAX_CELLS], u = 0;
     for (int c = 0; c < p->cells; c++)
         if (!p->known[c])
@@ -421,12 +441,7 @@ static void play(player *p, FILE *rec)
             continue;
         switch (in.type) {
         case PM_GAME_START: game_start(p); break;
-        case PM_RESULT:
-            if (in.cell >= 0 && in.cell < p->cells)
-                p->known[in.cell] = 1;
-            if (p->first < 0 && in.cell >= 0 && in.cell < p->cells)
-                p->first = in.cell; /* known now: placed, rejected or collided */
-            break;
+        case PM_RESULT: learn(p, in.cell, true); break; /* protocol 1: placed, rejected or collided */
         case PM_PING:
             out.type = PM_PONG;
             out.nonce = in.nonce;
@@ -448,6 +463,8 @@ int main(int argc, char **argv)
     for (int i = 1; i + 1 < argc; i++) {
         if (strcmp(argv[i], "--mode") == 0)
             mode = argv[++i];
+        else if (strcmp(argv[i], "--protocol") == 0)
+            protocol = atoi(argv[++i]);
         else if (strcmp(argv[i], "--sleep-ms") == 0)
             sleep_ms = atol(argv[++i]);
         else if (strcmp(argv[i], "--clock-share") == 0)

@@ -8,6 +8,9 @@
  * is timed on its own: making it with its limits, a child joining it, removing it (a fork, join, exit and
  * wait next to a plain fork, exit and wait), and the limit check the runner makes of each live sandbox every
  * 50 ms.
+ * Then the protocol versions: the cost per attempt of two protocol-1 bots (turn, move, result: three messages) and of
+ * two protocol-2 bots (turn, move: the outcome rides in the next turn), tests/agents/misbehave --mode play
+ * --protocol 1 and 2, plain processes, as a multiple of the raw round trip (the goal: 1.5x).
  * Then the bots' output, which
  * the coordinator reads from a pipe into each log (botlog.h): the cost per attempt of a bot writing a line per
  * attempt against one writing nothing (tests/agents/misbehave --mode chatter and play, from ARENA_TEST_AGENTS or
@@ -48,17 +51,60 @@ static double us_per_attempt(const rn_agent *agent, long games)
     return b.attempts ? (clk_now() - t0) / (double)b.attempts * 1e6 : 0;
 }
 
+/* The test bots' directory: ARENA_TEST_AGENTS, else BOT's directory/../tests/agents. */
+static void test_agents(const char *bot, char *dir, size_t size)
+{
+    const char *agents = getenv("ARENA_TEST_AGENTS");
+    if (agents)
+        snprintf(dir, size, "%s", agents);
+    else
+        snprintf(dir, size, "%.*s/../tests/agents", (int)(strrchr(bot, '/') ? strrchr(bot, '/') - bot : 1),
+                 strrchr(bot, '/') ? bot : ".");
+}
+
+/* Protocol 1 against protocol 2: per attempt, both bots speaking the version, next to the raw round trip. The three
+ * are measured in turn, five times over (a loaded machine shifts them together), and each figure is the median. */
+static void protocol_figures(const char *bot)
+{
+    char dir[600], line[700], err[512];
+    test_agents(bot, dir, sizeof dir);
+    ag_command cmd[2];
+    for (int v = 0; v < 2; v++) {
+        snprintf(line, sizeof line, "%s/misbehave --mode play --protocol %d", dir, v + 1);
+        if (ag_command_parse(line, NULL, &cmd[v], err, sizeof err) != 0) {
+            printf("protocol versions: skipped (%s)\n", err);
+            return;
+        }
+        cmd[v].sandbox.off = true;
+    }
+    enum { ROUNDS = 5 };
+    double raw[ROUNDS], us[2][ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) {
+        raw[r] = raw_round_trip(500, 24, 24);
+        for (int v = 0; v < 2; v++) {
+            rn_agent a = { .name = v ? "v2" : "v1", .command = &cmd[v] };
+            us[v][r] = us_per_attempt(&a, 300);
+        }
+    }
+    qsort(raw, ROUNDS, sizeof raw[0], by_value);
+    printf("protocol versions (5x5 classical, 300 games, plain processes, misbehave --mode play --protocol V on both "
+           "sides; each figure the median of %d rounds of raw, V=1, V=2):\n", ROUNDS);
+    printf("  %-9s %12s %12s %12s %10s\n", "protocol", "attempts/s", "us/attempt", "raw RTT us", "x raw RTT");
+    for (int v = 0; v < 2; v++) {
+        qsort(us[v], ROUNDS, sizeof us[v][0], by_value);
+        double m = us[v][ROUNDS / 2], rt = raw[ROUNDS / 2];
+        printf("  %-9d %12.0f %12.1f %12.1f %9.2fx\n", v + 1, m > 0 ? 1e6 / m : 0, m, rt, rt > 0 ? m / rt : 0);
+    }
+    printf("  (protocol 1: turn, move, result per attempt; protocol 2: turn, move; the goal is 1.5x the raw round "
+           "trip)\n");
+}
+
 /* The bots' output: a chatty bot's cost per attempt, and a flood's throughput (seconds from start to hello of
  * a bot writing `mb` MiB first). */
 static void output_figures(const char *bot)
 {
-    char dir[600], line[700]; /* the test bots: ARENA_TEST_AGENTS, else BOT's directory/../tests/agents */
-    const char *agents = getenv("ARENA_TEST_AGENTS");
-    if (agents)
-        snprintf(dir, sizeof dir, "%s", agents);
-    else
-        snprintf(dir, sizeof dir, "%.*s/../tests/agents", (int)(strrchr(bot, '/') ? strrchr(bot, '/') - bot : 1),
-                 strrchr(bot, '/') ? bot : ".");
+    char dir[600], line[700];
+    test_agents(bot, dir, sizeof dir);
     const char *modes[] = { "play", "chatter" };
     double us[2] = { 0, 0 };
     ag_command cmd[2];
@@ -220,6 +266,7 @@ int main(int argc, char **argv)
     }
     printf("(x raw RTT: wall time per attempt over the raw round trip; at concurrency 2 games overlap, so it can "
            "drop below 1)\n");
+    protocol_figures(bot);
     output_figures(bot);
     return 0;
 }

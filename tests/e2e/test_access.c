@@ -124,29 +124,34 @@ static void only_the_coordinators_own_bots_get_in(void **state)
             fail_msg("%s: the log has no \"%s\": %s", intruders[i].mode, intruders[i].logged, log);
         free(log);
     }
-    /* bots pinned to another server's key do not get in either */
+    /* bots pinned to another server's key do not get in either: each forfeits with the cause named (the failed
+     * handshake the coordinator saw), in the game's detail and the bot's log */
     char *other = file_text("other.key.pub"), pin[64];
     assert_int_equal((int)strlen(other), 41);
     snprintf(pin, sizeof pin, "--pin-key '%.40s'", other);
     snprintf(bot, sizeof bot, "%s/random", bin);
-    assert_int_equal(match(pin, bot, 2), 0);
-    out = file_text("match.out");
-    assert_non_null(strstr(out, "timeout"));
-    free(out);
-    /* the same pinned from the file, and from a .pub in the older "public = KEY" form */
-    assert_int_equal(match("--pin-key-file other.key.pub", bot, 2), 0);
-    out = file_text("match.out");
-    assert_non_null(strstr(out, "timeout"));
-    free(out);
-    assert_int_equal(sh_run("cd %s && printf 'public = %.40s\\n' > old.pub", tmp, other), 0);
-    assert_int_equal(match("--pin-key-file old.pub", bot, 2), 0);
-    out = file_text("match.out");
-    assert_non_null(strstr(out, "timeout"));
-    free(out);
+    const char *const pins[] = { pin, "--pin-key-file other.key.pub", "--pin-key-file old.pub" };
+    assert_int_equal(sh_run("cd %s && printf 'public = %%s\\n' '%.40s' > old.pub", tmp, other), 0);
+    char db[300], sql[300], name[64];
+    snprintf(db, sizeof db, "%s/a.db", tmp);
+    for (int i = 0; i < 3; i++) { /* from --pin-key, its file, and a .pub in the older "public = KEY" form */
+        assert_int_equal(match(pins[i], bot, 2), 0);
+        out = file_text("match.out");
+        if (!strstr(out, "forfeits: disconnected 2"))
+            fail_msg("%s: %s", pins[i], out);
+        free(out);
+        long run = db_scalar(db, "SELECT max(id) FROM runs");
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND reason = 'disconnected' AND "
+                 "detail LIKE 'CURVE handshake failed: wrong server key (it was told %.40s;%%'", run, other);
+        assert_int_equal(db_scalar(db, sql), 2);
+        snprintf(name, sizeof name, "logs/match-%ld-connections.log", run);
+        log = file_text(name);
+        assert_non_null(strstr(log, "the client does not have this server's key"));
+        free(log);
+    }
+    assert_int_equal(sh_run("grep -l 'CURVE handshake failed: wrong server key' %s/logs/match-6-random-*.log "
+                            ">/dev/null", tmp), 0);
     free(other);
-    log = file_text("logs/match-4-connections.log");
-    assert_non_null(strstr(log, "the client does not have this server's key"));
-    free(log);
 }
 
 /* The number of entries called arena-* in dir, and the mode of the last one. */

@@ -268,6 +268,12 @@ static void command_lines(void **state)
     refused("BIN/arena match --variant classical --board 3x3 --open-files 3 BIN/random BIN/random --db r.db",
             "--open-files 3");
     refused("BIN/arena match --colour red", "unknown option");
+    refused("BIN/arena match --variant classical --board 3x3 --openings-compat maybe BIN/random BIN/random --db r.db",
+            "--openings-compat maybe: expected refuse or replay");
+    refused("BIN/arena match --variant classical --board 3x3 --openings nofile BIN/random BIN/random --db r.db",
+            "--openings nofile");
+    refused("BIN/arena match --variant classical --board 2x2 --opening-stones 4 BIN/random BIN/random --db r.db",
+            "--opening-stones 4: they do not leave a move on 2x2");
     refused("BIN/arena ratings --db none.db", "no such database");
     refused("BIN/arena frobnicate", "frobnicate");
     refused("BIN/cfr-train --variant classical --board 2x2 --iterations many --out p.pol", "many");

@@ -60,12 +60,12 @@ static long q(const char *fmt, ...)
     return db_scalar(db, sql);
 }
 
-/* arena match on hex RxC with these options between the misbehave bot with `a_args` (stored as "a") and a plain
- * one ("b"): its run id. */
+/* arena match on hex RxC, from the empty board (the counts of attempts below are a whole game's), with these
+ * options between the misbehave bot with `a_args` (stored as "a") and a plain one ("b"): its run id. */
 static long match(const char *board, int games, const char *options, const char *a_args)
 {
-    int rc = run("%s/arena match --variant hex --board %s --games %d --db %s --logs %s/logs --quiet --json %s "
-                 "'name=a %s/misbehave %s' 'name=b %s/misbehave'",
+    int rc = run("%s/arena match --variant hex --board %s --games %d --db %s --logs %s/logs --quiet --json "
+                 "--openings none %s 'name=a %s/misbehave %s' 'name=b %s/misbehave'",
                  bin, board, games, db, tmp, options, agents, a_args, agents);
     if (rc != 0)
         fail_msg("arena match exited with %d: %s", rc, out);

@@ -64,6 +64,8 @@ static void config_errors_name_file_line_and_key(void **state)
         { HEAD "[agent a]\ncommand = x\n", "needs at least two [agent NAME] sections" },
         { HEAD "concurrency = 0\n" AGENTS, "bad.ini:6: [league] concurrency: '0'" },
         { HEAD "swap = maybe\n" AGENTS, "bad.ini:6: [league] swap: 'maybe': expected yes or no" },
+        { HEAD "openings_compat = maybe\n" AGENTS,
+          "bad.ini:6: [league] openings_compat: 'maybe': expected refuse (a protocol-1 agent is refused" },
         { HEAD "this is not ini\n" AGENTS, "bad.ini:6: not INI syntax" },
         { HEAD "handshake_ms = 0\n" AGENTS, "bad.ini:6: [league] handshake_ms: '0': expected milliseconds" },
         { HEAD AGENTS "memory_mb = lots\n", "bad.ini:10: [agent b] memory_mb: 'lots': expected a whole number" },
@@ -1020,6 +1022,49 @@ static void openings_make_deterministic_bots_play_distinct_games(void **state)
     free(err);
 }
 
+/* A bot written for protocol 1 (misbehave --protocol 1: it never reads game_start's own/seen) in a league that plays
+ * from openings: refused before anything is played, with one line naming it, its version and the fix, exit 2, no
+ * league and no game stored; with openings_compat = replay it plays every game without a forfeit, from the same
+ * positions (each stored game starts with its scheduled opening). Without the replay it would attempt its own
+ * opening stones (illegal) in many of its 24 games. */
+static void a_protocol_1_bot_is_refused_or_has_its_openings_replayed(void **state)
+{
+    (void)state;
+    const char *a = getenv("ARENA_TEST_AGENTS");
+    char text[2048], db[300], cmd[1500];
+    snprintf(db, sizeof db, "%s/v1.db", tmp);
+    for (int replay = 0; replay < 2; replay++) {
+        snprintf(text, sizeof text,
+                 "[league]\nname = v1\nvariants = hex, classical, abrupt-noisy\nboards = 4x4\ngames = 8\n%s"
+                 "[agent new]\ncommand = %s/random\n[agent oldbot]\ncommand = %s/misbehave\nargs = --protocol 1\n",
+                 replay ? "openings_compat = replay\n" : "", bin, a ? a : "build/release/tests/agents");
+        const char *cfg = write_config("v1.ini", text);
+        snprintf(cmd, sizeof cmd, "'%s/arena' league '%s' --db '%s' --logs '%s/logs' --quiet 2>&1; echo \"exit $?\"",
+                 bin, cfg, db, tmp);
+        char *out = sh_output(cmd);
+        if (!replay) {
+            const char *want = "arena league: agent 'oldbot' speaks protocol 1; this league plays from openings, which "
+                               "needs protocol 2: update the bot (docs/protocol.md#changes) or set openings_compat = "
+                               "replay\nexit 2\n";
+            if (strcmp(out, want) != 0)
+                fail_msg("expected the one line and exit 2, got:\n%s", out);
+            assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 0);
+            assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues"), 0);
+        } else {
+            if (!strstr(out, "exit 0\n"))
+                fail_msg("with openings_compat = replay:\n%s", out);
+            assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 24);
+            assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'"), 0);
+            assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule x JOIN games g ON g.id = x.game_id"
+                                           " WHERE g.opening = 2 AND (SELECT group_concat(cell, ' ') FROM (SELECT cell"
+                                           " FROM attempts a WHERE a.game_id = g.id AND a.n <= 2 AND a.outcome ="
+                                           " 'placed' ORDER BY a.n)) = x.opening"),
+                             24);
+        }
+        free(out);
+    }
+}
+
 /* A nightly league seeded by its date: two dates, two sets of openings, other games; --seed date takes today's,
  * or the night's given with --date. */
 static void nightly_seed_by_date_gives_new_games(void **state)
@@ -1265,6 +1310,7 @@ int main(void)
         cmocka_unit_test(openings_make_deterministic_bots_play_distinct_games),
         cmocka_unit_test(attempts_carry_thinking_times_and_leagues_their_night),
         cmocka_unit_test(nightly_seed_by_date_gives_new_games),
+        cmocka_unit_test(a_protocol_1_bot_is_refused_or_has_its_openings_replayed),
         cmocka_unit_test(sprt_stops_each_pairing_when_decided),
         cmocka_unit_test(knockout_plays_a_bracket_with_byes_and_ties),
         cmocka_unit_test(killed_knockout_resumes_mid_round_and_between_rounds),

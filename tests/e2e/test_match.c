@@ -300,7 +300,10 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
     assert_int_equal(run(out, sizeof out, "%s/arena check --games 3 %s/random 2>&1", bin, bin), 2);
 }
 
-/* Everything a recording bot received, compared with the rules: exactly its own information state. */
+/* Everything a recording bot received, compared with the rules: exactly its own information state, when it speaks
+ * protocol 2 (its outcomes as events of its next turn or game_end, an opening in game_start) and when it speaks
+ * protocol 1 (outcomes in `result`s; an opening replayed under --openings-compat replay: a result for each of its own
+ * opening stones, the opponent's it is told at the head of its first turn). */
 static void bots_are_told_exactly_their_information_state(void **state)
 {
     (void)state;
@@ -315,15 +318,17 @@ static void bots_are_told_exactly_their_information_state(void **state)
     char why[256];
     int audited = 0;
     static const uint16_t opening[3] = { 5, 10, 12 }; /* b2 c3 a4 on 4x4 */
-    for (int run_no = 0; run_no < 2 * HX_VARIANT_COUNT; run_no++) {
-        int v = run_no % HX_VARIANT_COUNT, k = run_no < HX_VARIANT_COUNT ? 0 : 3; /* then from an opening */
+    for (int run_no = 0; run_no < 4 * HX_VARIANT_COUNT; run_no++) {
+        int v = run_no % HX_VARIANT_COUNT, k = run_no / HX_VARIANT_COUNT % 2 ? 3 : 0; /* then from an opening */
+        int version = run_no < 2 * HX_VARIANT_COUNT ? 2 : 1, opened = 0, owed = 0;
         snprintf(rec, sizeof rec, "%s/record-%d.bin", tmp, run_no);
         unlink(rec);
         setenv("ARENA_RECORD", rec, 1);
         int rc = run(out, sizeof out,
                      "%s/arena match --variant %s --board 4x4 --games 10 --db %s --logs %s/logs --json --quiet %s "
-                     "--sandbox off --env ARENA_RECORD '%s/misbehave --mode play' '%s/random'",
-                     bin, variants[v], db, tmp, k ? "--opening b2,c3,a4" : "", agents, bin);
+                     "--openings-compat replay --sandbox off --env ARENA_RECORD '%s/misbehave --mode play "
+                     "--protocol %d' '%s/random'",
+                     bin, variants[v], db, tmp, k ? "--opening b2,c3,a4" : "--openings none", agents, version, bin);
         unsetenv("ARENA_RECORD");
         assert_int_equal(rc, 0);
         long run_id = json_int(out, NULL, "run");
@@ -379,6 +384,13 @@ static void bots_are_told_exactly_their_information_state(void **state)
                 assert_true(hx_num_attempts(&g) > k);
                 me = m.color;
                 n_told = 0;
+                if (version == 1) { /* replayed: results for its own stones, the rest at the head of its 1st turn */
+                    assert_int_equal(m.n_own + m.n_seen + m.hidden, 0);
+                    opened = (k + 1 - me) / 2;
+                    owed = v == HX_HEX ? k - opened : 0;
+                    in_game = true;
+                    continue;
+                }
                 /* the opening as game_start tells it: own stones, and in hex the opponent's (else a count) */
                 assert_int_equal(m.n_own + m.n_seen + m.hidden, k);
                 assert_int_equal(m.hidden, hx_variant_dark((hx_variant)v) ? (k + me) / 2 : 0);
@@ -390,17 +402,42 @@ static void bots_are_told_exactly_their_information_state(void **state)
                 in_game = true;
             } else if (m.type == PM_TURN) {
                 assert_true(in_game);
-                memcpy(told + n_told, m.events, (size_t)m.n_events * sizeof m.events[0]);
-                n_told += m.n_events;
+                int from = 0;
+                if (opened > 0) { /* protocol 1, its first turn after a replayed opening */
+                    static hx_event mine[HX_MAX_CELLS];
+                    assert_int_equal(n_told, opened); /* a result for each own stone came first */
+                    assert_true(m.n_events >= owed);
+                    memcpy(mine, told, (size_t)opened * sizeof told[0]);
+                    n_told = 0;
+                    for (int i = 0, own = 0; i < k; i++) /* hex: the opponent's stones, in their places */
+                        if (i % 2 == me)
+                            told[n_told++] = mine[own++];
+                        else if (owed > 0)
+                            told[n_told++] = m.events[from++];
+                    opened = owed = 0;
+                }
+                for (int i = from; i < m.n_events; i++) {
+                    hx_event_kind kind = m.events[i].kind;
+                    if (version == 1) /* protocol 1: its own outcomes come in results */
+                        assert_true(kind != HX_EV_PLACED && kind != HX_EV_REJECTED && kind != HX_EV_COLLIDED);
+                    told[n_told++] = m.events[i];
+                }
             } else if (m.type == PM_RESULT) {
+                assert_int_equal(version, 1);
                 hx_event e = { .cell = m.cell };
                 e.kind = m.outcome == HX_PLACED ? HX_EV_PLACED : m.outcome == HX_REJECTED ? HX_EV_REJECTED
                                                                                            : HX_EV_COLLIDED;
                 told[n_told++] = e;
             } else if (m.type == PM_GAME_END) {
-                /* what it was told is its event log (up to the opponent's last attempts, which game_end's
-                 * board covers), and the board is the true one */
+                /* what it was told is its event log (protocol 1: up to the opponent's last attempts, which
+                 * game_end's board covers; protocol 2: all of it, game_end's events included), and the board is
+                 * the true one */
+                assert_int_equal(m.protocol, version == 2 ? 2 : 0);
+                memcpy(told + n_told, m.events, (size_t)m.n_events * sizeof m.events[0]);
+                n_told += m.n_events;
                 int nt = hx_events(&g, me, truth);
+                if (version == 2)
+                    assert_int_equal(n_told, nt);
                 assert_true(n_told <= nt);
                 assert_memory_equal(told, truth, (size_t)n_told * sizeof truth[0]);
                 for (int i = n_told; i < nt; i++)
@@ -418,7 +455,7 @@ static void bots_are_told_exactly_their_information_state(void **state)
         sqlite3_finalize(att);
         sqlite3_close(d);
     }
-    assert_int_equal(audited, 140);
+    assert_int_equal(audited, 280);
 }
 
 /* Bots play legal moves after an opening in every variant (hex with the swap rule after a one-stone opening too):
@@ -481,6 +518,40 @@ static void games_from_an_opening(void **state)
         assert_int_equal(rc, 2);
         if (!strstr(out, bad[i].says) || strchr(out, '\n') != out + strlen(out) - 1)
             fail_msg("--opening %s: expected one line with '%s', got '%s'", bad[i].opening, bad[i].says, out);
+    }
+}
+
+/* arena match plays from the league's default openings (random, 2 stones): a bot written for protocol 1 is refused
+ * before the first game, with one line naming it, its version and the fix, exit 2, and no game stored; from the empty
+ * board (--openings none) or with --openings-compat replay it plays every game without a forfeit. */
+static void a_protocol_1_bot_needs_replay_for_openings(void **state)
+{
+    (void)state;
+    setup_paths();
+    char db[128], sql[256];
+    snprintf(db, sizeof db, "%s/v1.db", tmp);
+    static const char *const options[] = { "", "--openings none", "--openings-compat replay --opening-stones 4" };
+    for (int i = 0; i < 3; i++) {
+        int rc = run(out, sizeof out,
+                     "%s/arena match --variant classical --board 4x4 --games 20 --db %s --logs %s/logs --json --quiet "
+                     "%s 'name=oldbot %s/misbehave --protocol 1' '%s/random' 2>&1",
+                     bin, db, tmp, options[i], agents, bin);
+        if (i == 0) {
+            const char *want = "arena match: agent 'oldbot' speaks protocol 1; this match plays from openings, which "
+                               "needs protocol 2: update the bot (docs/protocol.md#changes), or pass --openings-compat "
+                               "replay (or --openings none)\n";
+            if (rc != 2 || strcmp(out, want) != 0)
+                fail_msg("expected exit 2 and one line, got %d: %s", rc, out);
+            assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 0);
+            continue;
+        }
+        if (rc != 0)
+            fail_msg("%s: exit %d: %s", options[i], rc, out);
+        long run_id = json_int(out, NULL, "run");
+        assert_non_null(strstr(out, i == 1 ? "\"openings\":\"none\"" : "\"openings\":\"random, 4 stones\""));
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = %ld AND reason = 'connected'"
+                 " AND opening = %d", run_id, i == 1 ? 0 : 4);
+        assert_int_equal(db_scalar(db, sql), 20); /* (without the replay, it attempts its own opening stones) */
     }
 }
 
@@ -678,6 +749,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_against_random_and_python),
+        cmocka_unit_test(a_protocol_1_bot_needs_replay_for_openings),
         cmocka_unit_test(misbehaving_bots_forfeit_and_the_match_goes_on),
         cmocka_unit_test(forfeits_by_agent_and_the_forfeit_rate),
         cmocka_unit_test(arena_check_passes_bundled_bots_and_names_faults),

@@ -155,9 +155,10 @@ static void play_every_variant(char *const argv[], const char *name, bool garbag
                 if (outcome < 0)
                     fail_msg("%s, %s: the bot attempted an illegal cell %d: %s", name,
                              hx_variant_name((hx_variant)v), got.cell, hx_strerror(outcome));
-                send_to(&c, &m);
+                assert_int_equal(m.type, PM_TYPE_COUNT); /* protocol 2: the outcome comes in its next turn */
             }
             ref_end(&r, hx_winner(&r.game), HX_END_CONNECTED, NULL, &m);
+            ref_tail(&r, bot, &m);
             send_to(&c, &m);
             bot_wins += hx_winner(&r.game) == bot;
             games++;

@@ -63,6 +63,11 @@ static const char *differs(const pm_msg *a, const pm_msg *b)
             return "game_end fields";
         if (a->n_cells != b->n_cells || memcmp(a->board, b->board, (size_t)a->n_cells))
             return "board";
+        if (a->protocol != b->protocol || a->n_events != b->n_events) /* protocol 2: its events */
+            return "game_end events";
+        for (int i = 0; i < a->n_events; i++)
+            if (a->events[i].kind != b->events[i].kind || a->events[i].cell != b->events[i].cell)
+                return "game_end events";
         return NULL;
     case PM_PING:
     case PM_PONG:

@@ -523,6 +523,8 @@ static void audit_game(model *m, rng_state *rng, int config, int rows, int cols,
     uint64_t s0 = rng_next(rng), s1 = rng_next(rng);
     if (ref_init(&r, id, v, rows, cols, swap_rule ? HX_SWAP_RULE : 0) != 0)
         fail_msg("ref_init %s %dx%d refused", config_name(config), rows, cols);
+    for (int c = 0; c < 2; c++) /* the model reads outcomes from `result`s: protocol 1 (test_referee: both) */
+        ref_speaks(&r, c, 1);
     model_start(m, id, v, rows, cols, swap_rule, s0, s1);
     for (int c = 0; c < 2; c++) {
         ref_game_start(&r, c, MOVE_MS, m->seed[c], &msg);
@@ -666,6 +668,8 @@ static void duo_start(duo *d, hx_variant v, int rows, int cols, unsigned flags)
 {
     static pm_msg msg;
     assert_int_equal(ref_init(&d->r, 7, v, rows, cols, flags), 0);
+    ref_speaks(&d->r, HX_BLACK, 1);
+    ref_speaks(&d->r, HX_WHITE, 1);
     model_start(&d->m, 7, v, rows, cols, (flags & HX_SWAP_RULE) != 0, 11, 12);
     for (int c = 0; c < 2; c++) {
         ref_game_start(&d->r, c, MOVE_MS, d->m.seed[c], &msg);

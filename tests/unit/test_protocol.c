@@ -81,6 +81,22 @@ static void every_type_round_trips(void **state)
     assert_string_equal(d.detail, m.detail);
     assert_int_equal(d.n_cells, 4);
     assert_memory_equal(d.board, m.board, 4);
+    assert_int_equal(d.protocol, 0); /* protocol 1: no events key */
+    assert_int_equal(d.n_events, 0);
+    size_t v1 = pm_encode(&m, buf, sizeof buf);
+    m.protocol = 2; /* protocol 2: what the player was not yet told, e.g. its winning stone */
+    m.n_events = 2;
+    m.events[0] = (hx_event){ HX_EV_PLACED, 2 };
+    m.events[1] = (hx_event){ HX_EV_OPP_HIT, 0 };
+    through_wire(&m, &d);
+    assert_int_equal(d.protocol, 2);
+    assert_int_equal(d.n_events, 2);
+    assert_memory_equal(d.events, m.events, 2 * sizeof m.events[0]);
+    assert_true(pm_encode(&m, buf, sizeof buf) > v1);
+    m.n_events = 0; /* nothing left to tell: the key is there, empty */
+    through_wire(&m, &d);
+    assert_int_equal(d.protocol, 2);
+    assert_int_equal(d.n_events, 0);
 
     for (int t = PM_PING; t <= PM_ERROR; t++) {
         memset(&m, 0, sizeof m);
