@@ -136,6 +136,10 @@ static int play_game(hx_referee *r, rng_state *rng, expected *exp, double *ms)
     int cols = hx_cols(&r->game), k = r->opening;
     char view[2][HX_MAX_CELLS + 1];
     opening_views(r, view);
+    /* From here on each attempt's outcome is read from its own result message, as protocol 1 tells it (the
+     * opening came as protocol 2's game_start) */
+    ref_speaks(r, HX_BLACK, 1);
+    ref_speaks(r, HX_WHITE, 1);
     memset(&exp[k], 0, sizeof exp[k]);
     n_told_log[0] = n_told_log[1] = 0;
     truth_of(&r->game, exp[k].truth);
