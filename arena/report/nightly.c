@@ -239,9 +239,9 @@ static void load_standings(ng_night *p, store_db *s)
         p->pr->leagues[0] = p->pr->leagues[keep];
 }
 
-void ng_load(ng_night *p, store_db *s, const char *db, int64_t id, const char *night, int bootstrap)
+/* What ng_load reads, giving up through die.h. */
+static void load(ng_night *p, store_db *s, const char *db, int64_t id, const char *night, int bootstrap)
 {
-    memset(p, 0, sizeof *p);
     p->cmd = "report";
     p->db = db;
     p->id = id;
@@ -266,6 +266,32 @@ void ng_load(ng_night *p, store_db *s, const char *db, int64_t id, const char *n
     gather_games(p, s);
     parse_config(p);
     load_keys(p, s);
+}
+
+/* ng_load's arguments, for die_catch. */
+typedef struct {
+    ng_night *p;
+    store_db *s;
+    const char *db, *night;
+    int64_t id;
+    int bootstrap;
+} load_args;
+
+static void load_caught(void *arg)
+{
+    load_args *a = arg;
+    load(a->p, a->s, a->db, a->id, a->night, a->bootstrap);
+}
+
+int ng_load(ng_night *p, store_db *s, const char *db, int64_t id, const char *night, int bootstrap, char *err,
+            size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    load_args a = { p, s, db, night, id, bootstrap };
+    int rc = die_catch(load_caught, &a, err, errlen);
+    if (rc != 0)
+        ng_free(p);
+    return rc;
 }
 
 void ng_free(ng_night *p)

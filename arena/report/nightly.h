@@ -9,6 +9,7 @@
 #define ARENA_REPORT_NIGHTLY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -65,8 +66,11 @@ typedef struct {
 } ng_night;
 
 /* Reads league `id` from the open store s (its path db for messages): `night` NULL for the league's own.
- * A league without games is bad input (exit 2, die_usage), a database error a failure (die_fail). */
-void ng_load(ng_night *n, store_db *s, const char *db, int64_t id, const char *night, int bootstrap);
+ * Returns 0, or the status of giving up (die.h) with a one-line reason in err, n then freed: DIE_USAGE for no
+ * such league or a league without games, DIE_FAILED for a database error (or a fit that failed). Never exits
+ * (but on out of memory), so a server may call it. */
+int ng_load(ng_night *n, store_db *s, const char *db, int64_t id, const char *night, int bootstrap, char *err,
+            size_t errlen);
 
 /* Copies the tail of each log of an agent that forfeited (league-NAME-SECTION-K.log in `logs`) into
  * OUT/logs; the page links them. */
