@@ -1,0 +1,191 @@
+/* arena/server/cache.c — the nightly documents of leagues, kept (contract in server_private.h): building one
+ * reads and fits all of a league's games, so each is built once per game count and shared by the requests that
+ * read it, least recently used first out; one in use is freed only when its last reader releases it. Also the
+ * fit of a league with the report library's exits caught. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "nightly.h"
+#include "server_private.h"
+
+typedef struct {
+    int64_t id;
+    long played, skipped;
+    doc *d;
+    ng_night *n;                   /* what d was built from: its tables point into it (caveats, preambles) */
+    int readers;
+    unsigned long used;
+} entry;
+
+#define ASIDE 64
+
+struct sv_cache {
+    pthread_mutex_t lock;
+    entry *e;
+    int n, cap;
+    entry aside[ASIDE];            /* built while every entry was being read: not kept, dropped when released */
+    int n_aside;
+    unsigned long clock;
+};
+
+sv_cache *sv_cache_new(int capacity)
+{
+    sv_cache *c = calloc(1, sizeof *c);
+    if (!c || !(c->e = calloc((size_t)capacity, sizeof *c->e))) {
+        free(c);
+        return NULL;
+    }
+    c->cap = capacity;
+    pthread_mutex_init(&c->lock, NULL);
+    return c;
+}
+
+static void drop(doc *d, ng_night *n)
+{
+    doc_free(d);
+    free(d);
+    if (n)
+        ng_free(n);
+    free(n);
+}
+
+void sv_cache_free(sv_cache *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n; i++)
+        drop(c->e[i].d, c->e[i].n);
+    pthread_mutex_destroy(&c->lock);
+    free(c->e);
+    free(c);
+}
+
+/* The league's nightly document and what it was built from: 0, or an HTTP status with err. */
+static int build(sv_req *q, int64_t id, doc **out, ng_night **night, char *err, size_t errlen)
+{
+    ng_night *n = malloc(sizeof *n);
+    doc *d = calloc(1, sizeof *d);
+    if (!n || !d) {
+        free(n);
+        free(d);
+        snprintf(err, errlen, "out of memory");
+        return 500;
+    }
+    int rc = ng_load(n, q->s, q->cfg->db, id, NULL, q->cfg->bootstrap, err, errlen);
+    if (rc != 0) {
+        free(n);
+        free(d);
+        return rc == DIE_USAGE ? 404 : strstr(err, "interrupt") ? 503 : 500;
+    }
+    /* no figures (the server draws none: a directory that cannot exist), no plotter */
+    ng_page(n, NULL, "/dev/null/none", q->cfg->version, d);
+    *out = d;
+    *night = n;
+    return 0;
+}
+
+const doc *sv_cache_league(sv_req *q, int64_t id, long played, long skipped, int *status, char *err, size_t errlen)
+{
+    sv_cache *c = q->cache;
+    pthread_mutex_lock(&c->lock);
+    for (int i = 0; i < c->n; i++) {
+        entry *e = &c->e[i];
+        if (e->id == id && e->played == played && e->skipped == skipped) {
+            e->readers++;
+            e->used = ++c->clock;
+            pthread_mutex_unlock(&c->lock);
+            return e->d;
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    doc *d;
+    ng_night *n;
+    if ((*status = build(q, id, &d, &n, err, errlen)) != 0)
+        return NULL;
+    pthread_mutex_lock(&c->lock);
+    int slot = -1; /* an unread entry of this league (an older count), a free one, or the least recently used */
+    for (int i = 0; i < c->n; i++)
+        if (c->e[i].readers == 0 && c->e[i].id == id)
+            slot = i;
+    if (slot < 0 && c->n < c->cap)
+        slot = c->n++;
+    else {
+        for (int i = 0; !(slot >= 0 && c->e[slot].id == id) && i < c->n; i++)
+            if (c->e[i].readers == 0 && (slot < 0 || c->e[i].used < c->e[slot].used))
+                slot = i;
+        if (slot < 0) { /* every entry is being read: this one is kept aside, dropped when released */
+            if (c->n_aside == ASIDE) {
+                pthread_mutex_unlock(&c->lock);
+                drop(d, n);
+                snprintf(err, errlen, "busy: too many league pages being built at once");
+                *status = 503;
+                return NULL;
+            }
+            c->aside[c->n_aside++] = (entry){ id, played, skipped, d, n, 1, 0 };
+            pthread_mutex_unlock(&c->lock);
+            *status = 0;
+            return d;
+        }
+        drop(c->e[slot].d, c->e[slot].n);
+    }
+    c->e[slot] = (entry){ id, played, skipped, d, n, 1, ++c->clock };
+    pthread_mutex_unlock(&c->lock);
+    *status = 0;
+    return d;
+}
+
+void sv_cache_release(sv_cache *c, const doc *d)
+{
+    pthread_mutex_lock(&c->lock);
+    for (int i = 0; i < c->n; i++)
+        if (c->e[i].d == d) {
+            c->e[i].readers--;
+            pthread_mutex_unlock(&c->lock);
+            return;
+        }
+    for (int i = 0; i < c->n_aside; i++)
+        if (c->aside[i].d == d) {
+            entry e = c->aside[i];
+            c->aside[i] = c->aside[--c->n_aside];
+            pthread_mutex_unlock(&c->lock);
+            drop(e.d, e.n);
+            return;
+        }
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* sv_fit_league's work, for die_catch. */
+typedef struct {
+    st_report *r;
+    store_db *s;
+    st_selection *x;
+    bool fitted;
+} fit_args;
+
+static void fit_caught(void *arg)
+{
+    fit_args *a = arg;
+    st_load(a->r, a->s);
+    a->fitted = st_fit(a->r, -1, -1, a->x);
+}
+
+int sv_fit_league(store_db *s, const char *db, int64_t id, st_report *r, st_selection *x, char *err, size_t errlen)
+{
+    static _Thread_local char ids[32];
+    snprintf(ids, sizeof ids, "%lld", (long long)id);
+    *r = (st_report){ .cmd = "serve", .db = db, .bootstrap = 0, .prior = 1, .seed = 1 };
+    r->filter = (st_filter){ .f = { .league = id }, .league = ids };
+    memset(x, 0, sizeof *x);
+    fit_args a = { r, s, x, false };
+    int rc = die_catch(fit_caught, &a, err, errlen);
+    if (rc != 0 || !a.fitted) {
+        if (rc == 0)
+            snprintf(err, errlen, "league %lld: no games", (long long)id);
+        st_free(r);
+        return -1;
+    }
+    return 0;
+}
