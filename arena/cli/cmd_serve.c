@@ -12,7 +12,8 @@
 
 static const char serve_help[] =
     "usage: arena serve [--db PATH] [--listen HOST:PORT] [--logs DIR] [--bootstrap N]\n"
-    "                   [--max-connections N] [--per-ip N] [--timeout S] [--request-ms MS] [--idle S]\n\n"
+    "                   [--max-connections N] [--per-ip N] [--timeout S] [--request-ms MS] [--idle S]\n"
+    "                   [--stream-s S]\n\n"
     "An HTTP server over the results database, opened read-only (it never writes to it, and sees a league\n"
     "another process is playing into it). Pages, each also as JSON (add .json, or send Accept:\n"
     "application/json):\n"
@@ -33,19 +34,21 @@ static const char serve_help[] =
     "  --timeout S        an idle connection is closed after S seconds (default 15)\n"
     "  --request-ms MS    the database work of one page is cut off after MS ms: 503 (default 10000)\n"
     "  --idle S           a league with games left counts as running while its newest game is younger than\n"
-    "                     S seconds (default 600)\n\n"
+    "                     S seconds (default 600)\n"
+    "  --stream-s S       a live feed ends after S seconds, and the browser reconnects (default 3600)\n\n"
     "Prints 'arena serve: http://HOST:PORT/ (DB, read-only)' once listening; stops on SIGINT or SIGTERM.\n"
     "Exit status: 0 stopped, 1 failure (cannot listen), 2 bad input (options, database).\n";
 
 static void parse(sv_config *c, int argc, char **argv)
 {
-    enum { O_DB = 0x300, O_LISTEN, O_LOGS, O_BOOT, O_MAXC, O_PERIP, O_TIMEOUT, O_REQMS, O_IDLE, O_HELP };
+    enum { O_DB = 0x300, O_LISTEN, O_LOGS, O_BOOT, O_MAXC, O_PERIP, O_TIMEOUT, O_REQMS, O_IDLE, O_STREAM, O_HELP };
     static const struct option options[] = {
         { "db", required_argument, 0, O_DB },           { "listen", required_argument, 0, O_LISTEN },
         { "logs", required_argument, 0, O_LOGS },       { "bootstrap", required_argument, 0, O_BOOT },
         { "max-connections", required_argument, 0, O_MAXC }, { "per-ip", required_argument, 0, O_PERIP },
         { "timeout", required_argument, 0, O_TIMEOUT }, { "request-ms", required_argument, 0, O_REQMS },
-        { "idle", required_argument, 0, O_IDLE },       { "help", no_argument, 0, O_HELP },
+        { "idle", required_argument, 0, O_IDLE },       { "stream-s", required_argument, 0, O_STREAM },
+        { "help", no_argument, 0, O_HELP },
         { 0, 0, 0, 0 },
     };
     char err[300];
@@ -63,6 +66,7 @@ static void parse(sv_config *c, int argc, char **argv)
         case O_TIMEOUT: c->timeout_s = (int)cli_count("serve", "--timeout", optarg, 1, 3600); break;
         case O_REQMS: c->request_ms = (long)cli_count("serve", "--request-ms", optarg, 10, 600000); break;
         case O_IDLE: c->idle_s = (long)cli_count("serve", "--idle", optarg, 1, 86400 * 30); break;
+        case O_STREAM: c->stream_s = (int)cli_count("serve", "--stream-s", optarg, 1, 86400); break;
         case O_HELP: fputs(serve_help, stdout); exit(CLI_OK);
         default: cli_usage_error("serve", "option '%s' does not apply to 'arena serve' (see --help)", argv[optind - 1]);
         }

@@ -1,7 +1,7 @@
 /* arena/server/events.c — /events, the live feed (contract in route_private.h): a Server-Sent Events stream of
  * the running leagues (live.c's JSON), one event at once and then one whenever it changes (looked at twice a
  * second; the state itself is read at most once a second for all readers), a comment every 15 s to keep
- * proxies from closing it, and its end after an hour (browsers reconnect) or when the server stops. Each
+ * proxies from closing it, and its end after --stream-s seconds (an hour; browsers reconnect) or when the server stops. Each
  * stream holds only its connection's thread. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,6 @@
 
 #define TICK_MS 500
 #define KEEPALIVE_S 15
-#define STREAM_S 3600
 
 typedef struct {
     rt_context c;
@@ -61,7 +60,7 @@ static ssize_t read_feed(void *cls, uint64_t pos, char *buf, size_t max)
     (void)pos;
     feed *f = cls;
     while (f->off == f->len) {
-        if (*f->c.stopping || time(NULL) - f->started > STREAM_S)
+        if (*f->c.stopping || time(NULL) - f->started >= f->c.cfg->stream_s)
             return MHD_CONTENT_READER_END_OF_STREAM;
         if (next(f))
             break;

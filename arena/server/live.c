@@ -372,13 +372,13 @@ int sv_live_section(sv_req *q, doc *d, int64_t only, char *err, size_t errlen)
 }
 
 /* Draws the feed's leagues into the "live" section's table (only this league's on a league page), every text
- * as text (never markup); each row carries data-league and data-played. */
+ * as text (never markup); each row carries data-league, data-played and data-first-played (its count in the first event this page got). */
 const char sv_live_script[] =
     "<script>\n"
     "(function () {\n"
     "  var sec = document.getElementById('live');\n"
     "  if (!sec || !window.EventSource) return;\n"
-    "  var m = location.pathname.match(/^\\/league\\/(\\d+)/), only = m ? Number(m[1]) : 0, updates = 0;\n"
+    "  var m = location.pathname.match(/^\\/league\\/(\\d+)/), only = m ? Number(m[1]) : 0, updates = 0, first = {};\n"
     "  function eta(s) {\n"
     "    if (s === null) return '?';\n"
     "    if (s < 90) return Math.round(s) + ' s';\n"
@@ -401,7 +401,9 @@ const char sv_live_script[] =
     "      if (only && l.id !== only) return;\n"
     "      var tr = document.createElement('tr');\n"
     "      tr.setAttribute('data-league', l.id);\n"
+    "      if (!(l.id in first)) first[l.id] = l.played;\n"
     "      tr.setAttribute('data-played', l.played);\n"
+    "      tr.setAttribute('data-first-played', first[l.id]);\n"
     "      cell(tr, l.name, '/league/' + l.id);\n"
     "      cell(tr, l.played + ' / ' + (l.planned - l.skipped), null, true);\n"
     "      cell(tr, eta(l.eta_s));\n"

@@ -35,6 +35,7 @@ void sv_defaults(sv_config *c)
     c->request_ms = 10000;
     c->bootstrap = 200;
     c->idle_s = 600;
+    c->stream_s = 3600;
     c->logs = "results/logs";
     c->version = "";
 }

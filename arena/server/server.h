@@ -19,12 +19,13 @@ typedef struct {
     int bootstrap;                 /* resamples for the intervals and LOS of league pages */
     long idle_s;                   /* a league with games to play counts as running while its newest game is
                                     * younger than this */
+    int stream_s;                  /* a live feed (/events) ends after this long; browsers reconnect */
     const char *logs;              /* the agents' logs directory ('arena league --logs'); NULL: not served */
     const char *version;           /* the arena's, in page footers */
 } sv_config;
 
 /* The defaults: loopback port 8080, 512 connections, 256 per address, 15 s idle timeout, 10 s per request,
- * 200 resamples, 600 s idle, logs in results/logs. */
+ * 200 resamples, 600 s idle, live feeds of an hour, logs in results/logs. */
 void sv_defaults(sv_config *c);
 
 /* Parses "HOST:PORT" (an IPv4 address, and a port 0..65535) into c; false with a reason in err. */
