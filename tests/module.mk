@@ -36,6 +36,7 @@ $(call test,tests/e2e/test_limits.c,engine)
 $(call test,tests/e2e/test_identity.c,engine)
 $(call test,tests/e2e/test_mcbot.c,engine)
 $(call test,tests/e2e/test_browser.c,engine png)
+$(call test,tests/e2e/test_serve.c,store png)
 $(call test,tests/e2e/test_distributed.c,engine)
 $(call test,tests/e2e/test_payoff_cli.c,engine)
 

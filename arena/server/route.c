@@ -67,6 +67,17 @@ static void draw(const doc *d, bool json, bool live, sv_reply *r)
     r->len = len;
 }
 
+/* What a message may quote of a request: its first 40 bytes, each one that is not a letter, digit, '.', '_' or
+ * '-' shown as '?'. */
+static const char *quoted(const char *in, char out[48])
+{
+    size_t k = 0;
+    for (; in && in[k] && k < 40; k++)
+        out[k] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", in[k]) ? in[k] : '?';
+    out[k] = '\0';
+    return out;
+}
+
 /* Checks the arguments: only ?ply=N (0 .. 100000) on a game page. Returns false with a 400 in r. */
 static bool arguments(const rt_query *q, bool game, bool json, sv_req *req, sv_reply *r)
 {
@@ -76,13 +87,14 @@ static bool arguments(const rt_query *q, bool game, bool json, sv_req *req, sv_r
     }
     for (int i = 0; i < q->n_args; i++) {
         const char *k = q->args[i].key, *v = q->args[i].value;
+        char shown[48];
         if (!game || strcmp(k, "ply") != 0) {
-            sv_error(r, json, 400, "unknown query parameter '%.40s'%s", k, game ? " (only ply)" : "");
+            sv_error(r, json, 400, "unknown query parameter '%s'%s", quoted(k, shown), game ? " (only ply)" : "");
             return false;
         }
         int64_t n = v && strcmp(v, "0") == 0 ? 0 : v ? parse_id(v, strlen(v)) : -1;
         if (n < 0 || n > 100000) {
-            sv_error(r, json, 400, "ply '%.40s': expected a number 0..100000", v ? v : "");
+            sv_error(r, json, 400, "ply '%s': expected a number 0..100000", quoted(v, shown));
             return false;
         }
         req->ply = (int)n;
@@ -190,12 +202,12 @@ void rt_dispatch(const rt_context *c, const rt_query *q, sv_reply *r)
         return;
     }
     memcpy(path, q->path, n + 1);
-    if (n > 5 && strcmp(path + n - 5, ".json") == 0 && strncmp(path, "/logs/", 6) != 0) {
-        json = true;
-        path[n - 5] = '\0';
-    } else if (strcmp(path, "/index.json") == 0) {
+    if (strcmp(path, "/index.json") == 0) {
         json = true;
         path[1] = '\0';
+    } else if (n > 5 && strcmp(path + n - 5, ".json") == 0 && strncmp(path, "/logs/", 6) != 0) {
+        json = true;
+        path[n - 5] = '\0';
     }
     sv_page_fn *fn;
     int64_t id[2];

@@ -181,6 +181,29 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     return send_reply(con, &r);
 }
 
+/* Decodes %XX in the path and the arguments (MHD's unescaping, in place) but never into a NUL, which would cut
+ * the text short unseen: a %00 becomes byte 0x01, which no page accepts. Returns the new length. */
+static size_t unescape(void *cls, struct MHD_Connection *con, char *s)
+{
+    (void)cls, (void)con;
+    size_t w = 0;
+    for (size_t r = 0; s[r]; r++) {
+        unsigned v;
+        char hex[3] = { 0 };
+        if (s[r] == '%' && s[r + 1] && s[r + 2] && strchr("0123456789abcdefABCDEF", s[r + 1]) &&
+            strchr("0123456789abcdefABCDEF", s[r + 2])) {
+            hex[0] = s[r + 1];
+            hex[1] = s[r + 2];
+            sscanf(hex, "%x", &v);
+            s[w++] = v ? (char)v : '\x01';
+            r += 2;
+        } else
+            s[w++] = s[r];
+    }
+    s[w] = '\0';
+    return w;
+}
+
 sv_server *sv_start(const sv_config *c, char *err, size_t errlen)
 {
     store_db *probe = store_open_readonly(c->db, err, errlen);
@@ -203,7 +226,7 @@ sv_server *sv_start(const sv_config *c, char *err, size_t errlen)
             NULL, on_request, sv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT,
             (unsigned)c->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)c->per_ip,
             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-            (size_t)(32 * 1024), MHD_OPTION_THREAD_STACK_SIZE, (size_t)(4 * 1024 * 1024), MHD_OPTION_END);
+            (size_t)(32 * 1024), MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_THREAD_STACK_SIZE, (size_t)(4 * 1024 * 1024), MHD_OPTION_END);
     if (!sv->d) {
         snprintf(err, errlen, "cannot listen on %s:%d (in use, or not an address of this machine)", c->host, c->port);
         sv_cache_free(sv->cache);
