@@ -32,8 +32,8 @@ static inline pid_t serve_start(const char *bin, const char *db, const char *con
     if (pid < 0)
         return -1;
     if (pid == 0) {
-        char arena[600];
-        snprintf(arena, sizeof arena, "%s/arena", bin);
+        char arena[1024];
+        snprintf(arena, sizeof arena, "%.1000s/arena", bin);
         const char *argv[40] = { arena, "serve", "--db", db, "--listen", "127.0.0.1:0" };
         int n = 6;
         for (int i = 0; extra && extra[i] && n < 39; i++)

@@ -1,11 +1,14 @@
 /* arena/server/cache.c — the nightly documents of leagues, kept (contract in server_private.h): building one
  * reads and fits all of a league's games, so each is built once per game count and shared by the requests that
- * read it, least recently used first out; one in use is freed only when its last reader releases it. Also the
+ * read it, least recently used first out; one in use is freed only when its last reader releases it. One
+ * request builds a league's page at a time: while it does, the others get the page it had (a league that is
+ * playing: its page of a few seconds ago) or, for the first, wait for it. Also the
  * fit of a league with the report library's exits caught. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "die.h"
 #include "nightly.h"
@@ -18,9 +21,21 @@ typedef struct {
     ng_night *n;                   /* what d was built from: its tables point into it (caveats, preambles) */
     int readers;
     unsigned long used;
+    double built;                  /* when (CLOCK_MONOTONIC seconds) */
 } entry;
 
+/* A league that is playing changes its count with every game: its page is built again at most this often. */
+#define FRESH_S 2.0
+
+static double monotonic(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 #define ASIDE 64
+#define BUILDING 4                 /* league pages built at once; more: 503 */
 
 struct sv_cache {
     pthread_mutex_t lock;
@@ -28,6 +43,9 @@ struct sv_cache {
     int n, cap;
     entry aside[ASIDE];            /* built while every entry was being read: not kept, dropped when released */
     int n_aside;
+    int64_t building[BUILDING];    /* leagues whose page is being built (by one request each) */
+    int n_building;
+    pthread_cond_t built;
     unsigned long clock;
 };
 
@@ -40,6 +58,7 @@ sv_cache *sv_cache_new(int capacity)
     }
     c->cap = capacity;
     pthread_mutex_init(&c->lock, NULL);
+    pthread_cond_init(&c->built, NULL);
     return c;
 }
 
@@ -59,6 +78,7 @@ void sv_cache_free(sv_cache *c)
     for (int i = 0; i < c->n; i++)
         drop(c->e[i].d, c->e[i].n);
     pthread_mutex_destroy(&c->lock);
+    pthread_cond_destroy(&c->built);
     free(c->e);
     free(c);
 }
@@ -87,25 +107,81 @@ static int build(sv_req *q, int64_t id, doc **out, ng_night **night, char *err, 
     return 0;
 }
 
+/* The newest entry of league id (NULL: none); exact: the one of these counts if there is one. */
+static entry *find(sv_cache *c, int64_t id, long played, long skipped, bool *exact)
+{
+    entry *best = NULL;
+    *exact = false;
+    for (int i = 0; i < c->n; i++) {
+        entry *e = &c->e[i];
+        if (e->id != id)
+            continue;
+        if (e->played == played && e->skipped == skipped) {
+            *exact = true;
+            return e;
+        }
+        if (!best || e->built > best->built)
+            best = e;
+    }
+    return best;
+}
+
+static bool is_building(const sv_cache *c, int64_t id)
+{
+    for (int i = 0; i < c->n_building; i++)
+        if (c->building[i] == id)
+            return true;
+    return false;
+}
+
+static void building_done(sv_cache *c, int64_t id)
+{
+    for (int i = 0; i < c->n_building; i++)
+        if (c->building[i] == id) {
+            c->building[i] = c->building[--c->n_building];
+            break;
+        }
+    pthread_cond_broadcast(&c->built);
+}
+
 const doc *sv_cache_league(sv_req *q, int64_t id, long played, long skipped, int *status, char *err, size_t errlen)
 {
     sv_cache *c = q->cache;
     pthread_mutex_lock(&c->lock);
-    for (int i = 0; i < c->n; i++) {
-        entry *e = &c->e[i];
-        if (e->id == id && e->played == played && e->skipped == skipped) {
+    for (;;) {
+        bool exact;
+        entry *e = find(c, id, played, skipped, &exact);
+        bool building = is_building(c, id);
+        /* the page of these counts; else, while the league plays, one built lately or being built again */
+        if (e && (exact || building || monotonic() - e->built < FRESH_S)) {
             e->readers++;
             e->used = ++c->clock;
             pthread_mutex_unlock(&c->lock);
+            *status = 0;
             return e->d;
         }
+        if (!building)
+            break;
+        pthread_cond_wait(&c->built, &c->lock); /* its first page is being built: wait for it */
     }
+    if (c->n_building == BUILDING) {
+        pthread_mutex_unlock(&c->lock);
+        snprintf(err, errlen, "busy: %d league pages are being built", BUILDING);
+        *status = 503;
+        return NULL;
+    }
+    c->building[c->n_building++] = id;
     pthread_mutex_unlock(&c->lock);
     doc *d;
     ng_night *n;
-    if ((*status = build(q, id, &d, &n, err, errlen)) != 0)
+    if ((*status = build(q, id, &d, &n, err, errlen)) != 0) {
+        pthread_mutex_lock(&c->lock);
+        building_done(c, id);
+        pthread_mutex_unlock(&c->lock);
         return NULL;
+    }
     pthread_mutex_lock(&c->lock);
+    building_done(c, id);
     int slot = -1; /* an unread entry of this league (an older count), a free one, or the least recently used */
     for (int i = 0; i < c->n; i++)
         if (c->e[i].readers == 0 && c->e[i].id == id)
@@ -124,14 +200,14 @@ const doc *sv_cache_league(sv_req *q, int64_t id, long played, long skipped, int
                 *status = 503;
                 return NULL;
             }
-            c->aside[c->n_aside++] = (entry){ id, played, skipped, d, n, 1, 0 };
+            c->aside[c->n_aside++] = (entry){ id, played, skipped, d, n, 1, 0, 0 };
             pthread_mutex_unlock(&c->lock);
             *status = 0;
             return d;
         }
         drop(c->e[slot].d, c->e[slot].n);
     }
-    c->e[slot] = (entry){ id, played, skipped, d, n, 1, ++c->clock };
+    c->e[slot] = (entry){ id, played, skipped, d, n, 1, ++c->clock, monotonic() };
     pthread_mutex_unlock(&c->lock);
     *status = 0;
     return d;

@@ -2,7 +2,8 @@
  * once a second for every page and feed that asks (those with games still to play and a game, or their start,
  * within the idle window), each with its progress, ETA, forfeits, current leaders (a fit without bootstrap,
  * done again only when its game count changed) and, for an SPRT league, each pairing's LLR against its bounds;
- * as JSON for the feed and as a table for the pages. */
+ * as JSON for the feed and as a table for the pages; and the newest leagues, for the summary. One request reads
+ * it again while the others use the state of a second ago. */
 #define _GNU_SOURCE /* timegm */
 #include <math.h>
 #include <pthread.h>
@@ -42,9 +43,15 @@ typedef struct {
 
 struct sv_live {
     pthread_mutex_t lock;
+    pthread_cond_t done;           /* a refresh ended */
+    bool refreshing;
     double at;                     /* when computed (monotonic), 0: never */
     live_row *rows;
     int n;
+    store_league_brief *recent;    /* the newest leagues */
+    int n_recent;
+    store_league_brief newest;     /* the newest league with games, when has_newest */
+    bool has_newest;
     char *json;
     long serial;
 };
@@ -59,8 +66,10 @@ static double monotonic(void)
 sv_live *sv_live_new(void)
 {
     sv_live *l = calloc(1, sizeof *l);
-    if (l)
+    if (l) {
         pthread_mutex_init(&l->lock, NULL);
+        pthread_cond_init(&l->done, NULL);
+    }
     return l;
 }
 
@@ -69,6 +78,8 @@ void sv_live_free(sv_live *l)
     if (!l)
         return;
     pthread_mutex_destroy(&l->lock);
+    pthread_cond_destroy(&l->done);
+    free(l->recent);
     free(l->rows);
     free(l->json);
     free(l);
@@ -252,49 +263,88 @@ static char *to_json(const live_row *rows, int n)
     return buf;
 }
 
-/* Computes the state again when it is older than a second (l->lock held). 0, or -1 with err. */
-static int refresh(sv_live *l, const sv_config *cfg, char *err, size_t errlen)
+/* What refresh reads, outside the lock. */
+typedef struct {
+    live_row *rows;
+    int n;
+    char *json;
+    store_league_brief *recent, newest;
+    int n_recent;
+    bool has_newest;
+} live_state;
+
+static int read_state(const sv_live *l, const sv_config *cfg, live_state *x, char *err, size_t errlen)
 {
-    double now = monotonic();
-    if (l->at > 0 && now - l->at < 1.0)
-        return 0;
+    memset(x, 0, sizeof *x);
     store_db *s = store_open_readonly(cfg->db, err, errlen);
     if (!s)
         return -1;
     store_deadline(s, cfg->request_ms);
     store_league_brief *b = NULL;
-    int n = 0;
-    if (store_leagues_running(s, cfg->idle_s, SV_RUNNING_MAX, &b, &n) != 0) {
+    int n = 0, rc = -1;
+    int64_t league = 0, run = 0;
+    if (store_leagues_running(s, cfg->idle_s, SV_RUNNING_MAX, &b, &n) == 0 &&
+        store_leagues_recent(s, SV_RECENT_LEAGUES, &x->recent, &x->n_recent) == 0 &&
+        store_newest_with_games(s, &league, &run) == 0 &&
+        (league <= 0 || store_league_brief_get(s, league, &x->newest) == 1)) {
+        x->has_newest = league > 0;
+        x->rows = calloc((size_t)(n ? n : 1), sizeof *x->rows);
+        for (int i = 0; x->rows && i < n; i++) {
+            const live_row *old = NULL; /* only the refreshing thread changes l->rows */
+            for (int k = 0; k < l->n; k++)
+                if (l->rows[k].b.id == b[i].id)
+                    old = &l->rows[k];
+            fill(s, cfg->db, &b[i], old, &x->rows[i]);
+        }
+        x->n = n;
+        x->json = x->rows ? to_json(x->rows, n) : NULL;
+        rc = x->json ? 0 : -1;
+        if (rc)
+            snprintf(err, errlen, "out of memory");
+    } else
         snprintf(err, errlen, "%s: %s", cfg->db, store_error(s));
-        store_close(s);
-        return -1;
-    }
-    live_row *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
-    for (int i = 0; rows && i < n; i++) {
-        const live_row *old = NULL;
-        for (int k = 0; k < l->n; k++)
-            if (l->rows[k].b.id == b[i].id)
-                old = &l->rows[k];
-        fill(s, cfg->db, &b[i], old, &rows[i]);
-    }
     store_close(s);
     free(b);
-    char *json = rows ? to_json(rows, n) : NULL;
-    if (!json) {
-        free(rows);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+    if (rc) {
+        free(x->rows);
+        free(x->recent);
+        free(x->json);
     }
+    return rc;
+}
+
+/* Makes the state at most a second old (l->lock held): one thread reads it again while the others go on with the
+ * one they have (or, before there is any, wait for it). 0, or -1 with err when there is none. */
+static int refresh(sv_live *l, const sv_config *cfg, char *err, size_t errlen)
+{
+    while (l->at == 0 && l->refreshing)
+        pthread_cond_wait(&l->done, &l->lock);
+    if (l->at > 0 && (l->refreshing || monotonic() - l->at < 1.0))
+        return 0;
+    l->refreshing = true;
+    pthread_mutex_unlock(&l->lock);
+    live_state x;
+    int rc = read_state(l, cfg, &x, err, errlen);
+    pthread_mutex_lock(&l->lock);
+    l->refreshing = false;
+    pthread_cond_broadcast(&l->done);
+    if (rc != 0)
+        return l->at > 0 ? 0 : -1; /* the state of a second ago, when there is one */
     unsigned long h = 5381;
-    for (const char *p = json; *p; p++)
+    for (const char *p = x.json; *p; p++)
         h = h * 33 + (unsigned char)*p;
     free(l->rows);
     free(l->json);
-    l->rows = rows;
-    l->n = n;
-    l->json = json;
+    free(l->recent);
+    l->rows = x.rows;
+    l->n = x.n;
+    l->json = x.json;
+    l->recent = x.recent;
+    l->n_recent = x.n_recent;
+    l->newest = x.newest;
+    l->has_newest = x.has_newest;
     l->serial = (long)(h & 0x7fffffffL);
-    l->at = now;
+    l->at = monotonic();
     return 0;
 }
 
@@ -368,6 +418,41 @@ int sv_live_section(sv_req *q, doc *d, int64_t only, char *err, size_t errlen)
     doc_para(d, "note", "%s", shown ? "Updated live while this page is open." : "No league is running now.");
     doc_table(d, &t);
     q->script = true;
+    return 0;
+}
+
+int sv_recent_section(sv_req *q, doc *d, store_league_brief *newest, bool *has_newest, char *err, size_t errlen)
+{
+    sv_live *l = q->live;
+    pthread_mutex_lock(&l->lock);
+    if (refresh(l, q->cfg, err, errlen) != 0) {
+        pthread_mutex_unlock(&l->lock);
+        return 503;
+    }
+    tb_table t;
+    tb_init(&t, "newest leagues", 6);
+    static const char *const heads[] = { "league", "name", "night", "games", "forfeits", "last game" };
+    for (int c = 0; c < 6; c++)
+        tb_column(&t, c, heads[c], c == 0 || c == 4);
+    char href[64];
+    for (int i = 0; i < l->n_recent; i++) {
+        const store_league_brief *b = &l->recent[i];
+        tb_row(&t);
+        snprintf(href, sizeof href, "/league/%lld", (long long)b->id);
+        tb_set(&t, 0, "%lld", (long long)b->id);
+        tb_link(&t, 0, href);
+        tb_set(&t, 1, "%s", b->name);
+        tb_link(&t, 1, href);
+        tb_set(&t, 2, "%s", b->night);
+        tb_set(&t, 3, "%ld / %ld", b->played, b->planned - b->skipped);
+        tb_set(&t, 4, "%ld", b->forfeits);
+        tb_set(&t, 5, "%s", b->last_finished);
+    }
+    *newest = l->newest;
+    *has_newest = l->has_newest;
+    pthread_mutex_unlock(&l->lock);
+    doc_section_add(d, "leagues", "Leagues", "leagues");
+    doc_table(d, &t);
     return 0;
 }
 

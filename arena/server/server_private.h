@@ -76,12 +76,13 @@ int sv_db_error(sv_req *q, char *err, size_t errlen);
 sv_cache *sv_cache_new(int capacity);
 void sv_cache_free(sv_cache *c);
 
-/* The nightly page of league `id` (played and skipped: its schedule's counts now), built when not cached.
+/* The nightly page of league `id` (played and skipped: its schedule's counts now), built when not cached (one
+ * built less than 2 s ago for other counts is used as it is: a league playing is not rebuilt for every game).
  * Returns a document to read only, until sv_cache_release; NULL with an HTTP status in *status and err. */
 const doc *sv_cache_league(sv_req *q, int64_t id, long played, long skipped, int *status, char *err, size_t errlen);
 void sv_cache_release(sv_cache *c, const doc *d);
 
-/* ---- the live state (live.c): the leagues running now, computed at most once a second for every reader */
+/* ---- the live state (live.c): the leagues running now and the newest, read at most once a second for all */
 sv_live *sv_live_new(void);
 void sv_live_free(sv_live *l);
 
@@ -93,6 +94,10 @@ char *sv_live_json(sv_live *l, const sv_config *cfg, long *serial, char *err, si
 /* The section "live" (heading "Running now"): a table of the running leagues, with `only` > 0 that league only;
  * sets q->script. Returns 0, or an HTTP status with err. */
 int sv_live_section(sv_req *q, doc *d, int64_t only, char *err, size_t errlen);
+
+/* The section "leagues": the newest leagues (from the same state, at most a second old), and the newest league
+ * with games into *newest (*has_newest false when there is none). Returns 0, or an HTTP status with err. */
+int sv_recent_section(sv_req *q, doc *d, store_league_brief *newest, bool *has_newest, char *err, size_t errlen);
 
 /* The script of the summary page: keeps the "live" section up to date from /events (EventSource). */
 extern const char sv_live_script[];
