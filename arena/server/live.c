@@ -394,19 +394,34 @@ static void table_row(tb_table *t, const live_row *x)
     tb_set(t, 5, "%s", x->sprt ? text : "");
 }
 
-int sv_live_section(sv_req *q, doc *d, int64_t only, char *err, size_t errlen)
+/* The state, at most a second old, with its lock held (the caller unlocks); NULL when there is none. */
+static sv_live *fresh(sv_req *q, char *err, size_t errlen)
 {
     sv_live *l = q->live;
     pthread_mutex_lock(&l->lock);
     if (refresh(l, q->cfg, err, errlen) != 0) {
         pthread_mutex_unlock(&l->lock);
-        return 503;
+        return NULL;
     }
+    return l;
+}
+
+/* A table of n columns named heads, those of bit c in `right` right-aligned. */
+static void columns(tb_table *t, const char *title, const char *const *heads, int n, unsigned right)
+{
+    tb_init(t, title, n);
+    for (int c = 0; c < n; c++)
+        tb_column(t, c, heads[c], right >> c & 1u);
+}
+
+int sv_live_section(sv_req *q, doc *d, int64_t only, char *err, size_t errlen)
+{
+    sv_live *l = fresh(q, err, errlen);
+    if (!l)
+        return 503;
     tb_table t;
-    tb_init(&t, "running leagues", 6);
     static const char *const heads[] = { "league", "games", "ETA", "forfeits", "leaders (Elo)", "SPRT LLR [bounds]" };
-    for (int c = 0; c < 6; c++)
-        tb_column(&t, c, heads[c], c == 1 || c == 3);
+    columns(&t, "running leagues", heads, 6, 1u << 1 | 1u << 3);
     int shown = 0;
     for (int i = 0; i < l->n; i++)
         if (only <= 0 || l->rows[i].b.id == only) {
@@ -423,17 +438,12 @@ int sv_live_section(sv_req *q, doc *d, int64_t only, char *err, size_t errlen)
 
 int sv_recent_section(sv_req *q, doc *d, store_league_brief *newest, bool *has_newest, char *err, size_t errlen)
 {
-    sv_live *l = q->live;
-    pthread_mutex_lock(&l->lock);
-    if (refresh(l, q->cfg, err, errlen) != 0) {
-        pthread_mutex_unlock(&l->lock);
+    sv_live *l = fresh(q, err, errlen);
+    if (!l)
         return 503;
-    }
     tb_table t;
-    tb_init(&t, "newest leagues", 6);
     static const char *const heads[] = { "league", "name", "night", "games", "forfeits", "last game" };
-    for (int c = 0; c < 6; c++)
-        tb_column(&t, c, heads[c], c == 0 || c == 4);
+    columns(&t, "newest leagues", heads, 6, 1u << 0 | 1u << 4);
     char href[64];
     for (int i = 0; i < l->n_recent; i++) {
         const store_league_brief *b = &l->recent[i];
