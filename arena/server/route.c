@@ -202,7 +202,9 @@ void rt_dispatch(const rt_context *c, const rt_query *q, sv_reply *r)
         return;
     }
     memcpy(path, q->path, n + 1);
-    if (strcmp(path, "/index.json") == 0) {
+    if (strcmp(path, "/index.html") == 0) /* the nightly page's "all nights" link: here, the summary */
+        path[1] = '\0';
+    else if (strcmp(path, "/index.json") == 0) {
         json = true;
         path[1] = '\0';
     } else if (n > 5 && strcmp(path + n - 5, ".json") == 0 && strncmp(path, "/logs/", 6) != 0) {
