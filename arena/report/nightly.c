@@ -233,6 +233,9 @@ static void load_standings(ng_night *p, store_db *s)
     store_league_row lr;
     if (store_league_get(s, p->prev, &lr) != 1)
         die_fail(p->cmd, "%s: %s", p->db, store_error(s));
+    /* as a history of that one league: its games are league 0's (the page fits the previous night by league) */
+    for (long i = 0; i < p->pr->n_results; i++)
+        p->pr->results[i].league = 0;
     p->pr->n_leagues = 1;
     p->pr->leagues[0] = (st_league){ .id = p->prev };
     snprintf(p->pr->leagues[0].night, sizeof p->pr->leagues[0].night, "%s", lr.night);
