@@ -147,7 +147,7 @@ void ng_copy_logs(ng_night *p, const char *logs, const char *out)
     if (!d)
         return;
     char dir[PATH_MAX + 8];
-    snprintf(dir, sizeof dir, "%s/logs", out);
+    snprintf(dir, sizeof dir, "%s/logs", out ? out : ".");
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         for (int i = 0; i < p->r->n_players; i++) {
@@ -162,9 +162,8 @@ void ng_copy_logs(ng_night *p, const char *logs, const char *out)
                 continue;
             char from[PATH_MAX * 2], to[PATH_MAX * 2];
             snprintf(from, sizeof from, "%s/%s", logs, e->d_name);
-            mkdir(dir, 0755);
             snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
-            if (copy_tail(from, to) == 0)
+            if (!out || (mkdir(dir, 0755), copy_tail(from, to) == 0))
                 snprintf(a->logs[a->n_logs++], sizeof a->logs[0], "logs/%.240s", e->d_name);
         }
     }

@@ -100,6 +100,8 @@ static int build(sv_req *q, int64_t id, doc **out, ng_night **night, char *err, 
         free(d);
         return rc == DIE_USAGE ? 404 : strstr(err, "interrupt") ? 503 : 500;
     }
+    if (q->cfg->logs) /* the forfeiting agents' logs, linked as logs/NAME (route.c serves them there) */
+        ng_copy_logs(n, q->cfg->logs, NULL);
     /* no figures (the server draws none: a directory that cannot exist), no plotter */
     ng_page(n, NULL, "/dev/null/none", q->cfg->version, d);
     *out = d;

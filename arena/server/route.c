@@ -145,7 +145,8 @@ static bool route(const char *path, bool json, sv_page_fn **fn, int64_t id[2], b
         sv_page_fn *fn;
     } pages[] = { { "league", 1, sv_page_league }, { "agent", 1, sv_page_agent },
                   { "pairing", 2, sv_page_pairing }, { "game", 1, NULL } };
-    if (n == 2 && is(seg[0], len[0], "logs")) {
+    /* logs/NAME, also relative to a league page (the nightly page links its agents' logs so) */
+    if ((n == 2 && is(seg[0], len[0], "logs")) || (n == 3 && is(seg[0], len[0], "league") && is(seg[1], len[1], "logs"))) {
         *log = true;
         return true;
     }
@@ -207,7 +208,7 @@ void rt_dispatch(const rt_context *c, const rt_query *q, sv_reply *r)
     else if (strcmp(path, "/index.json") == 0) {
         json = true;
         path[1] = '\0';
-    } else if (n > 5 && strcmp(path + n - 5, ".json") == 0 && strncmp(path, "/logs/", 6) != 0) {
+    } else if (n > 5 && strcmp(path + n - 5, ".json") == 0 && !strstr(path, "/logs/")) {
         json = true;
         path[n - 5] = '\0';
     }
@@ -230,7 +231,7 @@ void rt_dispatch(const rt_context *c, const rt_query *q, sv_reply *r)
     if (game)
         status = sv_page_game(&req, id[0], json, r, err, sizeof err);
     else if (log)
-        status = sv_page_log(&req, path + 6, r, err, sizeof err);
+        status = sv_page_log(&req, strrchr(path, '/') + 1, r, err, sizeof err);
     else {
         doc d;
         memset(&d, 0, sizeof d);
