@@ -65,8 +65,10 @@ static void gather_games(ng_night *p, store_db *s)
                      row.detail[0] ? ": " : "", row.detail);
         }
         store_transcript *t = store_transcript_open(s, row.id);
-        if (!t)
+        if (!t) {
+            store_games_end(q); /* nothing left open when giving up: the server goes on */
             die_fail(p->cmd, "%s: %s", p->db, store_error(s));
+        }
         store_attempt_row a;
         double think[2] = { 0, 0 };
         bool timed[2] = { false, false };
@@ -79,8 +81,10 @@ static void gather_games(ng_night *p, store_db *s)
             timed[c] = true;
         }
         store_transcript_end(t);
-        if (rc != 0)
+        if (rc != 0) {
+            store_games_end(q);
             die_fail(p->cmd, "%s: %s", p->db, store_error(s));
+        }
         for (int c = 0; c < 2; c++)
             if (timed[c]) {
                 ng_agent *x = &p->agents[c == 0 ? b : w];

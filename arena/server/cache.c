@@ -83,6 +83,18 @@ void sv_cache_free(sv_cache *c)
     free(c);
 }
 
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void sv_report_lock(void)
+{
+    pthread_mutex_lock(&report_lock);
+}
+
+void sv_report_unlock(void)
+{
+    pthread_mutex_unlock(&report_lock);
+}
+
 /* The league's nightly document and what it was built from: 0, or an HTTP status with err. */
 static int build(sv_req *q, int64_t id, doc **out, ng_night **night, char *err, size_t errlen)
 {
@@ -94,8 +106,10 @@ static int build(sv_req *q, int64_t id, doc **out, ng_night **night, char *err, 
         snprintf(err, errlen, "out of memory");
         return 500;
     }
+    sv_report_lock();
     int rc = ng_load(n, q->s, q->cfg->db, id, NULL, q->cfg->bootstrap, err, errlen);
     if (rc != 0) {
+        sv_report_unlock();
         free(n);
         free(d);
         return rc == DIE_USAGE ? 404 : strstr(err, "interrupt") ? 503 : 500;
@@ -104,6 +118,7 @@ static int build(sv_req *q, int64_t id, doc **out, ng_night **night, char *err, 
         ng_copy_logs(n, q->cfg->logs, NULL);
     /* no figures (the server draws none: a directory that cannot exist), no plotter */
     ng_page(n, NULL, "/dev/null/none", q->cfg->version, d);
+    sv_report_unlock();
     *out = d;
     *night = n;
     return 0;
@@ -258,7 +273,9 @@ int sv_fit_league(store_db *s, const char *db, int64_t id, st_report *r, st_sele
     r->filter = (st_filter){ .f = { .league = id }, .league = ids };
     memset(x, 0, sizeof *x);
     fit_args a = { r, s, x, false };
+    sv_report_lock();
     int rc = die_catch(fit_caught, &a, err, errlen);
+    sv_report_unlock();
     if (rc != 0 || !a.fitted) {
         if (rc == 0)
             snprintf(err, errlen, "league %lld: no games", (long long)id);

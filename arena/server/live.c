@@ -125,8 +125,10 @@ static void sprt_tests(store_db *s, const char *config, live_row *x)
 {
     cfg_league *c = malloc(sizeof *c);
     char err[600];
-    if (!c || cfg_parse(config, strlen(config), "(stored config)", c, err, sizeof err) != 0 || !c->mode ||
-        strcmp(c->mode->name, "sprt") != 0) {
+    sv_report_lock();
+    bool parsed = c && cfg_parse(config, strlen(config), "(stored config)", c, err, sizeof err) == 0;
+    sv_report_unlock();
+    if (!parsed || !c->mode || strcmp(c->mode->name, "sprt") != 0) {
         free(c);
         return;
     }

@@ -129,7 +129,10 @@ static void log_links(sv_req *q, doc_line *l, int64_t league, const char *agent)
     char err[600], prefix[600];
     DIR *dir = q->cfg->logs ? opendir(q->cfg->logs) : NULL;
     if (c && dir && store_league_facts_get(q->s, league, &f) == 1) {
-        if (cfg_parse(f.config, strlen(f.config), "(stored config)", c, err, sizeof err) == 0)
+        sv_report_lock();
+        bool parsed = cfg_parse(f.config, strlen(f.config), "(stored config)", c, err, sizeof err) == 0;
+        sv_report_unlock();
+        if (parsed)
             for (int a = 0; a < c->n_agents; a++)
                 if (strcmp(c->agents[a].store_name, agent) == 0) {
                     snprintf(prefix, sizeof prefix, "league-%s-%s-", f.name, c->agents[a].name);

@@ -60,6 +60,12 @@ int sv_page_game(sv_req *q, int64_t id, bool json, sv_reply *r, char *err, size_
 /* /logs/NAME: the tail of an agent's log, text. */
 int sv_page_log(sv_req *q, const char *name, sv_reply *r, char *err, size_t errlen);
 
+/* The report library and the config parser keep some of their work in static buffers (st_order, cfg_parse,
+ * the nightly page's builder): the server calls them under this lock, one thread at a time (building a page,
+ * fitting a league, parsing a stored config). */
+void sv_report_lock(void);
+void sv_report_unlock(void);
+
 /* Loads and fits league `id` (no bootstrap) into *r and *x, caught when the report library gives up: 0, or -1
  * with err (r freed). r is calloc'd by the caller; x holds nothing after a failure. */
 int sv_fit_league(store_db *s, const char *db, int64_t id, st_report *r, st_selection *x, char *err, size_t errlen);
