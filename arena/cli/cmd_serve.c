@@ -39,7 +39,7 @@ static const char serve_help[] =
     "Prints 'arena serve: http://HOST:PORT/ (DB, read-only)' once listening; stops on SIGINT or SIGTERM.\n"
     "Exit status: 0 stopped, 1 failure (cannot listen), 2 bad input (options, database).\n";
 
-static void parse(sv_config *c, int argc, char **argv)
+static void parse(ws_config *c, int argc, char **argv)
 {
     enum { O_DB = 0x300, O_LISTEN, O_LOGS, O_BOOT, O_MAXC, O_PERIP, O_TIMEOUT, O_REQMS, O_IDLE, O_STREAM, O_HELP };
     static const struct option options[] = {
@@ -56,7 +56,7 @@ static void parse(sv_config *c, int argc, char **argv)
         switch (o) {
         case O_DB: c->db = optarg; break;
         case O_LISTEN:
-            if (sv_parse_listen(c, optarg, err, sizeof err) != 0)
+            if (ws_parse_listen(c, optarg, err, sizeof err) != 0)
                 cli_usage_error("serve", "%s", err);
             break;
         case O_LOGS: c->logs = optarg; break;
@@ -77,8 +77,8 @@ static void parse(sv_config *c, int argc, char **argv)
 
 int cmd_serve(int argc, char **argv)
 {
-    sv_config c;
-    sv_defaults(&c);
+    ws_config c;
+    ws_defaults(&c);
     c.version = ARENA_VERSION;
     parse(&c, argc, argv);
     /* every thread of the server inherits the mask: only sigwait below sees SIGINT and SIGTERM */
@@ -89,16 +89,16 @@ int cmd_serve(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
     char err[900];
-    sv_server *sv = sv_start(&c, err, sizeof err);
+    ws_server *sv = ws_start(&c, err, sizeof err);
     if (!sv) {
         if (strstr(err, "cannot listen"))
             cli_fail("serve", "%s", err);
         cli_usage_error("serve", "%s", err);
     }
-    printf("arena serve: http://%s:%d/ (%s, read-only)\n", c.host, sv_port(sv), c.db);
+    printf("arena serve: http://%s:%d/ (%s, read-only)\n", c.host, ws_port(sv), c.db);
     fflush(stdout);
     int sig = 0;
     sigwait(&stop, &sig);
-    sv_stop(sv);
+    ws_stop(sv);
     return CLI_OK;
 }

@@ -15,15 +15,15 @@
 #include "route_private.h"
 #include "server_private.h"
 
-struct sv_server {
-    sv_config cfg;
+struct ws_server {
+    ws_config cfg;
     struct MHD_Daemon *d;
-    sv_cache *cache;
-    sv_live *live;
+    ws_cache *cache;
+    ws_live *live;
     volatile int stopping;
 };
 
-void sv_defaults(sv_config *c)
+void ws_defaults(ws_config *c)
 {
     memset(c, 0, sizeof *c);
     c->db = STORE_DEFAULT_PATH;
@@ -40,7 +40,7 @@ void sv_defaults(sv_config *c)
     c->version = "";
 }
 
-int sv_parse_listen(sv_config *c, const char *text, char *err, size_t errlen)
+int ws_parse_listen(ws_config *c, const char *text, char *err, size_t errlen)
 {
     const char *colon = strrchr(text, ':');
     char host[64];
@@ -63,7 +63,7 @@ int sv_parse_listen(sv_config *c, const char *text, char *err, size_t errlen)
     return 0;
 }
 
-void sv_error(sv_reply *r, bool json, int status, const char *fmt, ...)
+void ws_error(ws_reply *r, bool json, int status, const char *fmt, ...)
 {
     char line[600];
     va_list ap;
@@ -110,7 +110,7 @@ static void common_headers(struct MHD_Response *resp)
     MHD_add_response_header(resp, "Vary", "Accept");
 }
 
-static enum MHD_Result send_reply(struct MHD_Connection *con, sv_reply *r)
+static enum MHD_Result send_reply(struct MHD_Connection *con, ws_reply *r)
 {
     struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
     if (!resp) {
@@ -132,8 +132,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *con, sv_reply *r)
 static enum MHD_Result argument(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     (void)kind;
-    rt_query *q = cls;
-    if (q->n_args < RT_MAX_ARGS) {
+    ws_query *q = cls;
+    if (q->n_args < WS_MAX_ARGS) {
         q->args[q->n_args].key = key;
         q->args[q->n_args].value = value;
     }
@@ -145,29 +145,29 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
                                   const char *version, const char *upload, size_t *upload_size, void **state)
 {
     (void)version, (void)upload;
-    sv_server *sv = cls;
+    ws_server *sv = cls;
     static int first_call;
     if (*state == NULL) { /* the headers are in: the call with the body (if any) and the answer come next */
         *state = &first_call;
         return MHD_YES;
     }
-    sv_reply r = { 0 };
+    ws_reply r = { 0 };
     bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
     if (*upload_size) { /* a body with a GET: refused, and not read */
         *upload_size = 0;
-        sv_error(&r, false, 400, "a request body is not accepted");
+        ws_error(&r, false, 400, "a request body is not accepted");
         return send_reply(con, &r);
     }
     if (!get) {
-        sv_error(&r, false, 405, "method %.20s not allowed: GET or HEAD only", method);
+        ws_error(&r, false, 405, "method %.20s not allowed: GET or HEAD only", method);
         return send_reply(con, &r);
     }
-    rt_query q = { .path = url };
+    ws_query q = { .path = url };
     q.accept = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     MHD_get_connection_values(con, MHD_GET_ARGUMENT_KIND, argument, &q);
-    rt_context ctx = { .cfg = &sv->cfg, .cache = sv->cache, .live = sv->live, .stopping = &sv->stopping };
-    if (rt_is_events(&q)) {
-        struct MHD_Response *resp = rt_events_response(&ctx, &q, &r);
+    ws_context ctx = { .cfg = &sv->cfg, .cache = sv->cache, .live = sv->live, .stopping = &sv->stopping };
+    if (ws_is_events(&q)) {
+        struct MHD_Response *resp = ws_events_response(&ctx, &q, &r);
         if (!resp)
             return send_reply(con, &r);
         common_headers(resp);
@@ -177,7 +177,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         MHD_destroy_response(resp);
         return ok;
     }
-    rt_dispatch(&ctx, &q, &r);
+    ws_dispatch(&ctx, &q, &r);
     return send_reply(con, &r);
 }
 
@@ -204,20 +204,20 @@ static size_t unescape(void *cls, struct MHD_Connection *con, char *s)
     return w;
 }
 
-sv_server *sv_start(const sv_config *c, char *err, size_t errlen)
+ws_server *ws_start(const ws_config *c, char *err, size_t errlen)
 {
     store_db *probe = store_open_readonly(c->db, err, errlen);
     if (!probe)
         return NULL;
     store_close(probe);
-    sv_server *sv = calloc(1, sizeof *sv);
+    ws_server *sv = calloc(1, sizeof *sv);
     if (!sv) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
     sv->cfg = *c;
-    sv->cache = sv_cache_new(8);
-    sv->live = sv_live_new();
+    sv->cache = ws_cache_new(8);
+    sv->live = ws_live_new();
     struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)c->port) };
     inet_pton(AF_INET, c->host, &addr.sin_addr);
     if (sv->cache && sv->live)
@@ -229,27 +229,27 @@ sv_server *sv_start(const sv_config *c, char *err, size_t errlen)
             (size_t)(32 * 1024), MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_THREAD_STACK_SIZE, (size_t)(4 * 1024 * 1024), MHD_OPTION_END);
     if (!sv->d) {
         snprintf(err, errlen, "cannot listen on %s:%d (in use, or not an address of this machine)", c->host, c->port);
-        sv_cache_free(sv->cache);
-        sv_live_free(sv->live);
+        ws_cache_free(sv->cache);
+        ws_live_free(sv->live);
         free(sv);
         return NULL;
     }
     return sv;
 }
 
-int sv_port(const sv_server *sv)
+int ws_port(const ws_server *sv)
 {
     const union MHD_DaemonInfo *i = MHD_get_daemon_info(sv->d, MHD_DAEMON_INFO_BIND_PORT);
     return i ? (int)i->port : sv->cfg.port;
 }
 
-void sv_stop(sv_server *sv)
+void ws_stop(ws_server *sv)
 {
     if (!sv)
         return;
     sv->stopping = 1;
     MHD_stop_daemon(sv->d);
-    sv_cache_free(sv->cache);
-    sv_live_free(sv->live);
+    ws_cache_free(sv->cache);
+    ws_live_free(sv->live);
     free(sv);
 }

@@ -11,7 +11,7 @@
 typedef struct {
     const char *db;                /* the results database (opened read-only by every request) */
     char host[64];                 /* the IPv4 address to listen on: "127.0.0.1" unless told otherwise */
-    int port;                      /* 0: any free port (sv_port says which) */
+    int port;                      /* 0: any free port (ws_port says which) */
     int max_connections;           /* open connections at once (each has its thread) */
     int per_ip;                    /* open connections from one address */
     int timeout_s;                 /* an idle connection is closed after this long (a slow client) */
@@ -22,24 +22,24 @@ typedef struct {
     int stream_s;                  /* a live feed (/events) ends after this long; browsers reconnect */
     const char *logs;              /* the agents' logs directory ('arena league --logs'); NULL: not served */
     const char *version;           /* the arena's, in page footers */
-} sv_config;
+} ws_config;
 
 /* The defaults: loopback port 8080, 512 connections, 256 per address, 15 s idle timeout, 10 s per request,
  * 200 resamples, 600 s idle, live feeds of an hour, logs in results/logs. */
-void sv_defaults(sv_config *c);
+void ws_defaults(ws_config *c);
 
 /* Parses "HOST:PORT" (an IPv4 address, and a port 0..65535) into c; false with a reason in err. */
-int sv_parse_listen(sv_config *c, const char *text, char *err, size_t errlen);
+int ws_parse_listen(ws_config *c, const char *text, char *err, size_t errlen);
 
-typedef struct sv_server sv_server;
+typedef struct ws_server ws_server;
 
 /* Checks that the database opens read-only, then listens. NULL with a one-line reason in err. */
-sv_server *sv_start(const sv_config *c, char *err, size_t errlen);
+ws_server *ws_start(const ws_config *c, char *err, size_t errlen);
 
 /* The port it listens on. */
-int sv_port(const sv_server *sv);
+int ws_port(const ws_server *sv);
 
 /* Ends the live feeds, closes every connection and frees the server. */
-void sv_stop(sv_server *sv);
+void ws_stop(ws_server *sv);
 
 #endif
