@@ -47,7 +47,7 @@ bench-build: $(BUILD)/tests/agents/misbehave # bench_match's chatty and flooding
 $(call bench,tests/bench/bench_league.c,coordinator)
 $(call bench,tests/bench/bench_ratings.c,ratings)
 $(call bench,tests/bench/bench_reports.c,store)
-$(call bench,tests/bench/bench_serve.c,base sqlite)
+$(call bench,tests/bench/bench_serve.c,store)
 $(call bench,tests/bench/bench_host.c,engine sqlite)
 $(call bench,tests/bench/bench_bridge.c,bridge)
 $(call bench,tests/bench/bench_mc.c,mc)

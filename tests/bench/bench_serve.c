@@ -3,7 +3,7 @@
  * games) and game pages (random games: each one read and replayed), from 4 clients at once (a new connection per
  * request), next to the baseline measured in the same run: a page that does no database work (a 404). The
  * database holds N games (default 1,000,000) in leagues of 1,000 (one league played by `arena league`, copied in
- * SQL as the leagues of later nights), cached as build/bench-serve-N.db so that reruns start at once; a league of
+ * SQL as the leagues of later nights), cached as build/bench-serve-N-vSCHEMA.db so that reruns start at once; a league of
  * random bots on 5x5 plays into it all along. Figures only; nothing is asserted.
  *
  * usage: bench_serve [ARENA [N [SECONDS]]]   (default build/bench/bin/arena, 1000000, 5 seconds per page) */
@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "serve_kit.h"
+#include "store.h"
 
 #define CLIENTS 4
 #define PER_LEAGUE 1000
@@ -176,7 +177,7 @@ int main(int argc, char **argv)
         n = PER_LEAGUE;
     n -= n % PER_LEAGUE;
     char db[256], bindir[600], cfg[300];
-    snprintf(db, sizeof db, "build/bench-serve-%ld.db", n);
+    snprintf(db, sizeof db, "build/bench-serve-%ld-v%d.db", n, STORE_SCHEMA_VERSION); /* remade for a new schema */
     if (make_db(arena, db, n) != 0)
         return 1;
     snprintf(bindir, sizeof bindir, "%s", arena);
