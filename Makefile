@@ -112,6 +112,7 @@ $(eval $(call external,fann,fann,-lfann))
 $(eval $(call external,cmocka,cmocka,-lcmocka))
 $(eval $(call external,seccomp,libseccomp,-lseccomp))
 $(eval $(call external,png,libpng,-lpng16))
+$(eval $(call external,mhd,libmicrohttpd,-lmicrohttpd))
 # GLPK has no pkg-config module in Debian: its header and -lglpk are in the default paths.
 $(eval $(call external,glpk,,-lglpk))
 
@@ -124,6 +125,7 @@ include arena/solver/module.mk
 include ratings/module.mk
 include arena/coordinator/module.mk
 include arena/report/module.mk
+include arena/server/module.mk
 include arena/cli/module.mk
 include agents/sdk/module.mk
 include agents/trainer/module.mk

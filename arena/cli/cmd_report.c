@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "cli_db.h"
 #include "commands.h"
+#include "die.h"
 #include "doc.h"
 #include "figures.h"
 #include "json.h"
@@ -178,7 +179,12 @@ int cmd_report(int argc, char **argv)
     store_db *s = cli_open_db("report", o.db);
     int64_t id = pick_league(s, &o);
     static ng_night n;
-    ng_load(&n, s, o.db, id, o.night, o.bootstrap);
+    char why[700];
+    int rc = ng_load(&n, s, o.db, id, o.night, o.bootstrap, why, sizeof why);
+    if (rc == DIE_USAGE)
+        cli_usage_error("report", "%s", why);
+    if (rc != 0)
+        cli_fail("report", "%s", why);
     char outdir[PATH_MAX];
     if (!o.out) {
         snprintf(outdir, sizeof outdir, "results/nightly/%.15s", n.night);

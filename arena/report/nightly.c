@@ -85,8 +85,10 @@ static void gather_games(ng_night *p, store_db *s)
                      row.detail[0] ? ": " : "", row.detail);
         }
         store_transcript *t = store_transcript_open(s, row.id);
-        if (!t)
+        if (!t) {
+            store_games_end(q); /* nothing left open when giving up: the server goes on */
             die_fail(p->cmd, "%s: %s", p->db, store_error(s));
+        }
         store_attempt_row a;
         double think[2] = { 0, 0 };
         bool timed[2] = { false, false };
@@ -99,8 +101,10 @@ static void gather_games(ng_night *p, store_db *s)
             timed[c] = true;
         }
         store_transcript_end(t);
-        if (rc != 0)
+        if (rc != 0) {
+            store_games_end(q);
             die_fail(p->cmd, "%s: %s", p->db, store_error(s));
+        }
         for (int c = 0; c < 2; c++)
             if (timed[c]) {
                 ng_agent *x = &p->agents[c == 0 ? b : w];
@@ -167,7 +171,7 @@ void ng_copy_logs(ng_night *p, const char *logs, const char *out)
     if (!d)
         return;
     char dir[PATH_MAX + 8];
-    snprintf(dir, sizeof dir, "%s/logs", out);
+    snprintf(dir, sizeof dir, "%s/logs", out ? out : ".");
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         for (int i = 0; i < p->r->n_players; i++) {
@@ -182,9 +186,8 @@ void ng_copy_logs(ng_night *p, const char *logs, const char *out)
                 continue;
             char from[PATH_MAX * 2], to[PATH_MAX * 2];
             snprintf(from, sizeof from, "%s/%s", logs, e->d_name);
-            mkdir(dir, 0755);
             snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
-            if (copy_tail(from, to) == 0)
+            if (!out || (mkdir(dir, 0755), copy_tail(from, to) == 0))
                 snprintf(a->logs[a->n_logs++], sizeof a->logs[0], "logs/%.240s", e->d_name);
         }
     }
@@ -232,8 +235,8 @@ static void load_keys(ng_night *p, store_db *s)
 static void load_standings(ng_night *p, store_db *s)
 {
     p->r = die_check(p->cmd, calloc(1, sizeof *p->r));
-    static char ids[32], prev_ids[32];
-    snprintf(ids, sizeof ids, "%lld", (long long)p->id);
+    char *ids = p->ids[0], *prev_ids = p->ids[1];
+    snprintf(ids, sizeof p->ids[0], "%lld", (long long)p->id);
     *p->r = (st_report){ .cmd = p->cmd, .db = p->db, .bootstrap = p->bootstrap, .prior = 1, .seed = 1 };
     p->r->filter = (st_filter){ .f = { .league = p->id }, .league = ids };
     st_load(p->r, s);
@@ -244,24 +247,27 @@ static void load_standings(ng_night *p, store_db *s)
         die_fail(p->cmd, "%s: %s", p->db, store_error(s));
     if (p->prev == 0)
         return;
-    snprintf(prev_ids, sizeof prev_ids, "%lld", (long long)p->prev);
+    snprintf(prev_ids, sizeof p->ids[1], "%lld", (long long)p->prev);
     p->pr = die_check(p->cmd, calloc(1, sizeof *p->pr));
-    *p->pr = (st_report){ .cmd = p->cmd, .db = p->db, .bootstrap = 0, .prior = 1, .seed = 1, .history = true };
+    /* the previous league's own games only (not its whole series: a database of a thousand nights stays cheap) */
+    *p->pr = (st_report){ .cmd = p->cmd, .db = p->db, .bootstrap = 0, .prior = 1, .seed = 1 };
     p->pr->filter = (st_filter){ .f = { .league = p->prev }, .league = prev_ids };
     st_load(p->pr, s);
-    /* the history holds the whole series: keep the previous league's games only */
-    int keep = -1;
-    for (int l = 0; l < p->pr->n_leagues; l++)
-        if (p->pr->leagues[l].id == p->prev)
-            keep = l;
-    p->have_prev = keep >= 0 && st_fit(p->pr, -1, keep, &p->prev_fit);
-    if (keep > 0)
-        p->pr->leagues[0] = p->pr->leagues[keep];
+    store_league_row lr;
+    if (store_league_get(s, p->prev, &lr) != 1)
+        die_fail(p->cmd, "%s: %s", p->db, store_error(s));
+    /* as a history of that one league: its games are league 0's (the page fits the previous night by league) */
+    for (long i = 0; i < p->pr->n_results; i++)
+        p->pr->results[i].league = 0;
+    p->pr->n_leagues = 1;
+    p->pr->leagues[0] = (st_league){ .id = p->prev };
+    snprintf(p->pr->leagues[0].night, sizeof p->pr->leagues[0].night, "%s", lr.night);
+    p->have_prev = st_fit(p->pr, -1, -1, &p->prev_fit);
 }
 
-void ng_load(ng_night *p, store_db *s, const char *db, int64_t id, const char *night, int bootstrap)
+/* What ng_load reads, giving up through die.h. */
+static void load(ng_night *p, store_db *s, const char *db, int64_t id, const char *night, int bootstrap)
 {
-    memset(p, 0, sizeof *p);
     p->cmd = "report";
     p->db = db;
     p->id = id;
@@ -286,6 +292,32 @@ void ng_load(ng_night *p, store_db *s, const char *db, int64_t id, const char *n
     gather_games(p, s);
     parse_config(p);
     load_keys(p, s);
+}
+
+/* ng_load's arguments, for die_catch. */
+typedef struct {
+    ng_night *p;
+    store_db *s;
+    const char *db, *night;
+    int64_t id;
+    int bootstrap;
+} load_args;
+
+static void load_caught(void *arg)
+{
+    load_args *a = arg;
+    load(a->p, a->s, a->db, a->id, a->night, a->bootstrap);
+}
+
+int ng_load(ng_night *p, store_db *s, const char *db, int64_t id, const char *night, int bootstrap, char *err,
+            size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    load_args a = { p, s, db, night, id, bootstrap };
+    int rc = die_catch(load_caught, &a, err, errlen);
+    if (rc != 0)
+        ng_free(p);
+    return rc;
 }
 
 void ng_free(ng_night *p)

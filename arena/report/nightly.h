@@ -9,6 +9,7 @@
 #define ARENA_REPORT_NIGHTLY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -65,14 +66,19 @@ typedef struct {
     long total_games, forfeits, repeated;
     ng_game_key *keys;         /* every game, sorted */
     int n_keys;
+    char ids[2][24];           /* the league's and the previous league's ids as text (their standings' filters) */
 } ng_night;
 
 /* Reads league `id` from the open store s (its path db for messages): `night` NULL for the league's own.
- * A league without games is bad input (exit 2, die_usage), a database error a failure (die_fail). */
-void ng_load(ng_night *n, store_db *s, const char *db, int64_t id, const char *night, int bootstrap);
+ * Returns 0, or the status of giving up (die.h) with a one-line reason in err, n then freed: DIE_USAGE for no
+ * such league or a league without games, DIE_FAILED for a database error (or a fit that failed). Never exits
+ * (but on out of memory), so a server may call it. */
+int ng_load(ng_night *n, store_db *s, const char *db, int64_t id, const char *night, int bootstrap, char *err,
+            size_t errlen);
 
 /* Copies the tail of each log of an agent that forfeited (league-NAME-SECTION-K.log in `logs`) into
- * OUT/logs; the page links them. */
+ * OUT/logs; the page links them (logs/NAME). With out NULL nothing is copied: the page links the logs as they
+ * are in `logs` under the same names (what the server does, serving them at logs/NAME). */
 void ng_copy_logs(ng_night *n, const char *logs, const char *out);
 
 /* Builds the page into d (doc_init'ed here): its figures are those that exist in `out` (fg_draw), its files

@@ -15,6 +15,7 @@ struct store_db {
     bool kept;                     /* a write failed: err holds its first error (what store_error() returns), not
                                     * the rollback's; cleared when the next write begins */
     char err[600];
+    double deadline;               /* store_deadline: CLOCK_MONOTONIC seconds, 0 for none */
 };
 
 #endif

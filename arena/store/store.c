@@ -280,6 +280,61 @@ store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen
     return s;
 }
 
+static double monotonic(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* SQLite's progress handler: nonzero interrupts the running statement once the deadline has passed. */
+static int past_deadline(void *user)
+{
+    const store_db *s = user;
+    return s->deadline > 0 && monotonic() > s->deadline;
+}
+
+void store_deadline(store_db *s, long ms)
+{
+    s->deadline = ms > 0 ? monotonic() + (double)ms / 1000.0 : 0;
+    sqlite3_progress_handler(s->db, ms > 0 ? 1000 : 0, ms > 0 ? past_deadline : NULL, s);
+}
+
+store_db *store_open_readonly(const char *path, char *err, size_t errlen)
+{
+    store_db *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        free(s);
+        return NULL;
+    }
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: cannot open for reading: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        store_close(s);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    char *msg = NULL;
+    int v = user_version(s->db);
+    if (sqlite3_exec(s->db, "PRAGMA query_only=ON; PRAGMA foreign_keys=ON;", NULL, NULL, &msg) != SQLITE_OK || v < 0 ||
+        !has_table(s->db, "agents") || v != STORE_SCHEMA_VERSION) {
+        if (msg || v < 0)
+            snprintf(err, errlen, "%s: not a readable SQLite database (%s)", path, msg ? msg : sqlite3_errmsg(s->db));
+        else if (!has_table(s->db, "agents"))
+            snprintf(err, errlen, "%s: not an arena database", path);
+        else if (v > STORE_SCHEMA_VERSION)
+            snprintf(err, errlen, "%s: database schema %d is newer than this arena's (%d); upgrade arena", path, v,
+                     STORE_SCHEMA_VERSION);
+        else
+            snprintf(err, errlen, "%s: database schema %d is older than this arena's (%d); run an arena command that "
+                     "writes to it first (arena games --db %s)", path, v, STORE_SCHEMA_VERSION, path);
+        sqlite3_free(msg);
+        store_close(s);
+        return NULL;
+    }
+    return s;
+}
+
 void store_close(store_db *s)
 {
     if (!s)

@@ -24,6 +24,17 @@ typedef struct store_db store_db;
  * schema version 0 with tables, or a version without the arena's tables; a newer schema) or the system
  * (cannot create, I/O, a failed migration). */
 store_db *store_open(const char *path, bool *bad_input, char *err, size_t errlen);
+
+/* Opens the database at `path` for reading only (SQLITE_OPEN_READONLY and PRAGMA query_only: no statement of
+ * this connection can write to it, nor migrate it), for a reader that must not change what it shows (`arena
+ * serve`). It sees what a league running in another process commits (WAL). Its schema must be this arena's
+ * (STORE_SCHEMA_VERSION): an older one is refused with "run an arena command that writes to it first".
+ * Returns NULL with a one-line reason in err. */
+store_db *store_open_readonly(const char *path, char *err, size_t errlen);
+
+/* Bounds the work of every statement on s from now on: one that runs past `ms` milliseconds from this call is
+ * interrupted (the call fails, store_error() says "interrupted"); 0 lifts the bound. */
+void store_deadline(store_db *s, long ms);
 void store_close(store_db *s);
 
 /* Claims the database file at `path` for one league coordinator: an exclusive flock(2) on the file (SQLite's

@@ -1,0 +1,104 @@
+/* arena/cli/cmd_serve.c — `arena serve`: its options, then the server (arena/server) until SIGINT or SIGTERM
+ * (docs/serve.md). */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "server.h"
+
+static const char serve_help[] =
+    "usage: arena serve [--db PATH] [--listen HOST:PORT] [--logs DIR] [--bootstrap N]\n"
+    "                   [--max-connections N] [--per-ip N] [--timeout S] [--request-ms MS] [--idle S]\n"
+    "                   [--stream-s S]\n\n"
+    "An HTTP server over the results database, opened read-only (it never writes to it, and sees a league\n"
+    "another process is playing into it). Pages, each also as JSON (add .json, or send Accept:\n"
+    "application/json):\n"
+    "  /                  the morning summary of the newest night, and the leagues running now (live)\n"
+    "  /league/ID         a league's page (its nightly page, live progress, newest games)\n"
+    "  /agent/ID          an agent: ratings history, results by opponent, forfeits with its logs\n"
+    "  /pairing/A/B       two agents: head-to-head, game pairs (pentanomial), LOS\n"
+    "  /game/ID[?ply=N]   the Dark Hex game viewer: the true board and both players' views, attempt by attempt\n"
+    "  /events            the running leagues as Server-Sent Events (JSON)\n"
+    "  /logs/NAME         the end of an agent's log (from --logs)\n\n"
+    "  --db PATH          results database (default results/arena.db)\n"
+    "  --listen H:P       IPv4 address and port (default 127.0.0.1:8080, this machine only; 0.0.0.0:PORT\n"
+    "                     listens on every address; port 0: any free port, printed)\n"
+    "  --logs DIR         the agents' logs (default results/logs, as 'arena league')\n"
+    "  --bootstrap N      resamples for the intervals and LOS of league pages (default 200)\n"
+    "  --max-connections N  open connections at once (default 512)\n"
+    "  --per-ip N         open connections from one address (default 256)\n"
+    "  --timeout S        an idle connection is closed after S seconds (default 15)\n"
+    "  --request-ms MS    the database work of one page is cut off after MS ms: 503 (default 10000)\n"
+    "  --idle S           a league with games left counts as running while its newest game is younger than\n"
+    "                     S seconds (default 600)\n"
+    "  --stream-s S       a live feed ends after S seconds, and the browser reconnects (default 3600)\n\n"
+    "Prints 'arena serve: http://HOST:PORT/ (DB, read-only)' once listening; stops on SIGINT or SIGTERM.\n"
+    "Exit status: 0 stopped, 1 failure (cannot listen), 2 bad input (options, database).\n";
+
+static void parse(ws_config *c, int argc, char **argv)
+{
+    enum { O_DB = 0x300, O_LISTEN, O_LOGS, O_BOOT, O_MAXC, O_PERIP, O_TIMEOUT, O_REQMS, O_IDLE, O_STREAM, O_HELP };
+    static const struct option options[] = {
+        { "db", required_argument, 0, O_DB },           { "listen", required_argument, 0, O_LISTEN },
+        { "logs", required_argument, 0, O_LOGS },       { "bootstrap", required_argument, 0, O_BOOT },
+        { "max-connections", required_argument, 0, O_MAXC }, { "per-ip", required_argument, 0, O_PERIP },
+        { "timeout", required_argument, 0, O_TIMEOUT }, { "request-ms", required_argument, 0, O_REQMS },
+        { "idle", required_argument, 0, O_IDLE },       { "stream-s", required_argument, 0, O_STREAM },
+        { "help", no_argument, 0, O_HELP },
+        { 0, 0, 0, 0 },
+    };
+    char err[300];
+    for (int o; (o = cli_getopt("serve", argc, argv, options)) != -1;) {
+        switch (o) {
+        case O_DB: c->db = optarg; break;
+        case O_LISTEN:
+            if (ws_parse_listen(c, optarg, err, sizeof err) != 0)
+                cli_usage_error("serve", "%s", err);
+            break;
+        case O_LOGS: c->logs = optarg; break;
+        case O_BOOT: c->bootstrap = (int)cli_count("serve", "--bootstrap", optarg, 0, 100000); break;
+        case O_MAXC: c->max_connections = (int)cli_count("serve", "--max-connections", optarg, 1, 10000); break;
+        case O_PERIP: c->per_ip = (int)cli_count("serve", "--per-ip", optarg, 1, 10000); break;
+        case O_TIMEOUT: c->timeout_s = (int)cli_count("serve", "--timeout", optarg, 1, 3600); break;
+        case O_REQMS: c->request_ms = (long)cli_count("serve", "--request-ms", optarg, 10, 600000); break;
+        case O_IDLE: c->idle_s = (long)cli_count("serve", "--idle", optarg, 1, 86400 * 30); break;
+        case O_STREAM: c->stream_s = (int)cli_count("serve", "--stream-s", optarg, 1, 86400); break;
+        case O_HELP: fputs(serve_help, stdout); exit(CLI_OK);
+        default: cli_usage_error("serve", "option '%s' does not apply to 'arena serve' (see --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        cli_usage_error("serve", "unexpected argument '%s' (see 'arena serve --help')", argv[optind]);
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    ws_config c;
+    ws_defaults(&c);
+    c.version = ARENA_VERSION;
+    parse(&c, argc, argv);
+    /* every thread of the server inherits the mask: only sigwait below sees SIGINT and SIGTERM */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    char err[900];
+    ws_server *sv = ws_start(&c, err, sizeof err);
+    if (!sv) {
+        if (strstr(err, "cannot listen"))
+            cli_fail("serve", "%s", err);
+        cli_usage_error("serve", "%s", err);
+    }
+    printf("arena serve: http://%s:%d/ (%s, read-only)\n", c.host, ws_port(sv), c.db);
+    fflush(stdout);
+    int sig = 0;
+    sigwait(&stop, &sig);
+    ws_stop(sv);
+    return CLI_OK;
+}

@@ -1,0 +1,84 @@
+/* arena/server/page_game.c — `/game/ID`: the Dark Hex game viewer of the report library (viewer.h: the true
+ * board beside Black's and White's views, attempt by attempt, `?ply=N` the attempt shown first) or its JSON;
+ * and `/logs/NAME`: the end of an agent's log from the logs directory, as text. */
+#define _GNU_SOURCE /* open_memstream */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server_private.h"
+#include "viewer.h"
+
+/* The most of a log sent: its end. */
+#define LOG_TAIL (256 * 1024)
+
+int ws_page_game(ws_req *q, int64_t id, bool json, ws_reply *r, char *err, size_t errlen)
+{
+    gv_game g;
+    int rc = gv_build(q->s, id, &g, err, errlen);
+    if (rc != GV_OK) {
+        gv_free(&g);
+        if (rc == GV_NO_GAME) {
+            snprintf(err, errlen, "no game %lld", (long long)id);
+            return 404;
+        }
+        return rc == GV_DB_ERROR ? ws_db_error(q, err, errlen) : 500;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f) {
+        if (json)
+            gv_write_json(&g, f);
+        else
+            gv_write_html(&g, q->ply < 0 ? 0 : q->ply, f);
+        fclose(f);
+    }
+    gv_free(&g);
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
+        return 500;
+    }
+    r->status = 200;
+    r->type = json ? "application/json" : "text/html; charset=utf-8";
+    r->body = buf;
+    r->len = len;
+    return 0;
+}
+
+int ws_page_log(ws_req *q, const char *name, ws_reply *r, char *err, size_t errlen)
+{
+    size_t n = strlen(name);
+    /* the router allowed letters, digits and . _ - only; a log is league-....log */
+    if (!q->cfg->logs || strncmp(name, "league-", 7) != 0 || n < 12 || strcmp(name + n - 4, ".log") != 0) {
+        snprintf(err, errlen, "no such log: %.100s", name);
+        return 404;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", q->cfg->logs, name);
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        snprintf(err, errlen, "no such log: %.100s (%s)", name, strerror(errno));
+        return 404;
+    }
+    long size = fseek(in, 0, SEEK_END) == 0 ? ftell(in) : -1;
+    long from = size > LOG_TAIL ? size - LOG_TAIL : 0;
+    char *buf = malloc(LOG_TAIL + 128);
+    size_t len = 0;
+    if (buf && size >= 0 && fseek(in, from, SEEK_SET) == 0) {
+        if (from > 0)
+            len = (size_t)snprintf(buf, 128, "[... the first %ld bytes left out ...]\n", from);
+        len += fread(buf + len, 1, LOG_TAIL, in);
+    }
+    fclose(in);
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
+        return 500;
+    }
+    r->status = 200;
+    r->type = "text/plain; charset=utf-8";
+    r->body = buf;
+    r->len = len;
+    return 0;
+}

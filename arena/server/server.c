@@ -1,0 +1,255 @@
+/* arena/server/server.c — the HTTP side of `arena serve` (contract in server.h): libmicrohttpd with a thread
+ * per connection, so a slow client holds only its own thread, under limits on connections (in all and per
+ * address), on idle time and on the memory of a request's headers; GET and HEAD only; each request's page
+ * built by route.c over its own read-only connection to the database. */
+#include "server.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route_private.h"
+#include "server_private.h"
+
+struct ws_server {
+    ws_config cfg;
+    struct MHD_Daemon *d;
+    ws_cache *cache;
+    ws_live *live;
+    volatile int stopping;
+};
+
+void ws_defaults(ws_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->db = STORE_DEFAULT_PATH;
+    snprintf(c->host, sizeof c->host, "127.0.0.1");
+    c->port = 8080;
+    c->max_connections = 512;
+    c->per_ip = 256;
+    c->timeout_s = 15;
+    c->request_ms = 10000;
+    c->bootstrap = 200;
+    c->idle_s = 600;
+    c->stream_s = 3600;
+    c->logs = "results/logs";
+    c->version = "";
+}
+
+int ws_parse_listen(ws_config *c, const char *text, char *err, size_t errlen)
+{
+    const char *colon = strrchr(text, ':');
+    char host[64];
+    struct in_addr a;
+    size_t n = colon ? (size_t)(colon - text) : 0;
+    char *end = NULL;
+    long port = colon ? strtol(colon + 1, &end, 10) : -1;
+    if (!colon || n == 0 || n >= sizeof host || !end || *end || end == colon + 1 || port < 0 || port > 65535) {
+        snprintf(err, errlen, "--listen '%s': expected HOST:PORT (an IPv4 address and a port 0..65535)", text);
+        return -1;
+    }
+    memcpy(host, text, n);
+    host[n] = '\0';
+    if (inet_pton(AF_INET, host, &a) != 1) {
+        snprintf(err, errlen, "--listen '%s': '%s' is not an IPv4 address", text, host);
+        return -1;
+    }
+    snprintf(c->host, sizeof c->host, "%s", host);
+    c->port = (int)port;
+    return 0;
+}
+
+void ws_error(ws_reply *r, bool json, int status, const char *fmt, ...)
+{
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (char *p = line; *p; p++) /* one line, printable */
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = ' ';
+    free(r->body);
+    r->status = status;
+    size_t cap = 2 * sizeof line + 32;
+    r->body = malloc(cap);
+    if (!r->body) {
+        r->len = 0;
+        return;
+    }
+    if (json) {
+        size_t k = (size_t)snprintf(r->body, cap, "{\"error\":\"");
+        for (const char *p = line; *p; p++) {
+            if (*p == '"' || *p == '\\')
+                r->body[k++] = '\\';
+            r->body[k++] = *p;
+        }
+        k += (size_t)snprintf(r->body + k, cap - k, "\"}\n");
+        r->len = k;
+        r->type = "application/json";
+    } else {
+        r->len = (size_t)snprintf(r->body, cap, "%s\n", line);
+        r->type = "text/plain; charset=utf-8";
+    }
+}
+
+/* What every response carries: no sniffing, no framing, nothing from elsewhere (inline style and script only,
+ * the live feed from this server). */
+static void common_headers(struct MHD_Response *resp)
+{
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(resp, "Content-Security-Policy",
+                            "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+                            "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'");
+    MHD_add_response_header(resp, "Vary", "Accept");
+}
+
+static enum MHD_Result send_reply(struct MHD_Connection *con, ws_reply *r)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
+    if (!resp) {
+        free(r->body);
+        return MHD_NO;
+    }
+    r->body = NULL;
+    common_headers(resp);
+    MHD_add_response_header(resp, "Content-Type", r->type ? r->type : "text/plain; charset=utf-8");
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    if (r->status == 405)
+        MHD_add_response_header(resp, "Allow", "GET, HEAD");
+    enum MHD_Result ok = MHD_queue_response(con, (unsigned)r->status, resp);
+    MHD_destroy_response(resp);
+    return ok;
+}
+
+/* The GET arguments into the route's query (only those it knows; anything else is an error it reports). */
+static enum MHD_Result argument(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    ws_query *q = cls;
+    if (q->n_args < WS_MAX_ARGS) {
+        q->args[q->n_args].key = key;
+        q->args[q->n_args].value = value;
+    }
+    q->n_args++;
+    return MHD_YES;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **state)
+{
+    (void)version, (void)upload;
+    ws_server *sv = cls;
+    static int first_call;
+    if (*state == NULL) { /* the headers are in: the call with the body (if any) and the answer come next */
+        *state = &first_call;
+        return MHD_YES;
+    }
+    ws_reply r = { 0 };
+    bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+    if (*upload_size) { /* a body with a GET: refused, and not read */
+        *upload_size = 0;
+        ws_error(&r, false, 400, "a request body is not accepted");
+        return send_reply(con, &r);
+    }
+    if (!get) {
+        ws_error(&r, false, 405, "method %.20s not allowed: GET or HEAD only", method);
+        return send_reply(con, &r);
+    }
+    ws_query q = { .path = url };
+    q.accept = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    MHD_get_connection_values(con, MHD_GET_ARGUMENT_KIND, argument, &q);
+    ws_context ctx = { .cfg = &sv->cfg, .cache = sv->cache, .live = sv->live, .stopping = &sv->stopping };
+    if (ws_is_events(&q)) {
+        struct MHD_Response *resp = ws_events_response(&ctx, &q, &r);
+        if (!resp)
+            return send_reply(con, &r);
+        common_headers(resp);
+        MHD_add_response_header(resp, "Content-Type", "text/event-stream");
+        MHD_add_response_header(resp, "Cache-Control", "no-store");
+        enum MHD_Result ok = MHD_queue_response(con, MHD_HTTP_OK, resp);
+        MHD_destroy_response(resp);
+        return ok;
+    }
+    ws_dispatch(&ctx, &q, &r);
+    return send_reply(con, &r);
+}
+
+/* Decodes %XX in the path and the arguments (MHD's unescaping, in place) but never into a NUL, which would cut
+ * the text short unseen: a %00 becomes byte 0x01, which no page accepts. Returns the new length. */
+static size_t unescape(void *cls, struct MHD_Connection *con, char *s)
+{
+    (void)cls, (void)con;
+    size_t w = 0;
+    for (size_t r = 0; s[r]; r++) {
+        unsigned v;
+        char hex[3] = { 0 };
+        if (s[r] == '%' && s[r + 1] && s[r + 2] && strchr("0123456789abcdefABCDEF", s[r + 1]) &&
+            strchr("0123456789abcdefABCDEF", s[r + 2])) {
+            hex[0] = s[r + 1];
+            hex[1] = s[r + 2];
+            sscanf(hex, "%x", &v);
+            s[w++] = v ? (char)v : '\x01';
+            r += 2;
+        } else
+            s[w++] = s[r];
+    }
+    s[w] = '\0';
+    return w;
+}
+
+ws_server *ws_start(const ws_config *c, char *err, size_t errlen)
+{
+    store_db *probe = store_open_readonly(c->db, err, errlen);
+    if (!probe)
+        return NULL;
+    store_close(probe);
+    ws_server *sv = calloc(1, sizeof *sv);
+    if (!sv) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    sv->cfg = *c;
+    sv->cache = ws_cache_new(8);
+    sv->live = ws_live_new();
+    struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)c->port) };
+    inet_pton(AF_INET, c->host, &addr.sin_addr);
+    if (sv->cache && sv->live)
+        sv->d = MHD_start_daemon(
+            MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, (uint16_t)c->port, NULL,
+            NULL, on_request, sv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT,
+            (unsigned)c->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)c->per_ip,
+            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+            (size_t)(32 * 1024), MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_THREAD_STACK_SIZE, (size_t)(4 * 1024 * 1024), MHD_OPTION_END);
+    if (!sv->d) {
+        snprintf(err, errlen, "cannot listen on %s:%d (in use, or not an address of this machine)", c->host, c->port);
+        ws_cache_free(sv->cache);
+        ws_live_free(sv->live);
+        free(sv);
+        return NULL;
+    }
+    return sv;
+}
+
+int ws_port(const ws_server *sv)
+{
+    const union MHD_DaemonInfo *i = MHD_get_daemon_info(sv->d, MHD_DAEMON_INFO_BIND_PORT);
+    return i ? (int)i->port : sv->cfg.port;
+}
+
+void ws_stop(ws_server *sv)
+{
+    if (!sv)
+        return;
+    sv->stopping = 1;
+    MHD_stop_daemon(sv->d);
+    ws_cache_free(sv->cache);
+    ws_live_free(sv->live);
+    free(sv);
+}
