@@ -183,6 +183,11 @@ static bool number(const char *value, long long min, long long max, long long *o
     return true;
 }
 
+bool cfg_parse_number(const char *value, long long min, long long max, long long *out)
+{
+    return number(value, min, max, out);
+}
+
 /* "FILE:LINE: ", `what` and the message into p->err; returns 0 (what a key handler returns on an error). */
 static int vfail(parse_state *p, const char *what, const char *fmt, va_list ap)
 {

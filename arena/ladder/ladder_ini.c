@@ -19,17 +19,6 @@ typedef struct {
     bool have[R_COUNT];
 } ladder_state;
 
-static bool number(const char *value, long long min, long long max, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(value, &end, 10);
-    if (!*value || *end || errno || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 static int bad(char *why, size_t whylen, const char *fmt, const char *value)
 {
     snprintf(why, whylen, fmt, value);
@@ -51,7 +40,7 @@ static int listen_value(ld_config *c, const char *value, char *why, size_t whyle
     struct in_addr a;
     char host[64];
     size_t k = colon ? (size_t)(colon - value) : 0;
-    if (!colon || k == 0 || k >= sizeof host || !number(colon + 1, 0, 65535, &port))
+    if (!colon || k == 0 || k >= sizeof host || !cfg_parse_number(colon + 1, 0, 65535, &port))
         return bad(why, whylen, "'%s': expected HOST:PORT (an IPv4 address and a port 0..65535)", value);
     memcpy(host, value, k);
     host[k] = '\0';
@@ -128,7 +117,7 @@ static int number_key(ld_config *c, const char *section, const char *key, const 
         if (strcmp(number_keys[i].section, section) != 0 || strcmp(number_keys[i].key, key) != 0)
             continue;
         long long v;
-        if (!number(value, number_keys[i].min, number_keys[i].max, &v)) {
+        if (!cfg_parse_number(value, number_keys[i].min, number_keys[i].max, &v)) {
             snprintf(why, whylen, "'%s': expected a whole number from %lld to %lld", value, number_keys[i].min,
                      number_keys[i].max);
             return -1;
