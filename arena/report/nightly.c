@@ -212,8 +212,8 @@ static void load_keys(ng_night *p, store_db *s)
 static void load_standings(ng_night *p, store_db *s)
 {
     p->r = die_check(p->cmd, calloc(1, sizeof *p->r));
-    static char ids[32], prev_ids[32];
-    snprintf(ids, sizeof ids, "%lld", (long long)p->id);
+    char *ids = p->ids[0], *prev_ids = p->ids[1];
+    snprintf(ids, sizeof p->ids[0], "%lld", (long long)p->id);
     *p->r = (st_report){ .cmd = p->cmd, .db = p->db, .bootstrap = p->bootstrap, .prior = 1, .seed = 1 };
     p->r->filter = (st_filter){ .f = { .league = p->id }, .league = ids };
     st_load(p->r, s);
@@ -224,19 +224,19 @@ static void load_standings(ng_night *p, store_db *s)
         die_fail(p->cmd, "%s: %s", p->db, store_error(s));
     if (p->prev == 0)
         return;
-    snprintf(prev_ids, sizeof prev_ids, "%lld", (long long)p->prev);
+    snprintf(prev_ids, sizeof p->ids[1], "%lld", (long long)p->prev);
     p->pr = die_check(p->cmd, calloc(1, sizeof *p->pr));
-    *p->pr = (st_report){ .cmd = p->cmd, .db = p->db, .bootstrap = 0, .prior = 1, .seed = 1, .history = true };
+    /* the previous league's own games only (not its whole series: a database of a thousand nights stays cheap) */
+    *p->pr = (st_report){ .cmd = p->cmd, .db = p->db, .bootstrap = 0, .prior = 1, .seed = 1 };
     p->pr->filter = (st_filter){ .f = { .league = p->prev }, .league = prev_ids };
     st_load(p->pr, s);
-    /* the history holds the whole series: keep the previous league's games only */
-    int keep = -1;
-    for (int l = 0; l < p->pr->n_leagues; l++)
-        if (p->pr->leagues[l].id == p->prev)
-            keep = l;
-    p->have_prev = keep >= 0 && st_fit(p->pr, -1, keep, &p->prev_fit);
-    if (keep > 0)
-        p->pr->leagues[0] = p->pr->leagues[keep];
+    store_league_row lr;
+    if (store_league_get(s, p->prev, &lr) != 1)
+        die_fail(p->cmd, "%s: %s", p->db, store_error(s));
+    p->pr->n_leagues = 1;
+    p->pr->leagues[0] = (st_league){ .id = p->prev };
+    snprintf(p->pr->leagues[0].night, sizeof p->pr->leagues[0].night, "%s", lr.night);
+    p->have_prev = st_fit(p->pr, -1, -1, &p->prev_fit);
 }
 
 /* What ng_load reads, giving up through die.h. */

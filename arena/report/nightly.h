@@ -63,6 +63,7 @@ typedef struct {
     long total_games, forfeits, repeated;
     ng_game_key *keys;         /* every game, sorted */
     int n_keys;
+    char ids[2][24];           /* the league's and the previous league's ids as text (their standings' filters) */
 } ng_night;
 
 /* Reads league `id` from the open store s (its path db for messages): `night` NULL for the league's own.

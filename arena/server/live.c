@@ -22,6 +22,7 @@
 
 #define LEADERS 5
 #define SPRTS 8
+#define IDLE_SHOWN_S 60 /* a league without a game for longer shows that instead of an ETA */
 
 typedef struct {
     char a[64], b[64], board[48];
@@ -32,6 +33,7 @@ typedef struct {
 typedef struct {
     store_league_brief b;
     double eta_s;                  /* NAN: unknown */
+    double idle_s;                 /* since its newest game; NAN: none yet */
     int n_leaders;
     char leader[LEADERS][96];
     double elo[LEADERS];
@@ -166,6 +168,7 @@ static void fill(store_db *s, const char *db, const store_league_brief *b, const
     long left = b->planned - b->played - b->skipped;
     double t0 = iso_seconds(b->first_started), now = (double)time(NULL);
     x->eta_s = b->played > 0 && isfinite(t0) && now > t0 ? (now - t0) / (double)b->played * (double)left : NAN;
+    x->idle_s = b->played > 0 ? now - iso_seconds(b->last_finished) : NAN;
     if (old && old->b.played == b->played && old->b.skipped == b->skipped) {
         memcpy(x->leader, old->leader, sizeof x->leader);
         memcpy(x->elo, old->elo, sizeof x->elo);
@@ -226,6 +229,8 @@ static char *to_json(const live_row *rows, int n)
         fprintf(f, ",\"played\":%ld,\"planned\":%ld,\"skipped\":%ld,\"forfeits\":%ld,\"eta_s\":", x->b.played,
                 x->b.planned, x->b.skipped, x->b.forfeits);
         json_real(f, x->eta_s);
+        fputs(",\"idle_s\":", f);
+        json_real(f, x->idle_s);
         fputs(",\"leaders\":[", f);
         for (int k = 0; k < x->n_leaders; k++) {
             fputs(k ? ",{\"name\":" : "{\"name\":", f);
@@ -288,6 +293,16 @@ static int read_state(const sv_live *l, const sv_config *cfg, live_state *x, cha
         store_newest_with_games(s, &league, &run) == 0 &&
         (league <= 0 || store_league_brief_get(s, league, &x->newest) == 1)) {
         x->has_newest = league > 0;
+        /* the morning summary is of the newest league that is not running, when there is one among the newest */
+        for (int i = 0; x->has_newest && i < x->n_recent; i++) {
+            bool running = false;
+            for (int k = 0; k < n; k++)
+                running |= b[k].id == x->recent[i].id;
+            if (!running && x->recent[i].played > 0) {
+                x->newest = x->recent[i];
+                break;
+            }
+        }
         x->rows = calloc((size_t)(n ? n : 1), sizeof *x->rows);
         for (int i = 0; x->rows && i < n; i++) {
             const live_row *old = NULL; /* only the refreshing thread changes l->rows */
@@ -378,7 +393,10 @@ static void table_row(tb_table *t, const live_row *x)
     tb_set(t, 0, "%s", x->b.name);
     tb_link(t, 0, href);
     tb_set(t, 1, "%ld / %ld", x->b.played, x->b.planned - x->b.skipped);
-    eta_text(x->eta_s, text, sizeof text);
+    if (isfinite(x->idle_s) && x->idle_s > IDLE_SHOWN_S)
+        snprintf(text, sizeof text, "no game for %.0f min", x->idle_s / 60);
+    else
+        eta_text(x->eta_s, text, sizeof text);
     tb_set(t, 2, "%s", text);
     tb_set(t, 3, "%ld", x->b.forfeits);
     size_t k = 0;
@@ -501,7 +519,7 @@ const char sv_live_script[] =
     "      tr.setAttribute('data-first-played', first[l.id]);\n"
     "      cell(tr, l.name, '/league/' + l.id);\n"
     "      cell(tr, l.played + ' / ' + (l.planned - l.skipped), null, true);\n"
-    "      cell(tr, eta(l.eta_s));\n"
+    "      cell(tr, l.idle_s !== null && l.idle_s > 60 ? 'no game for ' + Math.round(l.idle_s / 60) + ' min' : eta(l.eta_s));\n"
     "      cell(tr, String(l.forfeits), null, true);\n"
     "      cell(tr, l.leaders.map(function (x) { return x.name + ' ' + Math.round(x.elo); }).join(', '));\n"
     "      cell(tr, l.sprt ? l.sprt.map(function (t) { return t.a + '-' + t.b + ' ' + t.llr.toFixed(2) +\n"

@@ -41,7 +41,7 @@ static int briefs(sqlite3_stmt *st, int limit, store_league_brief **out, int *n)
 {
     *out = calloc((size_t)(limit > 0 ? limit : 1), sizeof **out);
     *n = 0;
-    int rc;
+    int rc = SQLITE_DONE;
     while (*out && *n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW)
         brief_row(st, &(*out)[(*n)++]);
     if (*out && *n < limit && rc != SQLITE_DONE) {
@@ -122,7 +122,7 @@ int store_games_brief(store_db *s, const store_brief_filter *f, store_game_brief
     sqlite3_bind_int64(st, 2, f->agent);
     sqlite3_bind_int64(st, 3, f->opponent);
     sqlite3_bind_int(st, 4, f->limit);
-    int cap = 64, rc;
+    int cap = 64, rc = SQLITE_DONE;
     store_game_brief *g = malloc(sizeof *g * (size_t)cap);
     while (g && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (*n == cap) {

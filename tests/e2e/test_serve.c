@@ -3,7 +3,8 @@
  * with one line for a bad id or parameter, 405 for another method); the database left as it was (its file's
  * bytes, and a write through the server's kind of connection refused); bad input (malformed request lines and
  * paths, a huge header, too many parameters) and 200 slow clients at once: no crash, other clients still
- * served, the resident memory the same after three rounds of them as after one; the live feed showing a league
+ * served, the resident memory the same after three rounds of them as after one, and the limit of connections
+ * from one address (--per-ip); the live feed showing a league
  * started after the client subscribed, its game count rising; and in headless Chromium (tests/browser.h): the
  * summary page on a desktop and a phone (a screenshot that is not blank, every section in the DOM, no
  * horizontal scrolling on the phone) and the count of a league started after the page was opened rising
@@ -348,6 +349,38 @@ static void slow_clients_do_not_stall_others(void **state)
         fail_msg("the server's memory grew with the slow clients: %ld kB, then %ld kB", first, last);
 }
 
+/* A server with --per-ip 3: a fourth connection from this address is closed unanswered while three are open;
+ * once they close, requests are served again. */
+static void connections_per_address_are_limited(void **state)
+{
+    (void)state;
+    int p2;
+    const char *extra[] = { "--per-ip", "3", NULL };
+    pid_t other = serve_start(bin, db, extra, errlog, &p2);
+    assert_true(other > 0);
+    int s[3];
+    for (int i = 0; i < 3; i++) {
+        s[i] = serve_connect(p2, 30);
+        assert_true(s[i] >= 0);
+        send(s[i], "GET / HTTP/1.1\r\n", 16, MSG_NOSIGNAL);
+    }
+    serve_reply r = serve_get(p2, "/league/1");
+    assert_int_equal(r.status, 0); /* closed without an answer */
+    serve_reply_free(&r);
+    for (int i = 0; i < 3; i++)
+        close(s[i]);
+    struct timespec tick = { 0, 100 * 1000 * 1000 };
+    for (int i = 0; i < 300 && r.status != 200; i++) {
+        nanosleep(&tick, NULL);
+        r = serve_get(p2, "/league/1");
+        if (r.status != 200)
+            serve_reply_free(&r);
+    }
+    expect_status(&r, 200, "/league/1 once the three closed");
+    serve_reply_free(&r);
+    assert_int_equal(serve_stop(other), 0);
+}
+
 /* ---- live ---- */
 
 /* The played count of league `id` in the newest event of the feed text, -1 when none names it. */
@@ -561,6 +594,7 @@ int main(void)
         cmocka_unit_test(the_database_is_left_as_it_was),
         cmocka_unit_test(malformed_requests_do_not_harm_it),
         cmocka_unit_test(slow_clients_do_not_stall_others),
+        cmocka_unit_test(connections_per_address_are_limited),
         cmocka_unit_test(summary_page_on_a_desktop_and_a_phone),
         cmocka_unit_test(the_live_feed_shows_a_league_started_later),
         cmocka_unit_test(a_league_started_after_the_page_counts_up_in_chromium),

@@ -2,13 +2,17 @@
  * with hostile names (markup, quotes, backslashes, line breaks, control bytes, UTF-8) in its title, facts,
  * warnings, paragraphs, links, table cells and folded text comes out as a Markdown page with its table and
  * every markup character escaped, an HTML page in which no name becomes markup, and JSON that a strict
- * parser accepts and that holds the names exactly; the JSON's sections hold their tables only. */
+ * parser accepts and that holds the names exactly; the JSON's sections hold their tables only. And giving up
+ * inside die_catch (nested too) returns the status and the message instead of exiting; ng_load returns its
+ * errors so (the server calls it). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "die.h"
 #include "doc.h"
+#include "nightly.h"
 #include "render.h"
 #include "test_sys.h"
 #include "test_util.h"
@@ -171,6 +175,45 @@ static void empty_document_renders(void **state)
     doc_free(&d);
 }
 
+static void give_up_usage(void *arg)
+{
+    (void)arg;
+    die_usage("report", "no such %s", "thing");
+}
+
+static void inner_then_fail(void *arg)
+{
+    char err[100];
+    assert_int_equal(die_catch(give_up_usage, NULL, err, sizeof err), DIE_USAGE);
+    assert_string_equal(err, "no such thing");
+    *(int *)arg = 1; /* the outer work goes on after the inner one gave up */
+    die_fail("report", "and then %d", 2);
+}
+
+static void giving_up_returns_instead_of_exiting(void **state)
+{
+    (void)state;
+    char err[100];
+    int reached = 0;
+    assert_int_equal(die_catch(inner_then_fail, &reached, err, sizeof err), DIE_FAILED);
+    assert_int_equal(reached, 1);
+    assert_string_equal(err, "and then 2");
+    /* ng_load on a database without that league: an error, and this process goes on */
+    char dir[] = "/tmp/arena-report-test-XXXXXX", path[64], why[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/r.db", dir);
+    store_db *s = store_open(path, NULL, why, sizeof why);
+    assert_non_null(s);
+    ng_night *n = calloc(1, sizeof *n);
+    assert_non_null(n);
+    assert_int_equal(ng_load(n, s, path, 5, NULL, 0, why, sizeof why), DIE_USAGE);
+    if (!strstr(why, "no league 5"))
+        fail_msg("ng_load said '%s'", why);
+    free(n);
+    store_close(s);
+    assert_int_equal(sh_run("rm -rf '%s'", dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +221,7 @@ int main(void)
         cmocka_unit_test(html_escapes_every_text),
         cmocka_unit_test(json_is_strict_and_exact),
         cmocka_unit_test(empty_document_renders),
+        cmocka_unit_test(giving_up_returns_instead_of_exiting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
