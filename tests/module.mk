@@ -26,6 +26,7 @@ $(call test,tests/unit/test_rcfr.c,rcfr)
 $(foreach t,seeds openings botlog,$(call test,tests/unit/test_$t.c,coordinator))
 $(call test,tests/unit/test_ladder_archive.c,ladder archive md)
 $(call test,tests/unit/test_ladder_ini.c,ladder)
+$(call test,tests/unit/test_ladder_accounts.c,ladder)
 
 $(foreach t,cli reports badinput soak access,$(call test,tests/e2e/test_$t.c,engine))
 $(call test,tests/e2e/test_trainer.c,solver)

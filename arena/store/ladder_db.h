@@ -1,0 +1,66 @@
+/* arena/store/ladder_db.h — the open ladder's own database (docs/ladder.md), a file of its own beside the results
+ * database, which the ladder's leagues write as every league does: accounts (a name, a password hash made by the
+ * caller, approved or not, admin or not), secrets (login sessions and API tokens, stored only as the caller's hash of
+ * them, each with its account, an expiry, and for a session its form token), and events (what an account did when:
+ * the counts rate limits and daily quotas are taken from). Only hashes of secrets are ever written.
+ * Every call returns 0 / a row id on success and -1 on failure with a one-line reason in ldb_error(). */
+#ifndef ARENA_STORE_LADDER_DB_H
+#define ARENA_STORE_LADDER_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LDB_SCHEMA_VERSION 1
+#define LDB_HASH_MAX 160           /* characters of a stored hash (crypto_pwhash_str's are under 128) */
+
+typedef struct ldb ldb;
+
+typedef struct {
+    int64_t id;
+    char name[33];
+    char pwhash[LDB_HASH_MAX + 1];
+    bool approved, admin;
+    int64_t created;               /* Unix seconds */
+} ldb_account;
+
+/* Opens (creating, with its folder's parent existing) the ladder's database at path, WAL mode, its schema made or
+ * checked. NULL with the reason in err. */
+ldb *ldb_open(const char *path, char *err, size_t errlen);
+void ldb_close(ldb *d);
+const char *ldb_error(const ldb *d);
+
+/* Adds an account; -1 when the name is taken (ldb_error says so) or on failure. Returns its id. */
+int64_t ldb_account_add(ldb *d, const char *name, const char *pwhash, bool approved, bool admin, int64_t now);
+
+/* Finds an account by name or by id: 1 found (into *a), 0 not found, -1 failure. */
+int ldb_account_by_name(ldb *d, const char *name, ldb_account *a);
+int ldb_account_by_id(ldb *d, int64_t id, ldb_account *a);
+
+/* Sets an account's approval (and admin flag). 1 done, 0 no such account, -1 failure. */
+int ldb_account_set(ldb *d, const char *name, bool approved, bool admin);
+
+/* Lists accounts waiting for approval, up to max names (33 bytes each) into names; returns how many, -1 failure. */
+int ldb_accounts_waiting(ldb *d, char (*names)[33], int max);
+
+typedef enum { LDB_SESSION = 1, LDB_TOKEN = 2 } ldb_secret_kind;
+
+/* Stores a secret's hash for an account, with a session's form token (NULL for a token) and an expiry (Unix
+ * seconds, 0: none). Returns 0 or -1. */
+int ldb_secret_add(ldb *d, ldb_secret_kind kind, const char *hash, int64_t account, const char *csrf,
+                   int64_t expires);
+
+/* Finds an unexpired secret by its hash: 1 found (*account, and its form token into csrf, csrflen bytes, when csrf
+ * is not NULL), 0 not found or expired, -1 failure. */
+int ldb_secret_find(ldb *d, ldb_secret_kind kind, const char *hash, int64_t now, int64_t *account, char *csrf,
+                    size_t csrflen);
+
+/* Forgets a secret (logging out, revoking a token); also every expired one. Returns 0 or -1. */
+int ldb_secret_drop(ldb *d, ldb_secret_kind kind, const char *hash, int64_t now);
+
+/* Records that an account did `kind` (e.g. "request", "submission") at `at`, and counts its events of a kind since
+ * a time (-1 on failure). Events older than a day before `at` are dropped as new ones are added. */
+int ldb_event_add(ldb *d, int64_t account, const char *kind, int64_t at);
+long ldb_event_count(ldb *d, int64_t account, const char *kind, int64_t since);
+
+#endif
