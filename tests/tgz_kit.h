@@ -19,6 +19,7 @@ typedef struct {
     unsigned mode;                 /* permission bits */
     const char *text;              /* a file's data, or a link's target */
     uint64_t zeros;                /* or this many zero bytes */
+    size_t len;                    /* > 0: text holds this many bytes (a binary), not a string */
 } tgz_entry;
 
 static inline int tgz_add(struct archive *a, const tgz_entry *t)
@@ -26,7 +27,7 @@ static inline int tgz_add(struct archive *a, const tgz_entry *t)
     struct archive_entry *e = archive_entry_new();
     archive_entry_set_pathname(e, t->path);
     archive_entry_set_perm(e, t->mode ? t->mode : 0644);
-    uint64_t size = t->type == 'f' ? (t->text ? strlen(t->text) : t->zeros) : 0;
+    uint64_t size = t->type == 'f' ? (t->len ? t->len : t->text ? strlen(t->text) : t->zeros) : 0;
     static const unsigned types[] = { ['f'] = AE_IFREG, ['d'] = AE_IFDIR, ['l'] = AE_IFLNK, ['h'] = AE_IFREG,
                                       ['c'] = AE_IFCHR, ['p'] = AE_IFIFO };
     archive_entry_set_filetype(e, types[(unsigned char)t->type]);

@@ -98,6 +98,7 @@ static const struct {
     int type;
 } number_keys[] = {
     { "ladder", "placement_pairs", 1, 10000, offsetof(ld_config, placement_pairs), T_INT },
+    { "ladder", "sprt_pairs", 1, 50000, offsetof(ld_config, sprt_pairs), T_INT },
     { "ladder", "move_ms", 10, 600000, offsetof(ld_config, move_ms), T_U32 },
     { "ladder", "concurrency", 1, 256, offsetof(ld_config, concurrency), T_INT },
     { "quota", "submissions_per_day", 0, 1000000, offsetof(ld_config, submissions_per_day), T_LONG },
@@ -220,6 +221,7 @@ static void defaults(ld_config *c, const char *path)
     snprintf(c->logs, sizeof c->logs, "results/logs");
     c->approval = true;
     c->placement_pairs = 20;
+    c->sprt_pairs = 200;
     c->move_ms = 1000;
     c->runner = LD_RUN_LOCAL;
     c->concurrency = 1;

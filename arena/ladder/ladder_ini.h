@@ -11,6 +11,7 @@
  *   variants = classical          what the ladder plays (required), and on which boards (required)
  *   boards = 3x3, 4x4
  *   placement_pairs = 20          game pairs of a new bot against each bot of the field, per variant and board
+ *   sprt_pairs = 200              the most game pairs an SPRT test of a new version plays before it stops undecided
  *   move_ms = 1000                the time per move of every ladder game
  *   runner = local                where games run: local (this machine's coordinator), host (`arena host`
  *                                 machines: listen_league and server_key needed), slurm (sbatch of
@@ -60,6 +61,7 @@ typedef struct {
     uint32_t variants;
     cfg_games boards;
     int placement_pairs;
+    int sprt_pairs;
     uint32_t move_ms;
     ld_runner runner;
     int concurrency;

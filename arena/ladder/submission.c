@@ -52,8 +52,7 @@ int ld_submit_archive(const void *data, size_t len, const char *name, const ld_l
     return ld_unpack(data, len, name, lim, out->in.sha256, store, out->dir, sizeof out->dir, err, errlen);
 }
 
-/* "classical, abrupt" and "3x3, 4x4" into out. */
-static void games_text(uint32_t variants, const cfg_games *boards, char *v, size_t vlen, char *b, size_t blen)
+void ld_games_text(uint32_t variants, const cfg_games *boards, char *v, size_t vlen, char *b, size_t blen)
 {
     size_t n = 0;
     v[0] = b[0] = '\0';
@@ -68,11 +67,12 @@ static void games_text(uint32_t variants, const cfg_games *boards, char *v, size
 int ld_agent_section(const char *section, const char *store_name, const char *dir, const char *program,
                      const char *args, uint32_t variants, const cfg_games *boards, char *out, size_t outlen)
 {
-    if (!ld_name_ok(section) || !ld_name_ok(store_name) || strpbrk(dir, "\n\r\"'\\ \t#;") || strchr(args, '\n') ||
+    if (!ld_name_ok(section) || !store_name[0] || strlen(store_name) >= CFG_NAME_MAX ||
+        strspn(store_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(store_name) || strpbrk(dir, "\n\r\"'\\ \t#;") || strchr(args, '\n') ||
         strchr(args, '\r') || strpbrk(program, "\n\r\"'\\ \t#;"))
         return -1;
     char v[512], b[512];
-    games_text(variants, boards, v, sizeof v, b, sizeof b);
+    ld_games_text(variants, boards, v, sizeof v, b, sizeof b);
     int n = snprintf(out, outlen,
                      "[agent %s]\nname = %s\ncommand = ./%s\nargs = %s\ndir = %s\nvariants = %s\nboards = %s\n"
                      "sandbox = on\nnetwork = false\nwritable = false\n\n",

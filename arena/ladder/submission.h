@@ -25,10 +25,13 @@ void *ld_read_file(const char *path, uint64_t max, size_t *len, char *err, size_
 int ld_submit_archive(const void *data, size_t len, const char *name, const ld_limits *lim, const char *store,
                       ld_submission *out, char *err, size_t errlen);
 
+/* Writes variants as "classical, abrupt" into v and boards as "3x3, 4x4" into b (cut short when full). */
+void ld_games_text(uint32_t variants, const cfg_games *boards, char *v, size_t vlen, char *b, size_t blen);
+
 /* Writes the [agent SECTION] of a league config that runs the program `program` (relative to dir) with args from
  * the directory dir, stored under store_name, playing what `variants` and `boards` say: sandboxed with the defaults.
  * Returns the length written, or -1 when out is too small or a value would not read back as written (a newline,
- * or a name that is not ld_name_ok). */
+ * a section that is not ld_name_ok, a store name of other characters or of CFG_NAME_MAX or more). */
 int ld_agent_section(const char *section, const char *store_name, const char *dir, const char *program,
                      const char *args, uint32_t variants, const cfg_games *boards, char *out, size_t outlen);
 

@@ -20,7 +20,17 @@ static const char schema[] =
     " account INTEGER NOT NULL REFERENCES accounts(id), csrf TEXT, expires INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS events (account INTEGER NOT NULL REFERENCES accounts(id), kind TEXT NOT NULL,"
     " at INTEGER NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS events_by_account ON events (account, kind, at);";
+    "CREATE INDEX IF NOT EXISTS events_by_account ON events (account, kind, at);"
+    "CREATE TABLE IF NOT EXISTS submissions (id INTEGER PRIMARY KEY, account INTEGER NOT NULL REFERENCES accounts(id),"
+    " name TEXT NOT NULL, version TEXT NOT NULL, sha256 TEXT NOT NULL, dir TEXT NOT NULL, program TEXT NOT NULL,"
+    " args TEXT NOT NULL, variants INTEGER NOT NULL, boards TEXT NOT NULL, bytes INTEGER NOT NULL, state TEXT NOT NULL,"
+    " mode TEXT NOT NULL, elo0 REAL, elo1 REAL, created INTEGER NOT NULL, note TEXT NOT NULL DEFAULT '',"
+    " UNIQUE (name, version));"
+    "CREATE TABLE IF NOT EXISTS jobs (id INTEGER PRIMARY KEY, submission INTEGER, kind TEXT NOT NULL,"
+    " state TEXT NOT NULL, runner TEXT NOT NULL DEFAULT '', league INTEGER NOT NULL DEFAULT 0,"
+    " created INTEGER NOT NULL, started INTEGER NOT NULL DEFAULT 0, finished INTEGER NOT NULL DEFAULT 0,"
+    " note TEXT NOT NULL DEFAULT '');"
+    "CREATE TABLE IF NOT EXISTS llr (job INTEGER NOT NULL REFERENCES jobs(id), pairs INTEGER NOT NULL, llr REAL NOT NULL);";
 
 const char *ldb_error(const ldb *d)
 {
@@ -84,7 +94,7 @@ void ldb_close(ldb *d)
     free(d);
 }
 
-/* Prepares sql and binds its parameters from fmt: 'i' int64, 't' text (NULL: NULL). NULL on failure. */
+/* Prepares sql and binds its parameters from fmt: 'i' int64, 'd' double, 't' text (NULL: NULL). NULL on failure. */
 static sqlite3_stmt *prepare(ldb *d, const char *sql, const char *fmt, ...)
 {
     sqlite3_stmt *st;
@@ -97,6 +107,8 @@ static sqlite3_stmt *prepare(ldb *d, const char *sql, const char *fmt, ...)
     for (int i = 0; fmt[i]; i++) {
         if (fmt[i] == 'i')
             sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
+        else if (fmt[i] == 'd')
+            sqlite3_bind_double(st, i + 1, va_arg(ap, double));
         else
             sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
     }
@@ -233,4 +245,186 @@ long ldb_event_count(ldb *d, int64_t account, const char *kind, int64_t since)
     long n = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : -1;
     sqlite3_finalize(st);
     return n < 0 ? failed(d, "counting events") : n;
+}
+
+static void text_column(sqlite3_stmt *st, int col, char *out, size_t n)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(out, n, "%s", t ? (const char *)t : "");
+}
+
+#define SUBMISSION_COLUMNS                                                                                             \
+    "SELECT s.id, s.account, a.name, s.name, s.version, s.sha256, s.dir, s.program, s.args, s.variants, s.boards, "   \
+    "s.bytes, s.state, s.mode, s.elo0, s.elo1, s.created, s.note FROM submissions s JOIN accounts a ON a.id = s.account "
+
+static void submission_row(sqlite3_stmt *st, ldb_submission *s)
+{
+    s->id = sqlite3_column_int64(st, 0);
+    s->account = sqlite3_column_int64(st, 1);
+    text_column(st, 2, s->owner, sizeof s->owner);
+    text_column(st, 3, s->name, sizeof s->name);
+    text_column(st, 4, s->version, sizeof s->version);
+    text_column(st, 5, s->sha256, sizeof s->sha256);
+    text_column(st, 6, s->dir, sizeof s->dir);
+    text_column(st, 7, s->program, sizeof s->program);
+    text_column(st, 8, s->args, sizeof s->args);
+    s->variants = sqlite3_column_int64(st, 9);
+    text_column(st, 10, s->boards, sizeof s->boards);
+    s->bytes = sqlite3_column_int64(st, 11);
+    text_column(st, 12, s->state, sizeof s->state);
+    text_column(st, 13, s->mode, sizeof s->mode);
+    s->elo0 = sqlite3_column_double(st, 14);
+    s->elo1 = sqlite3_column_double(st, 15);
+    s->created = sqlite3_column_int64(st, 16);
+    text_column(st, 17, s->note, sizeof s->note);
+}
+
+int64_t ldb_submission_add(ldb *d, const ldb_submission *s)
+{
+    sqlite3_stmt *st = prepare(d,
+                               "INSERT INTO submissions (account, name, version, sha256, dir, program, args, variants,"
+                               " boards, bytes, state, mode, elo0, elo1, created, note)"
+                               " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                               "ittttttititt" "ddit", s->account, s->name, s->version, s->sha256, s->dir, s->program,
+                               s->args, s->variants, s->boards, s->bytes, s->state, s->mode, s->elo0, s->elo1,
+                               s->created, s->note);
+    if (!st)
+        return -1;
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_CONSTRAINT) {
+        snprintf(d->err, sizeof d->err, "version '%s' of '%s' was submitted before", s->version, s->name);
+        return -1;
+    }
+    return rc == SQLITE_DONE ? sqlite3_last_insert_rowid(d->db) : failed(d, "adding a submission");
+}
+
+/* Steps through a query's submission rows into out (up to max). */
+static int submission_rows(ldb *d, sqlite3_stmt *st, ldb_submission *out, int max)
+{
+    if (!st)
+        return -1;
+    int n = 0, rc;
+    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        submission_row(st, &out[n++]);
+    if (n < max && rc != SQLITE_DONE) {
+        sqlite3_finalize(st);
+        return failed(d, "reading submissions");
+    }
+    sqlite3_finalize(st);
+    return n;
+}
+
+int ldb_submission_get(ldb *d, int64_t id, ldb_submission *s)
+{
+    return submission_rows(d, prepare(d, SUBMISSION_COLUMNS "WHERE s.id = ?", "i", id), s, 1);
+}
+
+int ldb_submissions(ldb *d, const char *state, const char *name, ldb_submission *out, int max)
+{
+    return submission_rows(d,
+                           prepare(d, SUBMISSION_COLUMNS "WHERE (?1 = '' OR s.state = ?1) AND (?2 IS NULL OR s.name = ?2)"
+                                      " ORDER BY s.id DESC LIMIT ?3",
+                                   "tti", state, name, (int64_t)max),
+                           out, max);
+}
+
+int ldb_submission_set(ldb *d, int64_t id, const char *state, const char *note)
+{
+    return run(d, prepare(d, "UPDATE submissions SET state = ?, note = ? WHERE id = ?", "tti", state, note, id),
+               "updating a submission");
+}
+
+int64_t ldb_account_bytes(ldb *d, int64_t account)
+{
+    sqlite3_stmt *st = prepare(d, "SELECT coalesce(sum(bytes), 0) FROM submissions WHERE account = ? AND state NOT IN"
+                                  " ('retired', 'failed')", "i", account);
+    if (!st)
+        return -1;
+    int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    return n < 0 ? failed(d, "adding up bytes") : n;
+}
+
+int64_t ldb_job_add(ldb *d, int64_t submission, const char *kind, int64_t now)
+{
+    if (run(d, prepare(d, "INSERT INTO jobs (submission, kind, state, created) VALUES (?,?,'queued',?)", "iti",
+                       submission, kind, now),
+            "queueing a job") != 0)
+        return -1;
+    return sqlite3_last_insert_rowid(d->db);
+}
+
+#define JOB_COLUMNS "id, coalesce(submission, 0), kind, state, runner, league, created, started, finished, note"
+
+static void job_row(sqlite3_stmt *st, ldb_job *j)
+{
+    j->id = sqlite3_column_int64(st, 0);
+    j->submission = sqlite3_column_int64(st, 1);
+    text_column(st, 2, j->kind, sizeof j->kind);
+    text_column(st, 3, j->state, sizeof j->state);
+    text_column(st, 4, j->runner, sizeof j->runner);
+    j->league = sqlite3_column_int64(st, 5);
+    j->created = sqlite3_column_int64(st, 6);
+    j->started = sqlite3_column_int64(st, 7);
+    j->finished = sqlite3_column_int64(st, 8);
+    text_column(st, 9, j->note, sizeof j->note);
+}
+
+int ldb_job_claim(ldb *d, const char *runner, int64_t now, ldb_job *j)
+{
+    sqlite3_stmt *st = prepare(d, "UPDATE jobs SET state = 'running', runner = ?, started = ? WHERE id = (SELECT min(id)"
+                                  " FROM jobs WHERE state = 'queued') RETURNING " JOB_COLUMNS,
+                               "ti", runner, now);
+    if (!st)
+        return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        job_row(st, j);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : failed(d, "claiming a job");
+}
+
+int ldb_job_finish(ldb *d, int64_t id, const char *state, int64_t league, const char *note, int64_t now)
+{
+    return run(d, prepare(d, "UPDATE jobs SET state = ?, league = ?, note = ?, finished = ? WHERE id = ?", "titii",
+                          state, league, note, now, id),
+               "ending a job");
+}
+
+int ldb_jobs(ldb *d, bool finished, ldb_job *out, int max)
+{
+    sqlite3_stmt *st = prepare(d, finished ? "SELECT " JOB_COLUMNS " FROM jobs WHERE state IN ('done', 'failed')"
+                                             " ORDER BY id DESC LIMIT ?"
+                                           : "SELECT " JOB_COLUMNS " FROM jobs WHERE state IN ('queued', 'running')"
+                                             " ORDER BY id LIMIT ?",
+                               "i", (int64_t)max);
+    if (!st)
+        return -1;
+    int n = 0, rc = SQLITE_DONE;
+    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        job_row(st, &out[n++]);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? n : failed(d, "listing jobs");
+}
+
+int ldb_llr_add(ldb *d, int64_t job, long pairs, double llr)
+{
+    return run(d, prepare(d, "INSERT INTO llr (job, pairs, llr) VALUES (?,?,?)", "iid", job, (int64_t)pairs, llr),
+               "recording an LLR");
+}
+
+int ldb_llr(ldb *d, int64_t job, long *pairs, double *llr, int max)
+{
+    sqlite3_stmt *st = prepare(d, "SELECT pairs, llr FROM llr WHERE job = ? ORDER BY pairs LIMIT ?", "ii", job,
+                               (int64_t)max);
+    if (!st)
+        return -1;
+    int n = 0, rc = SQLITE_DONE;
+    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        pairs[n] = (long)sqlite3_column_int64(st, 0);
+        llr[n++] = sqlite3_column_double(st, 1);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? n : failed(d, "reading an LLR curve");
 }

@@ -63,4 +63,68 @@ int ldb_secret_drop(ldb *d, ldb_secret_kind kind, const char *hash, int64_t now)
 int ldb_event_add(ldb *d, int64_t account, const char *kind, int64_t at);
 long ldb_event_count(ldb *d, int64_t account, const char *kind, int64_t since);
 
+/* A submitted bot version (submission.h), as the ladder tracks it. State: "queued" (waiting for its placement or
+ * test), "running", "ladder" (placed: on the ladder), "tested" (its SPRT test decided without it joining), "retired"
+ * (by its owner or an admin), "failed" (its placement could not run: note says why). */
+typedef struct {
+    int64_t id, account;
+    char owner[33];                /* the account's name */
+    char name[33], version[33];
+    char sha256[65];
+    char dir[4096];                /* where it is unpacked (read-only), or a lab program's directory */
+    char program[256];             /* relative to dir */
+    char args[4097];
+    int64_t variants;              /* bit v: hx_variant v */
+    char boards[256];              /* "3x3, 4x4" */
+    int64_t bytes;                 /* unpacked */
+    char state[16];
+    char mode[16];                 /* "placement" or "sprt" (against the version before it) */
+    double elo0, elo1;
+    int64_t created;
+    char note[512];                /* why it failed or was retired; an SPRT's decision */
+} ldb_submission;
+
+/* Adds a submission (id, state and created taken from s as given); returns its id or -1. */
+int64_t ldb_submission_add(ldb *d, const ldb_submission *s);
+
+/* One submission by id: 1 found, 0 not, -1 failure. */
+int ldb_submission_get(ldb *d, int64_t id, ldb_submission *s);
+
+/* Submissions in a state ("" any), of a bot name (NULL any), newest first, up to max: how many into out, -1. */
+int ldb_submissions(ldb *d, const char *state, const char *name, ldb_submission *out, int max);
+
+/* Sets a submission's state and note. Returns 0 or -1. */
+int ldb_submission_set(ldb *d, int64_t id, const char *state, const char *note);
+
+/* Bytes of unpacked submissions an account keeps (not retired, not failed), -1 on failure. */
+int64_t ldb_account_bytes(ldb *d, int64_t account);
+
+/* A unit of work (worker.h): a placement, an SPRT test, or a rating round between bots of the ladder. */
+typedef struct {
+    int64_t id;
+    int64_t submission;            /* 0 for a rating round */
+    char kind[16];                 /* "placement", "sprt", "rating" */
+    char state[16];                /* "queued", "running", "done", "failed" */
+    char runner[16];               /* where it ran: local, host, slurm */
+    int64_t league;                /* the league it played in the results database, 0 before */
+    int64_t created, started, finished;
+    char note[512];
+} ldb_job;
+
+int64_t ldb_job_add(ldb *d, int64_t submission, const char *kind, int64_t now);
+
+/* Claims the oldest queued job for `runner` (state running, started now): 1 into *j, 0 none queued, -1 failure. */
+int ldb_job_claim(ldb *d, const char *runner, int64_t now, ldb_job *j);
+
+/* Ends a job: done or failed, its league and a note. Returns 0 or -1. */
+int ldb_job_finish(ldb *d, int64_t id, const char *state, int64_t league, const char *note, int64_t now);
+
+/* Jobs not finished (queued and running, oldest first), or the newest finished ones: how many into out, -1. */
+int ldb_jobs(ldb *d, bool finished, ldb_job *out, int max);
+
+/* An SPRT test's curve: the LLR after `pairs` game pairs of a job. */
+int ldb_llr_add(ldb *d, int64_t job, long pairs, double llr);
+/* The points of a job's curve, in order: how many into pairs and llr, -1. */
+int ldb_llr(ldb *d, int64_t job, long *pairs, double *llr, int max);
+
 #endif
