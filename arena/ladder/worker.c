@@ -113,6 +113,10 @@ static int settle(ldb *d, const ldb_job *j, const ldb_submission *s, int outcome
                   size_t n, char *err, size_t errlen)
 {
     bool sprt = strcmp(j->kind, "sprt") == 0;
+    if (strcmp(j->kind, "rating") == 0) {
+        snprintf(note, n, "rating round");
+        return 0;
+    }
     if (!sprt) {
         snprintf(note, n, "placed");
         return ld_join(d, s, err, errlen);
@@ -133,7 +137,9 @@ static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission 
 {
     char why[1024] = "", note[600];
     int agents = 0;
-    ldb_submission_set(d, s->id, "running", "");
+    bool rating = strcmp(j->kind, "rating") == 0; /* a version on the ladder stays there while it plays */
+    if (!rating)
+        ldb_submission_set(d, s->id, "running", "");
     char *text = ld_plan(d, c, j, s, &agents, why, sizeof why);
     curve_state cs = { .d = d, .job = j->id, .half = -1 };
     cs.sprt = (pn_sprt){ s->elo0, s->elo1, 0.05, 0.05 };
@@ -146,7 +152,8 @@ static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission 
     free(text);
     if (rc != 0) {
         snprintf(note, sizeof note, "%s", why);
-        ldb_submission_set(d, s->id, "failed", note);
+        if (!rating)
+            ldb_submission_set(d, s->id, "failed", note);
         return ldb_job_finish(d, j->id, "failed", league, note, now) == 0 ? 0 : -1;
     }
     if (settle(d, j, s, outcome, llr, cs.pairs, note, sizeof note, err, errlen) != 0)
@@ -175,8 +182,8 @@ int ld_work_one(ldb *d, const ld_config *c, int64_t now, char *err, size_t errle
     }
     ldb_submission *s = calloc(1, sizeof *s);
     rc = s ? ldb_submission_get(d, j.submission, s) : -1;
-    if (rc == 1 && strcmp(s->state, "retired") == 0)
-        rc = ldb_job_finish(d, j.id, "failed", 0, "retired before it ran", now) == 0 ? 1 : -1;
+    if (rc == 1 && (strcmp(s->state, "retired") == 0 || (strcmp(j.kind, "rating") == 0 && strcmp(s->state, "ladder"))))
+        rc = ldb_job_finish(d, j.id, "failed", 0, "retired (or off the ladder) before it ran", now) == 0 ? 1 : -1;
     else if (rc == 1)
         rc = run_job(d, c, &j, s, now, err, errlen) == 0 ? 1 : -1;
     else if (rc == 0)

@@ -2,7 +2,8 @@
  * real bots, packed here into tar.gz archives from the built programs: the first bot joins without games, the
  * second is placed by a gauntlet against it (its games in the results database, every player sandboxed), and a
  * second version of the first (the bridge builder in place of the random bot) is an SPRT test against the first
- * version that accepts H1, keeps its LLR curve and replaces it on the ladder. Entering is refused for a name another
+ * version that accepts H1, keeps its LLR curve and replaces it on the ladder; the ladder's table then rates both
+ * versions on it with intervals, and a rating round is scheduled and played. Entering is refused for a name another
  * account owns, a version given before, a test without a version on the ladder, and past the quotas; a version is
  * retired by its owner or an admin only. */
 #include <math.h>
@@ -14,6 +15,7 @@
 
 #include "enter.h"
 #include "sealed.h"
+#include "standing.h"
 #include "submission.h"
 #include "test_sys.h"
 #include "test_util.h"
@@ -113,6 +115,37 @@ static void state_is(int64_t id, const char *state)
     free(s);
 }
 
+/* The ladder's table shows the two versions on it with intervals (not the retired one); a rating round is queued
+ * for one of them and played, and both stay on the ladder. */
+static void ratings_then_a_round_where_they_are_least_certain(const char *db, int64_t a2, int64_t b1)
+{
+    char err[1024];
+    ld_table *t = calloc(LD_MAX_TABLES, sizeof *t);
+    if (ld_standings(d, &cfg, 100, t, err, sizeof err) != 1)
+        fail_msg("%s", err);
+    assert_string_equal(t[0].group, "classical 4x4");
+    assert_int_equal(t[0].n, 2);
+    for (int i = 0; i < 2; i++) {
+        const ld_row *r = &t[0].rows[i];
+        assert_true(r->submission == a2 || r->submission == b1);
+        assert_true(r->games > 0 && isfinite(r->elo) && r->lo <= r->elo && r->elo <= r->hi && r->lo < r->hi);
+    }
+    free(t);
+    long before = db_scalar(db, "SELECT count(*) FROM games");
+    int64_t who = 0;
+    assert_int_equal(ld_schedule_rating(d, &cfg, 4000, &who, err, sizeof err), 1);
+    assert_true(who == a2 || who == b1);
+    assert_int_equal(ld_schedule_rating(d, &cfg, 4000, &who, err, sizeof err), 0); /* one round at a time */
+    work();
+    ldb_job j;
+    assert_int_equal(ldb_jobs(d, true, &j, 1), 1);
+    assert_string_equal(j.kind, "rating");
+    assert_string_equal(j.state, "done");
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), before + 4);
+    state_is(a2, "ladder");
+    state_is(b1, "ladder");
+}
+
 static void placement_then_an_sprt_test_replaces_a_version(void **state)
 {
     (void)state;
@@ -157,6 +190,7 @@ static void placement_then_an_sprt_test_replaces_a_version(void **state)
     assert_true(llr[n - 1] >= log(0.95 / 0.05) - 1e-9);
     assert_true(fabs(llr[n - 1] - llr_note) < 0.01); /* the curve ends where the league decided */
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM unsandboxed"), 0);
+    ratings_then_a_round_where_they_are_least_certain(db, a2, b1);
 }
 
 static void entering_is_refused_by_name_version_test_and_quota(void **state)
@@ -186,7 +220,7 @@ static void entering_is_refused_by_name_version_test_and_quota(void **state)
     assert_int_equal(ldb_jobs(d, true, &j, 1), 1);
     assert_int_equal(j.submission, a1);
     assert_string_equal(j.state, "failed");
-    assert_string_equal(j.note, "retired before it ran");
+    assert_string_equal(j.note, "retired (or off the ladder) before it ran");
     ld_config small = cfg;
     small.bytes_stored = 1000;
     size_t len;
