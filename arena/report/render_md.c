@@ -76,6 +76,12 @@ static void block(FILE *f, const doc_block *b)
         fputs(":\n\n", f);
         fenced(f, b->text);
         break;
+    case DOC_FORM: /* a page's action, named; it is taken in a browser */
+        text(f, b->summary);
+        fputs(": a form posting to ", f);
+        text(f, b->file);
+        fputs("\n\n", f);
+        break;
     }
 }
 
