@@ -165,10 +165,10 @@ static int ladder_key(ladder_state *st, const char *key, const char *value, char
         return path_value(c->server_key, sizeof c->server_key, value, why, whylen);
     if (strcmp(key, "listen") == 0)
         return listen_value(c, value, why, whylen);
-    if (strcmp(key, "approval") == 0) {
+    if (strcmp(key, "approval") == 0 || strcmp(key, "rating_rounds") == 0) {
         if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
             return bad(why, whylen, "'%s': expected on or off", value);
-        c->approval = strcmp(value, "on") == 0;
+        *(key[0] == 'a' ? &c->approval : &c->rating_rounds) = strcmp(value, "on") == 0;
         return 0;
     }
     if (strcmp(key, "admins") == 0)
@@ -220,6 +220,7 @@ static void defaults(ld_config *c, const char *path)
     c->listen_port = 8080;
     snprintf(c->logs, sizeof c->logs, "results/logs");
     c->approval = true;
+    c->rating_rounds = true;
     c->placement_pairs = 20;
     c->sprt_pairs = 200;
     c->move_ms = 1000;

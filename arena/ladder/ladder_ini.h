@@ -13,6 +13,7 @@
  *   placement_pairs = 20          game pairs of a new bot against each bot of the field, per variant and board
  *   sprt_pairs = 200              the most game pairs an SPRT test of a new version plays before it stops undecided
  *   move_ms = 1000                the time per move of every ladder game
+ *   rating_rounds = on            between submissions, rating rounds where ratings are least certain (standing.h)
  *   runner = local                where games run: local (this machine's coordinator), host (`arena host`
  *                                 machines: listen_league and server_key needed), slurm (sbatch of
  *                                 scripts/slurm, results merged)
@@ -56,6 +57,7 @@ typedef struct {
     int listen_port;
     char db[512], state[512], store[512], logs[512];
     bool approval;
+    bool rating_rounds;
     int n_admins;
     char admins[LD_MAX_ADMINS][33];
     uint32_t variants;

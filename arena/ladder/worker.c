@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "game.h"
 #include "pentanomial.h"
@@ -90,9 +91,12 @@ static int sprt_outcome(ss_session *s, double *llr, char *err, size_t errlen)
 static int play(const ld_config *c, const char *text, const ldb_job *j, curve_state *cs, int64_t *league,
                 int *outcome, double *llr, char *err, size_t errlen)
 {
-    char name[64];
+    char name[64], logs[1024];
     snprintf(name, sizeof name, "ladder job %lld", (long long)j->id);
-    ss_league_opts o = { .text = text, .config = name, .db = c->db, .logs = c->logs, .fresh = true };
+    snprintf(logs, sizeof logs, "%s/job-%lld", c->logs, (long long)j->id); /* a bot's logs: -sID- in their names */
+    mkdir(c->logs, 0755);
+    mkdir(logs, 0755);
+    ss_league_opts o = { .text = text, .config = name, .db = c->db, .logs = logs, .fresh = true };
     ss_session *s = NULL;
     int rc = ss_open_league(&o, &s, err, errlen) == SS_OK ? 0 : -1;
     ss_callbacks cb = { .quiet = true, .game = on_game, .user = cs };

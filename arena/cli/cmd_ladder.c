@@ -1,0 +1,86 @@
+/* arena/cli/cmd_ladder.c — `arena ladder work LADDER.ini`: the ladder's worker on this machine (worker.h): plays the
+ * queued jobs one after another, and between submissions the rating rounds (standing.h); stops on SIGINT or SIGTERM
+ * (a league being played winds down with its games kept). `arena serve --ladder` starts one (docs/ladder.md). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "standing.h"
+#include "worker.h"
+
+static const char ladder_help[] =
+    "usage: arena ladder work LADDER.ini [--once]\n\n"
+    "Plays the ladder's queued jobs (placements, SPRT tests, rating rounds) on this machine, each a league of\n"
+    "sandboxed bots written to the results database, and records their outcome in the ladder's database. With\n"
+    "nothing queued it schedules a rating round where ratings are least certain (LADDER.ini rating_rounds), else\n"
+    "waits a second and looks again.\n"
+    "  --once    play what is queued now, then exit\n\n"
+    "Exit status: 0 stopped (or done with --once), 1 failure (the ladder's database), 2 bad input.\n";
+
+static volatile sig_atomic_t stopped;
+
+static void on_stop(int sig)
+{
+    stopped = sig;
+}
+
+/* The worker's own handlers: each league installs the session's while it plays (session.h). */
+static void handle_stop(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static int work(const char *path, bool once)
+{
+    ld_config c;
+    char err[1024];
+    if (ld_config_load(path, &c, err, sizeof err) != 0)
+        cli_usage_error("ladder", "%s", err);
+    ldb *d = ldb_open(c.state, err, sizeof err);
+    if (!d)
+        cli_fail("ladder", "%s", err);
+    fprintf(stderr, "arena ladder: working for %s (runner local)\n", path);
+    int status = CLI_OK;
+    while (!stopped) {
+        handle_stop();
+        int rc = ld_work_one(d, &c, (int64_t)time(NULL), err, sizeof err);
+        int64_t who = 0;
+        if (rc == 0 && !once && c.rating_rounds)
+            rc = ld_schedule_rating(d, &c, (int64_t)time(NULL), &who, err, sizeof err) < 0 ? -1 : 0;
+        if (rc < 0) {
+            fprintf(stderr, "arena ladder: %s\n", err);
+            status = CLI_FAILED;
+            break;
+        }
+        if (rc == 0 && once)
+            break;
+        if (rc == 0 && !who)
+            nanosleep(&(struct timespec){ 1, 0 }, NULL);
+    }
+    ldb_close(d);
+    return status;
+}
+
+int cmd_ladder(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(ladder_help, stdout);
+        return CLI_OK;
+    }
+    if (argc < 3 || strcmp(argv[1], "work") != 0)
+        cli_usage_error("ladder", "expected 'arena ladder work LADDER.ini [--once]' (see --help)");
+    bool once = argc == 4 && strcmp(argv[3], "--once") == 0;
+    if (argc > 4 || (argc == 4 && !once))
+        cli_usage_error("ladder", "unexpected argument '%s' (see 'arena ladder --help')", argv[argc - 1]);
+    return work(argv[2], once);
+}
