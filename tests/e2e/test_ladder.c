@@ -1,7 +1,7 @@
 /* tests/e2e/test_ladder.c — the open ladder end to end: `arena serve --ladder LADDER.ini` started as a lab would,
  * with its worker; three accounts made over HTTP (curl), two approved by the admin named in LADDER.ini; bots packed
- * here from the built programs into tar.gz archives and submitted over HTTP (the API with a token, and the form with
- * its token); their placements finish and the ladder page shows all three with intervals; a second version (the
+ * here from the built programs into tar.gz archives and submitted over HTTP (the API with a token, the form with its
+ * token by curl, and the form in headless Chromium: logged in, the file picked, the form posted); their placements finish and the ladder page shows all three with intervals; a second version (the
  * bridge builder in place of the random bot) submitted as an SPRT test decides, its page showing the decision and the
  * LLR after each game pair. One account cannot retire another's bot or read its logs; a form posted without the
  * session's token, or with another session's, is refused; so are hostile archives, before anything runs. */
@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cdp_kit.h"
 #include "test_sys.h"
 #include "test_util.h"
 #include "tgz_kit.h"
@@ -117,9 +118,36 @@ static char *wait_for(const char *url, const char *what)
     return NULL;
 }
 
+/* Logs in as `name` on the login page in headless Chromium, picks the archive in the submit form's file input and
+ * posts the form, then checks where the browser ended up. */
+static void submit_in_chromium(const char *name, const char *file, const char *landing)
+{
+    cdp c;
+    char url[200], js[400], path[200];
+    assert_int_equal(cdp_start(&c), 0);
+    snprintf(url, sizeof url, "%s/login", base);
+    assert_true(cdp_goto(&c, url));
+    snprintf(js, sizeof js, "var f = document.forms[0]; f.elements['name'].value = '%s'; "
+                            "f.elements['password'].value = '%s-password'; f.submit(); 1", name, name);
+    free(cdp_eval(&c, js, true));
+    char *where = cdp_eval(&c, "location.pathname", false);
+    assert_non_null(strstr(where, "\"value\":\"/ladder/me\""));
+    free(where);
+    snprintf(path, sizeof path, "%s/%s", tmp, file);
+    assert_true(cdp_set_file(&c, "form[action='/ladder/submit'] input[name=archive]", path));
+    free(cdp_eval(&c, "document.querySelector('form[action$=submit]').submit(); 1", true));
+    where = cdp_eval(&c, "location.pathname", false);
+    snprintf(js, sizeof js, "\"value\":\"%s\"", landing);
+    if (!strstr(where, js))
+        fail_msg("the browser is at %s", where);
+    free(where);
+    cdp_stop(&c);
+}
+
 static void accounts_submissions_placement_and_an_sprt_test(void **state)
 {
     (void)state;
+    BROWSER_OR_SKIP();
     const char *names[] = { "root", "alice", "bob" };
     for (int i = 0; i < 3; i++)
         expect(curl("-d 'name=%s&password=%s-password' %s/signup", names[i], names[i], base), "HTTP=303");
@@ -140,8 +168,7 @@ static void accounts_submissions_placement_and_an_sprt_test(void **state)
                 "%s/submit", token, tmp, base), "\"submission\":1");
     expect(curl("-b %s/bob.jar -F csrf=%s -F archive=@%s/walker1.tar.gz %s/submit", tmp, bob, tmp, base),
            "HTTP=303");
-    expect(curl("-b %s/bob.jar -F csrf=%s -F archive=@%s/third1.tar.gz %s/submit", tmp, bob, tmp, base),
-           "HTTP=303");
+    submit_in_chromium("bob", "third1.tar.gz", "/ladder/bot/third");
     char url[200];
     snprintf(url, sizeof url, "%s/queue", base);
     free(wait_for(url, "\"queued\":0"));
