@@ -1,7 +1,8 @@
 /* arena/cli/cmd_ladder.c — `arena ladder work LADDER.ini`: the ladder's worker on this machine (worker.h): plays the
  * queued jobs one after another, and between submissions the rating rounds (standing.h); stops on SIGINT or SIGTERM
  * (a league being played winds down with its games kept). `arena serve --ladder` starts one (docs/ladder.md). */
-#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +15,13 @@
 #include "worker.h"
 
 static const char ladder_help[] =
-    "usage: arena ladder work LADDER.ini [--once]\n\n"
+    "usage: arena ladder work LADDER.ini [--once] [--json | --format text|json]\n\n"
     "Plays the ladder's queued jobs (placements, SPRT tests, rating rounds) on this machine, each a league of\n"
     "sandboxed bots written to the results database, and records their outcome in the ladder's database. With\n"
     "nothing queued it schedules a rating round where ratings are least certain (LADDER.ini rating_rounds), else\n"
     "waits a second and looks again.\n"
-    "  --once    play what is queued now, then exit\n\n"
+    "  --once    play what is queued now, then exit\n"
+    "  --json    at the end, {\"jobs\":N} (jobs taken) on stdout; text: \"N jobs\"\n\n"
     "Exit status: 0 stopped (or done with --once), 1 failure (the ladder's database), 2 bad input.\n";
 
 static volatile sig_atomic_t stopped;
@@ -40,7 +42,7 @@ static void handle_stop(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-static int work(const char *path, bool once)
+static int work(const char *path, bool once, cli_format fmt)
 {
     ld_config c;
     char err[1024];
@@ -51,6 +53,7 @@ static int work(const char *path, bool once)
         cli_fail("ladder", "%s", err);
     fprintf(stderr, "arena ladder: working for %s (runner local)\n", path);
     int status = CLI_OK;
+    long jobs = 0;
     while (!stopped) {
         handle_stop();
         int rc = ld_work_one(d, &c, (int64_t)time(NULL), err, sizeof err);
@@ -62,25 +65,39 @@ static int work(const char *path, bool once)
             status = CLI_FAILED;
             break;
         }
+        jobs += rc == 1;
         if (rc == 0 && once)
             break;
         if (rc == 0 && !who)
             nanosleep(&(struct timespec){ 1, 0 }, NULL);
     }
     ldb_close(d);
+    if (fmt == CLI_JSON)
+        printf("{\"jobs\":%ld}\n", jobs);
+    else
+        printf("%ld jobs\n", jobs);
     return status;
 }
 
 int cmd_ladder(int argc, char **argv)
 {
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(ladder_help, stdout);
-        return CLI_OK;
+    enum { O_ONCE = CLI_O_OWN };
+    static const struct option options[] = {
+        { "format", required_argument, 0, CLI_O_FORMAT }, { "json", no_argument, 0, CLI_O_JSON },
+        { "help", no_argument, 0, CLI_O_HELP },          { "once", no_argument, 0, O_ONCE },
+        { 0, 0, 0, 0 },
+    };
+    bool once = false;
+    cli_format fmt = CLI_TEXT;
+    for (int c; (c = cli_getopt("ladder", argc, argv, options)) != -1;) {
+        switch (c) {
+        case O_ONCE: once = true; break;
+        case CLI_O_FORMAT: fmt = cli_format_parse("ladder", optarg); break;
+        case CLI_O_JSON: fmt = CLI_JSON; break;
+        case CLI_O_HELP: fputs(ladder_help, stdout); return CLI_OK;
+        }
     }
-    if (argc < 3 || strcmp(argv[1], "work") != 0)
-        cli_usage_error("ladder", "expected 'arena ladder work LADDER.ini [--once]' (see --help)");
-    bool once = argc == 4 && strcmp(argv[3], "--once") == 0;
-    if (argc > 4 || (argc == 4 && !once))
-        cli_usage_error("ladder", "unexpected argument '%s' (see 'arena ladder --help')", argv[argc - 1]);
-    return work(argv[2], once);
+    if (argc - optind != 2 || strcmp(argv[optind], "work") != 0)
+        cli_usage_error("ladder", "expected 'arena ladder work LADDER.ini' (see 'arena ladder --help')");
+    return work(argv[optind + 1], once, fmt);
 }
