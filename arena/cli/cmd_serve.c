@@ -121,6 +121,7 @@ static void ladder_setup(sv_config *c, ld_web *w, sv_extension *ext)
     if (!d)
         cli_usage_error("serve", "%s", err);
     ldb_close(d);
+    w->secure_cookie = l->secure_cookie;
     *ext = ld_web_extension(w);
     c->ext = ext;
 }

@@ -165,10 +165,11 @@ static int ladder_key(ladder_state *st, const char *key, const char *value, char
         return path_value(c->server_key, sizeof c->server_key, value, why, whylen);
     if (strcmp(key, "listen") == 0)
         return listen_value(c, value, why, whylen);
-    if (strcmp(key, "approval") == 0 || strcmp(key, "rating_rounds") == 0) {
+    if (strcmp(key, "approval") == 0 || strcmp(key, "rating_rounds") == 0 || strcmp(key, "secure_cookie") == 0) {
         if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
             return bad(why, whylen, "'%s': expected on or off", value);
-        *(key[0] == 'a' ? &c->approval : &c->rating_rounds) = strcmp(value, "on") == 0;
+        *(key[0] == 'a' ? &c->approval : key[0] == 'r' ? &c->rating_rounds : &c->secure_cookie) =
+            strcmp(value, "on") == 0;
         return 0;
     }
     if (strcmp(key, "admins") == 0)

@@ -14,9 +14,11 @@
  *   sprt_pairs = 200              the most game pairs an SPRT test of a new version plays before it stops undecided
  *   move_ms = 1000                the time per move of every ladder game
  *   rating_rounds = on            between submissions, rating rounds where ratings are least certain (standing.h)
- *   runner = local                where games run: local (this machine's coordinator), host (`arena host`
- *                                 machines: listen_league and server_key needed), slurm (sbatch of
- *                                 scripts/slurm, results merged)
+ *   secure_cookie = off           on: the session cookie is Secure (the ladder is served over TLS by a proxy)
+ *   runner = local                where games run: local (this machine's coordinator); host (`arena host`
+ *                                 machines: listen_league and server_key needed) and slurm (sbatch of
+ *                                 scripts/slurm, results merged) are read but not yet run by the worker, which
+ *                                 refuses them
  *   concurrency = 1               games at once (local), or jobs at once (slurm)
  *   listen_league = tcp://0.0.0.0:5555   with runner = host: where the hosts connect
  *   server_key = keys/ladder.key         with runner = host: the coordinator's key file (arena keygen)
@@ -58,6 +60,7 @@ typedef struct {
     char db[512], state[512], store[512], logs[512];
     bool approval;
     bool rating_rounds;
+    bool secure_cookie;
     int n_admins;
     char admins[LD_MAX_ADMINS][33];
     uint32_t variants;

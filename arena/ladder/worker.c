@@ -155,7 +155,7 @@ static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission 
         rc = play(c, text, j, &cs, &league, &outcome, &llr, why, sizeof why);
     free(text);
     if (rc != 0) {
-        snprintf(note, sizeof note, "%s", why);
+        snprintf(note, sizeof note, "%.500s", why);
         if (!rating)
             ldb_submission_set(d, s->id, "failed", note);
         return ldb_job_finish(d, j->id, "failed", league, note, now) == 0 ? 0 : -1;

@@ -235,6 +235,20 @@ static void one_account_cannot_act_for_another_nor_forge_a_form(void **state)
     for (int i = 0; i < 2; i++)
         free(csrf[i]);
     free(root_csrf);
+    /* a worker for a runner it does not run refuses to start, naming the key */
+    char slurm[200];
+    snprintf(slurm, sizeof slurm, "%s/slurm.ini", tmp);
+    FILE *f = fopen(slurm, "w");
+    fprintf(f, "[ladder]\ndb = %s\nstate = %s/s2.db\nstore = %s/b2\nvariants = classical\nboards = 4x4\n"
+               "runner = slurm\n", db, tmp, tmp);
+    fclose(f);
+    char cmd[900];
+    snprintf(cmd, sizeof cmd, "'%s/arena' ladder work '%s' --once 2>&1", bin, slurm);
+    FILE *p = popen(cmd, "r");
+    char *out = read_all(p);
+    assert_int_equal(WEXITSTATUS(pclose(p)), 2);
+    assert_non_null(strstr(out, "[ladder] runner: 'slurm' is not run by this arena yet"));
+    free(out);
 }
 
 int main(void)

@@ -95,9 +95,9 @@ static mode_t mode_of(const char *path)
 static void a_good_bot_is_unpacked_read_only_where_its_hash_says(void **state)
 {
     (void)state;
-    tgz_entry e[] = { { "./", 'd', 0755, NULL, 0 },           { "./ladder.ini", 'f', 0644, manifest, 0 },
-                      { "./bin/", 'd', 0755, NULL, 0 },       { "./bin/bot", 'f', 0755, "#!/bin/sh\necho hi\n", 0 },
-                      { "./data/weights", 'f', 0600, "123", 0 } };
+    tgz_entry e[] = { { "./", 'd', 0755, NULL, 0, 0 },           { "./ladder.ini", 'f', 0644, manifest, 0, 0 },
+                      { "./bin/", 'd', 0755, NULL, 0, 0 },       { "./bin/bot", 'f', 0755, "#!/bin/sh\necho hi\n", 0, 0 },
+                      { "./data/weights", 'f', 0600, "123", 0, 0 } };
     assert_int_equal(tgz_write(tgz, true, e, 5, NULL, NULL), 0);
     char err[1024] = "", sha[SHA256_DIGEST_STRING_LENGTH], path[4200];
     assert_non_null(SHA256File(tgz, sha));
@@ -134,26 +134,26 @@ static void a_good_bot_is_unpacked_read_only_where_its_hash_says(void **state)
 static void paths_that_leave_the_directory_are_refused(void **state)
 {
     (void)state;
-    tgz_entry up[] = { { "ladder.ini", 'f', 0644, manifest, 0 }, { "../evil", 'f', 0755, "x", 0 } };
+    tgz_entry up[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "../evil", 'f', 0755, "x", 0, 0 } };
     refused(up, 2, "entry 2 '../evil': a path with a '..' component");
-    tgz_entry deep[] = { { "bin/../../evil", 'f', 0755, "x", 0 } };
+    tgz_entry deep[] = { { "bin/../../evil", 'f', 0755, "x", 0, 0 } };
     refused(deep, 1, "entry 1 'bin/../../evil': a path with a '..' component");
-    tgz_entry abs[] = { { "/tmp/evil", 'f', 0755, "x", 0 } };
+    tgz_entry abs[] = { { "/tmp/evil", 'f', 0755, "x", 0, 0 } };
     refused(abs, 1, "entry 1 '/tmp/evil': an absolute path");
-    tgz_entry ctl[] = { { "bin/a\nb", 'f', 0755, "x", 0 } };
+    tgz_entry ctl[] = { { "bin/a\nb", 'f', 0755, "x", 0, 0 } };
     refused(ctl, 1, "a control character");
 }
 
 static void links_devices_and_fifos_are_refused(void **state)
 {
     (void)state;
-    tgz_entry sym[] = { { "ladder.ini", 'f', 0644, manifest, 0 }, { "bin/bot", 'l', 0777, "/bin/sh", 0 } };
+    tgz_entry sym[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bin/bot", 'l', 0777, "/bin/sh", 0, 0 } };
     refused(sym, 2, "entry 2 'bin/bot': a symbolic link");
-    tgz_entry hard[] = { { "ladder.ini", 'f', 0644, manifest, 0 }, { "bin/bot", 'h', 0755, "/etc/shadow", 0 } };
+    tgz_entry hard[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bin/bot", 'h', 0755, "/etc/shadow", 0, 0 } };
     refused(hard, 2, "entry 2 'bin/bot': a hard link");
-    tgz_entry dev[] = { { "null", 'c', 0666, NULL, 0 } };
+    tgz_entry dev[] = { { "null", 'c', 0666, NULL, 0, 0 } };
     refused(dev, 1, "entry 1 'null': a device node");
-    tgz_entry fifo[] = { { "pipe", 'p', 0666, NULL, 0 } };
+    tgz_entry fifo[] = { { "pipe", 'p', 0666, NULL, 0, 0 } };
     refused(fifo, 1, "entry 1 'pipe': a FIFO");
 }
 
@@ -161,7 +161,7 @@ static void links_devices_and_fifos_are_refused(void **state)
 static void a_gigabyte_bomb_is_refused_at_its_header(void **state)
 {
     (void)state;
-    tgz_entry bomb[] = { { "ladder.ini", 'f', 0644, manifest, 0 }, { "zeros", 'f', 0644, NULL, 1ull << 30 } };
+    tgz_entry bomb[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "zeros", 'f', 0644, NULL, 1ull << 30, 0 } };
     assert_int_equal(tgz_write(tgz, true, bomb, 2, NULL, NULL), 0);
     struct stat st;
     assert_int_equal(stat(tgz, &st), 0);
@@ -169,7 +169,7 @@ static void a_gigabyte_bomb_is_refused_at_its_header(void **state)
     refused(bomb, 2, "entry 2 'zeros': its 1073741824 bytes take the archive past the limit of 268435456 bytes");
     ld_limits small = lim;
     small.unpacked_bytes = 1000; /* many small files adding up past the limit: refused at the one that crosses it */
-    tgz_entry sum[] = { { "a", 'f', 0644, NULL, 600 }, { "b", 'f', 0644, NULL, 600 } };
+    tgz_entry sum[] = { { "a", 'f', 0644, NULL, 600, 0 }, { "b", 'f', 0644, NULL, 600, 0 } };
     assert_int_equal(tgz_write(tgz, true, sum, 2, NULL, NULL), 0);
     char err[1024];
     size_t len;
@@ -186,7 +186,7 @@ static int tiny_files(struct archive *a, void *user)
     for (int i = 0; i < 100000; i++) {
         char name[32];
         snprintf(name, sizeof name, "f/%06d", i);
-        tgz_entry e = { name, 'f', 0644, "x", 0 };
+        tgz_entry e = { name, 'f', 0644, "x", 0, 0 };
         if (tgz_add(a, &e) != 0)
             return -1;
     }
@@ -196,7 +196,7 @@ static int tiny_files(struct archive *a, void *user)
 static void a_hundred_thousand_tiny_files_are_refused(void **state)
 {
     (void)state;
-    tgz_entry m[] = { { "ladder.ini", 'f', 0644, manifest, 0 } };
+    tgz_entry m[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 } };
     assert_int_equal(tgz_write(tgz, true, m, 1, tiny_files, NULL), 0);
     char err[1024];
     size_t len;
@@ -223,13 +223,13 @@ static void the_program_must_be_an_executable_file_of_the_archive(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[512];
         snprintf(text, sizeof text, "name = x\nversion = 1\n%s\nvariants = classical\nboards = 3x3\n", bad[i][0]);
-        tgz_entry e[] = { { "ladder.ini", 'f', 0644, text, 0 }, { "bot", 'f', 0755, "#!/bin/sh\n", 0 },
-                          { "data.txt", 'f', 0644, "d", 0 } };
+        tgz_entry e[] = { { "ladder.ini", 'f', 0644, text, 0, 0 }, { "bot", 'f', 0755, "#!/bin/sh\n", 0, 0 },
+                          { "data.txt", 'f', 0644, "d", 0, 0 } };
         refused(e, 3, bad[i][1]);
     }
-    tgz_entry none[] = { { "bot", 'f', 0755, "#!/bin/sh\n", 0 } };
+    tgz_entry none[] = { { "bot", 'f', 0755, "#!/bin/sh\n", 0, 0 } };
     refused(none, 1, "no ladder.ini or manifest.ini at the top of the archive");
-    tgz_entry two[] = { { "ladder.ini", 'f', 0644, manifest, 0 }, { "manifest.ini", 'f', 0644, manifest, 0 } };
+    tgz_entry two[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "manifest.ini", 'f', 0644, manifest, 0, 0 } };
     refused(two, 2, "entry 2 'manifest.ini': a second manifest");
 }
 
@@ -258,7 +258,7 @@ static void manifest_errors_name_the_line_and_key(void **state)
 static void only_gzip_compressed_tar_is_read(void **state)
 {
     (void)state;
-    tgz_entry e[] = { { "ladder.ini", 'f', 0644, manifest, 0 }, { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0 } };
+    tgz_entry e[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0, 0 } };
     char err[1024];
     assert_int_equal(submit(e, 2, false, err, sizeof err), -1);
     assert_non_null(strstr(err, "bot.tar.gz: not a gzip-compressed tar archive"));
@@ -308,11 +308,11 @@ static void a_submission_runs_only_as_a_sandboxed_agent(void **state)
 static void a_path_given_twice_is_refused_when_unpacked(void **state)
 {
     (void)state;
-    tgz_entry e[] = { { "ladder.ini", 'f', 0644, manifest, 0 }, { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0 },
-                      { "bin/bot", 'f', 0755, "#!/bin/sh\nevil\n", 0 } };
+    tgz_entry e[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0, 0 },
+                      { "bin/bot", 'f', 0755, "#!/bin/sh\nevil\n", 0, 0 } };
     refused(e, 3, "entry 3 'bin/bot': a path the archive gives twice");
-    tgz_entry f[] = { { "ladder.ini", 'f', 0644, manifest, 0 }, { "bin", 'f', 0755, "x", 0 },
-                      { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0 } };
+    tgz_entry f[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bin", 'f', 0755, "x", 0, 0 },
+                      { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0, 0 } };
     refused(f, 3, "entry 3 'bin/bot': cannot make its directory");
 }
 

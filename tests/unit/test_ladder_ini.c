@@ -17,6 +17,8 @@ static const char full[] =
     "store = /srv/ladder/bots\n"
     "logs = /srv/ladder/logs\n"
     "approval = off\n"
+    "rating_rounds = off\n"
+    "secure_cookie = on\n"
     "admins = alice, bob\n"
     "variants = classical, abrupt\n"
     "boards = 3x3, 4x4\n"
@@ -51,6 +53,8 @@ static void every_key_is_read(void **state)
     assert_string_equal(c.store, "/srv/ladder/bots");
     assert_string_equal(c.logs, "/srv/ladder/logs");
     assert_false(c.approval);
+    assert_false(c.rating_rounds);
+    assert_true(c.secure_cookie);
     assert_int_equal(c.n_admins, 2);
     assert_true(ld_config_admin(&c, "bob") && !ld_config_admin(&c, "carol"));
     assert_int_equal(c.boards.n_boards, 2);
@@ -80,7 +84,7 @@ static void left_out_keys_take_their_defaults(void **state)
     assert_int_equal(ld_config_parse(small, strlen(small), "L.ini", &c, err, sizeof err), 0);
     assert_string_equal(c.listen_host, "127.0.0.1");
     assert_int_equal(c.listen_port, 8080);
-    assert_true(c.approval);
+    assert_true(c.approval && c.rating_rounds && !c.secure_cookie);
     assert_int_equal(c.placement_pairs, 20);
     assert_int_equal(c.runner, LD_RUN_LOCAL);
     assert_int_equal(c.n_allowed, 0);
