@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "local.h"
+#include "plan.h"
 #include "submission.h"
 
 /* The boards of b that the ladder plays too, as text ("3x3, 4x4"); 0 when none. */
@@ -97,8 +98,20 @@ static int64_t record(ldb *d, const ld_config *c, const ldb_account *who, const 
     snprintf(s.mode, sizeof s.mode, o->sprt ? "sprt" : "placement");
     s.elo0 = o->elo0;
     s.elo1 = o->elo1;
+    long games = ld_plan_games(d, c, s.mode, &s, err, errlen);
+    int64_t so_far = games < 0 ? -1 : ldb_account_games(d, who->id, now - 86400 + 1);
+    if (games < 0 || so_far < 0) {
+        if (so_far < 0 && games >= 0)
+            snprintf(err, errlen, "%s", ldb_error(d));
+        return -1;
+    }
+    if (c->games_per_day && so_far + games > c->games_per_day) {
+        snprintf(err, errlen, "quota: its %s may play %ld games, and %lld were queued in the last day: over %ld "
+                 "(LADDER.ini [quota] games_per_day)", s.mode, games, (long long)so_far, c->games_per_day);
+        return 0;
+    }
     int64_t id = ldb_submission_add(d, &s);
-    if (id < 0 || ldb_job_add(d, id, s.mode, now) < 0) {
+    if (id < 0 || ldb_job_add(d, id, s.mode, games, now) < 0) {
         snprintf(err, errlen, "%s", ldb_error(d));
         return strstr(err, "submitted before") ? 0 : -1;
     }

@@ -33,25 +33,32 @@ static int add_agent(const ldb_submission *s, char *text, size_t cap, size_t *at
     return 0;
 }
 
-/* Whether two submissions share a variant and a board. */
-static bool meet(const ldb_submission *a, const ldb_submission *b)
+/* How many variant-and-board groups two submissions share (0: they never meet). */
+static int shared(const ldb_submission *a, const ldb_submission *b)
 {
     cfg_games x, y;
     char why[256];
     if (!(a->variants & b->variants) || !cfg_parse_boards(a->boards, &x, why, sizeof why) ||
         !cfg_parse_boards(b->boards, &y, why, sizeof why))
-        return false;
+        return 0;
+    int boards = 0;
     for (int i = 0; i < x.n_boards; i++)
         for (int j = 0; j < y.n_boards; j++)
-            if (x.boards[i][0] == y.boards[j][0] && x.boards[i][1] == y.boards[j][1])
-                return true;
-    return false;
+            boards += x.boards[i][0] == y.boards[j][0] && x.boards[i][1] == y.boards[j][1];
+    return boards * __builtin_popcountll((unsigned long long)(a->variants & b->variants));
+}
+
+static bool meet(const ldb_submission *a, const ldb_submission *b)
+{
+    return shared(a, b) > 0;
 }
 
 /* The opponents of s for job j into field (up to CFG_MAX_AGENTS - 1): how many, -1 on failure. */
 static int opponents(ldb *d, const ldb_job *j, const ldb_submission *s, ldb_submission *field, char *err,
                      size_t errlen)
 {
+    ldb_submission self = *s;
+    s = &self; /* s may be a member of the list read below */
     enum { MAX = 256 };
     ldb_submission *all = calloc(MAX, sizeof *all);
     int n = all ? ldb_submissions(d, "ladder", NULL, all, MAX) : -1, k = 0;
@@ -67,6 +74,19 @@ static int opponents(ldb *d, const ldb_job *j, const ldb_submission *s, ldb_subm
     }
     free(all);
     return n < 0 ? -1 : k;
+}
+
+long ld_plan_games(ldb *d, const ld_config *c, const char *kind, const ldb_submission *s, char *err, size_t errlen)
+{
+    ldb_job j = { 0 };
+    snprintf(j.kind, sizeof j.kind, "%s", kind);
+    ldb_submission *field = calloc(CFG_MAX_AGENTS, sizeof *field);
+    int n = field ? opponents(d, &j, s, field, err, errlen) : -1;
+    long games = 0, pairs = strcmp(kind, "sprt") == 0 ? c->sprt_pairs : c->placement_pairs;
+    for (int i = 0; i < n; i++)
+        games += 2 * pairs * shared(s, &field[i]);
+    free(field);
+    return n < 0 ? -1 : games;
 }
 
 static int header(const ld_config *c, const ldb_job *j, const ldb_submission *s, char *text, size_t cap)

@@ -22,6 +22,11 @@
 char *ld_plan(ldb *d, const ld_config *c, const ldb_job *j, const ldb_submission *s, int *agents, char *err,
               size_t errlen);
 
+/* The most games job kind `kind` ("placement", "sprt", "rating") of submission s would play against the ladder as it
+ * is now (game pairs times opponents times the variants and boards they share): what games_per_day counts. -1 on
+ * failure (err). */
+long ld_plan_games(ldb *d, const ld_config *c, const char *kind, const ldb_submission *s, char *err, size_t errlen);
+
 /* The store name of a submission in the results database: NAME-VERSION. */
 void ld_store_name(const ldb_submission *s, char *out, size_t n);
 

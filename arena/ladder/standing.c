@@ -169,7 +169,7 @@ int ld_schedule_rating(ldb *d, const ld_config *c, int64_t now, int64_t *submiss
         return -1;
     if (!*submission)
         return 0;
-    if (ldb_job_add(d, *submission, "rating", now) < 0) {
+    if (ldb_job_add(d, *submission, "rating", 0, now) < 0) {
         snprintf(err, errlen, "%s", ldb_error(d));
         return -1;
     }

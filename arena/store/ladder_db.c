@@ -29,7 +29,7 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS jobs (id INTEGER PRIMARY KEY, submission INTEGER, kind TEXT NOT NULL,"
     " state TEXT NOT NULL, runner TEXT NOT NULL DEFAULT '', league INTEGER NOT NULL DEFAULT 0,"
     " created INTEGER NOT NULL, started INTEGER NOT NULL DEFAULT 0, finished INTEGER NOT NULL DEFAULT 0,"
-    " note TEXT NOT NULL DEFAULT '');"
+    " note TEXT NOT NULL DEFAULT '', games INTEGER NOT NULL DEFAULT 0);"
     "CREATE TABLE IF NOT EXISTS llr (job INTEGER NOT NULL REFERENCES jobs(id), pairs INTEGER NOT NULL, llr REAL NOT NULL);";
 
 const char *ldb_error(const ldb *d)
@@ -346,10 +346,10 @@ int64_t ldb_account_bytes(ldb *d, int64_t account)
     return n < 0 ? failed(d, "adding up bytes") : n;
 }
 
-int64_t ldb_job_add(ldb *d, int64_t submission, const char *kind, int64_t now)
+int64_t ldb_job_add(ldb *d, int64_t submission, const char *kind, int64_t games, int64_t now)
 {
-    if (run(d, prepare(d, "INSERT INTO jobs (submission, kind, state, created) VALUES (?,?,'queued',?)", "iti",
-                       submission, kind, now),
+    if (run(d, prepare(d, "INSERT INTO jobs (submission, kind, state, created, games) VALUES (?,?,'queued',?,?)",
+                       "itii", submission, kind, now, games),
             "queueing a job") != 0)
         return -1;
     return sqlite3_last_insert_rowid(d->db);
@@ -427,4 +427,15 @@ int ldb_llr(ldb *d, int64_t job, long *pairs, double *llr, int max)
     }
     sqlite3_finalize(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? n : failed(d, "reading an LLR curve");
+}
+
+int64_t ldb_account_games(ldb *d, int64_t account, int64_t since)
+{
+    sqlite3_stmt *st = prepare(d, "SELECT coalesce(sum(j.games), 0) FROM jobs j JOIN submissions s ON s.id = j.submission"
+                                  " WHERE s.account = ? AND j.created >= ? AND j.kind <> 'rating'", "ii", account, since);
+    if (!st)
+        return -1;
+    int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    return n < 0 ? failed(d, "adding up games") : n;
 }

@@ -111,7 +111,11 @@ typedef struct {
     char note[512];
 } ldb_job;
 
-int64_t ldb_job_add(ldb *d, int64_t submission, const char *kind, int64_t now);
+/* Queues a job; games: the most games it may play (what games_per_day counts). Returns its id or -1. */
+int64_t ldb_job_add(ldb *d, int64_t submission, const char *kind, int64_t games, int64_t now);
+
+/* The games an account's placements and tests queued since `since` may play (rating rounds not counted), -1. */
+int64_t ldb_account_games(ldb *d, int64_t account, int64_t since);
 
 /* Claims the oldest queued job for `runner` (state running, started now): 1 into *j, 0 none queued, -1 failure. */
 int ldb_job_claim(ldb *d, const char *runner, int64_t now, ldb_job *j);

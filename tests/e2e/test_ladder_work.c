@@ -5,7 +5,7 @@
  * version that accepts H1, keeps its LLR curve and replaces it on the ladder; the ladder's table then rates both
  * versions on it with intervals, and a rating round is scheduled and played. Entering is refused for a name another
  * account owns, a version given before, a test without a version on the ladder, and past the quotas; a version is
- * retired by its owner or an admin only. */
+ * retired by its owner or an admin only; a placement that would take its account past games_per_day is refused. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +169,14 @@ static void placement_then_an_sprt_test_replaces_a_version(void **state)
     snprintf(sql, sizeof sql, "SELECT count(*) FROM games g JOIN runs r ON r.id = g.run_id WHERE r.kind = 'league'");
     assert_int_equal(db_scalar(db, sql), 4); /* 2 pairs on classical 4x4 */
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM unsandboxed"), 0);
+    ld_config tight = cfg; /* bob's walker was queued with no bot on the ladder; a third bot plays 2 pairs with 2 */
+    tight.games_per_day = 6;
+    size_t len;
+    void *data = pack("random", "third", "1", &len);
+    assert_int_equal(ld_enter_archive(d, &tight, &bob, data, len, "t.tar.gz", &place, 2000, err, sizeof err), 0);
+    assert_string_equal(err, "quota: its placement may play 8 games, and 0 were queued in the last day: over 6 "
+                             "(LADDER.ini [quota] games_per_day)");
+    free(data);
     ld_entry_opts test = { .sprt = true, .elo0 = 0, .elo1 = 100 };
     int64_t a2 = enter(&alice, "bridge", "rnd", "2", &test, err, sizeof err);
     assert_true(a2 > 0);
