@@ -48,13 +48,13 @@ static int work(const char *path, bool once, cli_format fmt)
     char err[1024];
     if (ld_config_load(path, &c, err, sizeof err) != 0)
         cli_usage_error("ladder", "%s", err);
-    if (c.runner != LD_RUN_LOCAL)
+    if (c.runner == LD_RUN_HOST)
         cli_usage_error("ladder", "%s: [ladder] runner: '%s' is not run by this arena yet (runner = local plays on this "
-                        "machine)", path, ld_runner_name(c.runner));
+                        "machine, runner = slurm on a Slurm cluster)", path, ld_runner_name(c.runner));
     ldb *d = ldb_open(c.state, err, sizeof err);
     if (!d)
         cli_fail("ladder", "%s", err);
-    fprintf(stderr, "arena ladder: working for %s (runner local)\n", path);
+    fprintf(stderr, "arena ladder: working for %s (runner %s)\n", path, ld_runner_name(c.runner));
     int status = CLI_OK;
     long jobs = 0;
     while (!stopped) {

@@ -99,6 +99,7 @@ static const struct {
 } number_keys[] = {
     { "ladder", "placement_pairs", 1, 10000, offsetof(ld_config, placement_pairs), T_INT },
     { "ladder", "sprt_pairs", 1, 50000, offsetof(ld_config, sprt_pairs), T_INT },
+    { "ladder", "slurm_shards", 1, 1000, offsetof(ld_config, slurm_shards), T_INT },
     { "ladder", "move_ms", 10, 600000, offsetof(ld_config, move_ms), T_U32 },
     { "ladder", "concurrency", 1, 256, offsetof(ld_config, concurrency), T_INT },
     { "quota", "submissions_per_day", 0, 1000000, offsetof(ld_config, submissions_per_day), T_LONG },
@@ -161,6 +162,10 @@ static int ladder_key(ladder_state *st, const char *key, const char *value, char
         return path_value(c->store, sizeof c->store, value, why, whylen);
     if (strcmp(key, "logs") == 0)
         return path_value(c->logs, sizeof c->logs, value, why, whylen);
+    if (strcmp(key, "secret") == 0)
+        return path_value(c->secret, sizeof c->secret, value, why, whylen);
+    if (strcmp(key, "slurm_script") == 0)
+        return path_value(c->slurm_script, sizeof c->slurm_script, value, why, whylen);
     if (strcmp(key, "server_key") == 0)
         return path_value(c->server_key, sizeof c->server_key, value, why, whylen);
     if (strcmp(key, "listen") == 0)
@@ -227,6 +232,8 @@ static void defaults(ld_config *c, const char *path)
     c->move_ms = 1000;
     c->runner = LD_RUN_LOCAL;
     c->concurrency = 1;
+    c->slurm_shards = 4;
+    snprintf(c->slurm_script, sizeof c->slurm_script, "scripts/slurm/league.sbatch");
     c->submissions_per_day = 10;
     c->games_per_day = 5000;
     c->requests_per_minute = 60;
@@ -249,6 +256,8 @@ int ld_config_parse(const char *text, size_t len, const char *path, ld_config *c
             cfg_printable(msg, err, errlen);
             return -1;
         }
+    if (!c->secret[0] && strlen(c->state) + 8 < sizeof c->secret)
+        snprintf(c->secret, sizeof c->secret, "%s-secret", c->state);
     if (c->runner == LD_RUN_HOST && (!c->listen_league[0] || !c->server_key[0])) {
         snprintf(msg, sizeof msg, "%s: [ladder] %s: missing for runner = host (the hosts connect to it)", path,
                  c->listen_league[0] ? "server_key" : "listen_league");

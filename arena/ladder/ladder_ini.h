@@ -15,10 +15,15 @@
  *   move_ms = 1000                the time per move of every ladder game
  *   rating_rounds = on            between submissions, rating rounds where ratings are least certain (standing.h)
  *   secure_cookie = off           on: the session cookie is Secure (the ladder is served over TLS by a proxy)
- *   runner = local                where games run: local (this machine's coordinator); host (`arena host`
- *                                 machines: listen_league and server_key needed) and slurm (sbatch of
- *                                 scripts/slurm, results merged) are read but not yet run by the worker, which
- *                                 refuses them
+ *   runner = local                where games run: local (this machine's coordinator), or slurm (a job array
+ *                                 of slurm_script, its shards merged into db); host (`arena host` machines:
+ *                                 listen_league and server_key needed) is read but not yet run by the worker,
+ *                                 which refuses it
+ *   secret = ladder.secret        32 hexadecimal digits: each job's league secret derives from it and the job's
+ *                                 id, so a job plays the same games wherever it runs (default: STATE-secret, made
+ *                                 when missing)
+ *   slurm_script = scripts/slurm/league.sbatch   with runner = slurm: the job array's script
+ *   slurm_shards = 4                             with runner = slurm: tasks of a placement's job array
  *   concurrency = 1               games at once (local), or jobs at once (slurm)
  *   listen_league = tcp://0.0.0.0:5555   with runner = host: where the hosts connect
  *   server_key = keys/ladder.key         with runner = host: the coordinator's key file (arena keygen)
@@ -71,6 +76,8 @@ typedef struct {
     ld_runner runner;
     int concurrency;
     char listen_league[256], server_key[512], slurm_partition[64];
+    char secret[512], slurm_script[512];
+    int slurm_shards;
     int n_allowed;
     char allowed_dirs[LD_MAX_ALLOWED][512];
     long submissions_per_day, games_per_day, requests_per_minute;

@@ -8,10 +8,12 @@
 #include <sys/stat.h>
 
 #include "game.h"
+#include "jobsecret.h"
 #include "pentanomial.h"
 #include "plan.h"
 #include "sandbox.h"
 #include "session.h"
+#include "slurm.h"
 
 typedef struct {
     ldb *d;
@@ -96,7 +98,13 @@ static int play(const ld_config *c, const char *text, const ldb_job *j, curve_st
     snprintf(logs, sizeof logs, "%s/job-%lld", c->logs, (long long)j->id); /* a bot's logs: -sID- in their names */
     mkdir(c->logs, 0755);
     mkdir(logs, 0755);
-    ss_league_opts o = { .text = text, .config = name, .db = c->db, .logs = logs, .fresh = true };
+    uint8_t key[SEEDS_KEY_BYTES];
+    if (ld_job_secret(c, j->id, key, err, errlen) != 0)
+        return -1;
+    if (c->runner == LD_RUN_SLURM && strcmp(j->kind, "sprt") != 0) /* an SPRT is not shardable: played here */
+        return ld_slurm_play(c, j, text, key, league, err, errlen);
+    ss_league_opts o = { .text = text, .config = name, .db = c->db, .logs = logs, .fresh = true, .secret = key,
+                         .secret_name = c->secret };
     ss_session *s = NULL;
     int rc = ss_open_league(&o, &s, err, errlen) == SS_OK ? 0 : -1;
     ss_callbacks cb = { .quiet = true, .game = on_game, .user = cs };
@@ -139,6 +147,8 @@ static int settle(ldb *d, const ldb_job *j, const ldb_submission *s, int outcome
 static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission *s, int64_t now, char *err,
                    size_t errlen)
 {
+    if (c->runner == LD_RUN_SLURM && strcmp(j->kind, "sprt") != 0)
+        ldb_job_runner(d, j->id, "slurm");
     char why[1024] = "", note[600];
     int agents = 0;
     bool rating = strcmp(j->kind, "rating") == 0; /* a version on the ladder stays there while it plays */
@@ -148,7 +158,7 @@ static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission 
     curve_state cs = { .d = d, .job = j->id, .half = -1 };
     cs.sprt = (pn_sprt){ s->elo0, s->elo1, 0.05, 0.05 };
     int64_t league = 0;
-    int outcome = 1;
+    int outcome = 1; /* a placement or rating round played is done; an SPRT's outcome comes from its league */
     double llr = 0;
     int rc = text ? 0 : -1;
     if (rc == 0 && agents > 1)

@@ -385,6 +385,11 @@ int ldb_job_claim(ldb *d, const char *runner, int64_t now, ldb_job *j)
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : failed(d, "claiming a job");
 }
 
+int ldb_job_runner(ldb *d, int64_t id, const char *runner)
+{
+    return run(d, prepare(d, "UPDATE jobs SET runner = ? WHERE id = ?", "ti", runner, id), "placing a job");
+}
+
 int ldb_job_finish(ldb *d, int64_t id, const char *state, int64_t league, const char *note, int64_t now)
 {
     return run(d, prepare(d, "UPDATE jobs SET state = ?, league = ?, note = ?, finished = ? WHERE id = ?", "titii",

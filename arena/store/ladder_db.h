@@ -120,6 +120,9 @@ int64_t ldb_account_games(ldb *d, int64_t account, int64_t since);
 /* Claims the oldest queued job for `runner` (state running, started now): 1 into *j, 0 none queued, -1 failure. */
 int ldb_job_claim(ldb *d, const char *runner, int64_t now, ldb_job *j);
 
+/* Says where a claimed job runs ("local", "slurm"). Returns 0 or -1. */
+int ldb_job_runner(ldb *d, int64_t id, const char *runner);
+
 /* Ends a job: done or failed, its league and a note. Returns 0 or -1. */
 int ldb_job_finish(ldb *d, int64_t id, const char *state, int64_t league, const char *note, int64_t now);
 

@@ -240,14 +240,14 @@ static void one_account_cannot_act_for_another_nor_forge_a_form(void **state)
     snprintf(slurm, sizeof slurm, "%s/slurm.ini", tmp);
     FILE *f = fopen(slurm, "w");
     fprintf(f, "[ladder]\ndb = %s\nstate = %s/s2.db\nstore = %s/b2\nvariants = classical\nboards = 4x4\n"
-               "runner = slurm\n", db, tmp, tmp);
+               "runner = host\nlisten_league = tcp://127.0.0.1:5555\nserver_key = k.key\n", db, tmp, tmp);
     fclose(f);
     char cmd[900];
     snprintf(cmd, sizeof cmd, "'%s/arena' ladder work '%s' --once 2>&1", bin, slurm);
     FILE *p = popen(cmd, "r");
     char *out = read_all(p);
     assert_int_equal(WEXITSTATUS(pclose(p)), 2);
-    assert_non_null(strstr(out, "[ladder] runner: 'slurm' is not run by this arena yet"));
+    assert_non_null(strstr(out, "[ladder] runner: 'host' is not run by this arena yet"));
     free(out);
 }
 
