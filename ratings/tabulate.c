@@ -105,6 +105,11 @@ void tb_column_csv(tb_table *t, int col, const char *csv, bool machine_only)
     t->machine[col] = machine_only;
 }
 
+void tb_column_hash(tb_table *t, int col, int shown)
+{
+    t->hash[col] = shown;
+}
+
 void tb_key_set(tb_table *t, const char *name, const char *value)
 {
     if (t->n_keys == TB_MAX_KEYS)
@@ -394,7 +399,12 @@ static void html_cell(FILE *out, const tb_table *t, int r, int c)
         escaped(out, href, TB_HTML);
         fputs("\">", out);
     }
-    escaped(out, shown(t, r, c), TB_HTML);
+    const char *text = shown(t, r, c);
+    int n = r >= 0 ? t->hash[c] : 0;
+    if (n > 0 && (int)strlen(text) > n && text[strspn(text, "0123456789abcdefABCDEF")] == '\0')
+        fprintf(out, "<details class=\"hash\" title=\"%s\"><summary>%.*s</summary>%s</details>", text, n, text, text);
+    else
+        escaped(out, text, TB_HTML);
     if (href)
         fputs("</a>", out);
 }

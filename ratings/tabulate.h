@@ -53,6 +53,7 @@ typedef struct {
     char note[512];             /* a line under the table (text, md, tex) */
     const tb_caveat *caveat;    /* NULL for none; set after tb_init, on every table of a sequence */
     char **href;                /* NULL, or rows * cols: the link of a cell (tb_link), NULL for none */
+    int hash[TB_MAX_COLS];      /* > 0: a hash column (tb_column_hash), its hex cells shortened in HTML */
 } tb_table;
 
 /* Parses text|md|csv|tex|json|html. Returns -1 for anything else. */
@@ -72,6 +73,10 @@ void tb_link(tb_table *t, int col, const char *href);
 /* Names column `col` `csv` in CSV (NULL: its name); with machine_only, the column is written in JSON and
  * CSV only. */
 void tb_column_csv(tb_table *t, int col, const char *csv, bool machine_only);
+/* Makes column `col` a hash column: in HTML a cell of hex digits longer than `shown` is written as its first
+ * `shown` characters with the whole value on demand (<details class="hash" title="FULL"><summary>), so that a
+ * SHA-256 does not fill a phone's screen; every other format writes the whole value. */
+void tb_column_hash(tb_table *t, int col, int shown);
 /* Adds a key (tb_key) to the table. */
 void tb_key_set(tb_table *t, const char *name, const char *value);
 void tb_free(tb_table *t);

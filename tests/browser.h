@@ -36,7 +36,9 @@ static inline const char *browser_path(void)
 
 /* Runs the browser headless on `target` (a path or a URL) with `what` (--screenshot=FILE or --dump-dom) at
  * width x height CSS pixels, one device pixel each, in a private profile; its stdout goes to `out` (may be
- * NULL). 120 s at most. Returns the exit status. */
+ * NULL). 120 s at most. Returns the exit status. A file page may read the file pages next to it: headless
+ * Chromium lays a page out at least 500 CSS pixels wide whatever the window, so a phone's width is measured
+ * by a page of the test's that holds the page under test in an <iframe> of that width (browser_phone_page). */
 static inline int browser_run(const char *target, const char *what, int width, int height, const char *out)
 {
     char profile[] = "/tmp/arena-browser-XXXXXX";
@@ -48,7 +50,8 @@ static inline int browser_run(const char *target, const char *what, int width, i
     else
         snprintf(url, sizeof url, "%s", target);
     int rc = sh_run("timeout -k 10 120 '%s' --headless --no-sandbox --disable-gpu --hide-scrollbars "
-                    "--force-device-scale-factor=1 --no-first-run --disable-extensions --user-data-dir='%s' "
+                    "--force-device-scale-factor=1 --no-first-run --disable-extensions --allow-file-access-from-files "
+                    "--user-data-dir='%s' "
                     "--window-size=%d,%d --virtual-time-budget=3000 %s '%s' >'%s' 2>/dev/null",
                     browser_path(), profile, width, height, what, url, out ? out : "/dev/null");
     sh_run("rm -rf '%s'", profile);
@@ -80,6 +83,22 @@ static inline char *browser_dump_dom(const char *target, int width, int height)
     }
     unlink(out);
     return text;
+}
+
+/* Writes `harness` (a path): a page that shows `page` (a path relative to it) in an <iframe> of width x height CSS
+ * pixels (a phone), and once it has loaded runs `script` (JavaScript, may be NULL) with `w` and `d` the frame's
+ * window and document. Returns 0, or -1. */
+static inline int browser_phone_page(const char *harness, const char *page, int width, int height, const char *script)
+{
+    FILE *f = fopen(harness, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body style=\"margin:0\">"
+               "<iframe id=\"phone\" src=\"%s\" width=\"%d\" height=\"%d\" style=\"border:0;display:block\"></iframe>\n"
+               "<script>\ndocument.getElementById('phone').addEventListener('load', function () {\n"
+               "var w = this.contentWindow, d = this.contentDocument;\n%s\n});\n</script></body></html>\n",
+            page, width, height, script ? script : "");
+    return fclose(f) == 0 ? 0 : -1;
 }
 
 typedef struct {

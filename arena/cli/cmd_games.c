@@ -212,32 +212,9 @@ static int show_html(store_db *s, const char *db, int64_t id, int ply)
     return CLI_OK;
 }
 
-int cmd_show(int argc, char **argv)
+/* Game `id` as text or JSON on stdout: each attempt replayed, with both views after it. */
+static int show_text(store_db *s, const char *db, int64_t id, out_format fmt)
 {
-    enum { O_PLY = CLI_O_OWN };
-    static const struct option options[] = { CLI_DB_OPTIONS, { "ply", required_argument, 0, O_PLY }, { 0, 0, 0, 0 } };
-    const char *db = STORE_DEFAULT_PATH;
-    out_format fmt = OUT_TEXT;
-    int ply = 0;
-    for (int c; (c = cli_getopt("show", argc, argv, options)) != -1;) {
-        if (c == CLI_O_DB)
-            db = optarg;
-        else if (c == CLI_O_FORMAT)
-            fmt = parse_format("show", optarg, false);
-        else if (c == CLI_O_JSON)
-            fmt = OUT_JSON;
-        else if (c == O_PLY)
-            ply = (int)cli_count("show", "--ply", optarg, 0, HX_MAX_ATTEMPTS);
-        else if (c == CLI_O_HELP)
-            return fputs(show_help, stdout), CLI_OK;
-    }
-    if (argc - optind != 1)
-        cli_usage_error("show", "expected one game id (see 'arena games')");
-    int64_t id = (int64_t)cli_count("show", "GAME", argv[optind], 1, INT64_MAX);
-
-    store_db *s = cli_open_db("show", db);
-    if (fmt == OUT_HTML)
-        return show_html(s, db, id, ply);
     store_games *q = store_query(s, &(store_filter){ .game = id });
     if (!q)
         cli_fail("show", "%s: %s", db, store_error(s));
@@ -316,4 +293,33 @@ int cmd_show(int argc, char **argv)
     }
     store_close(s);
     return CLI_OK;
+}
+
+int cmd_show(int argc, char **argv)
+{
+    enum { O_PLY = CLI_O_OWN };
+    static const struct option options[] = { CLI_DB_OPTIONS, { "ply", required_argument, 0, O_PLY }, { 0, 0, 0, 0 } };
+    const char *db = STORE_DEFAULT_PATH;
+    out_format fmt = OUT_TEXT;
+    int ply = 0;
+    for (int c; (c = cli_getopt("show", argc, argv, options)) != -1;) {
+        if (c == CLI_O_DB)
+            db = optarg;
+        else if (c == CLI_O_FORMAT)
+            fmt = parse_format("show", optarg, false);
+        else if (c == CLI_O_JSON)
+            fmt = OUT_JSON;
+        else if (c == O_PLY)
+            ply = (int)cli_count("show", "--ply", optarg, 0, HX_MAX_ATTEMPTS);
+        else if (c == CLI_O_HELP)
+            return fputs(show_help, stdout), CLI_OK;
+    }
+    if (argc - optind != 1)
+        cli_usage_error("show", "expected one game id (see 'arena games')");
+    int64_t id = (int64_t)cli_count("show", "GAME", argv[optind], 1, INT64_MAX);
+
+    store_db *s = cli_open_db("show", db);
+    if (fmt == OUT_HTML)
+        return show_html(s, db, id, ply);
+    return show_text(s, db, id, fmt);
 }

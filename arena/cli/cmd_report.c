@@ -22,6 +22,7 @@
 #include "render.h"
 #include "standings.h"
 #include "store.h"
+#include "viewer.h"
 
 static const char report_help[] =
     "usage: arena report [--db PATH] [--league L] [--out DIR] [--logs DIR] [--night YYYY-MM-DD]\n"
@@ -29,13 +30,15 @@ static const char report_help[] =
     "       arena report --index DIR [--format text|json]\n\n"
     "Writes the report of a league into DIR: report.html (one self-contained page: no network, its figures\n"
     "are the SVG files next to it; readable on a phone and a desktop), report.md, report.json (every number\n"
-    "of the page), summary.txt (one line per fact, for the index), the figures of 'arena plot' (PNG and SVG)\n"
-    "and logs/ (the output of the agents that forfeited). The page's sections: warnings, run settings,\n"
-    "agents (command, version, program hash), ratings with intervals and first-move advantages, change since\n"
-    "the previous league of the same name, head-to-head with LOS, win matrices in rating order, ratings per\n"
-    "variant and board, rating history, forfeits per agent with their logs, time use per agent, repeated\n"
-    "games. --index writes DIR/index.html: every night under DIR (subdirectories with a summary.txt), newest\n"
-    "first, with links to their pages.\n\n"
+    "of the page), summary.txt (one line per fact, for the index), the figures of 'arena plot' (PNG and SVG),\n"
+    "logs/ (the output of the agents that forfeited) and games/ (the game viewer's page of each agent's latest\n"
+    "forfeited game). The page opens as a morning summary: warnings naming agent and cause, a leaderboard per\n"
+    "variant and board with the change since the previous night and its significance, forfeits per agent with\n"
+    "their logs; then the pooled ratings with first-move advantages, their change, head-to-head with LOS, win\n"
+    "matrices (heatmaps, tables folded), ratings per variant and board, rating history, time use per agent,\n"
+    "repeated games, and folded: run settings and agents (command, version, program hash). --index writes\n"
+    "DIR/index.html: every night under DIR (subdirectories with a summary.txt), newest first, with links to\n"
+    "their pages.\n\n"
     "  --db PATH          results database (default results/arena.db)\n"
     "  --league L         an id or a name (its newest league); default: the newest league with games\n"
     "  --out DIR          where to write (default results/nightly/NIGHT)\n"
@@ -195,6 +198,8 @@ int cmd_report(int argc, char **argv)
         cli_fail("report", "%s", err);
     if (fg_draw(&plot, s, o.db, id, o.bootstrap, n.facts.name) != 0)
         cli_fail("report", "league %lld: the figures were not all written", (long long)id);
+    if (gv_write_forfeits(s, id, o.out, err, sizeof err) < 0) /* the game viewer's page of each latest forfeit */
+        cli_fail("report", "%s: %s", o.db, err);
     store_close(s);
     ng_copy_logs(&n, o.logs, o.out);
     doc d;

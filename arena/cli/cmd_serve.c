@@ -55,7 +55,7 @@ static struct {
     bool no_worker, db, listen, logs; /* --no-worker; which of --db, --listen, --logs were given */
 } ladder;
 
-static void parse(sv_config *c, int argc, char **argv)
+static void parse(ws_config *c, int argc, char **argv)
 {
     enum { O_DB = 0x300, O_LISTEN, O_LOGS, O_BOOT, O_MAXC, O_PERIP, O_TIMEOUT, O_REQMS, O_IDLE, O_STREAM, O_HELP,
            O_LADDER, O_NOWORKER };
@@ -76,7 +76,7 @@ static void parse(sv_config *c, int argc, char **argv)
         case O_LADDER: ladder.path = optarg; break;
         case O_NOWORKER: ladder.no_worker = true; break;
         case O_LISTEN:
-            if (sv_parse_listen(c, optarg, err, sizeof err) != 0)
+            if (ws_parse_listen(c, optarg, err, sizeof err) != 0)
                 cli_usage_error("serve", "%s", err);
             ladder.listen = true;
             break;
@@ -98,7 +98,7 @@ static void parse(sv_config *c, int argc, char **argv)
 
 /* --ladder: LADDER.ini read, its databases made when new (the results database is then empty but this arena's),
  * its settings taken where the command line gave none, and the extension set. */
-static void ladder_setup(sv_config *c, ld_web *w, sv_extension *ext)
+static void ladder_setup(ws_config *c, ld_web *w, ws_extension *ext)
 {
     char err[1024];
     if (ld_config_load(ladder.path, &w->cfg, err, sizeof err) != 0)
@@ -142,12 +142,12 @@ static pid_t start_worker(void)
 
 int cmd_serve(int argc, char **argv)
 {
-    sv_config c;
-    sv_defaults(&c);
+    ws_config c;
+    ws_defaults(&c);
     c.version = ARENA_VERSION;
     parse(&c, argc, argv);
     static ld_web w;
-    static sv_extension ext;
+    static ws_extension ext;
     if (ladder.path)
         ladder_setup(&c, &w, &ext);
     /* every thread of the server inherits the mask: only sigwait below sees SIGINT and SIGTERM */
@@ -158,15 +158,15 @@ int cmd_serve(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
     char err[900];
-    sv_server *sv = sv_start(&c, err, sizeof err);
+    ws_server *sv = ws_start(&c, err, sizeof err);
     if (!sv) {
         if (strstr(err, "cannot listen"))
             cli_fail("serve", "%s", err);
         cli_usage_error("serve", "%s", err);
     }
-    printf("arena serve: http://%s:%d/ (%s, read-only)\n", c.host, sv_port(sv), c.db);
+    printf("arena serve: http://%s:%d/ (%s, read-only)\n", c.host, ws_port(sv), c.db);
     if (ladder.path)
-        printf("arena serve: the ladder of %s at http://%s:%d/ladder\n", ladder.path, c.host, sv_port(sv));
+        printf("arena serve: the ladder of %s at http://%s:%d/ladder\n", ladder.path, c.host, ws_port(sv));
     fflush(stdout);
     pid_t worker = ladder.path && !ladder.no_worker ? start_worker() : 0;
     int sig = 0;
@@ -175,6 +175,6 @@ int cmd_serve(int argc, char **argv)
         kill(worker, SIGTERM); /* it winds a league down with its games kept */
         waitpid(worker, NULL, 0);
     }
-    sv_stop(sv);
+    ws_stop(sv);
     return CLI_OK;
 }

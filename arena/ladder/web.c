@@ -14,7 +14,7 @@
 #include "manifest.h"
 #include "render.h"
 
-void ld_web_draw(ld_req *rq, const doc *d, sv_ext_reply *r)
+void ld_web_draw(ld_req *rq, const doc *d, ws_ext_reply *r)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -31,7 +31,7 @@ void ld_web_draw(ld_req *rq, const doc *d, sv_ext_reply *r)
     r->len = len;
 }
 
-void ld_web_error(ld_req *rq, sv_ext_reply *r, int status, const char *fmt, ...)
+void ld_web_error(ld_req *rq, ws_ext_reply *r, int status, const char *fmt, ...)
 {
     char line[600], *body = malloc(1300);
     va_list ap;
@@ -48,7 +48,7 @@ void ld_web_error(ld_req *rq, sv_ext_reply *r, int status, const char *fmt, ...)
     r->type = rq->json ? "application/json" : "text/plain; charset=utf-8";
 }
 
-void ld_web_redirect(sv_ext_reply *r, const char *to)
+void ld_web_redirect(ws_ext_reply *r, const char *to)
 {
     r->status = 303;
     snprintf(r->location, sizeof r->location, "%s", to);
@@ -60,7 +60,7 @@ void ld_web_redirect(sv_ext_reply *r, const char *to)
 /* Who asks: an API token (Authorization: Bearer), else the session cookie. */
 static void identify(ld_req *rq)
 {
-    const sv_ext_request *q = rq->q;
+    const ws_ext_request *q = rq->q;
     const char *auth = q->header(q->con, "Authorization");
     if (auth && strncasecmp(auth, "Bearer ", 7) == 0) {
         rq->known = ld_token_account(rq->d, auth + 7, &rq->who) == 1;
@@ -72,7 +72,7 @@ static void identify(ld_req *rq)
         rq->known = ld_session_account(rq->d, rq->cookie, rq->now, &rq->who, rq->csrf) == 1;
 }
 
-static void get(ld_req *rq, const char *path, sv_ext_reply *r)
+static void get(ld_req *rq, const char *path, ws_ext_reply *r)
 {
     doc d;
     doc_init(&d, "Ladder", NULL);
@@ -108,9 +108,9 @@ static void get(ld_req *rq, const char *path, sv_ext_reply *r)
 
 /* A POST: its form read (except an API upload, whose body is the archive), its form token and the account's rate
  * checked, then the action. */
-static void post(ld_req *rq, const char *path, sv_ext_reply *r)
+static void post(ld_req *rq, const char *path, ws_ext_reply *r)
 {
-    const sv_ext_request *q = rq->q;
+    const ws_ext_request *q = rq->q;
     const char *action = path[0] == '/' ? path + 1 : path;
     const char *ct = q->header(q->con, "Content-Type");
     bool raw = rq->via_token && strcmp(action, "submit") == 0 && ct &&
@@ -145,7 +145,7 @@ static void post(ld_req *rq, const char *path, sv_ext_reply *r)
     ld_action(rq, action, r);
 }
 
-void ld_web_handle(void *user, const sv_ext_request *q, sv_ext_reply *r)
+void ld_web_handle(void *user, const ws_ext_request *q, ws_ext_reply *r)
 {
     ld_req rq = { .w = user, .q = q, .now = (int64_t)time(NULL) };
     const char *accept = q->header(q->con, "Accept");
@@ -177,8 +177,8 @@ void ld_web_handle(void *user, const sv_ext_request *q, sv_ext_reply *r)
     ldb_close(rq.d);
 }
 
-sv_extension ld_web_extension(ld_web *w)
+ws_extension ld_web_extension(ld_web *w)
 {
-    return (sv_extension){ .prefix = "/ladder", .max_body = (size_t)w->cfg.archive.archive_bytes + 65536,
+    return (ws_extension){ .prefix = "/ladder", .max_body = (size_t)w->cfg.archive.archive_bytes + 65536,
                            .handle = ld_web_handle, .user = w };
 }

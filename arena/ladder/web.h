@@ -1,5 +1,5 @@
 /* arena/ladder/web.h — the ladder's pages and actions under /ladder, an extension of `arena serve` (server.h's
- * sv_extension), drawn from the report library's document model like every page of the server (HTML, or JSON with
+ * ws_extension), drawn from the report library's document model like every page of the server (HTML, or JSON with
  * a ".json" suffix or Accept: application/json):
  *   GET  /ladder                 the ladder per variant and board: Elo with its interval, games, owner
  *   GET  /ladder/bot/NAME        a bot: owner, versions (state, placement, SPRT tests with their decision and LLR
@@ -27,9 +27,9 @@ typedef struct {
 } ld_web;
 
 /* The extension's handler (user: an ld_web). */
-void ld_web_handle(void *user, const sv_ext_request *q, sv_ext_reply *r);
+void ld_web_handle(void *user, const ws_ext_request *q, ws_ext_reply *r);
 
 /* The extension for a server: prefix /ladder, bodies up to the archive limit plus room for the form. */
-sv_extension ld_web_extension(ld_web *w);
+ws_extension ld_web_extension(ld_web *w);
 
 #endif

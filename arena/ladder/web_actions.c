@@ -10,7 +10,7 @@
 #include "enter.h"
 
 /* The reply of an action that worked: JSON for the API (or Accept: application/json), else a redirect. */
-static void done(ld_req *rq, sv_ext_reply *r, const char *to, const char *json)
+static void done(ld_req *rq, ws_ext_reply *r, const char *to, const char *json)
 {
     if (!rq->json && !rq->via_token) {
         ld_web_redirect(r, to);
@@ -22,7 +22,7 @@ static void done(ld_req *rq, sv_ext_reply *r, const char *to, const char *json)
     r->len = r->body ? strlen(r->body) : 0;
 }
 
-static void signup(ld_req *rq, sv_ext_reply *r)
+static void signup(ld_req *rq, ws_ext_reply *r)
 {
     char name[64], password[LD_PASSWORD_MAX + 2], err[300], json[128];
     if (!ld_form_text(&rq->form, "name", name, sizeof name) ||
@@ -39,7 +39,7 @@ static void signup(ld_req *rq, sv_ext_reply *r)
     done(rq, r, "/ladder/login", json);
 }
 
-static void login(ld_req *rq, sv_ext_reply *r)
+static void login(ld_req *rq, ws_ext_reply *r)
 {
     char name[64], password[LD_PASSWORD_MAX + 2], err[300];
     ld_session s;
@@ -56,7 +56,7 @@ static void login(ld_req *rq, sv_ext_reply *r)
     done(rq, r, "/ladder/me", "{\"logged_in\":true}\n");
 }
 
-static void logout(ld_req *rq, sv_ext_reply *r)
+static void logout(ld_req *rq, ws_ext_reply *r)
 {
     ld_logout(rq->d, rq->cookie, rq->now);
     ld_cookie_header("", rq->w->secure_cookie, r->set_cookie, sizeof r->set_cookie);
@@ -67,7 +67,7 @@ static void logout(ld_req *rq, sv_ext_reply *r)
 static void entry_opts(ld_req *rq, ld_entry_opts *o)
 {
     char v[32] = "";
-    const sv_ext_request *q = rq->q;
+    const ws_ext_request *q = rq->q;
     const char *a;
     o->sprt = (ld_form_text(&rq->form, "sprt", v, sizeof v) && strcmp(v, "1") == 0) ||
               ((a = q->arg(q->con, "sprt")) && strcmp(a, "1") == 0);
@@ -77,7 +77,7 @@ static void entry_opts(ld_req *rq, ld_entry_opts *o)
               : (a = q->arg(q->con, "elo1")) ? strtod(a, NULL) : 10;
 }
 
-static void submit(ld_req *rq, sv_ext_reply *r)
+static void submit(ld_req *rq, ws_ext_reply *r)
 {
     const ld_field *f = ld_form_get(&rq->form, "archive");
     const char *data = f ? f->value : rq->q->body;
@@ -109,7 +109,7 @@ static void submit(ld_req *rq, sv_ext_reply *r)
     done(rq, r, to, json);
 }
 
-static void retire(ld_req *rq, sv_ext_reply *r)
+static void retire(ld_req *rq, ws_ext_reply *r)
 {
     char id[32], err[300], *end;
     long long v = ld_form_text(&rq->form, "id", id, sizeof id) ? strtoll(id, &end, 10) : 0;
@@ -125,7 +125,7 @@ static void retire(ld_req *rq, sv_ext_reply *r)
     done(rq, r, "/ladder/me", "{\"retired\":true}\n");
 }
 
-static void token(ld_req *rq, sv_ext_reply *r)
+static void token(ld_req *rq, ws_ext_reply *r)
 {
     char t[LD_SECRET_HEX], json[128];
     if (ld_token_new(rq->d, rq->who.id, t) != 0) {
@@ -146,7 +146,7 @@ static void token(ld_req *rq, sv_ext_reply *r)
     doc_free(&d);
 }
 
-static void approve(ld_req *rq, sv_ext_reply *r)
+static void approve(ld_req *rq, ws_ext_reply *r)
 {
     char name[64], err[300];
     if (!ld_form_text(&rq->form, "name", name, sizeof name)) {
@@ -161,11 +161,11 @@ static void approve(ld_req *rq, sv_ext_reply *r)
     done(rq, r, "/ladder/me", "{\"approved\":true}\n");
 }
 
-void ld_action(ld_req *rq, const char *action, sv_ext_reply *r)
+void ld_action(ld_req *rq, const char *action, ws_ext_reply *r)
 {
     static const struct {
         const char *name;
-        void (*fn)(ld_req *rq, sv_ext_reply *r);
+        void (*fn)(ld_req *rq, ws_ext_reply *r);
     } actions[] = { { "signup", signup }, { "login", login }, { "logout", logout }, { "submit", submit },
                     { "retire", retire }, { "token", token },   { "approve", approve } };
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)

@@ -311,7 +311,7 @@ static void tail(FILE *f, const char *path)
     fclose(in);
 }
 
-void ld_page_log(ld_req *rq, int64_t submission, sv_ext_reply *r)
+void ld_page_log(ld_req *rq, int64_t submission, ws_ext_reply *r)
 {
     ldb_submission *s = calloc(1, sizeof *s);
     int found = s ? ldb_submission_get(rq->d, submission, s) : -1;

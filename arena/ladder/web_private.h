@@ -13,7 +13,7 @@
 
 typedef struct {
     const ld_web *w;
-    const sv_ext_request *q;
+    const ws_ext_request *q;
     ldb *d;
     bool json;
     int64_t now;
@@ -26,13 +26,13 @@ typedef struct {
 } ld_req;
 
 /* A page drawn into the reply (HTML or JSON). */
-void ld_web_draw(ld_req *rq, const doc *d, sv_ext_reply *r);
+void ld_web_draw(ld_req *rq, const doc *d, ws_ext_reply *r);
 
 /* An error reply: one line (JSON {"error": ...} when json). */
-void ld_web_error(ld_req *rq, sv_ext_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ld_web_error(ld_req *rq, ws_ext_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* A redirect (303) to a page of the ladder. */
-void ld_web_redirect(sv_ext_reply *r, const char *to);
+void ld_web_redirect(ws_ext_reply *r, const char *to);
 
 /* GET pages: 0 with the document built, else an HTTP status with a line in err. */
 int ld_page_ladder(ld_req *rq, doc *d, char *err, size_t errlen);
@@ -42,9 +42,9 @@ int ld_page_login(ld_req *rq, doc *d, char *err, size_t errlen);
 int ld_page_me(ld_req *rq, doc *d, char *err, size_t errlen);
 
 /* /ladder/log/ID: text into the reply. */
-void ld_page_log(ld_req *rq, int64_t submission, sv_ext_reply *r);
+void ld_page_log(ld_req *rq, int64_t submission, ws_ext_reply *r);
 
 /* POST actions: each answers into r (a redirect for a form, JSON for the API). `action` is the path's last part. */
-void ld_action(ld_req *rq, const char *action, sv_ext_reply *r);
+void ld_action(ld_req *rq, const char *action, ws_ext_reply *r);
 
 #endif

@@ -178,6 +178,13 @@ void doc_table(doc *d, tb_table *t)
     memset(t, 0, sizeof *t);
 }
 
+void doc_table_folded(doc *d, tb_table *t, const char *summary)
+{
+    doc_table(d, t);
+    doc_section *x = &d->sections[d->n_sections - 1];
+    x->blocks[x->n_blocks - 1].summary = copy(summary);
+}
+
 void doc_figure(doc *d, const char *file, const char *alt)
 {
     doc_block *b = block(d, DOC_FIGURE);

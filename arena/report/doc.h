@@ -24,7 +24,8 @@ typedef struct {
 
 typedef enum {
     DOC_PARA,   /* a paragraph: line, cls ("note", "warning" or NULL) */
-    DOC_TABLE,  /* a table (tabulate.h): its cells, note and caveat in every format */
+    DOC_TABLE,  /* a table (tabulate.h): its cells, note and caveat in every format; folded in HTML under
+                 * `summary` when that is set (doc_table_folded) */
     DOC_FIGURE, /* an image: file (without extension: NAME.svg shown, NAME.png linked) and alt text */
     DOC_LIST,   /* a bulleted list: items, cls (its class in HTML) */
     DOC_FOLD,   /* preformatted text under a summary, folded in HTML */
@@ -45,7 +46,7 @@ typedef struct {
     char *file, *alt;         /* DOC_FIGURE */
     doc_line *items;          /* DOC_LIST */
     int n_items;
-    char *summary, *text;     /* DOC_FOLD; summary: DOC_FORM's button */
+    char *summary, *text;     /* DOC_FOLD; summary also of a folded DOC_TABLE, and DOC_FORM's button */
     doc_field *fields;        /* DOC_FORM */
     int n_fields;
     bool multipart;           /* DOC_FORM */
@@ -53,6 +54,8 @@ typedef struct {
 
 typedef struct {
     char *id, *heading, *nav; /* nav: its label in the page's navigation */
+    bool folded;              /* in HTML, its blocks are folded under its heading (<details>): what a reader
+                               * opens when needed (run settings, agents' hashes); other formats show them */
     doc_block *blocks;
     int n_blocks;
 } doc_section;
@@ -95,7 +98,8 @@ void doc_file(doc *d, const char *name);
 /* A span of text (href NULL) or a link, at the end of a line. */
 void doc_span_add(doc_line *l, const char *text, const char *href);
 
-/* Starts a section; the blocks below are added to the newest one. */
+/* Starts a section; the blocks below are added to the newest one. Set `folded` on the section returned to fold
+ * it in HTML. */
 doc_section *doc_section_add(doc *d, const char *id, const char *heading, const char *nav);
 
 /* A paragraph of plain text (printf-style) in the newest section; cls NULL, "note" or "warning". Returns its
@@ -104,6 +108,10 @@ doc_line *doc_para(doc *d, const char *cls, const char *fmt, ...) __attribute__(
 
 /* A table: t is moved into the document (the caller no longer frees it). */
 void doc_table(doc *d, tb_table *t);
+
+/* A table folded in HTML under `summary` (the page shows the figure of the same numbers; the table is one click
+ * away); Markdown and JSON carry it as any table. */
+void doc_table_folded(doc *d, tb_table *t, const char *summary);
 
 void doc_figure(doc *d, const char *file, const char *alt);
 

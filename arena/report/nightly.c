@@ -65,8 +65,10 @@ static void gather_games(ng_night *p, store_db *s)
                      row.detail[0] ? ": " : "", row.detail);
         }
         store_transcript *t = store_transcript_open(s, row.id);
-        if (!t)
+        if (!t) {
+            store_games_end(q); /* nothing left open when giving up: the server goes on */
             die_fail(p->cmd, "%s: %s", p->db, store_error(s));
+        }
         store_attempt_row a;
         double think[2] = { 0, 0 };
         bool timed[2] = { false, false };
@@ -79,8 +81,10 @@ static void gather_games(ng_night *p, store_db *s)
             timed[c] = true;
         }
         store_transcript_end(t);
-        if (rc != 0)
+        if (rc != 0) {
+            store_games_end(q);
             die_fail(p->cmd, "%s: %s", p->db, store_error(s));
+        }
         for (int c = 0; c < 2; c++)
             if (timed[c]) {
                 ng_agent *x = &p->agents[c == 0 ? b : w];
@@ -147,7 +151,7 @@ void ng_copy_logs(ng_night *p, const char *logs, const char *out)
     if (!d)
         return;
     char dir[PATH_MAX + 8];
-    snprintf(dir, sizeof dir, "%s/logs", out);
+    snprintf(dir, sizeof dir, "%s/logs", out ? out : ".");
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         for (int i = 0; i < p->r->n_players; i++) {
@@ -162,9 +166,8 @@ void ng_copy_logs(ng_night *p, const char *logs, const char *out)
                 continue;
             char from[PATH_MAX * 2], to[PATH_MAX * 2];
             snprintf(from, sizeof from, "%s/%s", logs, e->d_name);
-            mkdir(dir, 0755);
             snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
-            if (copy_tail(from, to) == 0)
+            if (!out || (mkdir(dir, 0755), copy_tail(from, to) == 0))
                 snprintf(a->logs[a->n_logs++], sizeof a->logs[0], "logs/%.240s", e->d_name);
         }
     }
@@ -233,6 +236,9 @@ static void load_standings(ng_night *p, store_db *s)
     store_league_row lr;
     if (store_league_get(s, p->prev, &lr) != 1)
         die_fail(p->cmd, "%s: %s", p->db, store_error(s));
+    /* as a history of that one league: its games are league 0's (the page fits the previous night by league) */
+    for (long i = 0; i < p->pr->n_results; i++)
+        p->pr->results[i].league = 0;
     p->pr->n_leagues = 1;
     p->pr->leagues[0] = (st_league){ .id = p->prev };
     snprintf(p->pr->leagues[0].night, sizeof p->pr->leagues[0].night, "%s", lr.night);

@@ -74,7 +74,8 @@ int ng_load(ng_night *n, store_db *s, const char *db, int64_t id, const char *ni
             size_t errlen);
 
 /* Copies the tail of each log of an agent that forfeited (league-NAME-SECTION-K.log in `logs`) into
- * OUT/logs; the page links them. */
+ * OUT/logs; the page links them (logs/NAME). With out NULL nothing is copied: the page links the logs as they
+ * are in `logs` under the same names (what the server does, serving them at logs/NAME). */
 void ng_copy_logs(ng_night *n, const char *logs, const char *out);
 
 /* Builds the page into d (doc_init'ed here): its figures are those that exist in `out` (fg_draw), its files

@@ -1,5 +1,8 @@
 /* arena/report/nightly_page.c — the nightly page of a league as a document: its title and facts, the
- * sections in order and the warnings they raise (contract in nightly.h, ng_page). */
+ * sections in order and the warnings they raise (contract in nightly.h, ng_page). The page reads as a morning
+ * summary: warnings naming agent and cause, a leaderboard per variant and board with the change since the
+ * previous night and whether it is significant, forfeits by agent; then the pooled ratings, head-to-head, the
+ * win matrices (heatmaps, tables folded), history, time use and repeats; run settings and agents folded last. */
 #include "nightly.h"
 
 #include <limits.h>
@@ -16,31 +19,108 @@
 
 /* Share of a pairing's games that repeat an earlier game move for move above which the page warns. */
 #define REPEAT_WARN 0.10
-/* A figure: its SVG shown, its PNG linked; left out when it was not drawn. */
-static void figure(ng_night *p, doc *d, const char *file, const char *alt)
+/* Half-width of a two-sided 95% normal interval, in standard errors; a change beyond it is significant. */
+#define Z95 1.959964
+/* Hex digits of a hash the HTML page shows (the whole value on demand). */
+#define HASH_SHOWN 12
+
+/* A figure: its SVG shown, its PNG linked; left out when it was not drawn. Returns whether it was. */
+static bool figure(ng_night *p, doc *d, const char *file, const char *alt)
 {
     char path[PATH_MAX + 300];
     snprintf(path, sizeof path, "%s/%s.svg", p->out, file);
-    if (access(path, R_OK) == 0)
-        doc_figure(d, file, alt);
+    if (access(path, R_OK) != 0)
+        return false;
+    doc_figure(d, file, alt);
+    return true;
 }
 
-/* The figure of group g: PREFIX-VARIANT-RxC, described as "WHAT, VARIANT RxC". */
-static void group_figure(ng_night *p, doc *d, int g, const char *prefix, const char *what)
+/* The figure of group g: PREFIX-VARIANT-RxC, described as "WHAT, VARIANT RxC". Returns whether it was drawn. */
+static bool group_figure(ng_night *p, doc *d, int g, const char *prefix, const char *what)
 {
     char file[128], alt[200];
     fg_group_file(file, sizeof file, prefix, p->r->groups[g].variant, p->r->groups[g].board);
     snprintf(alt, sizeof alt, "%s, %s", what, p->r->groups[g].name);
-    figure(p, d, file, alt);
+    return figure(p, d, file, alt);
+}
+
+/* A group's figure, then its table: folded under "table: WHAT, GROUP" when the figure shows the same numbers. */
+static void figure_and_table(ng_night *p, doc *d, int g, const char *prefix, const char *what, tb_table *t)
+{
+    char summary[200];
+    snprintf(summary, sizeof summary, "table: %s, %s", what, p->r->groups[g].name);
+    if (group_figure(p, d, g, prefix, what))
+        doc_table_folded(d, t, summary);
+    else
+        doc_table(d, t);
+}
+
+/* The change of one agent's Elo between two independent fits (this night's e1 in [lo1, hi1], the previous
+ * night's e0 in [lo0, hi0], 95% intervals): "+38 ± 47 (not significant)", the interval that of the difference
+ * (z = d / sqrt(se1² + se0²), each se from its interval), significant when |z| > 1.96. *z is NaN without
+ * intervals (the text is then the change alone). */
+static void change_text(double e1, double lo1, double hi1, double e0, double lo0, double hi0, char *out, size_t n,
+                        double *z)
+{
+    double d = e1 - e0, se1 = (hi1 - lo1) / (2 * Z95), se0 = (hi0 - lo0) / (2 * Z95), se = sqrt(se1 * se1 + se0 * se0);
+    *z = NAN;
+    if (!isfinite(se) || se <= 0) {
+        snprintf(out, n, "%+.0f", d);
+        return;
+    }
+    *z = d / se;
+    snprintf(out, n, "%+.0f \u00b1 %.0f (%s)", d, Z95 * se, fabs(*z) > Z95 ? "significant" : "not significant");
+}
+
+/* The previous league's index among p->pr's leagues (its history holds the whole series), -1 for none. */
+static int prev_league(const ng_night *p)
+{
+    if (!p->have_prev)
+        return -1;
+    for (int l = p->pr->n_leagues - 1; l >= 0; l--)
+        if (p->pr->leagues[l].id == p->prev)
+            return l;
+    return -1;
+}
+
+/* The previous night's fit of the group named like this night's group g (every group when g < 0), with
+ * intervals. Returns false, holding nothing, when it has no games there. */
+static bool prev_fit(ng_night *p, int g, st_selection *y)
+{
+    int l = prev_league(p), gp = -1;
+    if (l < 0)
+        return false;
+    for (int k = 0; g >= 0 && k < p->pr->n_groups; k++)
+        if (strcmp(p->pr->groups[k].name, p->r->groups[g].name) == 0)
+            gp = k;
+    if (g >= 0 && gp < 0)
+        return false;
+    int saved = p->pr->bootstrap;
+    p->pr->bootstrap = p->bootstrap;
+    bool ok = st_fit(p->pr, gp, l, y);
+    p->pr->bootstrap = saved;
+    return ok;
+}
+
+/* The player of fit y (of report pr) named `name`: its index, and its rank (1-based) in *rank; -1 for none. */
+static int find_player(const st_report *pr, const st_selection *y, const char *name, int *rank)
+{
+    for (int q = 0; q < y->m; q++)
+        if (strcmp(pr->players[y->rank[q]].name, name) == 0) {
+            *rank = q + 1;
+            return y->rank[q];
+        }
+    return -1;
 }
 
 static void settings_section(ng_night *p, doc *d)
 {
-    doc_section_add(d, "settings", "Run settings", "settings");
+    doc_section_add(d, "settings", "Run settings", "settings")->folded = true;
     tb_table t;
     tb_init(&t, "settings", 2);
     tb_column(&t, 0, "setting", false);
     tb_column(&t, 1, "value", false);
+    tb_column_hash(&t, 1, HASH_SHOWN);
 #define ROW(k, ...) (tb_row(&t), tb_set(&t, 0, "%s", k), tb_set(&t, 1, __VA_ARGS__))
     const store_league_facts *f = &p->facts;
     ROW("league", "%lld '%s'", (long long)f->id, f->name);
@@ -83,13 +163,14 @@ static void settings_section(ng_night *p, doc *d)
 
 static void agents_section(ng_night *p, doc *d)
 {
-    doc_section_add(d, "agents", "Agents", "agents");
+    doc_section_add(d, "agents", "Agents", "agents")->folded = true;
     tb_table t;
     tb_init(&t, "agents of this league", 9);
     static const char *const head[] = { "name", "version", "command", "sha256", "sandbox", "games", "forfeits",
                                         "first seen", "new agent because" };
     for (int c = 0; c < 9; c++)
         tb_column(&t, c, head[c], c == 5 || c == 6);
+    tb_column_hash(&t, 3, HASH_SHOWN);
     for (int k = 0; k < p->pooled.m; k++) {
         int i = p->pooled.rank[k];
         const ng_agent *a = &p->agents[i];
@@ -107,13 +188,49 @@ static void agents_section(ng_night *p, doc *d)
     doc_table(d, &t);
 }
 
+/* Whether some agents missed variants and boards that others played; `out` names them ("pone: 2 of 6 variants
+ * and boards; cfr: 4 of 6"). */
+static bool subsets(const ng_night *p, char *out, size_t n)
+{
+    const st_report *r = p->r;
+    static bool played[ST_MAX_PLAYERS][ST_MAX_GROUPS];
+    memset(played, 0, sizeof played);
+    for (long i = 0; i < r->n_results; i++) {
+        played[r->results[i].black][r->results[i].group] = true;
+        played[r->results[i].white][r->results[i].group] = true;
+    }
+    out[0] = '\0';
+    bool any = false;
+    for (int k = 0; k < p->pooled.m; k++) {
+        int i = p->pooled.rank[k], c = 0;
+        for (int g = 0; g < r->n_groups; g++)
+            c += played[i][g];
+        if (c == r->n_groups)
+            continue;
+        size_t len = strlen(out);
+        if (len + 80 < n)
+            snprintf(out + len, n - len, "%s%s: %d of %d variants and boards", any ? "; " : "", r->players[i].name, c,
+                     r->n_groups);
+        any = true;
+    }
+    return any;
+}
+
 static void ratings_section(ng_night *p, doc *d)
 {
     st_report *r = p->r;
-    doc_section_add(d, "ratings", "Ratings", "ratings");
+    doc_section_add(d, "ratings", "Pooled ratings", "pooled");
     doc_para(d, NULL, "Bradley-Terry Elo with a first-move advantage per variant and board, pooled over the league's "
                   "games; 95%% intervals and LOS from %d bootstrap resamples (docs/ratings.md).",
          p->bootstrap);
+    char missed[600];
+    if (subsets(p, missed, sizeof missed))
+        doc_para(d, "warning", "The agents did not all play the same variants and boards (%s): the pooled Elo compares "
+                             "them only through the opponents they share. Read the leaderboards by variant and board "
+                             "first.",
+                 missed);
+    else
+        doc_para(d, "note", "Every agent played every variant and board of the league.");
     tb_table t;
     st_ratings_table(r, -1, &p->pooled, &t);
     t.caveat = &r->caveat;
@@ -138,48 +255,52 @@ static void ratings_section(ng_night *p, doc *d)
 
 static void changes_section(ng_night *p, doc *d)
 {
-    doc_section_add(d, "changes", "Change since the previous night", "change");
-    if (!p->have_prev) {
+    doc_section_add(d, "changes", "Pooled change since the previous night", "change");
+    static st_selection y;
+    if (!prev_fit(p, -1, &y)) {
         doc_para(d, NULL, "No earlier league named '%s' has games: nothing to compare with.", p->facts.name);
         return;
     }
-    doc_para(d, NULL, "Against league %lld (night %s): pooled Elo of each league on its own games, matched by name.",
+    doc_para(d, NULL, "Against league %lld (night %s): pooled Elo of each league on its own games, matched by name; the "
+                  "change \u00b1 the 95%% interval of the difference of the two estimates, significant when |z| > 1.96.",
          (long long)p->prev, p->pr->leagues[0].night[0] ? p->pr->leagues[0].night : "?");
     tb_table t;
-    tb_init(&t, "change since the previous night", 6);
-    static const char *const head[] = { "name", "elo", "previous", "change", "rank", "previous rank" };
-    for (int c = 0; c < 6; c++)
-        tb_column(&t, c, head[c], c >= 1);
-    const st_selection *x = &p->pooled, *y = &p->prev_fit;
+    tb_init(&t, "change since the previous night", 8);
+    static const char *const head[] = { "name", "elo", "previous", "change", "rank", "previous rank", "significance",
+                                        "z" };
+    for (int c = 0; c < 8; c++)
+        tb_column(&t, c, head[c], c >= 1 && c != 6);
+    tb_column_csv(&t, 7, NULL, true);
+    const st_selection *x = &p->pooled;
     for (int k = 0; k < x->m; k++) {
-        int i = x->rank[k], j = -1, prev_rank = 0;
-        for (int q = 0; q < y->m && j < 0; q++)
-            if (strcmp(p->pr->players[y->rank[q]].name, p->r->players[i].name) == 0)
-                j = y->rank[q], prev_rank = q + 1;
+        int i = x->rank[k], prev_rank = 0, j = find_player(p->pr, &y, p->r->players[i].name, &prev_rank);
         tb_row(&t);
         tb_set(&t, 0, "%s", p->r->players[i].name);
         tb_set_real(&t, 1, x->f.elo[i], 0);
         if (j >= 0) {
-            tb_set_real(&t, 2, y->f.elo[j], 0);
-            tb_set(&t, 3, "%+.0f", x->f.elo[i] - y->f.elo[j]);
+            char text[80];
+            double z;
+            change_text(x->f.elo[i], x->f.lo[i], x->f.hi[i], y.f.elo[j], y.f.lo[j], y.f.hi[j], text, sizeof text, &z);
+            tb_set_real(&t, 2, y.f.elo[j], 0);
+            tb_set(&t, 3, "%+.0f", x->f.elo[i] - y.f.elo[j]);
             tb_set(&t, 5, "%d", prev_rank);
+            tb_set(&t, 6, "%s", strchr(text, ' ') ? strchr(text, ' ') + 1 : "");
+            tb_set_real(&t, 7, z, 2);
         } else
             tb_set(&t, 3, "%s", "new");
         tb_set(&t, 4, "%d", k + 1);
     }
-    for (int q = 0; q < y->m; q++) { /* agents of the previous night that did not play tonight */
-        int j = y->rank[q];
-        bool here = false;
-        for (int k = 0; k < x->m && !here; k++)
-            here = strcmp(p->pr->players[j].name, p->r->players[x->rank[k]].name) == 0;
-        if (here)
+    for (int q = 0; q < y.m; q++) { /* agents of the previous night that did not play tonight */
+        int j = y.rank[q], here = 0;
+        if (find_player(p->r, x, p->pr->players[j].name, &here) >= 0)
             continue;
         tb_row(&t);
         tb_set(&t, 0, "%s", p->pr->players[j].name);
-        tb_set_real(&t, 2, y->f.elo[j], 0);
+        tb_set_real(&t, 2, y.f.elo[j], 0);
         tb_set(&t, 3, "%s", "absent");
         tb_set(&t, 5, "%d", q + 1);
     }
+    st_selection_free(&y);
     doc_table(d, &t);
 }
 
@@ -233,7 +354,8 @@ static void matrices_section(ng_night *p, doc *d)
     st_report *r = p->r;
     doc_section_add(d, "matrices", "Win matrices", "matrices");
     doc_para(d, NULL, "Rows move first (Black), columns second (White), both in the order of that variant and board's "
-                  "ratings; each cell is the row's wins-losses, so it says how many games it rests on.");
+                  "ratings; each cell is the row's wins-losses, so it says how many games it rests on. Each heatmap's "
+                  "table is folded under it.");
     for (int g = 0; g < r->n_groups; g++) {
         int order[ST_MAX_PLAYERS], m = st_order(r, g, order);
         if (!m)
@@ -247,25 +369,128 @@ static void matrices_section(ng_night *p, doc *d)
         t.caveat = &r->caveat;
         free(w);
         free(games);
-        doc_table(d, &t);
-        group_figure(p, d, g, "matrix-", "win matrix");
+        figure_and_table(p, d, g, "matrix-", "win matrix", &t);
     }
 }
 
-static void variants_section(ng_night *p, doc *d)
+/* The full ratings table of each group (from the leaderboards' fits, full[g]; rows 0 when it has none), under
+ * its figure. */
+static void variants_section(ng_night *p, doc *d, tb_table *full)
 {
     st_report *r = p->r;
     doc_section_add(d, "variants", "Ratings by variant and board", "by variant");
+    doc_para(d, NULL, "The leaderboards' fits in full: intervals, scores as Black and as White, LOS over the next "
+                  "agent; each figure's table is folded under it.");
+    for (int g = 0; g < r->n_groups; g++)
+        if (full[g].cols)
+            figure_and_table(p, d, g, "ratings-", "ratings", &full[g]);
+}
+
+/* One group's leaderboard: rank, agent, elo, +- (the 95% interval's half-width), games and the change since the previous night's fit y of the same
+ * group (have_y), "new" for an agent it did not rate. */
+static void leaderboard(ng_night *p, tb_table *out, int g, const st_selection *x, const st_selection *y, bool have_y,
+                        char *sig, size_t siglen)
+{
+    tb_table t;
+    tb_init(&t, p->r->groups[g].name, 8);
+    static const char *const head[] = { "rank", "agent", "elo", "+-", "games", "change", "change_elo", "z" };
+    static const char *const csv[] = { "rank", "name", "elo", "plus_minus", "games", "change", "change_elo", "z" };
+    for (int c = 0; c < 8; c++) {
+        tb_column(&t, c, head[c], c != 1 && c != 5);
+        tb_column_csv(&t, c, csv[c], c >= 6);
+    }
+    tb_key_set(&t, "variant", p->r->groups[g].variant);
+    tb_key_set(&t, "board", p->r->groups[g].board);
+    for (int k = 0; k < x->m; k++) {
+        int i = x->rank[k], prev_rank = 0;
+        tb_row(&t);
+        tb_set(&t, 0, "%d", k + 1);
+        tb_set(&t, 1, "%s", p->r->players[i].name);
+        tb_set_real(&t, 2, x->f.elo[i], 0);
+        tb_set_real(&t, 3, (x->f.hi[i] - x->f.lo[i]) / 2, 0);
+        tb_set(&t, 4, "%ld", x->games[i]);
+        int j = have_y ? find_player(p->pr, y, p->r->players[i].name, &prev_rank) : -1;
+        if (i == x->anchor) { /* rated 0 by definition: the others' changes are against it */
+            tb_set(&t, 5, "%s", "anchor (0)");
+            continue;
+        }
+        if (j < 0) {
+            tb_set(&t, 5, "%s", have_y ? "new" : "");
+            continue;
+        }
+        char text[80];
+        double z;
+        change_text(x->f.elo[i], x->f.lo[i], x->f.hi[i], y->f.elo[j], y->f.lo[j], y->f.hi[j], text, sizeof text, &z);
+        tb_set(&t, 5, "%s", text);
+        tb_set_real(&t, 6, x->f.elo[i] - y->f.elo[j], 0);
+        tb_set_real(&t, 7, z, 2);
+        size_t len = strlen(sig);
+        const char *verdict = strstr(text, " (");
+        if (fabs(z) > Z95 && verdict && len + 200 < siglen) /* "bridge on abrupt 3x3 (-474 ± 362)" */
+            snprintf(sig + len, siglen - len, "%s%s on %s (%.*s)", len ? "; " : "", p->r->players[i].name,
+                     p->r->groups[g].name, (int)(verdict - text), text);
+    }
+    t.caveat = &p->r->caveat;
+    *out = t;
+}
+
+/* A leaderboard per variant and board, each fitted on its own games, with the change since the previous night;
+ * the full ratings table of each fit into full[g] for the variants section. */
+static void leaderboards_section(ng_night *p, doc *d, tb_table *full)
+{
+    st_report *r = p->r;
+    doc_section_add(d, "leaderboards", "Leaderboards by variant and board", "leaderboards");
+    if (p->have_prev)
+        doc_para(d, "note", "Each variant and board fitted on its own games; +- is the half-width of the 95%% interval "
+                        "(%d bootstrap resamples). Change: against the same variant and board of league %lld (night "
+                        "%s), \u00b1 the 95%% interval of the difference of the two estimates, significant when "
+                        "|z| > 1.96.",
+                 p->bootstrap, (long long)p->prev, p->pr->leagues[0].night[0] ? p->pr->leagues[0].night : "?");
+    else
+        doc_para(d, "note", "Each variant and board fitted on its own games; +- is the half-width of the 95%% interval "
+                        "(%d bootstrap resamples). No earlier league named '%s' has games: no change to show.",
+                 p->bootstrap, p->facts.name);
+    tb_table *boards = die_check(p->cmd, calloc(ST_MAX_GROUPS, sizeof *boards));
+    static char sig[2000];
+    sig[0] = '\0';
     for (int g = 0; g < r->n_groups; g++) {
-        static st_selection x;
+        static st_selection x, y;
         if (!st_fit(r, g, -1, &x))
             continue;
-        tb_table t;
-        st_ratings_table(r, g, &x, &t);
-        t.caveat = &r->caveat;
+        bool have_y = prev_fit(p, g, &y);
+        leaderboard(p, &boards[g], g, &x, &y, have_y, sig, sizeof sig);
+        st_ratings_table(r, g, &x, &full[g]);
+        full[g].caveat = &r->caveat;
+        if (have_y)
+            st_selection_free(&y);
         st_selection_free(&x);
-        doc_table(d, &t);
-        group_figure(p, d, g, "ratings-", "ratings");
+    }
+    if (p->have_prev && sig[0])
+        doc_para(d, NULL, "Significant changes since the previous night: %s.", sig);
+    else if (p->have_prev)
+        doc_para(d, NULL, "No change since the previous night is significant.");
+    for (int g = 0; g < r->n_groups; g++)
+        if (boards[g].cols)
+            doc_table(d, &boards[g]);
+    free(boards);
+}
+
+/* A warning per agent that forfeited: "pone forfeited 50 of 120 games: timeout 48, illegal 2 (latest: ...)". */
+static void forfeit_warnings(ng_night *p, doc *d)
+{
+    for (int k = 0; k < p->pooled.m; k++) {
+        int i = p->pooled.rank[k];
+        const ng_agent *a = &p->agents[i];
+        if (!a->forfeit_total)
+            continue;
+        char causes[400] = "";
+        for (int q = 1; q < HX_END_COUNT; q++)
+            if (a->forfeits[q])
+                snprintf(causes + strlen(causes), sizeof causes - strlen(causes), "%s%s %ld", causes[0] ? ", " : "",
+                         hx_end_names[q], a->forfeits[q]);
+        doc_warn(d, "%s forfeited %ld of %ld game%s: %s%s%.160s%s", p->r->players[i].name, a->forfeit_total,
+                 p->pooled.games[i], p->pooled.games[i] == 1 ? "" : "s", causes, a->detail[0] ? " (latest: " : "",
+                 a->detail, a->detail[0] ? ")" : "");
     }
 }
 
@@ -302,6 +527,14 @@ static void forfeits_section(ng_night *p, doc *d)
         for (int q = 1; q < HX_END_COUNT; q++)
             tb_set(&t, 1 + q, "%ld", a->forfeits[q]);
         tb_set(&t, 1 + HX_END_COUNT, "%s", a->detail);
+        long long game = 0;
+        char page[64], path[PATH_MAX + 100];
+        if (sscanf(a->detail, "game %lld:", &game) == 1) { /* the game viewer's page, when the report wrote it */
+            snprintf(page, sizeof page, "games/game-%lld.html", game);
+            snprintf(path, sizeof path, "%s/%s", p->out, page);
+            if (access(path, R_OK) == 0)
+                tb_link(&t, 1 + HX_END_COUNT, page);
+        }
     }
     if (t.rows)
         doc_table(d, &t);
@@ -397,6 +630,7 @@ static void repeats_section(ng_night *p, doc *d)
     for (int c = 0; c < 7; c++)
         tb_column(&t, c, head[c], c >= 4);
     long flagged = 0;
+    char names[600] = "";
     for (int i = 0; i < n;) {
         int j = i, distinct = 0;
         for (; j < n && k[j].variant == k[i].variant && k[j].rows == k[i].rows && k[j].cols == k[i].cols &&
@@ -414,14 +648,17 @@ static void repeats_section(ng_night *p, doc *d)
             tb_set(&t, 4, "%d", games);
             tb_set(&t, 5, "%d", distinct);
             tb_set_real(&t, 6, 100.0 * rep / games, 1);
-            flagged += (double)rep / games > REPEAT_WARN;
+            if ((double)rep / games > REPEAT_WARN && flagged++ < 3) /* the warning names the first three */
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s against %s on %s %dx%d",
+                         names[0] ? "; " : "", k[i].black, k[i].white, hx_variant_name((hx_variant)k[i].variant),
+                         k[i].rows, k[i].cols);
         }
         i = j;
     }
     if (flagged)
-        doc_warn(d, "%ld pairing%s repeated more than %.0f%% of their games move for move (%ld of %d games repeat an "
-                "earlier one): the results count those games more than once; use openings (docs/leagues.md)",
-             flagged, flagged == 1 ? "" : "s", 100 * REPEAT_WARN, p->repeated, n);
+        doc_warn(d, "%ld pairing%s repeated more than %.0f%% of their games move for move (%s%s; %ld of %d games "
+                "repeat an earlier one): the results count those games more than once; use openings (docs/leagues.md)",
+             flagged, flagged == 1 ? "" : "s", 100 * REPEAT_WARN, names, flagged > 3 ? "; ..." : "", p->repeated, n);
     doc_section_add(d, "repeats", "Repeated games", "repeats");
     doc_para(d, NULL, "%ld of %d games repeat an earlier game of the same pairing move for move (agents named by their "
                   "config sections).",
@@ -463,19 +700,21 @@ void ng_page(ng_night *p, const pl_plotter *plot, const char *out, const char *v
     p->out = out;
     p->version = version;
     page_head(p, d);
-    settings_section(p, d);
-    agents_section(p, d);
+    forfeit_warnings(p, d);
+    tb_table *full = die_check(p->cmd, calloc(ST_MAX_GROUPS, sizeof *full));
+    leaderboards_section(p, d, full);
+    forfeits_section(p, d);
     ratings_section(p, d);
     changes_section(p, d);
     head_to_head_section(p, d);
     matrices_section(p, d);
-    variants_section(p, d);
+    variants_section(p, d, full);
+    free(full);
     history_section(p, d);
-    forfeits_section(p, d);
     time_section(p, d);
     repeats_section(p, d);
-    if (p->forfeits)
-        doc_warn(d, "%ld game%s forfeited (see Forfeits)", p->forfeits, p->forfeits == 1 ? " was" : "s were");
+    settings_section(p, d);
+    agents_section(p, d);
     if (p->r->caveat.n > 0) { /* as every report names them */
         char names[300] = "";
         for (int k = 0; k < p->r->caveat.n; k++)

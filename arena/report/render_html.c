@@ -4,28 +4,42 @@
 
 #include <string.h>
 
+/* The style sheet. Names stay whole (no cell breaks inside a word; only the last text column of a table, which
+ * holds sentences, wraps at spaces); a wide table scrolls inside its own box, never the page; on a phone the
+ * figures keep a readable size and scroll inside theirs. */
 static const char style[] =
     "<style>\n"
     ":root { color-scheme: light; }\n"
     "body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 0 auto; padding: 0.8em;\n"
     "       max-width: 72em; color: #1b1b1b; background: #fff; line-height: 1.4; }\n"
-    "h1 { font-size: 1.5em; margin: 0.3em 0; } h2 { font-size: 1.2em; margin-top: 1.6em;\n"
+    "h1 { font-size: 1.5em; margin: 0.3em 0; } h1 small { white-space: nowrap; } h2 { font-size: 1.2em; margin-top: 1.6em;\n"
     "     border-bottom: 1px solid #ddd; }\n"
     "nav { font-size: 0.9em; } nav a { margin-right: 0.8em; white-space: nowrap; }\n"
     ".scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; max-width: 100%; }\n"
     "table { border-collapse: collapse; margin: 0.8em 0 0.3em; font-size: 0.9em; }\n"
     "caption { text-align: left; font-weight: bold; padding-bottom: 0.3em; }\n"
-    "th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; }\n"
+    "th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; white-space: nowrap;\n"
+    "         overflow-wrap: normal; word-break: keep-all; hyphens: none; }\n"
     "th { background: #f0f0f0; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
-    "td { overflow-wrap: anywhere; min-width: 7ch; max-width: 32em; } td.num { white-space: nowrap; min-width: 0; }\n"
-    "td:first-child { overflow-wrap: normal; white-space: nowrap; }\n"
+    "td:last-child:not(.num) { white-space: normal; min-width: 10ch; max-width: 32em; }\n"
+    "details.hash { display: inline-block; font-family: ui-monospace, monospace; font-size: 0.9em; }\n"
+    "details.hash > summary { cursor: pointer; } details.hash[open] { word-break: break-all; white-space: normal; }\n"
+    "details.table > summary { cursor: pointer; color: #2a5db0; font-size: 0.9em; margin: 0.2em 0 0.8em; }\n"
+    "details.section > summary { cursor: pointer; } details.section > summary h2 { display: inline-block; }\n"
+    "#leaderboards { display: grid; grid-template-columns: repeat(auto-fill, minmax(26em, 1fr)); column-gap: 1.5em; }\n"
+    "#leaderboards > h2, #leaderboards > p { grid-column: 1 / -1; }\n"
+    "#leaderboards table { width: 100%; }\n"
     "p.note, p.scope { color: #555; font-size: 0.85em; margin-top: 0; }\n"
     "p.warning, li.warning { background: #fff3cd; border-left: 4px solid #e0a800; padding: 0.4em 0.6em; }\n"
-    "ul.warnings { list-style: none; padding: 0; }\n"
+    "ul.warnings { list-style: none; padding: 0; } li.warning { margin-bottom: 0.3em; }\n"
     "figure { margin: 1em 0; } figure img { width: 100%; max-width: 900px; height: auto; border: 1px solid #eee; }\n"
     "figcaption { font-size: 0.85em; color: #555; }\n"
     "pre { overflow-x: auto; background: #f7f7f7; padding: 0.5em; font-size: 0.85em; }\n"
-    "@media (max-width: 40em) { body { padding: 0.4em; } table { font-size: 0.8em; } }\n"
+    "@media (max-width: 40em) {\n"
+    "  body { padding: 0.4em; } table { font-size: 0.8em; } th, td { padding: 0.15em 0.3em; }\n"
+    "  #leaderboards { display: block; }\n"
+    "  figure { overflow-x: auto; } figure img { width: 36em; max-width: none; }\n"
+    "}\n"
     "</style>\n";
 
 void render_html_text(FILE *f, const char *s)
@@ -128,9 +142,16 @@ static void block(FILE *f, const doc_block *b)
         fputs("</p>\n", f);
         break;
     case DOC_TABLE:
+        if (b->summary) {
+            fputs("<details class=\"table\"><summary>", f);
+            text(f, b->summary);
+            fputs("</summary>\n", f);
+        }
         fputs("<div class=\"scroll\">\n", f);
         tb_write(f, &b->table, TB_HTML, true, true);
         fputs("</div>\n", f);
+        if (b->summary)
+            fputs("</details>\n", f);
         break;
     case DOC_FIGURE: figure(f, b); break;
     case DOC_LIST:
@@ -227,14 +248,17 @@ void render_html(const doc *d, FILE *f)
         fputs("<section id=\"", f);
         text(f, x->id);
         fputs("\">\n", f);
+        if (x->folded)
+            fputs("<details class=\"section\"><summary>", f);
         if (x->heading[0]) {
             fputs("<h2>", f);
             text(f, x->heading);
-            fputs("</h2>\n", f);
+            fputs("</h2>", f);
         }
+        fputs(x->folded ? "</summary>\n" : "\n", f);
         for (int b = 0; b < x->n_blocks; b++)
             block(f, &x->blocks[b]);
-        fputs("</section>\n", f);
+        fputs(x->folded ? "</details>\n</section>\n" : "</section>\n", f);
     }
     if (d->footer.n) {
         fputs("<footer><p class=\"note\">", f);

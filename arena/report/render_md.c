@@ -54,7 +54,10 @@ static void block(FILE *f, const doc_block *b)
         line(f, &b->line);
         fputs("\n\n", f);
         break;
-    case DOC_TABLE: tb_write(f, &b->table, TB_MD, true, true); break;
+    case DOC_TABLE: /* a blank line after it, so that a heading or table that follows starts a block */
+        tb_write(f, &b->table, TB_MD, true, true);
+        fputc('\n', f);
+        break;
     case DOC_FIGURE:
         fputs("![", f);
         text(f, b->alt);

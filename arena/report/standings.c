@@ -249,10 +249,10 @@ static void read_games(st_report *r, store_db *s)
             x->league = league_of(r, &row);
     }
     store_games_end(q);
-    if (rc != 0)
-        die_fail(r->cmd, "%s: %s", r->db, store_error(s));
     free(league_ids);
     free(run_ids);
+    if (rc != 0) /* (after freeing: a caller that catches giving up, the server, goes on) */
+        die_fail(r->cmd, "%s: %s", r->db, store_error(s));
     if (r->n_results == 0)
         die_fail(r->cmd, "%s: no games match", r->db);
 }

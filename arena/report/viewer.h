@@ -86,4 +86,9 @@ void gv_write_json(const gv_game *g, FILE *f);
 
 void gv_free(gv_game *g);
 
+/* For a static report: the page (gv_write_html, opened at its last attempt) of each agent's latest forfeited
+ * game of league `league`, as DIR/games/game-ID.html (the nightly page's forfeits table links them). Returns
+ * the number written, or -1 with a one-line reason in err (a database error, a file that cannot be written). */
+int gv_write_forfeits(store_db *s, int64_t league, const char *dir, char *err, size_t errlen);
+
 #endif

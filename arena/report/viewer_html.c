@@ -1,13 +1,18 @@
 /* arena/report/viewer_html.c — the game viewer's page (contract in viewer.h, gv_write_html): the three hex boards
  * as inline SVG drawn at the first ply shown, the controls, the frames as JSON in the page and the script that
- * steps through them (slider, buttons, ←/→, Home/End, ?ply=N), with its style sheet. No network resource. */
+ * steps through them (slider, buttons, ←/→, Home/End, ?ply=N), with its style sheet. No network resource. Also
+ * the pages of a league's forfeited games for a static report (gv_write_forfeits). */
 #define _GNU_SOURCE /* open_memstream */
 #include "viewer.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "query.h"
 #include "render.h"
 
 /* Hexagon size: circumradius S, width W = sqrt(3) S; margins for the edges and the coordinates. */
@@ -47,7 +52,7 @@ static const char style[] =
     "svg.board .mark.flash { stroke: #ff8f00; stroke-dasharray: 4 3; }\n"
     "svg.board .mark.opening { fill: #c9a227; stroke: none; }\n"
     ".legend { font-size: 0.8em; color: #555; }\n"
-    ".legend span { white-space: nowrap; margin-right: 1em; }\n"
+    ".legend span { display: inline-block; margin-right: 1em; } .when { white-space: nowrap; }\n"
     "@media (max-width: 40em) { body { padding: 0.4em; } .boards figure { flex-basis: 100%; } }\n"
     "</style>\n";
 
@@ -87,7 +92,9 @@ static const char script[] =
     "  }\n"
     "  return t.kind;\n"
     "}\n"
-    "function seconds(ms) { return ms === null ? '?' : (ms / 1000).toFixed(2) + ' s'; }\n"
+    "function seconds(ms) {\n"
+    "  return ms === null ? '?' : ms < 1000 ? ms.toFixed(1) + ' ms' : (ms / 1000).toFixed(2) + ' s';\n"
+    "}\n"
     "function describe(f) {\n"
     "  var el = document.getElementById('attempt'), s;\n"
     "  el.className = f.n ? f.outcome + (f.opening ? ' opening' : '') : '';\n"
@@ -275,8 +282,9 @@ static void header(const gv_game *g, FILE *f)
         fputs("</span>", f);
     }
     if (g->started[0]) {
-        fputs("; started ", f);
+        fputs("; started <span class=\"when\">", f);
         render_html_text(f, g->started);
+        fputs("</span>", f);
     }
     fputs(".</p>\n</header>\n", f);
 }
@@ -315,4 +323,62 @@ void gv_write_html(const gv_game *g, int ply, FILE *f)
           f);
     frames_json(g, f);
     fprintf(f, "</script>\n%s</body>\n</html>\n", script);
+}
+
+/* Each agent's latest forfeited game of the league (the loser's newest), into ids; their count. */
+static int latest_forfeits(store_db *s, int64_t league, int64_t *ids, int cap, char *err, size_t errlen)
+{
+    store_games *q = store_query(s, &(store_filter){ .league = league, .reason = "forfeit", .newest_first = true });
+    if (!q) {
+        snprintf(err, errlen, "%s", store_error(s));
+        return -1;
+    }
+    static int64_t losers[1024];
+    int n = 0, m = 0, rc;
+    store_game_row row;
+    while ((rc = store_games_next(q, &row)) == 1 && n < cap) {
+        int64_t loser = row.winner == HX_BLACK ? row.white_id : row.black_id, k = 0;
+        while (k < m && losers[k] != loser)
+            k++;
+        if (k < m || m == (int)(sizeof losers / sizeof losers[0]))
+            continue;
+        losers[m++] = loser;
+        ids[n++] = row.id;
+    }
+    if (rc < 0)
+        snprintf(err, errlen, "%s", store_error(s));
+    store_games_end(q);
+    return rc < 0 ? -1 : n;
+}
+
+int gv_write_forfeits(store_db *s, int64_t league, const char *dir, char *err, size_t errlen)
+{
+    static int64_t ids[256];
+    int n = latest_forfeits(s, league, ids, 256, err, errlen);
+    if (n <= 0)
+        return n;
+    char path[PATH_MAX + 64], tmp[PATH_MAX + 72];
+    snprintf(path, sizeof path, "%s/games", dir);
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    for (int k = 0; k < n; k++) {
+        gv_game g;
+        if (gv_build(s, ids[k], &g, err, errlen) != GV_OK) {
+            gv_free(&g);
+            return -1;
+        }
+        snprintf(path, sizeof path, "%s/games/game-%lld.html", dir, (long long)ids[k]);
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        FILE *f = fopen(tmp, "w");
+        if (f)
+            gv_write_html(&g, g.n_frames - 1, f);
+        gv_free(&g);
+        if (!f || (ferror(f) | (fclose(f) != 0)) || rename(tmp, path) != 0) {
+            snprintf(err, errlen, "%s: %s", path, f ? "cannot write (disk full?)" : strerror(errno));
+            return -1;
+        }
+    }
+    return n;
 }

@@ -37,7 +37,7 @@ static double monotonic(void)
 #define ASIDE 64
 #define BUILDING 4                 /* league pages built at once; more: 503 */
 
-struct sv_cache {
+struct ws_cache {
     pthread_mutex_t lock;
     entry *e;
     int n, cap;
@@ -49,9 +49,9 @@ struct sv_cache {
     unsigned long clock;
 };
 
-sv_cache *sv_cache_new(int capacity)
+ws_cache *ws_cache_new(int capacity)
 {
-    sv_cache *c = calloc(1, sizeof *c);
+    ws_cache *c = calloc(1, sizeof *c);
     if (!c || !(c->e = calloc((size_t)capacity, sizeof *c->e))) {
         free(c);
         return NULL;
@@ -71,7 +71,7 @@ static void drop(doc *d, ng_night *n)
     free(n);
 }
 
-void sv_cache_free(sv_cache *c)
+void ws_cache_free(ws_cache *c)
 {
     if (!c)
         return;
@@ -83,8 +83,20 @@ void sv_cache_free(sv_cache *c)
     free(c);
 }
 
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void ws_report_lock(void)
+{
+    pthread_mutex_lock(&report_lock);
+}
+
+void ws_report_unlock(void)
+{
+    pthread_mutex_unlock(&report_lock);
+}
+
 /* The league's nightly document and what it was built from: 0, or an HTTP status with err. */
-static int build(sv_req *q, int64_t id, doc **out, ng_night **night, char *err, size_t errlen)
+static int build(ws_req *q, int64_t id, doc **out, ng_night **night, char *err, size_t errlen)
 {
     ng_night *n = malloc(sizeof *n);
     doc *d = calloc(1, sizeof *d);
@@ -94,21 +106,26 @@ static int build(sv_req *q, int64_t id, doc **out, ng_night **night, char *err, 
         snprintf(err, errlen, "out of memory");
         return 500;
     }
+    ws_report_lock();
     int rc = ng_load(n, q->s, q->cfg->db, id, NULL, q->cfg->bootstrap, err, errlen);
     if (rc != 0) {
+        ws_report_unlock();
         free(n);
         free(d);
         return rc == DIE_USAGE ? 404 : strstr(err, "interrupt") ? 503 : 500;
     }
+    if (q->cfg->logs) /* the forfeiting agents' logs, linked as logs/NAME (route.c serves them there) */
+        ng_copy_logs(n, q->cfg->logs, NULL);
     /* no figures (the server draws none: a directory that cannot exist), no plotter */
     ng_page(n, NULL, "/dev/null/none", q->cfg->version, d);
+    ws_report_unlock();
     *out = d;
     *night = n;
     return 0;
 }
 
 /* The newest entry of league id (NULL: none); exact: the one of these counts if there is one. */
-static entry *find(sv_cache *c, int64_t id, long played, long skipped, bool *exact)
+static entry *find(ws_cache *c, int64_t id, long played, long skipped, bool *exact)
 {
     entry *best = NULL;
     *exact = false;
@@ -126,7 +143,7 @@ static entry *find(sv_cache *c, int64_t id, long played, long skipped, bool *exa
     return best;
 }
 
-static bool is_building(const sv_cache *c, int64_t id)
+static bool is_building(const ws_cache *c, int64_t id)
 {
     for (int i = 0; i < c->n_building; i++)
         if (c->building[i] == id)
@@ -134,7 +151,7 @@ static bool is_building(const sv_cache *c, int64_t id)
     return false;
 }
 
-static void building_done(sv_cache *c, int64_t id)
+static void building_done(ws_cache *c, int64_t id)
 {
     for (int i = 0; i < c->n_building; i++)
         if (c->building[i] == id) {
@@ -144,9 +161,9 @@ static void building_done(sv_cache *c, int64_t id)
     pthread_cond_broadcast(&c->built);
 }
 
-const doc *sv_cache_league(sv_req *q, int64_t id, long played, long skipped, int *status, char *err, size_t errlen)
+const doc *ws_cache_league(ws_req *q, int64_t id, long played, long skipped, int *status, char *err, size_t errlen)
 {
-    sv_cache *c = q->cache;
+    ws_cache *c = q->cache;
     pthread_mutex_lock(&c->lock);
     for (;;) {
         bool exact;
@@ -213,7 +230,7 @@ const doc *sv_cache_league(sv_req *q, int64_t id, long played, long skipped, int
     return d;
 }
 
-void sv_cache_release(sv_cache *c, const doc *d)
+void ws_cache_release(ws_cache *c, const doc *d)
 {
     pthread_mutex_lock(&c->lock);
     for (int i = 0; i < c->n; i++)
@@ -233,7 +250,7 @@ void sv_cache_release(sv_cache *c, const doc *d)
     pthread_mutex_unlock(&c->lock);
 }
 
-/* sv_fit_league's work, for die_catch. */
+/* ws_fit_league's work, for die_catch. */
 typedef struct {
     st_report *r;
     store_db *s;
@@ -248,7 +265,7 @@ static void fit_caught(void *arg)
     a->fitted = st_fit(a->r, -1, -1, a->x);
 }
 
-int sv_fit_league(store_db *s, const char *db, int64_t id, st_report *r, st_selection *x, char *err, size_t errlen)
+int ws_fit_league(store_db *s, const char *db, int64_t id, st_report *r, st_selection *x, char *err, size_t errlen)
 {
     static _Thread_local char ids[32];
     snprintf(ids, sizeof ids, "%lld", (long long)id);
@@ -256,7 +273,9 @@ int sv_fit_league(store_db *s, const char *db, int64_t id, st_report *r, st_sele
     r->filter = (st_filter){ .f = { .league = id }, .league = ids };
     memset(x, 0, sizeof *x);
     fit_args a = { r, s, x, false };
+    ws_report_lock();
     int rc = die_catch(fit_caught, &a, err, errlen);
+    ws_report_unlock();
     if (rc != 0 || !a.fitted) {
         if (rc == 0)
             snprintf(err, errlen, "league %lld: no games", (long long)id);

@@ -14,7 +14,7 @@
 #define KEEPALIVE_S 15
 
 typedef struct {
-    rt_context c;
+    ws_context c;
     char *pending;                 /* what is still to be sent */
     size_t len, off;
     long serial;
@@ -33,7 +33,7 @@ static bool next(feed *f)
 {
     char err[600];
     long serial = 0;
-    char *json = sv_live_json(f->c.live, f->c.cfg, &serial, err, sizeof err);
+    char *json = ws_live_json(f->c.live, f->c.cfg, &serial, err, sizeof err);
     time_t now = time(NULL);
     free(f->pending);
     f->pending = NULL;
@@ -80,15 +80,15 @@ static void end_feed(void *cls)
     free(f);
 }
 
-struct MHD_Response *rt_events_response(const rt_context *c, const rt_query *q, sv_reply *r)
+struct MHD_Response *ws_events_response(const ws_context *c, const ws_query *q, ws_reply *r)
 {
     if (q->n_args) {
-        sv_error(r, false, 400, "/events takes no query parameters");
+        ws_error(r, false, 400, "/events takes no query parameters");
         return NULL;
     }
     feed *f = calloc(1, sizeof *f);
     if (!f) {
-        sv_error(r, false, 500, "out of memory");
+        ws_error(r, false, 500, "out of memory");
         return NULL;
     }
     f->c = *c;
@@ -96,7 +96,7 @@ struct MHD_Response *rt_events_response(const rt_context *c, const rt_query *q, 
     struct MHD_Response *resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, read_feed, f, end_feed);
     if (!resp) {
         free(f);
-        sv_error(r, false, 500, "out of memory");
+        ws_error(r, false, 500, "out of memory");
     }
     return resp;
 }

@@ -5,7 +5,7 @@
 
 #include "server_private.h"
 
-void sv_games_section(doc *d, const char *id, const char *heading, const store_game_brief *g, int n, int limit)
+void ws_games_section(doc *d, const char *id, const char *heading, const store_game_brief *g, int n, int limit)
 {
     doc_section_add(d, id, heading, id);
     if (n == 0) {
@@ -39,7 +39,7 @@ void sv_games_section(doc *d, const char *id, const char *heading, const store_g
         doc_para(d, "note", "The newest %d of %d games shown.", limit, n);
 }
 
-int sv_db_error(sv_req *q, char *err, size_t errlen)
+int ws_db_error(ws_req *q, char *err, size_t errlen)
 {
     const char *why = store_error(q->s);
     snprintf(err, errlen, "%s: %s", q->cfg->db, why);

@@ -43,7 +43,7 @@ typedef struct {
     live_test tests[SPRTS];
 } live_row;
 
-struct sv_live {
+struct ws_live {
     pthread_mutex_t lock;
     pthread_cond_t done;           /* a refresh ended */
     bool refreshing;
@@ -65,9 +65,9 @@ static double monotonic(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-sv_live *sv_live_new(void)
+ws_live *ws_live_new(void)
 {
-    sv_live *l = calloc(1, sizeof *l);
+    ws_live *l = calloc(1, sizeof *l);
     if (l) {
         pthread_mutex_init(&l->lock, NULL);
         pthread_cond_init(&l->done, NULL);
@@ -75,7 +75,7 @@ sv_live *sv_live_new(void)
     return l;
 }
 
-void sv_live_free(sv_live *l)
+void ws_live_free(ws_live *l)
 {
     if (!l)
         return;
@@ -106,7 +106,7 @@ static void leaders(store_db *s, const char *db, live_row *x)
     char err[600];
     if (!r)
         return;
-    if (sv_fit_league(s, db, x->b.id, r, &sel, err, sizeof err) == 0) {
+    if (ws_fit_league(s, db, x->b.id, r, &sel, err, sizeof err) == 0) {
         for (int k = 0; k < sel.m && k < LEADERS; k++) {
             int p = sel.rank[k];
             snprintf(x->leader[k], sizeof x->leader[k], "%s", r->players[p].name);
@@ -125,8 +125,10 @@ static void sprt_tests(store_db *s, const char *config, live_row *x)
 {
     cfg_league *c = malloc(sizeof *c);
     char err[600];
-    if (!c || cfg_parse(config, strlen(config), "(stored config)", c, err, sizeof err) != 0 || !c->mode ||
-        strcmp(c->mode->name, "sprt") != 0) {
+    ws_report_lock();
+    bool parsed = c && cfg_parse(config, strlen(config), "(stored config)", c, err, sizeof err) == 0;
+    ws_report_unlock();
+    if (!parsed || !c->mode || strcmp(c->mode->name, "sprt") != 0) {
         free(c);
         return;
     }
@@ -278,7 +280,7 @@ typedef struct {
     bool has_newest;
 } live_state;
 
-static int read_state(const sv_live *l, const sv_config *cfg, live_state *x, char *err, size_t errlen)
+static int read_state(const ws_live *l, const ws_config *cfg, live_state *x, char *err, size_t errlen)
 {
     memset(x, 0, sizeof *x);
     store_db *s = store_open_readonly(cfg->db, err, errlen);
@@ -288,8 +290,8 @@ static int read_state(const sv_live *l, const sv_config *cfg, live_state *x, cha
     store_league_brief *b = NULL;
     int n = 0, rc = -1;
     int64_t league = 0, run = 0;
-    if (store_leagues_running(s, cfg->idle_s, SV_RUNNING_MAX, &b, &n) == 0 &&
-        store_leagues_recent(s, SV_RECENT_LEAGUES, &x->recent, &x->n_recent) == 0 &&
+    if (store_leagues_running(s, cfg->idle_s, WS_RUNNING_MAX, &b, &n) == 0 &&
+        store_leagues_recent(s, WS_RECENT_LEAGUES, &x->recent, &x->n_recent) == 0 &&
         store_newest_with_games(s, &league, &run) == 0 &&
         (league <= 0 || store_league_brief_get(s, league, &x->newest) == 1)) {
         x->has_newest = league > 0;
@@ -330,7 +332,7 @@ static int read_state(const sv_live *l, const sv_config *cfg, live_state *x, cha
 
 /* Makes the state at most a second old (l->lock held): one thread reads it again while the others go on with the
  * one they have (or, before there is any, wait for it). 0, or -1 with err when there is none. */
-static int refresh(sv_live *l, const sv_config *cfg, char *err, size_t errlen)
+static int refresh(ws_live *l, const ws_config *cfg, char *err, size_t errlen)
 {
     while (l->at == 0 && l->refreshing)
         pthread_cond_wait(&l->done, &l->lock);
@@ -363,7 +365,7 @@ static int refresh(sv_live *l, const sv_config *cfg, char *err, size_t errlen)
     return 0;
 }
 
-char *sv_live_json(sv_live *l, const sv_config *cfg, long *serial, char *err, size_t errlen)
+char *ws_live_json(ws_live *l, const ws_config *cfg, long *serial, char *err, size_t errlen)
 {
     pthread_mutex_lock(&l->lock);
     char *json = refresh(l, cfg, err, errlen) == 0 ? strdup(l->json) : NULL;
@@ -413,9 +415,9 @@ static void table_row(tb_table *t, const live_row *x)
 }
 
 /* The state, at most a second old, with its lock held (the caller unlocks); NULL when there is none. */
-static sv_live *fresh(sv_req *q, char *err, size_t errlen)
+static ws_live *fresh(ws_req *q, char *err, size_t errlen)
 {
-    sv_live *l = q->live;
+    ws_live *l = q->live;
     pthread_mutex_lock(&l->lock);
     if (refresh(l, q->cfg, err, errlen) != 0) {
         pthread_mutex_unlock(&l->lock);
@@ -432,9 +434,9 @@ static void columns(tb_table *t, const char *title, const char *const *heads, in
         tb_column(t, c, heads[c], right >> c & 1u);
 }
 
-int sv_live_section(sv_req *q, doc *d, int64_t only, char *err, size_t errlen)
+int ws_live_section(ws_req *q, doc *d, int64_t only, char *err, size_t errlen)
 {
-    sv_live *l = fresh(q, err, errlen);
+    ws_live *l = fresh(q, err, errlen);
     if (!l)
         return 503;
     tb_table t;
@@ -454,9 +456,9 @@ int sv_live_section(sv_req *q, doc *d, int64_t only, char *err, size_t errlen)
     return 0;
 }
 
-int sv_recent_section(sv_req *q, doc *d, store_league_brief *newest, bool *has_newest, char *err, size_t errlen)
+int ws_recent_section(ws_req *q, doc *d, store_league_brief *newest, bool *has_newest, char *err, size_t errlen)
 {
-    sv_live *l = fresh(q, err, errlen);
+    ws_live *l = fresh(q, err, errlen);
     if (!l)
         return 503;
     tb_table t;
@@ -486,7 +488,7 @@ int sv_recent_section(sv_req *q, doc *d, store_league_brief *newest, bool *has_n
 
 /* Draws the feed's leagues into the "live" section's table (only this league's on a league page), every text
  * as text (never markup); each row carries data-league, data-played and data-first-played (its count in the first event this page got). */
-const char sv_live_script[] =
+const char ws_live_script[] =
     "<script>\n"
     "(function () {\n"
     "  var sec = document.getElementById('live');\n"

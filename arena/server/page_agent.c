@@ -1,6 +1,6 @@
 /* arena/server/page_agent.c — `/agent/ID`: an agent (command, version, program hash), its ratings history (its
  * Elo and rank in each of the newest leagues it played), its results by opponent (each linked to the pairing's
- * page), its forfeits with the logs of its processes, and its newest games; from its newest SV_AGENT_GAMES
+ * page), its forfeits with the logs of its processes, and its newest games; from its newest WS_AGENT_GAMES
  * games. */
 #include <dirent.h>
 #include <stdio.h>
@@ -77,11 +77,11 @@ static void opponents(doc *d, int64_t self, const store_game_brief *g, int n)
 }
 
 /* Its Elo and rank in each of the newest leagues it played (a fit of each league without bootstrap). */
-static void history(sv_req *q, doc *d, int64_t self, const store_game_brief *g, int n)
+static void history(ws_req *q, doc *d, int64_t self, const store_game_brief *g, int n)
 {
-    int64_t leagues[SV_HISTORY_LEAGUES];
+    int64_t leagues[WS_HISTORY_LEAGUES];
     int m = 0;
-    for (int i = 0; i < n && m < SV_HISTORY_LEAGUES; i++) {
+    for (int i = 0; i < n && m < WS_HISTORY_LEAGUES; i++) {
         bool seen = g[i].league == 0;
         for (int k = 0; k < m; k++)
             seen |= leagues[k] == g[i].league;
@@ -98,7 +98,7 @@ static void history(sv_req *q, doc *d, int64_t self, const store_game_brief *g, 
     for (int k = 0; r && k < m; k++) {
         st_selection x;
         char err[600], href[64];
-        if (sv_fit_league(q->s, q->cfg->db, leagues[k], r, &x, err, sizeof err) != 0)
+        if (ws_fit_league(q->s, q->cfg->db, leagues[k], r, &x, err, sizeof err) != 0)
             continue;
         for (int j = 0; j < x.m; j++) {
             int p = x.rank[j];
@@ -122,14 +122,17 @@ static void history(sv_req *q, doc *d, int64_t self, const store_game_brief *g, 
 }
 
 /* Links to the logs of its processes in league `league` (league-NAME-SECTION-K.log), when the logs are served. */
-static void log_links(sv_req *q, doc_line *l, int64_t league, const char *agent)
+static void log_links(ws_req *q, doc_line *l, int64_t league, const char *agent)
 {
     store_league_facts f;
     cfg_league *c = malloc(sizeof *c);
     char err[600], prefix[600];
     DIR *dir = q->cfg->logs ? opendir(q->cfg->logs) : NULL;
     if (c && dir && store_league_facts_get(q->s, league, &f) == 1) {
-        if (cfg_parse(f.config, strlen(f.config), "(stored config)", c, err, sizeof err) == 0)
+        ws_report_lock();
+        bool parsed = cfg_parse(f.config, strlen(f.config), "(stored config)", c, err, sizeof err) == 0;
+        ws_report_unlock();
+        if (parsed)
             for (int a = 0; a < c->n_agents; a++)
                 if (strcmp(c->agents[a].store_name, agent) == 0) {
                     snprintf(prefix, sizeof prefix, "league-%s-%s-", f.name, c->agents[a].name);
@@ -150,14 +153,14 @@ static void log_links(sv_req *q, doc_line *l, int64_t league, const char *agent)
     free(c);
 }
 
-static void forfeits(sv_req *q, doc *d, const store_agent_row *a, const store_game_brief *g, int n)
+static void forfeits(ws_req *q, doc *d, const store_agent_row *a, const store_game_brief *g, int n)
 {
     doc_section_add(d, "forfeits", "Forfeits", "forfeits");
     doc_list(d, NULL);
     int shown = 0;
     int64_t linked[8];
     int n_linked = 0;
-    for (int i = 0; i < n && shown < SV_GAMES_LISTED; i++) {
+    for (int i = 0; i < n && shown < WS_GAMES_LISTED; i++) {
         bool black = g[i].black == a->id, won = (g[i].winner == HX_BLACK) == black;
         if (won || strcmp(g[i].reason, "connected") == 0)
             continue;
@@ -178,25 +181,25 @@ static void forfeits(sv_req *q, doc *d, const store_agent_row *a, const store_ga
         shown++;
     }
     if (!shown)
-        doc_para(d, NULL, "None in its newest %d games.", SV_AGENT_GAMES);
+        doc_para(d, NULL, "None in its newest %d games.", WS_AGENT_GAMES);
 }
 
-int sv_page_agent(sv_req *q, int64_t id, int64_t unused, doc *d, char *err, size_t errlen)
+int ws_page_agent(ws_req *q, int64_t id, int64_t unused, doc *d, char *err, size_t errlen)
 {
     (void)unused;
     store_agent_row a;
     int found = store_agent_get(q->s, id, &a);
     if (found < 0)
-        return sv_db_error(q, err, errlen);
+        return ws_db_error(q, err, errlen);
     if (found == 0) {
         snprintf(err, errlen, "no agent %lld", (long long)id);
         return 404;
     }
     store_game_brief *g;
     int n;
-    store_brief_filter f = { .agent = id, .limit = SV_AGENT_GAMES };
+    store_brief_filter f = { .agent = id, .limit = WS_AGENT_GAMES };
     if (store_games_brief(q->s, &f, &g, &n) != 0)
-        return sv_db_error(q, err, errlen);
+        return ws_db_error(q, err, errlen);
     char title[160];
     snprintf(title, sizeof title, "Agent %s", a.name);
     doc_init(d, title, NULL);
@@ -207,7 +210,7 @@ int sv_page_agent(sv_req *q, int64_t id, int64_t unused, doc *d, char *err, size
     history(q, d, id, g, n);
     opponents(d, id, g, n);
     forfeits(q, d, &a, g, n);
-    sv_games_section(d, "games", "Newest games", g, n, SV_GAMES_LISTED);
+    ws_games_section(d, "games", "Newest games", g, n, WS_GAMES_LISTED);
     free(g);
     return 0;
 }

@@ -13,7 +13,7 @@
 /* The most of a log sent: its end. */
 #define LOG_TAIL (256 * 1024)
 
-int sv_page_game(sv_req *q, int64_t id, bool json, sv_reply *r, char *err, size_t errlen)
+int ws_page_game(ws_req *q, int64_t id, bool json, ws_reply *r, char *err, size_t errlen)
 {
     gv_game g;
     int rc = gv_build(q->s, id, &g, err, errlen);
@@ -23,7 +23,7 @@ int sv_page_game(sv_req *q, int64_t id, bool json, sv_reply *r, char *err, size_
             snprintf(err, errlen, "no game %lld", (long long)id);
             return 404;
         }
-        return rc == GV_DB_ERROR ? sv_db_error(q, err, errlen) : 500;
+        return rc == GV_DB_ERROR ? ws_db_error(q, err, errlen) : 500;
     }
     char *buf = NULL;
     size_t len = 0;
@@ -47,7 +47,7 @@ int sv_page_game(sv_req *q, int64_t id, bool json, sv_reply *r, char *err, size_
     return 0;
 }
 
-int sv_page_log(sv_req *q, const char *name, sv_reply *r, char *err, size_t errlen)
+int ws_page_log(ws_req *q, const char *name, ws_reply *r, char *err, size_t errlen)
 {
     size_t n = strlen(name);
     /* the router allowed letters, digits and . _ - only; a log is league-....log */

@@ -1,5 +1,5 @@
 /* arena/server/page_pairing.c — `/pairing/A/B`: two agents against each other, from their newest
- * SV_AGENT_GAMES games together: the head-to-head by variant and board, the pentanomial counts of their game
+ * WS_AGENT_GAMES games together: the head-to-head by variant and board, the pentanomial counts of their game
  * pairs (the two games of one opening with colours reversed, in a league's schedule) with the score, the Elo
  * difference and the LOS they give (ratings/pentanomial.h), and the games. */
 #include <math.h>
@@ -112,7 +112,7 @@ static void pentanomial(doc *d, int64_t a, const store_game_brief *g, int n)
         doc_para(d, "note", "No complete game pair among these games (pairs come from leagues with openings).");
 }
 
-int sv_page_pairing(sv_req *q, int64_t a, int64_t b, doc *d, char *err, size_t errlen)
+int ws_page_pairing(ws_req *q, int64_t a, int64_t b, doc *d, char *err, size_t errlen)
 {
     if (a == b) {
         snprintf(err, errlen, "a pairing needs two agents (got %lld twice)", (long long)a);
@@ -121,16 +121,16 @@ int sv_page_pairing(sv_req *q, int64_t a, int64_t b, doc *d, char *err, size_t e
     store_agent_row x, y;
     int fa = store_agent_get(q->s, a, &x), fb = fa == 1 ? store_agent_get(q->s, b, &y) : 0;
     if (fa < 0 || fb < 0)
-        return sv_db_error(q, err, errlen);
+        return ws_db_error(q, err, errlen);
     if (fa == 0 || fb == 0) {
         snprintf(err, errlen, "no agent %lld", (long long)(fa == 0 ? a : b));
         return 404;
     }
     store_game_brief *g;
     int n;
-    store_brief_filter f = { .agent = a, .opponent = b, .limit = SV_AGENT_GAMES };
+    store_brief_filter f = { .agent = a, .opponent = b, .limit = WS_AGENT_GAMES };
     if (store_games_brief(q->s, &f, &g, &n) != 0)
-        return sv_db_error(q, err, errlen);
+        return ws_db_error(q, err, errlen);
     char title[300];
     snprintf(title, sizeof title, "%s against %s", x.name, y.name);
     doc_init(d, title, NULL);
@@ -144,11 +144,11 @@ int sv_page_pairing(sv_req *q, int64_t a, int64_t b, doc *d, char *err, size_t e
     doc_span_add(l, " against ", NULL);
     snprintf(href, sizeof href, "/agent/%lld", (long long)b);
     doc_span_add(l, y.name, href);
-    if (n == SV_AGENT_GAMES)
+    if (n == WS_AGENT_GAMES)
         doc_span_add(l, " (their newest games)", NULL);
     head_to_head(d, a, x.name, y.name, g, n);
     pentanomial(d, a, g, n);
-    sv_games_section(d, "games", "Newest games", g, n, SV_GAMES_LISTED);
+    ws_games_section(d, "games", "Newest games", g, n, WS_GAMES_LISTED);
     free(g);
     return 0;
 }

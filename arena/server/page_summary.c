@@ -5,15 +5,15 @@
 
 #include "server_private.h"
 
-int sv_page_summary(sv_req *q, int64_t unused_a, int64_t unused_b, doc *d, char *err, size_t errlen)
+int ws_page_summary(ws_req *q, int64_t unused_a, int64_t unused_b, doc *d, char *err, size_t errlen)
 {
     (void)unused_a, (void)unused_b;
     doc_init(d, "Dark Hex Arena", NULL);
     store_league_brief b;
     bool any;
-    int st = sv_live_section(q, d, 0, err, errlen);
+    int st = ws_live_section(q, d, 0, err, errlen);
     if (st == 0)
-        st = sv_recent_section(q, d, &b, &any, err, errlen);
+        st = ws_recent_section(q, d, &b, &any, err, errlen);
     if (st)
         return st;
     if (!any) {
@@ -21,7 +21,7 @@ int sv_page_summary(sv_req *q, int64_t unused_a, int64_t unused_b, doc *d, char 
         doc_para(d, NULL, "No league has games yet.");
         return 0;
     }
-    q->shared = sv_cache_league(q, b.id, b.played, b.skipped, &st, err, errlen);
+    q->shared = ws_cache_league(q, b.id, b.played, b.skipped, &st, err, errlen);
     q->shared_at = 1; /* running leagues first, the newest leagues last */
     return q->shared ? 0 : st;
 }

@@ -8,7 +8,7 @@
 
 #include "render.h"
 
-bool rt_is_events(const rt_query *q)
+bool ws_is_events(const ws_query *q)
 {
     return strcmp(q->path, "/events") == 0;
 }
@@ -33,30 +33,30 @@ static bool wants_json(const char *accept)
 }
 
 /* d drawn into r as HTML or JSON; with the live script before </body> when the page asked for it. */
-static void draw(const doc *d, bool json, bool live, sv_reply *r)
+static void draw(const doc *d, bool json, bool live, ws_reply *r)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) {
-        sv_error(r, json, 500, "out of memory");
+        ws_error(r, json, 500, "out of memory");
         return;
     }
     (json ? render_json : render_html)(d, f);
     fclose(f);
     if (!buf) {
-        sv_error(r, json, 500, "out of memory");
+        ws_error(r, json, 500, "out of memory");
         return;
     }
     r->status = 200;
     r->type = json ? "application/json" : "text/html; charset=utf-8";
     const char *end = json || !live ? NULL : strstr(buf, "</body>");
     if (end) {
-        size_t at = (size_t)(end - buf), extra = strlen(sv_live_script);
+        size_t at = (size_t)(end - buf), extra = strlen(ws_live_script);
         char *with = malloc(len + extra + 1);
         if (with) {
             memcpy(with, buf, at);
-            memcpy(with + at, sv_live_script, extra);
+            memcpy(with + at, ws_live_script, extra);
             memcpy(with + at + extra, buf + at, len - at + 1);
             free(buf);
             buf = with;
@@ -79,22 +79,22 @@ static const char *quoted(const char *in, char out[48])
 }
 
 /* Checks the arguments: only ?ply=N (0 .. 100000) on a game page. Returns false with a 400 in r. */
-static bool arguments(const rt_query *q, bool game, bool json, sv_req *req, sv_reply *r)
+static bool arguments(const ws_query *q, bool game, bool json, ws_req *req, ws_reply *r)
 {
-    if (q->n_args > RT_MAX_ARGS) {
-        sv_error(r, json, 400, "too many query parameters (%d)", q->n_args);
+    if (q->n_args > WS_MAX_ARGS) {
+        ws_error(r, json, 400, "too many query parameters (%d)", q->n_args);
         return false;
     }
     for (int i = 0; i < q->n_args; i++) {
         const char *k = q->args[i].key, *v = q->args[i].value;
         char shown[48];
         if (!game || strcmp(k, "ply") != 0) {
-            sv_error(r, json, 400, "unknown query parameter '%s'%s", quoted(k, shown), game ? " (only ply)" : "");
+            ws_error(r, json, 400, "unknown query parameter '%s'%s", quoted(k, shown), game ? " (only ply)" : "");
             return false;
         }
         int64_t n = v && strcmp(v, "0") == 0 ? 0 : v ? parse_id(v, strlen(v)) : -1;
         if (n < 0 || n > 100000) {
-            sv_error(r, json, 400, "ply '%s': expected a number 0..100000", quoted(v, shown));
+            ws_error(r, json, 400, "ply '%s': expected a number 0..100000", quoted(v, shown));
             return false;
         }
         req->ply = (int)n;
@@ -127,7 +127,7 @@ static bool is(const char *seg, size_t len, const char *name)
 }
 
 /* The page of a path: its builder and ids; false when there is none (404 in r) or an id is bad (400). */
-static bool route(const char *path, bool json, sv_page_fn **fn, int64_t id[2], bool *game, bool *log, sv_reply *r)
+static bool route(const char *path, bool json, ws_page_fn **fn, int64_t id[2], bool *game, bool *log, ws_reply *r)
 {
     const char *seg[3];
     size_t len[3];
@@ -136,16 +136,17 @@ static bool route(const char *path, bool json, sv_page_fn **fn, int64_t id[2], b
     *game = *log = false;
     id[0] = id[1] = 0;
     if (n == 0) {
-        *fn = sv_page_summary;
+        *fn = ws_page_summary;
         return true;
     }
     static const struct {
         const char *name;
         int ids;
-        sv_page_fn *fn;
-    } pages[] = { { "league", 1, sv_page_league }, { "agent", 1, sv_page_agent },
-                  { "pairing", 2, sv_page_pairing }, { "game", 1, NULL } };
-    if (n == 2 && is(seg[0], len[0], "logs")) {
+        ws_page_fn *fn;
+    } pages[] = { { "league", 1, ws_page_league }, { "agent", 1, ws_page_agent },
+                  { "pairing", 2, ws_page_pairing }, { "game", 1, NULL } };
+    /* logs/NAME, also relative to a league page (the nightly page links its agents' logs so) */
+    if ((n == 2 && is(seg[0], len[0], "logs")) || (n == 3 && is(seg[0], len[0], "league") && is(seg[1], len[1], "logs"))) {
         *log = true;
         return true;
     }
@@ -156,7 +157,7 @@ static bool route(const char *path, bool json, sv_page_fn **fn, int64_t id[2], b
             break;
         for (int i = 0; i < pages[k].ids; i++)
             if ((id[i] = parse_id(seg[i + 1], len[i + 1])) < 0) {
-                sv_error(r, json, 400, "%s id '%.*s': expected a number 1..999999999999999", pages[k].name,
+                ws_error(r, json, 400, "%s id '%.*s': expected a number 1..999999999999999", pages[k].name,
                          (int)(len[i + 1] > 40 ? 40 : len[i + 1]), seg[i + 1]);
                 return false;
             }
@@ -164,13 +165,13 @@ static bool route(const char *path, bool json, sv_page_fn **fn, int64_t id[2], b
         *game = pages[k].fn == NULL;
         return true;
     }
-    sv_error(r, json, 404, "no such page: %.100s", path);
+    ws_error(r, json, 404, "no such page: %.100s", path);
     return false;
 }
 
 /* The page's own sections around the shared document's (q->shared), as one document to draw: shallow copies,
  * only `sections` is the caller's to free. */
-static doc compose(const sv_req *q, const doc *own)
+static doc compose(const ws_req *q, const doc *own)
 {
     doc v = *q->shared;
     int n = own->n_sections + q->shared->n_sections, at = q->shared_at < own->n_sections ? q->shared_at : own->n_sections;
@@ -187,48 +188,50 @@ static doc compose(const sv_req *q, const doc *own)
     return v;
 }
 
-void rt_dispatch(const rt_context *c, const rt_query *q, sv_reply *r)
+void ws_dispatch(const ws_context *c, const ws_query *q, ws_reply *r)
 {
-    char path[RT_MAX_PATH + 1];
+    char path[WS_MAX_PATH + 1];
     size_t n = strlen(q->path);
     bool json = wants_json(q->accept);
-    if (n > RT_MAX_PATH || q->path[0] != '/') {
-        sv_error(r, json, 400, "path too long or not absolute (%zu bytes)", n);
+    if (n > WS_MAX_PATH || q->path[0] != '/') {
+        ws_error(r, json, 400, "path too long or not absolute (%zu bytes)", n);
         return;
     }
     if (strspn(q->path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-") != n ||
         strstr(q->path, "..") || strstr(q->path, "//")) {
-        sv_error(r, json, 400, "bad path: only letters, digits and / . _ - (no '..' or '//')");
+        ws_error(r, json, 400, "bad path: only letters, digits and / . _ - (no '..' or '//')");
         return;
     }
     memcpy(path, q->path, n + 1);
-    if (strcmp(path, "/index.json") == 0) {
+    if (strcmp(path, "/index.html") == 0) /* the nightly page's "all nights" link: here, the summary */
+        path[1] = '\0';
+    else if (strcmp(path, "/index.json") == 0) {
         json = true;
         path[1] = '\0';
-    } else if (n > 5 && strcmp(path + n - 5, ".json") == 0 && strncmp(path, "/logs/", 6) != 0) {
+    } else if (n > 5 && strcmp(path + n - 5, ".json") == 0 && !strstr(path, "/logs/")) {
         json = true;
         path[n - 5] = '\0';
     }
-    sv_page_fn *fn;
+    ws_page_fn *fn;
     int64_t id[2];
     bool game, log;
     if (!route(path, json, &fn, id, &game, &log, r))
         return;
-    sv_req req = { .cfg = c->cfg, .cache = c->cache, .live = c->live, .ply = -1 };
+    ws_req req = { .cfg = c->cfg, .cache = c->cache, .live = c->live, .ply = -1 };
     if (!arguments(q, game, json, &req, r))
         return;
     char err[700];
     req.s = store_open_readonly(c->cfg->db, err, sizeof err);
     if (!req.s) {
-        sv_error(r, json, 503, "%s", err);
+        ws_error(r, json, 503, "%s", err);
         return;
     }
     store_deadline(req.s, c->cfg->request_ms);
     int status;
     if (game)
-        status = sv_page_game(&req, id[0], json, r, err, sizeof err);
+        status = ws_page_game(&req, id[0], json, r, err, sizeof err);
     else if (log)
-        status = sv_page_log(&req, path + 6, r, err, sizeof err);
+        status = ws_page_log(&req, strrchr(path, '/') + 1, r, err, sizeof err);
     else {
         doc d;
         memset(&d, 0, sizeof d);
@@ -240,10 +243,10 @@ void rt_dispatch(const rt_context *c, const rt_query *q, sv_reply *r)
         } else if (status == 0)
             draw(&d, json, req.script, r);
         if (req.shared)
-            sv_cache_release(c->cache, req.shared);
+            ws_cache_release(c->cache, req.shared);
         doc_free(&d);
     }
     store_close(req.s);
     if (status != 0)
-        sv_error(r, json, status, "%s", err);
+        ws_error(r, json, status, "%s", err);
 }

@@ -10,33 +10,33 @@
 
 #include "server_private.h"
 
-#define RT_MAX_ARGS 8
-#define RT_MAX_PATH 200
+#define WS_MAX_ARGS 8
+#define WS_MAX_PATH 200
 
 typedef struct {
     const char *path;              /* as received (MHD has decoded it) */
     const char *accept;            /* the Accept header, NULL when none */
     struct {
         const char *key, *value;   /* value NULL: a key without '=' */
-    } args[RT_MAX_ARGS];
-    int n_args;                    /* may exceed RT_MAX_ARGS (then refused) */
-} rt_query;
+    } args[WS_MAX_ARGS];
+    int n_args;                    /* may exceed WS_MAX_ARGS (then refused) */
+} ws_query;
 
 typedef struct {
-    const sv_config *cfg;
-    sv_cache *cache;
-    sv_live *live;
+    const ws_config *cfg;
+    ws_cache *cache;
+    ws_live *live;
     volatile int *stopping;        /* set when the server stops: live feeds end */
-} rt_context;
+} ws_context;
 
 /* Whether the request is for the live feed. */
-bool rt_is_events(const rt_query *q);
+bool ws_is_events(const ws_query *q);
 
 /* The live feed's response (a stream of "data: JSON" events, one when the running leagues change and a comment
  * every 15 s), or NULL with an error reply in r. */
-struct MHD_Response *rt_events_response(const rt_context *c, const rt_query *q, sv_reply *r);
+struct MHD_Response *ws_events_response(const ws_context *c, const ws_query *q, ws_reply *r);
 
 /* Every other page into r. */
-void rt_dispatch(const rt_context *c, const rt_query *q, sv_reply *r);
+void ws_dispatch(const ws_context *c, const ws_query *q, ws_reply *r);
 
 #endif

@@ -15,16 +15,16 @@
 #include "route_private.h"
 #include "server_private.h"
 
-struct sv_server {
-    sv_config cfg;
+struct ws_server {
+    ws_config cfg;
     struct MHD_Daemon *d;
-    sv_cache *cache;
-    sv_live *live;
+    ws_cache *cache;
+    ws_live *live;
     volatile int stopping;
     int first_call;                /* *state of a request of the server's own pages (an extension's has its body) */
 };
 
-void sv_defaults(sv_config *c)
+void ws_defaults(ws_config *c)
 {
     memset(c, 0, sizeof *c);
     c->db = STORE_DEFAULT_PATH;
@@ -41,7 +41,7 @@ void sv_defaults(sv_config *c)
     c->version = "";
 }
 
-int sv_parse_listen(sv_config *c, const char *text, char *err, size_t errlen)
+int ws_parse_listen(ws_config *c, const char *text, char *err, size_t errlen)
 {
     const char *colon = strrchr(text, ':');
     char host[64];
@@ -64,7 +64,7 @@ int sv_parse_listen(sv_config *c, const char *text, char *err, size_t errlen)
     return 0;
 }
 
-void sv_error(sv_reply *r, bool json, int status, const char *fmt, ...)
+void ws_error(ws_reply *r, bool json, int status, const char *fmt, ...)
 {
     char line[600];
     va_list ap;
@@ -118,7 +118,7 @@ static void common_headers(struct MHD_Response *resp)
     headers_for(resp, false);
 }
 
-static enum MHD_Result send_reply(struct MHD_Connection *con, sv_reply *r)
+static enum MHD_Result send_reply(struct MHD_Connection *con, ws_reply *r)
 {
     struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
     if (!resp) {
@@ -140,8 +140,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *con, sv_reply *r)
 static enum MHD_Result argument(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     (void)kind;
-    rt_query *q = cls;
-    if (q->n_args < RT_MAX_ARGS) {
+    ws_query *q = cls;
+    if (q->n_args < WS_MAX_ARGS) {
         q->args[q->n_args].key = key;
         q->args[q->n_args].value = value;
     }
@@ -166,14 +166,14 @@ static const char *ext_arg(void *con, const char *name)
     return MHD_lookup_connection_value(con, MHD_GET_ARGUMENT_KIND, name);
 }
 
-static bool ext_path(const sv_server *sv, const char *url)
+static bool ext_path(const ws_server *sv, const char *url)
 {
-    const sv_extension *x = sv->cfg.ext;
+    const ws_extension *x = sv->cfg.ext;
     size_t n = x ? strlen(x->prefix) : 0;
     return x && strncmp(url, x->prefix, n) == 0 && (url[n] == '\0' || url[n] == '/' || url[n] == '.');
 }
 
-static enum MHD_Result ext_send(struct MHD_Connection *con, sv_ext_reply *x)
+static enum MHD_Result ext_send(struct MHD_Connection *con, ws_ext_reply *x)
 {
     struct MHD_Response *resp = MHD_create_response_from_buffer(x->len, x->body, MHD_RESPMEM_MUST_FREE);
     if (!resp) {
@@ -194,16 +194,16 @@ static enum MHD_Result ext_send(struct MHD_Connection *con, sv_ext_reply *x)
 
 /* Every call of a request for the extension: the first (headers) makes its body buffer, refusing a declared body
  * over the limit; the next take the body; the last answers. */
-static enum MHD_Result ext_request(sv_server *sv, struct MHD_Connection *con, const char *url, const char *method,
+static enum MHD_Result ext_request(ws_server *sv, struct MHD_Connection *con, const char *url, const char *method,
                                    const char *upload, size_t *upload_size, void **state)
 {
-    const sv_extension *x = sv->cfg.ext;
+    const ws_extension *x = sv->cfg.ext;
     ext_body *b = *state;
-    sv_reply r = { 0 };
+    ws_reply r = { 0 };
     if (!b) {
         const char *cl = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > x->max_body) {
-            sv_error(&r, false, 413, "a request body over %zu bytes is refused", x->max_body);
+            ws_error(&r, false, 413, "a request body over %zu bytes is refused", x->max_body);
             return send_reply(con, &r);
         }
         if (!(b = calloc(1, sizeof *b)))
@@ -229,15 +229,17 @@ static enum MHD_Result ext_request(sv_server *sv, struct MHD_Connection *con, co
         *upload_size = 0;
         return MHD_YES;
     }
-    sv_ext_request q = { .method = method, .path = url, .header = ext_header, .arg = ext_arg, .con = con,
+    ws_ext_request q = { .method = method, .path = url, .header = ext_header, .arg = ext_arg, .con = con,
                          .body = b->body ? b->body : "", .body_len = b->len };
     if (b->body)
         b->body[b->len] = '\0';
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (ci && ci->client_addr && ci->client_addr->sa_family == AF_INET)
         inet_ntop(AF_INET, &((const struct sockaddr_in *)ci->client_addr)->sin_addr, q.peer, sizeof q.peer);
-    sv_ext_reply xr = { .status = 500 };
+    ws_ext_reply xr = { .status = 500 };
+    ws_report_lock(); /* its pages are the report library's documents too (st_order, static buffers) */
     x->handle(x->user, &q, &xr);
+    ws_report_unlock();
     return ext_send(con, &xr);
 }
 
@@ -245,7 +247,7 @@ static enum MHD_Result ext_request(sv_server *sv, struct MHD_Connection *con, co
 static void completed(void *cls, struct MHD_Connection *con, void **state, enum MHD_RequestTerminationCode code)
 {
     (void)con, (void)code;
-    sv_server *sv = cls;
+    ws_server *sv = cls;
     if (*state && *state != &sv->first_call) {
         ext_body *b = *state;
         free(b->body);
@@ -258,7 +260,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
                                   const char *version, const char *upload, size_t *upload_size, void **state)
 {
     (void)version, (void)upload;
-    sv_server *sv = cls;
+    ws_server *sv = cls;
     if ((*state == NULL || *state != &sv->first_call) && ext_path(sv, url) &&
         (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ||
          strcmp(method, MHD_HTTP_METHOD_POST) == 0))
@@ -267,23 +269,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         *state = &sv->first_call;
         return MHD_YES;
     }
-    sv_reply r = { 0 };
+    ws_reply r = { 0 };
     bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
     if (*upload_size) { /* a body with a GET: refused, and not read */
         *upload_size = 0;
-        sv_error(&r, false, 400, "a request body is not accepted");
+        ws_error(&r, false, 400, "a request body is not accepted");
         return send_reply(con, &r);
     }
     if (!get) {
-        sv_error(&r, false, 405, "method %.20s not allowed: GET or HEAD only", method);
+        ws_error(&r, false, 405, "method %.20s not allowed: GET or HEAD only", method);
         return send_reply(con, &r);
     }
-    rt_query q = { .path = url };
+    ws_query q = { .path = url };
     q.accept = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     MHD_get_connection_values(con, MHD_GET_ARGUMENT_KIND, argument, &q);
-    rt_context ctx = { .cfg = &sv->cfg, .cache = sv->cache, .live = sv->live, .stopping = &sv->stopping };
-    if (rt_is_events(&q)) {
-        struct MHD_Response *resp = rt_events_response(&ctx, &q, &r);
+    ws_context ctx = { .cfg = &sv->cfg, .cache = sv->cache, .live = sv->live, .stopping = &sv->stopping };
+    if (ws_is_events(&q)) {
+        struct MHD_Response *resp = ws_events_response(&ctx, &q, &r);
         if (!resp)
             return send_reply(con, &r);
         common_headers(resp);
@@ -293,7 +295,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         MHD_destroy_response(resp);
         return ok;
     }
-    rt_dispatch(&ctx, &q, &r);
+    ws_dispatch(&ctx, &q, &r);
     return send_reply(con, &r);
 }
 
@@ -320,20 +322,20 @@ static size_t unescape(void *cls, struct MHD_Connection *con, char *s)
     return w;
 }
 
-sv_server *sv_start(const sv_config *c, char *err, size_t errlen)
+ws_server *ws_start(const ws_config *c, char *err, size_t errlen)
 {
     store_db *probe = store_open_readonly(c->db, err, errlen);
     if (!probe)
         return NULL;
     store_close(probe);
-    sv_server *sv = calloc(1, sizeof *sv);
+    ws_server *sv = calloc(1, sizeof *sv);
     if (!sv) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
     sv->cfg = *c;
-    sv->cache = sv_cache_new(8);
-    sv->live = sv_live_new();
+    sv->cache = ws_cache_new(8);
+    sv->live = ws_live_new();
     struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)c->port) };
     inet_pton(AF_INET, c->host, &addr.sin_addr);
     if (sv->cache && sv->live)
@@ -345,27 +347,27 @@ sv_server *sv_start(const sv_config *c, char *err, size_t errlen)
             (size_t)(32 * 1024), MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, sv, MHD_OPTION_THREAD_STACK_SIZE, (size_t)(4 * 1024 * 1024), MHD_OPTION_END);
     if (!sv->d) {
         snprintf(err, errlen, "cannot listen on %s:%d (in use, or not an address of this machine)", c->host, c->port);
-        sv_cache_free(sv->cache);
-        sv_live_free(sv->live);
+        ws_cache_free(sv->cache);
+        ws_live_free(sv->live);
         free(sv);
         return NULL;
     }
     return sv;
 }
 
-int sv_port(const sv_server *sv)
+int ws_port(const ws_server *sv)
 {
     const union MHD_DaemonInfo *i = MHD_get_daemon_info(sv->d, MHD_DAEMON_INFO_BIND_PORT);
     return i ? (int)i->port : sv->cfg.port;
 }
 
-void sv_stop(sv_server *sv)
+void ws_stop(ws_server *sv)
 {
     if (!sv)
         return;
     sv->stopping = 1;
     MHD_stop_daemon(sv->d);
-    sv_cache_free(sv->cache);
-    sv_live_free(sv->live);
+    ws_cache_free(sv->cache);
+    ws_live_free(sv->live);
     free(sv);
 }

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-/* A request to an extension (sv_extension): its method, decoded path, headers and arguments (looked up by name,
+/* A request to an extension (ws_extension): its method, decoded path, headers and arguments (looked up by name,
  * NULL when absent), its body (POST, read whole first) and the client's address. */
 typedef struct {
     const char *method, *path;
@@ -18,7 +18,7 @@ typedef struct {
     const char *body;              /* NUL-terminated after body_len bytes; "" without one */
     size_t body_len;
     char peer[64];                 /* the client's IPv4 address */
-} sv_ext_request;
+} ws_ext_request;
 
 /* Its reply: status, content type, body (malloc'd, taken by the server), and optional headers. */
 typedef struct {
@@ -28,22 +28,23 @@ typedef struct {
     size_t len;
     char set_cookie[320];          /* "" for none */
     char location[320];            /* a redirect's target (status 303), "" for none */
-} sv_ext_reply;
+} ws_ext_reply;
 
 /* More pages under one path prefix (e.g. the ladder's, "/ladder"): their requests, GET, HEAD or POST, go to
- * handle (from the connection's own thread; it must be thread-safe); a POST body over max_body bytes is refused
- * with 413 before it is read whole. Their pages may post forms back to this server (form-action 'self'). */
+ * handle, from the connection's own thread, one at a time with the report library's lock held (its documents,
+ * renderers and standings keep work in static buffers); a POST body over max_body bytes is refused with 413 before
+ * it is read whole. Their pages may post forms back to this server (form-action 'self'). */
 typedef struct {
     const char *prefix;
     size_t max_body;
-    void (*handle)(void *user, const sv_ext_request *q, sv_ext_reply *r);
+    void (*handle)(void *user, const ws_ext_request *q, ws_ext_reply *r);
     void *user;
-} sv_extension;
+} ws_extension;
 
 typedef struct {
     const char *db;                /* the results database (opened read-only by every request) */
     char host[64];                 /* the IPv4 address to listen on: "127.0.0.1" unless told otherwise */
-    int port;                      /* 0: any free port (sv_port says which) */
+    int port;                      /* 0: any free port (ws_port says which) */
     int max_connections;           /* open connections at once (each has its thread) */
     int per_ip;                    /* open connections from one address */
     int timeout_s;                 /* an idle connection is closed after this long (a slow client) */
@@ -54,25 +55,25 @@ typedef struct {
     int stream_s;                  /* a live feed (/events) ends after this long; browsers reconnect */
     const char *logs;              /* the agents' logs directory ('arena league --logs'); NULL: not served */
     const char *version;           /* the arena's, in page footers */
-    const sv_extension *ext;       /* NULL: none */
-} sv_config;
+    const ws_extension *ext;       /* NULL: none */
+} ws_config;
 
 /* The defaults: loopback port 8080, 512 connections, 256 per address, 15 s idle timeout, 10 s per request,
  * 200 resamples, 600 s idle, live feeds of an hour, logs in results/logs. */
-void sv_defaults(sv_config *c);
+void ws_defaults(ws_config *c);
 
 /* Parses "HOST:PORT" (an IPv4 address, and a port 0..65535) into c; false with a reason in err. */
-int sv_parse_listen(sv_config *c, const char *text, char *err, size_t errlen);
+int ws_parse_listen(ws_config *c, const char *text, char *err, size_t errlen);
 
-typedef struct sv_server sv_server;
+typedef struct ws_server ws_server;
 
 /* Checks that the database opens read-only, then listens. NULL with a one-line reason in err. */
-sv_server *sv_start(const sv_config *c, char *err, size_t errlen);
+ws_server *ws_start(const ws_config *c, char *err, size_t errlen);
 
 /* The port it listens on. */
-int sv_port(const sv_server *sv);
+int ws_port(const ws_server *sv);
 
 /* Ends the live feeds, closes every connection and frees the server. */
-void sv_stop(sv_server *sv);
+void ws_stop(ws_server *sv);
 
 #endif

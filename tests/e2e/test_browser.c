@@ -1,8 +1,12 @@
 /* tests/e2e/test_browser.c — the reports as a reader sees them, in a real browser (headless Chromium,
  * tests/browser.h): the nightly page of a small league of two nights renders (a screenshot that is not blank,
- * on a desktop and on a phone, with the heatmaps' colours on it) and its DOM has every section with its
- * content; a win-matrix SVG shows each cell in the colour of its value, with no smoothing — checked against a
- * heatmap drawn `with image`, which browsers smooth, so that the check is seen to fail where it must. */
+ * on a desktop and on a phone, with the heatmaps' colours on it), its DOM has every section in the morning
+ * summary's order with its content (warnings naming agent and cause, leaderboards with their change, folded
+ * settings and agents, shortened hashes), and on a phone's first screen nothing scrolls sideways and no name is
+ * broken; a win-matrix SVG shows each cell in the colour of its value, with no smoothing — checked against a
+ * heatmap drawn `with image`, which browsers smooth, so that the check is seen to fail where it must; the game
+ * viewer of a stored classical and abrupt game, stepped through with the keys and the slider, shows at every
+ * attempt the three boards of the engine's replay of the stored transcript. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,8 +239,10 @@ static void heatmap_cells_have_the_colour_of_their_value(void **state)
 
 /* ---- the nightly page ---- */
 
-static const char *const sections[] = { "warnings", "settings", "agents",   "ratings",  "changes",  "head-to-head",
-                                        "matrices", "variants", "history",  "forfeits", "time-use", "repeats" };
+/* The page's sections in their order: the morning summary first, settings and agents (folded) last. */
+static const char *const sections[] = { "warnings", "leaderboards", "forfeits", "ratings",  "changes",
+                                        "head-to-head", "matrices", "variants", "history", "time-use",
+                                        "repeats",  "settings", "agents" };
 
 /* The text of <section id="id"> ... </section> in the DOM (malloc'd), or NULL. */
 static char *section_of(const char *dom, const char *id)
@@ -258,6 +264,150 @@ static void expect_in(const char *what, const char *text, const char *part)
         fail_msg("%s lacks '%s':\n%.3000s", what, part, text);
 }
 
+/* Run in the page of a phone's width (browser_phone_page): the page does not scroll sideways; on its first screen
+ * no element sticks out and no table box scrolls sideways; the leaderboards start on it; every name in the
+ * leaderboards, forfeits and head-to-head is on one line; the hashes show 12 hex digits and hold 64; settings
+ * and agents are folded; each matrix's table is folded under its heatmap. Then a control: names forced to break
+ * (a style put into the page) must be seen broken. One line per finding into <pre id="phone-check">. */
+static const char phone_check[] =
+    "var out = [], vw = w.innerWidth, vh = w.innerHeight;\n"
+    "out.push('viewport ' + vw + 'x' + vh);\n"
+    "if (d.documentElement.scrollWidth > vw) out.push('FAIL the page scrolls sideways: ' + d.documentElement.scrollWidth);\n"
+    "d.body.querySelectorAll('*').forEach(function (e) {\n"
+    "  var r = e.getBoundingClientRect();\n"
+    "  if (r.top >= vh || r.width === 0) return;\n"
+    "  var box = e.closest('.scroll');\n"
+    "  if (box === e && e.scrollWidth > e.clientWidth + 1) out.push('FAIL a table scrolls sideways on the first screen: ' + e.textContent.trim().slice(0, 80));\n"
+    "  if (!box && r.right > vw + 1) out.push('FAIL <' + e.tagName + '> sticks out on the first screen to ' + Math.round(r.right));\n"
+    "});\n"
+    "var lb = d.getElementById('leaderboards');\n"
+    "if (lb && lb.getBoundingClientRect().top < vh) out.push('OK leaderboards on the first screen');\n"
+    "function broken() {\n"
+    "  var bad = [];\n"
+    "  d.querySelectorAll('#leaderboards td:nth-child(2), #forfeits td:first-child, #head-to-head td:nth-child(-n+2)')\n"
+    "   .forEach(function (td) {\n"
+    "    var range = d.createRange(); range.selectNodeContents(td);\n"
+    "    var tops = {}; Array.prototype.forEach.call(range.getClientRects(), function (x) { tops[Math.round(x.top)] = 1; });\n"
+    "    if (Object.keys(tops).length > 1) bad.push(td.textContent);\n"
+    "  });\n"
+    "  return bad;\n"
+    "}\n"
+    "var names = d.querySelectorAll('#leaderboards td:nth-child(2)').length, bad = broken();\n"
+    "if (!names) out.push('FAIL no names in the leaderboards');\n"
+    "bad.forEach(function (n) { out.push('FAIL a name is broken: ' + n); });\n"
+    "var hashes = d.querySelectorAll('#agents details.hash');\n"
+    "hashes.forEach(function (h) {\n"
+    "  var shown = h.querySelector('summary').textContent, full = h.getAttribute('title');\n"
+    "  if (shown.length !== 12 || full.length !== 64 || full.indexOf(shown) !== 0) out.push('FAIL hash ' + shown + ' of ' + full);\n"
+    "});\n"
+    "if (hashes.length) out.push('OK hashes ' + hashes.length);\n"
+    "['settings', 'agents'].forEach(function (id) {\n"
+    "  if (d.querySelector('#' + id + ' > details.section:not([open])')) out.push('OK folded ' + id);\n"
+    "});\n"
+    "var figs = d.querySelectorAll('#matrices figure').length, tables = d.querySelectorAll('#matrices details.table table').length;\n"
+    "if (figs > 0 && figs === tables && d.querySelectorAll('#matrices table').length === tables) out.push('OK matrices ' + figs);\n"
+    "var style = d.createElement('style');\n"
+    "style.textContent = 'td { white-space: normal !important; word-break: break-all !important; max-width: 2ch; }';\n"
+    "d.head.appendChild(style);\n"
+    "if (broken().length > 0) out.push('OK control');\n"
+    "var pre = document.createElement('pre'); pre.id = 'phone-check'; pre.textContent = out.join('\\n');\n"
+    "document.body.appendChild(pre);\n";
+
+/* The text of <pre id="ID"> that a test's script wrote into the DOM, NUL-terminated in place; fails the test when
+ * the script did not run. */
+static char *pre_text(char *dom, const char *id)
+{
+    char open[64];
+    snprintf(open, sizeof open, "<pre id=\"%s\">", id);
+    char *a = strstr(dom, open);
+    if (!a)
+        fail_msg("the script writing '%s' did not run:\n%.2000s", id, dom);
+    a += strlen(open);
+    char *b = strstr(a, "</pre>");
+    assert_non_null(b);
+    *b = '\0';
+    return a;
+}
+
+/* The phone check (phone_check) on the page that `harness` shows, a phone's first screen: fails on any finding. */
+static void phone_first_screen(const char *harness)
+{
+    char check[300];
+    snprintf(check, sizeof check, "%s.check.html", harness);
+    assert_int_equal(browser_phone_page(check, "report.html", 390, 844, phone_check), 0);
+    char *dom = browser_dump_dom(check, 800, 900);
+    assert_non_null(dom);
+    char *a = pre_text(dom, "phone-check");
+    printf("%s\n", a);
+    if (strstr(a, "FAIL"))
+        fail_msg("the page on a phone: %s", a);
+    static const char *const must[] = { "viewport 390x844", "OK leaderboards on the first screen", "OK hashes 4",
+                                        "OK folded settings", "OK folded agents", "OK matrices 2", "OK control" };
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
+        if (!strstr(a, must[i]))
+            fail_msg("the phone check lacks '%s': %s", must[i], a);
+    free(dom);
+}
+
+/* Every section of the page's DOM, in order, with its heading and what it must hold from the test's league. */
+static void sections_hold_their_content(const char *dom)
+{
+    const char *prev = dom;
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        char *s = section_of(dom, sections[i]);
+        if (!s)
+            fail_msg("the page has no section '%s':\n%.2000s", sections[i], dom);
+        if (!strstr(s, "<h2>"))
+            fail_msg("section '%s' has no heading", sections[i]);
+        char open[64];
+        snprintf(open, sizeof open, "<section id=\"%s\">", sections[i]);
+        if (strstr(dom, open) < prev)
+            fail_msg("section '%s' is out of order", sections[i]);
+        prev = strstr(dom, open);
+        free(s);
+    }
+    /* what each section must hold, from this league */
+    static const struct {
+        const char *id, *part;
+    } holds[] = {
+        { "warnings", "<li class=\"warning\">quitter forfeited " }, /* the agent and the cause */
+        { "warnings", " games: crash " },
+        { "leaderboards", "<caption>abrupt 3x3</caption>" },
+        { "leaderboards", "<caption>classical 3x3</caption>" },
+        { "leaderboards", "significant)</td>" }, /* the change since the first night, and whether it is significant */
+        { "leaderboards", " since the previous night" }, /* the significant changes named, or none */
+        { "ratings", "did not all play the same variants and boards (pone: 1 of 2" }, /* pone: classical only */
+        { "settings", "<details class=\"section\"><summary><h2>Run settings</h2></summary>" },
+        { "agents", "<details class=\"section\"><summary><h2>Agents</h2></summary>" },
+        { "agents", "<details class=\"hash\" title=\"" },
+        { "matrices", "<details class=\"table\"><summary>table: win matrix, abrupt 3x3</summary>" },
+        { "settings", "time per move" },
+        { "settings", "arena version" },
+        { "settings", "2026-11-21" },
+        { "agents", "--mode exit" },
+        { "agents", "<td>1.0</td>" },
+        { "ratings", "first-move advantage" },
+        { "ratings", "<img src=\"ratings-pooled.svg\"" },
+        { "changes", "<th class=\"num\">previous</th>" },
+        { "head-to-head", "<th class=\"num\">los%</th>" },
+        { "matrices", "<img src=\"matrix-abrupt-3x3.svg\"" },
+        { "matrices", "<img src=\"matrix-classical-3x3.svg\"" },
+        { "variants", "<img src=\"ratings-classical-3x3.svg\"" },
+        { "history", "<img src=\"history.svg\"" },
+        { "forfeits", "<a href=\"logs/league-nightly-quitter-" },
+        { "forfeits", "<td>quitter</td>" },
+        { "forfeits", "<a href=\"games/game-" }, /* the latest forfeit's game, in the game viewer */
+        { "time-use", "<th class=\"num\">median</th>" },
+        { "repeats", "repeat an earlier game" },
+    };
+    for (size_t i = 0; i < sizeof holds / sizeof holds[0]; i++) {
+        char *s = section_of(dom, holds[i].id);
+        assert_non_null(s);
+        expect_in(holds[i].id, s, holds[i].part);
+        free(s);
+    }
+}
+
 static void nightly_page_renders_with_every_section(void **state)
 {
     (void)state;
@@ -269,8 +419,9 @@ static void nightly_page_renders_with_every_section(void **state)
     snprintf(text, sizeof text,
              "[league]\nname = nightly\nvariants = classical, abrupt\nboards = 3x3\ngames = 4\nconcurrency = 2\n"
              "[agent random]\ncommand = %s/random\nargs = --seed 1\n[agent bridge]\ncommand = %s/bridge\n"
+             "[agent pone]\ncommand = %s/pone\nargs = --seed 1\n"
              "[agent quitter]\ncommand = %s/misbehave\nargs = --mode exit\n",
-             bin, bin, agents);
+             bin, bin, bin, agents);
     write_file(cfg, text);
     /* two nights: the second page compares with the first and its history has two points */
     for (int night = 20; night <= 21; night++) {
@@ -289,43 +440,17 @@ static void nightly_page_renders_with_every_section(void **state)
 
     char *dom = browser_dump_dom(page, 1280, 900);
     assert_non_null(dom);
-    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
-        char *s = section_of(dom, sections[i]);
-        if (!s)
-            fail_msg("the page has no section '%s':\n%.2000s", sections[i], dom);
-        if (!strstr(s, "<h2>"))
-            fail_msg("section '%s' has no heading", sections[i]);
-        free(s);
-    }
-    /* what each section must hold, from this league */
-    static const struct {
-        const char *id, *part;
-    } holds[] = {
-        { "warnings", "forfeited" },
-        { "settings", "time per move" },
-        { "settings", "arena version" },
-        { "settings", "2026-11-21" },
-        { "agents", "--mode exit" },
-        { "agents", "<td>1.0</td>" },
-        { "ratings", "first-move advantage" },
-        { "ratings", "<img src=\"ratings-pooled.svg\"" },
-        { "changes", "<th class=\"num\">previous</th>" },
-        { "head-to-head", "<th class=\"num\">los%</th>" },
-        { "matrices", "<img src=\"matrix-abrupt-3x3.svg\"" },
-        { "matrices", "<img src=\"matrix-classical-3x3.svg\"" },
-        { "variants", "<img src=\"ratings-classical-3x3.svg\"" },
-        { "history", "<img src=\"history.svg\"" },
-        { "forfeits", "<a href=\"logs/league-nightly-quitter-" },
-        { "forfeits", "<td>quitter</td>" },
-        { "time-use", "<th class=\"num\">median</th>" },
-        { "repeats", "repeat an earlier game" },
-    };
-    for (size_t i = 0; i < sizeof holds / sizeof holds[0]; i++) {
-        char *s = section_of(dom, holds[i].id);
-        assert_non_null(s);
-        expect_in(holds[i].id, s, holds[i].part);
-        free(s);
-    }
+    sections_hold_their_content(dom);
+    /* the forfeited game's page: the viewer, at its last attempt */
+    const char *link = strstr(dom, "<a href=\"games/game-");
+    assert_non_null(link);
+    char game[600];
+    snprintf(game, sizeof game, "%s/2026-11-21/%.*s", nights, (int)(strchr(link + 9, '"') - link - 9), link + 9);
+    char *viewer = browser_dump_dom(game, 1280, 900);
+    assert_non_null(viewer);
+    expect_in(game, viewer, "<svg class=\"board\" data-board=\"truth\"");
+    expect_in(game, viewer, "by forfeit: crash");
+    free(viewer);
     /* every image and link on the page is a file next to it (or a section, or the index above) */
     for (const char *p = dom; (p = strstr(p, " src=\"")) != NULL; p++) {
         char ref[200], file[600];
@@ -341,7 +466,7 @@ static void nightly_page_renders_with_every_section(void **state)
     char png[256];
     snprintf(png, sizeof png, "%s/desktop.png", tmp);
     assert_int_equal(browser_screenshot(page, png, 1280, 8000), 0);
-    browser_image im;
+    browser_image im = { 0 };
     assert_int_equal(browser_image_read(png, &im), 0);
     double ink = browser_ink(&im);
     if (ink < 0.02)
@@ -349,14 +474,18 @@ static void nightly_page_renders_with_every_section(void **state)
     if (find(&im, 0xb2182b).n < 400) /* the quitter's 0% cells */
         fail_msg("no heatmap cell on the desktop screenshot: the SVG images did not load");
     browser_image_free(&im);
-    /* on a phone: the page fits, not blank */
+    /* on a phone (390 x 844): not blank, and the first screen fits */
+    char harness[256];
+    snprintf(harness, sizeof harness, "%s/2026-11-21/phone.html", nights);
+    assert_int_equal(browser_phone_page(harness, "report.html", 390, 1600, NULL), 0);
     snprintf(png, sizeof png, "%s/phone.png", tmp);
-    assert_int_equal(browser_screenshot(page, png, 390, 1600), 0);
+    assert_int_equal(browser_screenshot(harness, png, 390, 1600), 0);
     assert_int_equal(browser_image_read(png, &im), 0);
     ink = browser_ink(&im);
     if (ink < 0.02)
         fail_msg("the phone screenshot is blank: %.2f%% of it differs from the background", 100 * ink);
     browser_image_free(&im);
+    phone_first_screen(harness);
 
     /* the index of nights links both */
     char index[256];
@@ -451,13 +580,7 @@ static int engine_walk(const char *db, long id, char **lines)
 /* The text of <pre id="walk"> in the DOM, split into its three walks (pointers into dom, NUL-terminated). */
 static void walks(char *dom, char *part[3])
 {
-    char *a = strstr(dom, "<pre id=\"walk\">");
-    if (!a)
-        fail_msg("the walk did not run:\n%.3000s", dom);
-    a += strlen("<pre id=\"walk\">");
-    char *end = strstr(a, "</pre>");
-    assert_non_null(end);
-    *end = '\0';
+    char *a = pre_text(dom, "walk");
     for (int k = 0; k < 3; k++) {
         part[k] = a;
         char *sep = strstr(a, "\n--\n");
@@ -508,13 +631,23 @@ static void walk_game(const char *db, long id)
     free(dom);
     free(want);
 
-    /* ?ply=2 in the address opens attempt 2 */
-    char url[300];
-    snprintf(url, sizeof url, "%s?ply=2", page);
-    dom = browser_dump_dom(url, 390, 844);
+    /* on a phone, from ?ply=2 in the address: attempt 2 shown, and the page does not scroll sideways */
+    char harness[300], src[64];
+    snprintf(harness, sizeof harness, "%s/phone-%ld.html", tmp, id);
+    snprintf(src, sizeof src, "game-%ld.html?ply=2", id);
+    assert_int_equal(browser_phone_page(harness, src, 390, 844,
+                                        "var pre = document.createElement('pre'); pre.id = 'viewer-phone';\n"
+                                        "pre.textContent = 'ply ' + d.body.getAttribute('data-ply') + '; ' +\n"
+                                        "  d.getElementById('where').textContent + '; slider ' +\n"
+                                        "  d.getElementById('ply').value + '; overflow ' +\n"
+                                        "  Math.max(0, d.documentElement.scrollWidth - w.innerWidth);\n"
+                                        "document.body.appendChild(pre);"),
+                     0);
+    dom = browser_dump_dom(harness, 800, 900);
     assert_non_null(dom);
-    expect_in("the viewer opened with ?ply=2", dom, "<body data-ply=\"2\">");
-    expect_in("the viewer opened with ?ply=2", dom, "attempt 2 of ");
+    char expected[120];
+    snprintf(expected, sizeof expected, "ply 2; attempt 2 of %d; slider 2; overflow 0", n);
+    assert_string_equal(pre_text(dom, "viewer-phone"), expected);
     free(dom);
 }
 

@@ -288,6 +288,9 @@ static void bad_input(void **state)
         { "random --variant hex --board 2x2 --games 0", "--games '0'" },
         { "random --variant hex --board 2x2 --games 5 --seed -1", "--seed '-1'" },
         { "random --variant hex --board 2x2 --games 5 --format xml", "--format 'xml'" },
+        { "show --format xml 1", "--format 'xml': expected text, json or html" },
+        { "show --format html --ply x 1", "--ply 'x'" },
+        { "show --format html --ply 99999 1", "--ply '99999'" },
         { "frobnicate", "unknown command 'frobnicate'" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -249,7 +249,9 @@ static void nightly_writes_a_self_contained_report(void **state)
     snprintf(path, sizeof path, "%s/2026-11-20/report.md", out);
     char *md = read_file(path);
     static const char *const md_parts[] = { "# Nightly league night (2026-11-20)", "league 1: 12 games, 0 forfeits",
-                                            "## Ratings", "| rank | name | elo |", "## Win matrices",
+                                            "## Warnings\n\nNone.", "## Leaderboards by variant and board",
+                                            "| rank | agent | elo | +- | games | change |", "## Pooled ratings",
+                                            "| rank | name | elo |", "## Win matrices",
                                             "## Head-to-head", "## Time use", "## Repeated games",
                                             "![pooled ratings with 95% intervals](ratings-pooled.svg)",
                                             "(matrix-hex-3x3.svg)" };
@@ -461,7 +463,11 @@ static void unsandboxed_agents_are_named_in_every_report(void **state)
     assert_non_null(second);
     expect("report.md's win matrices", second, "\n\n" OFF_RANDOM "\n", true);
     *second = '\0';
-    expect("report.md's ratings", strstr(text, "## Ratings"), "\n\n" OFF_RANDOM "\n", true);
+    assert_non_null(strstr(text, "## Pooled ratings"));
+    expect("report.md's ratings", strstr(text, "## Pooled ratings"), "\n\n" OFF_RANDOM "\n", true);
+    assert_non_null(strstr(text, "## Leaderboards by variant and board"));
+    expect("report.md's leaderboards", strstr(text, "## Leaderboards by variant and board"), "\n\n" OFF_RANDOM "\n",
+           true);
     free(text);
     snprintf(path, sizeof path, "%s/2026-11-20/report.html", out);
     text = read_file(path);
@@ -685,6 +691,35 @@ static void ratings_fit_the_newest_league_unless_told_to_pool(void **state)
     free(text);
 }
 
+/* Two deterministic bots without openings play the same two games over and over: the page's warning names the
+ * pairings (Black against White, variant and board) whose games repeat. */
+static void the_repeat_warning_names_the_pairings(void **state)
+{
+    (void)state;
+    const char *agents = getenv("ARENA_TEST_AGENTS");
+    char cfg[128], rdb[128], out[128];
+    snprintf(cfg, sizeof cfg, "%s/same.ini", tmp);
+    snprintf(rdb, sizeof rdb, "%s/same.db", tmp);
+    snprintf(out, sizeof out, "%s/same", tmp);
+    FILE *f = fopen(cfg, "w");
+    assert_non_null(f);
+    fprintf(f, "[league]\nname = same\nvariants = classical\nboards = 3x3\ngames = 6\nopenings = none\n"
+               "[agent f1]\ncommand = %s/misbehave\nargs = --mode first\n"
+               "[agent f2]\ncommand = %s/misbehave\nargs = --mode first --tag f2\n",
+            agents ? agents : "build/release/tests/agents", agents ? agents : "build/release/tests/agents");
+    fclose(f);
+    assert_int_equal(sh_run("'%s/arena' league '%s' --db '%s' --logs '%s/logs' --quiet >/dev/null 2>&1", bin, cfg, rdb,
+                            tmp), 0);
+    assert_int_equal(sh_run("'%s/arena' report --db '%s' --out '%s' --logs '%s/logs' --bootstrap 0 >/dev/null", bin, rdb,
+                            out, tmp), 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/report.md", out);
+    char *md = read_file(path);
+    expect_text("report.md", md, "- **Warning:** 2 pairings repeated more than 10% of their games move for move (f1 "
+                                 "against f2 on classical 3x3; f2 against f1 on classical 3x3; 4 of 6 games repeat");
+    free(md);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,6 +731,7 @@ int main(void)
         cmocka_unit_test(ratings_fit_the_newest_league_unless_told_to_pool),
         cmocka_unit_test(odd_names_survive_the_figures_and_the_page),
         cmocka_unit_test(json_export_holds_every_game_and_attempt),
+        cmocka_unit_test(the_repeat_warning_names_the_pairings),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

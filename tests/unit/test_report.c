@@ -2,9 +2,10 @@
  * with hostile names (markup, quotes, backslashes, line breaks, control bytes, UTF-8) in its title, facts,
  * warnings, paragraphs, links, table cells and folded text comes out as a Markdown page with its table and
  * every markup character escaped, an HTML page in which no name becomes markup, and JSON that a strict
- * parser accepts and that holds the names exactly; the JSON's sections hold their tables only. And giving up
- * inside die_catch (nested too) returns the status and the message instead of exiting; ng_load returns its
- * errors so (the server calls it). */
+ * parser accepts and that holds the names exactly; the JSON's sections hold their tables only. A folded section
+ * and a folded table are <details> in HTML only; a hash column shows 12 hex digits in HTML, the whole value
+ * on demand and in Markdown and JSON. And giving up inside die_catch (nested too) returns the status and the
+ * message instead of exiting; ng_load returns its errors so (the server calls it). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +241,64 @@ static void forms_escape_their_fields(void **state)
     doc_free(&d);
 }
 
+#define SHA "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+/* A folded section with a hash column, and a table folded under a figure. */
+static void build_folded(doc *d)
+{
+    doc_init(d, "Folds", NULL);
+    doc_section_add(d, "settings", "Run settings", "settings")->folded = true;
+    tb_table t;
+    tb_init(&t, "settings", 2);
+    tb_column(&t, 0, "setting", false);
+    tb_column(&t, 1, "value", false);
+    tb_column_hash(&t, 1, 12);
+    tb_row(&t);
+    tb_set(&t, 0, "%s", "config SHA-256");
+    tb_set(&t, 1, "%s", SHA);
+    tb_row(&t);
+    tb_set(&t, 0, "%s", "command");
+    tb_set(&t, 1, "%s", "bin/random --seed 123456789012345"); /* long, not a hash: whole */
+    doc_table(d, &t);
+    doc_section_add(d, "matrices", "Win matrices", "matrices");
+    doc_figure(d, "matrix-classical-3x3", "win matrix");
+    tb_init(&t, "classical 3x3", 1);
+    tb_column(&t, 0, "a<b", false);
+    tb_row(&t);
+    tb_set(&t, 0, "%s", "1-2");
+    doc_table_folded(d, &t, "table: win matrix, <classical> 3x3");
+}
+
+static void folds_and_hashes(void **state)
+{
+    (void)state;
+    doc d;
+    build_folded(&d);
+    char *md = rendered(render_md, &d), *html = rendered(render_html, &d), *json = rendered(render_json, &d);
+    /* HTML: the section folded under its heading, the hash shortened with the whole on demand, the table folded */
+    assert_non_null(strstr(html, "<section id=\"settings\">\n<details class=\"section\"><summary><h2>Run settings</h2>"
+                                 "</summary>\n<div class=\"scroll\">"));
+    assert_non_null(strstr(html, "</table>\n</div>\n</details>\n</section>"));
+    assert_non_null(strstr(html, "<td><details class=\"hash\" title=\"" SHA "\"><summary>0123456789ab</summary>" SHA
+                                 "</details></td>"));
+    assert_non_null(strstr(html, "<td>bin/random --seed 123456789012345</td>"));
+    assert_non_null(strstr(html, "<details class=\"table\"><summary>table: win matrix, &lt;classical&gt; 3x3</summary>"
+                                 "\n<div class=\"scroll\">\n<table>\n<caption>classical 3x3</caption>"));
+    assert_true(strstr(html, "<figure>") < strstr(html, "<details class=\"table\">"));
+    /* Markdown and JSON: everything, the whole hash */
+    assert_non_null(strstr(md, "## Run settings\n\n### settings\n\n| setting | value |\n|---|---|\n| config SHA-256 | " SHA
+                               " |\n"));
+    assert_non_null(strstr(md, "### classical 3x3\n\n| a\\<b |\n|---|\n| 1-2 |\n"));
+    strict_json("folded document", json);
+    assert_non_null(strstr(json, "\"value\":\"" SHA "\""));
+    assert_non_null(strstr(json, "\"matrices\":[{\"title\":\"classical 3x3\""));
+    assert_null(strstr(json, "<details"));
+    free(md);
+    free(html);
+    free(json);
+    doc_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +308,7 @@ int main(void)
         cmocka_unit_test(json_is_strict_and_exact),
         cmocka_unit_test(empty_document_renders),
         cmocka_unit_test(giving_up_returns_instead_of_exiting),
+        cmocka_unit_test(folds_and_hashes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
