@@ -256,8 +256,11 @@ int ld_config_parse(const char *text, size_t len, const char *path, ld_config *c
             cfg_printable(msg, err, errlen);
             return -1;
         }
-    if (!c->secret[0] && strlen(c->state) + 8 < sizeof c->secret)
-        snprintf(c->secret, sizeof c->secret, "%s-secret", c->state);
+    size_t n = strlen(c->state);
+    if (!c->secret[0] && n + 8 <= sizeof c->secret) { /* STATE-secret */
+        memcpy(c->secret, c->state, n);
+        memcpy(c->secret + n, "-secret", 8);
+    }
     if (c->runner == LD_RUN_HOST && (!c->listen_league[0] || !c->server_key[0])) {
         snprintf(msg, sizeof msg, "%s: [ladder] %s: missing for runner = host (the hosts connect to it)", path,
                  c->listen_league[0] ? "server_key" : "listen_league");
