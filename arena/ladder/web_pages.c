@@ -100,6 +100,36 @@ static void versions_table(doc *d, const ldb_submission *s, int n)
     doc_table(d, &tb);
 }
 
+/* The games of a job that were forfeited: who lost them and why (the end reason and its detail). */
+static void forfeits_table(doc *d, const store_game_brief *g, int n)
+{
+    tb_table tb;
+    tb_init(&tb, "forfeits", 4);
+    const char *cols[] = { "game", "forfeited by", "reason", "detail" };
+    for (int c = 0; c < 4; c++)
+        tb_column(&tb, c, cols[c], c == 0);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(g[i].reason, "connected") == 0)
+            continue;
+        char href[64];
+        tb_row(&tb);
+        tb_set(&tb, 0, "%lld", (long long)g[i].id);
+        snprintf(href, sizeof href, "/game/%lld", (long long)g[i].id);
+        tb_link(&tb, 0, href);
+        tb_set(&tb, 1, "%s", g[i].winner == 0 ? g[i].white_name : g[i].black_name);
+        tb_set(&tb, 2, "%s", g[i].reason);
+        tb_set(&tb, 3, "%s", g[i].detail);
+        k++;
+    }
+    if (k)
+        doc_table(d, &tb);
+    else {
+        tb_free(&tb);
+        doc_para(d, "note", "No forfeits among its newest games.");
+    }
+}
+
 /* The jobs of submission s: each one's league, games (linked to the viewer), forfeits with reason, SPRT curve. */
 static void jobs_sections(ld_req *rq, doc *d, const ldb_submission *s, store_db *st)
 {
@@ -132,6 +162,7 @@ static void jobs_sections(ld_req *rq, doc *d, const ldb_submission *s, store_db 
         store_game_brief *g = NULL;
         int ng = 0;
         if (st && store_games_brief(st, &(store_brief_filter){ .league = jobs[i].league, .limit = 50 }, &g, &ng) == 0) {
+            forfeits_table(d, g, ng);
             tb_table tb;
             tb_init(&tb, "games (newest first)", 5);
             const char *cols[] = { "game", "black", "white", "winner", "end" };

@@ -4,7 +4,8 @@
  * token by curl, and the form in headless Chromium: logged in, the file picked, the form posted); their placements finish and the ladder page shows all three with intervals; a second version (the
  * bridge builder in place of the random bot) submitted as an SPRT test decides, its page showing the decision and the
  * LLR after each game pair. One account cannot retire another's bot or read its logs; a form posted without the
- * session's token, or with another session's, is refused; so are hostile archives, before anything runs. */
+ * session's token, or with another session's, is refused; so are hostile archives, before anything runs; a bot that
+ * crashes is placed all the same and its page lists its forfeits with their reason. */
 #include "serve_kit.h" /* first: _GNU_SOURCE */
 
 #include <stdarg.h>
@@ -42,23 +43,30 @@ static void expect(char *reply, const char *what)
     free(reply);
 }
 
-/* A tar.gz of the built program as ./bot with a manifest, at DIR/FILE. */
-static void pack(const char *program, const char *name, const char *version, const char *file)
+/* A tar.gz of the program at path as ./bot with arguments, and a manifest, at tmp/FILE. */
+static void pack_program(const char *path, const char *name, const char *version, const char *args, const char *file)
 {
-    char path[700], manifest[300], out[200];
-    snprintf(path, sizeof path, "%s/%s", bin, program);
+    char manifest[300], out[200];
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     char *exe = read_all(f);
     fseek(f, 0, SEEK_END);
     size_t n = (size_t)ftell(f);
     fclose(f);
-    snprintf(manifest, sizeof manifest, "name = %s\nversion = %s\ncommand = ./bot\nvariants = classical\n"
-             "boards = 4x4\n", name, version);
+    snprintf(manifest, sizeof manifest, "name = %s\nversion = %s\ncommand = ./bot %s\nvariants = classical\n"
+             "boards = 4x4\n", name, version, args);
     tgz_entry e[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bot", 'f', 0755, exe, 0, n } };
     snprintf(out, sizeof out, "%s/%s", tmp, file);
     assert_int_equal(tgz_write(out, true, e, 2, NULL, NULL), 0);
     free(exe);
+}
+
+/* The same for a program of the build (bin/PROGRAM), without arguments. */
+static void pack(const char *program, const char *name, const char *version, const char *file)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", bin, program);
+    pack_program(path, name, version, "", file);
 }
 
 static int setup(void **state)
@@ -232,9 +240,21 @@ static void one_account_cannot_act_for_another_nor_forge_a_form(void **state)
     assert_int_equal(tgz_write(bad, true, e, 2, NULL, NULL), 0);
     expect(curl("-b %s/bob.jar -F csrf=%s -F archive=@%s %s/submit", tmp, csrf[1], bad, base),
            "entry 2 'bot': a symbolic link");
-    for (int i = 0; i < 2; i++)
-        free(csrf[i]);
-    free(root_csrf);
+    /* a bot that crashes: placed all the same, its page lists its forfeits with their reason */
+    char crash[200];
+    const char *agents = getenv("ARENA_TEST_AGENTS"); /* tests/run.sh: the misbehaving test bots */
+    snprintf(crash, sizeof crash, "%s/misbehave", agents ? agents : "build/release/tests/agents");
+    pack_program(crash, "crasher", "1", "--mode crash", "crasher.tar.gz");
+    pack("random", "steady", "1", "steady.tar.gz");
+    expect(curl("-b %s/bob.jar -F csrf=%s -F archive=@%s/steady.tar.gz %s/submit", tmp, csrf[1], tmp, base),
+           "HTTP=303");
+    expect(curl("-b %s/bob.jar -F csrf=%s -F archive=@%s/crasher.tar.gz %s/submit", tmp, csrf[1], tmp, base),
+           "HTTP=303");
+    char url[200];
+    snprintf(url, sizeof url, "%s/bot/crasher", base);
+    char *page = wait_for(url, "\"forfeits\"");
+    assert_non_null(strstr(page, "\"forfeited by\":\"crasher-1\",\"reason\":\"crash\""));
+    free(page);
     /* a worker for a runner it does not run refuses to start, naming the key */
     char slurm[200];
     snprintf(slurm, sizeof slurm, "%s/slurm.ini", tmp);
@@ -249,6 +269,9 @@ static void one_account_cannot_act_for_another_nor_forge_a_form(void **state)
     assert_int_equal(WEXITSTATUS(pclose(p)), 2);
     assert_non_null(strstr(out, "[ladder] runner: 'host' is not run by this arena yet"));
     free(out);
+    for (int i = 0; i < 2; i++)
+        free(csrf[i]);
+    free(root_csrf);
 }
 
 int main(void)
