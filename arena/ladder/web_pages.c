@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "browse.h"
+#include "curve.h"
+#include "pentanomial.h"
 #include "standing.h"
 #include "store.h"
 
@@ -158,6 +160,13 @@ static void jobs_sections(ld_req *rq, doc *d, const ldb_submission *s, store_db 
                 tb_set_real(&tb, 1, llr[k], 3);
             }
             doc_table(d, &tb);
+            double lo, hi;
+            pn_bounds(&(pn_sprt){ s->elo0, s->elo1, 0.05, 0.05 }, &lo, &hi);
+            char *svg = ld_llr_svg(pairs, llr, m, lo, hi);
+            if (svg)
+                doc_svg(d, svg, "The SPRT's LLR after each game pair, between the bounds of H0 (below) and H1 "
+                                "(above)");
+            free(svg);
         }
         store_game_brief *g = NULL;
         int ng = 0;

@@ -214,6 +214,13 @@ void doc_fold(doc *d, const char *summary, const char *text)
     b->text = copy(text);
 }
 
+void doc_svg(doc *d, const char *svg, const char *alt)
+{
+    doc_block *b = block(d, DOC_SVG);
+    b->text = copy(svg);
+    b->alt = copy(alt);
+}
+
 void doc_form(doc *d, const char *action, bool multipart, const char *submit)
 {
     doc_block *b = block(d, DOC_FORM);

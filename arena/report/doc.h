@@ -31,6 +31,8 @@ typedef enum {
     DOC_FOLD,   /* preformatted text under a summary, folded in HTML */
     DOC_FORM,   /* a form posted to `file` (its action): fields, the submit button's label in summary, multipart
                  * when it uploads a file; HTML draws it, Markdown names it, JSON leaves it out */
+    DOC_SVG,    /* a drawing made by the caller: SVG markup in `text` (from numbers only: written as it is, never
+                 * from names or other input), its caption in `alt`; HTML inlines it, Markdown gives the caption */
 } doc_kind;
 
 /* A field of a form: type "text", "password", "number", "file", "checkbox" or "hidden". */
@@ -125,6 +127,9 @@ void doc_fold(doc *d, const char *summary, const char *text);
 /* A form posting to `action` (multipart/form-data when multipart, else urlencoded) with a submit button labelled
  * `submit`; doc_input adds a field to it (the newest block must be the form). value may be NULL. */
 void doc_form(doc *d, const char *action, bool multipart, const char *submit);
+
+/* An inline drawing (DOC_SVG): svg is written into HTML as it is, so it must be made from numbers only. */
+void doc_svg(doc *d, const char *svg, const char *alt);
 void doc_input(doc *d, const char *type, const char *name, const char *label, const char *value);
 
 #endif

@@ -174,6 +174,11 @@ static void block(FILE *f, const doc_block *b)
         fputs("</pre></details>\n", f);
         break;
     case DOC_FORM: form(f, b); break;
+    case DOC_SVG:
+        fprintf(f, "<figure>%s<figcaption>", b->text);
+        text(f, b->alt);
+        fputs("</figcaption></figure>\n", f);
+        break;
     }
 }
 

@@ -197,6 +197,8 @@ static void accounts_submissions_placement_and_an_sprt_test(void **state)
     free(page);
     page = curl("%s/bot/rnd", base);
     assert_non_null(strstr(page, "<a href=\"/game/")); /* its games, in the viewer */
+    assert_non_null(strstr(page, "<svg ")); /* the LLR curve, drawn */
+    assert_non_null(strstr(page, "<polyline "));
     free(page);
     free(root);
     free(alice);

@@ -216,7 +216,7 @@ static void giving_up_returns_instead_of_exiting(void **state)
 }
 
 /* A form: every name, label and value escaped; hidden fields without a label; multipart when it uploads; named in
- * Markdown, absent from JSON. */
+ * Markdown, absent from JSON. A drawing is inlined as it is, its caption escaped. */
 static void forms_escape_their_fields(void **state)
 {
     (void)state;
@@ -235,6 +235,10 @@ static void forms_escape_their_fields(void **state)
     assert_non_null(strstr(html, "<button type=\"submit\">Send &lt;it&gt;</button>"));
     assert_non_null(strstr(md, "a form posting to"));
     assert_null(strstr(json, "csrf"));
+    doc_svg(&d, "<svg><line x1=\"0\"/></svg>", "a <curve>");
+    free(html);
+    html = rendered(render_html, &d);
+    assert_non_null(strstr(html, "<figure><svg><line x1=\"0\"/></svg><figcaption>a &lt;curve&gt;</figcaption>"));
     free(html);
     free(md);
     free(json);
