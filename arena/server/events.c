@@ -1,8 +1,9 @@
 /* arena/server/events.c — /events, the live feed (contract in route_private.h): a Server-Sent Events stream of
  * the running leagues (live.c's JSON), one event at once and then one whenever it changes (looked at twice a
- * second; the state itself is read at most once a second for all readers), a comment every 15 s to keep
- * proxies from closing it, and its end after --stream-s seconds (an hour; browsers reconnect) or when the server stops. Each
- * stream holds only its connection's thread. */
+ * second; the state itself is read at most once a second for all readers), a comment every 15 s (a third of
+ * the idle timeout when that is shorter) so that neither the server's timeout nor a proxy closes it, and its
+ * end after --stream-s seconds (an hour; browsers reconnect) or when the server stops. Each stream holds only
+ * its connection's thread. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,13 @@ static void nap(int ms)
     nanosleep(&t, NULL);
 }
 
+/* Seconds between comments on a feed that has nothing new: within the idle timeout, which would close it. */
+static time_t keepalive(const ws_config *c)
+{
+    int s = c->timeout_s / 3;
+    return s < 1 ? 1 : s > KEEPALIVE_S ? KEEPALIVE_S : s;
+}
+
 /* The next thing to send, into f->pending: an event, a keep-alive comment, or nothing yet (false). */
 static bool next(feed *f)
 {
@@ -45,7 +53,7 @@ static bool next(feed *f)
             f->len = (size_t)snprintf(f->pending, n, "retry: 3000\ndata: %s\n\n", json);
         f->serial = serial;
         f->sent = true;
-    } else if (now - f->last >= KEEPALIVE_S) {
+    } else if (now - f->last >= keepalive(f->c.cfg)) {
         f->pending = strdup(json ? ": unchanged\n\n" : ": the database cannot be read now\n\n");
         f->len = f->pending ? strlen(f->pending) : 0;
     }

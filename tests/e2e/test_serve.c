@@ -1,6 +1,7 @@
 /* tests/e2e/test_serve.c — `arena serve` over a small league's database (tests/serve_kit.h): every page in HTML
  * and in JSON (by suffix and by Accept header; strict JSON), HEAD, the errors (404 for what does not exist, 400
- * with one line for a bad id or parameter, 405 for another method), agents' logs by name; the database left as it was (its file's
+ * with one line for a bad id or parameter, 405 for another method), agents' logs by name, names with markup
+ * shown as text; the database left as it was (its file's
  * bytes, and a write through the server's kind of connection refused); bad input (malformed request lines and
  * paths, a huge header, too many parameters) and 200 slow clients at once: no crash, other clients still
  * served, the resident memory the same after three rounds of them as after one, and the limit of connections
@@ -214,6 +215,46 @@ static void logs_are_served_by_name(void **state)
     serve_reply_free(&r);
 }
 
+/* A league and an agent named with markup, quotes and ampersands: every page shows them as text (escaped in
+ * HTML, exact in strict JSON), never as markup. */
+static void hostile_names_are_text(void **state)
+{
+    (void)state;
+    char cfg[128], hdb[128];
+    snprintf(cfg, sizeof cfg, "%s/hostile.ini", tmp);
+    snprintf(hdb, sizeof hdb, "%s/hostile.db", tmp);
+    FILE *f = fopen(cfg, "w");
+    assert_non_null(f);
+    fprintf(f, "[league]\nname = h<b>l&\"x\nvariants = classical\nboards = 3x3\ngames = 2\n\n[agent evil]\n"
+               "name = <img_src=x_onerror=alert(1)>&\"'\ncommand = %s/random\n\n[agent good]\ncommand = %s/random\n"
+               "args = --seed 4\n",
+            bin, bin);
+    fclose(f);
+    assert_int_equal(sh_run("'%s/arena' league '%s' --db '%s' --quiet --logs '%s' >/dev/null", bin, cfg, hdb, logs), 0);
+    int p2;
+    pid_t other = serve_start(bin, hdb, NULL, errlog, &p2);
+    assert_true(other > 0);
+    static const char *const at[] = { "/", "/league/1", "/agent/1", "/agent/2", "/pairing/1/2", "/game/1" };
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        serve_reply r = serve_request(p2, "GET", at[i], NULL);
+        expect_status(&r, 200, at[i]);
+        if (strstr(r.body, "<img_src") || strstr(r.body, "<b>l"))
+            fail_msg("%s shows a name as markup:\n%.3000s", at[i], r.body);
+        serve_reply_free(&r);
+        r = serve_request(p2, "GET", at[i], "application/json");
+        expect_status(&r, 200, at[i]);
+        strict_json(at[i], r.body);
+        serve_reply_free(&r);
+    }
+    serve_reply r = serve_request(p2, "GET", "/agent/1", NULL);
+    expect_in("/agent/1", r.body, "&lt;img_src=x_onerror=alert(1)&gt;&amp;&quot;'");
+    serve_reply_free(&r);
+    r = serve_request(p2, "GET", "/agent/1.json", NULL);
+    expect_in("/agent/1.json", r.body, "\"name\":\"<img_src=x_onerror=alert(1)>&\\\"'\"");
+    serve_reply_free(&r);
+    assert_int_equal(serve_stop(other), 0);
+}
+
 /* ---- read-only ---- */
 
 static char *file_hash(const char *path)
@@ -269,6 +310,14 @@ static void the_database_is_left_as_it_was(void **state)
     free(h);
     free(h2);
     free(out);
+    /* nor does it create a database that is not there */
+    snprintf(cmd, sizeof cmd, "'%s/arena' serve --db '%s/none.db' --listen 127.0.0.1:0 2>&1; echo status $?", bin, tmp);
+    out = sh_output(cmd);
+    expect_in("arena serve on no database", out, "none.db: cannot open for reading");
+    expect_in("arena serve on no database", out, "status 2");
+    free(out);
+    snprintf(other, sizeof other, "%s/none.db", tmp);
+    assert_int_equal(access(other, F_OK), -1);
 }
 
 /* ---- bad input and slow clients ---- */
@@ -621,6 +670,7 @@ int main(void)
         cmocka_unit_test(every_page_in_html_and_json),
         cmocka_unit_test(errors_are_one_line_with_their_status),
         cmocka_unit_test(logs_are_served_by_name),
+        cmocka_unit_test(hostile_names_are_text),
         cmocka_unit_test(the_database_is_left_as_it_was),
         cmocka_unit_test(malformed_requests_do_not_harm_it),
         cmocka_unit_test(slow_clients_do_not_stall_others),

@@ -4,7 +4,9 @@
  * command line and hash, games with their transcripts, refusal of a newer schema and of another program's
  * database, a full disk named as such, the secrets of leagues and runs, the agents of a run that played without
  * a sandbox, and the read side (each filter, the labels of agents that share a name, the transcripts, the
- * leagues by id or name), and a schedule row of an unknown variant refused. */
+ * leagues by id or name), and a schedule row of an unknown variant refused; and the server's read side: a
+ * read-only connection that writes nothing (and refuses an older schema), the leagues running now and the
+ * newest with their progress, and the newest games of a league, an agent and a pairing. */
 #define _GNU_SOURCE /* unshare */
 #include <math.h>
 #include <sched.h>
@@ -14,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "browse.h"
 #include "query.h"
 #include "store.h"
 #include "schema_v4.h"
@@ -771,6 +774,83 @@ static void unknown_variant_in_schedule_is_refused(void **state)
     store_close(s);
 }
 
+/* Two leagues: one played out two days ago, one with a game now and a row to play (running). */
+static void browse_lists_leagues_and_games(void **state)
+{
+    (void)state;
+    store_db *s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    int64_t a = store_agent(s, "alpha", "bin/a", "1", "aaaa"), b = store_agent(s, "beta", "bin/b", "1", "bbbb");
+    int64_t c = store_agent(s, "gamma", "bin/c", "1", "cccc");
+    int64_t run = store_run_begin(s, "league", "l");
+    store_planned plan[2] = { { .n = 0, .variant = HX_CLASSICAL, .rows = 2, .cols = 2, .black = "alpha",
+                                .white = "beta" },
+                              { .n = 1, .variant = HX_CLASSICAL, .rows = 2, .cols = 2, .black = "beta",
+                                .white = "gamma" } };
+    int64_t old = store_league_create(s, "old", "", "h", 1, plan, 2), now = store_league_create(s, "now", "", "h", 2, plan, 2);
+    store_planned *p;
+    int n, total;
+    assert_int_equal(store_league_pending(s, old, &p, &n, &total), 0);
+    put_game(s, run, a, b, HX_CLASSICAL, 2, 2, 0, "a1 a1 b2 b2 b1 b1 a2", HX_END_CONNECTED, "2020-01-01T00:00:00.000Z",
+             p[0].id);
+    put_game(s, run, b, c, HX_CLASSICAL, 2, 2, 0, "a1", HX_END_CRASH, "2020-01-01T00:01:00.000Z", p[1].id);
+    free(p);
+    char stamp[ISO_LEN];
+    iso_now(stamp);
+    assert_int_equal(store_league_pending(s, now, &p, &n, &total), 0);
+    int64_t newest = put_game(s, run, a, b, HX_CLASSICAL, 2, 2, 0, "a1 a1 b2 b2 b1 b1 a2", HX_END_CONNECTED, stamp,
+                              p[0].id);
+    free(p);
+    store_close(s);
+
+    s = store_open_readonly(path, err, sizeof err);
+    assert_non_null(s);
+    store_league_brief *l;
+    assert_int_equal(store_leagues_running(s, 600, 16, &l, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(l[0].id, now);
+    assert_int_equal(l[0].planned, 2);
+    assert_int_equal(l[0].played, 1);
+    free(l);
+    assert_int_equal(store_leagues_recent(s, 16, &l, &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(l[0].id, now); /* newest first */
+    assert_int_equal(l[1].id, old);
+    assert_int_equal(l[1].played, 2);
+    assert_int_equal(l[1].forfeits, 1);
+    assert_string_equal(l[1].last_finished, "2020-01-01T00:01:00.000Z");
+    free(l);
+    store_game_brief *g;
+    store_brief_filter f = { .league = old, .limit = 50 };
+    assert_int_equal(store_games_brief(s, &f, &g, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(g[0].reason, "crash"); /* newest schedule position first */
+    assert_int_equal(g[0].league, old);
+    free(g);
+    f = (store_brief_filter){ .agent = b, .opponent = a, .limit = 50 };
+    assert_int_equal(store_games_brief(s, &f, &g, &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(g[0].id, newest);
+    free(g);
+    f = (store_brief_filter){ .agent = c, .limit = 1 };
+    assert_int_equal(store_games_brief(s, &f, &g, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(g[0].black_name, "beta");
+    free(g);
+    /* it writes nothing */
+    assert_int_equal(store_run_begin(s, "match", "x"), -1);
+    assert_non_null(strstr(store_error(s), "readonly"));
+    store_deadline(s, 0);
+    store_close(s);
+    assert_int_equal(scalar("SELECT count(*) FROM runs"), 1);
+    /* an older schema is not migrated by it: refused */
+    char older[64];
+    snprintf(older, sizeof older, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION - 1);
+    exec_sql(older);
+    assert_null(store_open_readonly(path, err, sizeof err));
+    assert_non_null(strstr(err, "older than this arena's"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -785,6 +865,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(read_side_selects_and_types_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(unknown_variant_in_schedule_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(thinking_times_and_nights_are_stored, setup, teardown),
+        cmocka_unit_test_setup_teardown(browse_lists_leagues_and_games, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
