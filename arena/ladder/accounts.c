@@ -2,6 +2,7 @@
  * libsodium for passwords, randomness and constant-time comparison, and SHA-256 (libmd) for the stored secrets. */
 #include "accounts.h"
 
+#include <pthread.h>
 #include <sha2.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -58,6 +59,20 @@ int64_t ld_signup(ldb *d, const ld_config *c, const char *name, const char *pass
     return id;
 }
 
+/* A hash no password matches, verified in place of an unknown account's so that the time a refusal takes does
+ * not tell whether the name exists. */
+static char decoy[crypto_pwhash_STRBYTES];
+static pthread_once_t decoy_once = PTHREAD_ONCE_INIT;
+
+static void make_decoy(void)
+{
+    char secret[LD_SECRET_HEX];
+    if (sodium_init() < 0 || random_secret(secret) != 0 ||
+        crypto_pwhash_str(decoy, secret, strlen(secret), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                          crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0)
+        decoy[0] = '\0';
+}
+
 int ld_login(ldb *d, const char *name, const char *password, int64_t now, ld_session *s, ldb_account *a, char *err,
              size_t errlen)
 {
@@ -66,7 +81,16 @@ int ld_login(ldb *d, const char *name, const char *password, int64_t now, ld_ses
         snprintf(err, errlen, "%s", ldb_error(d));
         return -1;
     }
-    if (sodium_init() < 0 || !found || crypto_pwhash_str_verify(a->pwhash, password, strlen(password)) != 0) {
+    if (found && ldb_event_count(d, a->id, "login-failure", now - 59) >= LD_LOGIN_FAILURES) {
+        snprintf(err, errlen, "too many failed logins for '%s': try again in a minute", a->name);
+        return 0;
+    }
+    pthread_once(&decoy_once, make_decoy);
+    bool ok = sodium_init() >= 0 &&
+              crypto_pwhash_str_verify(found ? a->pwhash : decoy, password, strlen(password)) == 0 && found;
+    if (!ok) {
+        if (found)
+            ldb_event_add(d, a->id, "login-failure", now);
         snprintf(err, errlen, "wrong name or password");
         return 0;
     }

@@ -17,6 +17,7 @@
 #define LD_SESSION_SECONDS (7 * 86400)
 #define LD_PASSWORD_MIN 8
 #define LD_PASSWORD_MAX 256
+#define LD_LOGIN_FAILURES 10       /* failed logins of one account in a minute before it refuses even the right one */
 
 typedef struct {
     char cookie[LD_SECRET_HEX];    /* the session's secret: the value of the arena_session cookie */
@@ -29,7 +30,8 @@ int64_t ld_signup(ldb *d, const ld_config *c, const char *name, const char *pass
                   size_t errlen);
 
 /* Checks a name and password and opens a session. Returns 1 (into *s and *a), 0 refused (err: "wrong name or
- * password", or "waiting for an admin's approval"), -1 failure. */
+ * password", "waiting for an admin's approval", or after LD_LOGIN_FAILURES wrong passwords for the account within a
+ * minute, "too many failed logins"), -1 failure. An unknown name costs the same hashing as a wrong password. */
 int ld_login(ldb *d, const char *name, const char *password, int64_t now, ld_session *s, ldb_account *a, char *err,
              size_t errlen);
 

@@ -105,6 +105,23 @@ static void passwords_are_kept_only_as_argon2id_hashes(void **state)
     assert_non_null(strstr(err, "name: expected"));
 }
 
+/* Wrong passwords for one account: after LD_LOGIN_FAILURES within a minute, even the right one waits a minute. */
+static void failed_logins_are_limited_per_account(void **state)
+{
+    (void)state;
+    char err[512];
+    approved_account("alice", "alice's password");
+    approved_account("bob", "bob's password!");
+    ld_session s;
+    ldb_account a;
+    for (int i = 0; i < LD_LOGIN_FAILURES; i++)
+        assert_int_equal(ld_login(d, "alice", "guess", 5000 + i, &s, &a, err, sizeof err), 0);
+    assert_int_equal(ld_login(d, "alice", "alice's password", 5020, &s, &a, err, sizeof err), 0);
+    assert_string_equal(err, "too many failed logins for 'alice': try again in a minute");
+    assert_int_equal(ld_login(d, "bob", "bob's password!", 5020, &s, &a, err, sizeof err), 1); /* bob's own count */
+    assert_int_equal(ld_login(d, "alice", "alice's password", 5070, &s, &a, err, sizeof err), 1); /* a minute on */
+}
+
 static void an_account_waits_for_an_admin(void **state)
 {
     (void)state;
@@ -219,6 +236,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(passwords_are_kept_only_as_argon2id_hashes, setup, teardown),
         cmocka_unit_test_setup_teardown(an_account_waits_for_an_admin, setup, teardown),
+        cmocka_unit_test_setup_teardown(failed_logins_are_limited_per_account, setup, teardown),
         cmocka_unit_test_setup_teardown(sessions_are_found_by_their_secret_and_end, setup, teardown),
         cmocka_unit_test_setup_teardown(api_tokens_are_stored_as_hashes, setup, teardown),
         cmocka_unit_test_setup_teardown(rate_limits_count_per_account_and_window, setup, teardown),
