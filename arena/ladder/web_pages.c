@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "browse.h"
+#include "query.h"
 #include "curve.h"
 #include "pentanomial.h"
 #include "standing.h"
@@ -222,6 +223,22 @@ int ld_page_bot(ld_req *rq, const char *name, doc *d, char *err, size_t errlen)
     return 0;
 }
 
+/* How far a running job's league has played (from the results database): its games played and planned, and the
+ * seconds a game has taken so far; false when its league is not there yet. */
+static bool progress(store_db *st, const ldb_job *j, int64_t now, long *played, long *left, double *per_game)
+{
+    char name[64];
+    snprintf(name, sizeof name, "ladder-%s-%lld", j->kind, (long long)j->id);
+    int64_t id = st ? store_league_find(st, name) : 0;
+    store_league_brief b;
+    if (id <= 0 || store_league_brief_get(st, id, &b) != 1)
+        return false;
+    *played = b.played;
+    *left = b.planned - b.played - b.skipped;
+    *per_game = b.played > 0 && now > j->started ? (double)(now - j->started) / (double)b.played : 0;
+    return true;
+}
+
 int ld_page_queue(ld_req *rq, doc *d, char *err, size_t errlen)
 {
     ldb_job j[64];
@@ -233,26 +250,42 @@ int ld_page_queue(ld_req *rq, doc *d, char *err, size_t errlen)
     lead(rq, d);
     doc_section_add(d, "queue", "Queued and running", NULL);
     tb_table tb;
-    tb_init(&tb, "jobs", 6);
-    const char *cols[] = { "job", "kind", "bot", "state", "where", "ends in about" };
-    for (int c = 0; c < 6; c++)
-        tb_column(&tb, c, cols[c], c == 0);
+    tb_init(&tb, "jobs", 7);
+    const char *cols[] = { "job", "kind", "bot", "state", "where", "games", "ends in about" };
+    for (int c = 0; c < 7; c++)
+        tb_column(&tb, c, cols[c], c == 0 || c >= 5);
     const ld_config *c = &rq->w->cfg;
-    long per_job = 2L * c->placement_pairs * c->boards.n_boards * (long)c->move_ms / 1000 * 20; /* 20 moves a game */
+    char e[300];
+    store_db *st = store_open_readonly(c->db, e, sizeof e);
+    /* seconds a game takes: as the running job goes, else a guess of 20 moves at half the time a move */
+    double per_game = (double)c->move_ms / 1000.0 * 10 / (c->concurrency ? c->concurrency : 1), ahead = 0;
     for (int i = 0; i < n; i++) {
         ldb_submission *s = calloc(1, sizeof *s);
         bool found = s && ldb_submission_get(rq->d, j[i].submission, s) == 1;
+        long played = 0, left = j[i].games;
+        double pace = 0;
+        bool running = strcmp(j[i].state, "running") == 0 && progress(st, &j[i], rq->now, &played, &left, &pace);
+        if (running && pace > 0)
+            per_game = pace;
+        ahead += (double)left * per_game;
         tb_row(&tb);
         tb_set(&tb, 0, "%lld", (long long)j[i].id);
         tb_set(&tb, 1, "%s", j[i].kind);
         tb_set(&tb, 2, "%s %s", found ? s->name : "?", found ? s->version : "");
         tb_set(&tb, 3, "%s", j[i].state);
         tb_set(&tb, 4, "%s", j[i].runner[0] ? j[i].runner : ld_runner_name(c->runner));
-        tb_set(&tb, 5, "%ld s (at most, %d s of time a move)", per_job * (i + 1) / (c->concurrency ? c->concurrency : 1),
-               (int)(c->move_ms / 1000));
+        if (running)
+            tb_set(&tb, 5, "%ld of %ld", played, played + left);
+        else
+            tb_set(&tb, 5, "up to %lld", (long long)j[i].games);
+        tb_set(&tb, 6, "%.0f min", ceil(ahead / 60));
         free(s);
     }
+    if (st)
+        store_close(st);
     doc_table(d, &tb);
+    doc_para(d, "note", "The end of each job is estimated from the pace of the one running (else from the time a "
+                        "move), its games left and those of the jobs before it.");
     doc_fact_int(d, "queued", n);
     return 0;
 }

@@ -355,7 +355,7 @@ int64_t ldb_job_add(ldb *d, int64_t submission, const char *kind, int64_t games,
     return sqlite3_last_insert_rowid(d->db);
 }
 
-#define JOB_COLUMNS "id, coalesce(submission, 0), kind, state, runner, league, created, started, finished, note"
+#define JOB_COLUMNS "id, coalesce(submission, 0), kind, state, runner, league, created, started, finished, note, games"
 
 static void job_row(sqlite3_stmt *st, ldb_job *j)
 {
@@ -369,6 +369,7 @@ static void job_row(sqlite3_stmt *st, ldb_job *j)
     j->started = sqlite3_column_int64(st, 7);
     j->finished = sqlite3_column_int64(st, 8);
     text_column(st, 9, j->note, sizeof j->note);
+    j->games = sqlite3_column_int64(st, 10);
 }
 
 int ldb_job_claim(ldb *d, const char *runner, int64_t now, ldb_job *j)

@@ -109,6 +109,7 @@ typedef struct {
     int64_t league;                /* the league it played in the results database, 0 before */
     int64_t created, started, finished;
     char note[512];
+    int64_t games;                 /* the most games it may play (as counted when it was queued) */
 } ldb_job;
 
 /* Queues a job; games: the most games it may play (what games_per_day counts). Returns its id or -1. */

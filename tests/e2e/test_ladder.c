@@ -179,6 +179,7 @@ static void accounts_submissions_placement_and_an_sprt_test(void **state)
     submit_in_chromium("bob", "third1.tar.gz", "/ladder/bot/third");
     char url[200];
     snprintf(url, sizeof url, "%s/queue", base);
+    expect(curl("%s", url), "ends in about</th>");
     free(wait_for(url, "\"queued\":0"));
     char *ladder = curl("-H 'Accept: application/json' %s", base);
     for (int i = 0; i < 3; i++) {
