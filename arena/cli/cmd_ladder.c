@@ -54,7 +54,9 @@ static int work(const char *path, bool once, cli_format fmt)
     ldb *d = ldb_open(c.state, err, sizeof err);
     if (!d)
         cli_fail("ladder", "%s", err);
-    fprintf(stderr, "arena ladder: working for %s (runner %s)\n", path, ld_runner_name(c.runner));
+    int left = ldb_jobs_requeue_running(d); /* what a worker before this one left running */
+    fprintf(stderr, "arena ladder: working for %s (runner %s)%s\n", path, ld_runner_name(c.runner),
+            left > 0 ? ", jobs left running by a worker before requeued" : "");
     int status = CLI_OK;
     long jobs = 0;
     while (!stopped) {
@@ -69,7 +71,7 @@ static int work(const char *path, bool once, cli_format fmt)
             break;
         }
         jobs += rc == 1;
-        if (rc == 0 && once)
+        if ((rc == 0 && once) || rc == 2) /* 2: a signal stopped the job's league (the session's handler took it) */
             break;
         if (rc == 0 && !who)
             nanosleep(&(struct timespec){ 1, 0 }, NULL);

@@ -139,6 +139,12 @@ int64_t ld_enter_archive(ldb *d, const ld_config *c, const ldb_account *who, con
     }
     if ((rc = name_ok(d, who, &in.manifest, o, err, errlen)) <= 0)
         return rc;
+    char shared[256];
+    if (!(in.manifest.variants & c->variants) || !shared_boards(&c->boards, &in.manifest.boards, shared, sizeof shared)) {
+        snprintf(err, errlen, "it plays none of the ladder's %s", !(in.manifest.variants & c->variants) ? "variants"
+                                                                                                          : "boards");
+        return 0; /* refused before anything is unpacked */
+    }
     ld_submission s;
     if (ld_submit_archive(data, len, name, &c->archive, c->store, &s, err, errlen) != 0)
         return -1;

@@ -89,7 +89,8 @@ static int sprt_outcome(ss_session *s, double *llr, char *err, size_t errlen)
     return h0 ? -1 : n && h1 == n ? 1 : 0;
 }
 
-/* Plays the league of text; its id into *league. Returns 0, or -1 with the reason in err. */
+/* Plays the league of text; its id into *league. Returns 0, 1 when a signal stopped it, or -1 with the reason in
+ * err. */
 static int play(const ld_config *c, const char *text, const ldb_job *j, curve_state *cs, int64_t *league,
                 int *outcome, double *llr, char *err, size_t errlen)
 {
@@ -103,13 +104,16 @@ static int play(const ld_config *c, const char *text, const ldb_job *j, curve_st
         return -1;
     if (c->runner == LD_RUN_SLURM && strcmp(j->kind, "sprt") != 0) /* an SPRT is not shardable: played here */
         return ld_slurm_play(c, j, text, key, league, err, errlen);
-    ss_league_opts o = { .text = text, .config = name, .db = c->db, .logs = logs, .fresh = true, .secret = key,
-                         .secret_name = c->secret };
+    /* a placement or rating round a stopped worker left resumes where it stopped; an SPRT starts over (its curve
+     * is drawn from the games as they finish) */
+    ss_league_opts o = { .text = text, .config = name, .db = c->db, .logs = logs,
+                         .fresh = strcmp(j->kind, "sprt") == 0, .secret = key, .secret_name = c->secret };
     ss_session *s = NULL;
     int rc = ss_open_league(&o, &s, err, errlen) == SS_OK ? 0 : -1;
     ss_callbacks cb = { .quiet = true, .game = on_game, .user = cs };
-    if (rc == 0 && ss_run(s, &cb, err, errlen) != RN_DONE)
-        rc = -1;
+    rn_status st = rc == 0 ? ss_run(s, &cb, err, errlen) : RN_FAILED;
+    if (rc == 0 && st != RN_DONE)
+        rc = st == RN_STOPPED ? 1 : -1;
     if (rc == 0) {
         *league = ss_summary_of(s)->id;
         *outcome = strcmp(j->kind, "sprt") == 0 ? sprt_outcome(s, llr, err, errlen) : 1;
@@ -143,7 +147,8 @@ static int settle(ldb *d, const ldb_job *j, const ldb_submission *s, int outcome
     return rc;
 }
 
-/* Runs a claimed job; returns 0, or -1 when the ladder's database failed. */
+/* Runs a claimed job; returns 0, 2 when a signal stopped it (it is queued again), or -1 when the ladder's database
+ * failed. */
 static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission *s, int64_t now, char *err,
                    size_t errlen)
 {
@@ -164,6 +169,11 @@ static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission 
     if (rc == 0 && agents > 1)
         rc = play(c, text, j, &cs, &league, &outcome, &llr, why, sizeof why);
     free(text);
+    if (rc == 1) { /* stopped by a signal: back in the queue for the next worker */
+        if (!rating)
+            ldb_submission_set(d, s->id, "queued", "");
+        return ldb_job_requeue(d, j->id) == 0 ? 2 : -1;
+    }
     if (rc != 0) {
         snprintf(note, sizeof note, "%.500s", why);
         if (!rating)
@@ -198,8 +208,10 @@ int ld_work_one(ldb *d, const ld_config *c, int64_t now, char *err, size_t errle
     rc = s ? ldb_submission_get(d, j.submission, s) : -1;
     if (rc == 1 && (strcmp(s->state, "retired") == 0 || (strcmp(j.kind, "rating") == 0 && strcmp(s->state, "ladder"))))
         rc = ldb_job_finish(d, j.id, "failed", 0, "retired (or off the ladder) before it ran", now) == 0 ? 1 : -1;
-    else if (rc == 1)
-        rc = run_job(d, c, &j, s, now, err, errlen) == 0 ? 1 : -1;
+    else if (rc == 1) {
+        int r = run_job(d, c, &j, s, now, err, errlen);
+        rc = r == 0 ? 1 : r == 2 ? 2 : -1;
+    }
     else if (rc == 0)
         rc = ldb_job_finish(d, j.id, "failed", 0, "no such submission", now) == 0 ? 1 : -1;
     if (rc < 0 && !err[0])

@@ -386,6 +386,24 @@ int ldb_job_claim(ldb *d, const char *runner, int64_t now, ldb_job *j)
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : failed(d, "claiming a job");
 }
 
+int ldb_job_requeue(ldb *d, int64_t id)
+{
+    if (run(d, prepare(d, "DELETE FROM llr WHERE job = ?", "i", id), "forgetting a curve") != 0)
+        return -1;
+    return run(d, prepare(d, "UPDATE jobs SET state = 'queued', started = 0, runner = '' WHERE id = ?", "i", id),
+               "requeueing a job");
+}
+
+int ldb_jobs_requeue_running(ldb *d)
+{
+    if (run(d, prepare(d, "DELETE FROM llr WHERE job IN (SELECT id FROM jobs WHERE state = 'running')", ""),
+            "forgetting curves") != 0 ||
+        run(d, prepare(d, "UPDATE jobs SET state = 'queued', started = 0, runner = '' WHERE state = 'running'", ""),
+            "requeueing jobs") != 0)
+        return -1;
+    return sqlite3_changes(d->db);
+}
+
 int ldb_job_runner(ldb *d, int64_t id, const char *runner)
 {
     return run(d, prepare(d, "UPDATE jobs SET runner = ? WHERE id = ?", "ti", runner, id), "placing a job");

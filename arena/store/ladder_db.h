@@ -121,6 +121,11 @@ int64_t ldb_account_games(ldb *d, int64_t account, int64_t since);
 /* Claims the oldest queued job for `runner` (state running, started now): 1 into *j, 0 none queued, -1 failure. */
 int ldb_job_claim(ldb *d, const char *runner, int64_t now, ldb_job *j);
 
+/* Puts a running job back in the queue (its SPRT curve forgotten), or every running job (what a worker that
+ * stopped or was killed left: one worker plays a ladder's queue). Return 0 / the number requeued, or -1. */
+int ldb_job_requeue(ldb *d, int64_t id);
+int ldb_jobs_requeue_running(ldb *d);
+
 /* Says where a claimed job runs ("local", "slurm"). Returns 0 or -1. */
 int ldb_job_runner(ldb *d, int64_t id, const char *runner);
 

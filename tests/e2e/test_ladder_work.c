@@ -7,6 +7,9 @@
  * account owns, a version given before, a test without a version on the ladder, and past the quotas; a version is
  * retired by its owner or an admin only; a placement that would take its account past games_per_day is refused. */
 #include <math.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,13 +232,66 @@ static void entering_is_refused_by_name_version_test_and_quota(void **state)
     assert_int_equal(j.submission, a1);
     assert_string_equal(j.state, "failed");
     assert_string_equal(j.note, "retired (or off the ladder) before it ran");
+    size_t len;
+    ld_config other = cfg; /* a ladder of 5x5 only: bots of 3x3 and 4x4 do not enter it, and nothing is unpacked */
+    cfg_parse_boards("5x5", &other.boards, err, sizeof err);
+    void *five = pack("random", "fives", "1", &len);
+    assert_int_equal(ld_enter_archive(d, &other, &bob, five, len, "f.tar.gz", &place, 2000, err, sizeof err), 0);
+    assert_string_equal(err, "it plays none of the ladder's boards");
+    free(five);
     ld_config small = cfg;
     small.bytes_stored = 1000;
-    size_t len;
     void *data = pack("random", "other", "1", &len);
     assert_int_equal(ld_enter_archive(d, &small, &bob, data, len, "up.tar.gz", &place, 2000, err, sizeof err), 0);
     assert_non_null(strstr(err, "quota: 0 bytes kept and"));
     free(data);
+}
+
+/* A worker stopped by SIGTERM in the middle of a placement puts the job back in the queue; the next worker resumes
+ * the same league where it stopped, and the placement ends with every planned game played once. A job a killed
+ * worker left running is requeued when the next one starts. */
+static void a_stopped_placement_resumes_where_it_stopped(void **state)
+{
+    (void)state;
+    char err[1024], ini[200], db[200];
+    snprintf(ini, sizeof ini, "%s/LADDER.ini", tmp);
+    snprintf(db, sizeof db, "%s/arena.db", tmp);
+    FILE *f = fopen(ini, "w");
+    fprintf(f, "[ladder]\ndb = %s\nstate = %s/state.db\nstore = %s/bots\nlogs = %s/logs\napproval = off\n"
+               "variants = classical\nboards = 4x4\nplacement_pairs = 1000\nmove_ms = 5000\nrating_rounds = off\n",
+            db, tmp, tmp, tmp);
+    fclose(f);
+    ldb_account alice = account("alice"), bob = account("bob");
+    ld_entry_opts place = { 0 };
+    assert_true(enter(&alice, "random", "rnd", "1", &place, err, sizeof err) > 0);
+    work(); /* rnd joins */
+    int64_t b1 = enter(&bob, "random", "walker", "1", &place, err, sizeof err);
+    assert_true(b1 > 0);
+    char *argv[] = { "arena", "ladder", "work", ini, NULL };
+    pid_t pid = start_arena(argv);
+    long games = 0;
+    for (int i = 0; i < 1200 && games < 20; i++) {
+        nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+        games = db_try_scalar(db, "SELECT count(*) FROM games");
+    }
+    assert_true(games >= 20);
+    kill(pid, SIGTERM);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    ldb_job j;
+    assert_int_equal(ldb_jobs(d, false, &j, 1), 1);
+    assert_string_equal(j.state, "queued"); /* back in the queue */
+    state_is(b1, "queued");
+    long before = db_scalar(db, "SELECT count(*) FROM games");
+    assert_true(before < 2000);
+    assert_int_equal(ldb_job_claim(d, "local", 4000, &j), 1); /* as a worker killed at once would leave it */
+    char *again[] = { "arena", "ladder", "work", ini, "--once", NULL };
+    pid = start_arena(again);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    state_is(b1, "ladder");
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues WHERE name = 'ladder-placement-2'"), 1);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 2000); /* each planned game once */
 }
 
 int main(void)
@@ -243,6 +299,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(placement_then_an_sprt_test_replaces_a_version, setup, teardown),
         cmocka_unit_test_setup_teardown(entering_is_refused_by_name_version_test_and_quota, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_stopped_placement_resumes_where_it_stopped, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
