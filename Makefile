@@ -113,6 +113,7 @@ $(eval $(call external,cmocka,cmocka,-lcmocka))
 $(eval $(call external,seccomp,libseccomp,-lseccomp))
 $(eval $(call external,png,libpng,-lpng16))
 $(eval $(call external,mhd,libmicrohttpd,-lmicrohttpd))
+$(eval $(call external,archive,libarchive,-larchive))
 # GLPK has no pkg-config module in Debian: its header and -lglpk are in the default paths.
 $(eval $(call external,glpk,,-lglpk))
 
@@ -126,6 +127,7 @@ include ratings/module.mk
 include arena/coordinator/module.mk
 include arena/report/module.mk
 include arena/server/module.mk
+include arena/ladder/module.mk
 include arena/cli/module.mk
 include agents/sdk/module.mk
 include agents/trainer/module.mk

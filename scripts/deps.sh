@@ -15,10 +15,10 @@ if [ "${1:-}" = fuzz ]; then
 fi
 
 if [ "${1:-}" != fuzz ]; then
-modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann libmicrohttpd)
+modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann libmicrohttpd libarchive)
 packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libcmocka-dev libmd-dev
           libsodium-dev libseccomp-dev bubblewrap libxgboost-dev libfann-dev
-          python3-zmq python3-msgpack libglpk-dev libmicrohttpd-dev)
+          python3-zmq python3-msgpack libglpk-dev libmicrohttpd-dev libarchive-dev)
 
 missing=()
 if ! command -v pkg-config >/dev/null 2>&1; then

@@ -1,19 +1,26 @@
 /* arena/cli/cmd_serve.c — `arena serve`: its options, then the server (arena/server) until SIGINT or SIGTERM
  * (docs/serve.md). */
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "ladder_db.h"
 #include "server.h"
+#include "store.h"
+#include "web.h"
 
 static const char serve_help[] =
     "usage: arena serve [--db PATH] [--listen HOST:PORT] [--logs DIR] [--bootstrap N]\n"
     "                   [--max-connections N] [--per-ip N] [--timeout S] [--request-ms MS] [--idle S]\n"
-    "                   [--stream-s S]\n\n"
+    "                   [--stream-s S] [--ladder LADDER.ini [--no-worker]]\n\n"
     "An HTTP server over the results database, opened read-only (it never writes to it, and sees a league\n"
     "another process is playing into it). Pages, each also as JSON (add .json, or send Accept:\n"
     "application/json):\n"
@@ -35,13 +42,23 @@ static const char serve_help[] =
     "  --request-ms MS    the database work of one page is cut off after MS ms: 503 (default 10000)\n"
     "  --idle S           a league with games left counts as running while its newest game is younger than\n"
     "                     S seconds (default 600)\n"
-    "  --stream-s S       a live feed ends after S seconds, and the browser reconnects (default 3600)\n\n"
+    "  --stream-s S       a live feed ends after S seconds, and the browser reconnects (default 3600)\n"
+    "  --ladder FILE      also the open ladder of LADDER.ini under /ladder (docs/ladder.md): accounts, submissions,\n"
+    "                     the ladder, bots, the queue; its db, listen and logs unless given here; starts its worker\n"
+    "                     ('arena ladder work FILE') and stops it with the server\n"
+    "  --no-worker        with --ladder: start no worker (one runs elsewhere, e.g. under systemd)\n\n"
     "Prints 'arena serve: http://HOST:PORT/ (DB, read-only)' once listening; stops on SIGINT or SIGTERM.\n"
     "Exit status: 0 stopped, 1 failure (cannot listen), 2 bad input (options, database).\n";
 
+static struct {
+    const char *path;              /* --ladder */
+    bool no_worker, db, listen, logs; /* --no-worker; which of --db, --listen, --logs were given */
+} ladder;
+
 static void parse(ws_config *c, int argc, char **argv)
 {
-    enum { O_DB = 0x300, O_LISTEN, O_LOGS, O_BOOT, O_MAXC, O_PERIP, O_TIMEOUT, O_REQMS, O_IDLE, O_STREAM, O_HELP };
+    enum { O_DB = 0x300, O_LISTEN, O_LOGS, O_BOOT, O_MAXC, O_PERIP, O_TIMEOUT, O_REQMS, O_IDLE, O_STREAM, O_HELP,
+           O_LADDER, O_NOWORKER };
     static const struct option options[] = {
         { "db", required_argument, 0, O_DB },           { "listen", required_argument, 0, O_LISTEN },
         { "logs", required_argument, 0, O_LOGS },       { "bootstrap", required_argument, 0, O_BOOT },
@@ -49,17 +66,21 @@ static void parse(ws_config *c, int argc, char **argv)
         { "timeout", required_argument, 0, O_TIMEOUT }, { "request-ms", required_argument, 0, O_REQMS },
         { "idle", required_argument, 0, O_IDLE },       { "stream-s", required_argument, 0, O_STREAM },
         { "help", no_argument, 0, O_HELP },
+        { "ladder", required_argument, 0, O_LADDER },  { "no-worker", no_argument, 0, O_NOWORKER },
         { 0, 0, 0, 0 },
     };
     char err[300];
     for (int o; (o = cli_getopt("serve", argc, argv, options)) != -1;) {
         switch (o) {
-        case O_DB: c->db = optarg; break;
+        case O_DB: c->db = optarg; ladder.db = true; break;
+        case O_LADDER: ladder.path = optarg; break;
+        case O_NOWORKER: ladder.no_worker = true; break;
         case O_LISTEN:
             if (ws_parse_listen(c, optarg, err, sizeof err) != 0)
                 cli_usage_error("serve", "%s", err);
+            ladder.listen = true;
             break;
-        case O_LOGS: c->logs = optarg; break;
+        case O_LOGS: c->logs = optarg; ladder.logs = true; break;
         case O_BOOT: c->bootstrap = (int)cli_count("serve", "--bootstrap", optarg, 0, 100000); break;
         case O_MAXC: c->max_connections = (int)cli_count("serve", "--max-connections", optarg, 1, 10000); break;
         case O_PERIP: c->per_ip = (int)cli_count("serve", "--per-ip", optarg, 1, 10000); break;
@@ -75,12 +96,60 @@ static void parse(ws_config *c, int argc, char **argv)
         cli_usage_error("serve", "unexpected argument '%s' (see 'arena serve --help')", argv[optind]);
 }
 
+/* --ladder: LADDER.ini read, its databases made when new (the results database is then empty but this arena's),
+ * its settings taken where the command line gave none, and the extension set. */
+static void ladder_setup(ws_config *c, ld_web *w, ws_extension *ext)
+{
+    char err[1024];
+    if (ld_config_load(ladder.path, &w->cfg, err, sizeof err) != 0)
+        cli_usage_error("serve", "%s", err);
+    const ld_config *l = &w->cfg;
+    if (!ladder.db)
+        c->db = l->db;
+    if (!ladder.listen) {
+        snprintf(c->host, sizeof c->host, "%s", l->listen_host);
+        c->port = l->listen_port;
+    }
+    if (!ladder.logs)
+        c->logs = l->logs;
+    bool bad;
+    store_db *s = store_open(c->db, &bad, err, sizeof err);
+    if (!s)
+        cli_usage_error("serve", "%s", err);
+    store_close(s);
+    ldb *d = ldb_open(l->state, err, sizeof err);
+    if (!d)
+        cli_usage_error("serve", "%s", err);
+    ldb_close(d);
+    w->secure_cookie = l->secure_cookie;
+    *ext = ld_web_extension(w);
+    c->ext = ext;
+}
+
+/* The ladder's worker, `arena ladder work FILE`, as a child with the default signal mask. */
+static pid_t start_worker(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        pthread_sigmask(SIG_SETMASK, &none, NULL);
+        execl("/proc/self/exe", "arena", "ladder", "work", ladder.path, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     ws_config c;
     ws_defaults(&c);
     c.version = ARENA_VERSION;
     parse(&c, argc, argv);
+    static ld_web w;
+    static ws_extension ext;
+    if (ladder.path)
+        ladder_setup(&c, &w, &ext);
     /* every thread of the server inherits the mask: only sigwait below sees SIGINT and SIGTERM */
     sigset_t stop;
     sigemptyset(&stop);
@@ -96,9 +165,16 @@ int cmd_serve(int argc, char **argv)
         cli_usage_error("serve", "%s", err);
     }
     printf("arena serve: http://%s:%d/ (%s, read-only)\n", c.host, ws_port(sv), c.db);
+    if (ladder.path)
+        printf("arena serve: the ladder of %s at http://%s:%d/ladder\n", ladder.path, c.host, ws_port(sv));
     fflush(stdout);
+    pid_t worker = ladder.path && !ladder.no_worker ? start_worker() : 0;
     int sig = 0;
     sigwait(&stop, &sig);
+    if (worker > 0) {
+        kill(worker, SIGTERM); /* it winds a league down with its games kept */
+        waitpid(worker, NULL, 0);
+    }
     ws_stop(sv);
     return CLI_OK;
 }

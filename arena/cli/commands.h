@@ -16,6 +16,7 @@ int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_ladder(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_exploit(int argc, char **argv);

@@ -29,6 +29,7 @@ static const struct {
     { "merge", cmd_merge, "merge the databases of a sharded league (arena league --shard K/N) into one" },
     { "report", cmd_report, "the nightly page of a league (HTML, Markdown, JSON) and the index of nights" },
     { "serve", cmd_serve, "an HTTP server over the database: the morning summary, live leagues, games (read-only)" },
+    { "ladder", cmd_ladder, "the open ladder's worker: placements, SPRT tests and rating rounds (arena serve --ladder)" },
     { "keygen", cmd_keygen, "a CurveZMQ key pair for coordinators listening on tcp://" },
     { "payoff", cmd_payoff, "pure-strategy payoff matrix of short attempt sequences (rows Black)" },
 };

@@ -197,6 +197,11 @@ static bool time_control(const char *value, tc_control *tc, char *why, size_t wh
     return false;
 }
 
+bool cfg_parse_number(const char *value, long long min, long long max, long long *out)
+{
+    return number(value, min, max, out);
+}
+
 /* "FILE:LINE: ", `what` and the message into p->err; returns 0 (what a key handler returns on an error). */
 static int vfail(parse_state *p, const char *what, const char *fmt, va_list ap)
 {

@@ -125,4 +125,7 @@ void cfg_printable(const char *in, char *out, size_t n);
 bool cfg_parse_boards(const char *text, cfg_games *g, char *why, size_t whylen);
 bool cfg_parse_variants(const char *text, uint32_t *variants, char *why, size_t whylen);
 
+/* Parses a whole number (decimal, nothing around it) from min to max into *out; false otherwise. */
+bool cfg_parse_number(const char *value, long long min, long long max, long long *out);
+
 #endif

@@ -40,6 +40,7 @@ struct ss_session {
     char db[1024], logs[1024], prefix[128];
     int claim;                     /* the database's claim (store_claim), -1 for none */
     volatile sig_atomic_t stop;
+    const ss_callbacks *cb;        /* ss_run's: told of each game once it is stored */
     /* a league */
     char *text;                    /* the config as read */
     char sha[SHA256_DIGEST_STRING_LENGTH];
@@ -367,8 +368,11 @@ static bool tally(ss_session *s, hx_variant v, int rows, int cols, const char *b
 static bool on_stored(void *user, const rn_result *res, char *why, size_t whylen)
 {
     ss_session *s = user;
-    const store_planned *p = res->game->tag;
-    return !p || tally(s, p->variant, p->rows, p->cols, p->black, p->white, p->pair, res->winner, why, whylen);
+    const store_planned *p = res->game->tag; /* NULL for a match's game */
+    bool ok = !p || tally(s, p->variant, p->rows, p->cols, p->black, p->white, p->pair, res->winner, why, whylen);
+    if (ok && s->cb && s->cb->game)
+        s->cb->game(s->cb->user, res);
+    return ok;
 }
 
 static bool next_league_game(void *user, rn_game *g)
@@ -919,6 +923,9 @@ rn_status ss_run(ss_session *s, const ss_callbacks *cb, char *err, size_t errlen
     static const ss_callbacks none = { 0 };
     if (!cb)
         cb = &none;
+    s->cb = cb;
+    if (!s->sum.league && cb->game)
+        s->rec.stored = on_stored;
     rn_status st;
     if (s->sum.league)
         st = league_run(s, cb, &s->sum.seconds, err, errlen);

@@ -58,6 +58,13 @@ static void block_free(doc_block *b)
     free(b->items);
     free(b->summary);
     free(b->text);
+    for (int i = 0; i < b->n_fields; i++) {
+        free(b->fields[i].type);
+        free(b->fields[i].name);
+        free(b->fields[i].label);
+        free(b->fields[i].value);
+    }
+    free(b->fields);
 }
 
 void doc_free(doc *d)
@@ -205,4 +212,27 @@ void doc_fold(doc *d, const char *summary, const char *text)
     doc_block *b = block(d, DOC_FOLD);
     b->summary = copy(summary);
     b->text = copy(text);
+}
+
+void doc_svg(doc *d, const char *svg, const char *alt)
+{
+    doc_block *b = block(d, DOC_SVG);
+    b->text = copy(svg);
+    b->alt = copy(alt);
+}
+
+void doc_form(doc *d, const char *action, bool multipart, const char *submit)
+{
+    doc_block *b = block(d, DOC_FORM);
+    b->file = copy(action);
+    b->summary = copy(submit);
+    b->multipart = multipart;
+}
+
+void doc_input(doc *d, const char *type, const char *name, const char *label, const char *value)
+{
+    doc_section *x = &d->sections[d->n_sections - 1];
+    doc_block *b = &x->blocks[x->n_blocks - 1];
+    b->fields = more(b->fields, b->n_fields, sizeof *b->fields);
+    b->fields[b->n_fields++] = (doc_field){ copy(type), copy(name), copy(label), copy(value) };
 }

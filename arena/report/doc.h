@@ -1,7 +1,7 @@
 /* arena/report/doc.h — the document model of a report: what a page says, built once and drawn by each
  * renderer (render.h: Markdown, HTML, JSON) so that every format of a page carries the same content. A
  * document has a title, facts (named values: the JSON object's members), a lead line, warnings, sections
- * (each an id, a heading and a list of blocks: paragraphs, tables, figures, lists, foldable text), a footer
+ * (each an id, a heading and a list of blocks: paragraphs, tables, figures, lists, foldable text, forms), a footer
  * and the files it comes with. Every text is plain text, copied when added; the renderers escape it for
  * their format, so any name (quotes, markup, control bytes, UTF-8) is safe. */
 #ifndef ARENA_REPORT_DOC_H
@@ -29,7 +29,16 @@ typedef enum {
     DOC_FIGURE, /* an image: file (without extension: NAME.svg shown, NAME.png linked) and alt text */
     DOC_LIST,   /* a bulleted list: items, cls (its class in HTML) */
     DOC_FOLD,   /* preformatted text under a summary, folded in HTML */
+    DOC_FORM,   /* a form posted to `file` (its action): fields, the submit button's label in summary, multipart
+                 * when it uploads a file; HTML draws it, Markdown names it, JSON leaves it out */
+    DOC_SVG,    /* a drawing made by the caller: SVG markup in `text` (from numbers only: written as it is, never
+                 * from names or other input), its caption in `alt`; HTML inlines it, Markdown gives the caption */
 } doc_kind;
+
+/* A field of a form: type "text", "password", "number", "file", "checkbox" or "hidden". */
+typedef struct {
+    char *type, *name, *label, *value;
+} doc_field;
 
 typedef struct {
     doc_kind kind;
@@ -39,7 +48,10 @@ typedef struct {
     char *file, *alt;         /* DOC_FIGURE */
     doc_line *items;          /* DOC_LIST */
     int n_items;
-    char *summary, *text;     /* DOC_FOLD; summary also of a folded DOC_TABLE */
+    char *summary, *text;     /* DOC_FOLD; summary also of a folded DOC_TABLE, and DOC_FORM's button */
+    doc_field *fields;        /* DOC_FORM */
+    int n_fields;
+    bool multipart;           /* DOC_FORM */
 } doc_block;
 
 typedef struct {
@@ -111,5 +123,13 @@ void doc_list(doc *d, const char *cls);
 doc_line *doc_item(doc *d);
 
 void doc_fold(doc *d, const char *summary, const char *text);
+
+/* A form posting to `action` (multipart/form-data when multipart, else urlencoded) with a submit button labelled
+ * `submit`; doc_input adds a field to it (the newest block must be the form). value may be NULL. */
+void doc_form(doc *d, const char *action, bool multipart, const char *submit);
+
+/* An inline drawing (DOC_SVG): svg is written into HTML as it is, so it must be made from numbers only. */
+void doc_svg(doc *d, const char *svg, const char *alt);
+void doc_input(doc *d, const char *type, const char *name, const char *label, const char *value);
 
 #endif

@@ -104,6 +104,35 @@ static void figure(FILE *f, const doc_block *b)
     fputs(".png\">PNG</a>)</figcaption></figure>\n", f);
 }
 
+/* A form: hidden fields as they are, the others each in a label; posted to this server only. */
+static void form(FILE *f, const doc_block *b)
+{
+    fputs("<form method=\"post\" action=\"", f);
+    text(f, b->file);
+    fputs(b->multipart ? "\" enctype=\"multipart/form-data\">\n" : "\">\n", f);
+    for (int i = 0; i < b->n_fields; i++) {
+        const doc_field *x = &b->fields[i];
+        bool hidden = strcmp(x->type, "hidden") == 0;
+        if (!hidden) {
+            fputs("<label>", f);
+            text(f, x->label ? x->label : x->name);
+            fputc(' ', f);
+        }
+        fputs("<input type=\"", f);
+        text(f, x->type);
+        fputs("\" name=\"", f);
+        text(f, x->name);
+        if (x->value) {
+            fputs("\" value=\"", f);
+            text(f, x->value);
+        }
+        fputs(hidden ? "\">\n" : "\"></label>\n", f);
+    }
+    fputs("<button type=\"submit\">", f);
+    text(f, b->summary);
+    fputs("</button>\n</form>\n", f);
+}
+
 static void block(FILE *f, const doc_block *b)
 {
     switch (b->kind) {
@@ -143,6 +172,12 @@ static void block(FILE *f, const doc_block *b)
         fputs("</summary><pre>", f);
         text(f, b->text);
         fputs("</pre></details>\n", f);
+        break;
+    case DOC_FORM: form(f, b); break;
+    case DOC_SVG:
+        fprintf(f, "<figure>%s<figcaption>", b->text);
+        text(f, b->alt);
+        fputs("</figcaption></figure>\n", f);
         break;
     }
 }

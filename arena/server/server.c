@@ -21,6 +21,7 @@ struct ws_server {
     ws_cache *cache;
     ws_live *live;
     volatile int stopping;
+    int first_call;                /* *state of a request of the server's own pages (an extension's has its body) */
 };
 
 void ws_defaults(ws_config *c)
@@ -98,16 +99,23 @@ void ws_error(ws_reply *r, bool json, int status, const char *fmt, ...)
 }
 
 /* What every response carries: no sniffing, no framing, nothing from elsewhere (inline style and script only,
- * the live feed from this server). */
-static void common_headers(struct MHD_Response *resp)
+ * the live feed from this server); forms posted nowhere, or (an extension's pages) to this server only. */
+static void headers_for(struct MHD_Response *resp, bool forms)
 {
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(resp, "X-Frame-Options", "DENY");
     MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
     MHD_add_response_header(resp, "Content-Security-Policy",
-                            "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
-                            "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'");
+                            forms ? "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+                                    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'"
+                                  : "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+                                    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'");
     MHD_add_response_header(resp, "Vary", "Accept");
+}
+
+static void common_headers(struct MHD_Response *resp)
+{
+    headers_for(resp, false);
 }
 
 static enum MHD_Result send_reply(struct MHD_Connection *con, ws_reply *r)
@@ -141,14 +149,124 @@ static enum MHD_Result argument(void *cls, enum MHD_ValueKind kind, const char *
     return MHD_YES;
 }
 
+/* ---- an extension's requests: the body read whole (bounded), then the extension's reply ---------------------- */
+
+typedef struct {
+    char *body;
+    size_t len, cap;
+} ext_body;
+
+static const char *ext_header(void *con, const char *name)
+{
+    return MHD_lookup_connection_value(con, MHD_HEADER_KIND, name);
+}
+
+static const char *ext_arg(void *con, const char *name)
+{
+    return MHD_lookup_connection_value(con, MHD_GET_ARGUMENT_KIND, name);
+}
+
+static bool ext_path(const ws_server *sv, const char *url)
+{
+    const ws_extension *x = sv->cfg.ext;
+    size_t n = x ? strlen(x->prefix) : 0;
+    return x && strncmp(url, x->prefix, n) == 0 && (url[n] == '\0' || url[n] == '/' || url[n] == '.');
+}
+
+static enum MHD_Result ext_send(struct MHD_Connection *con, ws_ext_reply *x)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(x->len, x->body, MHD_RESPMEM_MUST_FREE);
+    if (!resp) {
+        free(x->body);
+        return MHD_NO;
+    }
+    headers_for(resp, true);
+    MHD_add_response_header(resp, "Content-Type", x->type ? x->type : "text/plain; charset=utf-8");
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    if (x->set_cookie[0])
+        MHD_add_response_header(resp, "Set-Cookie", x->set_cookie);
+    if (x->location[0])
+        MHD_add_response_header(resp, "Location", x->location);
+    enum MHD_Result ok = MHD_queue_response(con, (unsigned)x->status, resp);
+    MHD_destroy_response(resp);
+    return ok;
+}
+
+/* Every call of a request for the extension: the first (headers) makes its body buffer, refusing a declared body
+ * over the limit; the next take the body; the last answers. */
+static enum MHD_Result ext_request(ws_server *sv, struct MHD_Connection *con, const char *url, const char *method,
+                                   const char *upload, size_t *upload_size, void **state)
+{
+    const ws_extension *x = sv->cfg.ext;
+    ext_body *b = *state;
+    ws_reply r = { 0 };
+    if (!b) {
+        const char *cl = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > x->max_body) {
+            ws_error(&r, false, 413, "a request body over %zu bytes is refused", x->max_body);
+            return send_reply(con, &r);
+        }
+        if (!(b = calloc(1, sizeof *b)))
+            return MHD_NO;
+        *state = b;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (b->len + *upload_size > x->max_body) {
+            *upload_size = 0;
+            return MHD_NO; /* past the limit without a Content-Length: the connection is closed */
+        }
+        if (b->len + *upload_size + 1 > b->cap) {
+            size_t cap = (b->len + *upload_size + 1) * 2;
+            char *p = realloc(b->body, cap > x->max_body + 1 ? x->max_body + 1 : cap);
+            if (!p)
+                return MHD_NO;
+            b->body = p;
+            b->cap = cap > x->max_body + 1 ? x->max_body + 1 : cap;
+        }
+        memcpy(b->body + b->len, upload, *upload_size);
+        b->len += *upload_size;
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    ws_ext_request q = { .method = method, .path = url, .header = ext_header, .arg = ext_arg, .con = con,
+                         .body = b->body ? b->body : "", .body_len = b->len };
+    if (b->body)
+        b->body[b->len] = '\0';
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ci && ci->client_addr && ci->client_addr->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)ci->client_addr)->sin_addr, q.peer, sizeof q.peer);
+    ws_ext_reply xr = { .status = 500 };
+    ws_report_lock(); /* its pages are the report library's documents too (st_order, static buffers) */
+    x->handle(x->user, &q, &xr);
+    ws_report_unlock();
+    return ext_send(con, &xr);
+}
+
+/* Frees an extension request's body once it is answered or abandoned. */
+static void completed(void *cls, struct MHD_Connection *con, void **state, enum MHD_RequestTerminationCode code)
+{
+    (void)con, (void)code;
+    ws_server *sv = cls;
+    if (*state && *state != &sv->first_call) {
+        ext_body *b = *state;
+        free(b->body);
+        free(b);
+    }
+    *state = NULL;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_size, void **state)
 {
     (void)version, (void)upload;
     ws_server *sv = cls;
-    static int first_call;
+    if ((*state == NULL || *state != &sv->first_call) && ext_path(sv, url) &&
+        (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ||
+         strcmp(method, MHD_HTTP_METHOD_POST) == 0))
+        return ext_request(sv, con, url, method, upload, upload_size, state);
     if (*state == NULL) { /* the headers are in: the call with the body (if any) and the answer come next */
-        *state = &first_call;
+        *state = &sv->first_call;
         return MHD_YES;
     }
     ws_reply r = { 0 };
@@ -226,7 +344,7 @@ ws_server *ws_start(const ws_config *c, char *err, size_t errlen)
             NULL, on_request, sv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT,
             (unsigned)c->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)c->per_ip,
             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-            (size_t)(32 * 1024), MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_THREAD_STACK_SIZE, (size_t)(4 * 1024 * 1024), MHD_OPTION_END);
+            (size_t)(32 * 1024), MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, sv, MHD_OPTION_THREAD_STACK_SIZE, (size_t)(4 * 1024 * 1024), MHD_OPTION_END);
     if (!sv->d) {
         snprintf(err, errlen, "cannot listen on %s:%d (in use, or not an address of this machine)", c->host, c->port);
         ws_cache_free(sv->cache);

@@ -8,6 +8,39 @@
 
 #include <stddef.h>
 
+/* A request to an extension (ws_extension): its method, decoded path, headers and arguments (looked up by name,
+ * NULL when absent), its body (POST, read whole first) and the client's address. */
+typedef struct {
+    const char *method, *path;
+    const char *(*header)(void *con, const char *name);
+    const char *(*arg)(void *con, const char *name);
+    void *con;                     /* for header() and arg() */
+    const char *body;              /* NUL-terminated after body_len bytes; "" without one */
+    size_t body_len;
+    char peer[64];                 /* the client's IPv4 address */
+} ws_ext_request;
+
+/* Its reply: status, content type, body (malloc'd, taken by the server), and optional headers. */
+typedef struct {
+    int status;
+    const char *type;
+    char *body;
+    size_t len;
+    char set_cookie[320];          /* "" for none */
+    char location[320];            /* a redirect's target (status 303), "" for none */
+} ws_ext_reply;
+
+/* More pages under one path prefix (e.g. the ladder's, "/ladder"): their requests, GET, HEAD or POST, go to
+ * handle, from the connection's own thread, one at a time with the report library's lock held (its documents,
+ * renderers and standings keep work in static buffers); a POST body over max_body bytes is refused with 413 before
+ * it is read whole. Their pages may post forms back to this server (form-action 'self'). */
+typedef struct {
+    const char *prefix;
+    size_t max_body;
+    void (*handle)(void *user, const ws_ext_request *q, ws_ext_reply *r);
+    void *user;
+} ws_extension;
+
 typedef struct {
     const char *db;                /* the results database (opened read-only by every request) */
     char host[64];                 /* the IPv4 address to listen on: "127.0.0.1" unless told otherwise */
@@ -22,6 +55,7 @@ typedef struct {
     int stream_s;                  /* a live feed (/events) ends after this long; browsers reconnect */
     const char *logs;              /* the agents' logs directory ('arena league --logs'); NULL: not served */
     const char *version;           /* the arena's, in page footers */
+    const ws_extension *ext;       /* NULL: none */
 } ws_config;
 
 /* The defaults: loopback port 8080, 512 connections, 256 per address, 15 s idle timeout, 10 s per request,

@@ -215,6 +215,36 @@ static void giving_up_returns_instead_of_exiting(void **state)
     assert_int_equal(sh_run("rm -rf '%s'", dir), 0);
 }
 
+/* A form: every name, label and value escaped; hidden fields without a label; multipart when it uploads; named in
+ * Markdown, absent from JSON. A drawing is inlined as it is, its caption escaped. */
+static void forms_escape_their_fields(void **state)
+{
+    (void)state;
+    doc d;
+    doc_init(&d, "t", NULL);
+    doc_section_add(&d, "s", "S", NULL);
+    doc_form(&d, "/ladder/submit?a=1&b=2", true, "Send <it>");
+    doc_input(&d, "hidden", "csrf", NULL, "\"><script>alert(1)</script>");
+    doc_input(&d, "file", "archive", "Archive <tar.gz>", NULL);
+    char *html = rendered(render_html, &d), *md = rendered(render_md, &d), *json = rendered(render_json, &d);
+    assert_non_null(strstr(html, "<form method=\"post\" action=\"/ladder/submit?a=1&amp;b=2\" "
+                                 "enctype=\"multipart/form-data\">"));
+    assert_non_null(strstr(html, "<input type=\"hidden\" name=\"csrf\" value=\"&quot;&gt;&lt;script&gt;"));
+    assert_null(strstr(html, "<script>alert"));
+    assert_non_null(strstr(html, "<label>Archive &lt;tar.gz&gt; <input type=\"file\" name=\"archive\"></label>"));
+    assert_non_null(strstr(html, "<button type=\"submit\">Send &lt;it&gt;</button>"));
+    assert_non_null(strstr(md, "a form posting to"));
+    assert_null(strstr(json, "csrf"));
+    doc_svg(&d, "<svg><line x1=\"0\"/></svg>", "a <curve>");
+    free(html);
+    html = rendered(render_html, &d);
+    assert_non_null(strstr(html, "<figure><svg><line x1=\"0\"/></svg><figcaption>a &lt;curve&gt;</figcaption>"));
+    free(html);
+    free(md);
+    free(json);
+    doc_free(&d);
+}
+
 #define SHA "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
 /* A folded section with a hash column, and a table folded under a figure. */
@@ -278,6 +308,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(markdown_escapes_and_tabulates),
         cmocka_unit_test(html_escapes_every_text),
+        cmocka_unit_test(forms_escape_their_fields),
         cmocka_unit_test(json_is_strict_and_exact),
         cmocka_unit_test(empty_document_renders),
         cmocka_unit_test(giving_up_returns_instead_of_exiting),

@@ -1,0 +1,100 @@
+/* arena/ladder/ladder_ini.h — LADDER.ini, the configuration of an open ladder (docs/ladder.md), read with ini.h:
+ *
+ *   [ladder]
+ *   listen = 127.0.0.1:8080       where `arena serve --ladder` listens (IPv4:PORT; default loopback 8080)
+ *   db = results/arena.db         the results database the ladder's leagues write (required)
+ *   state = results/ladder.db     the ladder's own database: accounts, submissions, queue (required)
+ *   store = results/ladder/bots   unpacked submissions, one read-only directory per SHA-256 (required)
+ *   logs = results/ladder/logs    the bots' logs (default: logs next to store)
+ *   approval = on                 new accounts wait for an admin (default on)
+ *   admins = alice, bob           accounts that approve others and retire any bot
+ *   variants = classical          what the ladder plays (required), and on which boards (required)
+ *   boards = 3x3, 4x4
+ *   placement_pairs = 20          game pairs of a new bot against each bot of the field, per variant and board
+ *   sprt_pairs = 200              the most game pairs an SPRT test of a new version plays before it stops undecided
+ *   move_ms = 1000                the time per move of every ladder game
+ *   rating_rounds = on            between submissions, rating rounds where ratings are least certain (standing.h)
+ *   secure_cookie = off           on: the session cookie is Secure (the ladder is served over TLS by a proxy)
+ *   runner = local                where games run: local (this machine's coordinator), or slurm (a job array
+ *                                 of slurm_script, its shards merged into db); host (`arena host` machines:
+ *                                 listen_league and server_key needed) is read but not yet run by the worker,
+ *                                 which refuses it
+ *   secret = ladder.secret        32 hexadecimal digits: each job's league secret derives from it and the job's
+ *                                 id, so a job plays the same games wherever it runs (default: STATE-secret, made
+ *                                 when missing)
+ *   slurm_script = scripts/slurm/league.sbatch   with runner = slurm: the job array's script
+ *   slurm_shards = 4                             with runner = slurm: tasks of a placement's job array
+ *   concurrency = 1               games at once (local), or jobs at once (slurm)
+ *   listen_league = tcp://0.0.0.0:5555   with runner = host: where the hosts connect
+ *   server_key = keys/ladder.key         with runner = host: the coordinator's key file (arena keygen)
+ *   slurm_partition = batch              with runner = slurm: the partition (default: the cluster's)
+ *   allowed_dirs = /opt/lab/bots         directories a lab's own programs may be taken from (default: none)
+ *
+ *   [quota]                       per account, 0: none
+ *   submissions_per_day = 10
+ *   games_per_day = 5000
+ *   bytes_stored = 104857600
+ *   requests_per_minute = 60      form posts and API calls
+ *
+ *   [archive]                     limits of a submitted archive (tarcheck.h)
+ *   max_bytes = 16777216
+ *   max_unpacked_bytes = 268435456
+ *   max_files = 10000
+ *
+ * Unknown sections and keys are refused, as is every value out of place: one line, "FILE:LINE: [section] key: why",
+ * or "FILE: [ladder] key: missing". Relative paths are taken as given (from the directory the server starts in). */
+#ifndef ARENA_LADDER_LADDER_INI_H
+#define ARENA_LADDER_LADDER_INI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "tarcheck.h"
+
+#define LD_MAX_ADMINS 16
+#define LD_MAX_ALLOWED 8
+
+typedef enum { LD_RUN_LOCAL, LD_RUN_HOST, LD_RUN_SLURM } ld_runner;
+
+typedef struct {
+    char path[512];
+    char listen_host[64];
+    int listen_port;
+    char db[512], state[512], store[512], logs[512];
+    bool approval;
+    bool rating_rounds;
+    bool secure_cookie;
+    int n_admins;
+    char admins[LD_MAX_ADMINS][33];
+    uint32_t variants;
+    cfg_games boards;
+    int placement_pairs;
+    int sprt_pairs;
+    uint32_t move_ms;
+    ld_runner runner;
+    int concurrency;
+    char listen_league[256], server_key[512], slurm_partition[64];
+    char secret[512], slurm_script[512];
+    int slurm_shards;
+    int n_allowed;
+    char allowed_dirs[LD_MAX_ALLOWED][512];
+    long submissions_per_day, games_per_day, requests_per_minute;
+    uint64_t bytes_stored;
+    ld_limits archive;
+} ld_config;
+
+/* Parses LADDER.ini's text (len bytes, named path). Returns 0, or -1 with one line in err. */
+int ld_config_parse(const char *text, size_t len, const char *path, ld_config *c, char *err, size_t errlen);
+
+/* Reads and parses the file. */
+int ld_config_load(const char *path, ld_config *c, char *err, size_t errlen);
+
+/* Whether `name` is one of the admins. */
+bool ld_config_admin(const ld_config *c, const char *name);
+
+/* The runner's name: "local", "host" or "slurm". */
+const char *ld_runner_name(ld_runner r);
+
+#endif
