@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "ladder_db.h"
 #include "server.h"
 #include "store.h"
@@ -47,8 +48,13 @@ static const char serve_help[] =
     "                     the ladder, bots, the queue; its db, listen and logs unless given here; starts its worker\n"
     "                     ('arena ladder work FILE') and stops it with the server\n"
     "  --no-worker        with --ladder: start no worker (one runs elsewhere, e.g. under systemd)\n\n"
+    "  --format F         text (default) or json: how the line printed once listening is written\n"
+    "  --json             --format json: {\"url\": \"http://HOST:PORT/\", \"db\": DB, \"read_only\": true,\n"
+    "                     \"ladder\": URL or null}\n\n"
     "Prints 'arena serve: http://HOST:PORT/ (DB, read-only)' once listening; stops on SIGINT or SIGTERM.\n"
     "Exit status: 0 stopped, 1 failure (cannot listen), 2 bad input (options, database).\n";
+
+static cli_format format = CLI_TEXT;
 
 static struct {
     const char *path;              /* --ladder */
@@ -58,7 +64,7 @@ static struct {
 static void parse(ws_config *c, int argc, char **argv)
 {
     enum { O_DB = 0x300, O_LISTEN, O_LOGS, O_BOOT, O_MAXC, O_PERIP, O_TIMEOUT, O_REQMS, O_IDLE, O_STREAM, O_HELP,
-           O_LADDER, O_NOWORKER };
+           O_LADDER, O_NOWORKER, O_FORMAT, O_JSON };
     static const struct option options[] = {
         { "db", required_argument, 0, O_DB },           { "listen", required_argument, 0, O_LISTEN },
         { "logs", required_argument, 0, O_LOGS },       { "bootstrap", required_argument, 0, O_BOOT },
@@ -67,6 +73,7 @@ static void parse(ws_config *c, int argc, char **argv)
         { "idle", required_argument, 0, O_IDLE },       { "stream-s", required_argument, 0, O_STREAM },
         { "help", no_argument, 0, O_HELP },
         { "ladder", required_argument, 0, O_LADDER },  { "no-worker", no_argument, 0, O_NOWORKER },
+        { "format", required_argument, 0, O_FORMAT },  { "json", no_argument, 0, O_JSON },
         { 0, 0, 0, 0 },
     };
     char err[300];
@@ -75,6 +82,8 @@ static void parse(ws_config *c, int argc, char **argv)
         case O_DB: c->db = optarg; ladder.db = true; break;
         case O_LADDER: ladder.path = optarg; break;
         case O_NOWORKER: ladder.no_worker = true; break;
+        case O_FORMAT: format = cli_format_parse("serve", optarg); break;
+        case O_JSON: format = CLI_JSON; break;
         case O_LISTEN:
             if (ws_parse_listen(c, optarg, err, sizeof err) != 0)
                 cli_usage_error("serve", "%s", err);
@@ -140,6 +149,33 @@ static pid_t start_worker(void)
     return pid;
 }
 
+/* The line (or JSON object) that says the server is listening, and where. */
+static void print_listening(const ws_config *c, int port)
+{
+    char url[300];
+    snprintf(url, sizeof url, "http://%s:%d/", c->host, port);
+    if (format == CLI_JSON) {
+        printf("{\"url\": ");
+        json_string(stdout, url);
+        printf(", \"db\": ");
+        json_string(stdout, c->db);
+        printf(", \"read_only\": true, \"ladder\": ");
+        if (ladder.path) {
+            char at[320];
+            snprintf(at, sizeof at, "%sladder", url);
+            json_string(stdout, at);
+        } else {
+            printf("null");
+        }
+        printf("}\n");
+    } else {
+        printf("arena serve: %s (%s, read-only)\n", url, c->db);
+        if (ladder.path)
+            printf("arena serve: the ladder of %s at %sladder\n", ladder.path, url);
+    }
+    fflush(stdout);
+}
+
 int cmd_serve(int argc, char **argv)
 {
     ws_config c;
@@ -164,10 +200,7 @@ int cmd_serve(int argc, char **argv)
             cli_fail("serve", "%s", err);
         cli_usage_error("serve", "%s", err);
     }
-    printf("arena serve: http://%s:%d/ (%s, read-only)\n", c.host, ws_port(sv), c.db);
-    if (ladder.path)
-        printf("arena serve: the ladder of %s at http://%s:%d/ladder\n", ladder.path, c.host, ws_port(sv));
-    fflush(stdout);
+    print_listening(&c, ws_port(sv));
     pid_t worker = ladder.path && !ladder.no_worker ? start_worker() : 0;
     int sig = 0;
     sigwait(&stop, &sig);
