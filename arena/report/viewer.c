@@ -10,6 +10,7 @@
 #include "grow.h"
 #include "json.h"
 #include "query.h"
+#include "timecontrol.h"
 
 static int fail(char *err, size_t errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
@@ -101,13 +102,31 @@ static int read_game(store_db *s, int64_t game, gv_game *out, char *variant, siz
     copy(out->detail, sizeof out->detail, row.detail);
     copy(out->started, sizeof out->started, row.started);
     copy(out->league, sizeof out->league, row.league_name);
+    copy(out->tc[HX_BLACK], sizeof out->tc[HX_BLACK], row.black_tc ? row.black_tc : "");
+    copy(out->tc[HX_WHITE], sizeof out->tc[HX_WHITE], row.white_tc ? row.white_tc : "");
     store_games_end(q);
     return GV_OK;
 }
 
+/* The game clocks after attempt x (before: the frame before it): the mover's charged with its thinking time, and
+ * given its increment (and a period's time) when its move is complete (the turn passed: not a rejection, not the
+ * end of the game); the opening runs no clock (timecontrol.h, the runner's rules). */
+static void run_clock(tc_clock *mover, gv_frame *x, const gv_frame *before)
+{
+    x->left[0] = before->left[0];
+    x->left[1] = before->left[1];
+    if (!mover || x->opening)
+        return;
+    if (isfinite(x->ms) && x->ms >= 0)
+        tc_clock_charge(mover, x->ms);
+    if (x->outcome != HX_REJECTED && x->to_move != HX_NOBODY)
+        tc_clock_complete(mover);
+    x->left[x->player] = (double)mover->left_ms;
+}
+
 /* Plays stored attempt a on g and records frame x; GV_BAD_GAME when the rules do not give its outcome. */
-static int replay(hx_game *g, const store_attempt_row *a, int seen[2], gv_frame *x, const gv_game *out, char *err,
-                  size_t errlen)
+static int replay(hx_game *g, const store_attempt_row *a, int seen[2], gv_frame *x, const gv_game *out,
+                  tc_clock *clocks[2], char *err, size_t errlen)
 {
     const char *why = NULL;
     int cell = strcmp(a->cell, "swap") == 0 ? HX_SWAP : hx_cell_parse(a->cell, out->rows, out->cols, &why);
@@ -131,6 +150,7 @@ static int replay(hx_game *g, const store_attempt_row *a, int seen[2], gv_frame 
     if (isfinite(a->ms) && a->ms >= 0)
         x->clock[a->player] += a->ms;
     x->to_move = hx_over(g) ? HX_NOBODY : hx_to_move(g);
+    run_clock(clocks[a->player], x, before);
     told(g, seen, x);
     boards(g, x);
     return GV_OK;
@@ -157,6 +177,17 @@ int gv_build(store_db *s, int64_t game, gv_game *out, char *err, size_t errlen)
     x->cell = -1;
     x->to_move = hx_to_move(&g);
     x->ms = NAN;
+    tc_clock clock[2], *clocks[2] = { NULL, NULL };
+    for (int p = 0; p < 2; p++) {
+        tc_control tc;
+        char why[120];
+        x->left[p] = NAN;
+        if (out->tc[p][0] && tc_parse(out->tc[p], &tc, why, sizeof why)) {
+            tc_clock_start(&clock[p], &tc);
+            clocks[p] = &clock[p];
+            x->left[p] = (double)clock[p].left_ms;
+        }
+    }
     boards(&g, x);
     out->n_frames = 1;
     store_transcript *t = store_transcript_open(s, game);
@@ -171,7 +202,7 @@ int gv_build(store_db *s, int64_t game, gv_game *out, char *err, size_t errlen)
                         "game %lld: %s", (long long)game, out->n_frames > HX_MAX_ATTEMPTS ? "too many attempts"
                                                                                           : "out of memory");
         }
-        int r = replay(&g, &a, seen, x, out, err, errlen);
+        int r = replay(&g, &a, seen, x, out, clocks, err, errlen);
         if (r != GV_OK) {
             store_transcript_end(t);
             return r;
@@ -238,6 +269,10 @@ static void json_frame(FILE *f, const gv_game *g, const gv_frame *x)
     json_number(f, x->clock[0]);
     fputc(',', f);
     json_number(f, x->clock[1]);
+    fputs("],\"left\":[", f);
+    json_number(f, x->left[0]);
+    fputc(',', f);
+    json_number(f, x->left[1]);
     fprintf(f, "],\"to_move\":\"%s\",\"told\":{", player_name(x->to_move));
     json_told(f, g, x, HX_BLACK);
     fputc(',', f);
@@ -260,7 +295,16 @@ void gv_write_json(const gv_game *g, FILE *f)
     json_string(f, g->started);
     fputs(",\"league\":", f);
     json_string(f, g->league);
-    fprintf(f, ",\"opening\":%d,\"frames\":[", g->opening);
+    fprintf(f, ",\"opening\":%d,\"time_control\":[", g->opening);
+    for (int p = 0; p < 2; p++) {
+        if (p)
+            fputc(',', f);
+        if (g->tc[p][0])
+            json_string(f, g->tc[p]);
+        else
+            fputs("null", f);
+    }
+    fputs("],\"frames\":[", f);
     for (int k = 0; k < g->n_frames; k++) {
         if (k)
             fputc(',', f);

@@ -36,6 +36,8 @@ typedef struct {
     bool opening;                /* one of the opening's attempts, played by the referee */
     double ms;                   /* the mover's thinking time in ms; NAN when not stored (opening, old games) */
     double clock[2];             /* each player's thinking time so far, ms (stored times only) */
+    double left[2];              /* each player's game clock after this attempt, ms; NAN for a player without
+                                  * one (the game's time control, replayed over the stored thinking times) */
     int to_move;                 /* who moves next; HX_NOBODY once the game is over */
     gv_told told[2][2];          /* what each player (HX_BLACK, HX_WHITE) was told by this attempt */
     int n_told[2];
@@ -53,6 +55,7 @@ typedef struct {
     char reason[32], detail[512];/* an hx_end_name(); "" for no detail */
     char started[40], league[128];/* ISO 8601; the league's name, "" outside leagues */
     int opening;                 /* its first `opening` attempts were the opening */
+    char tc[2][40];              /* each player's time control ("40/60+0.5"), "" for none */
     gv_frame *frames;            /* n_frames = attempts + 1 */
     int n_frames;
 } gv_game;
@@ -79,7 +82,8 @@ int gv_build(store_db *s, int64_t game, gv_game *out, char *err, size_t errlen);
 void gv_write_html(const gv_game *g, int ply, FILE *f);
 
 /* The game as one JSON object: {"id","variant","rows","cols","black","white","winner","reason","detail",
- * "started","league","opening","frames":[{"n","player","cell","outcome","opening","ms","clock":[b,w],
+ * "started","league","opening","time_control":[b,w] (null for none),"frames":[{"n","player","cell","outcome",
+ * "opening","ms","clock":[b,w],"left":[b,w] (ms on the game clock, null without one),
  * "to_move","told":{"B":[...],"W":[...]},"truth","black","white"}...]} with each board a string as above;
  * then a newline. */
 void gv_write_json(const gv_game *g, FILE *f);

@@ -286,6 +286,43 @@ static char *written(const gv_game *g, bool html)
     return text;
 }
 
+/* A game with clocks: each player's clock replayed from its time control over the stored thinking times (charged
+ * per attempt, the increment per completed move, none for a rejection or the game's last move). */
+static void game_clocks_are_replayed(void **state)
+{
+    (void)state;
+    int64_t a, b, run;
+    store_db *s = open_store("a", &a, &b, &run);
+    hx_game h;
+    start(&h, HX_CLASSICAL, 2, 2, 0);
+    play(&h, "a1 a1 b1 a2", NULL); /* White's a1 is rejected; Black's a2 wins */
+    double think[] = { 500, 200, 300, 100 };
+    store_game_rec rec = { .run = run, .black = a, .white = b, .seed = 1, .winner = hx_winner(&h),
+                           .reason = HX_END_CONNECTED, .seconds = 0.1, .started = "2026-11-26T00:00:00Z",
+                           .finished = "2026-11-26T00:00:01Z", .game = &h, .think_ms = think,
+                           .time_control = { "10+1", "2/5" }, .clock_ms = { 10400, 4500 } };
+    int64_t id = store_game(s, &rec);
+    assert_true(id > 0);
+    gv_game g;
+    assert_int_equal(gv_build(s, id, &g, err, sizeof err), GV_OK);
+    assert_string_equal(g.tc[HX_BLACK], "10+1");
+    assert_string_equal(g.tc[HX_WHITE], "2/5");
+    static const double left[5][2] = { { 10000, 5000 }, { 10500, 5000 }, { 10500, 4800 }, { 10500, 4500 },
+                                       { 10400, 4500 } };
+    assert_int_equal(g.n_frames, 5);
+    for (int k = 0; k < 5; k++)
+        for (int p = 0; p < 2; p++)
+            if (fabs(g.frames[k].left[p] - left[k][p]) > 1e-6)
+                fail_msg("frame %d: %s's clock %.1f ms, expected %.1f", k, p ? "White" : "Black", g.frames[k].left[p],
+                         left[k][p]);
+    char *json = written(&g, false);
+    assert_non_null(strstr(json, "\"time_control\":[\"10+1\",\"2/5\"]"));
+    assert_non_null(strstr(json, "\"left\":[10400.000,4500.000]"));
+    free(json);
+    gv_free(&g);
+    store_close(s);
+}
+
 static void bad_games_are_refused_and_names_escaped(void **state)
 {
     (void)state;
@@ -341,6 +378,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(frames_equal_an_independent_replay, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_games_are_refused_and_names_escaped, setup, teardown),
+        cmocka_unit_test_setup_teardown(game_clocks_are_replayed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
