@@ -117,6 +117,7 @@ void ref_turn(hx_referee *r, pm_msg *out)
     out->type = PM_TURN;
     out->game = r->id;
     out->n_events = unsent(r, p, out->events);
+    out->has_clock = out->has_opp_clock = false; /* the runner adds the clocks of a game with time controls */
 }
 
 void ref_tail(hx_referee *r, int player, pm_msg *end)
