@@ -38,7 +38,7 @@ $(call test,tests/e2e/test_mcbot.c,engine)
 $(call test,tests/e2e/test_browser.c,engine png)
 $(call test,tests/e2e/test_distributed.c,engine)
 $(call test,tests/e2e/test_payoff_cli.c,engine)
-$(call test,tests/e2e/test_clock.c,engine)
+$(call test,tests/e2e/test_clock.c,protocol)
 
 $(call bench,tests/bench/bench_engine.c,engine)
 $(call bench,tests/bench/bench_gale.c,engine)
