@@ -67,16 +67,23 @@ static int ask(const ck_opts *o, pm_msg *hello, char *err, size_t errlen)
     return rn_probe(&rc, 0, hello, err, errlen) == RN_DONE ? 0 : -1;
 }
 
-/* The league config of one phase (a bot that speaks protocol 1 gets its openings replayed: the rest is checked). */
+/* The league config of one phase (a bot that speaks protocol 1 gets its openings replayed: the rest is checked).
+ * With clocks: a sudden-death game clock of 20 budgets per player (so clock_ms / 20, the plan protocol.md suggests
+ * for moves_to_go 0, is one budget), the swap rule on square hex boards, and openings of one stone, after which
+ * White moves first and may swap. */
 static void phase_config(const ck_opts *o, const char *name, const char *variants, const char *boards, bool openings,
-                         bool restart, bool replay, char *out, size_t size)
+                         bool restart, bool clocks, bool replay, char *out, size_t size)
 {
+    char clock[128] = "";
+    if (clocks)
+        snprintf(clock, sizeof clock, "time_control = %u.%03u\nswap = yes\nopening_stones = 1\n",
+                 o->move_ms * 20 / 1000, o->move_ms * 20 % 1000);
     snprintf(out, size,
              "[league]\nname = check-%s\nvariants = %s\nboards = %s\ngames = %d\nmove_time_ms = %u\n"
-             "handshake_ms = %u\nopenings = %s\n%sconcurrency = 1\nsandbox = %s\n"
+             "handshake_ms = %u\nopenings = %s\n%s%sconcurrency = 1\nsandbox = %s\n"
              "[agent bot]\ncommand = %s\nvariants = %s\nboards = %s\n%s"
              "[agent reference]\ncommand = %s\n",
-             name, variants, boards, o->games, o->move_ms, o->handshake_ms, openings ? "random" : "none",
+             name, variants, boards, o->games, o->move_ms, o->handshake_ms, openings ? "random" : "none", clock,
              replay ? "openings_compat = replay\n" : "", o->sandbox ? "on" : "off",
              o->bot, variants, boards, restart ? "restart = game\n" : "", o->opponent);
 }
@@ -228,14 +235,16 @@ int ck_run(const ck_opts *o_in, ck_report *r, char *err, size_t errlen)
     }
     static const struct {
         const char *name, *what;
-        bool openings, restart;
-    } phases[] = { { "openings", "from openings", true, false }, { "empty", "from the empty board", false, false },
-                   { "restart", "a fresh process every game", true, true } };
+        bool openings, restart, clocks;
+    } phases[] = { { "openings", "from openings", true, false, false },
+                   { "empty", "from the empty board", false, false, false },
+                   { "restart", "a fresh process every game", true, true, false },
+                   { "clocks", "with a game clock (sudden death) and the swap rule", true, false, true } };
     ck_use use = { 0 };
     for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
         char text[12000], what[64];
         snprintf(what, sizeof what, "check-%s", phases[i].name);
-        phase_config(&o, phases[i].name, variants, boards, phases[i].openings, phases[i].restart,
+        phase_config(&o, phases[i].name, variants, boards, phases[i].openings, phases[i].restart, phases[i].clocks,
                      hello.protocol < PM_VERSION, text, sizeof text);
         int64_t league = play_phase(&o, text, what, r);
         if (league > 0 && read_phase(&o, league, phases[i].what, r, &use, err, errlen) != 0)

@@ -1,7 +1,8 @@
 /* arena/coordinator/check.h — a conformance run of one bot, as its new author needs it (`arena check`): the bot plays
  * a reference opponent through the real coordinator and sandbox in every variant and board it announces (or those
  * asked for), from openings and from the empty board, then with a fresh process for every game (each one asked to
- * shut down after its game); the stored games are then read back into a checklist: its hello, each variant and
+ * shut down after its game), then with a sudden-death game clock and the swap rule from one-stone openings (the
+ * clock keys of every turn, moves_to_go 0, White first and its swap window); the stored games are then read back into a checklist: its hello, each variant and
  * board (a forfeit names its reason, detail and game), the rejections and collisions it answered, its time use
  * against the budget, and what the run could not exercise. Everything is played into one results database
  * (a league per phase), so a failure can be replayed with `arena show`. */

@@ -459,10 +459,13 @@ static uint32_t clamp_ms(int64_t ms)
 }
 
 /* The clocks into the mover's turn message (protocol 2, docs/protocol.md "Clocks"; a protocol-1 bot is not told
- * them but runs on its clock all the same), and its budget. */
+ * them but runs on its clock all the same), and its budget. r->out is shared by every message the runner sends, so
+ * both clock flags are set here for every turn: a player without a clock (time odds), or one of protocol 1, is never
+ * told the clocks of the previous turn's message. */
 static void tell_clocks(runner *r, slot *s, int colour)
 {
     s->budget_ms = r->cfg->move_ms;
+    r->out.has_clock = r->out.has_opp_clock = false;
     bool tell = r->procs[s->proc[colour]].protocol >= 2;
     if (s->clocked[colour]) {
         const tc_clock *c = &s->clock[colour];

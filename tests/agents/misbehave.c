@@ -29,6 +29,8 @@
  *   --mode spew        before it connects, writes --spew-mb MiB (default 1024) to stderr as fast as it can, in
  *                      blocks of 1 MiB of numbered lines "spew 000000001" ... "spew 000069905" (then a partial
  *                      one), then plays
+ *   --mode sudden-death  plays, but exits with status 8 at a turn whose clock has no period (moves_to_go 0: a bot
+ *                      that divides by it); plays on without clocks or with a period (tests/e2e/test_match.c's check)
  *   --mode chatter     plays, writing "chatter N" for its Nth attempt, to stdout for odd N and stderr for even N
  *   --mode truncate    at its first turn tries to erase its log: ftruncate(1 and 2, 0), lseek(1 and 2, 0),
  *                      open("/proc/self/fd/1" and 2, O_TRUNC); writes "TRUNCATE WHAT(FD): blocked (why)" or
@@ -382,6 +384,8 @@ static void turn(player *p)
     long think = p->sleep_ms + (in.has_clock ? (long)(p->share * in.clock_ms) : 0);
     if (think > 0)
         pause_ms(think);
+    if (strcmp(mode, "sudden-death") == 0 && in.has_clock && in.moves_to_go == 0)
+        exit(8);
     if (strcmp(mode, "chatter") == 0) {
         char line[64];
         snprintf(line, sizeof line, "chatter %d\n", ++p->said);

@@ -4,9 +4,12 @@
  * are stored per game and colour, and shown by `arena show`, the exports and the nightly report's time use.
  *
  * The thinking bots sleep (tests/agents/misbehave.c --sleep-ms, --clock-share) with clocks of seconds: every check
- * keeps 300 ms or more between a bot's time and its deadline, either way, so a loaded machine does not decide them. */
+ * keeps 300 ms or more between a bot's time and its deadline, either way, so a loaded machine does not decide them.
+ * Recording bots (ARENA_RECORD) show which clock keys each turn carried: those of the player's own clock only when it
+ * has one and speaks protocol 2, the opponent's only when the opponent has one. */
 #include <string.h>
 
+#include "protocol.h"
 #include "test_sys.h"
 
 static char bin[512], agents[512], tmp[64], db[128], out[1 << 16];
@@ -241,6 +244,70 @@ static void league_time_controls_per_agent(void **state)
     free(md);
 }
 
+/* The turns in record file `name` under tmp (what a misbehave bot with ARENA_RECORD received): how many, and how many
+ * carried clock_ms (with inc_ms and moves_to_go) and opp_clock_ms. */
+static void turns_told(const char *name, int *turns, int *clock, int *opp_clock)
+{
+    char path[256], why[256];
+    snprintf(path, sizeof path, "%s/%s", tmp, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("no %s", path);
+    static uint8_t data[1 << 20];
+    static pm_msg m;
+    size_t len = fread(data, 1, sizeof data, f);
+    fclose(f);
+    *turns = *clock = *opp_clock = 0;
+    for (size_t off = 0; off + 4 <= len;) {
+        size_t n = data[off] | data[off + 1] << 8 | data[off + 2] << 16 | (size_t)data[off + 3] << 24;
+        if (pm_decode(data + off + 4, n, &m, why, sizeof why) != 0)
+            fail_msg("%s: an undecodable message: %s", name, why);
+        off += 4 + n;
+        if (m.type != PM_TURN)
+            continue;
+        ++*turns;
+        *clock += m.has_clock;
+        *opp_clock += m.has_opp_clock;
+    }
+}
+
+/* Each turn carries the clocks of the players who have one, as of this turn: with time odds against a player
+ * without a clock (an agent's time_control = none), the clocked player is told its own clock and never an
+ * opponent's, and the other is told the opponent's clock and never one of its own; a protocol-1 player in a game
+ * with clocks is told none, while its protocol-2 opponent is told both. (The runner's turn message once kept the
+ * clock keys of the previous turn, which told each of them the other's clock as its own or its opponent's.) */
+static void turns_carry_only_the_clocks_that_exist(void **state)
+{
+    (void)state;
+    static const char *leagues[2][2] = { { "timed", "free" }, { "new", "old" } };
+    static const char *extra[2][2] = { { "", "time_control = none\n" }, { "", "args = --protocol 1\n" } };
+    for (int l = 0; l < 2; l++) {
+        char path[160];
+        snprintf(path, sizeof path, "%s/l%d.ini", tmp, l);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "[league]\nname = clocks-%d\nvariants = hex, classical\nboards = 4x4\ngames = 4\nopenings = none\n"
+                   "time_control = 60+1\nsandbox = off\n", l);
+        for (int a = 0; a < 2; a++)
+            fprintf(f, "[agent %s]\ncommand = %s/misbehave\n%senv = ARENA_RECORD=%s/%s.bin\n", leagues[l][a], agents,
+                    extra[l][a], tmp, leagues[l][a]);
+        fclose(f);
+        assert_int_equal(run("%s/arena league %s --db %s --logs %s/logs --quiet >/dev/null", bin, path, db, tmp), 0);
+    }
+    /* what each player was told, turn by turn: {clock_ms, opp_clock_ms} in every turn (1) or none (0) */
+    static const char *who[4] = { "timed", "free", "new", "old" };
+    static const int want[4][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 }, { 0, 0 } };
+    for (int i = 0; i < 4; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s.bin", who[i]);
+        int turns, clock, opp;
+        turns_told(name, &turns, &clock, &opp);
+        if (turns < 8 || clock != want[i][0] * turns || opp != want[i][1] * turns)
+            fail_msg("%s: %d turns, %d with clock_ms and %d with opp_clock_ms; expected %s and %s", who[i], turns,
+                     clock, opp, want[i][0] ? "all" : "none", want[i][1] ? "all" : "none");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +316,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_period_gives_the_time_again, setup, teardown),
         cmocka_unit_test_setup_teardown(time_odds_are_stored_shown_and_exported, setup, teardown),
         cmocka_unit_test_setup_teardown(league_time_controls_per_agent, setup, teardown),
+        cmocka_unit_test_setup_teardown(turns_carry_only_the_clocks_that_exist, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -260,8 +260,11 @@ static void debug_traces_both_directions(void **state)
     }
 }
 
-/* arena check: every bundled bot passes (from openings, from the empty board, a fresh process per game), and each
- * misbehaving test bot fails, its checklist naming the forfeit's reason and detail. */
+#define CLOCK_PHASE "with a game clock (sudden death) and the swap rule"
+
+/* arena check: every bundled bot passes (from openings, from the empty board, a fresh process per game, with a
+ * sudden-death clock and the swap rule), and each misbehaving test bot fails, its checklist naming the forfeit's
+ * reason and detail; a bot that cannot take a clock without a period fails that phase alone. */
 static void arena_check_passes_bundled_bots_and_names_faults(void **state)
 {
     (void)state;
@@ -282,9 +285,17 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
                      bot);
         if (rc != 0 || json_int(out, NULL, "failed") != 0 || json_int(out, NULL, "games") < 6 ||
             !strstr(out, "\"what\":\"from openings\",\"status\":\"ok\"") ||
-            !strstr(out, "\"what\":\"a fresh process every game\",\"status\":\"ok\""))
+            !strstr(out, "\"what\":\"a fresh process every game\",\"status\":\"ok\"") ||
+            !strstr(out, "\"what\":\"" CLOCK_PHASE "\",\"status\":\"ok\""))
             fail_msg("arena check %s: exit %d: %s", bot, rc, out);
     }
+    /* a bot that divides by moves_to_go passes every phase but the one with a sudden-death clock */
+    int sd = run(out, sizeof out, "%s/arena check --db %s --logs %s/logs --variant classical --board 3x3 "
+                 "'%s/misbehave --mode sudden-death' 2>&1", bin, db, tmp, agents);
+    if (sd != 1 || !strstr(out, "[FAILED] classical 3x3 " CLOCK_PHASE ": forfeited 2 of 2 games; the first: crash: "
+                           "exited with status 8") || !strstr(out, "[ok] from openings:") ||
+        !strstr(out, "[ok] from the empty board:") || !strstr(out, "[ok] a fresh process every game:"))
+        fail_msg("arena check on --mode sudden-death: exit %d: %s", sd, out);
     for (int i = 0; i < N_MISBEHAVIOURS; i++) {
         const misbehaviour *m = &MISBEHAVIOURS[i];
         if (!m->in_league || !m->reason)
