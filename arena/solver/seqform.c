@@ -255,6 +255,8 @@ static int sf_simplex(glp_prob *lpx, int p, const sf_options *o, char *err, size
     parm.tol_bnd = SF_TOL_PRIMAL;
     parm.tol_dj = SF_TOL_DUAL;
     parm.presolve = GLP_ON;
+    if (o->time_limit > 0)
+        parm.tm_lim = o->time_limit * 1000 < 2e9 ? (int)(o->time_limit * 1000) + 1 : 2000000000;
     if (o->method == SF_DUAL)
         parm.r_test = GLP_RT_FLIP; /* the long-step ratio test: every variable is boxed */
     int term = glp_term_out(o->verbose ? GLP_ON : GLP_OFF); /* glp_scale_prob() reports even when quiet */

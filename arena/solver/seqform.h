@@ -24,6 +24,7 @@ typedef struct {
     int only;             /* -1: both LPs; 0 or 1: only that player's LP, the other's plan read from its dual
                            * solution (the duals of the constraints over the other's sequences: each
                            * player's LP is the dual of the other's) */
+    double time_limit;    /* seconds each simplex may take (GLPK's tm_lim); 0: no limit */
 } sf_options;
 
 /* One player's LP. */
