@@ -1,6 +1,6 @@
-/* arena/solver/pone.c — the pONE search of classical Dark Hex (pone.h, docs/pone.md): the
-* shortest-connection distances (hexbits.h) that decide which hidden-stone placements are consistent, the memoised
- * recursion over one player's keys, and the walk over the keys real games reach. */
+/* arena/solver/pone.c — the pONE search of classical Dark Hex (pone.h, docs/pone.md): shortest-connection
+ * distances (hexbits.h) that decide which hidden-stone placements are consistent, the memoised recursion
+ * over one player's keys, and the walk over the keys real games reach. */
 #include "pone.h"
 
 #include <stdlib.h>
