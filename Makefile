@@ -114,6 +114,8 @@ $(eval $(call external,seccomp,libseccomp,-lseccomp))
 $(eval $(call external,png,libpng,-lpng16))
 # GLPK has no pkg-config module in Debian: its header and -lglpk are in the default paths.
 $(eval $(call external,glpk,,-lglpk))
+# COIN-OR CLP (coinor-libclp-dev), measured against GLPK in bench_solver.
+$(eval $(call external,clp,clp,-lClp -lCoinUtils))
 
 # Bottom-up: a module may only use what is declared before it.
 include arena/base/module.mk

@@ -15,10 +15,11 @@ if [ "${1:-}" = fuzz ]; then
 fi
 
 if [ "${1:-}" != fuzz ]; then
-modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann)
+# clp: COIN-OR CLP, the LP solver bench_solver measures against GLPK (coinor-libclp-dev).
+modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann clp)
 packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libcmocka-dev libmd-dev
           libsodium-dev libseccomp-dev bubblewrap libxgboost-dev libfann-dev
-          python3-zmq python3-msgpack libglpk-dev)
+          python3-zmq python3-msgpack libglpk-dev coinor-libclp-dev)
 
 missing=()
 if ! command -v pkg-config >/dev/null 2>&1; then

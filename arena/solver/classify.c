@@ -13,12 +13,15 @@
 #include "cfr.h"
 #include "clock.h"
 #include "darkhex.h"
+#include "infowalk.h"
 #include "policy.h"
 #include "seqform.h"
 #include "surecert.h"
 #include "surewin.h"
 
 #define CL_MAX_CERT_MOVES 20000000
+#define CL_WALK_CELLS 9
+#define CL_WALK_CELLS_REPORTS 8
 
 void cl_options_default(cl_options *o)
 {
@@ -177,6 +180,27 @@ static int cl_cfr_bounds(const sv_tree *t, double deadline, double *probs, cl_ro
     return 0;
 }
 
+/* Bounds from exact best responses to the uniform policy on the information-state walk, on the boards and
+ * variants where that walk is quick: at most CL_WALK_CELLS cells, or CL_WALK_CELLS_REPORTS in the variants
+ * with reports (the opponent's states merge less: 3x3 -noisy/-flash take 1-5 minutes). */
+static void cl_uniform_bounds(cl_row *row)
+{
+    iw_result r;
+    char err[200];
+    hx_variant v = row->variant;
+    size_t len = strlen(row->note);
+    bool reports = v != HX_CLASSICAL && v != HX_ABRUPT;
+    if (row->rows * row->cols > (reports ? CL_WALK_CELLS_REPORTS : CL_WALK_CELLS) ||
+        iw_evaluate(v, row->rows, row->cols, NULL, NULL, iw_default_threads(), NULL, NULL, &r, err, sizeof err) != 0) {
+        snprintf(row->note + len, sizeof row->note - len, "; no value");
+        return;
+    }
+    row->lower = -r.br[1];
+    row->upper = r.br[0];
+    row->how = "uniform bounds";
+    snprintf(row->note + len, sizeof row->note - len, "; bounds: best responses to the uniform policy");
+}
+
 /* The value of a board neither player wins surely: the LP within half the time left, else CFR+ bounds. */
 static void cl_value(const cl_options *o, double deadline, cl_row *row)
 {
@@ -186,8 +210,8 @@ static void cl_value(const cl_options *o, double deadline, cl_row *row)
     sv_darkhex_game(&g, &params);
     sv_tree t;
     if (clk_now() >= deadline || sv_tree_build(&t, &g, o->max_nodes, false) != 0) {
-        snprintf(row->note, sizeof row->note, "no value: the game tree has more than %u nodes (or no time was left)",
-                 o->max_nodes);
+        snprintf(row->note, sizeof row->note, "the game tree has more than %u nodes (or no time was left)", o->max_nodes);
+        cl_uniform_bounds(row);
         return;
     }
     double *probs = malloc(sizeof *probs * (t.n_actions ? t.n_actions : 1));

@@ -166,6 +166,12 @@ void sv_pone_free(sv_pone *s)
 
 void sv_pone_set_budget(sv_pone *s, uint64_t nodes) { s->budget = nodes; }
 
+void sv_pone_memo(const sv_pone *s, uint64_t *keys, uint64_t *bytes)
+{
+    *keys = s->used;
+    *bytes = s->cap * sizeof *s->table;
+}
+
 bool sv_pone_to_move(const sv_pone *s, const sv_pone_key *k)
 {
     int mine = __builtin_popcountll(k->own), theirs = __builtin_popcountll(k->seen) + k->hidden;

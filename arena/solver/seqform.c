@@ -321,6 +321,15 @@ static int sf_player(const sf_build *b, int p, const sf_options *o, double *poli
     glp_prob *lpx = sf_load(b, p, lp, err, errlen);
     if (!lpx)
         return -1;
+    if (o->write_mps) {
+        int term = glp_term_out(GLP_OFF);
+        int rc = glp_write_mps(lpx, GLP_MPS_FILE, NULL, o->write_mps);
+        glp_term_out(term);
+        glp_delete_prob(lpx);
+        if (rc != 0)
+            sf_fail(err, errlen, "%s: cannot write the LP", o->write_mps);
+        return rc ? -1 : 0;
+    }
     if (sf_simplex(lpx, p, o, err, errlen) != 0) {
         glp_delete_prob(lpx);
         return -1;

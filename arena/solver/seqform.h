@@ -25,6 +25,9 @@ typedef struct {
                            * solution (the duals of the constraints over the other's sequences: each
                            * player's LP is the dual of the other's) */
     double time_limit;    /* seconds each simplex may take (GLPK's tm_lim); 0: no limit */
+    const char *write_mps; /* when set: each LP is written to this file (free MPS, maximising; with `only` the
+                            * one asked for) instead of solved, sf_solve returning 0 with no value or policy
+                            * (for comparing other LP solvers on the same problem) */
 } sf_options;
 
 /* One player's LP. */

@@ -13,6 +13,7 @@
  * the winning cell + 1 (51-55) and bit 63 set in every used slot (0 is a free slot). */
 #define SW_KEY_BITS ((1ull << 49) - 1)
 #define SW_USED (1ull << 63)
+#define SW_VISITED (1ull << 56) /* sw_enumerate has walked from the key */
 #define SW_RESULT_SHIFT 49
 #define SW_CELL_SHIFT 51
 #define SW_CHECK_EVERY 4096
@@ -369,4 +370,58 @@ int64_t sw_walk_strategy(sw *s, const sw_key *k, uint64_t max_moves, sw_visit vi
     int64_t moves = (int64_t)w->moves;
     free(w);
     return r < 0 ? r : moves;
+}
+
+typedef struct {
+    uint64_t keys, wins;
+} sw_count;
+
+/* Walks the keys reachable from (own, seen, q_to_move, m): 0 or a negative sw_solve code. */
+static int sw_reach(sw *s, sw_count *n, uint64_t own, uint64_t seen, bool q_to_move, uint32_t m)
+{
+    sw_key k = { own, seen, q_to_move, m };
+    if (hb_joined(&s->g, s->player, own))
+        return 0;
+    if (q_to_move) {
+        sw_key next[2];
+        bool ok[2];
+        sw_after_opponent(s, &k, next, ok);
+        for (int i = 0; i < 2; i++) {
+            int r = ok[i] ? sw_reach(s, n, own, seen, false, next[i].counts) : 0;
+            if (r < 0)
+                return r;
+        }
+        return 0;
+    }
+    int cell, r = sw_move(s, own, seen, m, &cell);
+    if (r < 0)
+        return r;
+    uint64_t *w = sw_slot(s, sw_pack(own, seen, m), false);
+    if (!w || (*w & SW_VISITED))
+        return 0;
+    *w |= SW_VISITED;
+    n->keys++;
+    n->wins += r;
+    for (uint64_t left = s->g.all & ~own & ~seen; left; left &= left - 1) {
+        sw_key placed, collided;
+        bool can_place, won, can_collide;
+        sw_after_attempt(s, &k, __builtin_ctzll(left), &placed, &can_place, &won, &collided, &can_collide);
+        if (can_place && (r = sw_reach(s, n, placed.own, placed.seen, true, placed.counts)) < 0)
+            return r;
+        if (can_collide &&
+            (r = sw_reach(s, n, collided.own, collided.seen, collided.q_to_move, collided.counts)) < 0)
+            return r;
+    }
+    return 0;
+}
+
+int sw_enumerate(sw *s, uint64_t *keys, uint64_t *wins)
+{
+    sw_count n = { 0, 0 };
+    sw_key root = sw_root(s);
+    s->late = false;
+    s->out_of_memory = false;
+    int r = sw_reach(s, &n, root.own, root.seen, root.q_to_move, root.counts);
+    *keys = n.keys, *wins = n.wins;
+    return s->out_of_memory ? -1 : r;
 }

@@ -72,6 +72,10 @@ int sw_after_opponent(const sw *s, const sw_key *k, sw_key out[2], bool ok[2]);
 typedef void (*sw_visit)(const hx_event *ev, int n, int cell, void *user);
 int64_t sw_walk_strategy(sw *s, const sw_key *k, uint64_t max_moves, sw_visit visit, void *user);
 
+/* Every key with P to move (P not yet joined) that real games reach from the empty board, solved:
+ * *keys of them, *wins sure wins. Returns 0, or -1 out of memory / -2 the deadline (the counts so far). */
+int sw_enumerate(sw *s, uint64_t *keys, uint64_t *wins);
+
 typedef struct {
     uint64_t nodes;   /* P-to-move keys expanded */
     uint64_t keys;    /* keys in the memo */
