@@ -17,7 +17,7 @@ static const char help[] =
     "       arena classify --check [--full-cells N] [--sample N] FILE...\n\n"
     "For every board RxC with R, C >= 2 and R*C <= N and every variant asked for: whether Black wins with\n"
     "probability one (a sure win: every hidden placement, every opponent behaviour), White does, or neither\n"
-    "(docs/surewin.md); for neither, Black's value: exact from Black's sequence-form LP (GLPK) when it finishes\n"
+    "(docs/surewin.md); for neither, Black's value: exact from Black's sequence-form LP (CLP) when it finishes\n"
     "within half the budget left, otherwise an interval [lower, upper] from exact best responses to CFR+'s\n"
     "average strategies trained for the rest of the budget; nothing when the game tree is too large. A board\n"
     "whose sure-win searches do not finish within the budget is open. docs/solved.md has the table.\n\n"
