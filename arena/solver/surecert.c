@@ -320,7 +320,7 @@ static int sc_walk(sc_ctx *x, sc_state *states, size_t n)
     free(idx);
     free(sidx);
     free(seen.s);
-    if (r == 1)
+    if (r == 1 && out.n)
         qsort(out.s, out.n, sizeof *out.s, by_history);
     for (size_t i = 0, j; r == 1 && i < out.n; i = j) {
         for (j = i + 1; j < out.n && !strcmp(out.s[j].history, out.s[i].history); j++)
