@@ -12,14 +12,17 @@
  * the boards it solves in seconds: the LP's time to the exact value, CFR+'s time until its own certificate
  * says it is within 1e-6 of it (NashConv < 1e-6, checked every 256 iterations). Last, each player's LP of
  * abrupt 3x2 and 2x3 solved by GLPK (arena solve's dual simplex) and by COIN-OR CLP (its dual simplex and its
- * barrier, through Clp_C_Interface.h, on the same LP written as MPS), each stopped after
- * BENCH_LP_SECONDS (default 120) seconds: times and values side by side. */
+ * barrier, through Clp_C_Interface.h, on the same LP written as MPS, each in a child process), each
+ * stopped after BENCH_LP_SECONDS (default 120) seconds: times and values side by side. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "bestresponse.h"
 #include "cfr.h"
@@ -90,27 +93,47 @@ static int lp_against_cfr(hx_variant v, int rows, int cols)
 
 static int temp_file(char *path);
 
-/* CLP on the LP in the MPS file `path` (maximising), by its dual simplex or its barrier: seconds, value. */
+/* CLP on the LP in the MPS file `path` (maximising), by its dual simplex or its barrier, in a child process
+ * killed after `limit` seconds (CLP's own limit is not checked often in the barrier): seconds, value,
+ * status (0 optimal; -1 stopped). */
 static double clp_run(const char *path, bool barrier, double limit, double *value, int *status)
 {
-    Clp_Simplex *m = Clp_newModel();
-    Clp_setLogLevel(m, 0);
-    if (Clp_readMps(m, path, 1, 0) != 0) {
-        Clp_deleteModel(m);
+    int fd[2];
+    double t0 = clk_now(), got[2] = { NAN, -1 };
+    if (pipe(fd) != 0)
         return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        Clp_Simplex *m = Clp_newModel();
+        Clp_setLogLevel(m, 0);
+        if (Clp_readMps(m, path, 1, 0) == 0) {
+            Clp_setOptimizationDirection(m, -1);
+            Clp_setMaximumSeconds(m, limit);
+            if (barrier)
+                Clp_initialBarrierSolve(m);
+            else
+                Clp_initialDualSolve(m);
+            got[0] = Clp_objectiveValue(m);
+            got[1] = Clp_status(m);
+        }
+        if (write(fd[1], got, sizeof got) != (ssize_t)sizeof got)
+            _exit(1);
+        _exit(0);
     }
-    Clp_setOptimizationDirection(m, -1);
-    Clp_setMaximumSeconds(m, limit);
-    double t0 = clk_now();
-    if (barrier)
-        Clp_initialBarrierSolve(m);
-    else
-        Clp_initialDualSolve(m);
-    double secs = clk_now() - t0;
-    *value = Clp_objectiveValue(m);
-    *status = Clp_status(m);
-    Clp_deleteModel(m);
-    return secs;
+    close(fd[1]);
+    struct pollfd p = { .fd = fd[0], .events = POLLIN };
+    if (pid > 0 && poll(&p, 1, (int)(limit * 1000) + 2000) == 1 && read(fd[0], got, sizeof got) == (ssize_t)sizeof got) {
+        waitpid(pid, NULL, 0);
+    } else if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        got[1] = -1;
+    }
+    close(fd[0]);
+    *value = got[0];
+    *status = got[1] == 0 ? 0 : -1;
+    return clk_now() - t0;
 }
 
 /* Player p's LP of (v, rows, cols) by GLPK and by CLP's dual simplex and barrier. */
