@@ -116,6 +116,8 @@ $(eval $(call external,mhd,libmicrohttpd,-lmicrohttpd))
 $(eval $(call external,archive,libarchive,-larchive))
 # GLPK has no pkg-config module in Debian: its header and -lglpk are in the default paths.
 $(eval $(call external,glpk,,-lglpk))
+# COIN-OR CLP (coinor-libclp-dev), measured against GLPK in bench_solver.
+$(eval $(call external,clp,clp,-lClp -lCoinUtils))
 
 # Bottom-up: a module may only use what is declared before it.
 include arena/base/module.mk

@@ -15,10 +15,11 @@ if [ "${1:-}" = fuzz ]; then
 fi
 
 if [ "${1:-}" != fuzz ]; then
-modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann libmicrohttpd libarchive)
+# clp: COIN-OR CLP, the sequence-form LP solver of arena classify (and arena solve --solver clp) (coinor-libclp-dev).
+modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann libmicrohttpd libarchive clp)
 packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libcmocka-dev libmd-dev
           libsodium-dev libseccomp-dev bubblewrap libxgboost-dev libfann-dev
-          python3-zmq python3-msgpack libglpk-dev libmicrohttpd-dev libarchive-dev)
+          python3-zmq python3-msgpack libglpk-dev libmicrohttpd-dev libarchive-dev coinor-libclp-dev)
 
 missing=()
 if ! command -v pkg-config >/dev/null 2>&1; then

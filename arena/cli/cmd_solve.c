@@ -11,13 +11,14 @@
 #include "clock.h"
 #include "commands.h"
 #include "darkhex.h"
+#include "lpclp.h"
 #include "policy.h"
 #include "seqform.h"
 #include "variant.h"
 
 static const char help[] =
-    "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--method dual|primal] [--exact]\n"
-    "                   [--lp both|black|white] [--max-nodes N] [--verbose] [--json | --format text|json]\n\n"
+    "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--solver glpk|clp] [--method dual|primal]\n"
+    "                   [--exact] [--lp both|black|white] [--max-nodes N] [--verbose] [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
     "sure win, -1 a sure loss), the sizes of both LPs (sequences, constraints, variables, nonzeros), the\n"
@@ -29,6 +30,8 @@ static const char help[] =
     "  --out FILE       write both players' strategies as one policy file (docs/policy-format.md, algorithm\n"
     "                   'seqform-lp'; what policy-bot plays and 'arena exploit' scores); the file is read\n"
     "                   back and its own exploitability (float probabilities) reported too\n"
+    "  --solver S       glpk (default) or clp: COIN-OR CLP's dual simplex on the same LP (faster on the\n"
+    "                   abrupt LPs: docs/solver.md; --method, --exact and --verbose are GLPK's)\n"
     "  --method M       dual (default: the dual simplex with the long-step ratio test) or primal\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow)\n"
     "  --lp P           both (default): each player's LP, their values compared (gap); black or white:\n"
@@ -45,7 +48,7 @@ static const char help[] =
     "  --format F       text (default) or json; --json is --format json\n\n"
     "Exit status: 0 solved, 1 the tree too large or the LP not solved, 2 bad input.\n";
 
-enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l' };
+enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's' };
 
 typedef struct {
     sv_eval lp, file;      /* the LP's strategies (double) and the file's (float), exactly evaluated */
@@ -62,7 +65,7 @@ static void print_lp_json(const char *name, const sf_lp *lp, uint32_t infosets, 
 }
 
 static void print_json(const cli_game_opts *o, const sv_tree *t, const sf_result *r, const solve_figures *f,
-                       const char *method, const char *out, int only)
+                       const char *solver, const char *method, const char *out, int only)
 {
     printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":%s,\"value\":%.12g,\"value_black_lp\":%.12g,"
            "\"value_white_lp\":%.12g,\"gap\":%.3g,\"nodes\":%u,\"leaves\":%llu,\"payoff_nonzeros\":%llu,\"lp\":{",
@@ -72,7 +75,7 @@ static void print_json(const cli_game_opts *o, const sv_tree *t, const sf_result
     print_lp_json("black", &r->lp[0], t->infosets_of[0], true);
     print_lp_json("white", &r->lp[1], t->infosets_of[1], false);
     printf("},\"lp_solved\":\"%s\",\"solver\":\"%s\",\"method\":\"%s\",\"ev_black\":%.12g,\"br_black\":%.12g,\"br_white\":%.12g,"
-           "\"exploitability\":%.6g,", only < 0 ? "both" : only ? "white" : "black", sf_glpk_version(), method, f->lp.ev0, f->lp.br[0], f->lp.br[1],
+           "\"exploitability\":%.6g,", only < 0 ? "both" : only ? "white" : "black", solver, method, f->lp.ev0, f->lp.br[0], f->lp.br[1],
            f->lp.exploitability);
     if (f->have_file) {
         printf("\"out\":\"");
@@ -103,7 +106,7 @@ static void print_lp_text(const char *name, const sf_lp *lp, uint32_t infosets, 
 }
 
 static void print_text(const cli_game_opts *o, const sv_tree *t, const sf_result *r, const solve_figures *f,
-                       const char *method, const char *out, int only)
+                       const char *solver, const char *method, const char *out, int only)
 {
     printf("game            %dx%d %s%s\n", o->rows, o->cols, hx_variant_name(o->variant),
            o->flags & HX_SWAP_RULE ? " (swap rule)" : "");
@@ -113,7 +116,7 @@ static void print_text(const cli_game_opts *o, const sv_tree *t, const sf_result
     print_lp_text("black", &r->lp[0], t->infosets_of[0], only == 1);
     print_lp_text("white", &r->lp[1], t->infosets_of[1], only == 0);
     printf("gap             %.3g (|Black's LP value + White's|)\n", r->gap);
-    printf("solver          %s, %s simplex\n", sf_glpk_version(), method);
+    printf("solver          %s, %s simplex\n", solver, method);
     printf("exploitability  %.3g (ev_black %+.12f, br_black %+.12f, br_white %+.12f)\n", f->lp.exploitability,
            f->lp.ev0, f->lp.br[0], f->lp.br[1]);
     if (f->have_file)
@@ -159,6 +162,7 @@ int cmd_solve(int argc, char **argv)
         { "max-nodes", required_argument, 0, O_MAX_NODES },
         { "verbose", no_argument, 0, O_VERBOSE },
         { "lp", required_argument, 0, O_LP },
+        { "solver", required_argument, 0, O_SOLVER },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -186,6 +190,10 @@ int cmd_solve(int argc, char **argv)
             max_nodes = cli_count("solve", "--max-nodes", optarg, 1, UINT32_MAX);
         } else if (c == O_VERBOSE) {
             so.verbose = true;
+        } else if (c == O_SOLVER) {
+            if (strcmp(optarg, "glpk") && strcmp(optarg, "clp"))
+                cli_usage_error("solve", "--solver '%s': give glpk or clp", optarg);
+            so.solver = strcmp(optarg, "clp") ? SF_GLPK : SF_CLP;
         } else if (c == O_LP) {
             if (strcmp(optarg, "both") && strcmp(optarg, "black") && strcmp(optarg, "white"))
                 cli_usage_error("solve", "--lp '%s': give both, black or white", optarg);
@@ -198,6 +206,9 @@ int cmd_solve(int argc, char **argv)
     hx_game probe;
     cli_new_game("solve", &probe, o.variant, o.rows, o.cols, o.flags & HX_SWAP_RULE);
 
+    const char *solver = so.solver == SF_CLP ? lc_version() : sf_glpk_version();
+    if (so.solver == SF_CLP)
+        method = "dual";
     solve_figures f = { 0 };
     double t0 = clk_now();
     sv_darkhex params = { .variant = o.variant, .rows = o.rows, .cols = o.cols, .flags = o.flags & HX_SWAP_RULE };
@@ -229,9 +240,9 @@ int cmd_solve(int argc, char **argv)
     f.t_eval = clk_now() - t1;
     f.total = clk_now() - t0;
     if (o.format == CLI_JSON)
-        print_json(&o, &t, &r, &f, method, out, so.only);
+        print_json(&o, &t, &r, &f, solver, method, out, so.only);
     else
-        print_text(&o, &t, &r, &f, method, out, so.only);
+        print_text(&o, &t, &r, &f, solver, method, out, so.only);
     free(probs);
     sv_tree_free(&t);
     return CLI_OK;

@@ -25,5 +25,6 @@ int cmd_keygen(int argc, char **argv);
 int cmd_payoff(int argc, char **argv);
 int cmd_pone(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_classify(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const struct {
     { "tree", cmd_tree, "walk the complete game tree and count histories and information states" },
     { "pone", cmd_pone, "count the probability-one (pONE) keys of classical Dark Hex and their winning cells" },
     { "exploit", cmd_exploit, "exact exploitability of a policy file (or of the uniform policy)" },
+    { "classify", cmd_classify, "who wins each small board of each dark variant surely, or the value (docs/solved.md)" },
     { "solve", cmd_solve, "exact Nash equilibrium of a small board by the sequence-form LP (GLPK)" },
     { "random", cmd_random, "play uniformly random games: Black's win rate and attempts per second" },
     { "match", cmd_match, "play games between two bot programs and store them" },

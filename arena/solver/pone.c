@@ -1,14 +1,15 @@
-/* arena/solver/pone.c — the pONE search of classical Dark Hex (pone.h, docs/pone.md): bitset geometry,
- * shortest-connection distances that decide which hidden-stone placements are consistent, the memoised
- * recursion over one player's keys, and the walk over the keys real games reach. */
+/* arena/solver/pone.c — the pONE search of classical Dark Hex (pone.h, docs/pone.md): shortest-connection
+ * distances (hexbits.h) that decide which hidden-stone placements are consistent, the memoised recursion
+ * over one player's keys, and the walk over the keys real games reach. */
 #include "pone.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "hexbits.h"
 #include "mix.h"
 
-#define PONE_FAR 1000 /* distance when no connection exists */
+#define PONE_FAR HB_FAR
 
 /* Entry flags. */
 enum { PONE_EMPTY = 0xff, PONE_WIN = 1, PONE_LOSS = 2, PONE_VISITED = 4, PONE_THESIS_WIN = 8, PONE_THESIS_LOSS = 16 };
@@ -21,60 +22,25 @@ typedef struct {
 } pone_entry;
 
 struct sv_pone {
-    int rows, cols, cells, player;
-    uint64_t all, not_first, not_last; /* board; cells not in the first / last column */
-    uint64_t edge[2][2];               /* edge[p][0], edge[p][1]: player p's two sides */
+    hb_geom g; /* the board */
+    int cells, player;
+    uint64_t all;
     pone_entry *table;
     uint64_t cap, used;
     uint64_t budget, spent, nodes;
     bool out_of_memory;
 };
 
-static uint64_t pone_spread(const sv_pone *s, uint64_t x)
-{
-    int c = s->cols;
-    uint64_t n = (x << c) | (x >> c) | ((x << 1) & s->not_first) | ((x >> 1) & s->not_last) |
-                 ((x >> (c - 1)) & s->not_first) | ((x << (c - 1)) & s->not_last);
-    return n & s->all;
-}
-
-/* Everything joined to `reach` through cells of `free`. */
-static uint64_t pone_closure(const sv_pone *s, uint64_t reach, uint64_t free)
-{
-    for (;;) {
-        uint64_t next = reach | (pone_spread(s, reach) & free);
-        if (next == reach)
-            return reach;
-        reach = next;
-    }
-}
-
-/* The fewest cells of `costly` player p must add to the stones `free` to join its sides (PONE_FAR when it
- * cannot), by layers of a 0-1 breadth-first search. */
-static int pone_distance(const sv_pone *s, int p, uint64_t free, uint64_t costly)
-{
-    uint64_t start = s->edge[p][0], goal = s->edge[p][1];
-    uint64_t reach = pone_closure(s, start & free, free);
-    for (int k = 0;; k++) {
-        if (reach & goal)
-            return k;
-        uint64_t next = (pone_spread(s, reach) | start) & costly & ~reach;
-        if (!next)
-            return PONE_FAR;
-        reach = pone_closure(s, reach | next, free);
-    }
-}
-
 static uint64_t pone_unknown(const sv_pone *s, uint64_t own, uint64_t seen) { return s->all & ~own & ~seen; }
 
-static bool pone_joined(const sv_pone *s, int p, uint64_t stones) { return pone_distance(s, p, stones, 0) == 0; }
+static bool pone_joined(const sv_pone *s, int p, uint64_t stones) { return hb_joined(&s->g, p, stones); }
 
 /* Some placement of `hidden` stones on the unknown cells leaves Q unjoined: the most Q stones that leave it
  * unjoined is the unknown count less what P needs to join (on a full board exactly one side is joined). */
 static bool pone_feasible(const sv_pone *s, uint64_t own, uint64_t seen, int hidden)
 {
     uint64_t u = pone_unknown(s, own, seen);
-    int d = pone_distance(s, s->player, own, u);
+    int d = hb_distance(&s->g, s->player, own, u);
     return d != PONE_FAR && hidden <= __builtin_popcountll(u) - d;
 }
 
@@ -83,7 +49,7 @@ static bool pone_feasible(const sv_pone *s, uint64_t own, uint64_t seen, int hid
  * follows a consistent board of `hidden` stones; docs/pone.md). */
 static bool pone_threat(const sv_pone *s, uint64_t own, uint64_t seen, int hidden)
 {
-    return pone_distance(s, 1 - s->player, seen, pone_unknown(s, own, seen)) <= hidden + 1;
+    return hb_distance(&s->g, 1 - s->player, seen, pone_unknown(s, own, seen)) <= hidden + 1;
 }
 
 static uint64_t pone_hash(uint64_t own, uint64_t seen, int hidden)
@@ -185,17 +151,8 @@ sv_pone *sv_pone_new(int rows, int cols, int player)
     sv_pone *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->rows = rows, s->cols = cols, s->cells = rows * cols, s->player = player;
-    s->all = s->cells == 64 ? ~0ull : (1ull << s->cells) - 1;
-    uint64_t first = 0, last = 0, top = 0, bottom = 0;
-    for (int r = 0; r < rows; r++)
-        first |= 1ull << (r * cols), last |= 1ull << (r * cols + cols - 1);
-    for (int c = 0; c < cols; c++)
-        top |= 1ull << c, bottom |= 1ull << ((rows - 1) * cols + c);
-    s->not_first = s->all & ~first;
-    s->not_last = s->all & ~last;
-    s->edge[0][0] = top, s->edge[0][1] = bottom;
-    s->edge[1][0] = first, s->edge[1][1] = last;
+    hb_init(&s->g, rows, cols);
+    s->cells = rows * cols, s->player = player, s->all = s->g.all;
     return s;
 }
 
@@ -208,6 +165,12 @@ void sv_pone_free(sv_pone *s)
 }
 
 void sv_pone_set_budget(sv_pone *s, uint64_t nodes) { s->budget = nodes; }
+
+void sv_pone_memo(const sv_pone *s, uint64_t *keys, uint64_t *bytes)
+{
+    *keys = s->used;
+    *bytes = s->cap * sizeof *s->table;
+}
 
 bool sv_pone_to_move(const sv_pone *s, const sv_pone_key *k)
 {

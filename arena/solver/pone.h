@@ -42,6 +42,9 @@ void sv_pone_free(sv_pone *s);
  * runs out returns -2; what it finished stays memoised. */
 void sv_pone_set_budget(sv_pone *s, uint64_t nodes);
 
+/* The memo: keys held and bytes allocated (24 bytes a slot, the table at most three quarters full). */
+void sv_pone_memo(const sv_pone *s, uint64_t *keys, uint64_t *bytes);
+
 /* Whether P is to move at k by the classical stone counts (Black iff the counts are equal). */
 bool sv_pone_to_move(const sv_pone *s, const sv_pone_key *k);
 

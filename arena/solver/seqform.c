@@ -4,6 +4,7 @@
  * recovered from the realisation plans. */
 #include "seqform.h"
 #include "clock.h"
+#include "lpclp.h"
 
 #include <glpk.h>
 #include <math.h>
@@ -255,6 +256,8 @@ static int sf_simplex(glp_prob *lpx, int p, const sf_options *o, char *err, size
     parm.tol_bnd = SF_TOL_PRIMAL;
     parm.tol_dj = SF_TOL_DUAL;
     parm.presolve = GLP_ON;
+    if (o->time_limit > 0)
+        parm.tm_lim = o->time_limit * 1000 < 2e9 ? (int)(o->time_limit * 1000) + 1 : 2000000000;
     if (o->method == SF_DUAL)
         parm.r_test = GLP_RT_FLIP; /* the long-step ratio test: every variable is boxed */
     int term = glp_term_out(o->verbose ? GLP_ON : GLP_OFF); /* glp_scale_prob() reports even when quiet */
@@ -274,35 +277,42 @@ static int sf_simplex(glp_prob *lpx, int p, const sf_options *o, char *err, size
     return 0;
 }
 
-/* Player p's behaviour strategy from the optimum's plan, and (dual not NULL) the opponent's from the duals of
- * the rows over its sequences. Returns 0, or -1 when out of memory. */
-static int sf_plans(const sf_build *b, int p, glp_prob *lpx, double *policy, sf_lp *lp, sf_lp *dual, char *err,
-                    size_t errlen)
+/* Player p's behaviour strategy from the optimum's plan (col: the LP's columns), and (dual not NULL) the
+ * opponent's from the duals of the rows over its sequences (row: the rows' duals). */
+static void sf_plans(const sf_build *b, int p, const double *col, const double *row, double *policy, sf_lp *lp,
+                     sf_lp *dual)
 {
     int opp = 1 - p;
-    uint32_t n_x = b->n_seq[p], n_opp = b->n_seq[opp], e_rows = 1 + b->t->infosets_of[p];
-    double *x = malloc(sizeof *x * n_x);
-    if (!x) {
-        sf_fail(err, errlen, "out of memory");
-        return -1;
-    }
-    for (uint32_t c = 0; c < n_x; c++)
-        x[c] = glp_get_col_prim(lpx, (int)c + 1);
-    lp->reached = sf_behaviour(b, p, x, policy);
-    if (dual) { /* the duals of the rows over opponent sequences: the opponent's plan */
-        double *y = realloc(x, sizeof *y * (n_opp > n_x ? n_opp : n_x));
-        if (!y) {
-            free(x);
-            sf_fail(err, errlen, "out of memory");
+    uint32_t n_opp = b->n_seq[opp], e_rows = 1 + b->t->infosets_of[p];
+    lp->reached = sf_behaviour(b, p, col, policy);
+    if (dual) /* the duals of the rows over opponent sequences: the opponent's plan */
+        *dual = (sf_lp){ .sequences = n_opp, .rows = lp->cols, .cols = lp->rows, .nonzeros = lp->nonzeros,
+                         .value = -lp->value, .reached = sf_behaviour(b, opp, row + e_rows, policy) };
+}
+
+/* Solves lpx with the solver o asks for: the columns' values into col, the rows' duals into row, the value
+ * and iterations into lp. 0, or -1 with a message. */
+static int sf_optimum(glp_prob *lpx, int p, const sf_options *o, double *col, double *row, sf_lp *lp, char *err,
+                      size_t errlen)
+{
+    if (o->solver == SF_CLP) {
+        lc_result r;
+        if (lc_solve(lpx, o->time_limit, col, row, &r) != 0) {
+            sf_fail(err, errlen, "CLP found no optimum of %s's LP (or ran out of time)", p ? "White" : "Black");
             return -1;
         }
-        x = y;
-        for (uint32_t s = 0; s < n_opp; s++)
-            y[s] = glp_get_row_dual(lpx, (int)(e_rows + 1 + s));
-        *dual = (sf_lp){ .sequences = n_opp, .rows = lp->cols, .cols = lp->rows, .nonzeros = lp->nonzeros,
-                         .value = -lp->value, .reached = sf_behaviour(b, opp, y, policy) };
+        lp->value = r.value;
+        lp->iterations = r.iterations;
+        return 0;
     }
-    free(x);
+    if (sf_simplex(lpx, p, o, err, errlen) != 0)
+        return -1;
+    lp->value = glp_get_obj_val(lpx);
+    lp->iterations = glp_get_it_cnt(lpx);
+    for (int j = 1; j <= glp_get_num_cols(lpx); j++)
+        col[j - 1] = glp_get_col_prim(lpx, j);
+    for (int i = 1; i <= glp_get_num_rows(lpx); i++)
+        row[i - 1] = glp_get_row_dual(lpx, i);
     return 0;
 }
 
@@ -319,13 +329,24 @@ static int sf_player(const sf_build *b, int p, const sf_options *o, double *poli
     glp_prob *lpx = sf_load(b, p, lp, err, errlen);
     if (!lpx)
         return -1;
-    if (sf_simplex(lpx, p, o, err, errlen) != 0) {
+    if (o->write_mps) {
+        int term = glp_term_out(GLP_OFF);
+        int rc = glp_write_mps(lpx, GLP_MPS_FILE, NULL, o->write_mps);
+        glp_term_out(term);
         glp_delete_prob(lpx);
-        return -1;
+        if (rc != 0)
+            sf_fail(err, errlen, "%s: cannot write the LP", o->write_mps);
+        return rc ? -1 : 0;
     }
-    lp->value = glp_get_obj_val(lpx);
-    lp->iterations = glp_get_it_cnt(lpx);
-    int rc = sf_plans(b, p, lpx, policy, lp, dual, err, errlen);
+    double *col = malloc(sizeof *col * ((size_t)glp_get_num_cols(lpx) + 1));
+    double *row = malloc(sizeof *row * ((size_t)glp_get_num_rows(lpx) + 1));
+    int rc = -1;
+    if (!col || !row)
+        sf_fail(err, errlen, "out of memory");
+    else if ((rc = sf_optimum(lpx, p, o, col, row, lp, err, errlen)) == 0)
+        sf_plans(b, p, col, row, policy, lp, dual);
+    free(col);
+    free(row);
     glp_delete_prob(lpx);
     if (rc != 0)
         return -1;

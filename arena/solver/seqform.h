@@ -16,14 +16,20 @@
 #include "gametree.h"
 
 typedef enum { SF_DUAL = 0, SF_PRIMAL = 1 } sf_method;
+typedef enum { SF_GLPK = 0, SF_CLP = 1 } sf_solver;
 
 typedef struct {
-    sf_method method;     /* the simplex variant (default: dual simplex, falling back to primal) */
+    sf_solver solver;     /* GLPK (default) or COIN-OR CLP's dual simplex (lpclp.h; method and exact ignored) */
+    sf_method method;     /* GLPK's simplex variant (default: dual simplex, falling back to primal) */
     bool exact;           /* after the floating-point simplex, glp_exact() (rational arithmetic) from its basis */
     bool verbose;         /* GLPK's progress lines on stderr */
     int only;             /* -1: both LPs; 0 or 1: only that player's LP, the other's plan read from its dual
                            * solution (the duals of the constraints over the other's sequences: each
                            * player's LP is the dual of the other's) */
+    double time_limit;    /* seconds each simplex may take (GLPK's tm_lim, CLP's maximum seconds); 0: no limit */
+    const char *write_mps; /* when set: each LP is written to this file (free MPS, maximising; with `only` the
+                            * one asked for) instead of solved, sf_solve returning 0 with no value or policy
+                            * (for comparing other LP solvers on the same problem) */
 } sf_options;
 
 /* One player's LP. */

@@ -10,13 +10,19 @@
  * by the walk on every processor; a policy file of 30 million information states (size, write, load against
  * reading its bytes, random lookups). The sequence-form LP (seqform.h, GLPK's dual simplex) against CFR+ on
  * the boards it solves in seconds: the LP's time to the exact value, CFR+'s time until its own certificate
- * says it is within 1e-6 of it (NashConv < 1e-6, checked every 256 iterations). */
+ * says it is within 1e-6 of it (NashConv < 1e-6, checked every 256 iterations). Last, each player's LP of
+ * abrupt 3x2 and 2x3 solved by GLPK (arena solve's dual simplex) and by COIN-OR CLP (its dual simplex and its
+ * barrier, through Clp_C_Interface.h, on the same LP written as MPS, each in a child process), each
+ * stopped after BENCH_LP_SECONDS (default 120) seconds: times and values side by side. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "bestresponse.h"
 #include "cfr.h"
@@ -27,6 +33,12 @@
 #include "seqform.h"
 #include "clock.h"
 #include "mix.h" /* mix64: a bijection, so distinct keys */
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes" /* Clp_C_Interface.h declares a function with () */
+#include "ClpConfig.h"
+#include "Clp_C_Interface.h"
+#pragma GCC diagnostic pop
 
 static double plain(const sv_tree *t, uint32_t h)
 {
@@ -74,6 +86,91 @@ static int lp_against_cfr(hx_variant v, int rows, int cols)
            lp / cfr);
     fflush(stdout);
     sv_cfr_free(&c);
+    free(pol);
+    sv_tree_free(&t);
+    return 0;
+}
+
+static int temp_file(char *path);
+
+/* CLP on the LP in the MPS file `path` (maximising), by its dual simplex or its barrier, in a child process
+ * killed after `limit` seconds (CLP's own limit is not checked often in the barrier): seconds, value,
+ * status (0 optimal; -1 stopped). */
+static double clp_run(const char *path, bool barrier, double limit, double *value, int *status)
+{
+    int fd[2];
+    double t0 = clk_now(), got[2] = { NAN, -1 };
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        Clp_Simplex *m = Clp_newModel();
+        Clp_setLogLevel(m, 0);
+        if (Clp_readMps(m, path, 1, 0) == 0) {
+            Clp_setOptimizationDirection(m, -1);
+            Clp_setMaximumSeconds(m, limit);
+            if (barrier)
+                Clp_initialBarrierSolve(m);
+            else
+                Clp_initialDualSolve(m);
+            got[0] = Clp_objectiveValue(m);
+            got[1] = Clp_status(m);
+        }
+        if (write(fd[1], got, sizeof got) != (ssize_t)sizeof got)
+            _exit(1);
+        _exit(0);
+    }
+    close(fd[1]);
+    struct pollfd p = { .fd = fd[0], .events = POLLIN };
+    if (pid > 0 && poll(&p, 1, (int)(limit * 1000) + 2000) == 1 && read(fd[0], got, sizeof got) == (ssize_t)sizeof got) {
+        waitpid(pid, NULL, 0);
+    } else if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        got[1] = -1;
+    }
+    close(fd[0]);
+    *value = got[0];
+    *status = got[1] == 0 ? 0 : -1;
+    return clk_now() - t0;
+}
+
+/* Player p's LP of (v, rows, cols) by GLPK and by CLP's dual simplex and barrier. */
+static int lp_solvers(hx_variant v, int rows, int cols, int p, double limit)
+{
+    sv_darkhex params = { .variant = v, .rows = rows, .cols = cols };
+    efg_game g;
+    sv_darkhex_game(&g, &params);
+    sv_tree t;
+    if (sv_tree_build(&t, &g, 1u << 26, false) != 0)
+        return 1;
+    double *pol = malloc(sizeof *pol * t.n_actions);
+    char path[] = "/tmp/bench-lp-XXXXXX", err[300];
+    if (!pol || temp_file(path) != 0)
+        return 1;
+    sf_options o;
+    sf_options_default(&o);
+    o.only = p;
+    o.write_mps = path;
+    sf_result r;
+    if (sf_solve(&t, &o, pol, &r, err, sizeof err) != 0)
+        return 1;
+    o.write_mps = NULL;
+    o.time_limit = limit;
+    double t0 = clk_now();
+    int glpk = sf_solve(&t, &o, pol, &r, err, sizeof err);
+    double glpk_s = clk_now() - t0, dual_v, bar_v;
+    int dual_st, bar_st;
+    double dual_s = clp_run(path, false, limit, &dual_v, &dual_st);
+    double bar_s = clp_run(path, true, limit, &bar_v, &bar_st);
+    printf("  %s %dx%d %s's LP (%u sequences, %llu nonzeros): GLPK dual simplex %7.2f s %s %+.9f; CLP dual "
+           "simplex %7.2f s %s %+.9f; CLP barrier %7.2f s %s %+.9f\n", hx_variant_name(v), rows, cols,
+           p ? "White" : "Black", r.lp[p].sequences, (unsigned long long)r.lp[p].nonzeros, glpk_s,
+           glpk ? "(stopped)" : "value", glpk ? NAN : r.lp[p].value, dual_s, dual_st ? "(stopped)" : "value", dual_v,
+           bar_s, bar_st ? "(stopped)" : "value", bar_v);
+    fflush(stdout);
+    unlink(path);
     free(pol);
     sv_tree_free(&t);
     return 0;
@@ -232,8 +329,23 @@ static int cfr_over_the_walk_3x3(int threads)
     return 0;
 }
 
+/* GLPK against CLP on each player's LP of abrupt 3x2 and 2x3. */
+static int lp_comparison(void)
+{
+    const char *env = getenv("BENCH_LP_SECONDS");
+    double limit = env && atof(env) > 0 ? atof(env) : 120;
+    printf("solver: GLPK against COIN-OR CLP %s on the abrupt LPs (each stopped after %.0f s)\n", CLP_VERSION, limit);
+    for (int b = 0; b < 2; b++)
+        for (int p = 0; p < 2; p++)
+            if (lp_solvers(HX_ABRUPT, b ? 2 : 3, b ? 3 : 2, p, limit) != 0)
+                return 1;
+    return 0;
+}
+
 int main(void)
 {
+    if (getenv("BENCH_SOLVER_LP_ONLY")) /* only the LP solvers' comparison */
+        return lp_comparison();
     static const struct { hx_variant v; int r, c; } cases[] = {
         { HX_CLASSICAL, 3, 2 }, { HX_ABRUPT, 3, 2 }, { HX_CLASSICAL, 2, 3 }, { HX_ABRUPT, 2, 3 },
         { HX_CLASSICAL_NOISY, 3, 2 } }; /* classical-noisy is OpenSpiel's cdh (docs/solver.md) */
@@ -431,5 +543,7 @@ int main(void)
            "%llu Black and %llu White information states; exploitability %.6f\n", secs, (double)r.pairs,
            r.pairs / secs / 1e6, (unsigned long long)r.infosets[0], (unsigned long long)r.infosets[1],
            r.exploitability);
-    return cfr_over_the_walk_3x3(threads);
+    if (cfr_over_the_walk_3x3(threads) != 0)
+        return 1;
+    return lp_comparison();
 }

@@ -4,7 +4,9 @@
  * equals CFR+'s to 1e-6 once CFR+ has converged (NashConv < 1e-6, so its value is known to 1e-6 without
  * the LP) and lies between CFR+'s two best responses, the LP strategies' exact exploitability is below
  * 1e-6 (also when one player's LP is solved and the other's plan read from its duals), and the known results (2x2 classical and hex are sure wins for Black, 2x2 abrupt is not).
- * `arena solve` prints strict JSON, its policy file loads in `arena exploit` and policy-bot. */
+ * `arena solve` prints strict JSON, its policy file loads in `arena exploit` and policy-bot. COIN-OR CLP
+ * (--solver clp) gives GLPK's values and strategies as unexploitable, each LP alone too, on 2x2 in every
+ * variant and on 3x2 and 2x3 classical. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,6 +294,42 @@ static void arena_solve_writes_a_policy(void **state)
     assert_int_equal(sh_run("%s", cmd), 1); /* the tree does not fit */
 }
 
+/* CLP against GLPK: the same values, strategies of exploitability below 1e-9 (both LPs, or one with the
+ * other plan from its duals). */
+static void clp_matches_glpk(void **state)
+{
+    (void)state;
+    static const struct { hx_variant v; int r, c; } cases[] = {
+        { HX_HEX, 2, 2 }, { HX_CLASSICAL, 2, 2 }, { HX_ABRUPT, 2, 2 }, { HX_CLASSICAL_NOISY, 2, 2 },
+        { HX_CLASSICAL_FLASH, 2, 2 }, { HX_ABRUPT_NOISY, 2, 2 }, { HX_ABRUPT_FLASH, 2, 2 },
+        { HX_CLASSICAL, 3, 2 }, { HX_CLASSICAL, 2, 3 } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sv_darkhex p = { .variant = cases[i].v, .rows = cases[i].r, .cols = cases[i].c };
+        efg_game g;
+        sv_darkhex_game(&g, &p);
+        sv_tree t;
+        assert_int_equal(sv_tree_build(&t, &g, 1u << 24, false), 0);
+        sf_result glpk, clp;
+        double *pol = solve(&t, &glpk);
+        free(pol);
+        for (int only = -1; only < 2; only++) {
+            sf_options o;
+            sf_options_default(&o);
+            o.solver = SF_CLP;
+            o.only = only;
+            double *q = malloc(sizeof *q * t.n_actions);
+            char err[300];
+            assert_non_null(q);
+            if (sf_solve(&t, &o, q, &clp, err, sizeof err) != 0)
+                fail_msg("%s", err);
+            assert_true(fabs(clp.value - glpk.value) < 1e-9);
+            assert_true(exploitability(&t, q, NULL) < 1e-9);
+            free(q);
+        }
+        sv_tree_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +337,7 @@ int main(void)
         cmocka_unit_test(every_variant_on_2x2),
         cmocka_unit_test(hex_and_classical_on_six_cells),
         cmocka_unit_test(arena_solve_writes_a_policy),
+        cmocka_unit_test(clp_matches_glpk),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -1,0 +1,178 @@
+/* arena/cli/cmd_classify.c — `arena classify`: who wins every small board of every dark variant (black,
+ * white, neither with Black's value or an interval on it, or open), with the time and memory each took,
+ * certificates of the sure wins, and `--check` to verify certificates (classify.h, docs/solved.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify.h"
+#include "cli.h"
+#include "commands.h"
+#include "surewin.h"
+#include "variant.h"
+
+static const char help[] =
+    "usage: arena classify [--max-cells N] [--variants V,V,...] [--budget-s S] [--max-nodes N]\n"
+    "                      [--certificates DIR] [--json]\n"
+    "       arena classify --check [--full-cells N] [--sample N] FILE...\n\n"
+    "For every board RxC with R, C >= 2 and R*C <= N and every variant asked for: whether Black wins with\n"
+    "probability one (a sure win: every hidden placement, every opponent behaviour), White does, or neither\n"
+    "(docs/surewin.md); for neither, Black's value: exact from Black's sequence-form LP (CLP) when it finishes\n"
+    "within half the budget left, otherwise an interval [lower, upper] from exact best responses to CFR+'s\n"
+    "average strategies trained for the rest of the budget; nothing when the game tree is too large. A board\n"
+    "whose sure-win searches do not finish within the budget is open. docs/solved.md has the table.\n\n"
+    "  --max-cells N        largest board, in cells (default 16, at most 16)\n"
+    "  --variants LIST      dark variants, comma-separated (default: all six)\n"
+    "  --budget-s S         seconds per board and variant, all stages (default 60)\n"
+    "  --max-nodes N        largest game tree for the LP and CFR+ (default 5000000)\n"
+    "  --memo-mb M          largest sure-win memo per player (default 4096)\n"
+    "  --certificates DIR   write every sure win as DIR/RxC-VARIANT-PLAYER.cert (docs/surewin.md) and every\n"
+    "                       value's policy (LP or CFR+) as DIR/RxC-VARIANT.policy\n"
+    "  --json               a list of rows {\"board\", \"variant\", \"outcome\", \"value\", \"lower\", \"upper\",\n"
+    "                       \"seconds\", \"peak_mb\"}\n"
+    "  --check              verify certificate FILEs with the independent checker (the rules engine against\n"
+    "                       every opponent behaviour, or sampled ones on boards over --full-cells cells)\n"
+    "  --full-cells N       largest board checked against every behaviour (default 12)\n"
+    "  --sample N           random games per certificate on larger boards (default 100000)\n\n"
+    "Exit status: 0 done (with --check: every file verified), 1 a certificate refuted or undecided or a file\n"
+    "not written, 2 bad input.\n";
+
+enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP };
+
+static int parse_variants(const char *text, hx_variant *out)
+{
+    int n = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        hx_variant v = cli_variant("classify", tok);
+        if (sw_rules_of(v) < 0)
+            cli_usage_error("classify", "--variants: '%s' is not a dark variant", tok);
+        if (n == HX_VARIANT_COUNT)
+            cli_usage_error("classify", "--variants: too many names");
+        out[n++] = v;
+    }
+    if (!n)
+        cli_usage_error("classify", "--variants: give at least one variant");
+    return n;
+}
+
+static void print_number(double x, bool present)
+{
+    if (present)
+        printf("%.9g", x);
+    else
+        printf("null");
+}
+
+static void print_row_json(const cl_row *r, bool first)
+{
+    printf("%s{\"board\": \"%dx%d\", \"variant\": \"%s\", \"outcome\": \"%s\", \"value\": ", first ? "" : ",\n ",
+           r->rows, r->cols, hx_variant_name(r->variant), cl_outcome_name(r->outcome));
+    print_number(r->value, r->exact);
+    printf(", \"lower\": %.9g, \"upper\": %.9g, \"seconds\": %.3f, \"peak_mb\": %.1f}", r->lower, r->upper, r->seconds,
+           r->peak_mb);
+}
+
+static void print_row_text(const cl_row *r)
+{
+    char board[16], value[32];
+    snprintf(board, sizeof board, "%dx%d", r->rows, r->cols);
+    if (r->exact)
+        snprintf(value, sizeof value, "%+.6f", r->value);
+    else
+        snprintf(value, sizeof value, "-");
+    printf("%-6s %-16s %-8s %-10s [%+.4f, %+.4f] %7.4f %9.2f %8.1f  %-16s %s\n", board, hx_variant_name(r->variant),
+           cl_outcome_name(r->outcome), value, r->lower, r->upper, r->upper - r->lower, r->seconds, r->peak_mb, r->how,
+           r->note);
+    fflush(stdout);
+}
+
+static int check_files(int argc, char **argv, int full_cells, uint64_t sample)
+{
+    if (optind >= argc)
+        cli_usage_error("classify", "--check: give certificate files");
+    int status = CLI_OK;
+    for (int i = optind; i < argc; i++) {
+        char msg[1024];
+        int r = cl_check_certificate(argv[i], full_cells, sample, msg, sizeof msg);
+        printf("%s\n", msg);
+        if (r != 1)
+            status = CLI_FAILED;
+    }
+    return status;
+}
+
+int cmd_classify(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "max-cells", required_argument, 0, O_MAX_CELLS }, { "variants", required_argument, 0, O_VARIANTS },
+        { "budget-s", required_argument, 0, O_BUDGET },     { "max-nodes", required_argument, 0, O_MAX_NODES },
+        { "memo-mb", required_argument, 0, O_MEMO },        { "certificates", required_argument, 0, O_CERTS },
+        { "json", no_argument, 0, O_JSON },                 { "check", no_argument, 0, O_CHECK },
+        { "full-cells", required_argument, 0, O_FULL },     { "sample", required_argument, 0, O_SAMPLE },
+        { "help", no_argument, 0, O_HELP },                 { 0, 0, 0, 0 },
+    };
+    cl_options o;
+    cl_options_default(&o);
+    o.max_nodes = 5000000;
+    hx_variant variants[HX_VARIANT_COUNT];
+    int n_variants = parse_variants("classical,classical-noisy,classical-flash,abrupt,abrupt-noisy,abrupt-flash", variants);
+    int max_cells = SW_MAX_CELLS, full_cells = 12, c;
+    uint64_t sample = 100000;
+    bool json = false, check = false;
+    while ((c = cli_getopt("classify", argc, argv, options)) != -1) {
+        if (c == O_MAX_CELLS)
+            max_cells = (int)cli_count("classify", "--max-cells", optarg, 4, SW_MAX_CELLS);
+        else if (c == O_VARIANTS)
+            n_variants = parse_variants(optarg, variants);
+        else if (c == O_BUDGET)
+            o.budget_s = (double)cli_count("classify", "--budget-s", optarg, 1, 1000000);
+        else if (c == O_MAX_NODES)
+            o.max_nodes = (uint32_t)cli_count("classify", "--max-nodes", optarg, 1, UINT32_MAX);
+        else if (c == O_MEMO)
+            o.memo_bytes = cli_count("classify", "--memo-mb", optarg, 1, 1u << 20) << 20;
+        else if (c == O_CERTS)
+            o.out_dir = optarg;
+        else if (c == O_JSON)
+            json = true;
+        else if (c == O_CHECK)
+            check = true;
+        else if (c == O_FULL)
+            full_cells = (int)cli_count("classify", "--full-cells", optarg, 0, 64);
+        else if (c == O_SAMPLE)
+            sample = cli_count("classify", "--sample", optarg, 1, UINT32_MAX);
+        else if (c == O_HELP) {
+            fputs(help, stdout);
+            return CLI_OK;
+        }
+    }
+    if (check)
+        return check_files(argc, argv, full_cells, sample);
+    if (optind < argc)
+        cli_usage_error("classify", "unexpected argument '%s' (see 'arena classify --help')", argv[optind]);
+    if (json)
+        printf("[");
+    else
+        printf("%-6s %-16s %-8s %-10s %-19s %7s %9s %8s  %-16s %s\n", "board", "variant", "outcome", "value",
+               "[lower, upper]", "width", "seconds", "peak_mb", "how", "note");
+    int status = CLI_OK;
+    bool first = true;
+    for (int rows = 2; rows <= max_cells / 2; rows++)
+        for (int cols = 2; rows * cols <= max_cells; cols++)
+            for (int i = 0; i < n_variants; i++) {
+                cl_row r;
+                if (cl_classify(rows, cols, variants[i], &o, &r) != 0) {
+                    fprintf(stderr, "arena classify: %dx%d %s: %s\n", rows, cols, hx_variant_name(variants[i]), r.note);
+                    status = CLI_FAILED;
+                }
+                if (json)
+                    print_row_json(&r, first);
+                else
+                    print_row_text(&r);
+                first = false;
+            }
+    if (json)
+        printf("]\n");
+    return status;
+}

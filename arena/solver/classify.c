@@ -1,0 +1,287 @@
+/* arena/solver/classify.c — classifying one board of one dark variant (classify.h): the sure-win searches
+ * of both players (surewin.h) with certificates (surecert.h), then for "neither" the LP (seqform.h) or CFR+
+ * with exact best responses (cfr.h, bestresponse.h) on the game tree, all within one time budget, with the
+ * peak memory each took. */
+#define _POSIX_C_SOURCE 200809L
+#include "classify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bestresponse.h"
+#include "cfr.h"
+#include "clock.h"
+#include "darkhex.h"
+#include "infowalk.h"
+#include "policy.h"
+#include "seqform.h"
+#include "surecert.h"
+#include "surewin.h"
+
+#define CL_MAX_CERT_MOVES 20000000
+#define CL_WALK_CELLS 9
+#define CL_WALK_CELLS_REPORTS 8
+
+void cl_options_default(cl_options *o)
+{
+    *o = (cl_options){ .budget_s = 60, .memo_bytes = 4ull << 30, .max_nodes = 30000000, .out_dir = NULL };
+}
+
+const char *cl_outcome_name(cl_outcome o)
+{
+    static const char *names[] = { "black", "white", "neither", "open" };
+    return o <= CL_OPEN ? names[o] : "?";
+}
+
+/* The process's peak resident memory in MB since the last reset (VmHWM; -1 when unknown). */
+static double cl_peak_mb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %lf", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb < 0 ? -1 : kb / 1024;
+}
+
+/* Resets the peak to the current resident size (Linux clear_refs 5); harmless when not allowed. */
+static void cl_reset_peak(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
+}
+
+typedef struct {
+    FILE *f;
+    int cols;
+    bool counted;
+} cl_cert_writer;
+
+static void cl_cert_line(const hx_event *ev, int n, int cell, void *user)
+{
+    cl_cert_writer *w = user;
+    char history[SC_HISTORY_MAX], name[HX_CELL_NAME_MAX];
+    sc_history(ev, n, w->cols, w->counted, history);
+    hx_cell_name(cell, w->cols, name);
+    fprintf(w->f, "%s %s\n", history, name);
+}
+
+/* Writes the certificate of player p's sure win (s holds its search) into o->out_dir. 0, or -1 with a note. */
+static int cl_write_certificate(sw *s, int p, const cl_options *o, cl_row *row)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%dx%d-%s-%s.cert", o->out_dir, row->rows, row->cols, hx_variant_name(row->variant),
+             p ? "white" : "black");
+    cl_cert_writer w = { tmpfile(), row->cols, sc_reports_counted(row->variant) };
+    if (!w.f) {
+        snprintf(row->note, sizeof row->note, "cannot make a temporary file");
+        return -1;
+    }
+    sw_key root = sw_root(s);
+    int64_t moves = sw_walk_strategy(s, &root, CL_MAX_CERT_MOVES, cl_cert_line, &w);
+    FILE *out = moves >= 0 ? fopen(path, "w") : NULL;
+    if (out) {
+        sc_write_header(out, row->variant, row->rows, row->cols, p, (uint64_t)moves);
+        rewind(w.f);
+        char buf[1 << 14];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, w.f)) > 0)
+            fwrite(buf, 1, got, out);
+    }
+    fclose(w.f);
+    if (moves < 0 || !out || fclose(out) != 0) {
+        if (moves < 0)
+            snprintf(row->note, sizeof row->note, "no certificate: more than %d moves (or out of time)", CL_MAX_CERT_MOVES);
+        else
+            snprintf(row->note, sizeof row->note, "%.200s: cannot write", path);
+        return -1;
+    }
+    snprintf(row->note, sizeof row->note, "certificate %.190s (%lld moves)", path, (long long)moves);
+    return 0;
+}
+
+/* The sure-win searches: sets the outcome (CL_NEITHER when neither wins surely). 0, or -1 with a note. */
+static int cl_sure_wins(const cl_options *o, double deadline, cl_row *row)
+{
+    row->outcome = CL_NEITHER;
+    for (int p = 0; p < 2; p++) {
+        sw *s = sw_new(row->rows, row->cols, (sw_rules)sw_rules_of(row->variant), p);
+        if (!s) {
+            snprintf(row->note, sizeof row->note, "out of memory");
+            return -1;
+        }
+        sw_set_limits(s, deadline, o->memo_bytes);
+        sw_key root = sw_root(s);
+        int r = sw_solve(s, &root, NULL);
+        sw_stats st;
+        sw_get_stats(s, &st);
+        row->keys += st.keys;
+        int rc = 0;
+        if (r < 0) {
+            row->outcome = CL_OPEN;
+            snprintf(row->note, sizeof row->note, "%s's sure-win search stopped (%s) after %llu keys, %llu MB of memo",
+                     p ? "White" : "Black", r == -2 ? "time budget" : "memory limit", (unsigned long long)st.keys,
+                     (unsigned long long)(st.bytes >> 20));
+        } else if (r == 1) {
+            row->outcome = p ? CL_WHITE : CL_BLACK;
+            row->exact = true;
+            row->value = row->lower = row->upper = p ? -1 : 1;
+            row->how = "sure-win search";
+            if (o->out_dir)
+                rc = cl_write_certificate(s, p, o, row);
+        }
+        sw_free(s);
+        if (rc || r != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Writes a policy file bounding the value next to the certificates. */
+static void cl_write_policy(const sv_tree *t, const double *probs, const char *algo, double exploitability,
+                            const cl_options *o, cl_row *row)
+{
+    char path[4096], err[300];
+    snprintf(path, sizeof path, "%s/%dx%d-%s.policy", o->out_dir, row->rows, row->cols, hx_variant_name(row->variant));
+    pf_meta m = { .variant = row->variant, .rows = row->rows, .cols = row->cols, .keys = PF_KEYS_PERFECT,
+                  .exploitability = exploitability };
+    snprintf(m.algo, sizeof m.algo, "%s", algo);
+    size_t len = strlen(row->note);
+    if (pf_save_tree(t, probs, &m, path, err, sizeof err) != 0)
+        snprintf(row->note + len, sizeof row->note - len, "; %.150s", err);
+    else
+        snprintf(row->note + len, sizeof row->note - len, "; policy %.180s", path);
+}
+
+/* CFR+ on t until the deadline; the bounds from exact best responses to its average strategies. */
+static int cl_cfr_bounds(const sv_tree *t, double deadline, double *probs, cl_row *row, long *iterations)
+{
+    sv_cfr c;
+    if (sv_cfr_init(&c, t, SV_CFR_PLUS) != 0)
+        return -1;
+    do
+        sv_cfr_iterate(&c);
+    while (clk_now() < deadline);
+    sv_cfr_average(&c, probs);
+    *iterations = c.iteration;
+    sv_cfr_free(&c);
+    sv_eval e;
+    if (sv_evaluate(t, probs, &e) != 0)
+        return -1;
+    row->lower = -e.br[1];
+    row->upper = e.br[0];
+    return 0;
+}
+
+/* Bounds from exact best responses to the uniform policy on the information-state walk, on the boards and
+ * variants where that walk is quick: at most CL_WALK_CELLS cells, or CL_WALK_CELLS_REPORTS in the variants
+ * with reports (the opponent's states merge less: 3x3 -noisy/-flash take 1-5 minutes). */
+static void cl_uniform_bounds(cl_row *row)
+{
+    iw_result r;
+    char err[200];
+    hx_variant v = row->variant;
+    size_t len = strlen(row->note);
+    bool reports = v != HX_CLASSICAL && v != HX_ABRUPT;
+    if (row->rows * row->cols > (reports ? CL_WALK_CELLS_REPORTS : CL_WALK_CELLS) ||
+        iw_evaluate(v, row->rows, row->cols, NULL, NULL, iw_default_threads(), NULL, NULL, &r, err, sizeof err) != 0) {
+        snprintf(row->note + len, sizeof row->note - len, "; no value");
+        return;
+    }
+    row->lower = -r.br[1];
+    row->upper = r.br[0];
+    row->how = "uniform bounds";
+    snprintf(row->note + len, sizeof row->note - len, "; bounds: best responses to the uniform policy");
+}
+
+/* The value of a board neither player wins surely: the LP within half the time left, else CFR+ bounds. */
+static void cl_value(const cl_options *o, double deadline, cl_row *row)
+{
+    row->lower = -1, row->upper = 1, row->how = "none";
+    sv_darkhex params = { .variant = row->variant, .rows = row->rows, .cols = row->cols };
+    efg_game g;
+    sv_darkhex_game(&g, &params);
+    sv_tree t;
+    if (clk_now() >= deadline || sv_tree_build(&t, &g, o->max_nodes, false) != 0) {
+        snprintf(row->note, sizeof row->note, "the game tree has more than %u nodes (or no time was left)", o->max_nodes);
+        cl_uniform_bounds(row);
+        return;
+    }
+    double *probs = malloc(sizeof *probs * (t.n_actions ? t.n_actions : 1));
+    sf_options so;
+    sf_options_default(&so);
+    so.only = 0;
+    so.solver = SF_CLP; /* faster than GLPK on these LPs (bench_solver, docs/solver.md) */
+    so.time_limit = (deadline - clk_now()) / 2;
+    sf_result r;
+    char err[300];
+    long iterations = 0;
+    if (!probs) {
+        snprintf(row->note, sizeof row->note, "no value: out of memory");
+    } else if (so.time_limit > 0.001 && sf_solve(&t, &so, probs, &r, err, sizeof err) == 0) {
+        row->exact = true;
+        row->value = row->lower = row->upper = r.value;
+        row->how = "lp";
+        snprintf(row->note, sizeof row->note, "tree %u nodes; Black's LP (CLP) %u sequences, %d iterations", t.n_nodes,
+                 r.lp[0].sequences, r.lp[0].iterations);
+        if (o->out_dir)
+            cl_write_policy(&t, probs, "seqform-lp", 0, o, row);
+    } else if (cl_cfr_bounds(&t, deadline, probs, row, &iterations) == 0) {
+        row->how = "cfr+ bounds";
+        snprintf(row->note, sizeof row->note, "tree %u nodes; LP not done in %.0f s; %ld CFR+ iterations", t.n_nodes,
+                 so.time_limit, iterations);
+        if (o->out_dir)
+            cl_write_policy(&t, probs, "cfr+", (row->upper - row->lower) / 2, o, row);
+    } else {
+        snprintf(row->note, sizeof row->note, "no value: out of memory");
+    }
+    free(probs);
+    sv_tree_free(&t);
+}
+
+int cl_classify(int rows, int cols, hx_variant v, const cl_options *o, cl_row *row)
+{
+    *row = (cl_row){ .rows = rows, .cols = cols, .variant = v, .outcome = CL_OPEN, .lower = -1, .upper = 1, .how = "none" };
+    if (sw_rules_of(v) < 0 || rows < 2 || cols < 2 || rows * cols > SW_MAX_CELLS) {
+        snprintf(row->note, sizeof row->note, "only the dark variants on boards of at most %d cells", SW_MAX_CELLS);
+        return -1;
+    }
+    cl_reset_peak();
+    double t0 = clk_now(), deadline = t0 + o->budget_s;
+    int rc = cl_sure_wins(o, deadline, row);
+    if (!rc && row->outcome == CL_NEITHER)
+        cl_value(o, deadline, row);
+    row->seconds = clk_now() - t0;
+    row->peak_mb = cl_peak_mb();
+    return rc;
+}
+
+int cl_check_certificate(const char *path, int full_cells, uint64_t sample, char *msg, size_t msglen)
+{
+    char err[400];
+    sc_cert *c = sc_load(path, err, sizeof err);
+    if (!c) {
+        snprintf(msg, msglen, "%s", err);
+        return -1;
+    }
+    hx_variant v;
+    int rows, cols, player;
+    sc_describe(c, &v, &rows, &cols, &player);
+    sc_report r;
+    double t0 = clk_now();
+    bool full = rows * cols <= full_cells;
+    int res = full ? sc_check_all(c, 200000000, &r) : sc_check_sample(c, sample, 1, &r);
+    snprintf(msg, msglen, "%s: %dx%d %s %s: %s (%s: %s; %llu histories, %llu states, %.2f s)", path, rows, cols,
+             hx_variant_name(v), player ? "white" : "black", res == 1 ? "verified" : res == 0 ? "REFUTED" : "undecided",
+             full ? "every opponent behaviour" : "sampled opponents", r.why, (unsigned long long)r.histories,
+             (unsigned long long)r.states, clk_now() - t0);
+    sc_free(c);
+    return res;
+}
