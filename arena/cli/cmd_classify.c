@@ -13,7 +13,7 @@
 
 static const char help[] =
     "usage: arena classify [--max-cells N] [--variants V,V,...] [--budget-s S] [--max-nodes N]\n"
-    "                      [--certificates DIR] [--json]\n"
+    "                      [--certificates DIR] [--json | --format text|json]\n"
     "       arena classify --check [--full-cells N] [--sample N] FILE...\n\n"
     "For every board RxC with R, C >= 2 and R*C <= N and every variant asked for: whether Black wins with\n"
     "probability one (a sure win: every hidden placement, every opponent behaviour), White does, or neither\n"
@@ -30,6 +30,7 @@ static const char help[] =
     "                       value's policy (LP or CFR+) as DIR/RxC-VARIANT.policy\n"
     "  --json               a list of rows {\"board\", \"variant\", \"outcome\", \"value\", \"lower\", \"upper\",\n"
     "                       \"seconds\", \"peak_mb\"}\n"
+    "  --format F           text (default: a table) or json (--json)\n"
     "  --check              verify certificate FILEs with the independent checker (the rules engine against\n"
     "                       every opponent behaviour, or sampled ones on boards over --full-cells cells)\n"
     "  --full-cells N       largest board checked against every behaviour (default 12)\n"
@@ -37,7 +38,7 @@ static const char help[] =
     "Exit status: 0 done (with --check: every file verified), 1 a certificate refuted or undecided or a file\n"
     "not written, 2 bad input.\n";
 
-enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP };
+enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT };
 
 static int parse_variants(const char *text, hx_variant *out)
 {
@@ -111,7 +112,8 @@ int cmd_classify(int argc, char **argv)
         { "memo-mb", required_argument, 0, O_MEMO },        { "certificates", required_argument, 0, O_CERTS },
         { "json", no_argument, 0, O_JSON },                 { "check", no_argument, 0, O_CHECK },
         { "full-cells", required_argument, 0, O_FULL },     { "sample", required_argument, 0, O_SAMPLE },
-        { "help", no_argument, 0, O_HELP },                 { 0, 0, 0, 0 },
+        { "help", no_argument, 0, O_HELP },                 { "format", required_argument, 0, O_FORMAT },
+        { 0, 0, 0, 0 },
     };
     cl_options o;
     cl_options_default(&o);
@@ -136,6 +138,8 @@ int cmd_classify(int argc, char **argv)
             o.out_dir = optarg;
         else if (c == O_JSON)
             json = true;
+        else if (c == O_FORMAT)
+            json = cli_format_parse("classify", optarg) == CLI_JSON;
         else if (c == O_CHECK)
             check = true;
         else if (c == O_FULL)

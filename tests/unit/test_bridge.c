@@ -319,7 +319,7 @@ static void plays_through_the_arena(void **state)
     const char *bin = getenv("ARENA_BIN_DIR");
     char cmd[1024], out[4096];
     snprintf(cmd, sizeof cmd,
-             "'%1$s/arena' match --variant abrupt-flash --board 5x5 --games 10 --db /tmp/arena-bridge-test.db --json "
+             "'%1$s/arena' match --variant abrupt-flash --board 5x5 --games 10 --openings none --db /tmp/arena-bridge-test.db --json "
              "'%1$s/bridge --seed 3' '%1$s/random' 2>/dev/null",
              bin ? bin : "bin");
     FILE *p = popen(cmd, "r");

@@ -524,7 +524,7 @@ static void cli_json(void **state)
 static void bot_plays(void **state)
 {
     (void)state;
-    assert_int_equal(sh_run("'%s/arena' match --variant classical --board 3x3 --games 16 --quiet --db %s/m.db "
+    assert_int_equal(sh_run("'%s/arena' match --variant classical --board 3x3 --games 16 --openings none --quiet --db %s/m.db "
                             "--logs %s/logs '%s/pone' '%s/random --seed 4' >/dev/null",
                             bin, dir, dir, bin, bin), 0);
     char db[600];
