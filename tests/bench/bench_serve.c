@@ -1,9 +1,11 @@
 /* tests/bench/bench_serve.c — what `arena serve` answers on a big database while a league writes to it: requests
  * per second and median and 99th-percentile latency of the summary (/), a league page (an old league, of 1,000
  * games) and game pages (random games: each one read and replayed), from 4 clients at once (a new connection per
- * request), next to the baseline measured in the same run: a page that does no database work (a 404). The
- * database holds N games (default 1,000,000) in leagues of 1,000 (one league played by `arena league`, copied in
- * SQL as the leagues of later nights), cached as build/bench-serve-N-vSCHEMA.db so that reruns start at once; a league of
+ * request), the page of an agent that played every game (its newest 5,000 read), of an agent that played 20 games
+ * spread over the database, and of the pairing of the two, next to the baseline measured in the same run: a page
+ * that does no database work (a 404). The database holds N games (default 1,000,000) in leagues of 1,000 (one
+ * league played by `arena league`, copied in SQL as the leagues of later nights; then the rare agent takes one
+ * seat in every N/20th game), cached as build/bench-serve-N-vSCHEMA.db so that reruns start at once; a league of
  * random bots on 5x5 plays into it all along. Figures only; nothing is asserted.
  *
  * usage: bench_serve [ARENA [N [SECONDS]]]   (default build/bench/bin/arena, 1000000, 5 seconds per page) */
@@ -60,6 +62,43 @@ static int copy_league(sqlite3 *d, int k)
              " outcome, ms FROM attempts WHERE game_id <= %d;",
              k + 1, k, off, k + 1, off, off, off, PER_LEAGUE, off, PER_LEAGUE);
     return exec(d, sql);
+}
+
+#define RARE_GAMES 20
+
+/* The id of the agent named `rare` in d, or -1. */
+static long rare_id(sqlite3 *d)
+{
+    sqlite3_stmt *st;
+    long id = -1;
+    if (sqlite3_prepare_v2(d, "SELECT id FROM agents WHERE name = 'rare'", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        id = (long)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return id;
+}
+
+/* The id of the agent `rare`, who takes one seat in RARE_GAMES of the n games (black and white in turn, spread
+ * evenly from the oldest): added to the database at path when it is not there yet. Returns -1 on error. */
+static long rare_agent(const char *path, long n)
+{
+    sqlite3 *d;
+    if (sqlite3_open(path, &d) != SQLITE_OK)
+        return -1;
+    long id = rare_id(d), step = n / RARE_GAMES;
+    if (id < 0) {
+        char sql[600];
+        snprintf(sql, sizeof sql,
+                 "BEGIN; INSERT INTO agents (name, command, version, sha256) VALUES ('rare', 'rare', '', 'rare');"
+                 " UPDATE games SET black = last_insert_rowid() WHERE id %% %ld = 1 AND (id / %ld) %% 2 = 0;"
+                 " UPDATE games SET white = (SELECT id FROM agents WHERE name = 'rare') WHERE id %% %ld = 1"
+                 " AND (id / %ld) %% 2 = 1; COMMIT;",
+                 step, step, step, step);
+        if (exec(d, sql) == 0)
+            id = rare_id(d);
+    }
+    sqlite3_close(d);
+    return id;
 }
 
 /* The database of n games at path, made when it is not there yet. */
@@ -178,7 +217,8 @@ int main(int argc, char **argv)
     n -= n % PER_LEAGUE;
     char db[256], bindir[600], cfg[300];
     snprintf(db, sizeof db, "build/bench-serve-%ld-v%d.db", n, STORE_SCHEMA_VERSION); /* remade for a new schema */
-    if (make_db(arena, db, n) != 0)
+    long rare = make_db(arena, db, n) == 0 ? rare_agent(db, n) : -1;
+    if (rare < 0)
         return 1;
     snprintf(bindir, sizeof bindir, "%s", arena);
     char *slash = strrchr(bindir, '/');
@@ -213,6 +253,14 @@ int main(int argc, char **argv)
     snprintf(label, sizeof label, "%s (1,000 games)", league);
     measure(label, port, league, n, seconds);
     measure("/game/RANDOM (viewer)", port, NULL, n, seconds);
+    char agent[64];
+    measure("/agent/1 (prolific)", port, "/agent/1", n, seconds);
+    snprintf(agent, sizeof agent, "/agent/%ld", rare);
+    snprintf(label, sizeof label, "%s (%d games)", agent, RARE_GAMES);
+    measure(label, port, agent, n, seconds);
+    snprintf(agent, sizeof agent, "/pairing/1/%ld", rare);
+    snprintf(label, sizeof label, "%s (%d games)", agent, RARE_GAMES);
+    measure(label, port, agent, n, seconds);
     printf("  server VmRSS at the end: %ld kB\n", serve_rss_kb(server));
     serve_stop(server);
     kill(writer, SIGTERM);
