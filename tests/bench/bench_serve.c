@@ -3,10 +3,11 @@
  * games) and game pages (random games: each one read and replayed), from 4 clients at once (a new connection per
  * request), the page of an agent that played every game (its newest 5,000 read), of an agent that played 20 games
  * spread over the database, and of the pairing of the two, next to the baseline measured in the same run: a page
- * that does no database work (a 404). The database holds N games (default 1,000,000) in leagues of 1,000 (one
- * league played by `arena league`, copied in SQL as the leagues of later nights; then the rare agent takes one
- * seat in every N/20th game), cached as build/bench-serve-N-vSCHEMA.db so that reruns start at once; a league of
- * random bots on 5x5 plays into it all along. Figures only; nothing is asserted.
+ * that does no database work (a 404); then the lists of games behind those pages, read in this process
+ * (store_games_brief()), next to a league's list. The database holds N games (default 1,000,000) in leagues of
+ * 1,000 (one league played by `arena league`, copied in SQL as the leagues of later nights; then the rare agent
+ * takes one seat in every N/20th game), cached as build/bench-serve-N-vSCHEMA.db so that reruns start at once; a
+ * league of random bots on 5x5 plays into it all along. Figures only; nothing is asserted.
  *
  * usage: bench_serve [ARENA [N [SECONDS]]]   (default build/bench/bin/arena, 1000000, 5 seconds per page) */
 #define _GNU_SOURCE
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "browse.h"
 #include "clock.h"
 #include "serve_kit.h"
 #include "store.h"
@@ -149,6 +151,44 @@ static int make_db(const char *arena, const char *path, long n)
     return 0;
 }
 
+/* The lists behind those pages read in this process (store_games_brief(), at most 5,000 games as the agent and
+ * pairing pages read), each for about `seconds`: calls per second, median and 99th percentile. */
+static void measure_list(const char *db, const char *label, store_brief_filter f, double seconds)
+{
+    char err[600];
+    store_db *s = store_open_readonly(db, err, sizeof err);
+    if (!s) {
+        printf("  %-28s %s\n", label, err);
+        return;
+    }
+    long n = 0, cap = 1024, rows = 0;
+    double *lat = malloc(sizeof *lat * (size_t)cap), t0 = clk_now();
+    while (lat && clk_now() < t0 + seconds) {
+        store_game_brief *g;
+        int k;
+        double t = clk_now();
+        if (store_games_brief(s, &f, &g, &k) != 0) {
+            printf("  %-28s %s\n", label, store_error(s));
+            break;
+        }
+        double dt = clk_now() - t;
+        free(g);
+        rows = k;
+        if (n == cap)
+            lat = realloc(lat, sizeof *lat * (size_t)(cap *= 2));
+        if (lat)
+            lat[n++] = dt;
+    }
+    double wall = clk_now() - t0;
+    if (lat && n) {
+        qsort(lat, (size_t)n, sizeof *lat, by_value);
+        printf("  %-28s %8.1f calls/s p50 %7.2f ms   p99 %8.2f ms   (%ld calls, %ld games each)\n", label,
+               (double)n / wall, 1000 * lat[n / 2], 1000 * lat[(long)((double)n * 0.99)], n, rows);
+    }
+    free(lat);
+    store_close(s);
+}
+
 typedef struct {
     int port;
     const char *path;              /* NULL: a random game page */
@@ -262,6 +302,14 @@ int main(int argc, char **argv)
     snprintf(label, sizeof label, "%s (%d games)", agent, RARE_GAMES);
     measure(label, port, agent, n, seconds);
     printf("  server VmRSS at the end: %ld kB\n", serve_rss_kb(server));
+    printf("the lists of games behind the pages, read in this process (store_games_brief):\n");
+    measure_list(db, "league 500 (1,000 games)", (store_brief_filter){ .league = n / PER_LEAGUE / 2, .limit = 5000 },
+                 seconds);
+    measure_list(db, "agent 1 (prolific)", (store_brief_filter){ .agent = 1, .limit = 5000 }, seconds);
+    snprintf(label, sizeof label, "agent %ld (%d games)", rare, RARE_GAMES);
+    measure_list(db, label, (store_brief_filter){ .agent = rare, .limit = 5000 }, seconds);
+    snprintf(label, sizeof label, "pairing 1-%ld (%d games)", rare, RARE_GAMES);
+    measure_list(db, label, (store_brief_filter){ .agent = 1, .opponent = rare, .limit = 5000 }, seconds);
     serve_stop(server);
     kill(writer, SIGTERM);
     waitpid(writer, NULL, 0);
