@@ -299,7 +299,7 @@ int main(int argc, char **argv)
     snprintf(label, sizeof label, "%s (%d games)", agent, RARE_GAMES);
     measure(label, port, agent, n, seconds);
     snprintf(agent, sizeof agent, "/pairing/1/%ld", rare);
-    snprintf(label, sizeof label, "%s (%d games)", agent, RARE_GAMES);
+    snprintf(label, sizeof label, "%s (rare)", agent);
     measure(label, port, agent, n, seconds);
     printf("  server VmRSS at the end: %ld kB\n", serve_rss_kb(server));
     printf("the lists of games behind the pages, read in this process (store_games_brief):\n");
@@ -308,7 +308,7 @@ int main(int argc, char **argv)
     measure_list(db, "agent 1 (prolific)", (store_brief_filter){ .agent = 1, .limit = 5000 }, seconds);
     snprintf(label, sizeof label, "agent %ld (%d games)", rare, RARE_GAMES);
     measure_list(db, label, (store_brief_filter){ .agent = rare, .limit = 5000 }, seconds);
-    snprintf(label, sizeof label, "pairing 1-%ld (%d games)", rare, RARE_GAMES);
+    snprintf(label, sizeof label, "pairing 1-%ld (rare)", rare);
     measure_list(db, label, (store_brief_filter){ .agent = 1, .opponent = rare, .limit = 5000 }, seconds);
     serve_stop(server);
     kill(writer, SIGTERM);
