@@ -103,25 +103,73 @@ int store_league_brief_get(store_db *s, int64_t id, store_league_brief *out)
     "SELECT g.id, COALESCE(c.league_id, 0), COALESCE(c.pair, -1), g.variant, g.rows, g.cols, g.black, g.white,"    \
     " b.name, w.name, g.winner, g.reason, g.detail, g.finished, g.attempts"
 
-int store_games_brief(store_db *s, const store_brief_filter *f, store_game_brief **out, int *n)
+/* The games whose ids the list `ids` (in parentheses) gives, newest first: read in the list's order (SQLite walks
+ * an IN list of rowids backwards for ORDER BY id DESC; nothing is sorted). */
+#define GAMES_IN(ids)                                                                                            \
+    GAME_COLUMNS " FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"                   \
+                 " LEFT JOIN schedule c ON c.id = g.schedule_id WHERE g.id IN " ids " ORDER BY g.id DESC"
+
+/* The statement of store_games_brief(): ?1 league, ?2 agent, ?3 opponent, ?4 limit. */
+static const char *brief_sql(const store_brief_filter *f)
+{
+    /* a league's through its schedule (league_id, n); an agent's or a pairing's newest first by game id: the ids
+     * (at most ?4) merged newest first from the two seats' index scans (games_by_black and games_by_white, or
+     * games_by_pairing both ways round), which stop there; UNION keeps a game against itself once */
+    return f->league > 0
+               ? GAME_COLUMNS " FROM schedule c JOIN games g ON g.id = c.game_id JOIN agents b ON b.id = g.black"
+                              " JOIN agents w ON w.id = g.white WHERE c.league_id = ?1 ORDER BY c.n DESC LIMIT ?4"
+           : f->opponent > 0 && f->opponent != f->agent
+               ? GAMES_IN("(SELECT id FROM games WHERE black = ?2 AND white = ?3 UNION SELECT id FROM games"
+                          " WHERE black = ?3 AND white = ?2 ORDER BY 1 DESC LIMIT ?4)")
+               : GAMES_IN("(SELECT id FROM games WHERE black = ?2 UNION SELECT id FROM games WHERE white = ?2"
+                          " ORDER BY 1 DESC LIMIT ?4)");
+}
+
+/* brief_sql(f) prepared (prefixed by `prefix`) with f's values bound, or NULL. */
+static sqlite3_stmt *brief_prepare(store_db *s, const store_brief_filter *f, const char *prefix)
 {
     sqlite3_stmt *st;
-    *out = NULL;
-    *n = 0;
-    /* a league's through its schedule (league_id, n); an agent's newest first by game id */
-    const char *sql =
-        f->league > 0
-            ? GAME_COLUMNS " FROM schedule c JOIN games g ON g.id = c.game_id JOIN agents b ON b.id = g.black"
-                           " JOIN agents w ON w.id = g.white WHERE c.league_id = ?1 ORDER BY c.n DESC LIMIT ?4"
-            : GAME_COLUMNS " FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
-                           " LEFT JOIN schedule c ON c.id = g.schedule_id WHERE (g.black = ?2 OR g.white = ?2)"
-                           " AND (?3 = 0 OR g.black = ?3 OR g.white = ?3) ORDER BY g.id DESC LIMIT ?4";
-    if (f->limit <= 0 || sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return f->limit <= 0 ? 0 : -1;
+    char *sql = sqlite3_mprintf("%s%s", prefix, brief_sql(f));
+    int rc = sql ? sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+    sqlite3_free(sql);
+    if (rc != SQLITE_OK)
+        return NULL;
     sqlite3_bind_int64(st, 1, f->league);
     sqlite3_bind_int64(st, 2, f->agent);
     sqlite3_bind_int64(st, 3, f->opponent);
     sqlite3_bind_int(st, 4, f->limit);
+    return st;
+}
+
+int store_games_brief_plan(store_db *s, const store_brief_filter *f, char *out, size_t len)
+{
+    sqlite3_stmt *st = brief_prepare(s, f, "EXPLAIN QUERY PLAN ");
+    size_t used = 0;
+    int rc = SQLITE_DONE;
+    if (len)
+        out[0] = '\0';
+    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *d = sqlite3_column_text(st, 3);
+        int k = snprintf(out + used, len - used, "%s\n", d ? (const char *)d : "");
+        if (k < 0 || (size_t)k >= len - used) {
+            rc = SQLITE_TOOBIG;
+            break;
+        }
+        used += (size_t)k;
+    }
+    sqlite3_finalize(st);
+    return st && rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_games_brief(store_db *s, const store_brief_filter *f, store_game_brief **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (f->limit <= 0)
+        return 0;
+    sqlite3_stmt *st = brief_prepare(s, f, "");
+    if (!st)
+        return -1;
     int cap = 64, rc = SQLITE_DONE;
     store_game_brief *g = malloc(sizeof *g * (size_t)cap);
     while (g && (rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -44,7 +44,8 @@ typedef struct {
 } store_game_brief;
 
 /* Which games: of league `league` (> 0; newest schedule position first), else of agent `agent` (> 0), against
- * `opponent` only when > 0 (newest game first); at most `limit`. */
+ * `opponent` only when > 0 and not `agent` itself (newest game first); at most `limit`. Read through indexes
+ * (schema 11): the work is bounded by `limit`, however few or many games the agents played. */
 typedef struct {
     int64_t league, agent, opponent;
     int limit;
@@ -52,5 +53,9 @@ typedef struct {
 
 /* The games f selects (*out malloc'd, free it). Returns 0, or -1 (store_error()). */
 int store_games_brief(store_db *s, const store_brief_filter *f, store_game_brief **out, int *n);
+
+/* How SQLite reads the games f selects: the detail strings of EXPLAIN QUERY PLAN for store_games_brief()'s
+ * statement, one a line, into out (len bytes). Returns 0, or -1 (an error, or out too short). */
+int store_games_brief_plan(store_db *s, const store_brief_filter *f, char *out, size_t len);
 
 #endif

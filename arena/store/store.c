@@ -123,6 +123,12 @@ static const char *const migrations[] = {
     "ALTER TABLE games ADD COLUMN white_tc TEXT;"
     "ALTER TABLE games ADD COLUMN black_clock_ms INTEGER;"
     "ALTER TABLE games ADD COLUMN white_clock_ms INTEGER;",
+    /* 10 -> 11: an agent's games newest first, and a pairing's, read through an index (`arena serve`). SQLite
+     * ends every index entry with the rowid (games.id), so these are games(black, id), games(white, id) and
+     * games(black, white, id) in order, without storing the id twice. */
+    "CREATE INDEX games_by_black ON games(black);"
+    "CREATE INDEX games_by_white ON games(white);"
+    "CREATE INDEX games_by_pairing ON games(black, white);",
 };
 #define N_MIGRATIONS (int)(sizeof migrations / sizeof migrations[0])
 _Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");

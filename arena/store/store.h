@@ -12,7 +12,7 @@
 #include "game.h"
 #include "result.h"
 
-#define STORE_SCHEMA_VERSION 10
+#define STORE_SCHEMA_VERSION 11
 #define STORE_DEFAULT_PATH "results/arena.db"
 
 typedef struct store_db store_db;

@@ -1,10 +1,13 @@
 /* tests/bench/bench_serve.c — what `arena serve` answers on a big database while a league writes to it: requests
  * per second and median and 99th-percentile latency of the summary (/), a league page (an old league, of 1,000
  * games) and game pages (random games: each one read and replayed), from 4 clients at once (a new connection per
- * request), next to the baseline measured in the same run: a page that does no database work (a 404). The
- * database holds N games (default 1,000,000) in leagues of 1,000 (one league played by `arena league`, copied in
- * SQL as the leagues of later nights), cached as build/bench-serve-N-vSCHEMA.db so that reruns start at once; a league of
- * random bots on 5x5 plays into it all along. Figures only; nothing is asserted.
+ * request), the page of an agent that played every game (its newest 5,000 read), of an agent that played 20 games
+ * spread over the database, and of the pairing of the two, next to the baseline measured in the same run: a page
+ * that does no database work (a 404); then the lists of games behind those pages, read in this process
+ * (store_games_brief()), next to a league's list. The database holds N games (default 1,000,000) in leagues of
+ * 1,000 (one league played by `arena league`, copied in SQL as the leagues of later nights; then the rare agent
+ * takes one seat in every N/20th game), cached as build/bench-serve-N-vSCHEMA.db so that reruns start at once; a
+ * league of random bots on 5x5 plays into it all along. Figures only; nothing is asserted.
  *
  * usage: bench_serve [ARENA [N [SECONDS]]]   (default build/bench/bin/arena, 1000000, 5 seconds per page) */
 #define _GNU_SOURCE
@@ -16,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "browse.h"
 #include "clock.h"
 #include "serve_kit.h"
 #include "store.h"
@@ -60,6 +64,43 @@ static int copy_league(sqlite3 *d, int k)
              " outcome, ms FROM attempts WHERE game_id <= %d;",
              k + 1, k, off, k + 1, off, off, off, PER_LEAGUE, off, PER_LEAGUE);
     return exec(d, sql);
+}
+
+#define RARE_GAMES 20
+
+/* The id of the agent named `rare` in d, or -1. */
+static long rare_id(sqlite3 *d)
+{
+    sqlite3_stmt *st;
+    long id = -1;
+    if (sqlite3_prepare_v2(d, "SELECT id FROM agents WHERE name = 'rare'", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        id = (long)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return id;
+}
+
+/* The id of the agent `rare`, who takes one seat in RARE_GAMES of the n games (black and white in turn, spread
+ * evenly from the oldest): added to the database at path when it is not there yet. Returns -1 on error. */
+static long rare_agent(const char *path, long n)
+{
+    sqlite3 *d;
+    if (sqlite3_open(path, &d) != SQLITE_OK)
+        return -1;
+    long id = rare_id(d), step = n / RARE_GAMES;
+    if (id < 0) {
+        char sql[600];
+        snprintf(sql, sizeof sql,
+                 "BEGIN; INSERT INTO agents (name, command, version, sha256) VALUES ('rare', 'rare', '', 'rare');"
+                 " UPDATE games SET black = last_insert_rowid() WHERE id %% %ld = 1 AND (id / %ld) %% 2 = 0;"
+                 " UPDATE games SET white = (SELECT id FROM agents WHERE name = 'rare') WHERE id %% %ld = 1"
+                 " AND (id / %ld) %% 2 = 1; COMMIT;",
+                 step, step, step, step);
+        if (exec(d, sql) == 0)
+            id = rare_id(d);
+    }
+    sqlite3_close(d);
+    return id;
 }
 
 /* The database of n games at path, made when it is not there yet. */
@@ -108,6 +149,44 @@ static int make_db(const char *arena, const char *path, long n)
     printf("database %s: %ld games in %ld leagues made in %.1f s (%.0f MB)\n", path, leagues * PER_LEAGUE, leagues,
            clk_now() - t0, (double)st.st_size / 1e6);
     return 0;
+}
+
+/* The lists behind those pages read in this process (store_games_brief(), at most 5,000 games as the agent and
+ * pairing pages read), each for about `seconds`: calls per second, median and 99th percentile. */
+static void measure_list(const char *db, const char *label, store_brief_filter f, double seconds)
+{
+    char err[600];
+    store_db *s = store_open_readonly(db, err, sizeof err);
+    if (!s) {
+        printf("  %-28s %s\n", label, err);
+        return;
+    }
+    long n = 0, cap = 1024, rows = 0;
+    double *lat = malloc(sizeof *lat * (size_t)cap), t0 = clk_now();
+    while (lat && clk_now() < t0 + seconds) {
+        store_game_brief *g;
+        int k;
+        double t = clk_now();
+        if (store_games_brief(s, &f, &g, &k) != 0) {
+            printf("  %-28s %s\n", label, store_error(s));
+            break;
+        }
+        double dt = clk_now() - t;
+        free(g);
+        rows = k;
+        if (n == cap)
+            lat = realloc(lat, sizeof *lat * (size_t)(cap *= 2));
+        if (lat)
+            lat[n++] = dt;
+    }
+    double wall = clk_now() - t0;
+    if (lat && n) {
+        qsort(lat, (size_t)n, sizeof *lat, by_value);
+        printf("  %-28s %8.1f calls/s p50 %7.2f ms   p99 %8.2f ms   (%ld calls, %ld games each)\n", label,
+               (double)n / wall, 1000 * lat[n / 2], 1000 * lat[(long)((double)n * 0.99)], n, rows);
+    }
+    free(lat);
+    store_close(s);
 }
 
 typedef struct {
@@ -178,7 +257,8 @@ int main(int argc, char **argv)
     n -= n % PER_LEAGUE;
     char db[256], bindir[600], cfg[300];
     snprintf(db, sizeof db, "build/bench-serve-%ld-v%d.db", n, STORE_SCHEMA_VERSION); /* remade for a new schema */
-    if (make_db(arena, db, n) != 0)
+    long rare = make_db(arena, db, n) == 0 ? rare_agent(db, n) : -1;
+    if (rare < 0)
         return 1;
     snprintf(bindir, sizeof bindir, "%s", arena);
     char *slash = strrchr(bindir, '/');
@@ -213,7 +293,23 @@ int main(int argc, char **argv)
     snprintf(label, sizeof label, "%s (1,000 games)", league);
     measure(label, port, league, n, seconds);
     measure("/game/RANDOM (viewer)", port, NULL, n, seconds);
+    char agent[64];
+    measure("/agent/1 (prolific)", port, "/agent/1", n, seconds);
+    snprintf(agent, sizeof agent, "/agent/%ld", rare);
+    snprintf(label, sizeof label, "%s (%d games)", agent, RARE_GAMES);
+    measure(label, port, agent, n, seconds);
+    snprintf(agent, sizeof agent, "/pairing/1/%ld", rare);
+    snprintf(label, sizeof label, "%s (rare)", agent);
+    measure(label, port, agent, n, seconds);
     printf("  server VmRSS at the end: %ld kB\n", serve_rss_kb(server));
+    printf("the lists of games behind the pages, read in this process (store_games_brief):\n");
+    measure_list(db, "league 500 (1,000 games)", (store_brief_filter){ .league = n / PER_LEAGUE / 2, .limit = 5000 },
+                 seconds);
+    measure_list(db, "agent 1 (prolific)", (store_brief_filter){ .agent = 1, .limit = 5000 }, seconds);
+    snprintf(label, sizeof label, "agent %ld (%d games)", rare, RARE_GAMES);
+    measure_list(db, label, (store_brief_filter){ .agent = rare, .limit = 5000 }, seconds);
+    snprintf(label, sizeof label, "pairing 1-%ld (rare)", rare);
+    measure_list(db, label, (store_brief_filter){ .agent = 1, .opponent = rare, .limit = 5000 }, seconds);
     serve_stop(server);
     kill(writer, SIGTERM);
     waitpid(writer, NULL, 0);

@@ -7,7 +7,9 @@
  * leagues by id or name), a schedule row of an unknown variant refused, and each player's game clock (time control,
  * time left) stored, also after a schema-9 database is migrated; and the server's read side: a read-only
  * connection that writes nothing (and refuses an older schema), the leagues running now and the newest with their
- * progress, and the newest games of a league, an agent and a pairing. */
+ * progress, and the newest games of a league, an agent and a pairing; a schema-10 database gets the indexes of
+ * games by player, through which an agent's and a pairing's games are read (the plan checked) with the same rows
+ * as the scan of games before. */
 #define _GNU_SOURCE /* unshare */
 #include <math.h>
 #include <sched.h>
@@ -412,7 +414,8 @@ static bool put_text(const char *file, const char *text)
 }
 
 /* A write that fills the disk is reported as a full disk, with the path, not as the rollback's error ("cannot
- * rollback - no transaction is active"). The disk: a 160 KiB tmpfs, mounted in a user and mount namespace of a
+ * rollback - no transaction is active"). The disk: a 256 KiB tmpfs (the migrations leave the database, its
+ * WAL and its shared memory at 168 KiB), mounted in a user and mount namespace of a
  * child process of its own (no root needed; skipped where unprivileged user namespaces are not allowed). */
 static void full_disk_is_named(void **state)
 {
@@ -432,7 +435,7 @@ static void full_disk_is_named(void **state)
         if (!put_text("/proc/self/setgroups", "deny") || !put_text("/proc/self/uid_map", map))
             _exit(77);
         snprintf(map, sizeof map, "0 %d 1\n", (int)gid);
-        if (!put_text("/proc/self/gid_map", map) || mount("none", dir, "tmpfs", 0, "size=160k") != 0)
+        if (!put_text("/proc/self/gid_map", map) || mount("none", dir, "tmpfs", 0, "size=256k") != 0)
             _exit(77);
         char db[128], why[600];
         snprintf(db, sizeof db, "%s/full.db", dir);
@@ -605,30 +608,37 @@ static void clocks_are_stored(void **state)
     store_close(s);
 }
 
-/* A database of schema 9 (this schema without the clock columns, which are all 10 added) with a game: opening it
- * adds the columns, keeps the game (no clocks) and stores clocks after. */
+/* The database at `path` with one game stored (as open_with_game() makes it), closed. */
+static void stored_game(hx_game *g, store_game_rec *rec)
+{
+    store_db *s = open_with_game(g, rec);
+    assert_true(store_game(s, rec) > 0);
+    store_close(s);
+}
+
+/* A database of schema 9 (this schema without the clock columns, which are all 10 added, and the indexes 11
+ * added) with a game: opening it adds the columns, keeps the game (no clocks) and stores clocks after. */
 static void schema_9_database_is_migrated(void **state)
 {
     (void)state;
     hx_game g;
     store_game_rec rec;
-    store_db *s = open_with_game(&g, &rec);
-    assert_true(store_game(s, &rec) > 0);
-    store_close(s);
+    stored_game(&g, &rec);
     sqlite3 *d;
     char *msg = NULL;
     assert_int_equal(sqlite3_open(path, &d), SQLITE_OK);
     if (sqlite3_exec(d, "ALTER TABLE games DROP COLUMN black_tc; ALTER TABLE games DROP COLUMN white_tc;"
                         "ALTER TABLE games DROP COLUMN black_clock_ms; ALTER TABLE games DROP COLUMN white_clock_ms;"
+                        "DROP INDEX games_by_black; DROP INDEX games_by_white; DROP INDEX games_by_pairing;"
                         "PRAGMA user_version = 9;", NULL, NULL, &msg) != SQLITE_OK)
         fail_msg("making a schema-9 database: %s", msg ? msg : "?");
     sqlite3_close(d);
     assert_int_equal(scalar("SELECT count(*) FROM pragma_table_info('games') WHERE name LIKE '%_tc'"), 0);
 
-    s = store_open(path, NULL, err, sizeof err);
+    store_db *s = store_open(path, NULL, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
-    assert_int_equal(scalar("PRAGMA user_version"), 10);
+    assert_int_equal(scalar("PRAGMA user_version"), STORE_SCHEMA_VERSION);
     assert_int_equal(scalar("SELECT count(*) FROM games WHERE black_tc IS NULL AND white_clock_ms IS NULL"), 1);
     rec.time_control[0] = rec.time_control[1] = "1.5+0.1";
     rec.clock_ms[0] = 1200, rec.clock_ms[1] = 1300;
@@ -937,6 +947,197 @@ static void browse_lists_leagues_and_games(void **state)
     assert_non_null(strstr(err, "older than this arena's"));
 }
 
+/* A database of schema 10 (this schema without the indexes of games by player, which 11 adds) with a game:
+ * opening it makes them and keeps the game; the server's read-only connection refuses it before. */
+static void schema_10_database_is_migrated(void **state)
+{
+    (void)state;
+    hx_game g;
+    store_game_rec rec;
+    stored_game(&g, &rec);
+    exec_sql("DROP INDEX games_by_black; DROP INDEX games_by_white; DROP INDEX games_by_pairing;"
+             "PRAGMA user_version = 10;");
+    assert_null(store_open_readonly(path, err, sizeof err));
+    store_db *s = store_open(path, NULL, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    store_close(s);
+    assert_int_equal(scalar("PRAGMA user_version"), 11);
+    assert_int_equal(scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' AND name"
+                            " IN ('games_by_black', 'games_by_white', 'games_by_pairing')"), 3);
+    assert_int_equal(scalar("SELECT count(*) FROM games"), 1);
+    s = store_open_readonly(path, err, sizeof err);
+    assert_non_null(s);
+    store_close(s);
+}
+
+/* The games of filter f as the arena read them before schema 11 (a scan of games, newest first), one line per
+ * game: id, league, pair and the players' names; over a connection of the test's own. */
+static char *brief_reference(const store_brief_filter *f)
+{
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(path, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(d,
+                                        "SELECT g.id, COALESCE(c.league_id, 0), COALESCE(c.pair, -1), b.name, w.name"
+                                        " FROM games g JOIN agents b ON b.id = g.black JOIN agents w ON w.id = g.white"
+                                        " LEFT JOIN schedule c ON c.id = g.schedule_id WHERE (g.black = ?2 OR"
+                                        " g.white = ?2) AND (?3 = 0 OR g.black = ?3 OR g.white = ?3)"
+                                        " ORDER BY g.id DESC LIMIT ?4",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_int64(st, 2, f->agent);
+    sqlite3_bind_int64(st, 3, f->opponent);
+    sqlite3_bind_int(st, 4, f->limit);
+    size_t cap = 1 << 16, used = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    out[0] = '\0';
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int k = snprintf(out + used, cap - used, "%lld %lld %d %s %s\n", (long long)sqlite3_column_int64(st, 0),
+                         (long long)sqlite3_column_int64(st, 1), sqlite3_column_int(st, 2),
+                         (const char *)sqlite3_column_text(st, 3), (const char *)sqlite3_column_text(st, 4));
+        assert_true(k > 0 && (size_t)k < cap - used);
+        used += (size_t)k;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    return out;
+}
+
+/* The same lines from store_games_brief(). */
+static char *brief_lines(store_db *s, const store_brief_filter *f)
+{
+    store_game_brief *g;
+    int n;
+    assert_int_equal(store_games_brief(s, f, &g, &n), 0);
+    size_t cap = 1 << 16, used = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        int k = snprintf(out + used, cap - used, "%lld %lld %d %s %s\n", (long long)g[i].id, (long long)g[i].league,
+                         g[i].pair, g[i].black_name, g[i].white_name);
+        assert_true(k > 0 && (size_t)k < cap - used);
+        used += (size_t)k;
+    }
+    free(g);
+    return out;
+}
+
+/* How many lines of plan contain `what`. */
+static int plan_lines(const char *plan, const char *what)
+{
+    int n = 0;
+    for (const char *l = plan; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)len, l);
+        n += strstr(line, what) != NULL;
+        l += len + (end != NULL);
+    }
+    return n;
+}
+
+/* Asserts that the plan of f reads games only through the index(es) named (SEARCH, never a SCAN of games), merged
+ * as a UNION, then each game by its id, and sorts nothing (no temporary b-tree: the merge and the list of ids
+ * it gives are read in order). */
+static void assert_indexed_plan(store_db *s, const store_brief_filter *f, const char *index1, const char *index2)
+{
+    char plan[4096], want[96];
+    assert_int_equal(store_games_brief_plan(s, f, plan, sizeof plan), 0);
+    snprintf(want, sizeof want, "SEARCH games USING COVERING INDEX %s", index1);
+    assert_true(plan_lines(plan, want) >= 1);
+    snprintf(want, sizeof want, "SEARCH games USING COVERING INDEX %s", index2);
+    if (plan_lines(plan, want) < 1)
+        fail_msg("no %s in the plan:\n%s", want, plan);
+    assert_int_equal(plan_lines(plan, "MERGE (UNION)"), 1);
+    assert_int_equal(plan_lines(plan, "SCAN games"), 0);
+    assert_int_equal(plan_lines(plan, "SCAN g\n") + plan_lines(plan, "SCAN g "), 0);
+    assert_int_equal(plan_lines(plan, "SEARCH g USING INTEGER PRIMARY KEY"), 1);
+    if (plan_lines(plan, "TEMP B-TREE") > 0)
+        fail_msg("a sort:\n%s", plan);
+}
+
+/* The newest games of an agent and of a pairing, read through the indexes of games by player: the same rows, in
+ * the same order, as the scan of games that read them before, for every agent (one with two games, one with
+ * none, one that played itself), every pairing (an agent against itself: all its games) and several limits. */
+static void browse_agent_games_through_indexes(void **state)
+{
+    (void)state;
+    store_db *s = store_open(path, NULL, err, sizeof err);
+    assert_non_null(s);
+    int64_t ag[5];
+    const char *names[5] = { "alpha", "beta", "gamma", "delta", "lonely" };
+    for (int i = 0; i < 5; i++) {
+        char cmd[32], hash[32];
+        snprintf(cmd, sizeof cmd, "bin/%s", names[i]);
+        snprintf(hash, sizeof hash, "%02d%s", i, names[i]);
+        ag[i] = store_agent(s, names[i], cmd, "1", hash);
+        assert_true(ag[i] > 0);
+    }
+    int64_t run = store_run_begin(s, "league", "l");
+    store_planned plan[6];
+    for (int k = 0; k < 6; k++)
+        plan[k] = (store_planned){ .n = k, .variant = HX_CLASSICAL, .rows = 2, .cols = 2, .black = "alpha",
+                                   .white = "beta", .pair = k / 2 };
+    int64_t league = store_league_create(s, "weekly", "", "h", 1, plan, 6);
+    store_planned *p;
+    int n, total;
+    assert_int_equal(store_league_pending(s, league, &p, &n, &total), 0);
+    assert_int_equal(n, 6);
+    /* 80 games among alpha, beta and gamma (self-play included), the first 6 in the league; delta plays two */
+    unsigned x = 12345;
+    for (int i = 0; i < 80; i++) {
+        x = x * 1103515245u + 12345u;
+        int bl = (int)((x >> 16) % 3), wh = (int)((x >> 8) % 3);
+        if (i == 7)
+            bl = 3;
+        if (i == 50)
+            wh = 3;
+        if (i == 20 || i == 21)
+            wh = bl = 2; /* gamma against itself */
+        put_game(s, run, ag[bl], ag[wh], HX_CLASSICAL, 2, 2, 0, "a1 a1 b2 b2 b1 b1 a2", HX_END_CONNECTED,
+                 "2026-02-01T00:00:00.000Z", i < 6 ? p[i].id : 0);
+    }
+    free(p);
+    store_close(s);
+    assert_true(scalar("SELECT count(*) FROM games WHERE black = white AND black <> 3") >= 2);
+
+    s = store_open_readonly(path, err, sizeof err);
+    assert_non_null(s);
+    int compared = 0;
+    static const int limits[] = { 1, 7, 5000 };
+    for (int a = 0; a < 5; a++)
+        for (int o = -1; o < 5; o++)
+            for (int l = 0; l < 3; l++) {
+                store_brief_filter f = { .agent = ag[a], .opponent = o < 0 ? 0 : ag[o], .limit = limits[l] };
+                char *want = brief_reference(&f), *got = brief_lines(s, &f);
+                if (strcmp(want, got) != 0)
+                    fail_msg("agent %s, opponent %s, limit %d:\nwanted\n%s\ngot\n%s", names[a],
+                             o < 0 ? "any" : names[o], limits[l], want, got);
+                compared += want[0] != '\0';
+                free(want);
+                free(got);
+            }
+    assert_true(compared >= 50); /* of the 90: lonely's 18 and most against delta or lonely are empty */
+    /* gamma's games list its games against itself once */
+    store_game_brief *g;
+    assert_int_equal(store_games_brief(s, &(store_brief_filter){ .agent = ag[2], .limit = 5000 }, &g, &n), 0);
+    assert_int_equal(n, scalar("SELECT count(*) FROM games WHERE black = 3 OR white = 3"));
+    free(g);
+    assert_int_equal(store_games_brief(s, &(store_brief_filter){ .agent = ag[3], .limit = 5000 }, &g, &n), 0);
+    assert_int_equal(n, 2); /* delta's, newest first */
+    assert_true(g[0].id > g[1].id && g[0].white == ag[3] && g[1].black == ag[3]);
+    free(g);
+    assert_indexed_plan(s, &(store_brief_filter){ .agent = ag[0], .limit = 5000 }, "games_by_black",
+                        "games_by_white");
+    assert_indexed_plan(s, &(store_brief_filter){ .agent = ag[3], .opponent = ag[0], .limit = 50 },
+                        "games_by_pairing", "games_by_pairing");
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -954,6 +1155,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(clocks_are_stored, setup, teardown),
         cmocka_unit_test_setup_teardown(schema_9_database_is_migrated, setup, teardown),
         cmocka_unit_test_setup_teardown(browse_lists_leagues_and_games, setup, teardown),
+        cmocka_unit_test_setup_teardown(schema_10_database_is_migrated, setup, teardown),
+        cmocka_unit_test_setup_teardown(browse_agent_games_through_indexes, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
