@@ -46,6 +46,7 @@ $(call test,tests/e2e/test_clock.c,protocol)
 $(call test,tests/e2e/test_ladder_work.c,ladder archive)
 $(call test,tests/e2e/test_ladder.c,engine archive)
 $(call test,tests/e2e/test_ladder_slurm.c,ladder archive)
+$(call test,tests/e2e/test_ladder_host.c,ladder archive)
 
 $(call bench,tests/bench/bench_engine.c,engine)
 $(call bench,tests/bench/bench_gale.c,engine)

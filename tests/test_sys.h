@@ -1,5 +1,5 @@
-/* tests/test_sys.h — helpers of the end-to-end tests: shell commands (status, output, both), one number from an
- * SQLite query, the processes whose command line holds a tag (counted, or killed with their process
+/* tests/test_sys.h — helpers of the end-to-end tests: shell commands (status, output, both), a free port, one
+ * number from an SQLite query, the processes whose command line holds a tag (counted, or killed with their process
  * groups), and checks of JSON output (strict parsing, one number). */
 #ifndef TESTS_TEST_SYS_H
 #define TESTS_TEST_SYS_H
@@ -153,6 +153,17 @@ static inline char *sh_output(const char *cmd)
     return buf;
 }
 
+/* A TCP port free on the loopback now (the kernel's pick), for a coordinator to listen on. */
+static inline int e2e_free_port(void)
+{
+    char *p = sh_output("python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); "
+                        "print(s.getsockname()[1])'");
+    int port = atoi(p);
+    free(p);
+    assert_true(port > 0);
+    return port;
+}
+
 /* Setup of the end-to-end suites: a fresh directory "/tmp/PREFIX-XXXXXX" into tmp (64 bytes) and the
  * absolute directory of the programs under test (ARENA_BIN_DIR, default bin) into bin (512 bytes).
  * Returns 0, or -1 (cmocka's setup failure). e2e_cleanup() removes the directory. */
@@ -216,6 +227,18 @@ static inline long policy_bot_black_wins_2x2(const char *bin, const char *dir, c
         (void)state;                                                                                      \
         return e2e_cleanup(DIR);                                                                          \
     }
+
+/* Starts `/bin/sh -c cmd` in the background. Returns its pid. */
+static inline pid_t sh_start(const char *cmd)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
 
 /* Starts `arena` (argv[0] is ignored; the program is ARENA_BIN_DIR/arena) with stdout and stderr to
  * /dev/null. Returns its pid. */

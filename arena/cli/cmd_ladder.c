@@ -17,8 +17,9 @@
 static const char ladder_help[] =
     "usage: arena ladder work LADDER.ini [--once] [--json | --format text|json]\n\n"
     "Plays the ladder's queued jobs (placements, SPRT tests, rating rounds) on this machine, each a league of\n"
-    "sandboxed bots written to the results database, and records their outcome in the ladder's database. With\n"
-    "nothing queued it schedules a rating round where ratings are least certain (LADDER.ini rating_rounds), else\n"
+    "sandboxed bots written to the results database (LADDER.ini runner: local, its bots here; host, its bots on\n"
+    "'arena host' machines; slurm, a job array), and records their outcome in the ladder's database. With nothing\n"
+    "queued it schedules a rating round where ratings are least certain (LADDER.ini rating_rounds), else\n"
     "waits a second and looks again.\n"
     "  --once    play what is queued now, then exit\n"
     "  --json    at the end, {\"jobs\":N} (jobs taken) on stdout; text: \"N jobs\"\n\n"
@@ -48,9 +49,6 @@ static int work(const char *path, bool once, cli_format fmt)
     char err[1024];
     if (ld_config_load(path, &c, err, sizeof err) != 0)
         cli_usage_error("ladder", "%s", err);
-    if (c.runner == LD_RUN_HOST)
-        cli_usage_error("ladder", "%s: [ladder] runner: '%s' is not run by this arena yet (runner = local plays on this "
-                        "machine, runner = slurm on a Slurm cluster)", path, ld_runner_name(c.runner));
     ldb *d = ldb_open(c.state, err, sizeof err);
     if (!d)
         cli_fail("ladder", "%s", err);

@@ -79,6 +79,16 @@ static int add_admin(ld_config *c, const char *item, char *why, size_t whylen)
     return 0;
 }
 
+static int add_host(ld_config *c, const char *item, char *why, size_t whylen)
+{
+    if (strlen(item) >= sizeof c->host_keys[0] || strpbrk(item, "#;\"'\\"))
+        return bad(why, whylen, "'%s': expected the path of a host's .pub key file (no '#', ';' or quotes)", item);
+    if (c->n_hosts == LD_MAX_HOSTS)
+        return bad(why, whylen, "%s", "more than 16 hosts");
+    snprintf(c->host_keys[c->n_hosts++], sizeof c->host_keys[0], "%s", item);
+    return 0;
+}
+
 static int add_allowed(ld_config *c, const char *item, char *why, size_t whylen)
 {
     if (item[0] != '/' || strlen(item) >= sizeof c->allowed_dirs[0])
@@ -102,6 +112,7 @@ static const struct {
     { "ladder", "slurm_shards", 1, 1000, offsetof(ld_config, slurm_shards), T_INT },
     { "ladder", "move_ms", 10, 600000, offsetof(ld_config, move_ms), T_U32 },
     { "ladder", "concurrency", 1, 256, offsetof(ld_config, concurrency), T_INT },
+    { "ladder", "host_wait_s", 0, 86400, offsetof(ld_config, host_wait_s), T_INT },
     { "quota", "submissions_per_day", 0, 1000000, offsetof(ld_config, submissions_per_day), T_LONG },
     { "quota", "games_per_day", 0, 100000000, offsetof(ld_config, games_per_day), T_LONG },
     { "quota", "requests_per_minute", 0, 1000000, offsetof(ld_config, requests_per_minute), T_LONG },
@@ -181,6 +192,8 @@ static int ladder_key(ladder_state *st, const char *key, const char *value, char
         return list_value(value, add_admin, c, why, whylen);
     if (strcmp(key, "allowed_dirs") == 0)
         return list_value(value, add_allowed, c, why, whylen);
+    if (strcmp(key, "host_keys") == 0)
+        return list_value(value, add_host, c, why, whylen);
     if (strcmp(key, "variants") == 0)
         return cfg_parse_variants(value, &c->variants, why, whylen) ? 0 : -1;
     if (strcmp(key, "boards") == 0)
@@ -233,6 +246,7 @@ static void defaults(ld_config *c, const char *path)
     c->runner = LD_RUN_LOCAL;
     c->concurrency = 1;
     c->slurm_shards = 4;
+    c->host_wait_s = 60;
     snprintf(c->slurm_script, sizeof c->slurm_script, "scripts/slurm/league.sbatch");
     c->submissions_per_day = 10;
     c->games_per_day = 5000;
@@ -261,9 +275,10 @@ int ld_config_parse(const char *text, size_t len, const char *path, ld_config *c
         memcpy(c->secret, c->state, n);
         memcpy(c->secret + n, "-secret", 8);
     }
-    if (c->runner == LD_RUN_HOST && (!c->listen_league[0] || !c->server_key[0])) {
-        snprintf(msg, sizeof msg, "%s: [ladder] %s: missing for runner = host (the hosts connect to it)", path,
-                 c->listen_league[0] ? "server_key" : "listen_league");
+    if (c->runner == LD_RUN_HOST && (!c->listen_league[0] || !c->server_key[0] || !c->n_hosts)) {
+        snprintf(msg, sizeof msg, "%s: [ladder] %s: missing for runner = host (%s)", path,
+                 !c->listen_league[0] ? "listen_league" : !c->server_key[0] ? "server_key" : "host_keys",
+                 c->n_hosts ? "the hosts connect to it" : "the public key files of the hosts that run the bots");
         cfg_printable(msg, err, errlen);
         return -1;
     }

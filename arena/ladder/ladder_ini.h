@@ -15,10 +15,9 @@
  *   move_ms = 1000                the time per move of every ladder game
  *   rating_rounds = on            between submissions, rating rounds where ratings are least certain (standing.h)
  *   secure_cookie = off           on: the session cookie is Secure (the ladder is served over TLS by a proxy)
- *   runner = local                where games run: local (this machine's coordinator), or slurm (a job array
- *                                 of slurm_script, its shards merged into db); host (`arena host` machines:
- *                                 listen_league and server_key needed) is read but not yet run by the worker,
- *                                 which refuses it
+ *   runner = local                where games run: local (this machine's coordinator), slurm (a job array
+ *                                 of slurm_script, its shards merged into db), or host (the coordinator here, the
+ *                                 bots on `arena host` machines: listen_league, server_key and host_keys needed)
  *   secret = ladder.secret        32 hexadecimal digits: each job's league secret derives from it and the job's
  *                                 id, so a job plays the same games wherever it runs (default: STATE-secret, made
  *                                 when missing)
@@ -27,6 +26,9 @@
  *   concurrency = 1               games at once (local), or jobs at once (slurm)
  *   listen_league = tcp://0.0.0.0:5555   with runner = host: where the hosts connect
  *   server_key = keys/ladder.key         with runner = host: the coordinator's key file (arena keygen)
+ *   host_keys = keys/h1.key.pub, keys/h2.key.pub   with runner = host: the hosts' public key files (.pub of their
+ *                                        arena keygen), at most 16; a job's agents go round-robin over them
+ *   host_wait_s = 60                     with runner = host: how long a game waits for its host to connect
  *   slurm_partition = batch              with runner = slurm: the partition (default: the cluster's)
  *   allowed_dirs = /opt/lab/bots         directories a lab's own programs may be taken from (default: none)
  *
@@ -55,6 +57,7 @@
 
 #define LD_MAX_ADMINS 16
 #define LD_MAX_ALLOWED 8
+#define LD_MAX_HOSTS 16
 
 typedef enum { LD_RUN_LOCAL, LD_RUN_HOST, LD_RUN_SLURM } ld_runner;
 
@@ -78,6 +81,9 @@ typedef struct {
     char listen_league[256], server_key[512], slurm_partition[64];
     char secret[512], slurm_script[512];
     int slurm_shards;
+    int n_hosts;
+    char host_keys[LD_MAX_HOSTS][512];
+    int host_wait_s;
     int n_allowed;
     char allowed_dirs[LD_MAX_ALLOWED][512];
     long submissions_per_day, games_per_day, requests_per_minute;

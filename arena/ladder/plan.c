@@ -12,8 +12,9 @@ void ld_store_name(const ldb_submission *s, char *out, size_t n)
     snprintf(out, n, "%s-%s", s->name, s->version);
 }
 
-/* Appends submission s as agent section "sID". Returns 0 or -1 (err). */
-static int add_agent(const ldb_submission *s, char *text, size_t cap, size_t *at, char *err, size_t errlen)
+/* Appends submission s as agent section "sID", with runner = host on host k % n_hosts. Returns 0 or -1 (err). */
+static int add_agent(const ld_config *c, int k, const ldb_submission *s, char *text, size_t cap, size_t *at,
+                     char *err, size_t errlen)
 {
     char section[32], store_name[80];
     snprintf(section, sizeof section, "s%lld", (long long)s->id);
@@ -24,6 +25,11 @@ static int add_agent(const ldb_submission *s, char *text, size_t cap, size_t *at
                 ? ld_agent_section(section, store_name, s->dir, s->program, s->args, (uint32_t)s->variants, &b,
                                    text + *at, cap - *at)
                 : -1;
+    if (n > 0 && c->runner == LD_RUN_HOST) { /* before the section's blank line */
+        int m = snprintf(text + *at + n - 1, cap - *at - (size_t)n + 1, "host_key_file = %s\n\n",
+                         c->host_keys[k % c->n_hosts]);
+        n = m < 0 || (size_t)m >= cap - *at - (size_t)n + 1 ? -1 : n - 1 + m;
+    }
     if (n < 0) {
         snprintf(err, errlen, "submission %lld (%s %s): cannot be written as a league agent", (long long)s->id,
                  s->name, s->version);
@@ -101,6 +107,9 @@ static int header(const ld_config *c, const ldb_job *j, const ldb_submission *s,
                      2 * (sprt ? c->sprt_pairs : c->placement_pairs), c->move_ms, c->concurrency, (long long)j->id);
     if (sprt && n > 0 && (size_t)n < cap)
         n += snprintf(text + n, cap - (size_t)n, "elo0 = %g\nelo1 = %g\n", s->elo0, s->elo1);
+    if (c->runner == LD_RUN_HOST && n > 0 && (size_t)n < cap) /* the bots on the hosts, which connect here */
+        n += snprintf(text + n, cap - (size_t)n, "listen = %s\nserver_key = %s\nhost_wait_s = %d\n",
+                      c->listen_league, c->server_key, c->host_wait_s);
     if (n > 0 && (size_t)n < cap)
         n += snprintf(text + n, cap - (size_t)n, "\n");
     return n < 0 || (size_t)n >= cap ? -1 : n;
@@ -121,9 +130,9 @@ char *ld_plan(ldb *d, const ld_config *c, const ldb_job *j, const ldb_submission
     int rc = h < 0 ? -1 : 0;
     at = h < 0 ? 0 : (size_t)h;
     if (rc == 0)
-        rc = add_agent(s, text, cap, &at, err, errlen);
+        rc = add_agent(c, 0, s, text, cap, &at, err, errlen);
     for (int i = 0; rc == 0 && i < n; i++)
-        rc = add_agent(&field[i], text, cap, &at, err, errlen);
+        rc = add_agent(c, i + 1, &field[i], text, cap, &at, err, errlen);
     free(field);
     if (rc != 0) {
         free(text);

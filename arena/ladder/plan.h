@@ -8,7 +8,11 @@
  *   rating     mode = gauntlet: one bot of the ladder (the job's submission: the one whose rating is least certain,
  *              schedule.h) against the others, placement_pairs pairs.
  * Every agent is a submission as submission.h makes it: sandboxed, its directory read-only. The challenger is the
- * first agent. The league's seed is the job's id, so a job replayed elsewhere plays the same games. */
+ * first agent. The league's seed is the job's id, so a job replayed elsewhere plays the same games. With runner = host
+ * the league listens on listen_league with server_key (host_wait_s for a host that is not connected yet) and agent k
+ * (the challenger is 0) gets `host_key_file = ` host_keys[k % n]: that `arena host` runs it, announcing it as
+ * sID=DIR/PROGRAM ARGS, DIR the submission's unpacked directory, which must be at the same path on the host
+ * (docs/ladder.md#bots-on-agent-hosts). */
 #ifndef ARENA_LADDER_PLAN_H
 #define ARENA_LADDER_PLAN_H
 

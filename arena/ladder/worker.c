@@ -1,4 +1,4 @@
-/* arena/ladder/worker.c — one ladder job played on this machine (worker.h). */
+/* arena/ladder/worker.c — one ladder job played from this machine (worker.h). */
 #define _DEFAULT_SOURCE /* open_memstream */
 #include "worker.h"
 
@@ -154,6 +154,8 @@ static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission 
 {
     if (c->runner == LD_RUN_SLURM && strcmp(j->kind, "sprt") != 0)
         ldb_job_runner(d, j->id, "slurm");
+    else if (c->runner == LD_RUN_HOST) /* the coordinator here, the bots on the hosts (plan.h) */
+        ldb_job_runner(d, j->id, "host");
     char why[1024] = "", note[600];
     int agents = 0;
     bool rating = strcmp(j->kind, "rating") == 0; /* a version on the ladder stays there while it plays */

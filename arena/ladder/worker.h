@@ -1,7 +1,7 @@
 /* arena/ladder/worker.h — the ladder's work: the oldest queued job claimed in the ladder's database, its league
  * planned (plan.h) and played — on this machine through the session library (ss_open_league with the config text
- * and the job's secret, jobsecret.h; ss_run), or with runner = slurm as a job array merged back (slurm.h; an SPRT
- * test stays here) — into the results database, then its outcome recorded: a placed version joins the ladder (the
+ * and the job's secret, jobsecret.h; ss_run; with runner = host its bots on `arena host` machines, plan.h), or with
+ * runner = slurm as a job array merged back (slurm.h; an SPRT test stays here) — into the results database, then its outcome recorded: a placed version joins the ladder (the
  * owner's version before it is retired, replaced); an SPRT test's LLR after every game pair is kept (its curve, the
  * test's pairings pooled, pairs taken as the games finish, exact with concurrency = 1) and its decision — the
  * league's own, pairing by pairing: H1 everywhere, and the new version joins the ladder in place of the old one;

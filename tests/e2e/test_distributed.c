@@ -298,13 +298,7 @@ static pid_t start_host(const char *keyfile, const char *server, int port, const
              "%s >%s.out 2>&1",
              tmp, bin, port, file ? "--server-key-file" : "--server-key", file ? server + 5 : server, keyfile, agents,
              keyfile);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    return pid;
+    return sh_start(cmd);
 }
 
 static void stop_host(pid_t pid, int sig)
@@ -314,29 +308,13 @@ static void stop_host(pid_t pid, int sig)
     waitpid(pid, &st, 0);
 }
 
-static int free_port(void)
-{
-    char *p = sh_output("python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); "
-                        "print(s.getsockname()[1])'");
-    int port = atoi(p);
-    free(p);
-    assert_true(port > 0);
-    return port;
-}
-
 /* Starts `arena league INI --db DB` in the background (in the test's directory); its pid. */
 static pid_t start_league(const char *ini, const char *db)
 {
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s/arena' league %s --db %s --logs logs --quiet 2>err.txt", tmp, bin,
              ini, db);
-    pid_t league = fork();
-    assert_true(league >= 0);
-    if (league == 0) {
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    return league;
+    return sh_start(cmd);
 }
 
 static void write_hosted_config(const char *name, int port, const char *host_key, int games, const char *extra)
@@ -365,7 +343,7 @@ static void a_host_serves_two_agents_and_a_stranger_is_refused(void **state)
     char coord[41], hostk[41];
     public_key("coord.key", coord);
     public_key("host.key", hostk);
-    int port = free_port();
+    int port = e2e_free_port();
     write_hosted_config("hosted.ini", port, hostk, 6, "host_wait_s = 30\n");
     char agents[1200];
     snprintf(agents, sizeof agents, "far1='%s/random --seed 5' far2='%s/bridge'", bin, bin);
@@ -415,7 +393,7 @@ static void a_lost_host_costs_only_its_games(void **state)
     char coord[41], hostk[41];
     public_key("coord.key", coord);
     public_key("host.key", hostk);
-    int port = free_port();
+    int port = e2e_free_port();
     /* long moves, so that a game in flight outlives the 3 s after which a silent host is lost */
     write_hosted_config("lost.ini", port, hostk, 40, "move_time_ms = 20000\n");
     char agents[1200];
@@ -459,7 +437,7 @@ static void games_wait_for_a_late_host(void **state)
     char coord[41], hostk[41];
     public_key("coord.key", coord);
     public_key("host.key", hostk);
-    int port = free_port();
+    int port = e2e_free_port();
     write_hosted_config("late.ini", port, hostk, 4, "host_wait_s = 60\n");
     pid_t league = start_league("late.ini", "late.db");
     sleep(2); /* the league is waiting for its host */
@@ -484,7 +462,7 @@ static void a_hosts_bots_log_through_it(void **state)
     char coord[41], hostk[41];
     public_key("coord.key", coord);
     public_key("host.key", hostk);
-    int port = free_port();
+    int port = e2e_free_port();
     write_hosted_config("logged.ini", port, hostk, 2, "host_wait_s = 30\n");
     const char *a = getenv("ARENA_TEST_AGENTS");
     char cwd[300], dir[700], agents[1600], cmd[800];

@@ -258,7 +258,7 @@ static void one_account_cannot_act_for_another_nor_forge_a_form(void **state)
     char *page = wait_for(url, "\"forfeits\"");
     assert_non_null(strstr(page, "\"forfeited by\":\"crasher-1\",\"reason\":\"crash\""));
     free(page);
-    /* a worker for a runner it does not run refuses to start, naming the key */
+    /* a worker for runner = host without the hosts' keys refuses to start, naming the key */
     char slurm[200];
     snprintf(slurm, sizeof slurm, "%s/slurm.ini", tmp);
     FILE *f = fopen(slurm, "w");
@@ -270,7 +270,7 @@ static void one_account_cannot_act_for_another_nor_forge_a_form(void **state)
     FILE *p = popen(cmd, "r");
     char *out = read_all(p);
     assert_int_equal(WEXITSTATUS(pclose(p)), 2);
-    assert_non_null(strstr(out, "[ladder] runner: 'host' is not run by this arena yet"));
+    assert_non_null(strstr(out, "[ladder] host_keys: missing for runner = host"));
     free(out);
     for (int i = 0; i < 2; i++)
         free(csrf[i]);

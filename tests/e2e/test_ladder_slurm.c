@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "enter.h"
+#include "ladder_kit.h"
 #include "sealed.h"
 #include "standing.h"
 #include "submission.h"
@@ -62,39 +63,12 @@ static void ladder(const char *name, const char *runner, ld_config *c)
     assert_int_equal(ldb_account_by_name(d, "alice", &a), 1);
     const char *bots[][2] = { { "random", "rnd" }, { "bridge", "bb" } };
     for (int i = 0; i < 2; i++) {
-        char path[700], manifest[256], out[200];
-        snprintf(path, sizeof path, "%s/%s", bin, bots[i][0]);
-        size_t n, len;
-        void *exe = ld_read_file(path, 1u << 30, &n, err, sizeof err);
-        assert_non_null(exe);
-        snprintf(manifest, sizeof manifest, "name = %s\nversion = 1\ncommand = ./bot\nvariants = classical\n"
-                 "boards = 4x4\n", bots[i][1]);
-        tgz_entry e[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bot", 'f', 0755, exe, 0, n } };
-        snprintf(out, sizeof out, "%s/%s.tar.gz", dir, bots[i][1]);
-        assert_int_equal(tgz_write(out, true, e, 2, NULL, NULL), 0);
-        free(exe);
-        void *data = ld_read_file(out, c->archive.archive_bytes, &len, err, sizeof err);
-        ld_entry_opts o = { 0 };
-        assert_true(ld_enter_archive(d, c, &a, data, len, "b.tar.gz", &o, 2000, err, sizeof err) > 0);
-        free(data);
+        ladder_enter_bot(d, c, &a, bin, bots[i][0], bots[i][1], dir);
         if (ld_work_one(d, c, 3000, err, sizeof err) != 1)
             fail_msg("%s job: %s", runner, err);
     }
-    ldb_job j;
-    assert_int_equal(ldb_jobs(d, true, &j, 1), 1);
-    if (strcmp(j.state, "done") != 0)
-        fail_msg("%s placement: %s (%s)", runner, j.state, j.note);
-    assert_string_equal(j.runner, runner);
+    ladder_last_job_done(d, runner);
     ldb_close(d);
-}
-
-static char *games_of(const char *db)
-{
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "sqlite3 '%s' \"SELECT s.n, s.black, s.white, s.seed, g.winner, g.attempts, g.reason "
-                              "FROM schedule s JOIN games g ON g.schedule_id = s.id JOIN leagues l ON l.id = "
-                              "s.league_id WHERE l.name = 'ladder-placement-2' ORDER BY s.n\"", db);
-    return sh_output(cmd);
 }
 
 static void a_placement_on_slurm_plays_what_this_machine_plays(void **state)
@@ -119,14 +93,7 @@ static void a_placement_on_slurm_plays_what_this_machine_plays(void **state)
     static ld_config here, there;
     ladder("here", "local", &here);
     ladder("there", "slurm", &there);
-    char *a = games_of(here.db), *b = games_of(there.db);
-    int rows = 0;
-    for (const char *p = a; (p = strchr(p, '\n')); p++)
-        rows++;
-    assert_int_equal(rows, 8); /* 4 pairs on classical 4x4 */
-    assert_string_equal(a, b);
-    free(a);
-    free(b);
+    ladder_same_placement(here.db, there.db, 8); /* 4 pairs on classical 4x4 */
     ld_table *t[2] = { calloc(LD_MAX_TABLES, sizeof(ld_table)), calloc(LD_MAX_TABLES, sizeof(ld_table)) };
     char err[1024];
     const ld_config *c[2] = { &here, &there };

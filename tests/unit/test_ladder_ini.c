@@ -28,6 +28,8 @@ static const char full[] =
     "concurrency = 4\n"
     "listen_league = tcp://0.0.0.0:5555\n"
     "server_key = /srv/ladder/server.key\n"
+    "host_keys = /srv/keys/gpu1.key.pub, /srv/keys/gpu2.key.pub\n"
+    "host_wait_s = 300\n"
     "allowed_dirs = /opt/lab/bots, /opt/lab/more\n"
     "\n[quota]\n"
     "submissions_per_day = 3\n"
@@ -64,6 +66,9 @@ static void every_key_is_read(void **state)
     assert_string_equal(ld_runner_name(c.runner), "host");
     assert_int_equal(c.concurrency, 4);
     assert_string_equal(c.listen_league, "tcp://0.0.0.0:5555");
+    assert_int_equal(c.n_hosts, 2);
+    assert_string_equal(c.host_keys[1], "/srv/keys/gpu2.key.pub");
+    assert_int_equal(c.host_wait_s, 300);
     assert_int_equal(c.n_allowed, 2);
     assert_string_equal(c.allowed_dirs[1], "/opt/lab/more");
     assert_int_equal(c.submissions_per_day, 3);
@@ -88,6 +93,8 @@ static void left_out_keys_take_their_defaults(void **state)
     assert_int_equal(c.placement_pairs, 20);
     assert_int_equal(c.runner, LD_RUN_LOCAL);
     assert_int_equal(c.n_allowed, 0);
+    assert_int_equal(c.n_hosts, 0);
+    assert_int_equal(c.host_wait_s, 60);
     ld_limits l;
     ld_limits_default(&l);
     assert_int_equal(c.archive.files, l.files);
@@ -111,6 +118,10 @@ static void mistakes_are_one_line_naming_file_line_and_key(void **state)
         { "[archive]\nmax_files = lots\n", "L.ini:8: [archive] max_files: 'lots'" },
         { "[extra]\nx = 1\n", "L.ini:8: [extra] x: unknown section" },
         { "runner = host\n", "L.ini: [ladder] listen_league: missing for runner = host" },
+        { "runner = host\nlisten_league = tcp://0.0.0.0:5555\nserver_key = k.key\n",
+          "L.ini: [ladder] host_keys: missing for runner = host (the public key files of the hosts" },
+        { "host_keys = a#b.pub\n", "L.ini:7: [ladder] host_keys: 'a#b.pub': expected the path of a host's .pub" },
+        { "host_wait_s = -1\n", "L.ini:7: [ladder] host_wait_s: '-1': expected a whole number from 0 to 86400" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[1024], err[1024];
