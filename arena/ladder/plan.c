@@ -141,3 +141,21 @@ char *ld_plan(ldb *d, const ld_config *c, const ldb_job *j, const ldb_submission
     *agents = 1 + n;
     return text;
 }
+
+int ld_host_agents(ldb *d, FILE *out, char *err, size_t errlen)
+{
+    enum { MAX = 1024 };
+    ldb_submission *all = calloc(MAX, sizeof *all);
+    int n = all ? ldb_submissions(d, "", NULL, all, MAX) : -1, k = 0;
+    if (n < 0)
+        snprintf(err, errlen, "%s", all ? ldb_error(d) : "out of memory");
+    for (int i = n - 1; i >= 0; i--) /* oldest first */
+        if (strcmp(all[i].state, "ladder") == 0 || strcmp(all[i].state, "queued") == 0 ||
+            strcmp(all[i].state, "running") == 0) {
+            fprintf(out, "s%lld=%s/%s%s%s\n", (long long)all[i].id, all[i].dir, all[i].program,
+                    all[i].args[0] ? " " : "", all[i].args);
+            k++;
+        }
+    free(all);
+    return n < 0 ? -1 : k;
+}

@@ -17,6 +17,7 @@
 #define ARENA_LADDER_PLAN_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ladder_db.h"
 #include "ladder_ini.h"
@@ -30,6 +31,11 @@ char *ld_plan(ldb *d, const ld_config *c, const ldb_job *j, const ldb_submission
  * is now (game pairs times opponents times the variants and boards they share): what games_per_day counts. -1 on
  * failure (err). */
 long ld_plan_games(ldb *d, const ld_config *c, const char *kind, const ldb_submission *s, char *err, size_t errlen);
+
+/* What an agent host runs for the ladder (runner = host): one line "sID=DIR/PROGRAM ARGS" for each submission on
+ * the ladder, queued or running, oldest first, written to out; each line is one NAME=COMMAND argument of `arena
+ * host`. Returns how many, or -1 with one line in err. */
+int ld_host_agents(ldb *d, FILE *out, char *err, size_t errlen);
 
 /* The store name of a submission in the results database: NAME-VERSION. */
 void ld_store_name(const ldb_submission *s, char *out, size_t n);

@@ -1,8 +1,8 @@
 /* tests/e2e/test_ladder_host.c — a ladder placement played with its bots here and with its bots on an agent host
  * gives the same games: two ladders with one secret (LADDER.ini `secret`), the same submissions in the same order,
  * one with runner = local and one with runner = host, whose placement league listens on the loopback for one
- * `arena host` (its key among host_keys) that announces the two submissions, sID=DIR/PROGRAM, from their unpacked
- * directories. Their placement leagues hold the same games row for row (players, seeds, winners, attempts), and
+ * `arena host` (its key among host_keys) that announces the two submissions as `arena ladder host-agents` lists
+ * them (sID=DIR/PROGRAM, from their unpacked directories). Their placement leagues hold the same games row for row (players, seeds, winners, attempts), and
  * the host says it started the bots of both agents. */
 #include <signal.h>
 #include <stdio.h>
@@ -40,21 +40,33 @@ static int teardown(void **state)
     return ld_remove_tree(tmp, err, sizeof err);
 }
 
-/* Starts `arena host` for the coordinator on the port, running submissions 1 and 2 of the ladder in d; its pid. */
-static pid_t start_host(ldb *d, int port)
+/* Starts `arena host` for the coordinator on the port, running the ladder's bots as `arena ladder host-agents`
+ * lists them (two: sID=DIR/bot); its pid. */
+static pid_t start_host(const char *ladder_ini, int port)
 {
-    char agents[2][5000], cmd[12000];
-    for (int i = 0; i < 2; i++) {
-        ldb_submission *s = calloc(1, sizeof *s);
-        assert_int_equal(ldb_submission_get(d, i + 1, s), 1);
-        snprintf(agents[i], sizeof agents[i], "s%d='%s/%s'", i + 1, s->dir, s->program);
-        free(s);
+    char cmd[2000];
+    snprintf(cmd, sizeof cmd, "'%s/arena' ladder host-agents '%s'", bin, ladder_ini);
+    char *agents = sh_output(cmd);
+    if (strncmp(agents, "s1=", 3) != 0 || !strstr(agents, "/bot\ns2=") || strchr(strstr(agents, "s2="), '\n')[1])
+        fail_msg("arena ladder host-agents:\n%s", agents);
+    char arena[600], connect[64], *argv[16] = { arena, "host", "--connect", connect, "--server-key-file",
+                                                 "coord.key.pub", "--key", "host.key", "--logs", "hostlogs" };
+    snprintf(arena, sizeof arena, "%s/arena", bin);
+    snprintf(connect, sizeof connect, "tcp://127.0.0.1:%d", port);
+    int n = 10;
+    for (char *save = NULL, *line = strtok_r(agents, "\n", &save); line && n < 15; line = strtok_r(NULL, "\n", &save))
+        argv[n++] = line; /* each line one NAME=COMMAND argument */
+    argv[n] = NULL;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (chdir(tmp) != 0 || !freopen("host.out", "w", stdout) || dup2(1, 2) < 0)
+            _exit(126);
+        execv(arena, argv);
+        _exit(127);
     }
-    snprintf(cmd, sizeof cmd,
-             "cd '%s' && exec '%s/arena' host --connect tcp://127.0.0.1:%d --server-key-file coord.key.pub "
-             "--key host.key --logs hostlogs %s %s >host.out 2>&1",
-             tmp, bin, port, agents[0], agents[1]);
-    return sh_start(cmd);
+    free(agents);
+    return pid;
 }
 
 /* Enters bin/random then bin/bridge into the ladder as archives. */
@@ -83,11 +95,17 @@ static void ladder(const char *name, const char *runner, ld_config *c)
              "runner = %s\nsecret = %s/ladder.secret\nlisten_league = tcp://127.0.0.1:%d\n"
              "server_key = %s/coord.key\nhost_keys = %s/host.key.pub\nhost_wait_s = 120\n",
              dir, dir, dir, dir, runner, tmp, port, tmp, tmp);
-    assert_int_equal(ld_config_parse(text, strlen(text), "LADDER.ini", c, err, sizeof err), 0);
+    char ini[200];
+    snprintf(ini, sizeof ini, "%s/LADDER.ini", dir);
+    FILE *f = fopen(ini, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(ld_config_load(ini, c, err, sizeof err), 0);
     ldb *d = ldb_open(c->state, err, sizeof err);
     assert_non_null(d);
     enter_two(d, c, dir);
-    pid_t host = c->runner == LD_RUN_HOST ? start_host(d, port) : 0;
+    pid_t host = c->runner == LD_RUN_HOST ? start_host(ini, port) : 0;
     for (int i = 0; i < 2; i++)
         if (ld_work_one(d, c, 3000, err, sizeof err) != 1)
             fail_msg("%s job: %s", runner, err);
