@@ -55,14 +55,6 @@ static const char matrix_help[] =
     "Scope (the newest league by default) and filters as for 'arena ratings'; --json is --format json.\n\n"
     "Exit status: 0 done, 1 database error or no games, 2 bad input.\n";
 
-static void json_number(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, "%.17g", v + 0.0);
-    else
-        fputs("null", f);
-}
-
 /* The JSON members of a ratings table beyond its rows: scope, anchor, and the first-move advantage (of its
  * variant and board; of each, for the pooled table). */
 static char *ratings_json(const st_report *r, int g, const st_selection *x, const char *anchor)

@@ -990,14 +990,6 @@ static pg_table *pairings(ss_session *s, char *err, size_t errlen)
     return t;
 }
 
-static void json_number(FILE *out, double x)
-{
-    if (isfinite(x))
-        fprintf(out, "%.17g", x);
-    else
-        fputs("null", out);
-}
-
 static void pairing_json(const lm_state *st, const pg_pairing *q, FILE *out)
 {
     pn_summary sm;

@@ -232,14 +232,6 @@ static const char *player_name(int p)
 static const char *const told_kind[] = { "placed", "rejected", "collided", "opp_placed", "opp_hit", "opp_hit_at",
                                          "swap" };
 
-static void json_number(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, "%.3f", v);
-    else
-        fputs("null", f);
-}
-
 static void json_told(FILE *f, const gv_game *g, const gv_frame *x, int p)
 {
     fprintf(f, "\"%s\":[", player_name(p));
@@ -264,15 +256,15 @@ static void json_frame(FILE *f, const gv_game *g, const gv_frame *x)
     json_string(f, x->cell_name);
     fprintf(f, ",\"outcome\":\"%s\",\"opening\":%s,\"ms\":", x->n ? hx_outcome_name(x->outcome) : "",
             x->opening ? "true" : "false");
-    json_number(f, x->ms);
+    json_fixed(f, x->ms, 3);
     fputs(",\"clock\":[", f);
-    json_number(f, x->clock[0]);
+    json_fixed(f, x->clock[0], 3);
     fputc(',', f);
-    json_number(f, x->clock[1]);
+    json_fixed(f, x->clock[1], 3);
     fputs("],\"left\":[", f);
-    json_number(f, x->left[0]);
+    json_fixed(f, x->left[0], 3);
     fputc(',', f);
-    json_number(f, x->left[1]);
+    json_fixed(f, x->left[1], 3);
     fprintf(f, "],\"to_move\":\"%s\",\"told\":{", player_name(x->to_move));
     json_told(f, g, x, HX_BLACK);
     fputc(',', f);
