@@ -126,6 +126,7 @@ include arena/protocol/module.mk
 include arena/store/module.mk
 include arena/solver/module.mk
 include ratings/module.mk
+include arena/sandbox/module.mk
 include arena/coordinator/module.mk
 include arena/report/module.mk
 include arena/server/module.mk

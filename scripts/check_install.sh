@@ -10,7 +10,7 @@ set -euo pipefail
 
 # One function of each library, referenced by the probe so that the link really needs every archive.
 uses=(base:clk_now engine:hx_variant_parse protocol:pm_encode store:store_open solver:sv_tree_build
-      ratings:rt_data_init coordinator:cfg_load bot:bot_legal trainer:tc_init bridge:bb_defaults
+      ratings:rt_data_init sandbox:sb_available coordinator:cfg_load bot:bot_legal trainer:tc_init bridge:bb_defaults
       rl:rl_epsilon rcfr:rc_config_defaults mc:mc_choose report:doc_init server:ws_defaults
       ladder:ld_limits_default)
 

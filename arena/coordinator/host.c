@@ -18,8 +18,8 @@
 #include "clock.h"
 #include "botlog.h"
 #include "protocol.h"
-#include "cgroup.h"
 #include "sandbox.h"
+#include "bwrap.h"
 
 typedef struct {
     bool used;
@@ -148,7 +148,7 @@ static void spawn(host *h, const hl_msg *m)
     snprintf(b->log, sizeof b->log, "%s/%s-%d.log", h->cfg->logs, h->cfg->agents[a].name, ++h->serial);
     char why[512];
     b->out = bl_open(b->log, h->cfg->agents[a].command.limits.log_mb, why, sizeof why);
-    b->pid = b->out ? ag_spawn(&h->cfg->agents[a].command, h->local_ep, b->token, NULL, bl_writer(b->out), why,
+    b->pid = b->out ? ag_spawn(&h->cfg->agents[a].command, h->local_ep, b->token, NULL, bl_writer(b->out), NULL, why,
                                sizeof why)
                     : -1;
     if (b->out)
@@ -205,7 +205,7 @@ static void on_control(host *h)
     else if (h->in.type == HL_KILL)
         for (int i = 0; i < HS_MAX_BOTS; i++)
             if (h->bots[i].used && strcmp(h->bots[i].token, h->in.token) == 0 && h->bots[i].pid > 0)
-                ag_kill(h->bots[i].pid);
+                sb_kill(h->bots[i].pid);
 }
 
 /* A bot's message on the local socket. */
@@ -240,11 +240,11 @@ static void reap(host *h)
     int status;
     long peak;
     pid_t pid;
-    while ((pid = ag_reap(&status, &peak)) > 0)
+    while ((pid = sb_reap(&status, &peak)) > 0)
         for (int i = 0; i < HS_MAX_BOTS; i++)
             if (h->bots[i].used && h->bots[i].pid == pid) {
                 char why[200];
-                if (!ag_limit_reached(pid, why, sizeof why)) /* its sandbox's limit, when it reached one */
+                if (!sb_bound(pid, why, sizeof why)) /* its sandbox's limit, when it reached one */
                     ag_describe_exit(status, peak, &h->cfg->agents[h->bots[i].agent].command.limits, why, sizeof why);
                 bl_finish(h->bots[i].out); /* what it wrote last, before the line */
                 bl_line(h->bots[i].out, "%s", why);
@@ -257,8 +257,8 @@ static void check_limits(host *h)
 {
     char why[200];
     for (int i = 0; i < HS_MAX_BOTS; i++)
-        if (h->bots[i].used && h->bots[i].pid > 0 && ag_limit_reached(h->bots[i].pid, why, sizeof why))
-            ag_kill(h->bots[i].pid);
+        if (h->bots[i].used && h->bots[i].pid > 0 && sb_bound(h->bots[i].pid, why, sizeof why))
+            sb_kill(h->bots[i].pid);
 }
 
 /* A coordinator silent for 3 s is said once; every minute, a summary. */
@@ -334,7 +334,7 @@ static bool any_sandboxed(const hs_config *cfg)
 static int open_host(host *h)
 {
     const hs_config *cfg = h->cfg;
-    if (any_sandboxed(cfg) && (sb_available(h->err, h->errlen) != 0 || cg_available(h->err, h->errlen) != 0))
+    if (any_sandboxed(cfg) && sb_available(h->err, h->errlen) != 0)
         return -1;
     if (mkdir(cfg->logs, 0755) != 0 && errno != EEXIST) {
         snprintf(h->err, h->errlen, "--logs %s: %s", cfg->logs, strerror(errno));
@@ -359,7 +359,7 @@ static int open_host(host *h)
     h->local = zmq_socket(h->ctx, ZMQ_ROUTER);
     int zero = 0;
     zmq_setsockopt(h->local, ZMQ_LINGER, &zero, sizeof zero);
-    if (zmq_bind(h->local, h->local_ep) != 0 || sb_share_socket(h->local_ep + 6) != 0) {
+    if (zmq_bind(h->local, h->local_ep) != 0 || bw_share_socket(h->local_ep + 6) != 0) {
         snprintf(h->err, h->errlen, "cannot bind %s: %s", h->local_ep, zmq_strerror(zmq_errno()));
         return -1;
     }
@@ -370,7 +370,7 @@ static int open_host(host *h)
 /* Kills the bots, closes every socket, removes the private directory: whatever open_host() got to. */
 static void close_host(host *h)
 {
-    ag_kill_all();
+    sb_kill_all();
     for (int i = 0; i < HS_MAX_BOTS; i++) {
         if (h->bots[i].dealer)
             zmq_close(h->bots[i].dealer);
@@ -402,7 +402,7 @@ hs_status hs_serve(const hs_config *cfg, hs_totals *totals, char *err, size_t er
     h->errlen = errlen;
     bool ok = open_host(h) == 0;
     if (ok) {
-        ag_adopt_orphans();
+        sb_adopt_orphans();
         hello(h);
         if (cfg->ready)
             cfg->ready(cfg->user);

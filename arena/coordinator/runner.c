@@ -1,8 +1,8 @@
 /* arena/coordinator/runner.c — the coordinator's game loop: agent processes, their connections, games in progress,
  * deadlines, pings and forfeits (contract in runner.h, wire format in docs/protocol.md). */
 #include "runner.h"
-#include "cgroup.h"
 #include "sandbox.h"
+#include "bwrap.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -183,9 +183,10 @@ static bool grow_outputs(runner *r)
 }
 
 /* Starts process p of agent a here, its stdout and stderr a pipe into its log. Returns its pid, or -1 (the run
- * has failed). An agent that has started before in this run and cannot be started again (its own doing: e.g. a
- * link it planted in its writable directory, which its sandbox refuses) is not the run's failure: p->refused says
- * why, the pid is 0, and its game is forfeited. */
+ * has failed). An agent that cannot be started because of its own doing (a link it planted in its writable
+ * directory, which its sandbox refuses: sandbox.h's SB_FAULT_BOT), at any start, or that has started before in
+ * this run and cannot be started again, is not the run's failure: p->refused says why, the pid is 0, and its game
+ * is forfeited. */
 static pid_t start_here(runner *r, proc *p, const rn_agent *a, char *const env[])
 {
     char why[512];
@@ -194,11 +195,14 @@ static pid_t start_here(runner *r, proc *p, const rn_agent *a, char *const env[]
         fail(r, "agent '%s': %s", a->name, r->n_outs < r->cap_outs ? why : "out of memory");
         return -1;
     }
-    pid_t pid = ag_spawn(a->command, r->local, p->token, env, bl_writer(out), why, sizeof why);
+    sb_fault fault;
+    pid_t pid = ag_spawn(a->command, r->local, p->token, env, bl_writer(out), &fault, why, sizeof why);
     bl_close_writer(out); /* the process has it */
     if (pid < 0) {
+        if (fault == SB_FAULT_BOT)
+            bl_line(out, "cannot start it: %s", why);
         bl_free(out);
-        if (r->greeted[p->agent]) {
+        if (r->greeted[p->agent] || fault == SB_FAULT_BOT) {
             snprintf(p->refused, sizeof p->refused, "%s", why);
             return 0;
         }
@@ -301,7 +305,7 @@ static int send_raw(runner *r, proc *p, const pm_msg *m)
  * status (with its own limits). */
 static void exit_detail(const runner *r, const proc *p, int status, long peak_kb, char *why, size_t n)
 {
-    if (!ag_limit_reached(p->pid, why, n))
+    if (!sb_bound(p->pid, why, n))
         ag_describe_exit(status, peak_kb, &r->cfg->agents[p->agent].command->limits, why, n);
 }
 
@@ -316,11 +320,11 @@ static bool send_to(runner *r, int pi, const pm_msg *m)
     char why[160];
     /* Its connection is gone: a bot that died takes a moment to be seen exiting (through its sandbox's
      * process 1 and bwrap), so wait for that up to 250 ms before calling it a disconnection. */
-    bool exited = ag_reap_pid(p->pid, &status, &peak_kb);
+    bool exited = sb_reap_pid(p->pid, &status, &peak_kb);
     struct timespec tick = { 0, 2 * 1000 * 1000 };
     for (int i = 0; !exited && err == EHOSTUNREACH && i < 125 && kill(p->pid, 0) == 0; i++) {
         nanosleep(&tick, NULL);
-        exited = ag_reap_pid(p->pid, &status, &peak_kb);
+        exited = sb_reap_pid(p->pid, &status, &peak_kb);
     }
     if (exited) {
         pid_t pid = p->pid;
@@ -367,7 +371,7 @@ static void stop_proc(runner *r, int pi, bool gently)
     if (asked && p->pid > 0 && r->n_closing < r->cap_closing)
         r->closing[r->n_closing++] = (closing){ p->pid, clk_now() + 1.0 };
     else if (p->pid > 0)
-        ag_kill(p->pid); /* reaped later by ag_reap() */
+        sb_kill(p->pid); /* reaped later by sb_reap() */
     if (p->host >= 0 && p->asked && !asked) { /* on a host: it kills it */
         memset(&r->hl, 0, sizeof r->hl);
         r->hl.type = HL_KILL;
@@ -968,7 +972,7 @@ static void reap(runner *r)
     int status;
     long peak_kb = 0;
     pid_t pid;
-    while ((pid = ag_reap(&status, &peak_kb)) > 0) {
+    while ((pid = sb_reap(&status, &peak_kb)) > 0) {
         finish_output(r, pid);
         bool was_closing = false;
         for (int i = 0; i < r->n_closing && !was_closing; i++)
@@ -996,7 +1000,7 @@ static double check_deadlines(runner *r)
     double t = clk_now(), next = t + 0.1;
     for (int i = 0; i < r->n_closing; i++) {
         if (t >= r->closing[i].until) {
-            ag_kill(r->closing[i].pid); /* still running a second after its shutdown; reaped by reap() */
+            sb_kill(r->closing[i].pid); /* still running a second after its shutdown; reaped by reap() */
             r->closing[i].until = t + 3600;
         } else if (r->closing[i].until < next) {
             next = r->closing[i].until;
@@ -1075,7 +1079,7 @@ static void check_limits(runner *r)
     r->next_limit_check = t + 0.05;
     for (int i = 0; i < r->n_procs; i++) {
         char why[160];
-        if (r->procs[i].state != P_FREE && r->procs[i].pid > 0 && ag_limit_reached(r->procs[i].pid, why, sizeof why))
+        if (r->procs[i].state != P_FREE && r->procs[i].pid > 0 && sb_bound(r->procs[i].pid, why, sizeof why))
             fault(r, i, HX_END_CRASH, "%s", why);
     }
 }
@@ -1193,7 +1197,7 @@ static bool any_sandboxed(const rn_config *cfg)
 static int open_endpoint(runner *r)
 {
     char why[1024];
-    if (any_sandboxed(r->cfg) && (sb_available(why, sizeof why) != 0 || cg_available(why, sizeof why) != 0)) {
+    if (any_sandboxed(r->cfg) && sb_available(why, sizeof why) != 0) {
         fail(r, "%s", why);
         return -1;
     }
@@ -1252,7 +1256,7 @@ static int open_endpoint(runner *r)
         fail(r, "cannot bind %s: %s", r->local, zmq_strerror(zmq_errno()));
         return -1;
     }
-    if (sb_share_socket(r->local + 6) != 0) {
+    if (bw_share_socket(r->local + 6) != 0) {
         fail(r, "cannot hand %s to the sandbox user: %s", r->local, strerror(errno));
         return -1;
     }
@@ -1287,7 +1291,7 @@ static void shut_down(runner *r)
     struct timespec tick = { 0, 5 * 1000 * 1000 };
     int status;
     for (;;) {
-        while (ag_reap(&status, NULL) > 0)
+        while (sb_reap(&status, NULL) > 0)
             ;
         bool alive = false;
         for (int i = 0; i < r->n_closing; i++)
@@ -1296,7 +1300,7 @@ static void shut_down(runner *r)
             break;
         nanosleep(&tick, NULL);
     }
-    ag_kill_all();
+    sb_kill_all();
 }
 
 static int make_dirs(const char *path)
@@ -1346,7 +1350,7 @@ static runner *runner_new(const rn_config *cfg, char *err, size_t errlen)
         fail(r, "cannot make the log directory %s: %s", cfg->log_dir, strerror(errno));
     else
         open_endpoint(r);
-    ag_adopt_orphans();
+    sb_adopt_orphans();
     for (int i = 0; i < r->n_procs && r->procs; i++)
         r->procs[i].slot = -1;
     return r;

@@ -1,4 +1,4 @@
-/* tests/e2e/test_limits.c — a sandbox's limits hold for the sandbox as a whole (arena/coordinator/cgroup.h): each
+/* tests/e2e/test_limits.c — a sandbox's limits hold for the sandbox as a whole (arena/sandbox/cgroup.h): each
  * attack of tests/agents/misbehave.c on them, in `arena match` against a well-behaved bot, with the default
  * settings unless the attack is about a setting, costs the attacker its games with the limit named in the
  * detail, and leaves nothing behind: no process carrying the test's tag, no cgroup of a coordinator that is

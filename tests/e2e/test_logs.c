@@ -1,5 +1,5 @@
 /* tests/e2e/test_logs.c — a bot's stdout and stderr reach its log through a pipe the coordinator reads
- * (arena/coordinator/botlog.h), in `arena match` with real bot processes: a bot flooding its stderr leaves a log
+ * (arena/sandbox/botlog.h), in `arena match` with real bot processes: a bot flooding its stderr leaves a log
  * of exactly log_mb MiB of its output and one line saying the rest was dropped, while its games are played and
  * the coordinator's memory stays flat; a bot that truncates, rewinds or reopens its log through /proc erases
  * none of the coordinator's lines; a chatty bot's stdout and stderr lines reach its log in order, around the

@@ -1,4 +1,4 @@
-/* tests/unit/test_botlog.c — the log of one bot process (arena/coordinator/botlog.h) driven in-process, with this
+/* tests/unit/test_botlog.c — the log of one bot process (arena/sandbox/botlog.h) driven in-process, with this
  * test writing into the pipe as the bot would: the cap is exact and followed by one line, the coordinator's lines
  * start on a line of their own after what came before them, reading never waits for a writer, the pipe's ends
  * are close-on-exec, and the end of the pipe is seen. */

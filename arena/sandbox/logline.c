@@ -1,4 +1,4 @@
-/* arena/coordinator/logline.c — timestamped lines appended to log files. */
+/* arena/sandbox/logline.c — timestamped lines appended to log files. */
 #include "logline.h"
 #include "isotime.h"
 

@@ -1,7 +1,7 @@
-/* arena/coordinator/sandbox.c — bubblewrap command lines for bots, the trial run that tells whether this
+/* arena/sandbox/bwrap.c — bubblewrap command lines for bots, the trial run that tells whether this
  * machine can start them, the seccomp filter (libseccomp) and the hand-over of the ipc socket. */
 #define _GNU_SOURCE /* memfd_create */
-#include "sandbox.h"
+#include "bwrap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,10 +22,11 @@ static int lifeline[2] = { -1, -1 };
 static char unavailable_why[3 * PATH_MAX];
 static char denied[SB_MAX_PATHS][PATH_MAX];
 static int n_denied;
+static bool planted; /* bw_prepare() refused a link a bot may have planted */
 
-const char *sb_bwrap(void) { return bwrap_path; }
+const char *bw_path(void) { return bwrap_path; }
 
-void sb_deny(const char *path)
+void bw_deny(const char *path)
 {
     if (n_denied == SB_MAX_PATHS)
         return;
@@ -47,7 +48,7 @@ typedef struct {
     char *store;
     size_t used, cap;
     bool full;
-    sb_command *cmd;
+    bw_command *cmd;
 } words;
 
 static void add(words *w, const char *s)
@@ -74,16 +75,16 @@ static int keep_fd(words *w, int fd)
 {
     if (fd < 0)
         return -1;
-    int high = fcntl(fd, F_DUPFD_CLOEXEC, SB_FIRST_FD + SB_MAX_FDS + 16);
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, BW_FIRST_FD + BW_MAX_FDS + 16);
     close(fd);
-    if (high < 0 || w->cmd->n_fds == SB_MAX_FDS) {
+    if (high < 0 || w->cmd->n_fds == BW_MAX_FDS) {
         if (high >= 0)
             close(high);
         w->full = true;
         return -1;
     }
     w->cmd->fds[w->cmd->n_fds] = high;
-    return SB_FIRST_FD + w->cmd->n_fds++;
+    return BW_FIRST_FD + w->cmd->n_fds++;
 }
 
 static void add_fd_op(words *w, const char *op, int child_fd, const char *dest)
@@ -182,6 +183,7 @@ static int follow_link(int fd, const char *path, const char *real, const char *c
     }
     target[n] = '\0';
     if (bot_may_plant(real, dir, st, writable)) {
+        planted = true;
         snprintf(err, errlen, "'%s': %s/%s is a symbolic link (to %s) in a directory the bot can write: not "
                  "followed (a path a sandbox shows may not go through a link a bot could have planted)",
                  path, real, comp, target);
@@ -261,7 +263,7 @@ failed:
 /* ---- what the sandbox user can reach ---- */
 
 /* The permission bits (r 4, w 2, x 1) the sandbox user has on st (by its mode: owner, group, others). */
-static unsigned sb_perms(const struct stat *st)
+static unsigned bw_perms(const struct stat *st)
 {
     unsigned m = (unsigned)st->st_mode;
     return st->st_uid == SB_UID ? (m >> 6) & 7 : st->st_gid == SB_GID ? (m >> 3) & 7 : m & 7;
@@ -270,7 +272,7 @@ static unsigned sb_perms(const struct stat *st)
 /* When the coordinator is root (the sandbox user is then another user): whether that user can walk to
  * `real` (search permission on every directory above it) and has the permissions `need` (4 read, 1
  * execute) on it. Returns 0, or -1 naming `path`, the file and the permission missing in err. */
-static int sb_reachable(const char *path, const char *real, unsigned need, char *err, size_t errlen)
+static int bw_reachable(const char *path, const char *real, unsigned need, char *err, size_t errlen)
 {
     if (geteuid() != 0)
         return 0;
@@ -278,7 +280,7 @@ static int sb_reachable(const char *path, const char *real, unsigned need, char 
     struct stat st;
     for (const char *s = real; (s = strchr(s + 1, '/')) != NULL;) {
         snprintf(at, sizeof at, "%.*s", (int)(s - real), real);
-        if (stat(at, &st) == 0 && !(sb_perms(&st) & 1)) {
+        if (stat(at, &st) == 0 && !(bw_perms(&st) & 1)) {
             snprintf(err, errlen, "'%s': the sandbox user (nobody, uid %d) cannot reach it: it may not search the "
                      "directory %s (mode %04o, owner uid %u, group %u)", path, SB_UID, at,
                      (unsigned)st.st_mode & 07777, (unsigned)st.st_uid, (unsigned)st.st_gid);
@@ -287,7 +289,7 @@ static int sb_reachable(const char *path, const char *real, unsigned need, char 
     }
     if (stat(real, &st) == 0 && S_ISDIR(st.st_mode) && (need & 4))
         need |= 1;
-    if (stat(real, &st) != 0 || (sb_perms(&st) & need) == need)
+    if (stat(real, &st) != 0 || (bw_perms(&st) & need) == need)
         return 0;
     snprintf(err, errlen, "'%s': not %s by the sandbox user (nobody, uid %d): %s has mode %04o, owner uid %u, "
              "group %u", path, need & 4 ? (need & 1 ? (S_ISDIR(st.st_mode) ? "readable and searchable" :
@@ -297,7 +299,7 @@ static int sb_reachable(const char *path, const char *real, unsigned need, char 
 }
 
 /* Binds `path` (relative to base) read-only, or read-write, at the place the bot will look for it; `need`
- * is what the sandbox user must be able to do with it (sb_reachable()), `writable` the bot's writable
+ * is what the sandbox user must be able to do with it (bw_reachable()), `writable` the bot's writable
  * directory (or NULL). */
 static int bind(words *w, const char *base, const char *path, bool rw, unsigned need, const char *writable, char *err,
                 size_t errlen)
@@ -308,7 +310,7 @@ static int bind(words *w, const char *base, const char *path, bool rw, unsigned 
     if (fd < 0)
         return -1;
     const char *d = denied_by(real);
-    if (system_path(real) || strcmp(real, "/") == 0 || d || sb_reachable(path, real, need, err, errlen) != 0) {
+    if (system_path(real) || strcmp(real, "/") == 0 || d || bw_reachable(path, real, need, err, errlen) != 0) {
         close(fd);
         if (system_path(real))
             return 0; /* visible already, read-only */
@@ -383,7 +385,7 @@ static void add_namespaces(words *w, const sb_policy *p)
 }
 
 /* The read-only system, /proc, /dev, an empty /tmp (of p->tmp_mb) and /run. */
-static void add_system(words *w, const sb_policy *p)
+static void add_system(words *w, const sb_limits *l)
 {
     add3(w, "--ro-bind", "/usr", "/usr");
     static const char *const links[] = { "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32" };
@@ -405,9 +407,9 @@ static void add_system(words *w, const sb_policy *p)
     add(w, "/proc");
     add(w, "--dev");
     add(w, "/dev");
-    if (p->tmp_mb) { /* its pages are charged to the memory of the sandbox's cgroup */
+    if (l->tmp_mb) { /* its pages are charged to the memory of the sandbox's cgroup */
         char bytes[32];
-        snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)p->tmp_mb << 20);
+        snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)l->tmp_mb << 20);
         add(w, "--size");
         add(w, bytes);
     }
@@ -417,7 +419,7 @@ static void add_system(words *w, const sb_policy *p)
     add(w, "/run");
 }
 
-int sb_interpreter(const char *exe, char *interp, size_t n, char *arg, size_t argn)
+int bw_interpreter(const char *exe, char *interp, size_t n, char *arg, size_t argn)
 {
     char line[PATH_MAX + 256];
     int fd = open(exe, O_RDONLY | O_CLOEXEC);
@@ -459,7 +461,7 @@ static int check_interpreter(const sb_policy *p, const char *dir, const char *ba
                              size_t errlen)
 {
     char interp[PATH_MAX], arg[256], real[PATH_MAX], what[PATH_MAX + 64];
-    if (sb_interpreter(exe, interp, sizeof interp, arg, sizeof arg) != 1)
+    if (bw_interpreter(exe, interp, sizeof interp, arg, sizeof arg) != 1)
         return 0;
     snprintf(what, sizeof what, "interpreter %s of %s (its #! line)", interp, exe);
     if (interp[0] != '/' || !realpath(interp, real)) {
@@ -472,7 +474,7 @@ static int check_interpreter(const sb_policy *p, const char *dir, const char *ba
                  "(read = %.*s would show it)", what, slash && slash != interp ? (int)(slash - interp) : 1, interp);
         return -1;
     }
-    if (sb_reachable(what, real, 1, err, errlen) != 0)
+    if (bw_reachable(what, real, 1, err, errlen) != 0)
         return -1;
     const char *name = strrchr(real, '/');
     if (strcmp(name ? name + 1 : real, "env") != 0 || !arg[0] || arg[0] == '-' || strchr(arg, '/'))
@@ -482,7 +484,7 @@ static int check_interpreter(const sb_policy *p, const char *dir, const char *ba
         char at[PATH_MAX];
         snprintf(at, sizeof at, "%s/%s", path[i], arg);
         if (access(at, X_OK) == 0 && realpath(at, real))
-            return sb_reachable(at, real, 1, err, errlen);
+            return bw_reachable(at, real, 1, err, errlen);
     }
     snprintf(err, errlen, "'%s', which the #! line of %s runs through %s, is not in the sandbox's PATH "
              "(/usr/local/bin:/usr/bin:/bin)", arg, exe, interp);
@@ -491,7 +493,7 @@ static int check_interpreter(const sb_policy *p, const char *dir, const char *ba
 
 /* Its working directory (base, the real path of dir), its program, the files its command line names, what its
  * config allows, and the ipc socket. A link met on the way to any of them in its writable directory is
- * refused (resolve()); the sandbox user must be able to reach each (sb_reachable()). */
+ * refused (resolve()); the sandbox user must be able to reach each (bw_reachable()). */
 static int add_paths(words *w, const sb_policy *p, const char *exe, char *const argv[], const char *dir,
                      const char *base, const char *socket_path, char *err, size_t errlen)
 {
@@ -504,7 +506,7 @@ static int add_paths(words *w, const sb_policy *p, const char *exe, char *const 
         add(w, base);
     }
     char interp[8], arg[8];
-    bool script = sb_interpreter(exe, interp, sizeof interp, arg, sizeof arg) == 1;
+    bool script = bw_interpreter(exe, interp, sizeof interp, arg, sizeof arg) == 1;
     if (bind(w, base, exe, false, script ? 5 : 1, writable, err, errlen) != 0 ||
         check_interpreter(p, dir, base, exe, err, errlen) != 0)
         return -1;
@@ -523,7 +525,7 @@ static int add_paths(words *w, const sb_policy *p, const char *exe, char *const 
             snprintf(err, errlen, "'%s': %s", socket_path, strerror(errno));
             return -1;
         }
-        add_fd_op(w, "--bind-fd", fd, SB_SOCKET);
+        add_fd_op(w, "--bind-fd", fd, BW_SOCKET);
     }
     return 0;
 }
@@ -543,7 +545,7 @@ static int add_init(words *w, const char *exe, char *const argv[], char *err, si
         snprintf(err, errlen, "'%s': %s", init_path, strerror(errno));
         return -1;
     }
-    add_fd_op(w, "--ro-bind-fd", init, SB_INIT);
+    add_fd_op(w, "--ro-bind-fd", init, BW_INIT);
     /* the coordinator's lifeline: a pipe whose write end only it holds (close-on-exec everywhere else) */
     if (lifeline[0] < 0 && pipe2(lifeline, O_CLOEXEC) != 0) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
@@ -555,7 +557,7 @@ static int add_init(words *w, const char *exe, char *const argv[], char *err, si
         return -1;
     }
     add(w, "--");
-    add(w, SB_INIT);
+    add(w, BW_INIT);
     add(w, "--lifeline");
     snprintf(id, sizeof id, "%d", life);
     add(w, id);
@@ -566,10 +568,28 @@ static int add_init(words *w, const char *exe, char *const argv[], char *err, si
     return 0;
 }
 
-int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const char *dir, const char *socket_path,
-               sb_command *cmd, char **out, int max, char *store, size_t storelen, char *err, size_t errlen)
+static int prepare(const sb_policy *p, const sb_limits *l, const char *exe, char *const argv[], const char *dir,
+                   const char *socket_path, bw_command *cmd, char **out, int max, char *store, size_t storelen,
+                   char *err, size_t errlen);
+
+int bw_prepare(const sb_policy *p, const sb_limits *l, const char *exe, char *const argv[], const char *dir,
+               const char *socket_path,
+               bw_command *cmd, char **out, int max, char *store, size_t storelen, sb_fault *fault, char *err,
+               size_t errlen)
 {
-    *cmd = (sb_command){ .argv = out };
+    *cmd = (bw_command){ .argv = out };
+    *fault = SB_FAULT_NONE;
+    planted = false;
+    int rc = prepare(p, l, exe, argv, dir, socket_path, cmd, out, max, store, storelen, err, errlen);
+    if (rc != 0)
+        *fault = planted ? SB_FAULT_BOT : SB_FAULT_SETUP;
+    return rc;
+}
+
+static int prepare(const sb_policy *p, const sb_limits *l, const char *exe, char *const argv[], const char *dir,
+                   const char *socket_path, bw_command *cmd, char **out, int max, char *store, size_t storelen,
+                   char *err, size_t errlen)
+{
     words w = { .out = out, .max = max, .store = store, .cap = storelen, .cmd = cmd };
     char base[PATH_MAX];
     if (dir && dir[0] ? !realpath(dir, base) : !getcwd(base, sizeof base)) {
@@ -577,7 +597,7 @@ int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const ch
         return -1;
     }
     add_namespaces(&w, p);
-    add_system(&w, p);
+    add_system(&w, l);
     if (add_paths(&w, p, exe, argv, dir, base, socket_path, err, errlen) != 0)
         return -1;
     add(&w, "--chdir");
@@ -593,7 +613,7 @@ int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const ch
     return 0;
 }
 
-void sb_release(sb_command *c)
+void bw_release(bw_command *c)
 {
     for (int i = 0; i < c->n_fds; i++)
         close(c->fds[i]);
@@ -691,10 +711,13 @@ static bool trial(char *why, size_t whylen)
     char *argv[200], store[8192], err[PATH_MAX + 256];
     char *const cmd[] = { "true", NULL };
     sb_policy none = { 0 };
-    sb_command sc;
+    sb_limits limits = { 0 };
+    bw_command sc;
     const char *exe = access("/usr/bin/true", X_OK) == 0 ? "/usr/bin/true" : "/bin/true";
-    if (sb_prepare(&none, exe, cmd, NULL, NULL, &sc, argv, 200, store, sizeof store, err, sizeof err) != 0) {
-        sb_release(&sc);
+    sb_fault fault;
+    if (bw_prepare(&none, &limits, exe, cmd, NULL, NULL, &sc, argv, 200, store, sizeof store, &fault, err,
+                   sizeof err) != 0) {
+        bw_release(&sc);
         snprintf(why, whylen, "%s", err);
         return false;
     }
@@ -706,13 +729,13 @@ static bool trial(char *why, size_t whylen)
     pid_t pid = fork();
     if (pid == 0) {
         dup2(pipefd[1], 2);
-        if (sb_enter(&sc) != 0)
+        if (bw_enter(&sc) != 0)
             _exit(126);
         char *env[] = { "PATH=/usr/bin:/bin", NULL };
         execve(bwrap_path, argv, env);
         _exit(127);
     }
-    sb_release(&sc);
+    bw_release(&sc);
     close(pipefd[1]);
     char out[400] = "";
     ssize_t n = pid > 0 ? read(pipefd[0], out, sizeof out - 1) : -1;
@@ -751,7 +774,7 @@ static bool find_init(void)
            access(init_path, X_OK) == 0;
 }
 
-int sb_available(char *err, size_t errlen)
+int bw_available(char *err, size_t errlen)
 {
     if (available == 0) {
         char why[PATH_MAX + 256];
@@ -781,10 +804,10 @@ int sb_available(char *err, size_t errlen)
     return available > 0 ? 0 : -1;
 }
 
-int sb_enter(const sb_command *c)
+int bw_enter(const bw_command *c)
 {
-    for (int k = 0; k < c->n_fds; k++) /* the sources are all above SB_FIRST_FD + SB_MAX_FDS: no overlap */
-        if (dup2(c->fds[k], SB_FIRST_FD + k) != SB_FIRST_FD + k)
+    for (int k = 0; k < c->n_fds; k++) /* the sources are all above BW_FIRST_FD + BW_MAX_FDS: no overlap */
+        if (dup2(c->fds[k], BW_FIRST_FD + k) != BW_FIRST_FD + k)
             return -1;
     if (chdir("/") != 0)
         return -1;
@@ -794,12 +817,7 @@ int sb_enter(const sb_command *c)
     return 0;
 }
 
-int sb_share_socket(const char *socket_path)
+int bw_share_socket(const char *socket_path)
 {
     return geteuid() == 0 ? chown(socket_path, SB_UID, SB_GID) : 0;
-}
-
-int sb_signal_of(int exit_status)
-{
-    return exit_status > 128 && exit_status < 128 + 65 ? exit_status - 128 : 0;
 }

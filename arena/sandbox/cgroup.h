@@ -1,4 +1,4 @@
-/* arena/coordinator/cgroup.h — the control groups that bound a bot's sandbox as a whole: one group per sandbox
+/* arena/sandbox/cgroup.h — the control groups that bound a bot's sandbox as a whole: one group per sandbox
  * for its processes and threads (pids), its memory with its children's and its private /tmp's (a tmpfs whose
  * pages are charged to the group), its CPU time (checked by the coordinator) and its share of the CPU (equal
  * for every sandbox, and at most one CPU each). cgroup v2 is used where this process's cgroup is a delegated
@@ -12,8 +12,8 @@
  * only the coordinator holds: when the coordinator dies, however (SIGKILL included), the watcher kills
  * every process in the coordinator's groups and removes them. At start-up, groups arena-PID-* of a PID that
  * is gone are removed the same way. */
-#ifndef ARENA_COORDINATOR_CGROUP_H
-#define ARENA_COORDINATOR_CGROUP_H
+#ifndef ARENA_SANDBOX_CGROUP_H
+#define ARENA_SANDBOX_CGROUP_H
 
 #include <stdbool.h>
 #include <stddef.h>

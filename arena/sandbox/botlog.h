@@ -1,4 +1,4 @@
-/* arena/coordinator/botlog.h — the log of one bot process: the process's stdout and stderr are the write end of a
+/* arena/sandbox/botlog.h — the log of one bot process: the process's stdout and stderr are the write end of a
  * pipe, and the coordinator reads the other end and appends what comes to the log file itself, up to the
  * process's log_mb; past it, one line says so and the rest is read and dropped. The coordinator's own lines
  * about the process (bl_line) come after everything the process wrote before them, each on a line of its own.
@@ -12,8 +12,8 @@
  * The log file is opened for each append (O_APPEND) and closed at once: a log holds no descriptor between
  * reads. Both ends of the pipe are close-on-exec; the write end becomes the bot's stdout and stderr in
  * ag_spawn(). One thread: the read buffer is shared by all logs. */
-#ifndef ARENA_COORDINATOR_BOTLOG_H
-#define ARENA_COORDINATOR_BOTLOG_H
+#ifndef ARENA_SANDBOX_BOTLOG_H
+#define ARENA_SANDBOX_BOTLOG_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
-/* arena/coordinator/logline.h — the coordinator's lines in log files (a bot's log, the connections log): appended one
+/* arena/sandbox/logline.h — the coordinator's lines in log files (a bot's log, the connections log): appended one
  * at a time, each "[arena 2026-11-21T18:43:37.913Z] message". */
-#ifndef ARENA_COORDINATOR_LOGLINE_H
-#define ARENA_COORDINATOR_LOGLINE_H
+#ifndef ARENA_SANDBOX_LOGLINE_H
+#define ARENA_SANDBOX_LOGLINE_H
 
 #include <stdarg.h>
 #include <stddef.h>

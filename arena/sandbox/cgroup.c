@@ -1,4 +1,4 @@
-/* arena/coordinator/cgroup.c — the control groups of sandboxes: finding a writable hierarchy (cgroup v2 or v1),
+/* arena/sandbox/cgroup.c — the control groups of sandboxes: finding a writable hierarchy (cgroup v2 or v1),
  * this coordinator's parent group and its watcher, one group per sandbox with its limits, reading its
  * counters, and killing and removing groups (stale ones of dead coordinators included). */
 #define _GNU_SOURCE /* close_range */

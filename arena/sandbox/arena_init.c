@@ -1,4 +1,4 @@
-/* arena/coordinator/arena_init.c — bin/arena-init, process 1 of a bot's sandbox (sandbox.h): starts the bot
+/* arena/sandbox/arena_init.c — bin/arena-init, process 1 of a bot's sandbox (sandbox.h): starts the bot
  * as its only child, reaps whatever dies in the sandbox, and exits when the bot does, with the bot's exit
  * status, or 128 + N when a signal N killed it (as a shell reports it; the coordinator reads it back as
  * the signal). Being the one that reaps the bot, it carries the bot's peak memory up to the coordinator,

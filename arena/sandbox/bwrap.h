@@ -1,4 +1,4 @@
-/* arena/coordinator/sandbox.h — the sandbox every untrusted bot process runs in, built with bubblewrap
+/* arena/sandbox/bwrap.h — the sandbox every untrusted bot process runs in, built with bubblewrap
  * (bwrap): new user, pid, ipc, uts, cgroup and (unless the agent may use the network) net namespaces, no
  * further user namespaces, a new session, and a mount namespace holding a read-only system (/usr, /etc and
  * the /bin, /lib links), a private /tmp, /proc of its own pid namespace, a minimal /dev, its executable,
@@ -13,55 +13,41 @@
  * namespaces, module and reboot calls). Process 1 of the sandbox is bin/arena-init, which runs the bot and
  * exits with its status, so the bot's peak memory reaches the coordinator. docs/reliability.md has the
  * threat model. */
-#ifndef ARENA_COORDINATOR_SANDBOX_H
-#define ARENA_COORDINATOR_SANDBOX_H
+#ifndef ARENA_SANDBOX_BWRAP_H
+#define ARENA_SANDBOX_BWRAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SB_UID 65534 /* nobody */
-#define SB_GID 65534 /* nogroup */
-#define SB_MAX_PATHS 16
-#define SB_MAX_ENV 16
-#define SB_SOCKET "/run/arena.sock" /* where the bot finds the coordinator's ipc socket */
-#define SB_INIT "/run/arena-init"   /* process 1 of the sandbox (bin/arena-init): reaps, reports the bot's status */
+#include "sandbox.h"
 
-/* What an agent's config allows beyond the defaults. */
-typedef struct {
-    bool off;                       /* sandbox = off: a trusted bot, started as a plain process */
-    bool network;                   /* network = true: the host's network (else none, not even loopback) */
-    bool writable;                  /* writable = true: its working directory is writable (else read-only) */
-    int n_read;
-    char read[SB_MAX_PATHS][512];   /* read = ...: more paths it may read */
-    int n_env;
-    char env[SB_MAX_ENV][256];      /* env = ...: NAME (taken from the coordinator's environment) or NAME=value */
-    unsigned tmp_mb;                /* the size of its private /tmp (a tmpfs), MiB; 0: the kernel's default */
-} sb_policy;
+#define BW_SOCKET "/run/arena.sock" /* where the bot finds its endpoint (the ipc socket bound there) */
+#define BW_INIT "/run/arena-init"   /* process 1 of the sandbox (bin/arena-init): reaps, reports the bot's status */
 
 /* Whether this machine can start sandboxes: bwrap found and a trial sandbox ran (checked once, then
  * remembered). Returns 0, or -1 with a one-line reason naming the fix in err. */
-int sb_available(char *err, size_t errlen);
+int bw_available(char *err, size_t errlen);
 
-/* The path of bwrap (after sb_available() succeeded). */
-const char *sb_bwrap(void);
+/* The path of bwrap (after bw_available() succeeded). */
+const char *bw_path(void);
 
 /* Paths no bot may see whatever its config says (the database, the config, the logs): a bind of one of
  * them, or of anything inside one, is refused. Paths are copied; up to SB_MAX_PATHS. */
-void sb_deny(const char *path);
+void bw_deny(const char *path);
 
-#define SB_FIRST_FD 3 /* the child holds the descriptors of a prepared sandbox from here on */
-#define SB_MAX_FDS 96  /* the seccomp filter, the socket, the directory, the program, its files, `read` */
+#define BW_FIRST_FD 3 /* the child holds the descriptors of a prepared sandbox from here on */
+#define BW_MAX_FDS 96  /* the seccomp filter, the socket, the directory, the program, its files, `read` */
 
 /* What starts one sandboxed bot: bwrap's argument vector, and the descriptors it refers to. Every path
  * the bot is shown is resolved here one component at a time (O_PATH, O_NOFOLLOW, symbolic links followed by
  * hand) and handed over as a descriptor. bwrap, running as the sandbox user, mounts it through the path the
- * descriptor names, so that user must be able to walk to it (checked, see sb_prepare()). */
+ * descriptor names, so that user must be able to walk to it (checked, see bw_prepare()). */
 typedef struct {
     char **argv;                    /* in the caller's storage; argv[argc] = NULL */
     int argc;
-    int fds[SB_MAX_FDS];            /* the child must hold fds[k] at SB_FIRST_FD + k when it execs bwrap */
+    int fds[BW_MAX_FDS];            /* the child must hold fds[k] at BW_FIRST_FD + k when it execs bwrap */
     int n_fds;
-} sb_command;
+} bw_command;
 
 /* Prepares the sandbox that runs `argv` (argv[0] resolved to `exe`) under policy p, with `dir` as its
  * working directory ("" = the coordinator's, shown empty but for the files bound into it), the ipc socket
@@ -72,28 +58,26 @@ typedef struct {
  * followed; a file the sandbox user cannot reach (a directory on the way it may not search, by its mode
  * bits) or use (the program not executable, a script or a `read` path not readable); a script whose
  * interpreter (#! line) is missing, outside the sandbox (with the `read =` that would show it) or not
- * executable, or whose `#!/usr/bin/env NAME` names no program in the bot's PATH. sb_release() closes the
- * descriptors either way. */
-int sb_prepare(const sb_policy *p, const char *exe, char *const argv[], const char *dir, const char *socket_path,
-               sb_command *out, char **words, int max, char *store, size_t storelen, char *err, size_t errlen);
-void sb_release(sb_command *c);
+ * executable, or whose `#!/usr/bin/env NAME` names no program in the bot's PATH. bw_release() closes the
+ * descriptors either way. *fault is SB_FAULT_BOT for a refused link the bot may have planted, SB_FAULT_SETUP for
+ * the rest. */
+int bw_prepare(const sb_policy *p, const sb_limits *l, const char *exe, char *const argv[], const char *dir,
+               const char *socket_path, bw_command *out, char **words, int max, char *store, size_t storelen,
+               sb_fault *fault, char *err, size_t errlen);
+void bw_release(bw_command *c);
 
 /* In the child, before it execs bwrap (async-signal-safe): puts the descriptors in place, leaves the
  * coordinator's working directory and, when the coordinator is root, becomes SB_UID/SB_GID with no
- * supplementary groups. The caller then closes every other descriptor from SB_FIRST_FD + c->n_fds on.
+ * supplementary groups. The caller then closes every other descriptor from BW_FIRST_FD + c->n_fds on.
  * Returns 0 or -1 (errno set). */
-int sb_enter(const sb_command *c);
+int bw_enter(const bw_command *c);
 
 /* Reads the #! line of a script: its interpreter into interp and the interpreter's first argument ("" when
  * none) into arg. Returns 1 for a script, 0 for another file, -1 when exe cannot be read (errno set). */
-int sb_interpreter(const char *exe, char *interp, size_t n, char *arg, size_t argn);
+int bw_interpreter(const char *exe, char *interp, size_t n, char *arg, size_t argn);
 
 /* Makes the ipc socket usable by sandboxed bots: when the coordinator runs as root, it is handed to SB_UID
  * (as its private directory is, which stays 0700). Returns 0 or -1 (errno set). */
-int sb_share_socket(const char *socket_path);
-
-/* Describes an exit status of a sandboxed process: bwrap reports a bot killed by signal N as exit status
- * 128 + N; this returns N for such a status (0 otherwise). */
-int sb_signal_of(int exit_status);
+int bw_share_socket(const char *socket_path);
 
 #endif

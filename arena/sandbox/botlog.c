@@ -1,4 +1,4 @@
-/* arena/coordinator/botlog.c — a bot process's log: its output read from a pipe and appended to the file, capped at
+/* arena/sandbox/botlog.c — a bot process's log: its output read from a pipe and appended to the file, capped at
  * log_mb, with the coordinator's lines in order (contract in botlog.h). */
 #define _GNU_SOURCE /* pipe2 */
 #include "botlog.h"
