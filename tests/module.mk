@@ -24,7 +24,7 @@ $(call test,tests/unit/test_mc.c,mc)
 $(call test,tests/unit/test_rl.c,rl)
 $(call test,tests/unit/test_rcfr.c,rcfr)
 $(foreach t,seeds openings timecontrol,$(call test,tests/unit/test_$t.c,coordinator))
-$(call test,tests/unit/test_botlog.c,sandbox)
+$(call test,tests/unit/test_botlog.c,sandbox engine)
 $(call test,tests/unit/test_ladder_archive.c,ladder archive md)
 $(call test,tests/unit/test_ladder_ini.c,ladder)
 $(call test,tests/unit/test_ladder_accounts.c,ladder)
@@ -36,6 +36,7 @@ $(call test,tests/e2e/test_logs.c,coordinator)
 $(call test,tests/e2e/test_league.c,coordinator)
 $(call test,tests/e2e/test_sdk.c,bot protocol zmq)
 $(call test,tests/e2e/test_hostile.c,coordinator)
+$(call test,tests/e2e/test_siege.c,coordinator)
 $(call test,tests/e2e/test_limits.c,engine)
 $(call test,tests/e2e/test_identity.c,engine)
 $(call test,tests/e2e/test_mcbot.c,engine)
@@ -69,7 +70,7 @@ $(call bench,tests/bench/bench_rcfr.c,rcfr)
 # Test bots (tests/agents/): misbehaving on purpose; the match tests find them through ARENA_TEST_AGENTS.
 # Built from source without the mode's sanitizers (also with SAN=1): a bot that eats memory runs under an
 # address-space limit, which the shadow memory of AddressSanitizer cannot live with.
-TEST_AGENTS := $(BUILD)/tests/agents/misbehave $(BUILD)/tests/agents/hostile
+TEST_AGENTS := $(BUILD)/tests/agents/misbehave $(BUILD)/tests/agents/hostile $(BUILD)/tests/agents/siege
 TESTS += $(TEST_AGENTS)
 MISBEHAVE_SRC := tests/agents/misbehave.c $(protocol_SRC) $(engine_SRC) $(base_SRC)
 $(BUILD)/tests/agents/misbehave: $(MISBEHAVE_SRC)
@@ -86,3 +87,12 @@ $(BUILD)/tests/agents/hostile: $(HOSTILE_SRC)
 	$(CC) $(WARNINGS) -D_POSIX_C_SOURCE=200809L -O1 -g -MMD -MP -MF $@.d -Itests $(call lib_cflags,$(call closure,bot sqlite)) \
 	    $(CFLAGS) -o $@ $(HOSTILE_SRC) $(LDFLAGS) $(call lib_ldlibs,$(call closure,bot sqlite)) -lm
 -include $(BUILD)/tests/agents/hostile.d
+
+# The siege bot (tests/agents/siege.c, for tests/e2e/test_siege.c): the SDK's random play and attacks on what a bot
+# may take of the machine and learn from the clock.
+SIEGE_SRC := tests/agents/siege.c $(bot_SRC) $(protocol_SRC) $(engine_SRC) $(base_SRC)
+$(BUILD)/tests/agents/siege: $(SIEGE_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(WARNINGS) -D_POSIX_C_SOURCE=200809L -O1 -g -MMD -MP -MF $@.d -Itests $(call lib_cflags,$(call closure,bot)) \
+	    $(CFLAGS) -o $@ $(SIEGE_SRC) $(LDFLAGS) $(call lib_ldlibs,$(call closure,bot)) -lm
+-include $(BUILD)/tests/agents/siege.d

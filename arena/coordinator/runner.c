@@ -126,7 +126,7 @@ typedef struct {
     uint8_t hl_buf[512];
     output *outs;              /* logs of processes started here and not yet reaped */
     int n_outs, cap_outs;
-    zmq_pollitem_t *items;     /* what step() polls: 3 + cap_outs */
+    zmq_pollitem_t *items;     /* what step() polls: 4 + cap_outs */
 } runner;
 
 static void fail(runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -173,7 +173,7 @@ static bool grow_outputs(runner *r)
     output *o = realloc(r->outs, (size_t)cap * sizeof *o);
     if (o)
         r->outs = o;
-    zmq_pollitem_t *it = o ? realloc(r->items, (size_t)(3 + cap) * sizeof *it) : NULL;
+    zmq_pollitem_t *it = o ? realloc(r->items, (size_t)(4 + cap) * sizeof *it) : NULL;
     if (it)
         r->items = it;
     if (!o || !it)
@@ -301,12 +301,21 @@ static int send_raw(runner *r, proc *p, const pm_msg *m)
     return 0;
 }
 
-/* Why an exited process ended: a limit of its sandbox as a whole when it reached one (cgroup.h), else its exit
- * status (with its own limits). */
-static void exit_detail(const runner *r, const proc *p, int status, long peak_kb, char *why, size_t n)
+/* The forfeit of a process its sandbox has a verdict on (sandbox.h): a limit of the sandbox as a whole is a crash,
+ * a misused endpoint (too many connections, a connection the transport dropped) a protocol error. */
+static hx_end_reason verdict_reason(sb_verdict v)
 {
-    if (!sb_bound(p->pid, why, n))
+    return v == SB_TRANSPORT ? HX_END_PROTOCOL_ERROR : HX_END_CRASH;
+}
+
+/* Why an exited process ended: its sandbox's verdict when there is one, else its exit status (with its own limits).
+ * Returns the reason of its forfeit. */
+static hx_end_reason exit_detail(const runner *r, const proc *p, int status, long peak_kb, char *why, size_t n)
+{
+    sb_verdict v = sb_bound(p->pid, why, n);
+    if (v == SB_WITHIN)
         ag_describe_exit(status, peak_kb, &r->cfg->agents[p->agent].command->limits, why, n);
+    return verdict_reason(v);
 }
 
 /* Sends m to process pi; a failure is the agent's fault (it exited, or it does not read its messages). */
@@ -322,16 +331,19 @@ static bool send_to(runner *r, int pi, const pm_msg *m)
      * process 1 and bwrap), so wait for that up to 250 ms before calling it a disconnection. */
     bool exited = sb_reap_pid(p->pid, &status, &peak_kb);
     struct timespec tick = { 0, 2 * 1000 * 1000 };
-    for (int i = 0; !exited && err == EHOSTUNREACH && i < 125 && kill(p->pid, 0) == 0; i++) {
+    for (int i = 0; !exited && err == EHOSTUNREACH && i < 125 && kill(p->pid, 0) == 0 &&
+                    sb_bound(p->pid, why, sizeof why) != SB_TRANSPORT; i++) {
         nanosleep(&tick, NULL);
         exited = sb_reap_pid(p->pid, &status, &peak_kb);
     }
     if (exited) {
         pid_t pid = p->pid;
         finish_output(r, pid);
-        exit_detail(r, p, status, peak_kb, why, sizeof why);
-        fault(r, pi, HX_END_CRASH, "%s", why);
+        hx_end_reason reason = exit_detail(r, p, status, peak_kb, why, sizeof why);
+        fault(r, pi, reason, "%s", why);
         drop_output(r, pid);
+    } else if (p->pid > 0 && sb_bound(p->pid, why, sizeof why) == SB_TRANSPORT) {
+        fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", why);
     } else {
         fault(r, pi, HX_END_DISCONNECTED, "cannot send '%s': %s", pm_type_name(m->type),
               err == EAGAIN ? "it does not read its messages" : zmq_strerror(err));
@@ -985,11 +997,11 @@ static void reap(runner *r)
             if (p->state == P_FREE || p->pid != pid)
                 continue;
             char why[160];
-            exit_detail(r, p, status, peak_kb, why, sizeof why);
+            hx_end_reason reason = exit_detail(r, p, status, peak_kb, why, sizeof why);
             if (p->state == P_STARTING)
-                fault(r, i, HX_END_CRASH, "%s before its hello", why);
+                fault(r, i, reason, "%s before its hello", why);
             else
-                fault(r, i, HX_END_CRASH, "%s", why);
+                fault(r, i, reason, "%s", why);
         }
         drop_output(r, pid);
     }
@@ -1069,8 +1081,9 @@ static double check_deadlines(runner *r)
     return next;
 }
 
-/* A running bot whose sandbox reached a limit it has as a whole (processes, memory with its /tmp, CPU time of
- * its processes together) forfeits, and is killed. Every 50 ms: a few small files per sandbox. */
+/* A running bot whose sandbox has a verdict on it (sandbox.h: a limit of the sandbox as a whole reached, its endpoint
+ * misused) forfeits, and is killed. Every 50 ms (a few small files per sandbox), and at once when the sandbox library
+ * says a verdict came. */
 static void check_limits(runner *r)
 {
     double t = clk_now();
@@ -1079,8 +1092,10 @@ static void check_limits(runner *r)
     r->next_limit_check = t + 0.05;
     for (int i = 0; i < r->n_procs; i++) {
         char why[160];
-        if (r->procs[i].state != P_FREE && r->procs[i].pid > 0 && sb_bound(r->procs[i].pid, why, sizeof why))
-            fault(r, i, HX_END_CRASH, "%s", why);
+        sb_verdict v = r->procs[i].state != P_FREE && r->procs[i].pid > 0 ? sb_bound(r->procs[i].pid, why, sizeof why)
+                                                                          : SB_WITHIN;
+        if (v != SB_WITHIN)
+            fault(r, i, verdict_reason(v), "%s", why);
     }
 }
 
@@ -1208,8 +1223,11 @@ static int open_endpoint(runner *r)
     sweep_stale(tmp);
     if (private_dir(r, tmp) != 0)
         return -1;
-    if (geteuid() == 0 && chown(r->dir, SB_UID, SB_GID) != 0) { /* still 0700: root and the sandbox user */
-        fail(r, "cannot hand %s to the sandbox user: %s", r->dir, strerror(errno));
+    /* The sandboxes' endpoints are made here (gate.h): their users must walk to them (bwrap binds them through
+     * their path), never list the directory (their names are unguessable, each socket is its own sandbox's) nor
+     * connect to this coordinator's own socket (mode 0600, and shown in no sandbox). */
+    if (chmod(r->dir, 0711) != 0) {
+        fail(r, "cannot open %s to the sandboxes' users: %s", r->dir, strerror(errno));
         return -1;
     }
     snprintf(r->local, sizeof r->local, "ipc://%s/arena.sock", r->dir);
@@ -1256,8 +1274,8 @@ static int open_endpoint(runner *r)
         fail(r, "cannot bind %s: %s", r->local, zmq_strerror(zmq_errno()));
         return -1;
     }
-    if (bw_share_socket(r->local + 6) != 0) {
-        fail(r, "cannot hand %s to the sandbox user: %s", r->local, strerror(errno));
+    if (chmod(r->local + 6, 0600) != 0) {
+        fail(r, "cannot close %s to others: %s", r->local, strerror(errno));
         return -1;
     }
     return 0;
@@ -1384,8 +1402,14 @@ static void step(runner *r, double next)
     items[0] = (zmq_pollitem_t){ r->router, 0, ZMQ_POLLIN, 0 };
     if (r->guard)
         cv_poll_items(r->guard, items + 1);
-    int base = r->guard ? 3 : 1, n = base + poll_outputs(r, items + base);
+    int base = r->guard ? 3 : 1, n = base + poll_outputs(r, items + base), woken = sb_wake_fd() >= 0 ? n : -1;
+    if (woken >= 0) /* a sandbox's new verdict (sandbox.h): its bot forfeits now, not at the next look */
+        items[n++] = (zmq_pollitem_t){ NULL, sb_wake_fd(), ZMQ_POLLIN, 0 };
     int rc = zmq_poll(items, n, wait < 1 ? 1 : wait > 100 ? 100 : wait);
+    if (rc > 0 && woken >= 0 && items[woken].revents) {
+        sb_woken();
+        r->next_limit_check = 0;
+    }
     if (rc > 0 && r->guard && (items[1].revents | items[2].revents)) {
         cv_serve(r->guard);
         wrong_keys(r);

@@ -816,8 +816,3 @@ int bw_enter(const bw_command *c)
         return -1;
     return 0;
 }
-
-int bw_share_socket(const char *socket_path)
-{
-    return geteuid() == 0 ? chown(socket_path, SB_UID, SB_GID) : 0;
-}

@@ -76,8 +76,5 @@ int bw_enter(const bw_command *c);
  * none) into arg. Returns 1 for a script, 0 for another file, -1 when exe cannot be read (errno set). */
 int bw_interpreter(const char *exe, char *interp, size_t n, char *arg, size_t argn);
 
-/* Makes the ipc socket usable by sandboxed bots: when the coordinator runs as root, it is handed to SB_UID
- * (as its private directory is, which stays 0700). Returns 0 or -1 (errno set). */
-int bw_share_socket(const char *socket_path);
 
 #endif

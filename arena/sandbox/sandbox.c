@@ -5,11 +5,13 @@
 #include "sandbox.h"
 #include "bwrap.h"
 #include "cgroup.h"
+#include "gate.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,7 @@ typedef struct {
     pid_t pid;
     bool sandboxed;
     cg_group group; /* id -1: none */
+    gt_gate *gate;  /* its endpoint, or NULL */
 } child;
 static child children[MAX_CHILDREN];
 static int n_children;
@@ -180,6 +183,19 @@ static int make_group(const sb_spec *s, cg_group *g, char *err, size_t errlen)
     return 0;
 }
 
+/* The endpoint of a new sandbox (gate.h), next to the caller's socket: only the sandbox's user may connect to it. */
+static gt_gate *open_gate(const char *socket, char *err, size_t errlen)
+{
+    char dir[256];
+    const char *slash = strrchr(socket, '/');
+    if (!slash || slash - socket >= (long)sizeof dir) {
+        snprintf(err, errlen, "'%s': not a socket in a directory", socket);
+        return NULL;
+    }
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - socket), socket);
+    return gt_open(dir, socket, SB_UID, SB_GID, err, errlen);
+}
+
 pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
 {
     sb_fault none;
@@ -196,11 +212,17 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
     char *const *argv = s->argv;
     const char *exe = s->exe;
     bw_command sb = { 0 };
+    gt_gate *gate = NULL;
     if (in_sandbox) {
         char why[1024];
-        if (bw_prepare(s->policy, s->limits, s->exe, s->argv, s->dir, s->socket, &sb, words, MAX_WORDS, word_store,
-                       sizeof word_store, fault, why, sizeof why) != 0) {
+        if (s->socket && !(gate = open_gate(s->socket, why, sizeof why))) {
+            snprintf(err, errlen, "cannot start '%s': %s", s->exe, why);
+            return -1;
+        }
+        if (bw_prepare(s->policy, s->limits, s->exe, s->argv, s->dir, gate ? gt_path(gate) : NULL, &sb, words,
+                       MAX_WORDS, word_store, sizeof word_store, fault, why, sizeof why) != 0) {
             bw_release(&sb);
+            gt_close(gate);
             snprintf(err, errlen, "cannot start '%s' in its sandbox: %s", s->exe, why);
             return -1;
         }
@@ -213,6 +235,7 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
     if (pipe2(pipefd, O_CLOEXEC) != 0) {
         snprintf(err, errlen, "cannot start '%s': pipe: %s", s->exe, strerror(errno));
         bw_release(&sb);
+        gt_close(gate);
         return -1;
     }
     cg_group cg = { .id = -1 };
@@ -220,6 +243,7 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
         close(pipefd[0]);
         close(pipefd[1]);
         bw_release(&sb);
+        gt_close(gate);
         return -1;
     }
     pid_t parent = getpid(), pid = fork();
@@ -233,11 +257,12 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
     if (pid < 0) {
         close(pipefd[0]);
         cg_destroy(&cg);
+        gt_close(gate);
         snprintf(err, errlen, "cannot start '%s': fork: %s", s->exe, strerror(fork_errno));
         return -1;
     }
     setpgid(pid, pid); /* also here, so that killing the group works before the child got to it */
-    children[n_children++] = (child){ pid, in_sandbox, cg };
+    children[n_children++] = (child){ pid, in_sandbox, cg, gate };
     int child_errno = 0;
     ssize_t got;
     do /* EOF when exec succeeded (the pipe is close-on-exec), the errno when it did not */
@@ -251,6 +276,7 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
             ;
         child *c = find(pid);
         cg_destroy(&c->group);
+        gt_close(c->gate);
         *c = children[--n_children];
         char interp[1024], arg[8];
         if ((child_errno == ENOENT || child_errno == EACCES) && !in_sandbox &&
@@ -263,6 +289,19 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
     }
     *fault = SB_FAULT_NONE;
     return pid;
+}
+
+int sb_wake_fd(void)
+{
+    return gt_notify_fd();
+}
+
+void sb_woken(void)
+{
+    uint64_t v;
+    int fd = gt_notify_fd();
+    if (fd >= 0 && read(fd, &v, sizeof v) < 0)
+        return;
 }
 
 /* ---- stopping and reaping ---- */
@@ -318,11 +357,22 @@ static void kill_strays(void)
 /* What reaped sandboxes said of their bounds, for sb_bound() right after the reap. */
 static struct {
     pid_t pid;
+    sb_verdict verdict;
     char why[160];
 } verdicts[8];
 static int next_verdict;
 
-/* pid was reaped: its status as the bot's, and everything it left (its group, its cgroup) killed. */
+/* The verdict on a live child's sandbox. */
+static sb_verdict judge(const child *c, char *why, size_t n)
+{
+    if (c->group.id >= 0 && cg_exceeded(&c->group, why, n))
+        return SB_LIMIT;
+    if (c->gate && gt_verdict(c->gate, why, n) != GT_FINE)
+        return SB_TRANSPORT;
+    return SB_WITHIN;
+}
+
+/* pid was reaped: its status as the bot's, and everything it left (its group, its cgroup, its endpoint) killed. */
 static void reaped(pid_t pid, int *status)
 {
     child *c = find(pid);
@@ -335,26 +385,26 @@ static void reaped(pid_t pid, int *status)
         *status = sig; /* the wait status of a process killed by `sig` without a core dump */
     kill(-pid, SIGKILL); /* whatever it left running in its group */
     kill_strays();       /* and what it started outside of it */
-    if (gone.group.id < 0)
+    if (!gone.sandboxed)
         return;
     int v = next_verdict++ % (int)(sizeof verdicts / sizeof verdicts[0]);
     verdicts[v].pid = pid;
-    if (!cg_exceeded(&gone.group, verdicts[v].why, sizeof verdicts[v].why))
-        verdicts[v].why[0] = '\0';
+    verdicts[v].verdict = judge(&gone, verdicts[v].why, sizeof verdicts[v].why);
     cg_destroy(&gone.group);
+    gt_close(gone.gate);
 }
 
-bool sb_bound(pid_t pid, char *why, size_t n)
+sb_verdict sb_bound(pid_t pid, char *why, size_t n)
 {
     child *c = find(pid);
     if (c)
-        return c->group.id >= 0 && cg_exceeded(&c->group, why, n);
+        return judge(c, why, n);
     for (size_t v = 0; v < sizeof verdicts / sizeof verdicts[0]; v++)
-        if (verdicts[v].pid == pid && pid > 0 && verdicts[v].why[0]) {
+        if (verdicts[v].pid == pid && pid > 0 && verdicts[v].verdict != SB_WITHIN) {
             snprintf(why, n, "%s", verdicts[v].why);
-            return true;
+            return verdicts[v].verdict;
         }
-    return false;
+    return SB_WITHIN;
 }
 
 pid_t sb_reap(int *status, long *peak_kb)

@@ -10,6 +10,8 @@
  *                    every writable mount bounded (/tmp and /dev/shm of tmp_mb) or read-only (/, /run, /dev)
  *   what it uses     cgroup.h: processes, memory (its tmpfs pages included), CPU time and an equal share of one CPU, for
  *                    the sandbox as a whole; rlimits per process: address space, CPU time, open files
+ *   how it talks     gate.h: an endpoint of its own, relayed to the caller's socket, with at most 4 connections at once and
+ *                    64 in all: no bot can make the caller run out of descriptors
  *   what it writes   botlog.h: its output through a pipe the caller reads, up to log_mb
  *
  * A program with policy.off runs as a plain process (trusted bots only): the rlimits, a fresh environment, its
@@ -86,11 +88,23 @@ void sb_deny(const char *path);
  * succeeded), or -1 with the reason in err and whose fault it is in *fault (NULL: not told). */
 pid_t sb_start(const sb_spec *spec, sb_fault *fault, char *err, size_t errlen);
 
-/* The sandbox's verdict: whether the sandbox of `pid` (running, or reaped by the last sb_reap() or sb_reap_pid()
- * calls) reached one of the bounds it has as a whole: true with the reason in why ("pids limit 128 reached",
- * "memory limit 256 MiB reached (peak 255 MiB)", "CPU time limit 1 s reached (the sandbox's processes together)").
- * False for a process without a sandbox. */
-bool sb_bound(pid_t pid, char *why, size_t n);
+/* The sandbox's verdict on its bot. */
+typedef enum {
+    SB_WITHIN = 0,  /* within its bounds (or not sandboxed) */
+    SB_LIMIT,       /* it reached a limit of its sandbox as a whole: "pids limit 128 reached", "memory limit 256 MiB
+                     * reached (peak 255 MiB)", "CPU time limit 1 s reached (the sandbox's processes together)" */
+    SB_TRANSPORT,   /* it misused its endpoint (gate.h): "opened more than 64 connections to the arena", "its
+                     * connection was dropped by the transport: ..." */
+} sb_verdict;
+
+/* The verdict on the sandbox of `pid`, running or reaped by one of the last sb_reap() or sb_reap_pid() calls, with
+ * the reason in why. Reads a few small files of its cgroup. */
+sb_verdict sb_bound(pid_t pid, char *why, size_t n);
+
+/* A descriptor to poll (POLLIN) that becomes readable when a sandbox may have a new verdict, so that the caller asks
+ * sb_bound() at once rather than at its next look (it is cleared by sb_woken()); -1 while no sandbox has one to give. */
+int sb_wake_fd(void);
+void sb_woken(void);
 
 /* SIGKILL to the process group of `pid` (the program and anything it started). */
 void sb_kill(pid_t pid);
