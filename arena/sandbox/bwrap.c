@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -301,7 +302,7 @@ static int bw_reachable(const char *path, const char *real, unsigned need, char 
 /* Binds `path` (relative to base) read-only, or read-write, at the place the bot will look for it; `need`
  * is what the sandbox user must be able to do with it (bw_reachable()), `writable` the bot's writable
  * directory (or NULL). */
-static int bind(words *w, const char *base, const char *path, bool rw, unsigned need, const char *writable, char *err,
+static int bind_path(words *w, const char *base, const char *path, bool rw, unsigned need, const char *writable, char *err,
                 size_t errlen)
 {
     char abs[PATH_MAX * 2], real[PATH_MAX];
@@ -361,7 +362,7 @@ static bool hides(const char *base, const char *path)
     return !realpath(abs, real) || strcmp(real, "/") == 0 || denied_by(real);
 }
 
-static int seccomp_fd(char *err, size_t errlen);
+static int seccomp_fd(bool network, char *err, size_t errlen);
 
 /* bwrap, its namespaces and the bot's identity. */
 static void add_namespaces(words *w, const sb_policy *p)
@@ -407,14 +408,20 @@ static void add_system(words *w, const sb_limits *l)
     add(w, "/proc");
     add(w, "--dev");
     add(w, "/dev");
-    if (l->tmp_mb) { /* its pages are charged to the memory of the sandbox's cgroup */
-        char bytes[32];
-        snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)l->tmp_mb << 20);
-        add(w, "--size");
-        add(w, bytes);
+    /* /tmp and /dev/shm: the only writable tmpfs, each of tmp_mb, their pages charged to the sandbox's memory */
+    static const char *const tmpfs[] = { "/tmp", "/dev/shm" };
+    for (size_t i = 0; i < sizeof tmpfs / sizeof tmpfs[0]; i++) {
+        if (l->tmp_mb) {
+            char bytes[32];
+            snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)l->tmp_mb << 20);
+            add(w, "--size");
+            add(w, bytes);
+        }
+        add(w, "--tmpfs");
+        add(w, tmpfs[i]);
     }
-    add(w, "--tmpfs");
-    add(w, "/tmp");
+    add(w, "--remount-ro");
+    add(w, "/dev");
     add(w, "--dir");
     add(w, "/run");
 }
@@ -499,7 +506,7 @@ static int add_paths(words *w, const sb_policy *p, const char *exe, char *const 
 {
     const char *writable = p->writable && dir && dir[0] ? base : NULL;
     if (dir && dir[0]) {
-        if (bind(w, "/", base, p->writable, 5, NULL, err, errlen) != 0)
+        if (bind_path(w, "/", base, p->writable, 5, NULL, err, errlen) != 0)
             return -1;
     } else {
         add(w, "--dir");
@@ -507,17 +514,17 @@ static int add_paths(words *w, const sb_policy *p, const char *exe, char *const 
     }
     char interp[8], arg[8];
     bool script = bw_interpreter(exe, interp, sizeof interp, arg, sizeof arg) == 1;
-    if (bind(w, base, exe, false, script ? 5 : 1, writable, err, errlen) != 0 ||
+    if (bind_path(w, base, exe, false, script ? 5 : 1, writable, err, errlen) != 0 ||
         check_interpreter(p, dir, base, exe, err, errlen) != 0)
         return -1;
     /* what the command line names (a policy file, a directory of them), unless it would show something
      * hidden: then the bot just does not see it */
     for (int i = 1; argv[i]; i++)
         if (existing(base, argv[i]) && !hides(base, argv[i]) &&
-            bind(w, base, argv[i], false, 0, writable, err, errlen) != 0)
+            bind_path(w, base, argv[i], false, 0, writable, err, errlen) != 0)
             return -1;
     for (int i = 0; i < p->n_read; i++)
-        if (bind(w, base, p->read[i], false, 4, writable, err, errlen) != 0)
+        if (bind_path(w, base, p->read[i], false, 4, writable, err, errlen) != 0)
             return -1;
     if (socket_path) {
         int fd = keep_fd(w, open(socket_path, O_PATH | O_CLOEXEC));
@@ -530,11 +537,12 @@ static int add_paths(words *w, const sb_policy *p, const char *exe, char *const 
     return 0;
 }
 
-/* The seccomp filter, process 1 (arena-init) with the coordinator's lifeline, and the command itself. */
-static int add_init(words *w, const char *exe, char *const argv[], char *err, size_t errlen)
+/* The seccomp filter, process 1 (arena-init) with the coordinator's lifeline, the root made read-only (what was
+ * made on it, /run and the empty working directory of a bot without one, with it), and the command itself. */
+static int add_init(words *w, bool network, const char *exe, char *const argv[], char *err, size_t errlen)
 {
     char id[16];
-    int filter = keep_fd(w, seccomp_fd(err, errlen));
+    int filter = keep_fd(w, seccomp_fd(network, err, errlen));
     if (filter < 0)
         return -1;
     add(w, "--seccomp");
@@ -546,6 +554,8 @@ static int add_init(words *w, const char *exe, char *const argv[], char *err, si
         return -1;
     }
     add_fd_op(w, "--ro-bind-fd", init, BW_INIT);
+    add(w, "--remount-ro");
+    add(w, "/");
     /* the coordinator's lifeline: a pipe whose write end only it holds (close-on-exec everywhere else) */
     if (lifeline[0] < 0 && pipe2(lifeline, O_CLOEXEC) != 0) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
@@ -602,7 +612,7 @@ static int prepare(const sb_policy *p, const sb_limits *l, const char *exe, char
         return -1;
     add(&w, "--chdir");
     add(&w, base);
-    if (add_init(&w, exe, argv, err, errlen) != 0)
+    if (add_init(&w, p->network, exe, argv, err, errlen) != 0)
         return -1;
     if (w.full) {
         snprintf(err, errlen, "sandbox command line too long");
@@ -635,10 +645,18 @@ static const char *const refused[] = {
     "settimeofday", "clock_settime", "adjtimex", "clock_adjtime",
 };
 
-static void *filter;
-static size_t filter_len;
+/* Socket families: a bot needs AF_UNIX for its endpoint, and with the network the internet's (and netlink, which
+ * name lookups use). The others (vsock, which no network namespace confines, packet, alg, bluetooth, ...) are refused
+ * with EAFNOSUPPORT, as by a kernel without them. */
+static bool family_allowed(int family, bool network)
+{
+    return family == AF_UNIX || (network && (family == AF_INET || family == AF_INET6 || family == AF_NETLINK));
+}
 
-static int make_filter(char *err, size_t errlen)
+static void *filters[2];       /* without and with the network */
+static size_t filter_lens[2];
+
+static int make_filter(bool network, char *err, size_t errlen)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) {
@@ -653,30 +671,45 @@ static int make_filter(char *err, size_t errlen)
             return -1;
         }
     }
+    static const int calls[] = { SCMP_SYS(socket), SCMP_SYS(socketpair) };
+    for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
+        int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), calls[c], 1, SCMP_A0(SCMP_CMP_GE, AF_MAX));
+        for (int family = 0; rc == 0 && family < AF_MAX; family++)
+            if (!family_allowed(family, network))
+                rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), calls[c], 1,
+                                      SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)family));
+        if (rc != 0) {
+            seccomp_release(ctx);
+            snprintf(err, errlen, "seccomp: cannot refuse socket families");
+            return -1;
+        }
+    }
     int fd = memfd_create("arena-seccomp", MFD_CLOEXEC);
     int rc = fd < 0 ? -1 : seccomp_export_bpf(ctx, fd);
     seccomp_release(ctx);
     off_t len = rc == 0 ? lseek(fd, 0, SEEK_END) : -1;
-    if (len > 0 && (filter = malloc((size_t)len)) && pread(fd, filter, (size_t)len, 0) == len)
-        filter_len = (size_t)len;
+    void *filter = NULL;
+    if (len > 0 && (filter = malloc((size_t)len)) && pread(fd, filter, (size_t)len, 0) == len) {
+        filters[network] = filter;
+        filter_lens[network] = (size_t)len;
+    }
     if (fd >= 0)
         close(fd);
-    if (!filter_len) {
+    if (!filter_lens[network]) {
         free(filter);
-        filter = NULL;
         snprintf(err, errlen, "seccomp: cannot export the filter");
         return -1;
     }
     return 0;
 }
 
-static int seccomp_fd(char *err, size_t errlen)
+static int seccomp_fd(bool network, char *err, size_t errlen)
 {
-    if (!filter && make_filter(err, errlen) != 0)
+    if (!filters[network] && make_filter(network, err, errlen) != 0)
         return -1;
     /* A descriptor of its own per bot: bwrap reads it after exec, so two bots must not share an offset. */
     int fd = memfd_create("arena-seccomp", MFD_CLOEXEC);
-    if (fd < 0 || pwrite(fd, filter, filter_len, 0) != (ssize_t)filter_len) {
+    if (fd < 0 || pwrite(fd, filters[network], filter_lens[network], 0) != (ssize_t)filter_lens[network]) {
         snprintf(err, errlen, "seccomp: %s", strerror(errno));
         if (fd >= 0)
             close(fd);

@@ -64,6 +64,14 @@ static conn *dead;                 /* connections closed during the current batc
 
 /* ---- the relay (the thread; the lock held) ---- */
 
+/* Leaves the epoll set, then closes: a forked child may hold the descriptor for a moment (until its exec), and epoll
+ * watches the open file, not the number, so a close alone could leave events coming for memory that is gone. */
+static void forget(int fd)
+{
+    epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
+    close(fd);
+}
+
 static void watch(conn *c, int side)
 {
     uint32_t want = 0;
@@ -90,7 +98,7 @@ static void drop(conn *c)
         }
     for (int i = 0; i < 2; i++)
         if (c->fd[i] >= 0) {
-            close(c->fd[i]); /* also leaves the epoll set */
+            forget(c->fd[i]);
             c->fd[i] = -1;
         }
     g->live--;
@@ -172,7 +180,7 @@ static void on_conn(conn *c, int side, uint32_t events)
 static void stop_listening(gt_gate *g)
 {
     if (g->fd >= 0) {
-        close(g->fd);
+        forget(g->fd);
         g->fd = -1;
         used--;
     }

@@ -8,6 +8,12 @@
  *   link_planted_in_the_hello_query_is_a_forfeit    a link planted by the process the league starts only to ask what
  *                                                   the bot plays: the league completes, and so does a new one with
  *                                                   the link in place; the bot's games are forfeited with the refusal
+ *   every_writable_mount_is_bounded                 1 GiB written into /run, /dev, /, its working directory (a match
+ *                                                   bot without one) and /dev/shm: the first four are read-only, /dev/shm
+ *                                                   and /tmp take tmp_mb (64 MiB) and no more
+ *   sockets_other_than_the_transport_are_refused    vsock, netlink, packet, inet, alg, ... without the network (only
+ *                                                   unix sockets are its transport); with it, inet and inet6 too, and
+ *                                                   vsock still refused
  *
  * THESE TESTS NEED THE SANDBOX (bwrap) AND CGROUPS, as test_limits. */
 #define _GNU_SOURCE
@@ -167,12 +173,85 @@ static void link_planted_in_the_hello_query_is_a_forfeit(void **state)
     }
 }
 
+/* ---- mounts and sockets ---- */
+
+/* Runs one game of `arena match` (classical 3x3) of `siege ARGS` against random with `options`, from the directory
+ * `cwd` (NULL: the test's), and returns the siege bot's log (malloc'd). */
+static char *one_game(const char *name, const char *args, const char *options, const char *cwd)
+{
+    char dir[300];
+    fresh_dir(name, dir, sizeof dir);
+    int st = sh_run("cd %s && %s/arena match --variant classical --board 3x3 --games 1 --quiet --move-time 20000 "
+                    "--db %s/m.db --logs %s/logs %s '%s/siege %s' '%s/random' >/dev/null 2>&1",
+                    cwd ? cwd : dir, bin, dir, dir, options, agents, args, bin);
+    assert_int_equal(st, 0);
+    assert_int_equal(db_scalar(strcat(dir, "/m.db"), "SELECT count(*) FROM games WHERE reason = 'connected'"), 1);
+    dir[strlen(dir) - 5] = '\0';
+    return logs_of(dir, "*siege*.log");
+}
+
+/* The one line of `log` that starts with `prefix`, into out; fails when there is none. */
+static void line_of(const char *log, const char *prefix, char *out, size_t n)
+{
+    const char *at = strstr(log, prefix);
+    if (!at)
+        fail_msg("no line '%s...' in the bot's log:\n%.2000s", prefix, log);
+    snprintf(out, n, "%.*s", (int)strcspn(at, "\n"), at);
+}
+
+static void every_writable_mount_is_bounded(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *path;
+        const char *expect; /* the end of its line */
+    } mounts[] = {
+        { "/run", ": 0 MiB: Read-only file system" },      { "/dev", ": 0 MiB: Read-only file system" },
+        { "/", ": 0 MiB: Read-only file system" },         { ".", ": 0 MiB: Read-only file system" },
+        { "/dev/shm", ": 64 MiB: No space left on device" }, { "/tmp", ": 64 MiB: No space left on device" },
+    };
+    for (size_t i = 0; i < sizeof mounts / sizeof mounts[0]; i++) {
+        char args[200], prefix[100], line[300];
+        snprintf(args, sizeof args, "--mode=fill --path=%s --mb=1024", mounts[i].path);
+        /* a match's bot has no dir: "." is the coordinator's working directory, shown empty (run from bin/, not from
+         * below /tmp, whose tmpfs it would be in) */
+        char *log = one_game("mounts", args, "", strcmp(mounts[i].path, ".") == 0 ? bin : NULL);
+        snprintf(prefix, sizeof prefix, "SIEGE fill %s:", mounts[i].path);
+        line_of(log, prefix, line, sizeof line);
+        free(log);
+        if (!strstr(line, mounts[i].expect))
+            fail_msg("%s: '%s', expected '...%s'", mounts[i].path, line, mounts[i].expect);
+    }
+}
+
+static void sockets_other_than_the_transport_are_refused(void **state)
+{
+    (void)state;
+    static const char *const families[] = { "vsock", "netlink", "packet", "inet", "inet6", "alg", "bluetooth", "can",
+                                            "tipc", "xdp", "vsock-pair" };
+    for (int network = 0; network < 2; network++) {
+        char *log = one_game("sockets", "--mode=sockets", network ? "--network" : "", NULL);
+        for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+            char prefix[100], line[300];
+            snprintf(prefix, sizeof prefix, "SIEGE sockets %s:", families[i]);
+            line_of(log, prefix, line, sizeof line);
+            bool open_to_it = network && (strcmp(families[i], "inet") == 0 || strcmp(families[i], "inet6") == 0 ||
+                                          strcmp(families[i], "netlink") == 0);
+            if (open_to_it ? !strstr(line, "SUCCEEDED") : !strstr(line, "blocked Address family not supported"))
+                fail_msg("%s the network: '%s'", network ? "with" : "without", line);
+        }
+        free(log);
+    }
+}
+
 int main(void)
 {
     setup_paths();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(connection_flood_costs_only_the_flooder),
         cmocka_unit_test(link_planted_in_the_hello_query_is_a_forfeit),
+        cmocka_unit_test(every_writable_mount_is_bounded),
+        cmocka_unit_test(sockets_other_than_the_transport_are_refused),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
