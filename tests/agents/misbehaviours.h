@@ -29,7 +29,7 @@ static const misbehaviour MISBEHAVIOURS[] = {
     { "bad-hello", "protocol_error", "hello: missing key", NULL, "", false },
     { "slow-start", "timeout", "no hello within 1000 ms", NULL, "", true },
     { "oversize", "protocol_error", "65636 bytes is over the limit of 65536", NULL, "", true },
-    { "huge-frame", "timeout", "no move within 300 ms", NULL, "", true }, /* the transport drops it */
+    { "huge-frame", "protocol_error", "dropped by the transport", NULL, "", true }, /* ZeroMQ drops its connection */
     { "bomb", "protocol_error", "declares more than", NULL, "", true },
     { "flood", "protocol_error", "(flooding)", NULL, "", true },
     /* filling 256 MiB can take longer than 300 ms where the first touch of memory is slow (a fresh virtual
