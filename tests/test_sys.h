@@ -170,7 +170,7 @@ static inline int e2e_free_port(void)
 static inline int e2e_dirs(char *tmp, const char *prefix, char *bin)
 {
     snprintf(tmp, 64, "/tmp/%s-XXXXXX", prefix);
-    /* 0755: a bot's sandbox user (nobody, when the tests run as root) must reach the files a test shows it */
+    /* 0755: a bot's sandbox user (a uid of its own when the tests run as root) must reach the files a test shows it */
     if (!mkdtemp(tmp) || chmod(tmp, 0755) != 0)
         return -1;
     const char *b = getenv("ARENA_BIN_DIR");

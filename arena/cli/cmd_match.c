@@ -57,6 +57,9 @@ static const char help[] =
     "  --pids N             processes and threads of each bot's sandbox at once (default 128; 0: none)\n"
     "  --tmp-mb N           the size of each bot's private /tmp, MiB, counted in its memory (default 64)\n"
     "  --log-mb N           what each bot process may write to its log, MiB; the rest is dropped (default 16)\n"
+    "  --fair-timing on|off in classical, release each turn on a schedule that does not tell a bot its opponent's\n"
+    "                       attempts on its hidden stones, nor show them in the opponent's clock (default off;\n"
+    "                       docs/protocol.md#fair-timing)\n"
     "  --sandbox on|off     run each bot in its sandbox (default on; off: trusted bots only, docs/reliability.md)\n"
     "  --restart forfeit|game  when a bot gets a new process: after a forfeit (default), or for every game\n"
     "                       (bots that must not carry state from one game to the next)\n"
@@ -197,7 +200,7 @@ static void print_json(const ss_summary *m)
 
 enum { O_GAMES = 256, O_MOVE, O_MARGIN, O_HANDSHAKE, O_SEED, O_CONC, O_DB, O_LOGS, O_QUIET, O_MEM, O_CPU, O_FILES,
        O_LISTEN, O_SERVER_KEY, O_PIN, O_SANDBOX, O_NETWORK, O_ENV, O_RESTART, O_OPENING, O_PIDS, O_TMP, O_LOG, O_FORFEITS, O_PIN_FILE, O_DEBUG, O_TC,
-       O_OPENINGS, O_OPENING_STONES, O_COMPAT };
+       O_OPENINGS, O_OPENING_STONES, O_COMPAT, O_FAIR };
 
 /* --time-control TC (both bots) or TC_A,TC_B (time odds). */
 static void time_controls(match_cli *m, const char *arg)
@@ -263,6 +266,11 @@ static void match_option(match_cli *m, int c, char *arg)
     case O_OPENING: m->opening = arg; break;
     case O_OPENINGS: o->openings = arg; break;
     case O_OPENING_STONES: o->opening_stones = (int)cli_count("match", "--opening-stones", arg, 0, 32); break;
+    case O_FAIR:
+        if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0)
+            cli_usage_error("match", "--fair-timing %s: expected on or off", arg);
+        o->fair_timing = strcmp(arg, "on") == 0;
+        break;
     case O_COMPAT:
         if (strcmp(arg, "refuse") != 0 && strcmp(arg, "replay") != 0)
             cli_usage_error("match", "--openings-compat %s: expected refuse or replay", arg);
@@ -311,7 +319,7 @@ static void parse_options(int argc, char **argv, match_cli *m)
         { "network", no_argument, 0, O_NETWORK },           { "env", required_argument, 0, O_ENV },
         { "restart", required_argument, 0, O_RESTART },     { "opening", required_argument, 0, O_OPENING },
         { "openings", required_argument, 0, O_OPENINGS },   { "opening-stones", required_argument, 0, O_OPENING_STONES },
-        { "openings-compat", required_argument, 0, O_COMPAT },
+        { "openings-compat", required_argument, 0, O_COMPAT }, { "fair-timing", required_argument, 0, O_FAIR },
         { "pids", required_argument, 0, O_PIDS },           { "tmp-mb", required_argument, 0, O_TMP },
         { "log-mb", required_argument, 0, O_LOG },          { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
         { "pin-key-file", required_argument, 0, O_PIN_FILE }, { "debug", no_argument, 0, O_DEBUG },

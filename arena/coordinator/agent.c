@@ -112,7 +112,7 @@ int ag_command_parse(const char *line, const char *dir, ag_command *c, char *err
     if (split(line, c, err, errlen) != 0 || resolve(c, err, errlen) != 0)
         return -1;
     c->limits = (sb_limits){ AG_DEFAULT_MEMORY_MB, AG_DEFAULT_CPU_SECONDS, AG_DEFAULT_OPEN_FILES, AG_DEFAULT_PIDS,
-                             AG_DEFAULT_TMP_MB, AG_DEFAULT_LOG_MB };
+                             AG_DEFAULT_TMP_MB, AG_DEFAULT_LOG_MB, AG_DEFAULT_DISK_MB, AG_DEFAULT_FILES };
     c->sandbox = (sb_policy){ 0 };
     if (!SHA256File(c->exe, c->sha256)) {
         snprintf(err, errlen, "'%s': cannot read: %s", c->exe, strerror(errno));
@@ -206,6 +206,8 @@ void ag_describe_exit(int status, long peak_kb, const sb_limits *limits, char *o
         return;
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU && limits->cpu_seconds)
         used += snprintf(out + used, n - (size_t)used, ", CPU time limit %u s", limits->cpu_seconds);
+    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ && limits->disk_mb)
+        used += snprintf(out + used, n - (size_t)used, ", a file past its disk limit %u MiB", limits->disk_mb);
     else if (limits->memory_mb && peak_kb >= (long)limits->memory_mb * 512) /* half of the limit or more */
         snprintf(out + used, n - (size_t)used, ", peak memory %ld MiB (limit %u MiB)", (peak_kb + 1023) / 1024,
                  limits->memory_mb);

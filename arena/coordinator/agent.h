@@ -35,6 +35,8 @@
 #define AG_DEFAULT_PIDS 128u
 #define AG_DEFAULT_TMP_MB 64u
 #define AG_DEFAULT_LOG_MB 16u
+#define AG_DEFAULT_DISK_MB 512u   /* a writable working directory: MiB it may hold */
+#define AG_DEFAULT_FILES 10000u   /* and entries */
 
 typedef struct {
     char line[AG_LINE_MAX];   /* the command as given */
@@ -65,7 +67,8 @@ pid_t ag_spawn(const ag_command *c, const char *endpoint, const char *token, cha
 
 /* "exited with status 3", "killed by signal 11 (Segmentation fault)"; when the peak resident memory was
  * half of the memory limit or more, ", peak memory 250 MiB (limit 256 MiB)" after it; when killed by
- * SIGXCPU under a CPU limit, ", CPU time limit 2 s". */
+ * SIGXCPU under a CPU limit, ", CPU time limit 2 s"; by SIGXFSZ (a file past RLIMIT_FSIZE, which a writable
+ * directory's bound sets), ", a file past its disk limit 512 MiB". */
 void ag_describe_exit(int status, long peak_kb, const sb_limits *limits, char *out, size_t n);
 
 /* SIGINT and SIGTERM set *stop (the caller's loop winds down and calls ag_kill_all()); a second one kills

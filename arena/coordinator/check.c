@@ -55,7 +55,7 @@ static int ask(const ck_opts *o, pm_msg *hello, char *err, size_t errlen)
     memset(&ca, 0, sizeof ca);
     snprintf(ca.name, sizeof ca.name, "bot");
     snprintf(ca.cmdline, sizeof ca.cmdline, "%s", o->bot);
-    ca.memory_mb = ca.cpu_seconds = ca.open_files = ca.pids = ca.tmp_mb = ca.log_mb = -1;
+    ca.memory_mb = ca.cpu_seconds = ca.open_files = ca.pids = ca.tmp_mb = ca.log_mb = ca.disk_mb = ca.files = -1;
     ca.sandbox = o->sandbox;
     const char *key;
     if (ss_agent_setup(&ca, &cmd, NULL, &key, err, errlen) != 0)

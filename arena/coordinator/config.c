@@ -317,6 +317,10 @@ static int schedule_key(parse_state *p, const char *key, const char *value)
         if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
             return fail(p, "league", key, "'%s': expected yes or no", value);
         c->swap = strcmp(value, "yes") == 0;
+    } else if (strcmp(key, "fair_timing") == 0) {
+        if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+            return fail(p, "league", key, "'%s': expected on or off", value);
+        c->fair_timing = strcmp(value, "on") == 0;
     } else {
         return -1;
     }
@@ -380,15 +384,18 @@ static int league_key(parse_state *p, const char *key, const char *value)
         return rc;
     return fail(p, "league", key, "unknown key (expected name, mode, challenger, variants, boards, games, "
                                   "move_time_ms, time_control, handshake_ms, concurrency, max_processes, seed, openings, "
-                                  "opening_stones, openings_compat, elo0, elo1, alpha, beta, swap, listen, server_key, host_wait_s, sandbox)");
+                                  "opening_stones, openings_compat, elo0, elo1, alpha, beta, swap, fair_timing, listen, server_key, host_wait_s, "
+                                  "sandbox)");
 }
 
-/* The field of an agent's numeric limit `key` (memory_mb, cpu_seconds, open_files, pids, tmp_mb, log_mb), NULL
- * for any other key. */
+/* The field of an agent's numeric limit `key` (memory_mb, cpu_seconds, open_files, pids, tmp_mb, log_mb, disk_mb,
+ * files), NULL for any other key. */
 static long *limit_of(cfg_agent *a, const char *key)
 {
-    static const char *const keys[] = { "memory_mb", "cpu_seconds", "open_files", "pids", "tmp_mb", "log_mb" };
-    long *fields[] = { &a->memory_mb, &a->cpu_seconds, &a->open_files, &a->pids, &a->tmp_mb, &a->log_mb };
+    static const char *const keys[] = { "memory_mb", "cpu_seconds", "open_files", "pids",
+                                        "tmp_mb",    "log_mb",      "disk_mb",    "files" };
+    long *fields[] = { &a->memory_mb, &a->cpu_seconds, &a->open_files, &a->pids,
+                       &a->tmp_mb,    &a->log_mb,      &a->disk_mb,    &a->files };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(key, keys[i]) == 0)
             return fields[i];
@@ -485,7 +492,7 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
     } else {
         return fail(p, section, key,
                     "unknown key (expected name, command, args, dir, variants, boards, memory_mb, cpu_seconds, "
-                    "open_files, pids, tmp_mb, log_mb, time_control, server_key, server_key_file, host, host_key_file, sandbox, "
+                    "open_files, pids, tmp_mb, log_mb, disk_mb, files, time_control, server_key, server_key_file, host, host_key_file, sandbox, "
                     "restart, network, writable, read, env)");
     }
     return 1;
@@ -524,7 +531,7 @@ static int section(parse_state *p, char *name)
         return fail_line(p, "[agent %s]: more than %d agents", name, CFG_MAX_AGENTS);
     cfg_agent *a = &c->agents[c->n_agents++];
     memset(a, 0, sizeof *a);
-    a->memory_mb = a->cpu_seconds = a->open_files = a->pids = a->tmp_mb = a->log_mb = -1;
+    a->memory_mb = a->cpu_seconds = a->open_files = a->pids = a->tmp_mb = a->log_mb = a->disk_mb = a->files = -1;
     memcpy(a->name, name, strlen(name) + 1); /* checked above: shorter than CFG_NAME_MAX */
     a->line = p->line;
     p->agent = a;

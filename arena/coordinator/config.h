@@ -50,6 +50,7 @@ typedef struct {
     long memory_mb, cpu_seconds, open_files; /* process limits (0 = none); -1 = the arena's default */
     long pids, tmp_mb, log_mb;     /* the sandbox's processes and threads, its /tmp in MiB, its log in MiB per
                                     * process (0 = none); -1 = the arena's default (agent.h) */
+    long disk_mb, files;           /* what its writable directory may hold: MiB, entries (0 = none; -1 = default) */
     char server_key[48];           /* with listen: the server key (Z85) pinned for this bot; "" = the league's */
     char host[48];                 /* `host = KEY`: the public key (Z85) of the agent host (`arena host`) that runs it;
                                     * "" = the coordinator starts it; its command is then the host's */
@@ -97,6 +98,8 @@ typedef struct {
                                     * first game of a league that plays from openings */
     double elo0, elo1, alpha, beta; /* mode = sprt: the hypotheses (logistic Elo) and error rates */
     bool swap;                     /* hex games on square boards are played with the swap rule */
+    bool fair_timing;              /* `fair_timing = on`: turns released on a schedule that does not tell what the
+                                    * rules hide (runner.h, docs/protocol.md "Fair timing") */
     bool sandbox;                  /* `sandbox = on|off`: the agents' default (on) */
     char listen[256];              /* "" = a private ipc endpoint; else tcp://HOST:PORT with CurveZMQ */
     uint32_t host_wait_ms;         /* `host_wait_s`: how long a game of an agent on a host waits for the host to be

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,16 @@ typedef struct {
     bool clocked[2];           /* by colour: the player has a game clock */
     tc_clock clock[2];
     uint32_t budget_ms;        /* what the mover may take for this attempt (before the margin) */
+    /* fair timing (rn_config.fair_timing, in a variant whose rules hide attempts from the opponent) */
+    bool fair;
+    double turn_at;            /* when the mover's turn (its first attempt of it) was sent */
+    double first_ms;           /* its thinking time for that first attempt */
+    int turn_attempts;         /* its attempts in this turn so far */
+    double release_at;         /* when what the next player is waiting for is sent (0: nothing waits) */
+    bool release_end;          /* that is the game's end (won by release_winner); else the next turn */
+    int release_winner;
+    int64_t hidden_ms[2];      /* by colour: what the attempts after a turn's first took off its clock, which the
+                                * opponent's view of that clock leaves out */
 } slot;
 
 typedef struct {
@@ -494,8 +505,33 @@ static void tell_clocks(runner *r, slot *s, int colour)
     }
     if (s->clocked[!colour] && tell) {
         r->out.has_opp_clock = true;
-        r->out.opp_clock_ms = clamp_ms(s->clock[!colour].left_ms);
+        /* with fair timing, as if each of the opponent's turns had been its first attempt alone: the time of the
+         * attempts the rules hide from this player is not shown (docs/protocol.md "Fair timing") */
+        r->out.opp_clock_ms = clamp_ms(s->clock[!colour].left_ms + s->hidden_ms[!colour]);
     }
+}
+
+/* ---- fair timing (docs/protocol.md "Fair timing") ----
+ *
+ * In classical, an attempt on a hidden stone is rejected and the mover moves again, and the stone's owner is not told;
+ * but it would wait longer for its turn. With fair timing a turn of the mover, begun at turn_at, is over for the
+ * waiting player at turn_at + S * ceil(R / S), R the time the turn took, S = FT_FACTOR times the mover's thinking for
+ * the turn's first attempt plus FT_FLOOR_MS: the next turn (or the game's end) is sent then, not when the turn ended.
+ * The wait is S, whatever the attempts after the first, unless they took longer than S together (the rare turn of
+ * FT_FACTOR or more rejections, or a slow one), and the first attempt's time is taken before its outcome is known. */
+#define FT_FACTOR 6.0
+#define FT_FLOOR_MS 2.0
+
+static bool fair_variant(hx_variant v)
+{
+    return hx_variant_keeps_turn(v) && hx_variant_report(v) == HX_REPORT_NONE;
+}
+
+/* When the turn that just ended is over for the waiting player. */
+static double fair_release(const slot *s, double now)
+{
+    double step = (FT_FACTOR * s->first_ms + FT_FLOOR_MS) / 1000.0, took = now - s->turn_at;
+    return s->turn_at + step * (took <= step ? 1.0 : ceil(took / step));
 }
 
 static void next_turn(runner *r, slot *s)
@@ -506,6 +542,8 @@ static void next_turn(runner *r, slot *s)
     tell_clocks(r, s, colour);
     double t = clk_now();
     s->turn_sent = t;
+    if (s->turn_attempts == 0)
+        s->turn_at = t;
     s->deadline = t + ((double)s->budget_ms + r->cfg->margin_ms) / 1000.0;
     s->next_ping = t + r->cfg->ping_ms / 1000.0;
     s->unanswered = 0;
@@ -637,6 +675,7 @@ static void try_start(runner *r, int si)
     }
     s->started = true;
     s->t0 = clk_now();
+    s->fair = r->cfg->fair_timing && fair_variant(s->game.variant);
     iso_now(s->started_at);
     for (int c = 0; c < 2; c++)
         r->procs[s->proc[c]].state = P_PLAYING;
@@ -779,7 +818,10 @@ static void out_of_time(runner *r, int pi, tc_clock *c)
 static void charge_clock(slot *s, int colour, double ms)
 {
     tc_clock *c = &s->clock[colour];
+    int64_t had = c->left_ms;
     tc_clock_charge(c, ms);
+    if (s->fair && s->turn_attempts > 0) /* an attempt after the turn's first: what it cost is not shown */
+        s->hidden_ms[colour] += had - c->left_ms;
     if (!hx_over(&s->ref.game) && hx_to_move(&s->ref.game) != colour)
         tc_clock_complete(c);
 }
@@ -796,7 +838,7 @@ static void on_move(runner *r, int pi)
     int si = p->slot;
     slot *s = &r->slots[si];
     int colour = s->proc[HX_BLACK] == pi ? HX_BLACK : HX_WHITE;
-    if (hx_to_move(&s->ref.game) != colour) {
+    if (hx_to_move(&s->ref.game) != colour || s->release_at > 0) { /* not asked yet (fair timing: not released) */
         fault(r, pi, HX_END_PROTOCOL_ERROR, "'move' out of turn");
         return;
     }
@@ -829,12 +871,22 @@ static void on_move(runner *r, int pi)
         s->think[k] = ms;
     if (clock)
         charge_clock(s, colour, ms);
+    if (s->turn_attempts++ == 0)
+        s->first_ms = ms;
     if (r->out.type == PM_RESULT && !send_to(r, pi, &r->out)) /* protocol 1; 2: in its next turn or game_end */
         return;
-    if (hx_over(&s->ref.game))
+    bool over = hx_over(&s->ref.game), passed = over || hx_to_move(&s->ref.game) != colour;
+    if (passed)
+        s->turn_attempts = 0;
+    if (passed && s->fair) { /* sent when the schedule says, not now */
+        s->release_at = fair_release(s, clk_now());
+        s->release_end = over;
+        s->release_winner = over ? hx_winner(&s->ref.game) : 0;
+    } else if (over) {
         end_game(r, si, hx_winner(&s->ref.game), HX_END_CONNECTED, "");
-    else
+    } else {
         next_turn(r, s);
+    }
 }
 
 /* A message of host h (in r->hl) on connection `id`: its hello (the agents it runs), a ping, or a process that
@@ -1047,6 +1099,21 @@ static double check_deadlines(runner *r)
         slot *s = &r->slots[si];
         if (!s->active || !s->started)
             continue;
+        if (s->release_at > 0) { /* fair timing: nobody thinks until the release */
+            if (t < s->release_at) {
+                if (s->release_at < next)
+                    next = s->release_at;
+                continue;
+            }
+            s->release_at = 0;
+            if (s->release_end)
+                end_game(r, si, s->release_winner, HX_END_CONNECTED, "");
+            else
+                next_turn(r, s);
+            t = clk_now();
+            if (!s->active || s->release_at > 0)
+                continue;
+        }
         int colour = hx_to_move(&s->ref.game), mover = s->proc[colour];
         if (t >= s->deadline && s->clocked[colour] && s->budget_ms < r->cfg->move_ms) {
             out_of_time(r, mover, &s->clock[colour]);
@@ -1146,6 +1213,13 @@ static void sweep_stale(const char *tmp)
         if (old || (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)) {
             if (lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode))
                 unlink(sock);
+            DIR *sockets = fd >= 0 ? fdopendir(dup(fd)) : NULL; /* the sandboxes' endpoints (gate.h) it left */
+            for (struct dirent *g; sockets && (g = readdir(sockets));)
+                if (g->d_name[0] == 'g' && fstatat(dirfd(sockets), g->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    S_ISSOCK(st.st_mode))
+                    unlinkat(dirfd(sockets), g->d_name, 0);
+            if (sockets)
+                closedir(sockets);
             rmdir(path);
         }
         if (fd >= 0)

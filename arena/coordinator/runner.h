@@ -116,6 +116,10 @@ typedef struct {
                                 * by this text (what needs protocol 2, and the fix) as the error */
     bool debug;                /* every message to and from a bot also goes to its log ("debug -> ...",
                                 * "debug <- ..."), with the time, as MessagePack printed as text */
+    bool fair_timing;          /* in classical, where the rules hide an attempt on a hidden stone from the stone's
+                                * owner: each turn is released on a schedule that does not depend on the attempts
+                                * after the mover's first, and the opponent's clock is shown without them
+                                * (docs/protocol.md "Fair timing"; runner.c) */
 
     /* The next game to play: fills *g and returns true, or false when there are no more. */
     bool (*next_game)(void *user, rn_game *g);

@@ -93,6 +93,10 @@ int ss_agent_setup(const cfg_agent *ca, ag_command *cmd, id_files *files, const 
         cmd->limits.tmp_mb = (unsigned)ca->tmp_mb;
     if (ca->log_mb >= 0)
         cmd->limits.log_mb = (unsigned)ca->log_mb;
+    if (ca->disk_mb >= 0)
+        cmd->limits.disk_mb = (unsigned)ca->disk_mb;
+    if (ca->files >= 0)
+        cmd->limits.files = (unsigned)ca->files;
     sb_policy *sb = &cmd->sandbox;
     sb->off = !ca->sandbox;
     sb->network = ca->network;
@@ -305,8 +309,8 @@ int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t er
     s->rc = (rn_config){ .agents = s->rn_agents, .n_agents = 2, .concurrency = o->concurrency, .move_ms = o->move_ms,
                          .listen = o->listen, .server_key = o->listen ? o->server_key : NULL, .margin_ms = o->margin_ms,
                          .handshake_ms = o->handshake_ms, .ping_ms = 1000, .log_dir = s->logs,
-                         .log_prefix = s->prefix, .stop = &s->stop, .debug = o->debug, .next_game = next_match_game,
-                         .user = s };
+                         .log_prefix = s->prefix, .stop = &s->stop, .debug = o->debug, .fair_timing = o->fair_timing,
+                         .next_game = next_match_game, .user = s };
     rec_attach(&s->rec, &s->rc);
     sb_deny(s->db); /* no bot sees the database or the logs */
     sb_deny(s->logs);
@@ -809,7 +813,7 @@ static void league_runner(ss_session *s)
                          .handshake_ms = c->handshake_ms, .listen = c->listen[0] ? c->listen : NULL,
                          .server_key = c->listen[0] ? &s->server_key : NULL, .ping_ms = 1000,
                          .host_wait_ms = c->host_wait_ms, .log_dir = s->logs, .log_prefix = s->prefix, .stop = &s->stop,
-                         .next_game = next_league_game, .user = s };
+                         .fair_timing = c->fair_timing, .next_game = next_league_game, .user = s };
     if (plays_openings(c) && !c->openings_replay)
         s->rc.refuse_v1 = "this league plays from openings, which needs protocol 2: update the bot "
                           "(docs/protocol.md#changes) or set openings_compat = replay";

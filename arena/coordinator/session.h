@@ -81,6 +81,7 @@ typedef struct {
     const cv_keypair *server_key;
     const char *db, *logs;
     bool debug;                    /* every message to and from a bot also in its log (runner.h) */
+    bool fair_timing;              /* turns released on a schedule that does not tell what the rules hide (runner.h) */
 } ss_match_opts;
 
 /* Callbacks of a run: progress on stderr every `every` games when it is not a terminal (quiet: none), and each game

@@ -2,6 +2,7 @@
  * machine can start them, the seccomp filter (libseccomp) and the hand-over of the ipc socket. */
 #define _GNU_SOURCE /* memfd_create */
 #include "bwrap.h"
+#include "uids.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,8 @@ static char unavailable_why[3 * PATH_MAX];
 static char denied[SB_MAX_PATHS][PATH_MAX];
 static int n_denied;
 static bool planted; /* bw_prepare() refused a link a bot may have planted */
+static uid_t user;   /* the sandbox's user and group, outside its namespace (bw_prepare()) */
+static gid_t group;
 
 const char *bw_path(void) { return bwrap_path; }
 
@@ -153,9 +156,11 @@ static bool bot_may_plant(const char *dir_path, const struct stat *dir, const st
         return true;
     if (geteuid() != 0)
         return false;
-    if (dir->st_uid == SB_UID || link->st_uid == SB_UID)
+    /* any sandbox's user may have made it: one of the range's (uids.h), or nobody (the one sandbox user of old) */
+    if (uid_sandboxed(dir->st_uid) || uid_sandboxed(link->st_uid) || dir->st_uid == SB_UID || link->st_uid == SB_UID)
         return true;
-    bool open_to_it = (dir->st_gid == SB_GID && (dir->st_mode & S_IWGRP)) || (dir->st_mode & S_IWOTH);
+    bool group_of_one = uid_sandboxed((uid_t)dir->st_gid) || dir->st_gid == SB_GID;
+    bool open_to_it = (group_of_one && (dir->st_mode & S_IWGRP)) || (dir->st_mode & S_IWOTH);
     return open_to_it && !(dir->st_mode & S_ISVTX);
 }
 
@@ -267,7 +272,7 @@ failed:
 static unsigned bw_perms(const struct stat *st)
 {
     unsigned m = (unsigned)st->st_mode;
-    return st->st_uid == SB_UID ? (m >> 6) & 7 : st->st_gid == SB_GID ? (m >> 3) & 7 : m & 7;
+    return st->st_uid == user ? (m >> 6) & 7 : st->st_gid == group ? (m >> 3) & 7 : m & 7;
 }
 
 /* When the coordinator is root (the sandbox user is then another user): whether that user can walk to
@@ -282,8 +287,8 @@ static int bw_reachable(const char *path, const char *real, unsigned need, char 
     for (const char *s = real; (s = strchr(s + 1, '/')) != NULL;) {
         snprintf(at, sizeof at, "%.*s", (int)(s - real), real);
         if (stat(at, &st) == 0 && !(bw_perms(&st) & 1)) {
-            snprintf(err, errlen, "'%s': the sandbox user (nobody, uid %d) cannot reach it: it may not search the "
-                     "directory %s (mode %04o, owner uid %u, group %u)", path, SB_UID, at,
+            snprintf(err, errlen, "'%s': the sandbox's user (uid %u) cannot reach it: it may not search the "
+                     "directory %s (mode %04o, owner uid %u, group %u)", path, (unsigned)user, at,
                      (unsigned)st.st_mode & 07777, (unsigned)st.st_uid, (unsigned)st.st_gid);
             return -1;
         }
@@ -292,9 +297,9 @@ static int bw_reachable(const char *path, const char *real, unsigned need, char 
         need |= 1;
     if (stat(real, &st) != 0 || (bw_perms(&st) & need) == need)
         return 0;
-    snprintf(err, errlen, "'%s': not %s by the sandbox user (nobody, uid %d): %s has mode %04o, owner uid %u, "
+    snprintf(err, errlen, "'%s': not %s by the sandbox's user (uid %u): %s has mode %04o, owner uid %u, "
              "group %u", path, need & 4 ? (need & 1 ? (S_ISDIR(st.st_mode) ? "readable and searchable" :
-             "readable and executable") : "readable") : "executable", SB_UID, real, (unsigned)st.st_mode & 07777,
+             "readable and executable") : "readable") : "executable", (unsigned)user, real, (unsigned)st.st_mode & 07777,
              (unsigned)st.st_uid, (unsigned)st.st_gid);
     return -1;
 }
@@ -582,12 +587,13 @@ static int prepare(const sb_policy *p, const sb_limits *l, const char *exe, char
                    const char *socket_path, bw_command *cmd, char **out, int max, char *store, size_t storelen,
                    char *err, size_t errlen);
 
-int bw_prepare(const sb_policy *p, const sb_limits *l, const char *exe, char *const argv[], const char *dir,
-               const char *socket_path,
-               bw_command *cmd, char **out, int max, char *store, size_t storelen, sb_fault *fault, char *err,
-               size_t errlen)
+int bw_prepare(const sb_policy *p, const sb_limits *l, uid_t uid, gid_t gid, const char *exe, char *const argv[],
+               const char *dir, const char *socket_path, bw_command *cmd, char **out, int max, char *store,
+               size_t storelen, sb_fault *fault, char *err, size_t errlen)
 {
-    *cmd = (bw_command){ .argv = out };
+    *cmd = (bw_command){ .argv = out, .uid = uid, .gid = gid };
+    user = uid;
+    group = gid;
     *fault = SB_FAULT_NONE;
     planted = false;
     int rc = prepare(p, l, exe, argv, dir, socket_path, cmd, out, max, store, storelen, err, errlen);
@@ -748,8 +754,8 @@ static bool trial(char *why, size_t whylen)
     bw_command sc;
     const char *exe = access("/usr/bin/true", X_OK) == 0 ? "/usr/bin/true" : "/bin/true";
     sb_fault fault;
-    if (bw_prepare(&none, &limits, exe, cmd, NULL, NULL, &sc, argv, 200, store, sizeof store, &fault, err,
-                   sizeof err) != 0) {
+    if (bw_prepare(&none, &limits, geteuid() == 0 ? SB_UID : geteuid(), geteuid() == 0 ? SB_GID : getegid(), exe,
+                   cmd, NULL, NULL, &sc, argv, 200, store, sizeof store, &fault, err, sizeof err) != 0) {
         bw_release(&sc);
         snprintf(why, whylen, "%s", err);
         return false;
@@ -844,8 +850,8 @@ int bw_enter(const bw_command *c)
             return -1;
     if (chdir("/") != 0)
         return -1;
-    if (geteuid() == 0 &&
-        (setgroups(0, NULL) != 0 || setresgid(SB_GID, SB_GID, SB_GID) != 0 || setresuid(SB_UID, SB_UID, SB_UID) != 0))
+    if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setresgid(c->gid, c->gid, c->gid) != 0 ||
+                           setresuid(c->uid, c->uid, c->uid) != 0))
         return -1;
     return 0;
 }

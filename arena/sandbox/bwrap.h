@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "sandbox.h"
 
@@ -47,6 +48,8 @@ typedef struct {
     int argc;
     int fds[BW_MAX_FDS];            /* the child must hold fds[k] at BW_FIRST_FD + k when it execs bwrap */
     int n_fds;
+    uid_t uid;                      /* who bwrap runs as, when the caller is root (uids.h) */
+    gid_t gid;
 } bw_command;
 
 /* Prepares the sandbox that runs `argv` (argv[0] resolved to `exe`) under policy p, with `dir` as its
@@ -61,13 +64,13 @@ typedef struct {
  * executable, or whose `#!/usr/bin/env NAME` names no program in the bot's PATH. bw_release() closes the
  * descriptors either way. *fault is SB_FAULT_BOT for a refused link the bot may have planted, SB_FAULT_SETUP for
  * the rest. */
-int bw_prepare(const sb_policy *p, const sb_limits *l, const char *exe, char *const argv[], const char *dir,
-               const char *socket_path, bw_command *out, char **words, int max, char *store, size_t storelen,
-               sb_fault *fault, char *err, size_t errlen);
+int bw_prepare(const sb_policy *p, const sb_limits *l, uid_t uid, gid_t gid, const char *exe, char *const argv[],
+               const char *dir, const char *socket_path, bw_command *out, char **words, int max, char *store,
+               size_t storelen, sb_fault *fault, char *err, size_t errlen);
 void bw_release(bw_command *c);
 
 /* In the child, before it execs bwrap (async-signal-safe): puts the descriptors in place, leaves the
- * coordinator's working directory and, when the coordinator is root, becomes SB_UID/SB_GID with no
+ * coordinator's working directory and, when the coordinator is root, becomes c->uid/c->gid with no
  * supplementary groups. The caller then closes every other descriptor from BW_FIRST_FD + c->n_fds on.
  * Returns 0 or -1 (errno set). */
 int bw_enter(const bw_command *c);

@@ -551,3 +551,24 @@ bool cg_exceeded(const cg_group *g, char *why, size_t n)
     }
     return false;
 }
+
+int cg_procs(const cg_group *g, pid_t *out, int max)
+{
+    if (g->id < 0)
+        return 0;
+    for (int h = 0; h < n_hier; h++)
+        if (controllers[h] & C_PIDS) {
+            char path[PATH_MAX + 64];
+            snprintf(path, sizeof path, "%.1100s/sb-%d/cgroup.procs", parent[h], g->id);
+            FILE *f = fopen(path, "re");
+            if (!f)
+                return 0;
+            int n = 0;
+            long pid;
+            while (n < max && fscanf(f, "%ld", &pid) == 1)
+                out[n++] = (pid_t)pid;
+            fclose(f);
+            return n;
+        }
+    return 0;
+}

@@ -50,6 +50,10 @@ int cg_enter(const cg_group *g);
  * group's counters (a few small files). */
 bool cg_exceeded(const cg_group *g, char *why, size_t n);
 
+/* The processes (not threads) in g now, up to max, into out. Returns how many (0 when it cannot be read). Safe to call
+ * from another thread while g lives. */
+int cg_procs(const cg_group *g, pid_t *out, int max);
+
 /* Kills every process left in g and removes it; g->id becomes -1. A group that cannot be removed yet (a
  * process not yet reaped) is retried on the next call and removed by the watcher at the end. */
 void cg_destroy(cg_group *g);

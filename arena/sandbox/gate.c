@@ -46,6 +46,7 @@ struct gt_gate {
     char path[sizeof ((struct sockaddr_un *)0)->sun_path];
     char upstream[sizeof ((struct sockaddr_un *)0)->sun_path];
     unsigned live, total;
+    int notify;                    /* an eventfd written when a verdict comes */
     gt_verdict_kind verdict;
     bool closed;                   /* the caller closed it: the thread frees it */
     conn *conns;
@@ -54,7 +55,7 @@ struct gt_gate {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static bool started;
-static int ep = -1, wake = -1, notify = -1; /* notify: readable when a gate has a new verdict */
+static int ep = -1, wake = -1;
 static tag wake_tag = { T_WAKE, NULL, NULL, 0 };
 static int spare = -1;             /* /dev/null, given up for a moment to take a connection off a full queue */
 static unsigned budget, used;      /* descriptors the gates may hold, and hold */
@@ -131,7 +132,7 @@ static void judged(gt_gate *g, gt_verdict_kind v)
         return;
     g->verdict = v;
     uint64_t one = 1;
-    ssize_t w = write(notify, &one, sizeof one);
+    ssize_t w = write(g->notify, &one, sizeof one);
     (void)w;
 }
 
@@ -308,14 +309,13 @@ static int start(char *err, size_t errlen)
     budget = (unsigned)(soft > 2 * GT_RESERVE ? soft - GT_RESERVE : soft / 2);
     ep = epoll_create1(EPOLL_CLOEXEC);
     wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    notify = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
     struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &wake_tag };
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (ep < 0 || wake < 0 || notify < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, wake, &ev) != 0 || pthread_create(&t, &attr, loop, NULL) != 0) {
+    if (ep < 0 || wake < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, wake, &ev) != 0 || pthread_create(&t, &attr, loop, NULL) != 0) {
         snprintf(err, errlen, "cannot start the relay of the sandboxes' connections: %s", strerror(errno));
         pthread_attr_destroy(&attr);
         return -1;
@@ -325,7 +325,7 @@ static int start(char *err, size_t errlen)
     return 0;
 }
 
-gt_gate *gt_open(const char *dir, const char *upstream, uid_t uid, gid_t gid, char *err, size_t errlen)
+gt_gate *gt_open(const char *dir, const char *upstream, uid_t uid, gid_t gid, int notify, char *err, size_t errlen)
 {
     pthread_mutex_lock(&lock);
     gt_gate *g = NULL;
@@ -353,6 +353,7 @@ gt_gate *gt_open(const char *dir, const char *upstream, uid_t uid, gid_t gid, ch
         goto done;
     }
     g->tag = (tag){ T_LISTEN, g, NULL, 0 };
+    g->notify = notify;
     g->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     struct sockaddr_un a = { .sun_family = AF_UNIX };
     memcpy(a.sun_path, g->path, sizeof a.sun_path);
@@ -406,11 +407,6 @@ void gt_close(gt_gate *g)
     ssize_t w = write(wake, &one, sizeof one);
     (void)w;
     pthread_mutex_unlock(&lock);
-}
-
-int gt_notify_fd(void)
-{
-    return notify;
 }
 
 unsigned gt_descriptors(void)

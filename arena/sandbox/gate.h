@@ -35,8 +35,9 @@ typedef enum { GT_FINE = 0, GT_FLOODED, GT_DROPPED } gt_verdict_kind;
 
 /* Opens the endpoint of a new sandbox: a unix socket with an unguessable name in directory `dir` (the caller's private
  * directory), whose connections are relayed to the ipc socket `upstream` (a path). When this process is root the socket
- * belongs to uid:gid with mode 0600, so that only that sandbox's user may connect to it. NULL with the reason in err. */
-gt_gate *gt_open(const char *dir, const char *upstream, uid_t uid, gid_t gid, char *err, size_t errlen);
+ * belongs to uid:gid with mode 0600, so that only that sandbox's user may connect to it. A verdict on it writes to the
+ * eventfd `notify`, so that the caller need not wait for its next look. NULL with the reason in err. */
+gt_gate *gt_open(const char *dir, const char *upstream, uid_t uid, gid_t gid, int notify, char *err, size_t errlen);
 
 /* The socket's path, to show in the sandbox. */
 const char *gt_path(const gt_gate *g);
@@ -47,10 +48,6 @@ gt_verdict_kind gt_verdict(gt_gate *g, char *why, size_t n);
 
 /* Closes the endpoint, its connections and the socket file; g is gone. NULL is ignored. */
 void gt_close(gt_gate *g);
-
-/* A descriptor that is readable (an eventfd: read it to clear it) when a gate has a new verdict, so that the caller
- * need not wait for its next look; -1 before the first gt_open(). */
-int gt_notify_fd(void);
 
 /* Descriptors the gates hold now (listeners and both ends of every relayed connection), and connections refused for
  * want of descriptors so far (for tests and benchmarks). */

@@ -5,7 +5,9 @@
 #include "sandbox.h"
 #include "bwrap.h"
 #include "cgroup.h"
+#include "disk.h"
 #include "gate.h"
+#include "uids.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,21 +19,35 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The uid of the sandboxes of one writable directory, shared while any of them lives (root only). */
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    uid_lease lease;
+    int users;
+} shared_uid;
 
 /* Children started and not yet reaped, with their sandboxes. */
 #define MAX_CHILDREN 1024
 typedef struct {
     pid_t pid;
     bool sandboxed;
-    cg_group group; /* id -1: none */
-    gt_gate *gate;  /* its endpoint, or NULL */
+    cg_group group;     /* id -1: none */
+    gt_gate *gate;      /* its endpoint, or NULL */
+    dk_watch *disk;     /* its writable directory's watch, or NULL */
+    uid_lease lease;    /* its own uid (lock -1: none, or shared) */
+    shared_uid *shared; /* the uid of its writable directory, or NULL */
 } child;
 static child children[MAX_CHILDREN];
 static int n_children;
+static shared_uid shared[MAX_CHILDREN];
+static int wake = -1; /* an eventfd a sandbox's verdict writes to (sb_wake_fd()) */
 
 static child *find(pid_t pid)
 {
@@ -93,9 +109,11 @@ static int child_stdio(int out_fd)
     return 0;
 }
 
-/* In the child: the per-process limits (the hard limit becomes the soft one: the bot cannot raise them). */
-static int set_limits(const sb_limits *l)
+/* In the child: the per-process limits (the hard limit becomes the soft one: the bot cannot raise them). A file may
+ * be as large as a writable directory's bound (or its /tmp), no larger. */
+static int set_limits(const sb_limits *l, bool writable)
 {
+    unsigned fsize = writable && l->disk_mb ? (l->disk_mb > l->tmp_mb ? l->disk_mb : l->tmp_mb) : 0;
     const struct {
         int resource;
         rlim_t value;
@@ -103,6 +121,7 @@ static int set_limits(const sb_limits *l)
         { RLIMIT_AS, (rlim_t)l->memory_mb << 20 },
         { RLIMIT_CPU, (rlim_t)l->cpu_seconds },
         { RLIMIT_NOFILE, (rlim_t)l->open_files },
+        { RLIMIT_FSIZE, (rlim_t)fsize << 20 },
     };
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
         if (!limits[i].value)
@@ -128,7 +147,7 @@ static int set_limits(const sb_limits *l)
 static void child_exec(const sb_spec *s, const char *exe, char *const argv[], pid_t parent, int fd,
                        const bw_command *sb, const cg_group *cg)
 {
-    static const int defaults[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGXCPU };
+    static const int defaults[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGXCPU, SIGXFSZ };
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -147,7 +166,7 @@ static void child_exec(const sb_spec *s, const char *exe, char *const argv[], pi
         goto failed;
     if (!sb && s->dir[0] && chdir(s->dir) != 0)
         goto failed;
-    if (set_limits(s->limits) != 0)
+    if (set_limits(s->limits, sb && s->policy->writable && s->dir[0]) != 0)
         goto failed;
     /* nothing of the caller's (database, sockets, other bots' logs) stays open in the bot */
     unsigned first = 3;
@@ -183,8 +202,16 @@ static int make_group(const sb_spec *s, cg_group *g, char *err, size_t errlen)
     return 0;
 }
 
+/* The eventfd verdicts write to. */
+static int wake_fd(void)
+{
+    if (wake < 0)
+        wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    return wake;
+}
+
 /* The endpoint of a new sandbox (gate.h), next to the caller's socket: only the sandbox's user may connect to it. */
-static gt_gate *open_gate(const char *socket, char *err, size_t errlen)
+static gt_gate *open_gate(const char *socket, uid_t uid, gid_t gid, char *err, size_t errlen)
 {
     char dir[256];
     const char *slash = strrchr(socket, '/');
@@ -193,7 +220,75 @@ static gt_gate *open_gate(const char *socket, char *err, size_t errlen)
         return NULL;
     }
     snprintf(dir, sizeof dir, "%.*s", (int)(slash - socket), socket);
-    return gt_open(dir, socket, SB_UID, SB_GID, err, errlen);
+    return gt_open(dir, socket, uid, gid, wake_fd(), err, errlen);
+}
+
+/* Who a new sandbox runs as: the caller itself when it is not root; else a uid of its own (*lease), or for a writable
+ * directory the uid its other live sandboxes share (*share), which then owns the directory's tree (dk_claim()). The
+ * directory is measured either way. Returns 0, or -1 with the reason in err (*fault: whose it is). */
+static int choose_user(const sb_spec *s, uid_t *uid, gid_t *gid, uid_lease *lease, shared_uid **share, sb_fault *fault,
+                       char *err, size_t errlen)
+{
+    bool root = geteuid() == 0, writable = s->policy->writable && s->dir[0];
+    *uid = root ? (uid_t)-1 : geteuid();
+    *gid = root ? (gid_t)-1 : getegid();
+    *share = NULL;
+    lease->lock = -1;
+    struct stat st;
+    if (writable && root && stat(s->dir, &st) == 0) {
+        shared_uid *free_slot = NULL;
+        for (int i = 0; i < MAX_CHILDREN && !*share; i++)
+            if (shared[i].users && shared[i].dev == st.st_dev && shared[i].ino == st.st_ino)
+                *share = &shared[i];
+            else if (!shared[i].users && !free_slot)
+                free_slot = &shared[i];
+        if (*share) {
+            *uid = (*share)->lease.uid;
+            *gid = (gid_t)*uid;
+        } else if (free_slot) {
+            char why[300];
+            if (uid_take(&free_slot->lease, why, sizeof why) != 0) {
+                snprintf(err, errlen, "cannot start '%s': %s", s->exe, why);
+                return -1;
+            }
+            *free_slot = (shared_uid){ st.st_dev, st.st_ino, free_slot->lease, 0 };
+            *share = free_slot;
+            *uid = free_slot->lease.uid;
+            *gid = (gid_t)*uid;
+        }
+    }
+    if (root && !*share) {
+        char why[300];
+        if (uid_take(lease, why, sizeof why) != 0) {
+            snprintf(err, errlen, "cannot start '%s': %s", s->exe, why);
+            return -1;
+        }
+        *uid = lease->uid;
+        *gid = (gid_t)lease->uid;
+    }
+    if (*share)
+        (*share)->users++;
+    if (writable) {
+        dk_usage u;
+        bool bots;
+        char why[600];
+        /* the first of a directory's sandboxes hands it to their uid; the others find it theirs already */
+        bool hand = root && *share && (*share)->users == 1;
+        if (dk_claim(s->dir, hand ? *uid : (uid_t)-1, *gid, s->limits->disk_mb, s->limits->files, &u, &bots, why,
+                     sizeof why) != 0) {
+            snprintf(err, errlen, "cannot start '%s': %s", s->exe, why);
+            *fault = bots ? SB_FAULT_BOT : SB_FAULT_SETUP;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void release_user(uid_lease *lease, shared_uid *share)
+{
+    uid_give(lease);
+    if (share && --share->users == 0)
+        uid_give(&share->lease);
 }
 
 pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
@@ -213,39 +308,35 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
     const char *exe = s->exe;
     bw_command sb = { 0 };
     gt_gate *gate = NULL;
+    uid_lease lease = { .lock = -1 };
+    shared_uid *share = NULL;
+    cg_group cg = { .id = -1 };
+    int pipefd[2] = { -1, -1 };
     if (in_sandbox) {
         char why[1024];
-        if (s->socket && !(gate = open_gate(s->socket, why, sizeof why))) {
+        uid_t uid;
+        gid_t gid;
+        if (choose_user(s, &uid, &gid, &lease, &share, fault, err, errlen) != 0)
+            goto failed;
+        if (s->socket && !(gate = open_gate(s->socket, uid, gid, why, sizeof why))) {
             snprintf(err, errlen, "cannot start '%s': %s", s->exe, why);
-            return -1;
+            goto failed;
         }
-        if (bw_prepare(s->policy, s->limits, s->exe, s->argv, s->dir, gate ? gt_path(gate) : NULL, &sb, words,
-                       MAX_WORDS, word_store, sizeof word_store, fault, why, sizeof why) != 0) {
-            bw_release(&sb);
-            gt_close(gate);
+        if (bw_prepare(s->policy, s->limits, uid, gid, s->exe, s->argv, s->dir, gate ? gt_path(gate) : NULL, &sb,
+                       words, MAX_WORDS, word_store, sizeof word_store, fault, why, sizeof why) != 0) {
             snprintf(err, errlen, "cannot start '%s' in its sandbox: %s", s->exe, why);
-            return -1;
+            goto failed;
         }
         *fault = SB_FAULT_SETUP;
         argv = words;
         exe = bw_path();
     }
-
-    int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0) {
         snprintf(err, errlen, "cannot start '%s': pipe: %s", s->exe, strerror(errno));
-        bw_release(&sb);
-        gt_close(gate);
-        return -1;
+        goto failed;
     }
-    cg_group cg = { .id = -1 };
-    if (in_sandbox && make_group(s, &cg, err, errlen) != 0) {
-        close(pipefd[0]);
-        close(pipefd[1]);
-        bw_release(&sb);
-        gt_close(gate);
-        return -1;
-    }
+    if (in_sandbox && make_group(s, &cg, err, errlen) != 0)
+        goto failed;
     pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
         close(pipefd[0]);
@@ -254,15 +345,16 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
     int fork_errno = errno;
     bw_release(&sb);
     close(pipefd[1]);
+    pipefd[1] = -1;
     if (pid < 0) {
-        close(pipefd[0]);
-        cg_destroy(&cg);
-        gt_close(gate);
         snprintf(err, errlen, "cannot start '%s': fork: %s", s->exe, strerror(fork_errno));
-        return -1;
+        goto failed;
     }
     setpgid(pid, pid); /* also here, so that killing the group works before the child got to it */
-    children[n_children++] = (child){ pid, in_sandbox, cg, gate };
+    dk_watch *disk = NULL;
+    if (in_sandbox && s->policy->writable && s->dir[0])
+        disk = dk_watch_start(s->dir, &cg, s->limits->disk_mb, s->limits->files, wake_fd(), err, errlen);
+    children[n_children++] = (child){ pid, in_sandbox, cg, gate, disk, lease, share };
     int child_errno = 0;
     ssize_t got;
     do /* EOF when exec succeeded (the pipe is close-on-exec), the errno when it did not */
@@ -275,8 +367,10 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
         child *c = find(pid);
+        dk_unwatch(c->disk);
         cg_destroy(&c->group);
         gt_close(c->gate);
+        release_user(&c->lease, c->shared);
         *c = children[--n_children];
         char interp[1024], arg[8];
         if ((child_errno == ENOENT || child_errno == EACCES) && !in_sandbox &&
@@ -289,18 +383,26 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
     }
     *fault = SB_FAULT_NONE;
     return pid;
+failed:
+    for (int i = 0; i < 2; i++)
+        if (pipefd[i] >= 0)
+            close(pipefd[i]);
+    bw_release(&sb);
+    cg_destroy(&cg);
+    gt_close(gate);
+    release_user(&lease, share);
+    return -1;
 }
 
 int sb_wake_fd(void)
 {
-    return gt_notify_fd();
+    return wake;
 }
 
 void sb_woken(void)
 {
     uint64_t v;
-    int fd = gt_notify_fd();
-    if (fd >= 0 && read(fd, &v, sizeof v) < 0)
+    if (wake >= 0 && read(wake, &v, sizeof v) < 0)
         return;
 }
 
@@ -367,6 +469,8 @@ static sb_verdict judge(const child *c, char *why, size_t n)
 {
     if (c->group.id >= 0 && cg_exceeded(&c->group, why, n))
         return SB_LIMIT;
+    if (c->disk && dk_verdict(c->disk, why, n))
+        return SB_LIMIT;
     if (c->gate && gt_verdict(c->gate, why, n) != GT_FINE)
         return SB_TRANSPORT;
     return SB_WITHIN;
@@ -390,8 +494,10 @@ static void reaped(pid_t pid, int *status)
     int v = next_verdict++ % (int)(sizeof verdicts / sizeof verdicts[0]);
     verdicts[v].pid = pid;
     verdicts[v].verdict = judge(&gone, verdicts[v].why, sizeof verdicts[v].why);
+    dk_unwatch(gone.disk);
     cg_destroy(&gone.group);
     gt_close(gone.gate);
+    release_user(&gone.lease, gone.shared);
 }
 
 sb_verdict sb_bound(pid_t pid, char *why, size_t n)

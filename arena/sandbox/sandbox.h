@@ -12,6 +12,8 @@
  *                    the sandbox as a whole; rlimits per process: address space, CPU time, open files
  *   how it talks     gate.h: an endpoint of its own, relayed to the caller's socket, with at most 4 connections at once and
  *                    64 in all: no bot can make the caller run out of descriptors
+ *   what it keeps    disk.h: its writable working directory, measured while it runs (disk_mb, files)
+ *   who it is        uids.h: a uid of its own when the caller is root, so the kernel's per-user limits are its own
  *   what it writes   botlog.h: its output through a pipe the caller reads, up to log_mb
  *
  * A program with policy.off runs as a plain process (trusted bots only): the rlimits, a fresh environment, its
@@ -26,7 +28,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define SB_UID 65534 /* nobody: who a bot runs as when the caller is root, and who it sees itself as */
+#define SB_UID 65534 /* nobody: who a bot sees itself as in its sandbox */
 #define SB_GID 65534 /* nogroup */
 #define SB_MAX_PATHS 16
 #define SB_MAX_ENV 16
@@ -41,6 +43,8 @@ typedef struct {
     unsigned pids;            /* processes and threads of the sandbox at once */
     unsigned tmp_mb;          /* the size of the sandbox's private /tmp, MiB */
     unsigned log_mb;          /* what one process may write to its log, MiB; the rest is dropped (botlog.h) */
+    unsigned disk_mb;         /* what a writable working directory may hold, MiB (disk.h); also each file's size */
+    unsigned files;           /* entries a writable working directory may hold (disk.h) */
 } sb_limits;
 
 /* What an agent's config allows beyond the defaults. */
@@ -84,7 +88,9 @@ void sb_deny(const char *path);
 /* Starts the program: stdin from /dev/null, stdout and stderr spec->out_fd, no other descriptor of the caller's open,
  * default signal dispositions and an empty signal mask, its limits set, in a process group of its own (its id is the
  * pid), SIGKILL as its parent-death signal; unless policy->off, as bwrap running it in its sandbox (bwrap.h) in a
- * cgroup of its own (cgroup.h), as SB_UID when the caller is root. Returns the pid once the program runs (its exec
+ * cgroup of its own (cgroup.h), with its own endpoint relayed to spec->socket (gate.h), its writable directory
+ * measured (disk.h), and, when the caller is root, as a uid of its own (uids.h; the processes of one writable
+ * directory share one, which owns the directory while they live). Returns the pid once the program runs (its exec
  * succeeded), or -1 with the reason in err and whose fault it is in *fault (NULL: not told). */
 pid_t sb_start(const sb_spec *spec, sb_fault *fault, char *err, size_t errlen);
 
@@ -92,7 +98,8 @@ pid_t sb_start(const sb_spec *spec, sb_fault *fault, char *err, size_t errlen);
 typedef enum {
     SB_WITHIN = 0,  /* within its bounds (or not sandboxed) */
     SB_LIMIT,       /* it reached a limit of its sandbox as a whole: "pids limit 128 reached", "memory limit 256 MiB
-                     * reached (peak 255 MiB)", "CPU time limit 1 s reached (the sandbox's processes together)" */
+                     * reached (peak 255 MiB)", "CPU time limit 1 s reached (the sandbox's processes together)", "disk
+                     * limit 512 MiB reached (its directory holds 530 MiB)", "files limit 10000 reached (...)" */
     SB_TRANSPORT,   /* it misused its endpoint (gate.h): "opened more than 64 connections to the arena", "its
                      * connection was dropped by the transport: ..." */
 } sb_verdict;

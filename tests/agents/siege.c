@@ -11,8 +11,8 @@
  *   spy        times every wait from the return of its attempt to its next turn and writes "WAIT SEED K MS" (its
  *              seed of the game, K its attempt's number in the game, from 1, the opening's stones not counted) and,
  *              with a game clock, "OPP SEED K MS" (the opponent's clock its next turn told)
- *   diskfill   at its first turn writes `--mb=N` MiB (default 2048) into a file of its working directory, in blocks
- *              of 1 MiB, then `SIEGE diskfill: N MiB: REASON` (what stopped it), and plays on
+ *   diskfill   at its first turn writes `--mb=N` MiB (default 2048) into files of 64 MiB in its working directory, in
+ *              blocks of 1 MiB, then `SIEGE diskfill: N MiB: REASON` (what stopped it), and plays on
  *   manyfiles  at its first turn makes `--count=N` (default 200000) empty files in a directory of its working
  *              directory: `SIEGE manyfiles: N files: REASON`, and plays on
  *   fill       at its first turn writes into `--path=DIR` (e.g. /run, /dev/shm, /dev, /, .) until refused, up to
@@ -21,7 +21,8 @@
  *              `SIEGE inotify: took N: REASON`
  *   pipes      at its first turn makes 63 pipes and grows each to 1 MiB, and keeps them: `SIEGE pipes: N grown`
  *   victim     at every game's start makes an inotify instance and a pipe and says what it got:
- *              `SIEGE victim: inotify ok|REASON, pipe N bytes` (and closes them)
+ *              `SIEGE victim: inotify ok|REASON, pipe N bytes` (and closes them); with --probe it does that once,
+ *              as a plain program (no bot), and exits
  *   sockets    at its first turn opens a socket of each address family it should not need (vsock, netlink,
  *              packet, inet, inet6, alg, bluetooth, can, tipc, xdp) and a socketpair of vsock: one line each,
  *              `SIEGE sockets FAMILY: blocked REASON` or `SIEGE sockets FAMILY: SUCCEEDED`
@@ -151,11 +152,20 @@ static void attack_diskfill(void)
     long mb = opt.mb < 0 ? 2048 : opt.mb, done = 0;
     static char block[1 << 20];
     memset(block, 'x', sizeof block);
-    int fd = open("fill.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fd = -1;
     const char *why = "all written";
-    if (fd < 0)
-        why = strerror(errno);
-    for (; fd >= 0 && done < mb; done++) {
+    for (; done < mb; done++) {
+        if (done % 64 == 0) {
+            char name[32];
+            snprintf(name, sizeof name, "fill%03ld.bin", done / 64);
+            if (fd >= 0)
+                close(fd);
+            fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0) {
+                why = strerror(errno);
+                break;
+            }
+        }
         ssize_t w = write(fd, block, sizeof block);
         if (w != (ssize_t)sizeof block) {
             why = w < 0 ? strerror(errno) : "short write";
@@ -362,6 +372,11 @@ int main(int argc, char **argv)
             opt.sleep_ms = atol(v);
     }
     signal(SIGPIPE, SIG_IGN);
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--probe") == 0) {
+            victim();
+            return 0;
+        }
     if (strcmp(opt.mode, "hellolink") == 0)
         attack_hellolink();
     bot_spec spec = { .name = "siege", .version = "1.0", .choose = choose, .game_start = game_start };

@@ -698,7 +698,7 @@ static void refused(const char *options, const char *bot, ...)
 
 /* A bot that cannot start is named with the cause: a script's missing interpreter (or the program its
  * `#!/usr/bin/env` line names), an interpreter outside the sandbox (with the `read =` that would show it),
- * and, when the coordinator is root, a program in a directory or with a mode the sandbox user (nobody)
+ * and, when the coordinator is root, a program in a directory or with a mode the sandbox's user (one of the range)
  * cannot get through. */
 static void unstartable_bots_are_named(void **state)
 {
@@ -740,9 +740,9 @@ static void unstartable_bots_are_named(void **state)
     assert_int_equal(sh_run("mkdir -p %s/locked && cp %s/random %s/locked/random && chmod 0700 %s/locked", tmp, bin,
                             tmp, tmp), 0);
     snprintf(need, sizeof need, "it may not search the directory %s/locked (mode 0700, owner uid 0", tmp);
-    refused("", "locked/random", "the sandbox user (nobody, uid 65534) cannot reach it", need, NULL);
+    refused("", "locked/random", "the sandbox's user (uid 21000", need, NULL);
     assert_int_equal(sh_run("cp %s/random %s/private && chmod 0700 %s/private", bin, tmp, tmp), 0);
-    refused("", "private", "/private': not executable by the sandbox user (nobody, uid 65534)", "mode 0700", NULL);
+    refused("", "private", "/private': not executable by the sandbox's user (uid 21000", "mode 0700", NULL);
 }
 
 static int cleanup(void **state)
