@@ -1111,6 +1111,8 @@ static double check_deadlines(runner *r)
             else
                 next_turn(r, s);
             t = clk_now();
+            if (!s->active)
+                next = t; /* the slot is free for the next game: no waiting for a message first */
             if (!s->active || s->release_at > 0)
                 continue;
         }

@@ -181,10 +181,12 @@ static int ladder_key(ladder_state *st, const char *key, const char *value, char
         return path_value(c->server_key, sizeof c->server_key, value, why, whylen);
     if (strcmp(key, "listen") == 0)
         return listen_value(c, value, why, whylen);
-    if (strcmp(key, "approval") == 0 || strcmp(key, "rating_rounds") == 0 || strcmp(key, "secure_cookie") == 0) {
+    if (strcmp(key, "approval") == 0 || strcmp(key, "rating_rounds") == 0 || strcmp(key, "secure_cookie") == 0 ||
+        strcmp(key, "fair_timing") == 0) {
         if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
             return bad(why, whylen, "'%s': expected on or off", value);
-        *(key[0] == 'a' ? &c->approval : key[0] == 'r' ? &c->rating_rounds : &c->secure_cookie) =
+        *(key[0] == 'a' ? &c->approval : key[0] == 'r' ? &c->rating_rounds : key[0] == 'f' ? &c->fair_timing
+                                                                                             : &c->secure_cookie) =
             strcmp(value, "on") == 0;
         return 0;
     }
@@ -240,6 +242,7 @@ static void defaults(ld_config *c, const char *path)
     snprintf(c->logs, sizeof c->logs, "results/logs");
     c->approval = true;
     c->rating_rounds = true;
+    c->fair_timing = true;
     c->placement_pairs = 20;
     c->sprt_pairs = 200;
     c->move_ms = 1000;

@@ -14,6 +14,8 @@
  *   sprt_pairs = 200              the most game pairs an SPRT test of a new version plays before it stops undecided
  *   move_ms = 1000                the time per move of every ladder game
  *   rating_rounds = on            between submissions, rating rounds where ratings are least certain (standing.h)
+ *   fair_timing = on              its leagues' fair_timing (default on: a submitted bot learns nothing from the clock
+ *                                 that the rules hide; docs/protocol.md#fair-timing)
  *   secure_cookie = off           on: the session cookie is Secure (the ladder is served over TLS by a proxy)
  *   runner = local                where games run: local (this machine's coordinator), slurm (a job array
  *                                 of slurm_script, its shards merged into db), or host (the coordinator here, the
@@ -68,6 +70,7 @@ typedef struct {
     char db[512], state[512], store[512], logs[512];
     bool approval;
     bool rating_rounds;
+    bool fair_timing;
     bool secure_cookie;
     int n_admins;
     char admins[LD_MAX_ADMINS][33];

@@ -102,9 +102,10 @@ static int header(const ld_config *c, const ldb_job *j, const ldb_submission *s,
     ld_games_text(c->variants, &c->boards, v, sizeof v, b, sizeof b);
     int n = snprintf(text, cap,
                      "[league]\nname = ladder-%s-%lld\nmode = %s\nchallenger = s%lld\nvariants = %s\nboards = %s\n"
-                     "games = %d\nmove_time_ms = %u\nconcurrency = %d\nseed = %lld\nsandbox = on\n",
+                     "games = %d\nmove_time_ms = %u\nconcurrency = %d\nseed = %lld\nsandbox = on\nfair_timing = %s\n",
                      j->kind, (long long)j->id, sprt ? "sprt" : "gauntlet", (long long)s->id, v, b,
-                     2 * (sprt ? c->sprt_pairs : c->placement_pairs), c->move_ms, c->concurrency, (long long)j->id);
+                     2 * (sprt ? c->sprt_pairs : c->placement_pairs), c->move_ms, c->concurrency, (long long)j->id,
+                     c->fair_timing ? "on" : "off");
     if (sprt && n > 0 && (size_t)n < cap)
         n += snprintf(text + n, cap - (size_t)n, "elo0 = %g\nelo1 = %g\n", s->elo0, s->elo1);
     if (c->runner == LD_RUN_HOST && n > 0 && (size_t)n < cap) /* the bots on the hosts, which connect here */

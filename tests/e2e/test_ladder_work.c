@@ -41,7 +41,8 @@ static int setup(void **state)
     snprintf(text, sizeof text,
              "[ladder]\ndb = %s/arena.db\nstate = %s/state.db\nstore = %s/bots\nlogs = %s/logs\napproval = off\n"
              "admins = root\nvariants = classical\nboards = 4x4\nplacement_pairs = 2\nsprt_pairs = 150\n"
-             "move_ms = 5000\n[quota]\nsubmissions_per_day = 4\n",
+             /* the SPRT test plays up to 300 games of fast bots; fair timing (on by default) would take minutes */
+             "move_ms = 5000\nfair_timing = off\n[quota]\nsubmissions_per_day = 4\n",
              tmp, tmp, tmp, tmp);
     if (ld_config_parse(text, strlen(text), "LADDER.ini", &cfg, err, sizeof err) != 0)
         return -1;
@@ -171,6 +172,7 @@ static void placement_then_an_sprt_test_replaces_a_version(void **state)
     char sql[300];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM games g JOIN runs r ON r.id = g.run_id WHERE r.kind = 'league'");
     assert_int_equal(db_scalar(db, sql), 4); /* 2 pairs on classical 4x4 */
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM leagues WHERE config LIKE '%fair_timing = off%'"), 1);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM unsandboxed"), 0);
     ld_config tight = cfg; /* bob's walker was queued with no bot on the ladder; a third bot plays 2 pairs with 2 */
     tight.games_per_day = 6;
@@ -258,7 +260,8 @@ static void a_stopped_placement_resumes_where_it_stopped(void **state)
     snprintf(db, sizeof db, "%s/arena.db", tmp);
     FILE *f = fopen(ini, "w");
     fprintf(f, "[ladder]\ndb = %s\nstate = %s/state.db\nstore = %s/bots\nlogs = %s/logs\napproval = off\n"
-               "variants = classical\nboards = 4x4\nplacement_pairs = 1000\nmove_ms = 5000\nrating_rounds = off\n",
+               "variants = classical\nboards = 4x4\nplacement_pairs = 1000\nmove_ms = 5000\nrating_rounds = off\n"
+               "fair_timing = off\n", /* 2000 games of fast bots: fair timing would make them minutes */
             db, tmp, tmp, tmp);
     fclose(f);
     ldb_account alice = account("alice"), bob = account("bob");

@@ -90,6 +90,7 @@ static void left_out_keys_take_their_defaults(void **state)
     assert_string_equal(c.listen_host, "127.0.0.1");
     assert_int_equal(c.listen_port, 8080);
     assert_true(c.approval && c.rating_rounds && !c.secure_cookie);
+    assert_true(c.fair_timing); /* a submitted bot is timed fairly unless the lab says otherwise */
     assert_int_equal(c.placement_pairs, 20);
     assert_int_equal(c.runner, LD_RUN_LOCAL);
     assert_int_equal(c.n_allowed, 0);
