@@ -23,19 +23,22 @@ static inline int by_value(const void *a, const void *b)
 }
 
 /* Microseconds per round trip: ROUTER here sends `out` bytes, an echoing DEALER in a child process answers
- * with `back` bytes. The median of 7 batches of n. */
-static inline double raw_round_trip(int n, size_t out, size_t back)
+ * with `back` bytes. The median of 7 batches of n. With `front`, the DEALER connects to the ipc path front(PATH,
+ * user) returns instead of the ROUTER's own PATH (something in between, e.g. a sandbox's relay). */
+static inline double raw_round_trip_via(int n, size_t out, size_t back, const char *(*front)(const char *, void *),
+                                        void *user)
 {
-    char dir[] = "/tmp/arena-bench-XXXXXX", endpoint[128];
+    char dir[] = "/tmp/arena-bench-XXXXXX", endpoint[128], child_endpoint[200];
     if (!mkdtemp(dir))
         return 0;
     snprintf(endpoint, sizeof endpoint, "ipc://%s/raw.sock", dir);
     void *ctx = zmq_ctx_new(), *router = zmq_socket(ctx, ZMQ_ROUTER);
     zmq_bind(router, endpoint);
+    snprintf(child_endpoint, sizeof child_endpoint, "ipc://%s", front ? front(endpoint + 6, user) : endpoint + 6);
     pid_t pid = fork();
     if (pid == 0) {
         void *c2 = zmq_ctx_new(), *dealer = zmq_socket(c2, ZMQ_DEALER);
-        zmq_connect(dealer, endpoint);
+        zmq_connect(dealer, child_endpoint);
         uint8_t buf[256] = { 0 }, reply[256] = { 0 };
         zmq_send(dealer, "hello", 5, 0);
         for (;;) {
@@ -77,6 +80,11 @@ static inline double raw_round_trip(int n, size_t out, size_t back)
     unlink(sock);
     rmdir(dir);
     return us;
+}
+
+static inline double raw_round_trip(int n, size_t out, size_t back)
+{
+    return raw_round_trip_via(n, out, back, NULL, NULL);
 }
 
 

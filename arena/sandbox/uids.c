@@ -43,7 +43,7 @@ static int read_range(char *err, size_t errlen)
 
 bool uid_sandboxed(uid_t uid)
 {
-    char err[8];
+    char err[sizeof range_why];
     return read_range(err, sizeof err) == 0 && uid >= first && uid - first < count;
 }
 

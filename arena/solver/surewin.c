@@ -405,7 +405,8 @@ static int sw_reach(sw *s, sw_count *n, uint64_t own, uint64_t seen, bool q_to_m
     for (uint64_t left = s->g.all & ~own & ~seen; left; left &= left - 1) {
         sw_key placed, collided;
         bool can_place, won, can_collide;
-        sw_after_attempt(s, &k, __builtin_ctzll(left), &placed, &can_place, &won, &collided, &can_collide);
+        if (sw_after_attempt(s, &k, __builtin_ctzll(left), &placed, &can_place, &won, &collided, &can_collide) != 0)
+            continue; /* never: the cell is neither its nor seen */
         if (can_place && (r = sw_reach(s, n, placed.own, placed.seen, true, placed.counts)) < 0)
             return r;
         if (can_collide &&

@@ -16,6 +16,9 @@
  * attempt against one writing nothing (tests/agents/misbehave --mode chatter and play, from ARENA_TEST_AGENTS or
  * next to the bot given),
  * and how fast a bot flooding its stderr gets through (into its log, and read and dropped past log_mb).
+ * Then what the second round of isolation costs: a round trip through a sandbox's relay (gate.h) next to the raw one,
+ * a uid lease (uids.h) taken and given back, and fair timing (runner.h) on and off: games/s and us per attempt of
+ * 5x5 classical at concurrency 1 and 8.
  * Figures only; nothing is asserted. */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -32,6 +35,10 @@
 #include "runner.h"
 #include "cgroup.h"
 #include "clock.h"
+#include "gate.h"
+#include "uids.h"
+
+#include <sys/eventfd.h>
 
 /* Microseconds per attempt of a match of `games` games of 5x5 classical between two processes of `agent`. */
 static double us_per_attempt(const rn_agent *agent, long games)
@@ -218,6 +225,83 @@ static void cgroup_cost(double boxed)
            "sandbox (%.3f%% of a core per sandbox)%s\n", us, us / 50000 * 100, hits ? " (a limit read as reached)" : "");
 }
 
+/* The relay of a sandbox's endpoint in front of the ROUTER at `upstream`: its socket's path. */
+static const char *through_gate(const char *upstream, void *user)
+{
+    gt_gate **g = user;
+    char dir[200], err[512];
+    snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(upstream, '/') - upstream), upstream);
+    *g = gt_open(dir, upstream, getuid(), getgid(), eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), err, sizeof err);
+    if (!*g) {
+        fprintf(stderr, "bench_match: %s\n", err);
+        return upstream;
+    }
+    return gt_path(*g);
+}
+
+/* Fair timing on and off: 5x5 classical between two of `agents`, at concurrency 1 and 8. */
+static void fair_timing_figures(const rn_agent *agents)
+{
+    printf("fair timing (5x5 classical, bin/random against itself in its sandbox; docs/protocol.md#fair-timing):\n");
+    printf("  %-5s %-5s %7s %10s %14s %10s\n", "conc", "fair", "games", "games/s", "us/attempt", "s/game");
+    static const struct { int conc; long games; } runs[] = { { 1, 200 }, { 8, 400 } };
+    for (size_t j = 0; j < 2 * sizeof runs / sizeof runs[0]; j++) {
+        size_t i = j / 2;
+        bool fair = j % 2;
+        bench_run b = { .games = runs[i].games, .size = 5 };
+        rn_config cfg = { .agents = agents, .n_agents = 2, .concurrency = runs[i].conc, .move_ms = 10000,
+                          .margin_ms = 50, .handshake_ms = 10000, .ping_ms = 10000, .log_dir = "/tmp/arena-bench-logs",
+                          .log_prefix = "bench-fair", .fair_timing = fair, .next_game = bench_next_game,
+                          .finished = bench_finished, .user = &b };
+        char err[512];
+        double t0 = clk_now();
+        if (rn_run(&cfg, err, sizeof err) != RN_DONE) {
+            fprintf(stderr, "bench_match: %s\n", err);
+            return;
+        }
+        double s = clk_now() - t0;
+        printf("  %-5d %-5s %7ld %10.1f %14.1f %10.4f\n", runs[i].conc, fair ? "on" : "off", b.games, b.games / s,
+               s / (double)b.attempts * 1e6, s / (double)b.games);
+    }
+    printf("  (with fair timing each turn of a mover lasts at least 6 times its first attempt's thinking plus 2 ms for "
+           "the waiting player: the cost is wall time, not CPU, and concurrency overlaps it)\n");
+}
+
+/* The relay's round trip next to the raw one, and a uid lease. */
+static void isolation_figures(void)
+{
+    enum { ROUNDS = 5 };
+    double raw[ROUNDS], relayed[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) {
+        gt_gate *g = NULL;
+        raw[r] = raw_round_trip(500, 24, 24);
+        relayed[r] = raw_round_trip_via(500, 24, 24, through_gate, &g);
+        gt_close(g);
+    }
+    qsort(raw, ROUNDS, sizeof raw[0], by_value);
+    qsort(relayed, ROUNDS, sizeof relayed[0], by_value);
+    printf("a sandbox's endpoint (gate.h): round trip through its relay %.1f us, raw %.1f us (median of %d rounds, "
+           "each the median of 7 x 500): +%.1f us, %.2fx\n", relayed[ROUNDS / 2], raw[ROUNDS / 2], ROUNDS,
+           relayed[ROUNDS / 2] - raw[ROUNDS / 2], raw[ROUNDS / 2] > 0 ? relayed[ROUNDS / 2] / raw[ROUNDS / 2] : 0);
+    if (geteuid() != 0) {
+        printf("a uid per sandbox (uids.h): not root, every sandbox runs as this user\n");
+        return;
+    }
+    double t0 = clk_now();
+    int n = 0;
+    for (; n < 2000; n++) {
+        uid_lease l;
+        char err[300];
+        if (uid_take(&l, err, sizeof err) != 0) {
+            printf("a uid per sandbox: %s\n", err);
+            return;
+        }
+        uid_give(&l);
+    }
+    printf("a uid per sandbox (uids.h): a lease taken and given back in %.1f us (mean of %d); every bot start pays it "
+           "once\n", (clk_now() - t0) / n * 1e6, n);
+}
+
 int main(int argc, char **argv)
 {
     const char *bot = argc > 1 ? argv[1] : "build/bench/bin/random";
@@ -268,5 +352,7 @@ int main(int argc, char **argv)
            "drop below 1)\n");
     protocol_figures(bot);
     output_figures(bot);
+    isolation_figures();
+    fair_timing_figures(agents);
     return 0;
 }
