@@ -478,9 +478,12 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
     } else if (strcmp(key, "restart") == 0) {
         if (!word_bool(value, "game", "forfeit", &a->restart_each_game))
             return fail(p, section, key, "'%s': expected forfeit (a process plays game after game) or game", value);
+    } else if (strcmp(key, "writable") == 0 && strcmp(value, "run") == 0) {
+        a->writable = a->writable_run = true;
     } else if (strcmp(key, "network") == 0 || strcmp(key, "writable") == 0) {
         if (!word_bool(value, "true", "false", key[0] == 'n' ? &a->network : &a->writable))
-            return fail(p, section, key, "'%s': expected true or false", value);
+            return fail(p, section, key, "'%s': expected true or false%s", value, key[0] == 'w' ? " (or run)" : "");
+        a->writable_run = false;
     } else if (strcmp(key, "read") == 0) {
         a->n_read = 0;
         if (!each(value, add_read, a, why, sizeof why))

@@ -62,6 +62,8 @@ typedef struct {
      * environment variables (NAME: passed on from the arena's environment; NAME=value: set). */
     bool sandbox, has_sandbox;
     bool network, writable;        /* default false */
+    bool writable_run;             /* `writable = run`: writable, but a copy of `dir` made for each run (league or
+                                    * resumed league) and removed after it: the lab's directory is never written */
     bool restart_each_game;        /* `restart = game`: a fresh process for every game; forfeit (default): a
                                     * process plays game after game and is replaced only after a forfeit */
     /* `time_control = MOVES/SECONDS+INC` (timecontrol.h) or none: this agent's game clock, over the league's (time

@@ -2,8 +2,10 @@
  * schedule, secret), running through the recorder, and the summary. */
 #include "session.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
+#include <signal.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 
 #include <sha2.h>
 
+#include "disk.h"
 #include "json.h"
 #include "league.h"
 #include "mix.h"
@@ -38,6 +41,7 @@ struct ss_session {
     rn_config rc;
     cv_keypair server_key;
     char db[1024], logs[1024], prefix[128];
+    char scratch[64];              /* the copies of `writable = run` directories (/tmp/arena-run-PID-XXXXXX), or "" */
     int claim;                     /* the database's claim (store_claim), -1 for none */
     volatile sig_atomic_t stop;
     const ss_callbacks *cb;        /* ss_run's: told of each game once it is stored */
@@ -600,6 +604,58 @@ static int ask_plays(ss_session *s, int a, char *err, size_t errlen)
     return SS_OK;
 }
 
+/* `writable = run`: each such agent plays this run in a copy of its directory, made now (bounded by its disk_mb and
+ * files) in a directory of this process's below $TMPDIR or /tmp and removed by ss_close(); copies of processes that
+ * are gone are removed first. The agent's command is taken from the copy; its identity stays its program's and
+ * files'. */
+static int run_copies(ss_session *s, char *err, size_t errlen)
+{
+    const cfg_league *c = &s->cfg;
+    for (int a = 0; a < c->n_agents; a++) {
+        const cfg_agent *ca = &c->agents[a];
+        if (!ca->writable_run || !ca->dir[0] || ca->host[0] || s->cmds[a].sandbox.off)
+            continue;
+        const char *tmp = getenv("TMPDIR");
+        tmp = tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp";
+        if (!s->scratch[0]) {
+            DIR *d = opendir(tmp);
+            for (struct dirent *e; d && (e = readdir(d));) {
+                long pid;
+                char rest[16], path[300];
+                if (sscanf(e->d_name, "arena-run-%ld-%15s", &pid, rest) == 2 && kill((pid_t)pid, 0) != 0 &&
+                    errno == ESRCH) {
+                    snprintf(path, sizeof path, "%s/%.200s", tmp, e->d_name);
+                    dk_remove(path);
+                }
+            }
+            if (d)
+                closedir(d);
+            snprintf(s->scratch, sizeof s->scratch, "%s/arena-run-%ld-XXXXXX", tmp, (long)getpid());
+            if (!mkdtemp(s->scratch) || chmod(s->scratch, 0711) != 0) { /* its sandboxes' users walk through it */
+                s->scratch[0] = '\0';
+                return fail(err, errlen, SS_FAILED, "cannot make a directory for the agents' copies in %s: %s", tmp,
+                            strerror(errno));
+            }
+        }
+        char copy[200], why[512];
+        snprintf(copy, sizeof copy, "%s/%d", s->scratch, a);
+        ag_command *cmd = &s->cmds[a];
+        if (dk_copy(ca->dir, copy, cmd->limits.disk_mb, cmd->limits.files, why, sizeof why) != 0)
+            return fail(err, errlen, SS_USAGE, "agent '%s': writable = run: cannot copy its directory %s: %s", ca->name,
+                        ca->dir, why);
+        sb_limits limits = cmd->limits;
+        sb_policy policy = cmd->sandbox;
+        char identity[sizeof cmd->sha256];
+        memcpy(identity, cmd->sha256, sizeof identity);
+        if (ag_command_parse(ca->cmdline, copy, cmd, why, sizeof why) != 0)
+            return fail(err, errlen, SS_USAGE, "agent '%s': writable = run: in its copy %s: %s", ca->name, copy, why);
+        cmd->limits = limits;
+        cmd->sandbox = policy;
+        memcpy(cmd->sha256, identity, sizeof identity);
+    }
+    return SS_OK;
+}
+
 /* A league that plays from openings with openings_compat = refuse asks every agent its protocol version before
  * anything is played or written (an agent on a host when its first process says hello): one that speaks
  * protocol 1 is refused (SS_USAGE, the runner's line naming it). An agent that cannot be asked is left to its
@@ -853,6 +909,8 @@ int ss_open_league(const ss_league_opts *o, ss_session **out, char *err, size_t 
         return rc;
     if ((s->claim = store_claim(s->db, err, errlen)) < 0) /* released by ss_close, or when this process ends */
         return SS_BUSY;
+    if ((rc = run_copies(s, err, errlen)) != SS_OK)
+        return rc;
     ag_handle_signals(&s->stop, NULL);
     league_runner(s);
     s->rc.debug = o->debug;
@@ -1097,6 +1155,8 @@ void ss_close(ss_session *s)
 {
     if (!s)
         return;
+    if (s->scratch[0])
+        dk_remove(s->scratch);
     if (s->rec.store)
         store_close(s->rec.store);
     if (s->claim >= 0)

@@ -4,7 +4,9 @@
 #include "bwrap.h"
 #include "uids.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
@@ -390,7 +392,93 @@ static void add_namespaces(words *w, const sb_policy *p)
     add(w, "bot");
 }
 
-/* The read-only system, /proc, /dev, an empty /tmp (of p->tmp_mb) and /run. */
+/* ---- the host's counters, frozen ----
+ *
+ * A sandbox's /proc is its own pid namespace's, but some of its files count for the whole machine: CPU time, load,
+ * idle time, interrupts, context switches, memory, disk and pressure. Read while it waits, they would tell a bot
+ * when its opponent thinks (how many times, in classical: what the rules hide, and what fair timing keeps out of the
+ * clock). Each sandbox is shown copies taken once when this process made its first sandbox instead, so every
+ * program that reads them (to count processors, or the memory there is) still finds them well formed. */
+
+static const char *const frozen[] = { "stat", "loadavg", "uptime", "schedstat", "softirqs", "interrupts", "vmstat",
+                                      "meminfo", "diskstats", "locks", "cpuinfo", "pressure/cpu", "pressure/io",
+                                      "pressure/memory" };
+static char frozen_dir[64];
+
+static void remove_frozen(void)
+{
+    char path[128];
+    for (size_t i = 0; i < sizeof frozen / sizeof frozen[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", frozen_dir, frozen[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/pressure", frozen_dir);
+    rmdir(path);
+    rmdir(frozen_dir);
+}
+
+/* Copies of the counters into a directory of this process's (0711, the files 0444), made once and removed at exit;
+ * directories of processes that are gone are removed first. Returns false when none could be made. */
+static bool freeze_counters(void)
+{
+    if (frozen_dir[0])
+        return true;
+    DIR *d = opendir("/tmp");
+    for (struct dirent *e; d && (e = readdir(d));) { /* arena-proc-PID-XXXXXX of a process that is gone */
+        long pid;
+        char rest[16];
+        if (sscanf(e->d_name, "arena-proc-%ld-%15s", &pid, rest) == 2 && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+            snprintf(frozen_dir, sizeof frozen_dir, "/tmp/%.40s", e->d_name);
+            remove_frozen();
+        }
+    }
+    if (d)
+        closedir(d);
+    snprintf(frozen_dir, sizeof frozen_dir, "/tmp/arena-proc-%ld-XXXXXX", (long)getpid());
+    if (!mkdtemp(frozen_dir) || chmod(frozen_dir, 0711) != 0) {
+        frozen_dir[0] = '\0';
+        return false;
+    }
+    char path[128];
+    snprintf(path, sizeof path, "%s/pressure", frozen_dir);
+    mkdir(path, 0711);
+    static char buf[1 << 18];
+    for (size_t i = 0; i < sizeof frozen / sizeof frozen[0]; i++) {
+        char from[64];
+        snprintf(from, sizeof from, "/proc/%s", frozen[i]);
+        int in = open(from, O_RDONLY | O_CLOEXEC);
+        ssize_t n = in < 0 ? -1 : read(in, buf, sizeof buf);
+        if (in >= 0)
+            close(in);
+        snprintf(path, sizeof path, "%s/%s", frozen_dir, frozen[i]);
+        int out = n < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+        if (out >= 0) {
+            ssize_t wr = write(out, buf, (size_t)n);
+            (void)wr;
+            close(out);
+        }
+    }
+    atexit(remove_frozen);
+    return true;
+}
+
+/* The frozen copies over the live files of the sandbox's /proc. */
+static void add_frozen(words *w)
+{
+    if (!freeze_counters())
+        return;
+    for (size_t i = 0; i < sizeof frozen / sizeof frozen[0]; i++) {
+        char copy[128], live[64];
+        struct stat st;
+        snprintf(copy, sizeof copy, "%s/%s", frozen_dir, frozen[i]);
+        snprintf(live, sizeof live, "/proc/%s", frozen[i]);
+        if (stat(copy, &st) == 0 && stat(live, &st) == 0)
+            add3(w, "--ro-bind", copy, live);
+    }
+}
+
+/* The read-only system, /proc (its host-wide counters frozen), /dev, an empty /tmp and /dev/shm (of l->tmp_mb) and
+ * /run. */
 static void add_system(words *w, const sb_limits *l)
 {
     add3(w, "--ro-bind", "/usr", "/usr");
@@ -411,6 +499,7 @@ static void add_system(words *w, const sb_limits *l)
     add3(w, "--ro-bind", "/etc", "/etc");
     add(w, "--proc");
     add(w, "/proc");
+    add_frozen(w);
     add(w, "--dev");
     add(w, "/dev");
     /* /tmp and /dev/shm: the only writable tmpfs, each of tmp_mb, their pages charged to the sandbox's memory */

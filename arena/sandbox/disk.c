@@ -232,6 +232,149 @@ int dk_claim(const char *dir, uid_t uid, gid_t gid, unsigned disk_mb, unsigned f
     return -1;
 }
 
+/* ---- copying and removing a tree ---- */
+
+typedef struct {
+    uint64_t bytes, entries, max_bytes, max_entries;
+    char *err;
+    size_t errlen;
+} copying;
+
+static int copy_file(int from_dir, int to_dir, const char *name, const struct stat *st, copying *c)
+{
+    int in = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int out = in < 0 ? -1 : openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st->st_mode & 0777);
+    static char buf[1 << 16];
+    ssize_t n = 0;
+    while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0) {
+        c->bytes += (uint64_t)n;
+        if (c->max_bytes && c->bytes > c->max_bytes) {
+            snprintf(c->err, c->errlen, "holds more than its disk_mb of %llu MiB", (unsigned long long)(c->max_bytes >> 20));
+            n = -2;
+            break;
+        }
+        if (write(out, buf, (size_t)n) != n) {
+            n = -1;
+            break;
+        }
+    }
+    if (n == -1 || in < 0 || out < 0)
+        snprintf(c->err, c->errlen, "%s: %s", name, strerror(errno));
+    if (in >= 0)
+        close(in);
+    if (out >= 0)
+        close(out);
+    return n == 0 && in >= 0 && out >= 0 ? 0 : -1;
+}
+
+static int copy_tree(int from, int to, int depth, copying *c)
+{
+    DIR *d = fdopendir(from);
+    if (!d) {
+        close(from);
+        snprintf(c->err, c->errlen, "%s", strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        struct stat st;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (c->max_entries && ++c->entries > c->max_entries) {
+            snprintf(c->err, c->errlen, "holds more than its files bound of %llu entries",
+                     (unsigned long long)c->max_entries);
+            rc = -1;
+        } else if (S_ISREG(st.st_mode)) {
+            rc = copy_file(dirfd(d), to, e->d_name, &st, c);
+        } else if (S_ISLNK(st.st_mode)) {
+            char target[PATH_MAX];
+            ssize_t n = readlinkat(dirfd(d), e->d_name, target, sizeof target - 1);
+            if (n >= 0) {
+                target[n] = '\0';
+                if (symlinkat(target, to, e->d_name) != 0) {
+                    snprintf(c->err, c->errlen, "%s: %s", e->d_name, strerror(errno));
+                    rc = -1;
+                }
+            }
+        } else if (S_ISDIR(st.st_mode)) {
+            int sub_from = -1, sub_to = -1;
+            if (depth >= DK_MAX_DEPTH) {
+                snprintf(c->err, c->errlen, "has directories nested deeper than %d", DK_MAX_DEPTH);
+                rc = -1;
+            } else if (mkdirat(to, e->d_name, 0700) != 0 ||
+                       (sub_to = openat(to, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+                       (sub_from = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+                snprintf(c->err, c->errlen, "%s: %s", e->d_name, strerror(errno));
+                rc = -1;
+            } else {
+                rc = copy_tree(sub_from, sub_to, depth + 1, c);
+                fchmod(sub_to, st.st_mode & 0777);
+            }
+            if (sub_to >= 0)
+                close(sub_to);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int dk_copy(const char *src, const char *dst, unsigned disk_mb, unsigned files, char *err, size_t errlen)
+{
+    copying c = { .max_bytes = (uint64_t)disk_mb << 20, .max_entries = files, .err = err, .errlen = errlen };
+    int from = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (from < 0) {
+        snprintf(err, errlen, "%s: %s", src, strerror(errno));
+        return -1;
+    }
+    int to = mkdir(dst, 0755) == 0 ? open(dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+    if (to < 0) {
+        snprintf(err, errlen, "%s: %s", dst, strerror(errno));
+        close(from);
+        return -1;
+    }
+    int rc = copy_tree(from, to, 0, &c);
+    close(to);
+    if (rc != 0)
+        dk_remove(dst);
+    return rc;
+}
+
+static int remove_below(int dir, int depth)
+{
+    DIR *d = fdopendir(dir);
+    if (!d) {
+        close(dir);
+        return -1;
+    }
+    int rc = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        struct stat st;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            int sub = depth < 4 * DK_MAX_DEPTH ? openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                                               : -1;
+            if (sub < 0 || remove_below(sub, depth + 1) != 0 || unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) != 0)
+                rc = -1;
+        } else if (unlinkat(dirfd(d), e->d_name, 0) != 0) {
+            rc = -1;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int dk_remove(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -1;
+    int rc = remove_below(fd, 0);
+    return rmdir(dir) == 0 && rc == 0 ? 0 : -1;
+}
+
 /* ---- the watcher ---- */
 
 struct dk_watch {

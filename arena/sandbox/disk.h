@@ -56,6 +56,14 @@ bool dk_verdict(dk_watch *w, char *why, size_t n);
 /* Stops watching; w is gone. NULL is ignored. */
 void dk_unwatch(dk_watch *w);
 
+/* Copies the tree at src into dst (made, 0755; it must not exist), never following a link (links are copied as links)
+ * and leaving out what is neither a file, a directory nor a link; modes are kept but setuid, setgid and sticky bits.
+ * At most disk_mb MiB and `files` entries (0: no bound). Returns 0, or -1 with the reason in err (dst is then removed). */
+int dk_copy(const char *src, const char *dst, unsigned disk_mb, unsigned files, char *err, size_t errlen);
+
+/* Removes the tree at dir, never following a link. Returns 0, or -1 (errno set). */
+int dk_remove(const char *dir);
+
 /* Measures dir now, as the watcher does (for tests and benchmarks): 0, or -1 (errno set). */
 int dk_measure(const char *dir, dk_usage *u);
 

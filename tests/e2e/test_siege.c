@@ -17,7 +17,9 @@
  *   writable_directory_is_bounded                   2 GiB written into its writable directory, and 200,000 files:
  *                                                   stopped at disk_mb (512 MiB) and files (10,000) by default, the
  *                                                   bound named in the forfeit; the next start of a bot whose directory
- *                                                   is past its bound is refused (its games forfeited) until cleared
+ *                                                   is past its bound is refused (its games forfeited) until cleared;
+ *                                                   with writable = run the bot writes in a copy made for the run and
+ *                                                   removed after it, and the next run starts from the lab's directory
  *   the_wait_tells_nothing_with_fair_timing        a bot that times every wait for its turn, against a fast bot and
  *                                                   one thinking 20 ms a move, in classical: from the wait alone,
  *                                                   whether the opponent's attempts met one of its hidden stones is
@@ -274,8 +276,17 @@ static void sockets_other_than_the_transport_are_refused(void **state)
 
 /* A league of one siege bot (ARGS, in its own writable directory, with `extra` lines) against random, classical 3x3,
  * `games` games, a long budget per move; returns its exit status, the database's path in db. */
+static int writable_league_as(const char *name, const char *writable, const char *args, const char *extra, int games,
+                              char *dir, size_t dirlen, char *db, size_t dblen);
+
 static int writable_league(const char *name, const char *args, const char *extra, int games, char *dir, size_t dirlen,
                            char *db, size_t dblen)
+{
+    return writable_league_as(name, "true", args, extra, games, dir, dirlen, db, dblen);
+}
+
+static int writable_league_as(const char *name, const char *writable, const char *args, const char *extra, int games,
+                              char *dir, size_t dirlen, char *db, size_t dblen)
 {
     char home[400], cfg[400], err[8192];
     fresh_dir(name, dir, dirlen);
@@ -285,10 +296,10 @@ static int writable_league(const char *name, const char *args, const char *extra
     snprintf(text, sizeof text,
              "[league]\nname = %s\nvariants = classical\nboards = 3x3\ngames = %d\nhandshake_ms = 10000\n"
              "move_time_ms = 30000\n"
-             "[agent writer]\ncommand = %s/siege\nargs = %s\ndir = %s\nwritable = true\nvariants = classical\n"
+             "[agent writer]\ncommand = %s/siege\nargs = %s\ndir = %s\nwritable = %s\nvariants = classical\n"
              "boards = 3x3\n%s"
              "[agent random]\ncommand = %s/random\nvariants = classical\nboards = 3x3\n",
-             name, games, agents, args, home, extra, bin);
+             name, games, agents, args, home, writable, extra, bin);
     snprintf(cfg, sizeof cfg, "%s/league.ini", dir);
     spit(cfg, text);
     int status = run_league(dir, "", cfg, "l.db", err, sizeof err);
@@ -345,6 +356,32 @@ static void writable_directory_is_bounded(void **state)
     assert_int_equal(writable_league("keep", "--mode=diskfill --mb=40", "disk_mb = 100\nrestart = game\n", 4, dir,
                                      sizeof dir, db, sizeof db), 0);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason = 'connected'"), 4);
+    snprintf(home, sizeof home, "%s/home", dir);
+    usage_of(home, &mib, &entries);
+    assert_true(mib >= 40);
+
+    /* writable = run: a copy of its directory for the run, gone after it; the lab's directory is as it was, and the
+     * bot past its bound in one run starts the next one clean */
+    for (int run = 0; run < 2; run++) {
+        if (run == 0) {
+            assert_int_equal(writable_league_as("clear", "run", "--mode=diskfill --mb=2048", "", 2, dir, sizeof dir, db,
+                                                sizeof db), 0);
+        } else { /* the same league again, over the same directory */
+            char cfg[400], err[4096];
+            snprintf(cfg, sizeof cfg, "%s/league.ini", dir);
+            assert_int_equal(run_league(dir, "", cfg, "again.db", err, sizeof err), 0);
+            snprintf(db, sizeof db, "%s/again.db", dir);
+        }
+        assert_int_equal(lost_with(db, "writer", "crash", "disk limit 512 MiB reached%"), 1);
+        assert_int_equal(lost_with(db, "writer", "crash", "%more than its disk_mb of 512 MiB: clear it%"), 1);
+        snprintf(home, sizeof home, "%s/home", dir);
+        usage_of(home, &mib, &entries);
+        assert_int_equal(entries, 0);
+    }
+    char leftover[4096];
+    sh_capture(leftover, sizeof leftover, "ls -d /tmp/arena-run-* 2>/dev/null; true");
+    if (leftover[0])
+        fail_msg("copies left after their runs: %s", leftover);
 }
 
 static void per_user_limits_are_its_own(void **state)
