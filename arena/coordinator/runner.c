@@ -319,6 +319,23 @@ static hx_end_reason verdict_reason(sb_verdict v)
     return v == SB_TRANSPORT ? HX_END_PROTOCOL_ERROR : HX_END_CRASH;
 }
 
+/* Process pi's endpoint saw the transport drop its connection, or more connections than it may open (sandbox.h's
+ * SB_TRANSPORT, the reason in why). Before its hello over a CURVE-guarded socket a dropped connection is a failed
+ * handshake, said as such: a server key pinned to another coordinator's (`disconnected`, as wrong_keys() says it),
+ * or keys not used as given. */
+static void transport_fault(runner *r, int pi, const char *why)
+{
+    proc *p = &r->procs[pi];
+    if (r->guard && p->id_len == 0 && p->other_key)
+        fault(r, pi, HX_END_DISCONNECTED, "CURVE handshake failed: wrong server key (it was told %.40s; this "
+              "coordinator's is %.40s)", r->cfg->agents[p->agent].server_key, r->cfg->server_key->public_z85);
+    else if (r->guard && p->id_len == 0 && strstr(why, "dropped"))
+        fault(r, pi, HX_END_PROTOCOL_ERROR, "its connection was dropped before its hello: its CURVE handshake failed "
+              "(the reason is in %s/%s-connections.log)", r->cfg->log_dir, r->cfg->log_prefix);
+    else
+        fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", why);
+}
+
 /* Why an exited process ended: its sandbox's verdict when there is one, else its exit status (with its own limits).
  * Returns the reason of its forfeit. */
 static hx_end_reason exit_detail(const runner *r, const proc *p, int status, long peak_kb, char *why, size_t n)
@@ -354,7 +371,7 @@ static bool send_to(runner *r, int pi, const pm_msg *m)
         fault(r, pi, reason, "%s", why);
         drop_output(r, pid);
     } else if (p->pid > 0 && sb_bound(p->pid, why, sizeof why) == SB_TRANSPORT) {
-        fault(r, pi, HX_END_PROTOCOL_ERROR, "%s", why);
+        transport_fault(r, pi, why);
     } else {
         fault(r, pi, HX_END_DISCONNECTED, "cannot send '%s': %s", pm_type_name(m->type),
               err == EAGAIN ? "it does not read its messages" : zmq_strerror(err));
@@ -1163,7 +1180,9 @@ static void check_limits(runner *r)
         char why[160];
         sb_verdict v = r->procs[i].state != P_FREE && r->procs[i].pid > 0 ? sb_bound(r->procs[i].pid, why, sizeof why)
                                                                           : SB_WITHIN;
-        if (v != SB_WITHIN)
+        if (v == SB_TRANSPORT)
+            transport_fault(r, i, why);
+        else if (v != SB_WITHIN)
             fault(r, i, verdict_reason(v), "%s", why);
     }
 }
@@ -1180,8 +1199,7 @@ static void wrong_keys(runner *r)
     for (int i = 0; i < r->n_procs; i++) {
         proc *p = &r->procs[i];
         if (p->state == P_STARTING && p->pid > 0 && p->id_len == 0 && p->other_key)
-            fault(r, i, HX_END_DISCONNECTED, "CURVE handshake failed: wrong server key (it was told %.40s; this "
-                  "coordinator's is %.40s)", r->cfg->agents[p->agent].server_key, r->cfg->server_key->public_z85);
+            transport_fault(r, i, "");
     }
 }
 

@@ -389,8 +389,8 @@ gt_verdict_kind gt_verdict(gt_gate *g, char *why, size_t n)
     if (v == GT_FLOODED)
         snprintf(why, n, "opened more than %d connections to the arena", GT_TOTAL);
     else if (v == GT_DROPPED)
-        snprintf(why, n, "its connection was dropped by the transport: a frame over the size limit, or bytes that "
-                 "are not ZMTP");
+        snprintf(why, n, "its connection was dropped by the transport: a frame over the size limit, bytes that are "
+                 "not ZMTP, or a failed handshake");
     return v;
 }
 

@@ -43,7 +43,8 @@ gt_gate *gt_open(const char *dir, const char *upstream, uid_t uid, gid_t gid, in
 const char *gt_path(const gt_gate *g);
 
 /* The gate's verdict: GT_FINE, or what went wrong with the reason in why ("opened more than 64 connections to the
- * arena", "its connection was dropped by the transport: a frame over the size limit or bytes that are not ZMTP"). */
+ * arena", "its connection was dropped by the transport: a frame over the size limit, bytes that are not ZMTP, or a
+ * failed handshake"). */
 gt_verdict_kind gt_verdict(gt_gate *g, char *why, size_t n);
 
 /* Closes the endpoint, its connections and the socket file; g is gone. NULL is ignored. */
