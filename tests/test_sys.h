@@ -124,6 +124,30 @@ static inline int sh_vcapture(char *out, size_t cap, const char *fmt, va_list ap
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* Runs a shell command; returns its exit status (as sh_vcapture()) and its stdout in out. */
+static inline int sh_capture(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static inline int sh_capture(char *out, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = sh_vcapture(out, cap, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* The absolute directory of the test bots (ARENA_TEST_AGENTS, default build/release/tests/agents) into out. */
+static inline void e2e_agents_dir(char *out, size_t n)
+{
+    const char *a = getenv("ARENA_TEST_AGENTS");
+    char cwd[512];
+    if (!a)
+        a = "build/release/tests/agents";
+    if (a[0] == '/' || !getcwd(cwd, sizeof cwd))
+        snprintf(out, n, "%s", a);
+    else
+        snprintf(out, n, "%s/%s", cwd, a);
+}
+
 /* Everything left to read of a stream (malloc'd, NUL-terminated). */
 static inline char *read_all(FILE *p)
 {

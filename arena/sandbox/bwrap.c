@@ -2,6 +2,7 @@
  * machine can start them, the seccomp filter (libseccomp) and the hand-over of the ipc socket. */
 #define _GNU_SOURCE /* memfd_create */
 #include "bwrap.h"
+#include "sandbox_private.h"
 #include "uids.h"
 
 #include <dirent.h>
@@ -883,30 +884,11 @@ static bool trial(char *why, size_t whylen)
     return false;
 }
 
-/* bin/arena-init: $ARENA_INIT, else next to the running program (bin/arena, or PREFIX/bin after make
- * install). */
-static bool find_init(void)
-{
-    const char *given = getenv("ARENA_INIT");
-    if (given && *given)
-        return snprintf(init_path, sizeof init_path, "%s", given) < (int)sizeof init_path && access(init_path, X_OK) == 0;
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return false;
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    if (slash)
-        *slash = '\0';
-    return snprintf(init_path, sizeof init_path, "%s/arena-init", self) < (int)sizeof init_path &&
-           access(init_path, X_OK) == 0;
-}
-
 int bw_available(char *err, size_t errlen)
 {
     if (available == 0) {
         char why[PATH_MAX + 256];
-        if (!find_init()) {
+        if (!sb_find_init(init_path, sizeof init_path)) {
             available = -1;
             snprintf(unavailable_why, sizeof unavailable_why,
                      "cannot sandbox bots: %s is missing (it is built and installed with arena)", init_path);

@@ -3,6 +3,7 @@
  * counters, and killing and removing groups (stale ones of dead coordinators included). */
 #define _GNU_SOURCE /* close_range */
 #include "cgroup.h"
+#include "sandbox_private.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -284,23 +285,6 @@ static bool find_v1(void)
 
 /* ---- the parent group and the watcher ---- */
 
-/* bin/arena-init: $ARENA_INIT, else next to the running program. */
-static bool find_init(char *out, size_t n)
-{
-    const char *given = getenv("ARENA_INIT");
-    if (given && *given)
-        return snprintf(out, n, "%s", given) < (int)n && access(out, X_OK) == 0;
-    char self[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0)
-        return false;
-    self[len] = '\0';
-    char *slash = strrchr(self, '/');
-    if (slash)
-        *slash = '\0';
-    return snprintf(out, n, "%s/arena-init", self) < (int)n && access(out, X_OK) == 0;
-}
-
 /* At a normal exit: the watcher removes the (empty) groups; wait for it, so that nothing of this
  * coordinator is left when it has exited. */
 static void at_exit(void)
@@ -319,7 +303,7 @@ static void at_exit(void)
 static int start_watcher(char *err, size_t errlen)
 {
     char init[PATH_MAX], fd_arg[] = "3";
-    if (!find_init(init, sizeof init)) {
+    if (!sb_find_init(init, sizeof init)) {
         snprintf(err, errlen, "%s is missing (it is built and installed with arena)", init);
         return -1;
     }

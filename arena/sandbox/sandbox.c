@@ -7,6 +7,7 @@
 #include "cgroup.h"
 #include "disk.h"
 #include "gate.h"
+#include "sandbox_private.h"
 #include "uids.h"
 
 #include <dirent.h>
@@ -65,6 +66,22 @@ int sb_available(char *err, size_t errlen)
 void sb_deny(const char *path)
 {
     bw_deny(path);
+}
+
+bool sb_find_init(char *out, size_t n)
+{
+    const char *given = getenv("ARENA_INIT");
+    if (given && *given)
+        return snprintf(out, n, "%s", given) < (int)n && access(out, X_OK) == 0;
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return false;
+    self[len] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = '\0';
+    return snprintf(out, n, "%s/arena-init", self) < (int)n && access(out, X_OK) == 0;
 }
 
 int sb_signal_of(int exit_status)

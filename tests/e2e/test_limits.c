@@ -34,14 +34,7 @@ static char tag[64];      /* on every bot's command line */
 
 static void setup_paths(void)
 {
-    const char *a = getenv("ARENA_TEST_AGENTS");
-    char cwd[512];
-    if (!a)
-        a = "build/release/tests/agents";
-    if (a[0] == '/' || !getcwd(cwd, sizeof cwd))
-        snprintf(agents, sizeof agents, "%s", a);
-    else
-        snprintf(agents, sizeof agents, "%s/%s", cwd, a);
+    e2e_agents_dir(agents, sizeof agents);
     snprintf(tag, sizeof tag, "--tag lim%d", (int)getpid());
 }
 

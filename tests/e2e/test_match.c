@@ -32,17 +32,6 @@ static void setup_paths(void)
     }
 }
 
-/* Runs a shell command; returns its exit status and its stdout in out. */
-static int run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int run(char *out, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = sh_vcapture(out, cap, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 /* The integer after "key": in text, searching from the first occurrence of `within` (or the start). */
 static long json_int(const char *text, const char *within, const char *key)
 {
@@ -80,7 +69,7 @@ static char *db_text(const char *db, const char *sql)
 static long match_checked(const char *db, const char *variant, const char *bot_a, const char *bot_b, int games,
                           bool distinct)
 {
-    int rc = run(out, sizeof out,
+    int rc = sh_capture(out, sizeof out,
                  "%s/arena match --variant %s --board 5x5 --games %d --seed 7 --db %s --logs %s/logs --json "
                  "--quiet '%s' '%s'",
                  bin, variant, games, db, tmp, bot_a, bot_b);
@@ -147,19 +136,19 @@ static void random_against_random_and_python(void **state)
     assert_int_equal(db_scalar(db, "SELECT count(DISTINCT secret) FROM runs WHERE length(secret) = 16"), 4);
 
     /* arena games and arena show read what was stored */
-    assert_int_equal(run(out, sizeof out, "%s/arena games --db %s --run %ld --format csv --limit 0", bin, db, r1), 0);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena games --db %s --run %ld --format csv --limit 0", bin, db, r1), 0);
     int lines = 0;
     for (const char *p = out; *p; p++)
         lines += *p == '\n';
     assert_int_equal(lines, 21);
     assert_true(strncmp(out, "game,run,variant,rows,cols,black,white,winner", 45) == 0);
-    assert_int_equal(run(out, sizeof out, "%s/arena games --db %s --agent pyrandom --json --limit 0", bin, db), 0);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena games --db %s --agent pyrandom --json --limit 0", bin, db), 0);
     assert_int_equal(json_int(out, NULL, "game") > 0, 1);
-    assert_int_equal(run(out, sizeof out, "%s/arena show --db %s 5", bin, db), 0);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena show --db %s 5", bin, db), 0);
     assert_non_null(strstr(out, "game 5: classical 5x5"));
     assert_non_null(strstr(out, ", connected\n"));
     assert_non_null(strstr(out, "1. B "));
-    assert_int_equal(run(out, sizeof out, "%s/arena show --db %s 999 2>&1", bin, db), 2);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena show --db %s 999 2>&1", bin, db), 2);
     assert_non_null(strstr(out, "no game 999"));
 }
 
@@ -179,7 +168,7 @@ static void misbehaving_bots_forfeit_and_the_match_goes_on(void **state)
             snprintf(opponent, sizeof opponent, "'%s/misbehave --mode play'", agents);
         else
             snprintf(opponent, sizeof opponent, "%s/random", bin);
-        int rc = run(out, sizeof out,
+        int rc = sh_capture(out, sizeof out,
                      "%s/arena match --variant classical --board 4x4 --games 4 --move-time 300 --handshake 1000 "
                      "--db %s --logs %s/logs --json --quiet %s '%s/misbehave --mode %s %s' %s",
                      bin, db, tmp, m->match_options ? m->match_options : "", agents, m->mode, tag, opponent);
@@ -226,15 +215,15 @@ static void forfeits_by_agent_and_the_forfeit_rate(void **state)
     snprintf(db, sizeof db, "%s/rate.db", tmp);
     const char *cmd = "%s/arena match --variant classical --board 4x4 --games 4 --move-time 300 --db %s --logs %s/logs "
                       "--quiet %s 'name=liar %s/misbehave --mode illegal' %s/random 2>&1";
-    int rc = run(out, sizeof out, cmd, bin, db, tmp, "--max-forfeit-rate 0.5", agents, bin);
+    int rc = sh_capture(out, sizeof out, cmd, bin, db, tmp, "--max-forfeit-rate 0.5", agents, bin);
     if (rc != 4 || !strstr(out, "forfeits by agent: liar 4 of 4 games (illegal 4)\n") ||
         !strstr(out, "arena match: liar forfeited 4 of 4 games (100%), over --max-forfeit-rate 0.5"))
         fail_msg("exit %d: %s", rc, out);
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason = 'illegal'"), 4);
-    rc = run(out, sizeof out, cmd, bin, db, tmp, "--max-forfeit-rate 1", agents, bin);
+    rc = sh_capture(out, sizeof out, cmd, bin, db, tmp, "--max-forfeit-rate 1", agents, bin);
     if (rc != 0 || strstr(out, "over --max-forfeit-rate"))
         fail_msg("exit %d: %s", rc, out);
-    rc = run(out, sizeof out, cmd, bin, db, tmp, "--max-forfeit-rate 1.5", agents, bin);
+    rc = sh_capture(out, sizeof out, cmd, bin, db, tmp, "--max-forfeit-rate 1.5", agents, bin);
     if (rc != 2 || !strstr(out, "--max-forfeit-rate 1.5: expected a share"))
         fail_msg("exit %d: %s", rc, out);
 }
@@ -248,10 +237,10 @@ static void debug_traces_both_directions(void **state)
     snprintf(db, sizeof db, "%s/debug.db", tmp);
     for (int debug = 0; debug < 2; debug++) {
         snprintf(logs, sizeof logs, "%s/debug-logs-%d", tmp, debug);
-        assert_int_equal(run(out, sizeof out, "%s/arena match --variant abrupt --board 3x3 --games 2 --quiet --db %s "
+        assert_int_equal(sh_capture(out, sizeof out, "%s/arena match --variant abrupt --board 3x3 --games 2 --quiet --db %s "
                              "--logs %s %s 'name=traced %s/random' %s/random 2>&1", bin, db, logs, debug ? "--debug" : "",
                              bin, bin), 0);
-        assert_int_equal(run(out, sizeof out, "cat %s/*-traced-*.log", logs), 0);
+        assert_int_equal(sh_capture(out, sizeof out, "cat %s/*-traced-*.log", logs), 0);
         bool sent = strstr(out, "] debug -> {\"type\"=>\"game_start\"") && strstr(out, "] debug -> {\"type\"=>\"turn\"") &&
                     strstr(out, "] debug -> {\"type\"=>\"game_end\"");
         bool received = strstr(out, "] debug <- {\"type\"=>\"hello\"") && strstr(out, "] debug <- {\"type\"=>\"move\"");
@@ -281,7 +270,7 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
             snprintf(extra, sizeof extra, "%s", cut);
             *cut = '\0';
         }
-        int rc = run(out, sizeof out, "%s/arena check --db %s --logs %s/logs --json%s '%s' 2>&1", bin, db, tmp, extra,
+        int rc = sh_capture(out, sizeof out, "%s/arena check --db %s --logs %s/logs --json%s '%s' 2>&1", bin, db, tmp, extra,
                      bot);
         if (rc != 0 || json_int(out, NULL, "failed") != 0 || json_int(out, NULL, "games") < 6 ||
             !strstr(out, "\"what\":\"from openings\",\"status\":\"ok\"") ||
@@ -290,7 +279,7 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
             fail_msg("arena check %s: exit %d: %s", bot, rc, out);
     }
     /* a bot that divides by moves_to_go passes every phase but the one with a sudden-death clock */
-    int sd = run(out, sizeof out, "%s/arena check --db %s --logs %s/logs --variant classical --board 3x3 "
+    int sd = sh_capture(out, sizeof out, "%s/arena check --db %s --logs %s/logs --variant classical --board 3x3 "
                  "'%s/misbehave --mode sudden-death' 2>&1", bin, db, tmp, agents);
     if (sd != 1 || !strstr(out, "[FAILED] classical 3x3 " CLOCK_PHASE ": forfeited 2 of 2 games; the first: crash: "
                            "exited with status 8") || !strstr(out, "[ok] from openings:") ||
@@ -300,7 +289,7 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
         const misbehaviour *m = &MISBEHAVIOURS[i];
         if (!m->in_league || !m->reason)
             continue;
-        int rc = run(out, sizeof out,
+        int rc = sh_capture(out, sizeof out,
                      "%s/arena check --db %s --logs %s/logs --variant classical --board 4x4 --move-time 300 "
                      "--handshake 1000 '%s/misbehave --mode %s' 2>&1", bin, db, tmp, agents, m->mode);
         char said[300];
@@ -308,7 +297,7 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
         if (rc != 1 || !strstr(out, "[FAILED]") || !strstr(out, said) || !strstr(out, m->detail))
             fail_msg("arena check on --mode %s: exit %d, expected '%s%s': %s", m->mode, rc, said, m->detail, out);
     }
-    assert_int_equal(run(out, sizeof out, "%s/arena check --games 3 %s/random 2>&1", bin, bin), 2);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena check --games 3 %s/random 2>&1", bin, bin), 2);
 }
 
 /* Everything a recording bot received, compared with the rules: exactly its own information state, when it speaks
@@ -335,7 +324,7 @@ static void bots_are_told_exactly_their_information_state(void **state)
         snprintf(rec, sizeof rec, "%s/record-%d.bin", tmp, run_no);
         unlink(rec);
         setenv("ARENA_RECORD", rec, 1);
-        int rc = run(out, sizeof out,
+        int rc = sh_capture(out, sizeof out,
                      "%s/arena match --variant %s --board 4x4 --games 10 --db %s --logs %s/logs --json --quiet %s "
                      "--openings-compat replay --sandbox off --env ARENA_RECORD '%s/misbehave --mode play "
                      "--protocol %d' '%s/random'",
@@ -485,7 +474,7 @@ static void games_from_an_opening(void **state)
         const char *opening = swap ? "c3" : "c2,b3,d4";
         char b[600];
         snprintf(b, sizeof b, "%s%s", i % 2 ? "" : bin, i % 2 ? bots[1] : "/bridge");
-        int rc = run(out, sizeof out,
+        int rc = sh_capture(out, sizeof out,
                      "%s/arena match --variant %s%s --board 5x5 --games 6 --opening %s --db %s --logs %s/logs --json "
                      "--quiet '%s/random --seed %d' '%s' 2>&1",
                      bin, swap ? "hex" : variants[i], swap ? " --swap" : "", opening, db, tmp, bin, i, b);
@@ -504,16 +493,16 @@ static void games_from_an_opening(void **state)
     }
     /* the opening's attempts are marked in arena show, PGN and SGF (the last run: hex with swap from c3) */
     long game = db_scalar(db, "SELECT max(id) FROM games");
-    assert_int_equal(run(out, sizeof out, "%s/arena show --db %s %ld", bin, db, game), 0);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena show --db %s %ld", bin, db, game), 0);
     const char *second = strstr(out, "\n2. W");
     if (!strstr(out, "\n1. B c3 placed (opening)\n") || !second || strstr(second, "(opening)"))
         fail_msg("arena show: %s", out);
-    assert_int_equal(run(out, sizeof out, "%s/arena show --db %s --json %ld", bin, db, game), 0);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena show --db %s --json %ld", bin, db, game), 0);
     assert_int_equal(json_int(out, NULL, "opening"), 1);
-    assert_int_equal(run(out, sizeof out, "%s/arena export --db %s --format pgn", bin, db), 0);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena export --db %s --format pgn", bin, db), 0);
     assert_non_null(strstr(out, "[HexOpening \"c2 b3 d4\"]\n"));
     assert_non_null(strstr(out, "[HexOpening \"c3\"]\n"));
-    assert_int_equal(run(out, sizeof out, "%s/arena export --db %s --format sgf", bin, db), 0);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena export --db %s --format sgf", bin, db), 0);
     assert_non_null(strstr(out, "ON[c2 b3 d4]"));
     static const struct {
         const char *opening, *says;
@@ -524,7 +513,7 @@ static void games_from_an_opening(void **state)
         { "a1,e1,a2,e2,a3,e3,a4,e4,a5", "the opening wins the game for Black" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc = run(out, sizeof out, "%s/arena match --variant abrupt --board 5x5 --opening %s --db %s bin/random "
+        int rc = sh_capture(out, sizeof out, "%s/arena match --variant abrupt --board 5x5 --opening %s --db %s bin/random "
                      "bin/random 2>&1", bin, bad[i].opening, db);
         assert_int_equal(rc, 2);
         if (!strstr(out, bad[i].says) || strchr(out, '\n') != out + strlen(out) - 1)
@@ -543,7 +532,7 @@ static void a_protocol_1_bot_needs_replay_for_openings(void **state)
     snprintf(db, sizeof db, "%s/v1.db", tmp);
     static const char *const options[] = { "", "--openings none", "--openings-compat replay --opening-stones 4" };
     for (int i = 0; i < 3; i++) {
-        int rc = run(out, sizeof out,
+        int rc = sh_capture(out, sizeof out,
                      "%s/arena match --variant classical --board 4x4 --games 20 --db %s --logs %s/logs --json --quiet "
                      "%s 'name=oldbot %s/misbehave --protocol 1' '%s/random' 2>&1",
                      bin, db, tmp, options[i], agents, bin);
@@ -646,24 +635,24 @@ static void bad_input_is_named(void **state)
 {
     (void)state;
     setup_paths();
-    assert_int_equal(run(out, sizeof out, "%s/arena match --variant classical --board 3x3 bin/nope %s/random 2>&1",
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena match --variant classical --board 3x3 bin/nope %s/random 2>&1",
                          bin, bin), 2);
     assert_non_null(strstr(out, "arena match: BOT_A: 'bin/nope': no such file"));
-    assert_int_equal(run(out, sizeof out, "%s/arena match --variant classical --board 3x3 %s/random 2>&1", bin, bin),
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena match --variant classical --board 3x3 %s/random 2>&1", bin, bin),
                      2);
     assert_non_null(strstr(out, "expected two bots"));
-    assert_int_equal(run(out, sizeof out, "%s/arena match --board 3x3 a b 2>&1", bin), 2);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena match --board 3x3 a b 2>&1", bin), 2);
     assert_non_null(strstr(out, "missing --variant"));
-    assert_int_equal(run(out, sizeof out, "%s/arena match --variant classical --board 3x3 --games 0 a b 2>&1", bin),
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena match --variant classical --board 3x3 --games 0 a b 2>&1", bin),
                      2);
     assert_non_null(strstr(out, "--games '0'"));
-    assert_int_equal(run(out, sizeof out, "%s/arena match --variant classical --board 3x3 %s/random 'x \"y' 2>&1",
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena match --variant classical --board 3x3 %s/random 'x \"y' 2>&1",
                          bin, bin), 2);
     assert_non_null(strstr(out, "BOT_B"));
-    assert_int_equal(run(out, sizeof out, "%s/arena games --db %s/absent.db 2>&1", bin, tmp), 2);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena games --db %s/absent.db 2>&1", bin, tmp), 2);
     assert_non_null(strstr(out, "no such database"));
-    assert_int_equal(run(out, sizeof out, "%s/arena games --reason sleepy 2>&1", bin), 2);
-    assert_int_equal(run(out, sizeof out, "%s/arena match --help", bin), 0);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena games --reason sleepy 2>&1", bin), 2);
+    assert_int_equal(sh_capture(out, sizeof out, "%s/arena match --help", bin), 0);
     assert_non_null(strstr(out, "usage: arena match"));
 }
 
@@ -684,7 +673,7 @@ static void script(const char *name, const char *text)
 static void refused(const char *options, const char *bot, ...)
 {
     char err[4096];
-    int status = run(err, sizeof err, "%s/arena match --variant classical --board 2x2 --games 2 --quiet %s --db %s/u.db "
+    int status = sh_capture(err, sizeof err, "%s/arena match --variant classical --board 2x2 --games 2 --quiet %s --db %s/u.db "
                      "--logs %s/logs '%s/%s' %s/random 2>&1 >/dev/null", bin, options, tmp, tmp, tmp, bot, bin);
     printf("# %s: status %d: %s", bot, status, err);
     assert_int_not_equal(status, 0);
@@ -724,7 +713,7 @@ static void unstartable_bots_are_named(void **state)
     snprintf(text, sizeof text, "#!/bin/sh\nexec %s/sh \"$@\"\n", interp);
     script("wrap.sh", text);
     char err[4096];
-    assert_int_equal(run(err, sizeof err, "%s/arena match --variant classical --board 2x2 --games 1 --quiet --db %s/w.db "
+    assert_int_equal(sh_capture(err, sizeof err, "%s/arena match --variant classical --board 2x2 --games 1 --quiet --db %s/w.db "
                          "--logs %s/wlogs '%s/wrap.sh' %s/random 2>&1 >/dev/null", bin, tmp, tmp, tmp, bin), 0);
     snprintf(text, sizeof text, "cat %s/wlogs/*wrap.sh*", tmp);
     char *log = sh_output(text);

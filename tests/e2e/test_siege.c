@@ -48,18 +48,6 @@ E2E_FIXTURE(tmp, "arena-siege-test")
 
 static char agents[1024]; /* absolute directory of the test bots */
 
-static void setup_paths(void)
-{
-    const char *a = getenv("ARENA_TEST_AGENTS");
-    char cwd[512];
-    if (!a)
-        a = "build/release/tests/agents";
-    if (a[0] == '/' || !getcwd(cwd, sizeof cwd))
-        snprintf(agents, sizeof agents, "%s", a);
-    else
-        snprintf(agents, sizeof agents, "%s/%s", cwd, a);
-}
-
 static void spit(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -88,16 +76,6 @@ static int run_league(const char *dir, const char *prefix, const char *cfg, cons
     err[k] = '\0';
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static int sh_capture(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int sh_capture(char *out, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = sh_vcapture(out, cap, fmt, ap);
-    va_end(ap);
-    return rc;
 }
 
 static char *logs_of(const char *dir, const char *pattern)
@@ -658,7 +636,7 @@ static void the_wait_tells_nothing_with_fair_timing(void **state)
 
 int main(void)
 {
-    setup_paths();
+    e2e_agents_dir(agents, sizeof agents);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(connection_flood_costs_only_the_flooder),
         cmocka_unit_test(link_planted_in_the_hello_query_is_a_forfeit),
