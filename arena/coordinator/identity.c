@@ -54,7 +54,7 @@ static int hash_dir(SHA2_CTX *h, const char *abs, const char *rel, long *count, 
             rc = -1;
     }
     closedir(d);
-    if (rc == 0)
+    if (rc == 0 && n > 0) /* an empty directory has no list to sort (qsort of NULL is undefined) */
         qsort(names, n, sizeof *names, by_name);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         char child[PATH_MAX], sub[PATH_MAX], sha[SHA256_DIGEST_STRING_LENGTH];

@@ -165,13 +165,19 @@ static void link_planted_in_the_hello_query_is_a_forfeit(void **state)
         snprintf(name, sizeof name, "run%d.db", run);
         int status = run_league(dir, "", cfg, name, err, sizeof err);
         char *logs = logs_of(dir, "*.log");
-        if (run == 0 && !strstr(logs, "SIEGE hellolink: planted sub/inner -> "))
-            fail_msg("the bot did not plant its link (the test proves nothing):\n%.3000s", logs);
-        if (strstr(logs, "HELLOLINK_VICTIM_SECRET"))
-            fail_msg("the bot read the other directory through its link");
-        free(logs);
-        if (status != 0)
+        if (status != 0) {
+            free(logs);
             fail_msg("run %d: arena league exited with %d: %s", run + 1, status, err);
+        }
+        static char shown[3000];
+        snprintf(shown, sizeof shown, "%s", logs);
+        bool planted = strstr(logs, "SIEGE hellolink: planted sub/inner -> ") != NULL;
+        bool read = strstr(logs, "HELLOLINK_VICTIM_SECRET") != NULL;
+        free(logs);
+        if (run == 0 && !planted)
+            fail_msg("the bot did not plant its link (the test proves nothing):\n%s", shown);
+        if (read)
+            fail_msg("the bot read the other directory through its link");
         snprintf(db, sizeof db, "%s/%s", dir, name);
         assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 6);
         assert_int_equal(db_scalar(db, "SELECT count(*) FROM schedule WHERE game_id IS NULL"), 0);
