@@ -769,11 +769,13 @@ static int make_filter(bool network, char *err, size_t errlen)
     }
     static const int calls[] = { SCMP_SYS(socket), SCMP_SYS(socketpair) };
     for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
-        int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), calls[c], 1, SCMP_A0(SCMP_CMP_GE, AF_MAX));
-        for (int family = 0; rc == 0 && family < AF_MAX; family++)
+        struct scmp_arg_cmp past = { .arg = 0, .op = SCMP_CMP_GE, .datum_a = AF_MAX, .datum_b = 0 };
+        int rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), calls[c], 1, &past);
+        for (int family = 0; rc == 0 && family < AF_MAX; family++) {
+            struct scmp_arg_cmp is = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = (scmp_datum_t)family, .datum_b = 0 };
             if (!family_allowed(family, network))
-                rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), calls[c], 1,
-                                      SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)family));
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), calls[c], 1, &is);
+        }
         if (rc != 0) {
             seccomp_release(ctx);
             snprintf(err, errlen, "seccomp: cannot refuse socket families");
