@@ -3,6 +3,8 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
+#include <time.h>
+#include <sys/prctl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
+#include "accounts.h"
 #include "ladder_db.h"
 #include "server.h"
 #include "store.h"
@@ -113,6 +116,10 @@ static void ladder_setup(ws_config *c, ld_web *w, ws_extension *ext)
     if (ld_config_load(ladder.path, &w->cfg, err, sizeof err) != 0)
         cli_usage_error("serve", "%s", err);
     const ld_config *l = &w->cfg;
+    for (int i = 0; i < l->n_warnings; i++)
+        fprintf(stderr, "arena serve: warning: %s\n", l->warnings[i]);
+    if (ld_config_start(l, err, sizeof err) != 0)
+        cli_usage_error("serve", "%s", err);
     if (!ladder.db)
         c->db = l->db;
     if (!ladder.listen) {
@@ -129,20 +136,27 @@ static void ladder_setup(ws_config *c, ld_web *w, ws_extension *ext)
     ldb *d = ldb_open(l->state, err, sizeof err);
     if (!d)
         cli_usage_error("serve", "%s", err);
+    if (ld_admins_from_config(d, l, (int64_t)time(NULL), err, sizeof err) != 0) {
+        ldb_close(d);
+        cli_fail("serve", "%s", err);
+    }
     ldb_close(d);
     w->secure_cookie = l->secure_cookie;
     *ext = ld_web_extension(w);
     c->ext = ext;
 }
 
-/* The ladder's worker, `arena ladder work FILE`, as a child with the default signal mask. */
+/* The ladder's worker, `arena ladder work FILE`, as a child with the default signal mask that ends with this process
+ * however it ends (SIGTERM as its parent-death signal: it winds its league down, its games kept). */
 static pid_t start_worker(void)
 {
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
         sigset_t none;
         sigemptyset(&none);
         pthread_sigmask(SIG_SETMASK, &none, NULL);
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) /* gone already */
+            _exit(1);
         execl("/proc/self/exe", "arena", "ladder", "work", ladder.path, (char *)NULL);
         _exit(127);
     }
@@ -201,6 +215,10 @@ int cmd_serve(int argc, char **argv)
         cli_usage_error("serve", "%s", err);
     }
     print_listening(&c, ws_port(sv));
+    if (strcmp(c.host, "127.0.0.1") != 0)
+        fprintf(stderr, "arena serve: warning: listening on %s, not on loopback: every page%s is open to whoever "
+                "reaches this machine's port %d%s\n", c.host, ladder.path ? " and the ladder's forms" : "", ws_port(sv),
+                strcmp(c.host, "0.0.0.0") == 0 ? " on any of its addresses" : "");
     pid_t worker = ladder.path && !ladder.no_worker ? start_worker() : 0;
     int sig = 0;
     sigwait(&stop, &sig);

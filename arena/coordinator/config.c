@@ -558,9 +558,7 @@ static int key_value(parse_state *p, const char *key, const char *value)
     return p->in_league ? league_key(p, key, value) : agent_key(p, p->agent, key, value);
 }
 
-/* Cuts an inline comment off a value: ';' or '#' at its start or after a space or tab, outside quotes (single
- * and double quotes and backslash escapes as ag_command_parse reads them). */
-static void cut_comment(char *v)
+void cfg_cut_comment(char *v)
 {
     char quote = 0;
     for (char *q = v; *q; q++) {
@@ -608,7 +606,7 @@ static int parse_line(parse_state *p, char *s, size_t n)
     char *value = eq + 1;
     trim(s);
     value += strspn(value, " \t");
-    cut_comment(value);
+    cfg_cut_comment(value);
     trim(value);
     if (!*s)
         return fail_line(p, "'= %s': a value without a key", value);

@@ -126,6 +126,11 @@ char *cfg_read(const char *path, size_t *len, char *err, size_t errlen);
  * messages that quote config text; cuts it short when out is full. */
 void cfg_printable(const char *in, char *out, size_t n);
 
+/* Cuts an inline comment off a value, in place: ';' or '#' at its start or after a space or tab, outside quotes
+ * (single and double quotes and backslash escapes as ag_command_parse reads them). Every INI file of the project
+ * (league configs, LADDER.ini, a submission's manifest) reads comments this way. */
+void cfg_cut_comment(char *v);
+
 /* Parses "3x3, 5x5" / "classical, abrupt" / "all". Return false with *why on a bad entry. */
 bool cfg_parse_boards(const char *text, cfg_games *g, char *why, size_t whylen);
 bool cfg_parse_variants(const char *text, uint32_t *variants, char *why, size_t whylen);

@@ -49,7 +49,8 @@ static int refuse(ini_state *st, int line, const char *key, const char *why)
 static int header(ini_state *st, char *s, int line)
 {
     char *end = strchr(s, ']');
-    if (!end || end[1 + strspn(end + 1, " \t")] != '\0')
+    const char *rest = end ? end + 1 + strspn(end + 1, " \t") : NULL;
+    if (!end || (*rest && *rest != '#' && *rest != ';')) /* a comment may follow */
         return refuse(st, line, NULL, "not a section header (expected [NAME])");
     *end = '\0';
     s = strip(s + 1);
@@ -67,6 +68,7 @@ static int key_value(ini_state *st, char *s, int line)
     if (!eq)
         return refuse(st, line, NULL, "not INI syntax (expected [section] or key = value)");
     *eq = '\0';
+    cfg_cut_comment(eq + 1);
     char *value = strip(eq + 1);
     s = strip(s);
     if (!*s)

@@ -1,9 +1,10 @@
 /* arena/ladder/ini.h — the INI text of a submission's manifest and of LADDER.ini: optional [section] headers,
- * `key = value` lines, whole-line comments (starting with '#' or ';'), blank lines, a UTF-8 byte order mark and CRLF
- * line ends. Every key = value is handed to a callback with its section ("" before any header) and line. A NUL byte, a
+ * `key = value` lines, comments (a line starting with '#' or ';', and after a value or a header a '#' or ';' that
+ * follows a space, outside quotes, as in every config of the project: cfg_cut_comment), blank lines, a UTF-8 byte
+ * order mark and CRLF line ends. Every key = value is handed to a callback with its section ("" before any header) and line. A NUL byte, a
  * line that is neither a header nor key = value, or a key repeated within its section is refused; so is whatever the
  * callback refuses. Errors are one printable line: "FILE:LINE: [section] key: why" (no "[section] " before any
- * header). Values are trimmed, never cut short; a '#' inside a value is part of it. */
+ * header). Values are trimmed; a '#' or ';' inside a value (not after a space) is part of it. */
 #ifndef ARENA_LADDER_INI_H
 #define ARENA_LADDER_INI_H
 

@@ -17,8 +17,7 @@ void ld_secret_hex(const uint8_t key[SEEDS_KEY_BYTES], char out[34])
     out[33] = '\0';
 }
 
-/* Makes the ladder's secret file when it is missing (O_EXCL: of two workers racing, one makes it). */
-static int make_secret(const char *path, char *err, size_t errlen)
+int ld_secret_make(const char *path, char *err, size_t errlen)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
@@ -39,7 +38,7 @@ static int make_secret(const char *path, char *err, size_t errlen)
 int ld_job_secret(const ld_config *c, int64_t job, uint8_t key[SEEDS_KEY_BYTES], char *err, size_t errlen)
 {
     uint8_t ladder[SEEDS_KEY_BYTES];
-    if (sodium_init() < 0 || make_secret(c->secret, err, errlen) != 0 ||
+    if (sodium_init() < 0 || ld_secret_make(c->secret, err, errlen) != 0 ||
         ss_read_secret(c->secret, ladder, err, errlen) != 0)
         return -1;
     char what[48];

@@ -17,4 +17,8 @@ int ld_job_secret(const ld_config *c, int64_t job, uint8_t key[SEEDS_KEY_BYTES],
 /* The key as 32 hexadecimal digits and a newline (what --secret files hold) into out (34 bytes). */
 void ld_secret_hex(const uint8_t key[SEEDS_KEY_BYTES], char out[34]);
 
+/* Makes the ladder's secret file (0600, 32 random hexadecimal digits) when it is missing (O_EXCL: of two processes
+ * racing, one makes it). Returns 0, or -1 with the reason in err. */
+int ld_secret_make(const char *path, char *err, size_t errlen);
+
 #endif

@@ -8,8 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "curvezmq.h"
 #include "ini.h"
+#include "jobsecret.h"
+#include "accounts.h"
 #include "manifest.h"
 
 enum { R_DB, R_STATE, R_STORE, R_VARIANTS, R_BOARDS, R_COUNT };
@@ -17,6 +22,8 @@ enum { R_DB, R_STATE, R_STORE, R_VARIANTS, R_BOARDS, R_COUNT };
 typedef struct {
     ld_config *c;
     bool have[R_COUNT];
+    int slurm_line, host_line;     /* the first line of a key of runner = slurm, of runner = host (0: none) */
+    char slurm_key[32], host_key[32];
 } ladder_state;
 
 static int bad(char *why, size_t whylen, const char *fmt, const char *value)
@@ -69,13 +76,18 @@ static int list_value(const char *value, int (*add)(ld_config *c, const char *it
     return rc;
 }
 
-static int add_admin(ld_config *c, const char *item, char *why, size_t whylen)
+/* [admins] NAME = HASH. */
+static int admin_key(ld_config *c, const char *name, const char *hash, char *why, size_t whylen)
 {
-    if (!ld_name_ok(item))
-        return bad(why, whylen, "'%s': not an account name (letters, digits, '_', '-', '.')", item);
+    if (!ld_name_ok(name))
+        return bad(why, whylen, "'%s': not an account name (letters, digits, '_', '-', '.')", name);
+    if (!ld_password_hash_ok(hash))
+        return bad(why, whylen, "'%s': expected the hash of its password, $argon2id$... (arena ladder hash-password)",
+                   hash);
     if (c->n_admins == LD_MAX_ADMINS)
         return bad(why, whylen, "%s", "more than 16 admins");
-    snprintf(c->admins[c->n_admins++], sizeof c->admins[0], "%s", item);
+    snprintf(c->admins[c->n_admins].name, sizeof c->admins[0].name, "%s", name);
+    snprintf(c->admins[c->n_admins++].pwhash, sizeof c->admins[0].pwhash, "%s", hash);
     return 0;
 }
 
@@ -190,8 +202,10 @@ static int ladder_key(ladder_state *st, const char *key, const char *value, char
             strcmp(value, "on") == 0;
         return 0;
     }
-    if (strcmp(key, "admins") == 0)
-        return list_value(value, add_admin, c, why, whylen);
+    if (strcmp(key, "admins") == 0) /* whoever signed up first under a name listed here was its admin */
+        return bad(why, whylen, "%s", "no longer makes admins (a sign-up under the name could claim it): give each "
+                   "admin with its password's hash in [admins] (NAME = HASH, from 'arena ladder hash-password'), or "
+                   "run 'arena ladder admin add NAME'");
     if (strcmp(key, "allowed_dirs") == 0)
         return list_value(value, add_allowed, c, why, whylen);
     if (strcmp(key, "host_keys") == 0)
@@ -220,10 +234,23 @@ static int ladder_key(ladder_state *st, const char *key, const char *value, char
 static int ladder_ini_key(void *user, const char *section, const char *key, const char *value, int line, char *why,
                           size_t whylen)
 {
-    (void)line;
     ladder_state *st = user;
+    if (strcmp(section, "admins") == 0)
+        return admin_key(st->c, key, value, why, whylen);
+    static const char *const slurm_keys[] = { "slurm_script", "slurm_shards", "slurm_partition" };
+    static const char *const host_keys[] = { "listen_league", "server_key", "host_keys", "host_wait_s" };
+    for (size_t i = 0; i < 3 && strcmp(section, "ladder") == 0; i++)
+        if (strcmp(key, slurm_keys[i]) == 0 && !st->slurm_line) {
+            st->slurm_line = line;
+            snprintf(st->slurm_key, sizeof st->slurm_key, "%s", key);
+        }
+    for (size_t i = 0; i < 4 && strcmp(section, "ladder") == 0; i++)
+        if (strcmp(key, host_keys[i]) == 0 && !st->host_line) {
+            st->host_line = line;
+            snprintf(st->host_key, sizeof st->host_key, "%s", key);
+        }
     if (strcmp(section, "ladder") != 0 && strcmp(section, "quota") != 0 && strcmp(section, "archive") != 0)
-        return bad(why, whylen, "%s", section[0] ? "unknown section (expected [ladder], [quota] or [archive])"
+        return bad(why, whylen, "%s", section[0] ? "unknown section (expected [ladder], [admins], [quota] or [archive])"
                                                  : "a key before any section (expected [ladder] first)");
     int rc = number_key(st->c, section, key, value, why, whylen);
     if (rc <= 0)
@@ -278,6 +305,13 @@ int ld_config_parse(const char *text, size_t len, const char *path, ld_config *c
         memcpy(c->secret, c->state, n);
         memcpy(c->secret + n, "-secret", 8);
     }
+    /* keys of a runner it does not use: read, and said to do nothing */
+    if (st.slurm_line && c->runner != LD_RUN_SLURM && c->n_warnings < 8)
+        snprintf(c->warnings[c->n_warnings++], sizeof c->warnings[0], "%.300s:%d: [ladder] %s: ignored with runner = %s "
+                 "(it is for runner = slurm)", path, st.slurm_line, st.slurm_key, ld_runner_name(c->runner));
+    if (st.host_line && c->runner != LD_RUN_HOST && c->n_warnings < 8)
+        snprintf(c->warnings[c->n_warnings++], sizeof c->warnings[0], "%.300s:%d: [ladder] %s: ignored with runner = %s "
+                 "(it is for runner = host)", path, st.host_line, st.host_key, ld_runner_name(c->runner));
     if (c->runner == LD_RUN_HOST && (!c->listen_league[0] || !c->server_key[0] || !c->n_hosts)) {
         snprintf(msg, sizeof msg, "%s: [ladder] %s: missing for runner = host (%s)", path,
                  !c->listen_league[0] ? "listen_league" : !c->server_key[0] ? "server_key" : "host_keys",
@@ -299,13 +333,41 @@ int ld_config_load(const char *path, ld_config *c, char *err, size_t errlen)
     return rc;
 }
 
-bool ld_config_admin(const ld_config *c, const char *name)
+int ld_config_start(const ld_config *c, char *err, size_t errlen)
 {
-    for (int i = 0; i < c->n_admins; i++)
-        if (strcmp(c->admins[i], name) == 0)
-            return true;
-    return false;
+    struct stat st;
+    char why[600];
+    for (int i = 0; i < c->n_allowed; i++)
+        if (stat(c->allowed_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s: [ladder] allowed_dirs: '%s': %s", c->path, c->allowed_dirs[i],
+                     errno == ENOENT || !S_ISDIR(st.st_mode) ? "no such directory" : strerror(errno));
+            return -1;
+        }
+    if (c->runner == LD_RUN_HOST) {
+        cv_keypair k;
+        char pub[CV_KEY_LEN + 1];
+        if (cv_read(c->server_key, &k, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s: [ladder] server_key: %s", c->path, why);
+            return -1;
+        }
+        for (int i = 0; i < c->n_hosts; i++)
+            if (cv_read_public(c->host_keys[i], pub, why, sizeof why) != 0) {
+                snprintf(err, errlen, "%s: [ladder] host_keys: %s", c->path, why);
+                return -1;
+            }
+    }
+    if (c->runner == LD_RUN_SLURM &&
+        (stat(c->slurm_script, &st) != 0 || !S_ISREG(st.st_mode) || access(c->slurm_script, X_OK) != 0)) {
+        snprintf(err, errlen, "%s: [ladder] slurm_script: '%s': not an executable file", c->path, c->slurm_script);
+        return -1;
+    }
+    if (ld_secret_make(c->secret, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: [ladder] secret: %s", c->path, why);
+        return -1;
+    }
+    return 0;
 }
+
 
 const char *ld_runner_name(ld_runner r)
 {

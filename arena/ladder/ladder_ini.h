@@ -34,6 +34,10 @@
  *   slurm_partition = batch              with runner = slurm: the partition (default: the cluster's)
  *   allowed_dirs = /opt/lab/bots         directories a lab's own programs may be taken from (default: none)
  *
+ *   [admins]                      each an admin, with its password's hash (arena ladder hash-password): made, or
+ *   alice = $argon2id$v=19$...    kept admin with that password, when the ladder starts. A sign-up never makes an
+ *                                 admin; nor does the old `admins = NAME` of [ladder], which is refused
+ *
  *   [quota]                       per account, 0: none
  *   submissions_per_day = 10
  *   games_per_day = 5000
@@ -73,7 +77,10 @@ typedef struct {
     bool fair_timing;
     bool secure_cookie;
     int n_admins;
-    char admins[LD_MAX_ADMINS][33];
+    struct {
+        char name[33];
+        char pwhash[128];          /* crypto_pwhash_str's (ld_password_hash) */
+    } admins[LD_MAX_ADMINS];       /* [admins] NAME = HASH: made or kept admins when the ladder starts */
     uint32_t variants;
     cfg_games boards;
     int placement_pairs;
@@ -92,6 +99,8 @@ typedef struct {
     long submissions_per_day, games_per_day, requests_per_minute;
     uint64_t bytes_stored;
     ld_limits archive;
+    int n_warnings;                /* what the file says that does nothing here: a key of another runner */
+    char warnings[8][640];
 } ld_config;
 
 /* Parses LADDER.ini's text (len bytes, named path). Returns 0, or -1 with one line in err. */
@@ -100,8 +109,13 @@ int ld_config_parse(const char *text, size_t len, const char *path, ld_config *c
 /* Reads and parses the file. */
 int ld_config_load(const char *path, ld_config *c, char *err, size_t errlen);
 
-/* Whether `name` is one of the admins. */
-bool ld_config_admin(const ld_config *c, const char *name);
+/* What must hold before a ladder starts (`arena serve --ladder`, `arena ladder work`), beyond what the file says: the
+ * directories of allowed_dirs exist, and with runner = host server_key is a key pair file and each of host_keys a
+ * public key file (arena keygen's), with runner = slurm slurm_script is an executable file; the secret file is made
+ * when missing. Returns 0, or -1 with one line naming the key and the path in err. */
+int ld_config_start(const ld_config *c, char *err, size_t errlen);
+
+
 
 /* The runner's name: "local", "host" or "slurm". */
 const char *ld_runner_name(ld_runner r);

@@ -63,7 +63,7 @@ static void identify(ld_req *rq)
     const ws_ext_request *q = rq->q;
     const char *auth = q->header(q->con, "Authorization");
     if (auth && strncasecmp(auth, "Bearer ", 7) == 0) {
-        rq->known = ld_token_account(rq->d, auth + 7, &rq->who) == 1;
+        rq->known = ld_token_account(rq->d, auth + 7, rq->now, &rq->who) == 1;
         rq->via_token = rq->known;
         return;
     }
@@ -106,6 +106,16 @@ static void get(ld_req *rq, const char *path, ws_ext_reply *r)
     doc_free(&d);
 }
 
+/* Whether a request's Origin, when it says one (browsers do on every POST), is this server (its Host header). */
+static bool same_origin(const ws_ext_request *q)
+{
+    const char *origin = q->header(q->con, "Origin"), *host = q->header(q->con, "Host");
+    if (!origin)
+        return true;
+    const char *at = strstr(origin, "://");
+    return at && host && strcmp(at + 3, host) == 0;
+}
+
 /* A POST: its form read (except an API upload, whose body is the archive), its form token and the account's rate
  * checked, then the action. */
 static void post(ld_req *rq, const char *path, ws_ext_reply *r)
@@ -121,6 +131,10 @@ static void post(ld_req *rq, const char *path, ws_ext_reply *r)
         return;
     }
     bool open = strcmp(action, "signup") == 0 || strcmp(action, "login") == 0;
+    if (open && !same_origin(q)) { /* a page of another site posting the form: no login or sign-up from there */
+        ld_web_error(rq, r, 403, "a sign-up or login from another site's page (Origin) is refused");
+        return;
+    }
     if (!rq->known && !open) {
         ld_web_error(rq, r, 401, "log in first (or send Authorization: Bearer TOKEN)");
         return;
@@ -143,6 +157,23 @@ static void post(ld_req *rq, const char *path, ws_ext_reply *r)
         }
     }
     ld_action(rq, action, r);
+}
+
+/* DELETE /ladder/token/ID: revokes one of the asker's tokens (with the token itself, or the session: a page of another
+ * site cannot send a DELETE without this server's consent, which it never gives). */
+static void delete(ld_req *rq, const char *path, ws_ext_reply *r)
+{
+    char *end;
+    long long id = strncmp(path, "/token/", 7) == 0 ? strtoll(path + 7, &end, 10) : 0;
+    if (id <= 0 || *end) {
+        ld_web_error(rq, r, 404, "DELETE: only /ladder/token/ID (one of your API tokens)");
+        return;
+    }
+    if (!rq->known) {
+        ld_web_error(rq, r, 401, "log in first (or send Authorization: Bearer TOKEN)");
+        return;
+    }
+    ld_revoke_token(rq, id, r);
 }
 
 void ld_web_handle(void *user, const ws_ext_request *q, ws_ext_reply *r)
@@ -171,6 +202,8 @@ void ld_web_handle(void *user, const ws_ext_request *q, ws_ext_reply *r)
     identify(&rq);
     if (strcmp(q->method, "POST") == 0)
         post(&rq, path, r);
+    else if (strcmp(q->method, "DELETE") == 0)
+        delete(&rq, path, r);
     else
         get(&rq, path, r);
     ld_form_free(&rq.form);

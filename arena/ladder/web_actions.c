@@ -30,7 +30,7 @@ static void signup(ld_req *rq, ws_ext_reply *r)
         ld_web_error(rq, r, 400, "name and password: expected as form fields");
         return;
     }
-    int64_t id = ld_signup(rq->d, &rq->w->cfg, name, password, rq->now, err, sizeof err);
+    int64_t id = ld_signup(rq->d, &rq->w->cfg, name, password, rq->q->peer, rq->now, err, sizeof err);
     if (id < 0) {
         ld_web_error(rq, r, 400, "%s", err);
         return;
@@ -128,7 +128,11 @@ static void retire(ld_req *rq, ws_ext_reply *r)
 static void token(ld_req *rq, ws_ext_reply *r)
 {
     char t[LD_SECRET_HEX], json[128];
-    if (ld_token_new(rq->d, rq->who.id, t) != 0) {
+    if (rq->via_token) { /* a leaked token must not outlive its revocation by minting others */
+        ld_web_error(rq, r, 403, "a token cannot make another: log in and make it from your account's page");
+        return;
+    }
+    if (ld_token_new(rq->d, rq->who.id, rq->now, t) != 0) {
         ld_web_error(rq, r, 500, "%s", ldb_error(rq->d));
         return;
     }
@@ -141,9 +145,83 @@ static void token(ld_req *rq, ws_ext_reply *r)
     doc_init(&d, "API token", NULL);
     doc_section_add(&d, "token", "Your new API token", NULL);
     doc_para(&d, NULL, "%s", t);
-    doc_para(&d, "note", "Shown once: only its hash is kept. Send it as: Authorization: Bearer TOKEN.");
+    doc_para(&d, "note", "Shown once: only its hash is kept. Send it as: Authorization: Bearer TOKEN. It expires in %d "
+             "days; revoke it on your account's page, or with DELETE /ladder/token/ID.", LD_TOKEN_SECONDS / 86400);
     ld_web_draw(rq, &d, r);
     doc_free(&d);
+}
+
+/* Revokes one of the account's tokens (form field id, or the path's /token/ID with DELETE). */
+void ld_revoke_token(ld_req *rq, int64_t id, ws_ext_reply *r)
+{
+    int rc = id > 0 ? ldb_token_drop(rq->d, rq->who.id, id) : 0;
+    if (rc <= 0) {
+        ld_web_error(rq, r, rc < 0 ? 500 : 404, "%s", rc < 0 ? ldb_error(rq->d) : "no such token of yours");
+        return;
+    }
+    done(rq, r, "/ladder/me", "{\"revoked\":true}\n");
+}
+
+static void revoke(ld_req *rq, ws_ext_reply *r)
+{
+    char id[32];
+    ld_revoke_token(rq, ld_form_text(&rq->form, "id", id, sizeof id) ? strtoll(id, NULL, 10) : 0, r);
+}
+
+/* An admin's actions on an account named in the form: reject a sign-up, delete, reset the password. */
+static void account_action(ld_req *rq, ws_ext_reply *r, const char *what)
+{
+    char name[64], err[300], json[200];
+    if (!rq->who.admin) {
+        ld_web_error(rq, r, 403, "only an admin may %s an account", what);
+        return;
+    }
+    if (!ld_form_text(&rq->form, "name", name, sizeof name)) {
+        ld_web_error(rq, r, 400, "name: expected an account's name");
+        return;
+    }
+    if (strcmp(what, "reset") == 0) {
+        char password[LD_SECRET_HEX];
+        int rc = ld_reset_password(rq->d, name, password, err, sizeof err);
+        if (rc <= 0) {
+            ld_web_error(rq, r, rc < 0 ? 500 : 404, "%s", err);
+            return;
+        }
+        if (rq->json) {
+            snprintf(json, sizeof json, "{\"password\":\"%s\"}\n", password);
+            done(rq, r, "", json);
+            return;
+        }
+        doc d;
+        doc_init(&d, "Password reset", NULL);
+        doc_section_add(&d, "password", "The new password", NULL);
+        doc_para(&d, NULL, "%s: %s", name, password);
+        doc_para(&d, "note", "Shown once. Its sessions and API tokens were ended.");
+        ld_web_draw(rq, &d, r);
+        doc_free(&d);
+        return;
+    }
+    int rc = ld_delete_account(rq->d, &rq->who, name, err, sizeof err);
+    if (rc <= 0) {
+        ld_web_error(rq, r, rc < 0 ? 500 : 404, "%s", err);
+        return;
+    }
+    done(rq, r, "/ladder/me", "{\"deleted\":true}\n");
+}
+
+static void reject(ld_req *rq, ws_ext_reply *r)
+{
+    account_action(rq, r, "reject");
+}
+
+static void delete_account(ld_req *rq, ws_ext_reply *r)
+{
+    account_action(rq, r, "delete");
+}
+
+static void reset(ld_req *rq, ws_ext_reply *r)
+{
+    account_action(rq, r, "reset");
 }
 
 static void approve(ld_req *rq, ws_ext_reply *r)
@@ -166,8 +244,9 @@ void ld_action(ld_req *rq, const char *action, ws_ext_reply *r)
     static const struct {
         const char *name;
         void (*fn)(ld_req *rq, ws_ext_reply *r);
-    } actions[] = { { "signup", signup }, { "login", login }, { "logout", logout }, { "submit", submit },
-                    { "retire", retire }, { "token", token },   { "approve", approve } };
+    } actions[] = { { "signup", signup }, { "login", login },   { "logout", logout }, { "submit", submit },
+                    { "retire", retire }, { "token", token },   { "revoke", revoke }, { "approve", approve },
+                    { "reject", reject }, { "delete", delete_account }, { "reset", reset } };
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; i++)
         if (strcmp(action, actions[i].name) == 0) {
             actions[i].fn(rq, r);

@@ -330,6 +330,61 @@ static void my_bots(ld_req *rq, doc *d)
     free(s);
 }
 
+/* A form of one button posting `action` with the session's form token and one hidden field. */
+static void button(ld_req *rq, doc *d, const char *action, const char *label, const char *field, const char *value)
+{
+    char to[64];
+    snprintf(to, sizeof to, "/ladder/%s", action);
+    doc_form(d, to, false, label);
+    doc_input(d, "hidden", "csrf", NULL, rq->csrf);
+    doc_input(d, "hidden", field, NULL, value);
+}
+
+/* The account's API tokens (made when, expiring when) with a revoke button each, and a form for a new one. */
+static void my_tokens(ld_req *rq, doc *d)
+{
+    ldb_token t[32];
+    int n = ldb_tokens(rq->d, rq->who.id, rq->now, t, 32);
+    doc_section_add(d, "api", "API tokens", NULL);
+    for (int i = 0; i < n; i++) {
+        char id[32], made[32], ends[32];
+        snprintf(id, sizeof id, "%lld", (long long)t[i].id);
+        strftime(made, sizeof made, "%Y-%m-%d %H:%M UTC", gmtime(&(time_t){ (time_t)t[i].created }));
+        strftime(ends, sizeof ends, "%Y-%m-%d", gmtime(&(time_t){ (time_t)t[i].expires }));
+        doc_para(d, NULL, "Token %s, made %s, expires %s", id, made, ends);
+        button(rq, d, "revoke", "Revoke", "id", id);
+    }
+    if (n == 0)
+        doc_para(d, "note", "None. A token expires after %d days; one is shown once, when it is made.",
+                 LD_TOKEN_SECONDS / 86400);
+    doc_form(d, "/ladder/token", false, "New token");
+    doc_input(d, "hidden", "csrf", NULL, rq->csrf);
+}
+
+/* An admin's view of the accounts: each with what may be done to it. */
+static void accounts(ld_req *rq, doc *d)
+{
+    enum { MAX = 200 };
+    ldb_account *a = calloc(MAX, sizeof *a);
+    int n = a ? ldb_accounts(rq->d, a, MAX) : 0;
+    doc_section_add(d, "accounts", "Accounts", NULL);
+    for (int i = 0; i < n; i++) {
+        if (a[i].deleted)
+            continue;
+        doc_para(d, NULL, "%s: %s%s%s%s", a[i].name, a[i].admin ? "admin" : a[i].approved ? "approved" : "waiting",
+                 a[i].address[0] ? ", signed up from " : "", a[i].address, "");
+        if (!a[i].approved) {
+            button(rq, d, "approve", "Approve", "name", a[i].name);
+            button(rq, d, "reject", "Reject", "name", a[i].name);
+        } else if (a[i].id != rq->who.id) {
+            button(rq, d, "reset", "Reset the password", "name", a[i].name);
+            button(rq, d, "delete", "Delete", "name", a[i].name);
+        }
+    }
+    doc_para(d, "note", "Admins are made from the command line: arena ladder admin add NAME.");
+    free(a);
+}
+
 int ld_page_me(ld_req *rq, doc *d, char *err, size_t errlen)
 {
     if (!rq->known || rq->via_token) {
@@ -348,19 +403,9 @@ int ld_page_me(ld_req *rq, doc *d, char *err, size_t errlen)
     doc_input(d, "number", "elo0", "elo0", "0");
     doc_input(d, "number", "elo1", "elo1", "10");
     my_bots(rq, d);
-    doc_section_add(d, "api", "API token", NULL);
-    doc_form(d, "/ladder/token", false, "New token");
-    doc_input(d, "hidden", "csrf", NULL, rq->csrf);
-    if (rq->who.admin) {
-        doc_section_add(d, "approve", "Approve an account", NULL);
-        char waiting[32][33];
-        int n = ldb_accounts_waiting(rq->d, waiting, 32);
-        for (int i = 0; i < n; i++)
-            doc_para(d, NULL, "Waiting: %s", waiting[i]);
-        doc_form(d, "/ladder/approve", false, "Approve");
-        doc_input(d, "hidden", "csrf", NULL, rq->csrf);
-        doc_input(d, "text", "name", "Name", NULL);
-    }
+    my_tokens(rq, d);
+    if (rq->who.admin)
+        accounts(rq, d);
     doc_section_add(d, "logout", "Log out", NULL);
     doc_form(d, "/ladder/logout", false, "Log out");
     doc_input(d, "hidden", "csrf", NULL, rq->csrf);

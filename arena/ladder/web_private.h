@@ -44,6 +44,9 @@ int ld_page_me(ld_req *rq, doc *d, char *err, size_t errlen);
 /* /ladder/log/ID: text into the reply. */
 void ld_page_log(ld_req *rq, int64_t submission, ws_ext_reply *r);
 
+/* Revokes token `id` of the account that asks (the revoke form, DELETE /ladder/token/ID). */
+void ld_revoke_token(ld_req *rq, int64_t id, ws_ext_reply *r);
+
 /* POST actions: each answers into r (a redirect for a form, JSON for the API). `action` is the path's last part. */
 void ld_action(ld_req *rq, const char *action, ws_ext_reply *r);
 

@@ -104,7 +104,9 @@ static void headers_for(struct MHD_Response *resp, bool forms)
 {
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(resp, "X-Frame-Options", "DENY");
-    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    /* same-origin: nothing told to other sites, while a form posted here carries its Origin (no-referrer would make it
+     * "null", and a login could not tell this server's page from another's) */
+    MHD_add_response_header(resp, "Referrer-Policy", "same-origin");
     MHD_add_response_header(resp, "Content-Security-Policy",
                             forms ? "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
                                     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'"
@@ -263,7 +265,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     ws_server *sv = cls;
     if ((*state == NULL || *state != &sv->first_call) && ext_path(sv, url) &&
         (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ||
-         strcmp(method, MHD_HTTP_METHOD_POST) == 0))
+         strcmp(method, MHD_HTTP_METHOD_POST) == 0 || strcmp(method, MHD_HTTP_METHOD_DELETE) == 0))
         return ext_request(sv, con, url, method, upload, upload_size, state);
     if (*state == NULL) { /* the headers are in: the call with the body (if any) and the answer come next */
         *state = &sv->first_call;

@@ -3,7 +3,10 @@
 #include "ladder_db.h"
 
 #include <sqlite3.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdarg.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,18 @@ static const char schema[] =
     " created INTEGER NOT NULL, started INTEGER NOT NULL DEFAULT 0, finished INTEGER NOT NULL DEFAULT 0,"
     " note TEXT NOT NULL DEFAULT '', games INTEGER NOT NULL DEFAULT 0);"
     "CREATE TABLE IF NOT EXISTS llr (job INTEGER NOT NULL REFERENCES jobs(id), pairs INTEGER NOT NULL, llr REAL NOT NULL);";
+
+/* 1 -> 2: where an account signed up from (pending sign-ups are bounded per address), deleted accounts (their name
+ * stays taken, their bots keep their history), when a secret was made (tokens are listed), names unique whatever
+ * their case. In one transaction with the version. */
+static const char schema_2[] =
+    "BEGIN;"
+    "ALTER TABLE accounts ADD COLUMN address TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE accounts ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE secrets ADD COLUMN created INTEGER NOT NULL DEFAULT 0;"
+    "CREATE UNIQUE INDEX accounts_by_name ON accounts (name COLLATE NOCASE);"
+    "PRAGMA user_version = 2;"
+    "COMMIT;";
 
 const char *ldb_error(const ldb *d)
 {
@@ -60,8 +75,11 @@ static int setup(ldb *d)
     if (sqlite3_exec(d->db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=10000;", NULL, NULL,
                      &msg) != SQLITE_OK ||
         sqlite3_exec(d->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(d->db, "PRAGMA user_version = 1", NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(d->err, sizeof d->err, "ladder database: %s", msg ? msg : "cannot make its tables");
+        (version < 2 && sqlite3_exec(d->db, schema_2, NULL, NULL, &msg) != SQLITE_OK) ||
+        sqlite3_exec(d->db, "PRAGMA user_version = 2", NULL, NULL, &msg) != SQLITE_OK) {
+        bool twins = msg && strstr(msg, "UNIQUE");
+        snprintf(d->err, sizeof d->err, "ladder database: %s", twins ? "two accounts' names differ only by case (one "
+                 "of them must be deleted first: arena ladder account list)" : msg ? msg : "cannot make its tables");
         sqlite3_free(msg);
         return -1;
     }
@@ -75,6 +93,18 @@ ldb *ldb_open(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
+    /* it holds password hashes: made readable by its owner alone (SQLite gives its -wal and -shm files the same mode) */
+    int made = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (made >= 0)
+        close(made);
+    else /* one made by an earlier arena, or by hand: closed to others now */
+        for (int i = 0; i < 3; i++) {
+            char p[1100];
+            snprintf(p, sizeof p, "%s%s", path, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
+            struct stat st;
+            if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 077))
+                chmod(p, st.st_mode & 0700);
+        }
     int rc = sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL);
     if (rc != SQLITE_OK || setup(d) != 0) {
         if (rc != SQLITE_OK)
@@ -126,10 +156,12 @@ static int run(ldb *d, sqlite3_stmt *st, const char *what)
     return rc == SQLITE_DONE ? 0 : failed(d, what);
 }
 
-int64_t ldb_account_add(ldb *d, const char *name, const char *pwhash, bool approved, bool admin, int64_t now)
+int64_t ldb_account_add(ldb *d, const char *name, const char *pwhash, bool approved, bool admin, const char *address,
+                        int64_t now)
 {
-    sqlite3_stmt *st = prepare(d, "INSERT INTO accounts (name, pwhash, approved, admin, created) VALUES (?,?,?,?,?)",
-                               "ttiii", name, pwhash, (int64_t)approved, (int64_t)admin, now);
+    sqlite3_stmt *st = prepare(d, "INSERT INTO accounts (name, pwhash, approved, admin, created, address) "
+                                  "VALUES (?,?,?,?,?,?)",
+                               "ttiiit", name, pwhash, (int64_t)approved, (int64_t)admin, now, address ? address : "");
     if (!st)
         return -1;
     int rc = sqlite3_step(st);
@@ -141,28 +173,37 @@ int64_t ldb_account_add(ldb *d, const char *name, const char *pwhash, bool appro
     return rc == SQLITE_DONE ? sqlite3_last_insert_rowid(d->db) : failed(d, "adding an account");
 }
 
+/* Steps st and reads an account's row: 1, 0 at the end, -1 failure. */
+static int account_row_next(sqlite3_stmt *st, ldb_account *a)
+{
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW)
+        return rc == SQLITE_DONE ? 0 : -1;
+    a->id = sqlite3_column_int64(st, 0);
+    snprintf(a->name, sizeof a->name, "%s", (const char *)sqlite3_column_text(st, 1));
+    snprintf(a->pwhash, sizeof a->pwhash, "%s", (const char *)sqlite3_column_text(st, 2));
+    a->approved = sqlite3_column_int(st, 3) != 0;
+    a->admin = sqlite3_column_int(st, 4) != 0;
+    a->created = sqlite3_column_int64(st, 5);
+    snprintf(a->address, sizeof a->address, "%s", (const char *)sqlite3_column_text(st, 6));
+    a->deleted = sqlite3_column_int(st, 7) != 0;
+    return 1;
+}
+
 static int account_row(ldb *d, sqlite3_stmt *st, ldb_account *a)
 {
     if (!st)
         return -1;
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        a->id = sqlite3_column_int64(st, 0);
-        snprintf(a->name, sizeof a->name, "%s", (const char *)sqlite3_column_text(st, 1));
-        snprintf(a->pwhash, sizeof a->pwhash, "%s", (const char *)sqlite3_column_text(st, 2));
-        a->approved = sqlite3_column_int(st, 3) != 0;
-        a->admin = sqlite3_column_int(st, 4) != 0;
-        a->created = sqlite3_column_int64(st, 5);
-    }
+    int rc = account_row_next(st, a);
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : failed(d, "reading an account");
+    return rc < 0 ? failed(d, "reading an account") : rc;
 }
 
-#define ACCOUNT_COLUMNS "SELECT id, name, pwhash, approved, admin, created FROM accounts "
+#define ACCOUNT_COLUMNS "SELECT id, name, pwhash, approved, admin, created, address, deleted FROM accounts "
 
 int ldb_account_by_name(ldb *d, const char *name, ldb_account *a)
 {
-    return account_row(d, prepare(d, ACCOUNT_COLUMNS "WHERE name = ?", "t", name), a);
+    return account_row(d, prepare(d, ACCOUNT_COLUMNS "WHERE name = ? COLLATE NOCASE", "t", name), a);
 }
 
 int ldb_account_by_id(ldb *d, int64_t id, ldb_account *a)
@@ -172,17 +213,83 @@ int ldb_account_by_id(ldb *d, int64_t id, ldb_account *a)
 
 int ldb_account_set(ldb *d, const char *name, bool approved, bool admin)
 {
-    if (run(d, prepare(d, "UPDATE accounts SET approved = ?, admin = ? WHERE name = ?", "iit", (int64_t)approved,
-                       (int64_t)admin, name),
+    if (run(d, prepare(d, "UPDATE accounts SET approved = ?, admin = ? WHERE name = ? COLLATE NOCASE AND deleted = 0",
+                       "iit", (int64_t)approved, (int64_t)admin, name),
             "updating an account") != 0)
         return -1;
     return sqlite3_changes(d->db) > 0;
 }
 
+int ldb_account_password(ldb *d, int64_t id, const char *pwhash)
+{
+    if (run(d, prepare(d, "UPDATE accounts SET pwhash = ? WHERE id = ?", "ti", pwhash, id), "setting a password") != 0)
+        return -1;
+    return sqlite3_changes(d->db) > 0;
+}
+
+int ldb_account_delete(ldb *d, int64_t id)
+{
+    if (ldb_secrets_drop_account(d, id) != 0)
+        return -1;
+    /* an account nothing refers to goes (a refused sign-up); one with submissions stays, unusable, for their history */
+    sqlite3_stmt *st = prepare(d, "SELECT count(*) FROM submissions WHERE account = ?", "i", id);
+    if (!st)
+        return -1;
+    int64_t uses = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    if (uses < 0)
+        return failed(d, "counting an account's submissions");
+    if (uses == 0) {
+        if (run(d, prepare(d, "DELETE FROM events WHERE account = ?", "i", id), "forgetting an account's events") != 0 ||
+            run(d, prepare(d, "DELETE FROM accounts WHERE id = ?", "i", id), "deleting an account") != 0)
+            return -1;
+    } else if (run(d, prepare(d, "UPDATE accounts SET deleted = 1, approved = 0, admin = 0, pwhash = '!' WHERE id = ?",
+                              "i", id),
+                   "deleting an account") != 0) {
+        return -1;
+    }
+    return sqlite3_changes(d->db) > 0;
+}
+
+int ldb_accounts(ldb *d, ldb_account *out, int max)
+{
+    sqlite3_stmt *st = prepare(d, ACCOUNT_COLUMNS "ORDER BY id LIMIT ?", "i", (int64_t)max);
+    if (!st)
+        return -1;
+    int n = 0, rc;
+    while (n < max && (rc = account_row_next(st, &out[n])) == 1)
+        n++;
+    sqlite3_finalize(st);
+    return rc < 0 ? failed(d, "listing accounts") : n;
+}
+
+long ldb_accounts_pending(ldb *d, const char *address, int64_t since)
+{
+    sqlite3_stmt *st = address ? prepare(d, "SELECT count(*) FROM accounts WHERE approved = 0 AND deleted = 0 AND "
+                                            "address = ? AND created >= ?", "ti", address, since)
+                               : prepare(d, "SELECT count(*) FROM accounts WHERE approved = 0 AND deleted = 0", "");
+    if (!st)
+        return -1;
+    long n = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    return n < 0 ? failed(d, "counting sign-ups") : n;
+}
+
+long ldb_signups_from(ldb *d, const char *address, int64_t since)
+{
+    sqlite3_stmt *st = prepare(d, "SELECT count(*) FROM accounts WHERE address = ? AND created >= ?", "ti", address,
+                               since);
+    if (!st)
+        return -1;
+    long n = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    return n < 0 ? failed(d, "counting sign-ups") : n;
+}
+
 int ldb_accounts_waiting(ldb *d, char (*names)[33], int max)
 {
-    sqlite3_stmt *st = prepare(d, "SELECT name FROM accounts WHERE approved = 0 ORDER BY id LIMIT ?", "i",
-                               (int64_t)max);
+    sqlite3_stmt *st = prepare(d, "SELECT name FROM accounts WHERE approved = 0 AND deleted = 0 ORDER BY id LIMIT ?",
+                               "i", (int64_t)max);
     if (!st)
         return -1;
     int n = 0, rc;
@@ -193,11 +300,39 @@ int ldb_accounts_waiting(ldb *d, char (*names)[33], int max)
 }
 
 int ldb_secret_add(ldb *d, ldb_secret_kind kind, const char *hash, int64_t account, const char *csrf,
-                   int64_t expires)
+                   int64_t created, int64_t expires)
 {
-    return run(d, prepare(d, "INSERT INTO secrets (hash, kind, account, csrf, expires) VALUES (?,?,?,?,?)", "tiiti",
-                          hash, (int64_t)kind, account, csrf, expires),
+    return run(d, prepare(d, "INSERT INTO secrets (hash, kind, account, csrf, created, expires) VALUES (?,?,?,?,?,?)",
+                          "tiitii", hash, (int64_t)kind, account, csrf, created, expires),
                "storing a secret");
+}
+
+int ldb_secrets_drop_account(ldb *d, int64_t account)
+{
+    return run(d, prepare(d, "DELETE FROM secrets WHERE account = ?", "i", account), "forgetting an account's secrets");
+}
+
+int ldb_tokens(ldb *d, int64_t account, int64_t now, ldb_token *out, int max)
+{
+    sqlite3_stmt *st = prepare(d, "SELECT rowid, created, expires FROM secrets WHERE account = ? AND kind = ? AND "
+                                  "(expires = 0 OR expires > ?) ORDER BY rowid LIMIT ?",
+                               "iiii", account, (int64_t)LDB_TOKEN, now, (int64_t)max);
+    if (!st)
+        return -1;
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
+        out[n++] = (ldb_token){ sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2) };
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? n : failed(d, "listing tokens");
+}
+
+int ldb_token_drop(ldb *d, int64_t account, int64_t id)
+{
+    if (run(d, prepare(d, "DELETE FROM secrets WHERE rowid = ? AND account = ? AND kind = ?", "iii", id, account,
+                       (int64_t)LDB_TOKEN),
+            "revoking a token") != 0)
+        return -1;
+    return sqlite3_changes(d->db) > 0;
 }
 
 int ldb_secret_find(ldb *d, ldb_secret_kind kind, const char *hash, int64_t now, int64_t *account, char *csrf,

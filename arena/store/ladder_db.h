@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LDB_SCHEMA_VERSION 1
+#define LDB_SCHEMA_VERSION 2
 #define LDB_HASH_MAX 160           /* characters of a stored hash (crypto_pwhash_str's are under 128) */
 
 typedef struct ldb ldb;
@@ -22,6 +22,8 @@ typedef struct {
     char pwhash[LDB_HASH_MAX + 1];
     bool approved, admin;
     int64_t created;               /* Unix seconds */
+    char address[64];              /* where it signed up from ("" when made from the command line or the config) */
+    bool deleted;                  /* deleted: its name stays taken, nobody logs in as it */
 } ldb_account;
 
 /* Opens (creating, with its folder's parent existing) the ladder's database at path, WAL mode, its schema made or
@@ -30,25 +32,56 @@ ldb *ldb_open(const char *path, char *err, size_t errlen);
 void ldb_close(ldb *d);
 const char *ldb_error(const ldb *d);
 
-/* Adds an account; -1 when the name is taken (ldb_error says so) or on failure. Returns its id. */
-int64_t ldb_account_add(ldb *d, const char *name, const char *pwhash, bool approved, bool admin, int64_t now);
+/* Adds an account (signed up from `address`, NULL or "" for none); -1 when the name is taken, whatever its case
+ * (ldb_error says so), or on failure. Returns its id. */
+int64_t ldb_account_add(ldb *d, const char *name, const char *pwhash, bool approved, bool admin, const char *address,
+                        int64_t now);
 
-/* Finds an account by name or by id: 1 found (into *a), 0 not found, -1 failure. */
+/* Finds an account by name (whatever its case) or by id: 1 found (into *a), 0 not found, -1 failure. */
 int ldb_account_by_name(ldb *d, const char *name, ldb_account *a);
 int ldb_account_by_id(ldb *d, int64_t id, ldb_account *a);
 
 /* Sets an account's approval (and admin flag). 1 done, 0 no such account, -1 failure. */
 int ldb_account_set(ldb *d, const char *name, bool approved, bool admin);
 
+/* Sets an account's password hash: 1 done, 0 no such account, -1 failure. */
+int ldb_account_password(ldb *d, int64_t id, const char *pwhash);
+
+/* Deletes an account: its sessions and tokens are dropped; an account with submissions stays in the table, deleted
+ * (unusable, its name taken), one without goes. 1 done, 0 no such account, -1 failure. */
+int ldb_account_delete(ldb *d, int64_t id);
+
+/* Every account (deleted ones too), up to max, by id. Returns how many, -1 failure. */
+int ldb_accounts(ldb *d, ldb_account *out, int max);
+
+/* Accounts waiting for approval: those signed up from `address` since `since`, or (address NULL) all of them. And
+ * every account signed up from `address` since `since`. -1 failure. */
+long ldb_accounts_pending(ldb *d, const char *address, int64_t since);
+long ldb_signups_from(ldb *d, const char *address, int64_t since);
+
 /* Lists accounts waiting for approval, up to max names (33 bytes each) into names; returns how many, -1 failure. */
 int ldb_accounts_waiting(ldb *d, char (*names)[33], int max);
 
 typedef enum { LDB_SESSION = 1, LDB_TOKEN = 2 } ldb_secret_kind;
 
-/* Stores a secret's hash for an account, with a session's form token (NULL for a token) and an expiry (Unix
- * seconds, 0: none). Returns 0 or -1. */
+/* Stores a secret's hash for an account, with a session's form token (NULL for a token), when it was made and its
+ * expiry (Unix seconds, 0: none). Returns 0 or -1. */
 int ldb_secret_add(ldb *d, ldb_secret_kind kind, const char *hash, int64_t account, const char *csrf,
-                   int64_t expires);
+                   int64_t created, int64_t expires);
+
+/* Forgets every session and token of an account (a password reset, a deletion). Returns 0 or -1. */
+int ldb_secrets_drop_account(ldb *d, int64_t account);
+
+/* An account's API token as listed: its id (for revoking it), when it was made and when it expires. */
+typedef struct {
+    int64_t id, created, expires;
+} ldb_token;
+
+/* An account's unexpired tokens, up to max, oldest first. Returns how many, -1 failure. */
+int ldb_tokens(ldb *d, int64_t account, int64_t now, ldb_token *out, int max);
+
+/* Revokes token `id` of `account`: 1 done, 0 none such of that account, -1 failure. */
+int ldb_token_drop(ldb *d, int64_t account, int64_t id);
 
 /* Finds an unexpired secret by its hash: 1 found (*account, and its form token into csrf, csrflen bytes, when csrf
  * is not NULL), 0 not found or expired, -1 failure. */

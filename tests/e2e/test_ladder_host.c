@@ -73,7 +73,7 @@ static pid_t start_host(const char *ladder_ini, int port)
 static void enter_two(ldb *d, const ld_config *c, const char *dir)
 {
     char err[1024];
-    assert_true(ld_signup(d, c, "alice", "alice-password", 1000, err, sizeof err) > 0);
+    assert_true(ld_signup(d, c, "alice", "alice-password", "192.0.2.1", 1000, err, sizeof err) > 0);
     ldb_account a;
     assert_int_equal(ldb_account_by_name(d, "alice", &a), 1);
     const char *bots[][2] = { { "random", "rnd" }, { "bridge", "bb" } };

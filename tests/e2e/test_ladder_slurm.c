@@ -58,7 +58,7 @@ static void ladder(const char *name, const char *runner, ld_config *c)
     assert_int_equal(ld_config_parse(text, strlen(text), "LADDER.ini", c, err, sizeof err), 0);
     ldb *d = ldb_open(c->state, err, sizeof err);
     assert_non_null(d);
-    assert_true(ld_signup(d, c, "alice", "alice-password", 1000, err, sizeof err) > 0);
+    assert_true(ld_signup(d, c, "alice", "alice-password", "192.0.2.1", 1000, err, sizeof err) > 0);
     ldb_account a;
     assert_int_equal(ldb_account_by_name(d, "alice", &a), 1);
     const char *bots[][2] = { { "random", "rnd" }, { "bridge", "bb" } };

@@ -1,6 +1,7 @@
 /* tests/unit/test_ladder_ini.c — LADDER.ini (arena/ladder/ladder_ini.h): every key read into its field, the defaults
- * where a key is left out, and each kind of mistake refused with one line naming the file, the line, the section
- * and the key. */
+ * where a key is left out, comments after values and headers read as in every config of the project, keys of another
+ * runner warned about, docs/ladder.md's example loaded as written, and each kind of mistake refused with one line
+ * naming the file, the line, the section and the key. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,6 @@ static const char full[] =
     "approval = off\n"
     "rating_rounds = off\n"
     "secure_cookie = on\n"
-    "admins = alice, bob\n"
     "variants = classical, abrupt\n"
     "boards = 3x3, 4x4\n"
     "placement_pairs = 8\n"
@@ -31,6 +31,9 @@ static const char full[] =
     "host_keys = /srv/keys/gpu1.key.pub, /srv/keys/gpu2.key.pub\n"
     "host_wait_s = 300\n"
     "allowed_dirs = /opt/lab/bots, /opt/lab/more\n"
+    "\n[admins]\n"
+    "alice = $argon2id$v=19$m=65536,t=2,p=1$UGaeV2IS/PnljQDjoTbcvA$E7UUAhq2nSPA9wNGGwJ+7vyfxXIkGg7vU6/kWKAZq9A\n"
+    "bob = $argon2id$v=19$m=65536,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n"
     "\n[quota]\n"
     "submissions_per_day = 3\n"
     "games_per_day = 700\n"
@@ -58,7 +61,8 @@ static void every_key_is_read(void **state)
     assert_false(c.rating_rounds);
     assert_true(c.secure_cookie);
     assert_int_equal(c.n_admins, 2);
-    assert_true(ld_config_admin(&c, "bob") && !ld_config_admin(&c, "carol"));
+    assert_string_equal(c.admins[1].name, "bob");
+    assert_true(strncmp(c.admins[1].pwhash, "$argon2id$v=19$m=65536,t=2,p=1$c2Fsd", 36) == 0);
     assert_int_equal(c.boards.n_boards, 2);
     assert_int_equal(c.placement_pairs, 8);
     assert_int_equal(c.move_ms, 250);
@@ -111,7 +115,10 @@ static void mistakes_are_one_line_naming_file_line_and_key(void **state)
         { "runner = cloud\n", "L.ini:7: [ladder] runner: 'cloud': expected local, host or slurm" },
         { "listen = localhost:80\n", "L.ini:7: [ladder] listen: 'localhost:80': expected an IPv4 address" },
         { "approval = maybe\n", "L.ini:7: [ladder] approval: 'maybe': expected on or off" },
-        { "admins = al ice\n", "L.ini:7: [ladder] admins: 'al ice': not an account name" },
+        { "admins = alice\n", "L.ini:7: [ladder] admins: no longer makes admins (a sign-up under the name could" },
+        { "[admins]\nal ice = $argon2id$x\n", "L.ini:8: [admins] al ice: 'al ice': not an account name" },
+        { "[admins]\nalice = secret\n", "L.ini:8: [admins] alice: 'secret': expected the hash of its password" },
+        { "[quota] # per account\ngames_per_day = 1 ; a day\nx = 1\n", "L.ini:9: [quota] x: unknown key" },
         { "allowed_dirs = bots\n", "L.ini:7: [ladder] allowed_dirs: 'bots': expected an absolute directory path" },
         { "colour = red\n", "L.ini:7: [ladder] colour: unknown key" },
         { "db = b.db\n", "L.ini:7: [ladder] db: repeated (the first is at line 2)" },
@@ -145,9 +152,79 @@ static void mistakes_are_one_line_naming_file_line_and_key(void **state)
     assert_non_null(strstr(err, "/nonexistent/LADDER.ini: cannot open"));
 }
 
+/* A '#' or ';' after a space ends a value, as in a league config; inside a word it is part of it; headers take them. */
+static void comments_after_values_and_headers(void **state)
+{
+    (void)state;
+    static const char text[] = "[ladder]   # the ladder\ndb = a.db   # results\nstate = s.db ; its own\n"
+                               "store = bots#1\nvariants = classical\t# one\nboards = 3x3\n"
+                               "listen = 127.0.0.1:18090   # loopback\n[quota]  ; per account\ngames_per_day = 9 # a day\n";
+    ld_config c;
+    char err[1024];
+    if (ld_config_parse(text, strlen(text), "L.ini", &c, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_string_equal(c.db, "a.db");
+    assert_string_equal(c.state, "s.db");
+    assert_string_equal(c.store, "bots#1");
+    assert_int_equal(c.listen_port, 18090);
+    assert_int_equal(c.games_per_day, 9);
+}
+
+/* Keys of a runner the ladder does not use are read and said to do nothing; with their runner, nothing is said. */
+static void keys_of_another_runner_are_warned_about(void **state)
+{
+    (void)state;
+    static const char text[] = "[ladder]\ndb = a.db\nstate = s.db\nstore = b\nvariants = classical\nboards = 3x3\n"
+                               "slurm_shards = 8\nhost_keys = /k/a.pub\nrunner = local\n";
+    ld_config c;
+    char err[1024];
+    assert_int_equal(ld_config_parse(text, strlen(text), "L.ini", &c, err, sizeof err), 0);
+    assert_int_equal(c.n_warnings, 2);
+    assert_string_equal(c.warnings[0], "L.ini:7: [ladder] slurm_shards: ignored with runner = local (it is for runner = "
+                                       "slurm)");
+    assert_non_null(strstr(c.warnings[1], "L.ini:8: [ladder] host_keys: ignored with runner = local"));
+    static const char slurm[] = "[ladder]\ndb = a.db\nstate = s.db\nstore = b\nvariants = classical\nboards = 3x3\n"
+                                "slurm_shards = 8\nrunner = slurm\n";
+    assert_int_equal(ld_config_parse(slurm, strlen(slurm), "L.ini", &c, err, sizeof err), 0);
+    assert_int_equal(c.n_warnings, 0);
+}
+
+/* The LADDER.ini of docs/ladder.md, taken from its ```ini block, loads as written. */
+static void the_docs_example_loads_as_written(void **state)
+{
+    (void)state;
+    FILE *f = fopen("docs/ladder.md", "r");
+    assert_non_null(f);
+    static char text[16384];
+    size_t n = 0;
+    bool in = false, done = false;
+    char line[1024];
+    while (!done && fgets(line, sizeof line, f)) {
+        if (!in && strncmp(line, "```ini", 6) == 0)
+            in = true;
+        else if (in && strncmp(line, "```", 3) == 0)
+            done = true;
+        else if (in && n + strlen(line) < sizeof text)
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s", line);
+    }
+    fclose(f);
+    assert_true(done && n > 500);
+    ld_config c;
+    char err[1024];
+    if (ld_config_parse(text, n, "docs/ladder.md", &c, err, sizeof err) != 0)
+        fail_msg("docs/ladder.md's LADDER.ini: %s", err);
+    assert_string_equal(c.state, "/srv/ladder/state.db");
+    assert_int_equal(c.n_admins, 1);
+    assert_int_equal(c.runner, LD_RUN_LOCAL);
+    assert_int_equal(c.n_warnings, 2); /* its slurm and host keys, with runner = local */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(comments_after_values_and_headers),
+        cmocka_unit_test(keys_of_another_runner_are_warned_about),
+        cmocka_unit_test(the_docs_example_loads_as_written),
         cmocka_unit_test(every_key_is_read),
         cmocka_unit_test(left_out_keys_take_their_defaults),
         cmocka_unit_test(mistakes_are_one_line_naming_file_line_and_key),
