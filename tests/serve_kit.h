@@ -79,8 +79,10 @@ static inline int serve_stop(pid_t pid)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* A connected socket to 127.0.0.1:port with receive and send timeouts of `seconds`; -1 on failure. */
-static inline int serve_connect(int port, int seconds)
+/* A connected socket to 127.0.0.1:port from the loopback address `from` (127.0.0.0/8: a client of its own, as the
+ * server counts them; NULL: the kernel's choice, 127.0.0.1) with receive and send timeouts of `seconds`; -1 on
+ * failure. */
+static inline int serve_connect_from(int port, int seconds, const char *from)
 {
     int s = socket(AF_INET, SOCK_STREAM, 0);
     if (s < 0)
@@ -88,6 +90,14 @@ static inline int serve_connect(int port, int seconds)
     struct timeval tv = { seconds, 0 };
     setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    if (from) {
+        struct sockaddr_in me = { .sin_family = AF_INET };
+        inet_pton(AF_INET, from, &me.sin_addr);
+        if (bind(s, (struct sockaddr *)&me, sizeof me) != 0) {
+            close(s);
+            return -1;
+        }
+    }
     struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
     inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
     if (connect(s, (struct sockaddr *)&a, sizeof a) != 0) {
@@ -95,6 +105,12 @@ static inline int serve_connect(int port, int seconds)
         return -1;
     }
     return s;
+}
+
+/* The same from 127.0.0.1. */
+static inline int serve_connect(int port, int seconds)
+{
+    return serve_connect_from(port, seconds, NULL);
 }
 
 /* Sends `len` bytes of request and reads the answer to its end (the server closes: requests say

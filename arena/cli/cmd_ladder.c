@@ -124,12 +124,18 @@ static int work(const char *path, bool once, cli_format fmt)
             left > 0 ? ", jobs left running by a worker before requeued" : "");
     int status = CLI_OK;
     long jobs = 0;
+    ld_rating_memo memo = { 0 };
+    char said[sizeof memo.note] = "";
     while (!stopped) {
         handle_stop();
         int rc = ld_work_one(d, &c, (int64_t)time(NULL), err, sizeof err);
         int64_t who = 0;
-        if (rc == 0 && !once && c.rating_rounds)
-            rc = ld_schedule_rating(d, &c, (int64_t)time(NULL), &who, err, sizeof err) < 0 ? -1 : 0;
+        if (rc == 0 && !once && c.rating_rounds) {
+            rc = ld_schedule_rating(d, &c, (int64_t)time(NULL), &memo, &who, err, sizeof err) < 0 ? -1 : 0;
+            if (rc == 0 && memo.note[0] && strcmp(memo.note, said) != 0) /* once each time the ladder goes idle */
+                fprintf(stderr, "arena ladder: %s\n", memo.note);
+            snprintf(said, sizeof said, "%s", memo.note);
+        }
         if (rc < 0) {
             fprintf(stderr, "arena ladder: %s\n", err);
             status = CLI_FAILED;

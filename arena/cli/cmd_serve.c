@@ -23,8 +23,9 @@
 
 static const char serve_help[] =
     "usage: arena serve [--db PATH] [--listen HOST:PORT] [--logs DIR] [--bootstrap N]\n"
-    "                   [--max-connections N] [--per-ip N] [--timeout S] [--request-ms MS] [--idle S]\n"
-    "                   [--stream-s S] [--ladder LADDER.ini [--no-worker]]\n\n"
+    "                   [--max-connections N] [--per-ip N] [--timeout S] [--header-s S] [--reserve N]\n"
+    "                   [--request-ms MS] [--idle S] [--stream-s S] [--streams-per-ip N]\n"
+    "                   [--trusted-proxy ADDR[,ADDR...]] [--ladder LADDER.ini [--no-worker]]\n\n"
     "An HTTP server over the results database, opened read-only (it never writes to it, and sees a league\n"
     "another process is playing into it). Pages, each also as JSON (add .json, or send Accept:\n"
     "application/json):\n"
@@ -41,12 +42,20 @@ static const char serve_help[] =
     "  --logs DIR         the agents' logs (default results/logs, as 'arena league')\n"
     "  --bootstrap N      resamples for the intervals and LOS of league pages (default 200)\n"
     "  --max-connections N  open connections at once (default 512)\n"
-    "  --per-ip N         open connections from one address (default 256)\n"
+    "  --per-ip N         open connections from one address (default 64; a trusted proxy's are not counted)\n"
     "  --timeout S        an idle connection is closed after S seconds (default 15)\n"
+    "  --header-s S       a request's headers must be in S seconds after its connection opened (or its previous\n"
+    "                     reply), and its body then arrive at 8 KiB/s at least; else it is closed (default 10)\n"
+    "  --reserve N        connection slots that live feeds and slow clients never hold: while fewer are free,\n"
+    "                     headers are awaited one second at most (default 64)\n"
     "  --request-ms MS    the database work of one page is cut off after MS ms: 503 (default 10000)\n"
     "  --idle S           a league with games left counts as running while its newest game is younger than\n"
     "                     S seconds (default 600)\n"
-    "  --stream-s S       a live feed ends after S seconds, and the browser reconnects (default 3600)\n"
+    "  --stream-s S       a live feed ends after S seconds, and the browser reconnects (default 300)\n"
+    "  --streams-per-ip N live feeds open from one client address (default 8)\n"
+    "  --trusted-proxy A  the addresses (IPv4 or IPv6, comma-separated) of reverse proxies in front of the server:\n"
+    "                     a request from one of them is counted as the client its X-Forwarded-For names (per-address\n"
+    "                     limits, the ladder's sign-ups); every other X-Forwarded-For is ignored (default: none)\n"
     "  --ladder FILE      also the open ladder of LADDER.ini under /ladder (docs/ladder.md): accounts, submissions,\n"
     "                     the ladder, bots, the queue; its db, listen and logs unless given here; starts its worker\n"
     "                     ('arena ladder work FILE') and stops it with the server\n"
@@ -61,13 +70,14 @@ static cli_format format = CLI_TEXT;
 
 static struct {
     const char *path;              /* --ladder */
-    bool no_worker, db, listen, logs; /* --no-worker; which of --db, --listen, --logs were given */
+    bool no_worker, db, listen, logs, trusted; /* --no-worker; which of --db, --listen, --logs, --trusted-proxy were
+                                                * given */
 } ladder;
 
 static void parse(ws_config *c, int argc, char **argv)
 {
     enum { O_DB = 0x300, O_LISTEN, O_LOGS, O_BOOT, O_MAXC, O_PERIP, O_TIMEOUT, O_REQMS, O_IDLE, O_STREAM, O_HELP,
-           O_LADDER, O_NOWORKER, O_FORMAT, O_JSON };
+           O_LADDER, O_NOWORKER, O_FORMAT, O_JSON, O_HEADER, O_RESERVE, O_STREAMIP, O_TRUSTED };
     static const struct option options[] = {
         { "db", required_argument, 0, O_DB },           { "listen", required_argument, 0, O_LISTEN },
         { "logs", required_argument, 0, O_LOGS },       { "bootstrap", required_argument, 0, O_BOOT },
@@ -75,6 +85,8 @@ static void parse(ws_config *c, int argc, char **argv)
         { "timeout", required_argument, 0, O_TIMEOUT }, { "request-ms", required_argument, 0, O_REQMS },
         { "idle", required_argument, 0, O_IDLE },       { "stream-s", required_argument, 0, O_STREAM },
         { "help", no_argument, 0, O_HELP },
+        { "header-s", required_argument, 0, O_HEADER }, { "reserve", required_argument, 0, O_RESERVE },
+        { "streams-per-ip", required_argument, 0, O_STREAMIP }, { "trusted-proxy", required_argument, 0, O_TRUSTED },
         { "ladder", required_argument, 0, O_LADDER },  { "no-worker", no_argument, 0, O_NOWORKER },
         { "format", required_argument, 0, O_FORMAT },  { "json", no_argument, 0, O_JSON },
         { 0, 0, 0, 0 },
@@ -100,12 +112,22 @@ static void parse(ws_config *c, int argc, char **argv)
         case O_REQMS: c->request_ms = (long)cli_count("serve", "--request-ms", optarg, 10, 600000); break;
         case O_IDLE: c->idle_s = (long)cli_count("serve", "--idle", optarg, 1, 86400 * 30); break;
         case O_STREAM: c->stream_s = (int)cli_count("serve", "--stream-s", optarg, 1, 86400); break;
+        case O_HEADER: c->header_s = (int)cli_count("serve", "--header-s", optarg, 1, 3600); break;
+        case O_RESERVE: c->reserve = (int)cli_count("serve", "--reserve", optarg, 0, 10000); break;
+        case O_STREAMIP: c->stream_per_ip = (int)cli_count("serve", "--streams-per-ip", optarg, 0, 10000); break;
+        case O_TRUSTED:
+            if (ws_parse_trusted(c, optarg, err, sizeof err) != 0)
+                cli_usage_error("serve", "--trusted-proxy: %s", err);
+            ladder.trusted = true;
+            break;
         case O_HELP: fputs(serve_help, stdout); exit(CLI_OK);
         default: cli_usage_error("serve", "option '%s' does not apply to 'arena serve' (see --help)", argv[optind - 1]);
         }
     }
     if (optind < argc)
         cli_usage_error("serve", "unexpected argument '%s' (see 'arena serve --help')", argv[optind]);
+    if (c->reserve >= c->max_connections)
+        cli_usage_error("serve", "--reserve %d: must be below --max-connections (%d)", c->reserve, c->max_connections);
 }
 
 /* --ladder: LADDER.ini read, its databases made when new (the results database is then empty but this arena's),
@@ -128,6 +150,8 @@ static void ladder_setup(ws_config *c, ld_web *w, ws_extension *ext)
     }
     if (!ladder.logs)
         c->logs = l->logs;
+    if (!ladder.trusted && l->trusted_proxies[0] && ws_parse_trusted(c, l->trusted_proxies, err, sizeof err) != 0)
+        cli_usage_error("serve", "%s: [ladder] trusted_proxies: %s", ladder.path, err);
     bool bad;
     store_db *s = store_open(c->db, &bad, err, sizeof err);
     if (!s)

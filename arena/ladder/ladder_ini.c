@@ -125,6 +125,8 @@ static const struct {
     { "ladder", "move_ms", 10, 600000, offsetof(ld_config, move_ms), T_U32 },
     { "ladder", "concurrency", 1, 256, offsetof(ld_config, concurrency), T_INT },
     { "ladder", "host_wait_s", 0, 86400, offsetof(ld_config, host_wait_s), T_INT },
+    { "ladder", "rating_target", 0, 10000, offsetof(ld_config, rating_target), T_INT },
+    { "ladder", "rating_games_per_day", 1, 100000000, offsetof(ld_config, rating_games_per_day), T_LONG },
     { "quota", "submissions_per_day", 0, 1000000, offsetof(ld_config, submissions_per_day), T_LONG },
     { "quota", "games_per_day", 0, 100000000, offsetof(ld_config, games_per_day), T_LONG },
     { "quota", "requests_per_minute", 0, 1000000, offsetof(ld_config, requests_per_minute), T_LONG },
@@ -157,6 +159,22 @@ static int number_key(ld_config *c, const char *section, const char *key, const 
         return 0;
     }
     return 1;
+}
+
+/* trusted_proxies: addresses, IPv4 or IPv6, separated by commas (checked here, read by the server). */
+static int trusted_value(ld_config *c, const char *value, char *why, size_t whylen)
+{
+    char list[sizeof c->trusted_proxies];
+    if (strlen(value) >= sizeof list)
+        return bad(why, whylen, "%s", "too long");
+    snprintf(list, sizeof list, "%s", value);
+    for (char *save = NULL, *item = strtok_r(list, ", \t", &save); item; item = strtok_r(NULL, ", \t", &save)) {
+        unsigned char a[16];
+        if (inet_pton(strchr(item, ':') ? AF_INET6 : AF_INET, item, a) != 1)
+            return bad(why, whylen, "'%s': not an IPv4 or IPv6 address", item);
+    }
+    snprintf(c->trusted_proxies, sizeof c->trusted_proxies, "%s", value);
+    return 0;
 }
 
 static int runner_value(ld_config *c, const char *value, char *why, size_t whylen)
@@ -193,6 +211,8 @@ static int ladder_key(ladder_state *st, const char *key, const char *value, char
         return path_value(c->server_key, sizeof c->server_key, value, why, whylen);
     if (strcmp(key, "listen") == 0)
         return listen_value(c, value, why, whylen);
+    if (strcmp(key, "trusted_proxies") == 0)
+        return trusted_value(c, value, why, whylen);
     if (strcmp(key, "approval") == 0 || strcmp(key, "rating_rounds") == 0 || strcmp(key, "secure_cookie") == 0 ||
         strcmp(key, "fair_timing") == 0) {
         if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
@@ -277,6 +297,8 @@ static void defaults(ld_config *c, const char *path)
     c->concurrency = 1;
     c->slurm_shards = 4;
     c->host_wait_s = 60;
+    c->rating_target = 100;
+    c->rating_games_per_day = 2000;
     snprintf(c->slurm_script, sizeof c->slurm_script, "scripts/slurm/league.sbatch");
     c->submissions_per_day = 10;
     c->games_per_day = 5000;

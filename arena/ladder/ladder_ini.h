@@ -7,13 +7,16 @@
  *   store = results/ladder/bots   unpacked submissions, one read-only directory per SHA-256 (required)
  *   logs = results/ladder/logs    the bots' logs (default: logs next to store)
  *   approval = on                 new accounts wait for an admin (default on)
- *   admins = alice, bob           accounts that approve others and retire any bot
+ *   trusted_proxies = 127.0.0.1   reverse proxies whose X-Forwarded-For names the client (arena serve
+ *                                 --trusted-proxy; default none)
  *   variants = classical          what the ladder plays (required), and on which boards (required)
  *   boards = 3x3, 4x4
  *   placement_pairs = 20          game pairs of a new bot against each bot of the field, per variant and board
  *   sprt_pairs = 200              the most game pairs an SPRT test of a new version plays before it stops undecided
  *   move_ms = 1000                the time per move of every ladder game
  *   rating_rounds = on            between submissions, rating rounds where ratings are least certain (standing.h)
+ *   rating_target = 100           ... until every interval on the ladder is narrower than this many Elo (0: no target)
+ *   rating_games_per_day = 2000   ... and at most this many games of rating rounds a day, in all
  *   fair_timing = on              its leagues' fair_timing (default on: a submitted bot learns nothing from the clock
  *                                 that the rules hide; docs/protocol.md#fair-timing)
  *   secure_cookie = off           on: the session cookie is Secure (the ladder is served over TLS by a proxy)
@@ -96,6 +99,9 @@ typedef struct {
     int host_wait_s;
     int n_allowed;
     char allowed_dirs[LD_MAX_ALLOWED][512];
+    int rating_target;             /* Elo: a version whose 95% interval is narrower gets no rating round */
+    long rating_games_per_day;     /* games the rating rounds may play in a day, the ladder as a whole */
+    char trusted_proxies[512];     /* the server's --trusted-proxy, as given */
     long submissions_per_day, games_per_day, requests_per_minute;
     uint64_t bytes_stored;
     ld_limits archive;

@@ -2,6 +2,7 @@
 #include "standing.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,24 +143,30 @@ int ld_standings(ldb *d, const ld_config *c, int bootstrap, ld_table *tables, ch
     return rc < 0 ? -1 : n;
 }
 
-int ld_schedule_rating(ldb *d, const ld_config *c, int64_t now, int64_t *submission, char *err, size_t errlen)
+int ld_schedule_rating(ldb *d, const ld_config *c, int64_t now, ld_rating_memo *memo, int64_t *submission, char *err,
+                       size_t errlen)
 {
+    *submission = 0;
     ldb_job busy;
     int n = ldb_jobs(d, false, &busy, 1);
-    if (n != 0) {
-        if (n < 0)
+    char mark[64];
+    if (n != 0 || ldb_mark(d, mark, sizeof mark) != 0) {
+        if (n < 0 || n == 0)
             snprintf(err, errlen, "%s", ldb_error(d));
-        return n < 0 ? -1 : 0;
+        return n > 0 ? 0 : -1;
     }
+    if (strcmp(mark, memo->mark) == 0 && now < memo->recheck) /* nothing new since the last look found nothing */
+        return 0;
+    snprintf(memo->mark, sizeof memo->mark, "%s", mark);
+    memo->recheck = INT64_MAX;
     ld_table *t = calloc(LD_MAX_TABLES, sizeof *t);
     int n_t = t ? ld_standings(d, c, 200, t, err, errlen) : -1;
     double widest = -1;
-    *submission = 0;
     for (int k = 0; k < n_t; k++)
         for (int i = 0; t[k].n >= 2 && i < t[k].n; i++) {
             const ld_row *row = &t[k].rows[i];
             double w = isnan(row->lo) || isnan(row->hi) || isinf(row->hi - row->lo) ? INFINITY : row->hi - row->lo;
-            if (w > widest) {
+            if (w > widest && (c->rating_target == 0 || w > c->rating_target)) {
                 widest = w;
                 *submission = row->submission;
             }
@@ -167,9 +174,30 @@ int ld_schedule_rating(ldb *d, const ld_config *c, int64_t now, int64_t *submiss
     free(t);
     if (n_t < 0)
         return -1;
-    if (!*submission)
+    if (!*submission) {
+        snprintf(memo->note, sizeof memo->note, "every interval on the ladder is within %d Elo (rating_target): no "
+                 "rating round until something changes", c->rating_target);
         return 0;
-    if (ldb_job_add(d, *submission, "rating", 0, now) < 0) {
+    }
+    ldb_submission *s = calloc(1, sizeof *s);
+    long games = s && ldb_submission_get(d, *submission, s) == 1 ? ld_plan_games(d, c, "rating", s, err, errlen) : -1;
+    free(s);
+    int64_t spent = games < 0 ? -1 : ldb_rating_games(d, now - 86400 + 1);
+    if (games < 0 || spent < 0) {
+        if (!err[0] || spent < 0)
+            snprintf(err, errlen, "%s", ldb_error(d));
+        *submission = 0;
+        return -1;
+    }
+    if (spent + games > c->rating_games_per_day) {
+        snprintf(memo->note, sizeof memo->note, "rating rounds played %lld games in the last day; another of %ld would "
+                 "pass rating_games_per_day (%ld): waiting", (long long)spent, games, c->rating_games_per_day);
+        memo->recheck = now + 60; /* the day's window moves on */
+        *submission = 0;
+        return 0;
+    }
+    memo->note[0] = '\0';
+    if (ldb_job_add(d, *submission, "rating", games, now) < 0) {
         snprintf(err, errlen, "%s", ldb_error(d));
         return -1;
     }

@@ -86,6 +86,11 @@ static void submit(ld_req *rq, ws_ext_reply *r)
         ld_web_error(rq, r, 400, "archive: expected a .tar.gz in the form field 'archive' (or as the body)");
         return;
     }
+    if (len > rq->w->cfg.archive.archive_bytes) {
+        ld_web_error(rq, r, 413, "archive: %zu bytes, over the ladder's [archive] max_bytes (%llu)", len,
+                     (unsigned long long)rq->w->cfg.archive.archive_bytes);
+        return;
+    }
     ld_entry_opts o;
     entry_opts(rq, &o);
     char err[700], name[300];

@@ -15,6 +15,7 @@
 #include "pentanomial.h"
 #include "standing.h"
 #include "store.h"
+#include "tail.h"
 
 /* The links every page leads with. */
 static void lead(ld_req *rq, doc *d)
@@ -412,21 +413,18 @@ int ld_page_me(ld_req *rq, doc *d, char *err, size_t errlen)
     return 0;
 }
 
-/* Appends the last 16 KiB of a log file to f. */
+/* Appends the last 16 KiB of a log file to f (a regular file only: never a link or a FIFO). */
 static void tail(FILE *f, const char *path)
 {
-    FILE *in = fopen(path, "rb");
-    if (!in)
+    char *text, why[128];
+    size_t n;
+    int64_t skipped;
+    if (tail_read(path, 16384, &text, &n, &skipped, why, sizeof why) != 0)
         return;
-    fseek(in, 0, SEEK_END);
-    long n = ftell(in);
-    fseek(in, n > 16384 ? n - 16384 : 0, SEEK_SET);
     fprintf(f, "==> %s <==\n", strrchr(path, '/') + 1);
-    char buf[4096];
-    for (size_t k; (k = fread(buf, 1, sizeof buf, in)) > 0;)
-        fwrite(buf, 1, k, f);
+    fwrite(text, 1, n, f);
     fputc('\n', f);
-    fclose(in);
+    free(text);
 }
 
 void ld_page_log(ld_req *rq, int64_t submission, ws_ext_reply *r)

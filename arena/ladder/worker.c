@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "game.h"
@@ -149,8 +150,7 @@ static int settle(ldb *d, const ldb_job *j, const ldb_submission *s, int outcome
 
 /* Runs a claimed job; returns 0, 2 when a signal stopped it (it is queued again), or -1 when the ladder's database
  * failed. */
-static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission *s, int64_t now, char *err,
-                   size_t errlen)
+static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission *s, char *err, size_t errlen)
 {
     if (c->runner == LD_RUN_SLURM && strcmp(j->kind, "sprt") != 0)
         ldb_job_runner(d, j->id, "slurm");
@@ -180,13 +180,13 @@ static int run_job(ldb *d, const ld_config *c, const ldb_job *j, ldb_submission 
         snprintf(note, sizeof note, "%.500s", why);
         if (!rating)
             ldb_submission_set(d, s->id, "failed", note);
-        return ldb_job_finish(d, j->id, "failed", league, note, now) == 0 ? 0 : -1;
+        return ldb_job_finish(d, j->id, "failed", league, note, (int64_t)time(NULL)) == 0 ? 0 : -1;
     }
     if (settle(d, j, s, outcome, llr, cs.pairs, note, sizeof note, err, errlen) != 0)
         return -1;
     if (agents == 1)
         snprintf(note, sizeof note, "no opponent on the ladder yet: joined without games");
-    if (ldb_job_finish(d, j->id, "done", league, note, now) != 0) {
+    if (ldb_job_finish(d, j->id, "done", league, note, (int64_t)time(NULL)) != 0) { /* when it finished */
         snprintf(err, errlen, "%s", ldb_error(d));
         return -1;
     }
@@ -211,7 +211,7 @@ int ld_work_one(ldb *d, const ld_config *c, int64_t now, char *err, size_t errle
     if (rc == 1 && (strcmp(s->state, "retired") == 0 || (strcmp(j.kind, "rating") == 0 && strcmp(s->state, "ladder"))))
         rc = ldb_job_finish(d, j.id, "failed", 0, "retired (or off the ladder) before it ran", now) == 0 ? 1 : -1;
     else if (rc == 1) {
-        int r = run_job(d, c, &j, s, now, err, errlen);
+        int r = run_job(d, c, &j, s, err, errlen);
         rc = r == 0 ? 1 : r == 2 ? 2 : -1;
     }
     else if (rc == 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "server_private.h"
+#include "tail.h"
 #include "viewer.h"
 
 /* The most of a log sent: its end. */
@@ -57,21 +58,22 @@ int ws_page_log(ws_req *q, const char *name, ws_reply *r, char *err, size_t errl
     }
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", q->cfg->logs, name);
-    FILE *in = fopen(path, "rb");
-    if (!in) {
-        snprintf(err, errlen, "no such log: %.100s (%s)", name, strerror(errno));
+    char *text, why[128];
+    size_t n_text;
+    int64_t from;
+    if (tail_read(path, LOG_TAIL, &text, &n_text, &from, why, sizeof why) != 0) { /* links, FIFOs: not served */
+        snprintf(err, errlen, "no such log: %.100s (%s)", name, why);
         return 404;
     }
-    long size = fseek(in, 0, SEEK_END) == 0 ? ftell(in) : -1;
-    long from = size > LOG_TAIL ? size - LOG_TAIL : 0;
-    char *buf = malloc(LOG_TAIL + 128);
+    char *buf = malloc(n_text + 128);
     size_t len = 0;
-    if (buf && size >= 0 && fseek(in, from, SEEK_SET) == 0) {
+    if (buf) {
         if (from > 0)
-            len = (size_t)snprintf(buf, 128, "[... the first %ld bytes left out ...]\n", from);
-        len += fread(buf + len, 1, LOG_TAIL, in);
+            len = (size_t)snprintf(buf, 128, "[... the first %lld bytes left out ...]\n", (long long)from);
+        memcpy(buf + len, text, n_text);
+        len += n_text;
     }
-    fclose(in);
+    free(text);
     if (!buf) {
         snprintf(err, errlen, "out of memory");
         return 500;

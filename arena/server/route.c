@@ -27,11 +27,6 @@ static int64_t parse_id(const char *s, size_t n)
     return v;
 }
 
-static bool wants_json(const char *accept)
-{
-    return accept && strstr(accept, "application/json") != NULL;
-}
-
 /* d drawn into r as HTML or JSON; with the live script before </body> when the page asked for it. */
 static void draw(const doc *d, bool json, bool live, ws_reply *r)
 {
@@ -192,7 +187,7 @@ void ws_dispatch(const ws_context *c, const ws_query *q, ws_reply *r)
 {
     char path[WS_MAX_PATH + 1];
     size_t n = strlen(q->path);
-    bool json = wants_json(q->accept);
+    bool json = ws_accept_json(q->accept);
     if (n > WS_MAX_PATH || q->path[0] != '/') {
         ws_error(r, json, 400, "path too long or not absolute (%zu bytes)", n);
         return;

@@ -1,27 +1,34 @@
 /* arena/server/server.c — the HTTP side of `arena serve` (contract in server.h): libmicrohttpd with a thread
  * per connection, so a slow client holds only its own thread, under limits on connections (in all and per
- * address), on idle time and on the memory of a request's headers; GET and HEAD only; each request's page
- * built by route.c over its own read-only connection to the database. */
+ * address), on idle time, on the time of a request's headers, body and reply, and on the memory of its headers
+ * (the slots, slots.h); the server's own pages GET and HEAD only, answered as soon as their headers are in, each
+ * built by route.c over its own read-only connection to the database; an extension's requests admitted by it
+ * before their body is read, the body then taken within its limit into memory (bounded in all) or a file. */
 #include "server.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "route_private.h"
 #include "server_private.h"
+#include "slots.h"
 
 struct ws_server {
     ws_config cfg;
     struct MHD_Daemon *d;
     ws_cache *cache;
     ws_live *live;
+    ws_slots *slots;
     volatile int stopping;
-    int first_call;                /* *state of a request of the server's own pages (an extension's has its body) */
 };
 
 void ws_defaults(ws_config *c)
@@ -31,12 +38,18 @@ void ws_defaults(ws_config *c)
     snprintf(c->host, sizeof c->host, "127.0.0.1");
     c->port = 8080;
     c->max_connections = 512;
-    c->per_ip = 256;
+    c->per_ip = 64;
     c->timeout_s = 15;
+    c->header_s = 10;
+    c->body_rate = 8192;
+    c->reply_s = 60;
+    c->reserve = 64;
+    c->stream_per_ip = 8;
+    c->body_memory = (size_t)32 << 20;
     c->request_ms = 10000;
     c->bootstrap = 200;
     c->idle_s = 600;
-    c->stream_s = 3600;
+    c->stream_s = 300;
     c->logs = "results/logs";
     c->version = "";
 }
@@ -61,6 +74,27 @@ int ws_parse_listen(ws_config *c, const char *text, char *err, size_t errlen)
     }
     snprintf(c->host, sizeof c->host, "%s", host);
     c->port = (int)port;
+    return 0;
+}
+
+int ws_parse_trusted(ws_config *c, const char *text, char *err, size_t errlen)
+{
+    c->n_trusted = 0;
+    char list[1024];
+    snprintf(list, sizeof list, "%s", text);
+    for (char *save = NULL, *item = strtok_r(list, ", \t", &save); item; item = strtok_r(NULL, ", \t", &save)) {
+        unsigned char a[16];
+        int family = strchr(item, ':') ? AF_INET6 : AF_INET;
+        if (inet_pton(family, item, a) != 1) {
+            snprintf(err, errlen, "trusted proxy '%.64s': not an IPv4 or IPv6 address", item);
+            return -1;
+        }
+        if (c->n_trusted == WS_MAX_TRUSTED) {
+            snprintf(err, errlen, "trusted proxies: at most %d", WS_MAX_TRUSTED);
+            return -1;
+        }
+        inet_ntop(family, a, c->trusted[c->n_trusted++], sizeof c->trusted[0]);
+    }
     return 0;
 }
 
@@ -151,12 +185,25 @@ static enum MHD_Result argument(void *cls, enum MHD_ValueKind kind, const char *
     return MHD_YES;
 }
 
-/* ---- an extension's requests: the body read whole (bounded), then the extension's reply ---------------------- */
+/* ---- every request's state, from its headers to its end -------------------------------------------------------- */
 
 typedef struct {
-    char *body;
-    size_t len, cap;
-} ext_body;
+    bool ext;                      /* for the extension */
+    bool admitted;                 /* the extension's admit ran: release() owed */
+    void *ticket;
+    char *body;                    /* a body in memory (ext only) */
+    size_t len, cap, limit;
+    size_t mem;                    /* bytes of the server's body memory taken */
+    int fd;                        /* a spooled body's file, -1 when none */
+    int failed;                    /* errno of a spool write that failed: answered 500 once the body is in */
+    char peer[64];                 /* the client's address */
+} request;
+
+static ws_slot *slot_of(struct MHD_Connection *con)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
 
 static const char *ext_header(void *con, const char *name)
 {
@@ -194,99 +241,177 @@ static enum MHD_Result ext_send(struct MHD_Connection *con, ws_ext_reply *x)
     return ok;
 }
 
-/* Every call of a request for the extension: the first (headers) makes its body buffer, refusing a declared body
- * over the limit; the next take the body; the last answers. */
-static enum MHD_Result ext_request(ws_server *sv, struct MHD_Connection *con, const char *url, const char *method,
-                                   const char *upload, size_t *upload_size, void **state)
+/* An error answered before the body is read (or after it, when a spool failed): a line, JSON when asked for. */
+static enum MHD_Result refuse(struct MHD_Connection *con, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum MHD_Result refuse(struct MHD_Connection *con, int status, const char *fmt, ...)
+{
+    char line[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    ws_reply r = { 0 };
+    ws_error(&r, ws_accept_json(MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT)), status,
+             "%s", line);
+    return send_reply(con, &r);
+}
+
+/* Whether the request says it has a body: a Content-Length above 0, or a Transfer-Encoding. Its length into *cl
+ * (-1 when not said). */
+static bool has_body(struct MHD_Connection *con, long long *cl)
+{
+    const char *v = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    *cl = v ? strtoll(v, NULL, 10) : -1;
+    return (v && *cl != 0) || MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+}
+
+static void ext_query(struct MHD_Connection *con, const char *url, const char *method, const request *rq,
+                      ws_ext_request *q)
+{
+    *q = (ws_ext_request){ .method = method, .path = url, .header = ext_header, .arg = ext_arg, .con = con };
+    snprintf(q->peer, sizeof q->peer, "%s", rq->peer);
+}
+
+/* The headers of a request for the extension are in: admitted, or refused before a byte of its body is read. */
+static enum MHD_Result ext_begin(ws_server *sv, struct MHD_Connection *con, const char *url, const char *method,
+                                 request *rq)
 {
     const ws_extension *x = sv->cfg.ext;
-    ext_body *b = *state;
-    ws_reply r = { 0 };
-    if (!b) {
-        const char *cl = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > x->max_body) {
-            ws_error(&r, false, 413, "a request body over %zu bytes is refused", x->max_body);
-            return send_reply(con, &r);
+    rq->ext = true;
+    ws_ext_admit a = { .max_body = x->max_body, .spool_fd = -1 };
+    if (x->admit) {
+        ws_ext_request q;
+        ext_query(con, url, method, rq, &q);
+        x->admit(x->user, &q, &a);
+        rq->admitted = true;
+        rq->ticket = a.ticket;
+    }
+    rq->fd = a.spool_fd; /* ours to close from here */
+    long long cl;
+    bool body = has_body(con, &cl);
+    if (a.status)
+        return refuse(con, a.status, "%s", a.message);
+    if (body && a.max_body == 0)
+        return refuse(con, 400, "a request body is not accepted here (%.20s %.100s)", method, url);
+    if (cl > 0 && (unsigned long long)cl > a.max_body)
+        return refuse(con, 413, "a request body over %zu bytes is refused here (Content-Length: %lld)", a.max_body, cl);
+    rq->limit = a.max_body;
+    if (body && rq->fd < 0) {
+        size_t take = cl > 0 ? (size_t)cl : a.max_body;
+        if (!slots_memory_take(sv->slots, take))
+            return refuse(con, 503, "busy: the memory for request bodies is in use; retry in a moment");
+        rq->mem = take;
+    }
+    slots_phase(sv->slots, slot_of(con), body ? SL_BODY : SL_REPLY);
+    return MHD_YES;
+}
+
+/* Part of a body: into the spool file or memory, within its limit (past it, without a Content-Length that would
+ * have been refused at once, the connection is closed: a reply cannot be sent in the middle of a body). */
+static enum MHD_Result ext_take(ws_server *sv, struct MHD_Connection *con, request *rq, const char *data, size_t n)
+{
+    if (rq->len + n > rq->limit)
+        return MHD_NO;
+    slots_body(sv->slots, slot_of(con), n);
+    if (rq->fd >= 0) {
+        for (size_t done = 0; done < n && !rq->failed;) {
+            ssize_t w = write(rq->fd, data + done, n - done);
+            if (w < 0 && errno != EINTR)
+                rq->failed = errno;
+            else if (w > 0)
+                done += (size_t)w;
         }
-        if (!(b = calloc(1, sizeof *b)))
+        rq->len += n;
+        return MHD_YES;
+    }
+    if (rq->len + n + 1 > rq->cap) {
+        size_t cap = (rq->len + n + 1) * 2;
+        cap = cap > rq->limit + 1 ? rq->limit + 1 : cap;
+        char *p = realloc(rq->body, cap);
+        if (!p)
             return MHD_NO;
-        *state = b;
-        return MHD_YES;
+        rq->body = p;
+        rq->cap = cap;
     }
-    if (*upload_size) {
-        if (b->len + *upload_size > x->max_body) {
-            *upload_size = 0;
-            return MHD_NO; /* past the limit without a Content-Length: the connection is closed */
-        }
-        if (b->len + *upload_size + 1 > b->cap) {
-            size_t cap = (b->len + *upload_size + 1) * 2;
-            char *p = realloc(b->body, cap > x->max_body + 1 ? x->max_body + 1 : cap);
-            if (!p)
-                return MHD_NO;
-            b->body = p;
-            b->cap = cap > x->max_body + 1 ? x->max_body + 1 : cap;
-        }
-        memcpy(b->body + b->len, upload, *upload_size);
-        b->len += *upload_size;
-        *upload_size = 0;
-        return MHD_YES;
+    memcpy(rq->body + rq->len, data, n);
+    rq->len += n;
+    return MHD_YES;
+}
+
+/* The whole request is in: the extension's reply. */
+static enum MHD_Result ext_answer(ws_server *sv, struct MHD_Connection *con, const char *url, const char *method,
+                                  request *rq)
+{
+    const ws_extension *x = sv->cfg.ext;
+    slots_phase(sv->slots, slot_of(con), SL_REPLY);
+    if (rq->failed)
+        return refuse(con, 500, "the request body could not be stored: %s", strerror(rq->failed));
+    ws_ext_request q;
+    ext_query(con, url, method, rq, &q);
+    void *map = NULL;
+    if (rq->fd >= 0 && rq->len > 0) { /* a spooled body, read where it lies */
+        map = mmap(NULL, rq->len, PROT_READ, MAP_PRIVATE, rq->fd, 0);
+        if (map == MAP_FAILED)
+            return refuse(con, 500, "the request body could not be read back: %s", strerror(errno));
+        q.body = map;
+    } else {
+        if (rq->body)
+            rq->body[rq->len] = '\0';
+        q.body = rq->body ? rq->body : "";
     }
-    ws_ext_request q = { .method = method, .path = url, .header = ext_header, .arg = ext_arg, .con = con,
-                         .body = b->body ? b->body : "", .body_len = b->len };
-    if (b->body)
-        b->body[b->len] = '\0';
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(con, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (ci && ci->client_addr && ci->client_addr->sa_family == AF_INET)
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)ci->client_addr)->sin_addr, q.peer, sizeof q.peer);
+    q.body_len = rq->len;
     ws_ext_reply xr = { .status = 500 };
     ws_report_lock(); /* its pages are the report library's documents too (st_order, static buffers) */
     x->handle(x->user, &q, &xr);
     ws_report_unlock();
+    if (map)
+        munmap(map, rq->len);
     return ext_send(con, &xr);
 }
 
-/* Frees an extension request's body once it is answered or abandoned. */
+/* A request ended (answered, or its connection gone): what it held given back; its connection waits for the next. */
 static void completed(void *cls, struct MHD_Connection *con, void **state, enum MHD_RequestTerminationCode code)
 {
-    (void)con, (void)code;
+    (void)code;
     ws_server *sv = cls;
-    if (*state && *state != &sv->first_call) {
-        ext_body *b = *state;
-        free(b->body);
-        free(b);
+    request *rq = *state;
+    if (rq) {
+        if (rq->fd >= 0)
+            close(rq->fd);
+        free(rq->body);
+        slots_memory_give(sv->slots, rq->mem);
+        if (rq->admitted && sv->cfg.ext->release)
+            sv->cfg.ext->release(sv->cfg.ext->user, rq->ticket);
+        free(rq);
     }
     *state = NULL;
+    slots_phase(sv->slots, slot_of(con), SL_HEADERS);
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url, const char *method,
-                                  const char *version, const char *upload, size_t *upload_size, void **state)
+/* A page of the server's own: answered as soon as its headers are in (GET and HEAD, without a body). */
+static enum MHD_Result own_page(ws_server *sv, struct MHD_Connection *con, const char *url, const char *method,
+                                request *rq)
 {
-    (void)version, (void)upload;
-    ws_server *sv = cls;
-    if ((*state == NULL || *state != &sv->first_call) && ext_path(sv, url) &&
-        (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ||
-         strcmp(method, MHD_HTTP_METHOD_POST) == 0 || strcmp(method, MHD_HTTP_METHOD_DELETE) == 0))
-        return ext_request(sv, con, url, method, upload, upload_size, state);
-    if (*state == NULL) { /* the headers are in: the call with the body (if any) and the answer come next */
-        *state = &sv->first_call;
-        return MHD_YES;
-    }
-    ws_reply r = { 0 };
-    bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
-    if (*upload_size) { /* a body with a GET: refused, and not read */
-        *upload_size = 0;
-        ws_error(&r, false, 400, "a request body is not accepted");
-        return send_reply(con, &r);
-    }
-    if (!get) {
+    long long cl;
+    if (has_body(con, &cl))
+        return refuse(con, 400, "a request body is not accepted (%.20s %.100s)", method, url);
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
+        ws_reply r = { 0 };
         ws_error(&r, false, 405, "method %.20s not allowed: GET or HEAD only", method);
         return send_reply(con, &r);
     }
+    ws_reply r = { 0 };
     ws_query q = { .path = url };
     q.accept = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     MHD_get_connection_values(con, MHD_GET_ARGUMENT_KIND, argument, &q);
     ws_context ctx = { .cfg = &sv->cfg, .cache = sv->cache, .live = sv->live, .stopping = &sv->stopping };
+    slots_phase(sv->slots, slot_of(con), SL_REPLY);
     if (ws_is_events(&q)) {
+        char err[300];
+        int status = slots_stream(sv->slots, slot_of(con), rq->peer, err, sizeof err);
+        if (status)
+            return refuse(con, status, "%s", err);
         struct MHD_Response *resp = ws_events_response(&ctx, &q, &r);
         if (!resp)
             return send_reply(con, &r);
@@ -299,6 +424,52 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     }
     ws_dispatch(&ctx, &q, &r);
     return send_reply(con, &r);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **state)
+{
+    (void)version;
+    ws_server *sv = cls;
+    request *rq = *state;
+    if (!rq) { /* the headers are in */
+        if (!(rq = calloc(1, sizeof *rq)))
+            return MHD_NO;
+        rq->fd = -1;
+        *state = rq;
+        slots_client(&sv->cfg, slots_address(slot_of(con)),
+                     MHD_lookup_connection_value(con, MHD_HEADER_KIND, "X-Forwarded-For"), rq->peer);
+        if (ext_path(sv, url) &&
+            (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0 ||
+             strcmp(method, MHD_HTTP_METHOD_POST) == 0 || strcmp(method, MHD_HTTP_METHOD_DELETE) == 0))
+            return ext_begin(sv, con, url, method, rq);
+        return own_page(sv, con, url, method, rq);
+    }
+    if (!rq->ext) /* answered at its headers */
+        return MHD_YES;
+    if (*upload_size) {
+        size_t n = *upload_size;
+        *upload_size = 0;
+        return ext_take(sv, con, rq, upload, n);
+    }
+    return ext_answer(sv, con, url, method, rq);
+}
+
+/* Each connection's slot, from its opening to its end (slots.h). */
+static void on_connection(void *cls, struct MHD_Connection *con, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    ws_server *sv = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *fd = MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *ad = MHD_get_connection_info(con, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        *socket_context = fd ? slots_open(sv->slots, fd->connect_fd, ad ? ad->client_addr : NULL) : NULL;
+        if (fd && !*socket_context) /* its address holds as many as allowed: closed before a byte is read */
+            shutdown(fd->connect_fd, SHUT_RDWR);
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        slots_close(sv->slots, *socket_context);
+        *socket_context = NULL;
+    }
 }
 
 /* Decodes %XX in the path and the arguments (MHD's unescaping, in place) but never into a NUL, which would cut
@@ -336,21 +507,27 @@ ws_server *ws_start(const ws_config *c, char *err, size_t errlen)
         return NULL;
     }
     sv->cfg = *c;
+    if (sv->cfg.reserve >= sv->cfg.max_connections)
+        sv->cfg.reserve = sv->cfg.max_connections / 2;
     sv->cache = ws_cache_new(8);
     sv->live = ws_live_new();
+    sv->slots = slots_new(&sv->cfg);
     struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)c->port) };
     inet_pton(AF_INET, c->host, &addr.sin_addr);
-    if (sv->cache && sv->live)
+    /* the per-address bound is the slots' (slots_open), which knows a trusted proxy from a client */
+    if (sv->cache && sv->live && sv->slots)
         sv->d = MHD_start_daemon(
             MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, (uint16_t)c->port, NULL,
             NULL, on_request, sv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_LIMIT,
-            (unsigned)c->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)c->per_ip,
-            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-            (size_t)(32 * 1024), MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, sv, MHD_OPTION_THREAD_STACK_SIZE, (size_t)(4 * 1024 * 1024), MHD_OPTION_END);
+            (unsigned)c->max_connections, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)c->timeout_s,
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024), MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+            MHD_OPTION_NOTIFY_COMPLETED, completed, sv, MHD_OPTION_NOTIFY_CONNECTION, on_connection, sv,
+            MHD_OPTION_THREAD_STACK_SIZE, (size_t)(4 * 1024 * 1024), MHD_OPTION_END);
     if (!sv->d) {
         snprintf(err, errlen, "cannot listen on %s:%d (in use, or not an address of this machine)", c->host, c->port);
         ws_cache_free(sv->cache);
         ws_live_free(sv->live);
+        slots_free(sv->slots);
         free(sv);
         return NULL;
     }
@@ -369,6 +546,7 @@ void ws_stop(ws_server *sv)
         return;
     sv->stopping = 1;
     MHD_stop_daemon(sv->d);
+    slots_free(sv->slots);
     ws_cache_free(sv->cache);
     ws_live_free(sv->live);
     free(sv);

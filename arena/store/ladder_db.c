@@ -588,6 +588,33 @@ int ldb_llr(ldb *d, int64_t job, long *pairs, double *llr, int max)
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? n : failed(d, "reading an LLR curve");
 }
 
+int64_t ldb_rating_games(ldb *d, int64_t since)
+{
+    sqlite3_stmt *st = prepare(d, "SELECT coalesce(sum(games), 0) FROM jobs WHERE kind = 'rating' AND created >= ?", "i",
+                               since);
+    if (!st)
+        return -1;
+    int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    return n < 0 ? failed(d, "adding up rating games") : n;
+}
+
+int ldb_mark(ldb *d, char *out, size_t n)
+{
+    sqlite3_stmt *st = prepare(d, "SELECT (SELECT coalesce(max(id), 0) FROM jobs), (SELECT count(*) FROM jobs WHERE "
+                                  "state IN ('done', 'failed')), (SELECT coalesce(max(id), 0) FROM submissions), "
+                                  "(SELECT count(*) FROM submissions WHERE state = 'ladder')", "");
+    if (!st)
+        return -1;
+    int rc = sqlite3_step(st) == SQLITE_ROW ? 0 : -1;
+    if (rc == 0)
+        snprintf(out, n, "%lld/%lld/%lld/%lld", (long long)sqlite3_column_int64(st, 0),
+                 (long long)sqlite3_column_int64(st, 1), (long long)sqlite3_column_int64(st, 2),
+                 (long long)sqlite3_column_int64(st, 3));
+    sqlite3_finalize(st);
+    return rc == 0 ? 0 : failed(d, "reading the queue");
+}
+
 int64_t ldb_account_games(ldb *d, int64_t account, int64_t since)
 {
     sqlite3_stmt *st = prepare(d, "SELECT coalesce(sum(j.games), 0) FROM jobs j JOIN submissions s ON s.id = j.submission"

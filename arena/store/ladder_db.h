@@ -145,6 +145,13 @@ typedef struct {
     int64_t games;                 /* the most games it may play (as counted when it was queued) */
 } ldb_job;
 
+/* Games the rating rounds queued since `since` may play, in all; -1 on failure. */
+int64_t ldb_rating_games(ldb *d, int64_t since);
+
+/* A mark of the ladder's state (jobs queued and finished, submissions made and on the ladder) into out: equal marks,
+ * nothing new to rate. 0, or -1 on failure. */
+int ldb_mark(ldb *d, char *out, size_t n);
+
 /* Queues a job; games: the most games it may play (what games_per_day counts). Returns its id or -1. */
 int64_t ldb_job_add(ldb *d, int64_t submission, const char *kind, int64_t games, int64_t now);
 

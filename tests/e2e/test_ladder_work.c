@@ -142,17 +142,41 @@ static void ratings_then_a_round_where_they_are_least_certain(const char *db, in
     free(t);
     long before = db_scalar(db, "SELECT count(*) FROM games");
     int64_t who = 0;
-    assert_int_equal(ld_schedule_rating(d, &cfg, 4000, &who, err, sizeof err), 1);
+    ld_rating_memo memo = { 0 };
+    /* a target wider than any interval: nothing to play, and the ladder's log says why */
+    ld_config wide = cfg;
+    wide.rating_target = 10000;
+    assert_int_equal(ld_schedule_rating(d, &wide, 4000, &memo, &who, err, sizeof err), 0);
+    assert_int_equal(who, 0);
+    assert_non_null(strstr(memo.note, "within 10000 Elo"));
+    /* a day's budget smaller than a round: nothing either, looked at again a minute later */
+    ld_config poor = cfg;
+    poor.rating_games_per_day = 3;
+    memo = (ld_rating_memo){ 0 };
+    assert_int_equal(ld_schedule_rating(d, &poor, 4000, &memo, &who, err, sizeof err), 0);
+    assert_non_null(strstr(memo.note, "rating_games_per_day (3)"));
+    assert_int_equal(memo.recheck, 4060);
+    memo = (ld_rating_memo){ 0 };
+    assert_int_equal(ld_schedule_rating(d, &cfg, 4000, &memo, &who, err, sizeof err), 1);
     assert_true(who == a2 || who == b1);
-    assert_int_equal(ld_schedule_rating(d, &cfg, 4000, &who, err, sizeof err), 0); /* one round at a time */
+    assert_int_equal(ld_schedule_rating(d, &cfg, 4000, &memo, &who, err, sizeof err), 0); /* one round at a time */
     work();
     ldb_job j;
     assert_int_equal(ldb_jobs(d, true, &j, 1), 1);
     assert_string_equal(j.kind, "rating");
     assert_string_equal(j.state, "done");
+    assert_int_equal(j.games, 4); /* what the budget counts */
+    assert_true(j.finished > j.started); /* when it finished, not when it was claimed */
     assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), before + 4);
     state_is(a2, "ladder");
     state_is(b1, "ladder");
+    /* the round spent 4 of a budget of 6: the next one (4 more) waits for the day's window to move on */
+    poor.rating_games_per_day = 6;
+    memo = (ld_rating_memo){ 0 };
+    assert_int_equal(ld_schedule_rating(d, &poor, 4000, &memo, &who, err, sizeof err), 0);
+    assert_non_null(strstr(memo.note, "played 4 games in the last day"));
+    assert_int_equal(ld_schedule_rating(d, &poor, 4000 + 86400, &memo, &who, err, sizeof err), 1);
+    work();
 }
 
 static void placement_then_an_sprt_test_replaces_a_version(void **state)

@@ -390,14 +390,17 @@ static void malformed_requests_do_not_harm_it(void **state)
     alive_and_serving("a 1 MB header");
 }
 
-/* 200 clients that send half a request and wait: each holds a connection until the server's idle timeout or
- * until they close; meanwhile another client is served. */
+/* 200 clients, 50 from each of four addresses (within the server's 64 per address), that send half a request and
+ * wait: each holds a connection until the server's deadline for headers or until they close; meanwhile another
+ * client is served. */
 static void one_round_of_slow_clients(void)
 {
     enum { SLOW = 200 };
     int s[SLOW], open_ = 0;
     for (int i = 0; i < SLOW; i++) {
-        s[i] = serve_connect(port, 30);
+        char from[32];
+        snprintf(from, sizeof from, "127.0.0.%d", 2 + i % 4);
+        s[i] = serve_connect_from(port, 30, from);
         if (s[i] >= 0) {
             open_++;
             send(s[i], "GET /league/1 HTTP/1.1\r\nHost: slow\r\nX-Slow: ", 44, MSG_NOSIGNAL);
