@@ -15,6 +15,7 @@
 #include "curvezmq.h"
 #include "mode.h"
 #include "variant.h"
+#include "utf8.h"
 
 typedef struct {
     cfg_league *c;
@@ -260,6 +261,8 @@ static int schedule_key(parse_state *p, const char *key, const char *value)
             return fail(p, "league", key, "expected a name of 1 to %zu characters without '/', spaces or control "
                         "characters",
                         sizeof c->name - 1);
+        if (utf8_unsafe(value)) /* shown on every page and table of the league */
+            return fail(p, "league", key, "the name holds %s", utf8_unsafe(value));
         snprintf(c->name, sizeof c->name, "%s", value);
         p->have[K_NAME] = true;
     } else if (strcmp(key, "mode") == 0) {
@@ -410,6 +413,8 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
         if (!*value || strlen(value) >= sizeof a->store_name || strpbrk(value, "/# \t"))
             return fail(p, section, key, "expected a name of 1 to %zu characters without '/', '#' or spaces",
                         sizeof a->store_name - 1);
+        if (utf8_unsafe(value))
+            return fail(p, section, key, "the name holds %s", utf8_unsafe(value));
         snprintf(a->store_name, sizeof a->store_name, "%s", value);
         a->name_line = p->line;
     } else if (strcmp(key, "command") == 0) {
@@ -526,6 +531,8 @@ static int section(parse_state *p, char *name)
     if (!ok)
         return fail_line(p, "[agent %s]: an agent's name has 1 to %d characters without '/', spaces or control "
                          "characters", name, CFG_NAME_MAX - 1);
+    if (utf8_unsafe(name)) /* shown on every page and table of the league */
+        return fail_line(p, "[agent ...]: an agent's name holds %s", utf8_unsafe(name));
     for (int i = 0; i < c->n_agents; i++)
         if (strcmp(c->agents[i].name, name) == 0)
             return fail_line(p, "[agent %s]: a second section of this agent (the first is at line %d)", name,

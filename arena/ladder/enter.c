@@ -45,6 +45,16 @@ static int name_ok(ldb *d, const ldb_account *who, const ld_manifest *m, const l
                    size_t errlen)
 {
     enum { MAX = 256 };
+    char written[64];
+    int other = ldb_name_as_written(d, m->name, written, sizeof written);
+    if (other != 0) { /* "Evebot" beside "evebot" would read as the same bot on every page */
+        if (other > 0)
+            snprintf(err, errlen, "name: '%s' is the bot '%s' written in another case: names are the same whatever "
+                     "their case", m->name, written);
+        else
+            snprintf(err, errlen, "%s", ldb_error(d));
+        return other > 0 ? 0 : -1;
+    }
     ldb_submission *prev = calloc(MAX, sizeof *prev);
     int n = prev ? ldb_submissions(d, "", m->name, prev, MAX) : -1;
     if (n < 0) {

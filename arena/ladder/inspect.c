@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pathset.h"
+
 typedef struct {
     char **exec;                   /* paths of the files with an execute bit */
     char **plain;                  /* and of the others */
@@ -17,6 +19,7 @@ typedef struct {
     char manifest_path[16];
     long entries;
     uint64_t bytes;
+    ld_pathset *paths;             /* every path, each given once (pathset.h) */
 } inspect_state;
 
 static int keep_path(char ***list, long *n, long *cap, const char *path)
@@ -67,6 +70,8 @@ static int visit(void *user, ld_walk *w, const ld_entry *e, char *why, size_t wh
     inspect_state *st = user;
     st->entries++;
     st->bytes += e->size;
+    if (e->path[0] && ld_pathset_add(st->paths, e->path, e->dir, why, whylen) != 0)
+        return -1;
     if (e->dir || !e->path[0])
         return 0;
     if (strcmp(e->path, "ladder.ini") == 0 || strcmp(e->path, "manifest.ini") == 0)
@@ -115,13 +120,18 @@ static void free_state(inspect_state *st)
     free(st->exec);
     free(st->plain);
     free(st->manifest);
+    ld_pathset_free(st->paths);
 }
 
 int ld_inspect(const void *data, size_t len, const char *name, const ld_limits *lim, ld_inspected *out, char *err,
                size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    inspect_state st = { 0 };
+    inspect_state st = { .paths = ld_pathset_new() };
+    if (!st.paths) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     int rc = ld_walk_archive(data, len, name, lim, visit, &st, err, errlen);
     if (rc == 0)
         rc = check_manifest(&st, name, &out->manifest, err, errlen);

@@ -588,6 +588,19 @@ int ldb_llr(ldb *d, int64_t job, long *pairs, double *llr, int max)
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? n : failed(d, "reading an LLR curve");
 }
 
+int ldb_name_as_written(ldb *d, const char *name, char *out, size_t n)
+{
+    sqlite3_stmt *st = prepare(d, "SELECT name FROM submissions WHERE name = ?1 COLLATE NOCASE AND name <> ?1 LIMIT 1",
+                               "t", name);
+    if (!st)
+        return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : failed(d, "looking up a name");
+}
+
 int64_t ldb_rating_games(ldb *d, int64_t since)
 {
     sqlite3_stmt *st = prepare(d, "SELECT coalesce(sum(games), 0) FROM jobs WHERE kind = 'rating' AND created >= ?", "i",

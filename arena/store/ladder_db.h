@@ -145,6 +145,10 @@ typedef struct {
     int64_t games;                 /* the most games it may play (as counted when it was queued) */
 } ldb_job;
 
+/* Whether a bot's name is on the ladder written in another case: 1 with the name as written into out, 0 not, -1 on
+ * failure. */
+int ldb_name_as_written(ldb *d, const char *name, char *out, size_t n);
+
 /* Games the rating rounds queued since `since` may play, in all; -1 on failure. */
 int64_t ldb_rating_games(ldb *d, int64_t since);
 

@@ -211,6 +211,11 @@ static void placement_then_an_sprt_test_replaces_a_version(void **state)
     assert_string_equal(err, "quota: its placement may play 8 games, and 0 were queued in the last day: over 6 "
                              "(LADDER.ini [quota] games_per_day)");
     free(data);
+    /* a name another bot has in another case: refused for everyone, its owner too */
+    assert_int_equal(enter(&bob, "random", "RND", "1", &place, err, sizeof err), 0);
+    assert_non_null(strstr(err, "name: 'RND' is the bot 'rnd' written in another case"));
+    assert_int_equal(enter(&alice, "random", "Rnd", "9", &place, err, sizeof err), 0);
+    assert_non_null(strstr(err, "'Rnd' is the bot 'rnd'"));
     ld_entry_opts test = { .sprt = true, .elo0 = 0, .elo1 = 100 };
     int64_t a2 = enter(&alice, "bridge", "rnd", "2", &test, err, sizeof err);
     assert_true(a2 > 0);

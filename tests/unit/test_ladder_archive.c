@@ -304,8 +304,9 @@ static void a_submission_runs_only_as_a_sandboxed_agent(void **state)
     assert_int_equal(ld_agent_section("a", "x y", "/srv/x", "bot", "", 1, &m.boards, text, sizeof text), -1);
 }
 
-/* An archive naming one path twice passes the header check but is refused as it is unpacked (O_EXCL). */
-static void a_path_given_twice_is_refused_when_unpacked(void **state)
+/* An archive naming one path twice, or a file where a directory must be (or the other way round), is refused at
+ * inspection with the entry named, before anything is unpacked (the ladder answers 400, not a failure of its own). */
+static void a_path_given_twice_is_refused_at_inspection(void **state)
 {
     (void)state;
     tgz_entry e[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0, 0 },
@@ -313,7 +314,22 @@ static void a_path_given_twice_is_refused_when_unpacked(void **state)
     refused(e, 3, "entry 3 'bin/bot': a path the archive gives twice");
     tgz_entry f[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bin", 'f', 0755, "x", 0, 0 },
                       { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0, 0 } };
-    refused(f, 3, "entry 3 'bin/bot': cannot make its directory");
+    refused(f, 3, "entry 3 'bin/bot': a path below a file of the archive");
+    tgz_entry g[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0, 0 },
+                      { "bin", 'f', 0755, "x", 0, 0 } };
+    refused(g, 3, "entry 3 'bin': a file where the archive has a directory");
+    tgz_entry h[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 }, { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0, 0 },
+                      { "bin/bot/", 'd', 0755, NULL, 0, 0 } };
+    refused(h, 3, "entry 3 'bin/bot");
+    tgz_entry twice_manifest[] = { { "ladder.ini", 'f', 0644, manifest, 0, 0 },
+                                   { "ladder.ini", 'f', 0644, manifest, 0, 0 } };
+    refused(twice_manifest, 2, "entry 2 'ladder.ini'");
+    /* a directory given twice, and one given after a file in it, are what tar makes: fine */
+    tgz_entry ok[] = { { "bin/", 'd', 0755, NULL, 0, 0 }, { "ladder.ini", 'f', 0644, manifest, 0, 0 },
+                       { "bin/bot", 'f', 0755, "#!/bin/sh\n", 0, 0 }, { "bin/", 'd', 0755, NULL, 0, 0 } };
+    char err[1024] = "";
+    if (submit(ok, 4, true, err, sizeof err) != 0)
+        fail_msg("%s", err);
 }
 
 /* A lab's own program: inside an allowed directory after its links are resolved, or refused. */
@@ -364,7 +380,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(manifest_errors_name_the_line_and_key, setup, teardown),
         cmocka_unit_test_setup_teardown(only_gzip_compressed_tar_is_read, setup, teardown),
         cmocka_unit_test_setup_teardown(a_submission_runs_only_as_a_sandboxed_agent, setup, teardown),
-        cmocka_unit_test_setup_teardown(a_path_given_twice_is_refused_when_unpacked, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_path_given_twice_is_refused_at_inspection, setup, teardown),
         cmocka_unit_test_setup_teardown(a_local_program_must_lie_in_an_allowed_directory, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
