@@ -50,6 +50,7 @@ $(call test,tests/e2e/test_payoff_cli.c,engine)
 $(call test,tests/e2e/test_clock.c,protocol)
 $(call test,tests/e2e/test_ladder_work.c,ladder archive)
 $(call test,tests/e2e/test_ladder.c,engine archive)
+$(call test,tests/e2e/test_ladder_siege.c,engine archive)
 $(call test,tests/e2e/test_ladder_slurm.c,ladder archive)
 $(call test,tests/e2e/test_ladder_host.c,ladder archive)
 

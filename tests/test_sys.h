@@ -36,6 +36,18 @@ static inline long db_try_scalar(const char *db, const char *sql)
     return n;
 }
 
+/* Runs sql on the database db (read-write), failing the test on an error. */
+static inline void db_exec(const char *db, const char *sql)
+{
+    sqlite3 *d;
+    char *err = NULL;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    sqlite3_busy_timeout(d, 30000);
+    if (sqlite3_exec(d, sql, NULL, NULL, &err) != SQLITE_OK)
+        fail_msg("%s: %s", sql, err ? err : sqlite3_errmsg(d));
+    sqlite3_close(d);
+}
+
 static inline long db_scalar(const char *db, const char *sql)
 {
     sqlite3 *d;

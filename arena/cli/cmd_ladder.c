@@ -142,6 +142,8 @@ static int work(const char *path, bool once, cli_format fmt)
             break;
         }
         jobs += rc == 1;
+        if (rc == 1) /* the next time the ladder goes idle is said again */
+            said[0] = '\0';
         if ((rc == 0 && once) || rc == 2) /* 2: a signal stopped the job's league (the session's handler took it) */
             break;
         if (rc == 0 && !who)

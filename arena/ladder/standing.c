@@ -162,8 +162,10 @@ int ld_schedule_rating(ldb *d, const ld_config *c, int64_t now, ld_rating_memo *
     ld_table *t = calloc(LD_MAX_TABLES, sizeof *t);
     int n_t = t ? ld_standings(d, c, 200, t, err, errlen) : -1;
     double widest = -1;
+    bool pairs = false; /* a table where two versions meet */
     for (int k = 0; k < n_t; k++)
         for (int i = 0; t[k].n >= 2 && i < t[k].n; i++) {
+            pairs = true;
             const ld_row *row = &t[k].rows[i];
             double w = isnan(row->lo) || isnan(row->hi) || isinf(row->hi - row->lo) ? INFINITY : row->hi - row->lo;
             if (w > widest && (c->rating_target == 0 || w > c->rating_target)) {
@@ -175,8 +177,12 @@ int ld_schedule_rating(ldb *d, const ld_config *c, int64_t now, ld_rating_memo *
     if (n_t < 0)
         return -1;
     if (!*submission) {
-        snprintf(memo->note, sizeof memo->note, "every interval on the ladder is within %d Elo (rating_target): no "
-                 "rating round until something changes", c->rating_target);
+        if (pairs)
+            snprintf(memo->note, sizeof memo->note, "every interval on the ladder is within %d Elo (rating_target): "
+                     "no rating round until something changes", c->rating_target);
+        else
+            snprintf(memo->note, sizeof memo->note, "%s", "no two versions on the ladder play the same variant and "
+                     "board: no rating round");
         return 0;
     }
     ldb_submission *s = calloc(1, sizeof *s);

@@ -132,7 +132,7 @@ static void retire(ld_req *rq, ws_ext_reply *r)
 
 static void token(ld_req *rq, ws_ext_reply *r)
 {
-    char t[LD_SECRET_HEX], json[128];
+    char t[LD_SECRET_HEX], json[200];
     if (rq->via_token) { /* a leaked token must not outlive its revocation by minting others */
         ld_web_error(rq, r, 403, "a token cannot make another: log in and make it from your account's page");
         return;
@@ -141,8 +141,14 @@ static void token(ld_req *rq, ws_ext_reply *r)
         ld_web_error(rq, r, 500, "%s", ldb_error(rq->d));
         return;
     }
-    if (rq->json || rq->via_token) {
-        snprintf(json, sizeof json, "{\"token\":\"%s\"}\n", t);
+    ldb_token mine[64]; /* its id, for DELETE /ladder/token/ID: the newest of the account's */
+    int n = ldb_tokens(rq->d, rq->who.id, rq->now, mine, 64);
+    long long id = 0;
+    for (int i = 0; i < n; i++)
+        id = mine[i].id > id ? mine[i].id : id;
+    if (rq->json) {
+        snprintf(json, sizeof json, "{\"token\":\"%s\",\"id\":%lld,\"expires\":%lld}\n", t, id,
+                 (long long)(rq->now + LD_TOKEN_SECONDS));
         done(rq, r, "", json);
         return;
     }
@@ -150,6 +156,7 @@ static void token(ld_req *rq, ws_ext_reply *r)
     doc_init(&d, "API token", NULL);
     doc_section_add(&d, "token", "Your new API token", NULL);
     doc_para(&d, NULL, "%s", t);
+    doc_para(&d, NULL, "Token %lld", id);
     doc_para(&d, "note", "Shown once: only its hash is kept. Send it as: Authorization: Bearer TOKEN. It expires in %d "
              "days; revoke it on your account's page, or with DELETE /ladder/token/ID.", LD_TOKEN_SECONDS / 86400);
     ld_web_draw(rq, &d, r);
