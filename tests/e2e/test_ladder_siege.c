@@ -5,7 +5,8 @@
  * 300 MB (one upload per account is taken, to disk); an upload trickled a byte at a time is closed within a minute;
  * a token cannot make another, and once revoked (DELETE), expired or its account's password reset it is refused;
  * an idle two-bot ladder with rating rounds stops playing once every interval is within its target; SIGKILL of the
- * server ends its worker within seconds, a restart runs one worker, and a second worker started by hand waits. */
+ * server ends its worker within seconds, a restart runs one worker, and a second worker started by hand waits;
+ * 413 exactly above [archive] max_bytes (and above 8 KiB for a login), 400 for an archive giving a path twice. */
 #include "serve_kit.h" /* first: _GNU_SOURCE */
 
 #include <dirent.h>
@@ -471,6 +472,42 @@ static void the_worker_ends_with_its_server(void **state)
     assert_int_equal(wait_workers(0, 30, w), 0);
 }
 
+static void limits_are_answered_as_documented(void **state)
+{
+    (void)state;
+    start_ladder("[archive]\nmax_bytes = 4096\n", true);
+    char *csrf = account("alice", "10.0.0.1");
+    long id;
+    char *token = token_of("alice", csrf, &id);
+    assert_int_equal(sh_run("head -c 4097 /dev/zero > '%s/4097' && head -c 4096 /dev/zero > '%s/4096' && "
+                            "head -c 5000 /dev/zero > '%s/5000' && head -c 9000 /dev/zero > '%s/9000'", tmp, tmp, tmp,
+                            tmp), 0);
+    /* the API's body is the archive: 413 one byte above max_bytes, at its headers; at max_bytes it is read (400) */
+    expect(curl("-H 'Authorization: Bearer %s' -H 'Content-Type: application/gzip' --data-binary @%s/4097 %s/submit",
+                token, tmp, base), "HTTP=413");
+    expect(curl("-H 'Authorization: Bearer %s' -H 'Content-Type: application/gzip' --data-binary @%s/4096 %s/submit",
+                token, tmp, base), "HTTP=400");
+    /* the form's archive field over max_bytes: 413 naming the setting */
+    expect(curl("-b %s/alice.jar -F csrf=%s -F archive=@%s/5000 %s/submit", tmp, csrf, tmp, base),
+           "over the ladder's [archive] max_bytes (4096)\n HTTP=413");
+    /* a login body over 8 KiB: 413 at its headers */
+    expect(curl("--data-binary @%s/9000 %s/login", tmp, base), "HTTP=413");
+    /* an archive giving a path twice: 400 naming the entry (before anything is unpacked) */
+    char bad[200];
+    snprintf(bad, sizeof bad, "%s/twice.tar.gz", tmp);
+    tgz_entry e[] = { { "ladder.ini", 'f', 0644, "name = t\nversion = 1\ncommand = ./bot\nvariants = classical\n"
+                                                 "boards = 3x3\n", 0, 0 },
+                      { "bot", 'f', 0755, "#!/bin/sh\n", 0, 0 }, { "bot", 'f', 0755, "#!/bin/sh\nx\n", 0, 0 } };
+    assert_int_equal(tgz_write(bad, true, e, 3, NULL, NULL), 0);
+    expect(curl("-H 'Authorization: Bearer %s' -H 'Content-Type: application/gzip' --data-binary @%s %s/submit", token,
+                bad, base), "entry 3 'bot': a path the archive gives twice");
+    /* a GET with a body, and a DELETE of what is not a token: a status line each */
+    expect(curl("-X GET --data-binary @%s/4096 %s", tmp, base), "HTTP=400");
+    expect(curl("-H 'Authorization: Bearer %s' -X DELETE %s/bot/t", token, base), "HTTP=404");
+    free(token);
+    free(csrf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -479,6 +516,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(tokens_end_when_revoked_expired_or_reset, setup, teardown),
         cmocka_unit_test_setup_teardown(an_idle_ladder_stops_playing, setup, teardown),
         cmocka_unit_test_setup_teardown(the_worker_ends_with_its_server, setup, teardown),
+        cmocka_unit_test_setup_teardown(limits_are_answered_as_documented, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

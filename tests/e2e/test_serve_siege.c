@@ -5,7 +5,8 @@
  * are closed after a second (their deadline is 30 s) and a quick client is served; behind a trusted proxy the address
  * X-Forwarded-For names is what is counted, and from anyone else that header changes nothing; /logs refuses a
  * symbolic link (to /etc/passwd), a FIFO with no writer and a directory at once; a GET with a body and a POST get a
- * status line (400, 405) without the body being read; Accept is weighed by its qualities. */
+ * status line (400, 405) without the body being read; Accept is weighed by its qualities; --listen 0.0.0.0 prints a
+ * warning naming what it opens. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -317,6 +318,16 @@ static void accept_is_weighed_by_quality(void **state)
     assert_int_equal(serve_stop(server), 0);
 }
 
+static void every_address_is_said_aloud(void **state)
+{
+    (void)state;
+    char out[2000];
+    sh_capture(out, sizeof out, "timeout -s TERM 3 '%s/arena' serve --db '%s' --listen 0.0.0.0:0 2>&1", bin, db);
+    if (!strstr(out, "arena serve: warning: listening on 0.0.0.0, not on loopback: every page is open to whoever "
+                     "reaches this machine's port"))
+        fail_msg("%s", out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +338,7 @@ int main(void)
         cmocka_unit_test(logs_are_regular_files_only),
         cmocka_unit_test(bodies_and_methods_get_a_status_line),
         cmocka_unit_test(accept_is_weighed_by_quality),
+        cmocka_unit_test(every_address_is_said_aloud),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
