@@ -1,6 +1,7 @@
 /* tests/e2e/test_serve_siege.c — `arena serve` against clients that try to hold it, over loopback (each client
  * address its own 127.0.0.x): a client trickling its headers a byte at a time is closed within a minute (the
- * header deadline, not the idle timeout); 256 live feeds asked from each of two addresses get 8 each, the others
+ * header deadline, not the idle timeout); 256 trickling connections from each of two addresses hold 64 each and
+ * another address is served at once; 256 live feeds asked from each of two addresses get 8 each, the others
  * refused, and a third address is served pages and a feed; when slow clients from 40 addresses hold every slot they
  * are closed after a second (their deadline is 30 s) and a quick client is served; behind a trusted proxy the address
  * X-Forwarded-For names is what is counted, and from anyone else that header changes nothing; /logs refuses a
@@ -113,6 +114,32 @@ static void a_trickling_client_is_closed_within_a_minute(void **state)
     serve_reply r = serve_get(port, "/league/1");
     assert_int_equal(r.status, 200);
     serve_reply_free(&r);
+    assert_int_equal(serve_stop(server), 0);
+}
+
+static void tricklers_from_two_addresses_leave_others_served(void **state)
+{
+    (void)state;
+    int port;
+    pid_t server = start_server(NULL, &port);
+    enum { EACH = 256 };
+    static int s[2 * EACH];
+    for (int i = 0; i < 2 * EACH; i++)
+        s[i] = client(port, i < EACH ? "127.0.0.2" : "127.0.0.3", "GET /league/1 HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+    int held = 0;
+    for (int i = 0; i < 2 * EACH; i++)
+        held += s[i] >= 0 && !closed(s[i], i == 0 ? 500 : 1);
+    double t0 = clk_now();
+    serve_reply r = serve_get(port, "/league/1");
+    double took = clk_now() - t0;
+    printf("256 trickling connections from each of two addresses: %d held (64 an address), the rest closed as they "
+           "opened; another address served in %.3f s\n", held, took);
+    assert_int_equal(r.status, 200);
+    serve_reply_free(&r);
+    assert_true(held <= 128);
+    for (int i = 0; i < 2 * EACH; i++)
+        if (s[i] >= 0)
+            close(s[i]);
     assert_int_equal(serve_stop(server), 0);
 }
 
@@ -332,6 +359,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_trickling_client_is_closed_within_a_minute),
+        cmocka_unit_test(tricklers_from_two_addresses_leave_others_served),
         cmocka_unit_test(streams_from_two_addresses_leave_a_third_served),
         cmocka_unit_test(slow_clients_never_hold_the_reserve),
         cmocka_unit_test(a_trusted_proxy_names_the_client),

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "local.h"
 #include "submission.h"
+#include "clock.h"
 #include "test_util.h"
 #include "tgz_kit.h"
 #include "sealed.h"
@@ -166,6 +167,15 @@ static void a_gigabyte_bomb_is_refused_at_its_header(void **state)
     struct stat st;
     assert_int_equal(stat(tgz, &st), 0);
     assert_true(st.st_size < (off_t)lim.archive_bytes);
+    char why[1024];
+    size_t bomb_len;
+    void *bomb_data = ld_read_file(tgz, lim.archive_bytes, &bomb_len, why, sizeof why);
+    assert_non_null(bomb_data);
+    ld_submission sub;
+    double t0 = clk_now();
+    assert_int_equal(ld_submit_archive(bomb_data, bomb_len, "bot.tar.gz", &lim, store, &sub, why, sizeof why), -1);
+    printf("a 1 GB bomb of %zu bytes: refused in %.1f ms\n", bomb_len, 1000 * (clk_now() - t0));
+    free(bomb_data);
     refused(bomb, 2, "entry 2 'zeros': its 1073741824 bytes take the archive past the limit of 268435456 bytes");
     ld_limits small = lim;
     small.unpacked_bytes = 1000; /* many small files adding up past the limit: refused at the one that crosses it */
