@@ -256,7 +256,7 @@ int ldb_accounts(ldb *d, ldb_account *out, int max)
     sqlite3_stmt *st = prepare(d, ACCOUNT_COLUMNS "ORDER BY id LIMIT ?", "i", (int64_t)max);
     if (!st)
         return -1;
-    int n = 0, rc;
+    int n = 0, rc = 0;
     while (n < max && (rc = account_row_next(st, &out[n])) == 1)
         n++;
     sqlite3_finalize(st);
