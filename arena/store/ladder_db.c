@@ -37,15 +37,13 @@ static const char schema[] =
 
 /* 1 -> 2: where an account signed up from (pending sign-ups are bounded per address), deleted accounts (their name
  * stays taken, their bots keep their history), when a secret was made (tokens are listed), names unique whatever
- * their case. In one transaction with the version. */
+ * their case. */
 static const char schema_2[] =
-    "BEGIN;"
     "ALTER TABLE accounts ADD COLUMN address TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE accounts ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE secrets ADD COLUMN created INTEGER NOT NULL DEFAULT 0;"
     "CREATE UNIQUE INDEX accounts_by_name ON accounts (name COLLATE NOCASE);"
-    "PRAGMA user_version = 2;"
-    "COMMIT;";
+    "PRAGMA user_version = 2;";
 
 const char *ldb_error(const ldb *d)
 {
@@ -58,28 +56,54 @@ static int failed(ldb *d, const char *what)
     return -1;
 }
 
-/* The schema made, or checked to be this arena's. */
-static int setup(ldb *d)
+/* The version in the file, or -1. */
+static int schema_version(ldb *d)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(d->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW)
+    if (sqlite3_prepare_v2(d->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
         return failed(d, "reading its version");
-    int version = sqlite3_column_int(st, 0);
+    int version = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
     sqlite3_finalize(st);
+    return version < 0 ? failed(d, "reading its version") : version;
+}
+
+/* The schema made, or checked to be this arena's. Only a database older than this arena is written to: under a write
+ * lock taken before the version is read again, so two processes opening a new file make it once. */
+static int setup(ldb *d)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(d->db, "PRAGMA foreign_keys=ON", NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(d->err, sizeof d->err, "ladder database: %s", msg ? msg : "cannot set its options");
+        sqlite3_free(msg);
+        return -1;
+    }
+    int version = schema_version(d);
+    if (version < 0)
+        return -1;
     if (version > LDB_SCHEMA_VERSION) {
         snprintf(d->err, sizeof d->err, "ladder database: schema version %d, newer than this arena's (%d)", version,
                  LDB_SCHEMA_VERSION);
         return -1;
     }
-    char *msg = NULL;
-    if (sqlite3_exec(d->db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=10000;", NULL, NULL,
-                     &msg) != SQLITE_OK ||
-        sqlite3_exec(d->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
-        (version < 2 && sqlite3_exec(d->db, schema_2, NULL, NULL, &msg) != SQLITE_OK) ||
-        sqlite3_exec(d->db, "PRAGMA user_version = 2", NULL, NULL, &msg) != SQLITE_OK) {
+    if (version == LDB_SCHEMA_VERSION)
+        return 0;
+    if (sqlite3_exec(d->db, "PRAGMA journal_mode=WAL", NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(d->err, sizeof d->err, "ladder database: %s", msg ? msg : "cannot make its tables");
+        sqlite3_free(msg);
+        return -1;
+    }
+    version = schema_version(d);
+    if (version < 0 || (version < LDB_SCHEMA_VERSION &&
+                        (sqlite3_exec(d->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
+                         (version < 2 && sqlite3_exec(d->db, schema_2, NULL, NULL, &msg) != SQLITE_OK))) ||
+        sqlite3_exec(d->db, "COMMIT", NULL, NULL, msg ? NULL : &msg) != SQLITE_OK) {
+        sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
         bool twins = msg && strstr(msg, "UNIQUE");
-        snprintf(d->err, sizeof d->err, "ladder database: %s", twins ? "two accounts' names differ only by case (one "
-                 "of them must be deleted first: arena ladder account list)" : msg ? msg : "cannot make its tables");
+        if (version >= 0)
+            snprintf(d->err, sizeof d->err, "ladder database: %s", twins ? "two accounts' names differ only by case "
+                     "(one of them must be deleted first: arena ladder account list)" : msg ? msg
+                     : "cannot make its tables");
         sqlite3_free(msg);
         return -1;
     }
@@ -106,6 +130,8 @@ ldb *ldb_open(const char *path, char *err, size_t errlen)
                 chmod(p, st.st_mode & 0700);
         }
     int rc = sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL);
+    if (rc == SQLITE_OK)
+        sqlite3_busy_timeout(d->db, 10000); /* before its first read: other processes write to it */
     if (rc != SQLITE_OK || setup(d) != 0) {
         if (rc != SQLITE_OK)
             snprintf(d->err, sizeof d->err, "%s", d->db ? sqlite3_errmsg(d->db) : "cannot open");
@@ -120,7 +146,13 @@ void ldb_close(ldb *d)
 {
     if (!d)
         return;
-    sqlite3_close(d->db);
+    if (sqlite3_close(d->db) != SQLITE_OK) { /* a statement left unfinalized: name it, then close anyway */
+        for (sqlite3_stmt *st; (st = sqlite3_next_stmt(d->db, NULL));) {
+            fprintf(stderr, "ladder_db: a statement was left open: %s\n", sqlite3_sql(st));
+            sqlite3_finalize(st);
+        }
+        sqlite3_close(d->db);
+    }
     free(d);
 }
 

@@ -141,7 +141,7 @@ static void signing_up_as_an_admin_gives_nothing(void **state)
     expect(curl("-d 'name=Root&password=attacker-password' %s/signup", base), "HTTP=400");
     expect(curl("-d 'name=root&password=attacker-password' %s/login", base), "HTTP=403");
     char *eve = account("eve", "10.0.0.1");
-    (void)account("mallory", "10.0.0.2");
+    free(account("mallory", "10.0.0.2"));
     expect(curl("-b %s/eve.jar -d 'csrf=%s&name=mallory' %s/approve", tmp, eve, base), "HTTP=403");
     expect(curl("-b %s/eve.jar -d 'csrf=%s&name=mallory' %s/delete", tmp, eve, base), "HTTP=403");
     /* a page of another site posting with eve's cookie and even her form's token: refused before its body is read */
@@ -392,7 +392,7 @@ static void an_idle_ladder_stops_playing(void **state)
            "%ld games and %ld leagues 6 s later\n", games, leagues, clk_now() - t0 - 6, games2, leagues2);
     assert_int_equal(games2, games);
     assert_int_equal(leagues2, leagues);
-    assert_true(leagues >= 3); /* two placements and at least one rating round */
+    assert_true(leagues >= 2); /* the second bot's placement (the first had nobody to play) and a rating round */
 }
 
 /* The pids of `arena ladder work` processes for this test's LADDER.ini, into out; how many. */
