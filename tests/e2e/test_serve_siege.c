@@ -55,6 +55,26 @@ static pid_t start_server(const char *const *extra, int *port)
     return pid;
 }
 
+/* The server stopped; its exit status. A status other than 0 prints what it wrote to stderr (a sanitizer's report,
+ * an error) so a failure names its cause. */
+static int stop_server(pid_t pid)
+{
+    int status = serve_stop(pid);
+    if (status != 0) {
+        char tail[4000] = "";
+        FILE *f = fopen(errlog, "r");
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            long size = ftell(f);
+            fseek(f, size > (long)sizeof tail - 1 ? size - (long)sizeof tail + 1 : 0, SEEK_SET);
+            tail[fread(tail, 1, sizeof tail - 1, f)] = 0;
+            fclose(f);
+        }
+        printf("arena serve exited with status %d; the end of its stderr (%s):\n%s\n", status, errlog, tail);
+    }
+    return status;
+}
+
 /* A connection from `from` that has sent `text` (NULL: nothing); -1 when it could not connect. */
 static int client(int port, const char *from, const char *text)
 {
@@ -114,7 +134,7 @@ static void a_trickling_client_is_closed_within_a_minute(void **state)
     serve_reply r = serve_get(port, "/league/1");
     assert_int_equal(r.status, 200);
     serve_reply_free(&r);
-    assert_int_equal(serve_stop(server), 0);
+    assert_int_equal(stop_server(server), 0);
 }
 
 static void tricklers_from_two_addresses_leave_others_served(void **state)
@@ -126,9 +146,20 @@ static void tricklers_from_two_addresses_leave_others_served(void **state)
     static int s[2 * EACH];
     for (int i = 0; i < 2 * EACH; i++)
         s[i] = client(port, i < EACH ? "127.0.0.2" : "127.0.0.3", "GET /league/1 HTTP/1.1\r\nHost: x\r\nX-Slow: ");
-    int held = 0;
+    /* those over an address's 64 are closed as the server accepts them: on a busy machine that can take a moment,
+     * well within the 10 s the held ones get for their headers */
+    int held = 2 * EACH;
+    bool open[2 * EACH];
     for (int i = 0; i < 2 * EACH; i++)
-        held += s[i] >= 0 && !closed(s[i], i == 0 ? 500 : 1);
+        open[i] = s[i] >= 0;
+    for (double until = clk_now() + 5; held > 128 && clk_now() < until;) {
+        held = 0;
+        for (int i = 0; i < 2 * EACH; i++) {
+            if (open[i] && closed(s[i], 1))
+                open[i] = false;
+            held += open[i];
+        }
+    }
     double t0 = clk_now();
     serve_reply r = serve_get(port, "/league/1");
     double took = clk_now() - t0;
@@ -140,7 +171,7 @@ static void tricklers_from_two_addresses_leave_others_served(void **state)
     for (int i = 0; i < 2 * EACH; i++)
         if (s[i] >= 0)
             close(s[i]);
-    assert_int_equal(serve_stop(server), 0);
+    assert_int_equal(stop_server(server), 0);
 }
 
 static void streams_from_two_addresses_leave_a_third_served(void **state)
@@ -175,7 +206,7 @@ static void streams_from_two_addresses_leave_a_third_served(void **state)
     for (int i = 0; i < 2 * EACH; i++)
         if (s[i] >= 0)
             close(s[i]);
-    assert_int_equal(serve_stop(server), 0);
+    assert_int_equal(stop_server(server), 0);
 }
 
 static void slow_clients_never_hold_the_reserve(void **state)
@@ -201,17 +232,22 @@ static void slow_clients_never_hold_the_reserve(void **state)
     }
     double took = clk_now() - t0;
     int gone = 0;
-    for (int i = 0; i < SLOW; i++) {
-        gone += closed(s[i], i == 0 ? 3000 : 50);
+    bool open[SLOW];
+    for (int i = 0; i < SLOW; i++)
+        open[i] = true;
+    for (double until = clk_now() + 5; gone < SLOW && clk_now() < until;) /* the watchdog's sweep, on a busy machine */
+        for (int i = 0; i < SLOW; i++)
+            if (open[i] && closed(s[i], 5))
+                open[i] = false, gone++;
+    for (int i = 0; i < SLOW; i++)
         close(s[i]);
-    }
     printf("40 slow clients in 40 slots (a reserve of 10): a quick client served after %.2f s; %d slow ones closed "
-           "within 3 s (their deadline for headers is 30 s)\n", took, gone);
+           "within 5 s (their deadline for headers is 30 s)\n", took, gone);
     assert_int_equal(r.status, 200);
     assert_true(took < 10); /* not the 30 s of their deadline */
     serve_reply_free(&r);
     assert_true(gone >= SLOW - 30); /* at least back out of the reserve */
-    assert_int_equal(serve_stop(server), 0);
+    assert_int_equal(stop_server(server), 0);
 }
 
 static void a_trusted_proxy_names_the_client(void **state)
@@ -241,7 +277,7 @@ static void a_trusted_proxy_names_the_client(void **state)
     assert_int_equal(status_of(s[n++]), 503);
     for (int i = 0; i < n; i++)
         close(s[i]);
-    assert_int_equal(serve_stop(server), 0);
+    assert_int_equal(stop_server(server), 0);
     char out[600];
     sh_capture(out, sizeof out, "'%s/arena' serve --db '%s' --trusted-proxy nginx.local 2>&1", bin, db);
     assert_non_null(strstr(out, "--trusted-proxy: trusted proxy 'nginx.local': not an IPv4 or IPv6 address"));
@@ -283,7 +319,7 @@ static void logs_are_regular_files_only(void **state)
     assert_int_equal(r.status, 200);
     assert_non_null(strstr(r.body, "a line of a bot"));
     serve_reply_free(&r);
-    assert_int_equal(serve_stop(server), 0);
+    assert_int_equal(stop_server(server), 0);
 }
 
 static void bodies_and_methods_get_a_status_line(void **state)
@@ -311,7 +347,7 @@ static void bodies_and_methods_get_a_status_line(void **state)
             fail_msg("case %zu: expected %d, got: %.300s", i, cases[i].status, out[0] ? out : "(closed, no answer)");
         free(out);
     }
-    assert_int_equal(serve_stop(server), 0);
+    assert_int_equal(stop_server(server), 0);
 }
 
 static void accept_is_weighed_by_quality(void **state)
@@ -342,7 +378,7 @@ static void accept_is_weighed_by_quality(void **state)
             fail_msg("Accept: %s gave %s", cases[i].accept, r.type);
         serve_reply_free(&r);
     }
-    assert_int_equal(serve_stop(server), 0);
+    assert_int_equal(stop_server(server), 0);
 }
 
 static void every_address_is_said_aloud(void **state)
