@@ -63,12 +63,15 @@ lib_cflags = $(foreach d,$1,$(if $($d_DIR),-I$($d_DIR)) $($d_CFLAGS_EXT))
 lib_files = $(foreach d,$1,$($d_LIB))
 lib_ldlibs = $(foreach d,$1,$($d_LDLIBS))
 
-# $(call external,NAME,PKG-CONFIG MODULE,FALLBACK LIBS): a system library, usable in a dependency list.
+# $(call external,NAME,PKG-CONFIG MODULE,FALLBACK LIBS): a system library, usable in a dependency list. Its flags
+# are read from pkg-config when make starts: a target that installs packages first (league, nightly, test,
+# benchmark) builds in a second make, started after the install (see `after_deps` below).
+PKG_CONFIG ?= pkg-config
 define external
 $1_CLOSURE := $1
 $1_PKG := $2
-$1_CFLAGS_EXT := $$(if $2,$$(shell pkg-config --cflags $2 2>/dev/null))
-$1_LDLIBS := $$(if $2,$$(shell pkg-config --libs $2 2>/dev/null || echo $3),$3)
+$1_CFLAGS_EXT := $$(if $2,$$(shell $(PKG_CONFIG) --cflags $2 2>/dev/null))
+$1_LDLIBS := $$(if $2,$$(shell $(PKG_CONFIG) --libs $2 2>/dev/null || echo $3),$3)
 endef
 
 # $(call library,NAME,DIR,USES,SOURCES): libdarkhex-NAME.a from SOURCES (default: every DIR/*.c);
@@ -157,12 +160,22 @@ $(OBJ)/%.o: %.c
 
 all: $(LIBS) $(PROGRAMS)
 
+# What installs the missing Debian packages (tests/e2e/test_firstrun.c gives a stand-in).
+DEPS ?= scripts/deps.sh
+# $(call after_deps,DEPS ARGUMENT,GOALS): the recipe lines of a target that works on a bare machine: the packages
+# installed, then GOALS built by a new make, whose pkg-config flags are read now that the packages are there (this
+# make read them before the install, when some were missing).
+after_deps = @$(DEPS) $1$(newline)	@$(MAKE) --no-print-directory $2
+define newline
+
+
+endef
+
 deps:
-	@scripts/deps.sh
+	@$(DEPS)
 
 test:
-	@scripts/deps.sh test
-	@$(MAKE) --no-print-directory test-build check-layers check-install
+	$(call after_deps,test,test-build check-layers check-install)
 	@tests/run.sh "$(BUILD)/tests" "$(BIN)"
 
 # The benchmarks are built (not run) with the tests, so they cannot rot unnoticed.
@@ -266,7 +279,8 @@ BENCH_RL_SECONDS ?= 60
 BENCH_RL_POLICIES := $(foreach a,qlearning sarsa,$(foreach g,classical_3x3 abrupt_3x3 classical_4x3 abrupt_4x3,results/bench-rl/$(a)/$(g).pol))
 BENCH_RCFR_SECONDS ?= 600
 BENCH_RCFR_POLICIES := $(foreach b,rcfr frcfr-exp frcfr-poly,$(foreach v,classical abrupt,results/bench-rcfr/$(b)/$(v)_3x3.pol))
-benchmark: deps all $(POLICIES_3X3) $(BENCH_RL_POLICIES) $(BENCH_RCFR_POLICIES)
+benchmark:
+	$(call after_deps,,all $(POLICIES_3X3) $(BENCH_RL_POLICIES) $(BENCH_RCFR_POLICIES))
 	@scripts/league.sh "$(BIN)" configs/benchmark.ini
 
 # The exploitability of every 3x3 policy the benchmark plays (arena exploit, minutes each on 3x3; results
@@ -333,7 +347,10 @@ results/bench-rl/%.pol: $(BIN)/rl-train
 	    --eval-every 0 --fresh --quiet --checkpoint-every 0 --out $@
 	@rm -f $@.ckpt
 
-league: deps all policies rl-policies rcfr-policies
+# What `make league` builds before it plays (every bot and policy of configs/quick.ini).
+LEAGUE_NEEDS ?= all policies rl-policies rcfr-policies
+league:
+	$(call after_deps,,$(LEAGUE_NEEDS))
 	@scripts/league.sh "$(BIN)" configs/quick.ini
 
 LEAGUE ?= quick
