@@ -8,7 +8,9 @@ set -euo pipefail
 bin=${1:-bin} config=${2:-configs/quick.ini}
 db=results/arena.db
 name=$(sed -n 's/^[[:space:]]*name[[:space:]]*=[[:space:]]*\([^[:space:];]*\).*/\1/p' "$config" | head -1)
-"$bin/arena" league "$config" --db "$db" --progress 500
+# an unfinished league whose agents changed since (a policy made after it started) is replaced by a new one, and
+# the league says so; every other unfinished league is completed
+"$bin/arena" league "$config" --db "$db" --progress 500 --new-if-changed
 for v in hex classical abrupt classical-noisy classical-flash abrupt-noisy abrupt-flash; do
     # a variant the league did not play has no games: nothing to show
     if table=$("$bin/arena" ratings --db "$db" --league "$name" --variant "$v" --scope pooled 2>/dev/null); then

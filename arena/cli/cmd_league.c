@@ -15,7 +15,7 @@
 
 static const char help[] =
     "usage: arena league CONFIG [--db PATH] [--seed N|date] [--date YYYY-MM-DD] [--shard K/N] [--secret FILE]\n"
-    "                    [--resume | --new] [--logs DIR] [--progress N] [--quiet] [--debug] [--json | --format text|json]\n\n"
+    "                    [--resume | --new | --new-if-changed] [--logs DIR] [--progress N] [--quiet] [--debug] [--json | --format text|json]\n\n"
     "Plays a league described by an INI file (docs/leagues.md): every pairing of its agents (or the\n"
     "challenger against each, in a gauntlet) in every listed variant and board, the configured number of\n"
     "games each, half with each colour. The whole schedule is written to the database first; then the\n"
@@ -38,6 +38,8 @@ static const char help[] =
     "  --resume       only continue an unfinished league of this name and config (error when none)\n"
     "  --new          start a new league even when an unfinished one exists\n"
     "                 (default: continue an unfinished one, else start a new one)\n"
+    "  --new-if-changed  continue an unfinished league only if its agents, asked again, still play all they\n"
+    "                 were scheduled for; else start a new one and say so (default: refuse, exit 2, naming --new)\n"
     "  --logs DIR     bots' output (default results/logs)\n"
     "  --progress N   when stderr is not a terminal, a progress line every N games (default 50; 0: none)\n"
     "  --quiet        no progress at all\n"
@@ -74,7 +76,7 @@ typedef struct {
 /* The options into o (and the rest into l); the config's path is the one argument. */
 static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *l)
 {
-    enum { O_RESUME = CLI_O_OWN, O_NEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE, O_SHARD, O_SECRET, O_FORFEITS,
+    enum { O_RESUME = CLI_O_OWN, O_NEW, O_RENEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE, O_SHARD, O_SECRET, O_FORFEITS,
            O_DEBUG };
     static const struct option options[] = {
         CLI_DB_OPTIONS,
@@ -83,7 +85,8 @@ static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *
         { "quiet", no_argument, 0, O_QUIET },             { "seed", required_argument, 0, O_SEED },
         { "date", required_argument, 0, O_DATE },         { "shard", required_argument, 0, O_SHARD },
         { "secret", required_argument, 0, O_SECRET },     { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
-        { "debug", no_argument, 0, O_DEBUG },             { 0, 0, 0, 0 },
+        { "debug", no_argument, 0, O_DEBUG },             { "new-if-changed", no_argument, 0, O_RENEW },
+        { 0, 0, 0, 0 },
     };
     int c;
     while ((c = cli_getopt("league", argc, argv, options)) != -1) {
@@ -91,6 +94,7 @@ static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *
         case CLI_O_DB: o->db = optarg; break;
         case O_RESUME: o->resume = true; break;
         case O_NEW: o->fresh = true; break;
+        case O_RENEW: o->renew = true; break;
         case O_LOGS: o->logs = optarg; break;
         case O_PROGRESS: l->every = (long)cli_count("league", "--progress", optarg, 0, 100000000); break;
         case O_QUIET: l->quiet = true; break;
@@ -117,8 +121,8 @@ static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *
     }
     if (argc - optind != 1)
         cli_usage_error("league", "expected one config file (see 'arena league --help')");
-    if (o->resume && o->fresh)
-        cli_usage_error("league", "--resume and --new exclude each other");
+    if (o->resume + o->fresh + o->renew > 1)
+        cli_usage_error("league", "--resume, --new and --new-if-changed exclude each other");
     if (o->shards > 0 && !o->secret_name)
         cli_usage_error("league", "--shard %d/%d needs --secret FILE: every shard must play with the league's one "
                         "secret (make one: od -An -N16 -tx1 /dev/urandom | tr -d ' \\n' > FILE)", o->shard, o->shards);

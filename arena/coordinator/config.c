@@ -148,6 +148,21 @@ static bool add_read(const char *item, void *user, char *why, size_t whylen)
     return true;
 }
 
+static bool add_need(const char *item, void *user, char *why, size_t whylen)
+{
+    cfg_agent *a = user;
+    if (a->n_needs == CFG_MAX_READ) {
+        snprintf(why, whylen, "more than %d paths", CFG_MAX_READ);
+        return false;
+    }
+    if (strlen(item) >= sizeof a->needs[0]) {
+        snprintf(why, whylen, "a path longer than %zu characters", sizeof a->needs[0] - 1);
+        return false;
+    }
+    snprintf(a->needs[a->n_needs++], sizeof a->needs[0], "%s", item);
+    return true;
+}
+
 static bool add_env(const char *item, void *user, char *why, size_t whylen)
 {
     cfg_agent *a = user;
@@ -493,6 +508,15 @@ static int agent_key(parse_state *p, cfg_agent *a, const char *key, const char *
         a->n_read = 0;
         if (!each(value, add_read, a, why, sizeof why))
             return fail(p, section, key, "%s (expected a list of paths: read = /data/x, /data/y)", why);
+    } else if (strcmp(key, "needs") == 0) {
+        a->n_needs = 0;
+        if (!each(value, add_need, a, why, sizeof why))
+            return fail(p, section, key, "%s (expected a list of paths: needs = results/policies)", why);
+        a->needs_line = p->line;
+    } else if (strcmp(key, "made_by") == 0) {
+        if (too_long(p, section, key, value, sizeof a->made_by))
+            return 0;
+        snprintf(a->made_by, sizeof a->made_by, "%s", value);
     } else if (strcmp(key, "env") == 0) {
         a->n_env = 0;
         if (!each(value, add_env, a, why, sizeof why))

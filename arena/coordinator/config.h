@@ -73,8 +73,15 @@ typedef struct {
     int n_read, n_env;
     char read[CFG_MAX_READ][512];
     char env[CFG_MAX_ENV][256];
+    /* `needs = PATH, …`: files or directories the agent cannot play without (a policy, a trained model), checked
+     * before the league starts: a missing one, or an empty directory, refuses the league naming it and
+     * `made_by = COMMAND` (what makes it, e.g. make policies) */
+    int n_needs;
+    char needs[CFG_MAX_READ][512];
+    char made_by[128];
     int line;                      /* where its section starts */
     int command_line, dir_line;    /* where its command and dir are */
+    int needs_line;                /* where its `needs` is */
 } cfg_agent;
 
 typedef struct {

@@ -495,6 +495,40 @@ static int read_key_files(cfg_agent *ca, const cfg_league *c, char *err, size_t 
     return SS_OK;
 }
 
+/* Every path an agent's config says it needs (`needs =`), there: a missing one or an empty directory refuses the
+ * league before any agent starts, naming the path and what makes it (`made_by =`). */
+static int check_needs(const cfg_agent *ca, const cfg_league *c, char *err, size_t errlen)
+{
+    for (int i = 0; i < ca->n_needs; i++) {
+        const char *path = ca->needs[i];
+        struct stat st;
+        char why[1024];
+        const char *wrong = NULL;
+        if (stat(path, &st) != 0)
+            wrong = strerror(errno);
+        else if (S_ISDIR(st.st_mode)) {
+            DIR *d = opendir(path);
+            bool empty = true;
+            for (struct dirent *e; d && empty && (e = readdir(d));)
+                empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+            if (!d)
+                wrong = strerror(errno);
+            else if (empty)
+                wrong = "an empty directory";
+            if (d)
+                closedir(d);
+        }
+        if (!wrong)
+            continue;
+        if (ca->made_by[0])
+            snprintf(why, sizeof why, "%s: %s; it is made by `%s` (run that first)", path, wrong, ca->made_by);
+        else
+            snprintf(why, sizeof why, "%s: %s", path, wrong);
+        return bad_agent(c, ca->needs_line, ca->name, "needs", why, err, errlen);
+    }
+    return SS_OK;
+}
+
 /* The config read (or taken as given), checked and its agents set up: nothing is written yet. */
 static int league_config(ss_session *s, const ss_league_opts *o, char *err, size_t errlen)
 {
@@ -537,7 +571,7 @@ static int league_config(ss_session *s, const ss_league_opts *o, char *err, size
     for (int a = 0; a < c->n_agents; a++) {
         const cfg_agent *ca = &c->agents[a];
         const char *key;
-        if (read_key_files(&c->agents[a], c, err, errlen) != SS_OK)
+        if (read_key_files(&c->agents[a], c, err, errlen) != SS_OK || check_needs(ca, c, err, errlen) != SS_OK)
             return SS_USAGE;
         if (ss_agent_setup(ca, &s->cmds[a], &s->files[a], &key, why, sizeof why) != 0)
             return bad_agent(c, key[0] == 'd' ? ca->dir_line : ca->command_line, ca->name, key, why, err, errlen);
@@ -762,6 +796,49 @@ static int league_create(ss_session *s, char *err, size_t errlen)
     return SS_OK;
 }
 
+/* Whether an agent that plays `now` plays every game of the league's that it played as `was`. */
+static bool still_plays(const cfg_league *c, const cfg_games *was, const cfg_games *now)
+{
+    if (was->variants & c->games.variants & ~now->variants)
+        return false;
+    if (now->n_boards == 0)
+        return true;
+    for (int b = 0; b < c->games.n_boards; b++) {
+        const uint8_t *board = c->games.boards[b];
+        bool scheduled = was->n_boards == 0, offered = false;
+        for (int i = 0; i < was->n_boards && !scheduled; i++)
+            scheduled = was->boards[i][0] == board[0] && was->boards[i][1] == board[1];
+        for (int i = 0; i < now->n_boards && !offered; i++)
+            offered = now->boards[i][0] == board[0] && now->boards[i][1] == board[1];
+        if (scheduled && !offered)
+            return false;
+    }
+    return true;
+}
+
+/* An unfinished league's agents (the coordinator's own; an agent host's says hello with its first game) asked
+ * again what they play: SS_OK when each still plays all it was scheduled for, else SS_USAGE with the first that
+ * does not named in why. s->plays (the league's) is left as it was. */
+static int agents_unchanged(ss_session *s, int64_t id, char *why, size_t whylen, char *err, size_t errlen)
+{
+    cfg_games was[CFG_MAX_AGENTS];
+    memcpy(was, s->plays, sizeof was);
+    int rc = SS_OK;
+    for (int a = 0; a < s->cfg.n_agents && rc == SS_OK; a++) {
+        if (s->cfg.agents[a].host[0])
+            continue;
+        if ((rc = ask_plays(s, a, err, errlen)) != SS_OK)
+            break;
+        if (!still_plays(&s->cfg, &was[a], &s->plays[a])) {
+            snprintf(why, whylen, "league %lld's agent '%s' no longer plays all it was scheduled for (its hello "
+                     "changed since: a policy made or removed, a new version)", (long long)id, s->cfg.agents[a].name);
+            rc = SS_USAGE;
+        }
+    }
+    memcpy(s->plays, was, sizeof was);
+    return rc;
+}
+
 /* The league of this name, config and seed to continue (0: none), or a new one; its plays read back. */
 static int league_find(ss_session *s, const ss_league_opts *o, char *err, size_t errlen)
 {
@@ -785,8 +862,8 @@ static int league_find(ss_session *s, const ss_league_opts *o, char *err, size_t
         s->sum.id = 0;
     }
     if (o->resume && id == 0)
-        return fail(err, errlen, SS_USAGE, "--resume: no unfinished league '%s' with this config in %s", s->cfg.name,
-                    s->db);
+        return fail(err, errlen, SS_USAGE, "--resume: no unfinished league '%s' with this config in %s (--new starts "
+                    "one)", s->cfg.name, s->db);
     s->sum.resumed = id > 0;
     s->sum.id = id;
     int rc = id > 0 ? SS_OK : league_create(s, err, errlen);
@@ -796,6 +873,24 @@ static int league_find(ss_session *s, const ss_league_opts *o, char *err, size_t
         config_plays(s, a);
     char plays[CFG_MAX_AGENTS * 320];
     plays_text(s, plays, sizeof plays); /* stored with a new league; a resumed one gives back its own */
+    if (store_league_plays(db, s->sum.id, plays, sizeof plays) != 0)
+        return fail(err, errlen, SS_FAILED, "%s: cannot record what the agents play: %s", s->db, store_error(db));
+    plays_parse(s, plays);
+    if (id == 0 || o->shards > 0) /* a shard's agents are the league's, asked by whoever started it */
+        return SS_OK;
+    char why[512];
+    rc = agents_unchanged(s, id, why, sizeof why, err, errlen);
+    if (rc == SS_USAGE && (!o->renew || o->resume))
+        return fail(err, errlen, SS_USAGE, "%s: its games cannot be played; start a new league with --new (or "
+                    "--new-if-changed, which does that only in this case)", why);
+    if (rc != SS_USAGE)
+        return rc;
+    warn(s, "%s: a new league is started instead (--new-if-changed)", why);
+    s->sum.resumed = false;
+    s->sum.id = 0;
+    if ((rc = league_create(s, err, errlen)) != SS_OK)
+        return rc;
+    plays_text(s, plays, sizeof plays);
     if (store_league_plays(db, s->sum.id, plays, sizeof plays) != 0)
         return fail(err, errlen, SS_FAILED, "%s: cannot record what the agents play: %s", s->db, store_error(db));
     plays_parse(s, plays);

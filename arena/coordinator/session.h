@@ -48,6 +48,9 @@ typedef struct {
     const char *secret_name;       /* how to name it in messages (e.g. its file) */
     bool resume;                   /* only continue an unfinished league (SS_USAGE when there is none) */
     bool fresh;                    /* start a new league even when an unfinished one exists */
+    bool renew;                    /* an unfinished league whose agents no longer play what they were scheduled for
+                                    * (asked again): a new league is started (a warning says so) instead of the
+                                    * refusal (SS_USAGE, naming --new) */
     bool debug;                    /* every message to and from a bot also in its log (runner.h) */
     /* Warnings before and after the run (an agent that could not be asked what it plays, openings that repeat,
      * pairings that repeat games), one line each without a newline. NULL: on stderr after "arena league: warning: ". */
