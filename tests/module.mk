@@ -31,7 +31,7 @@ $(call test,tests/unit/test_ladder_archive.c,ladder archive md)
 $(call test,tests/unit/test_ladder_ini.c,ladder)
 $(call test,tests/unit/test_ladder_accounts.c,ladder)
 
-$(foreach t,cli reports badinput soak access firstrun,$(call test,tests/e2e/test_$t.c,engine))
+$(foreach t,cli reports badinput soak access firstrun docs,$(call test,tests/e2e/test_$t.c,engine))
 $(call test,tests/e2e/test_trainer.c,solver)
 $(call test,tests/e2e/test_match.c,coordinator)
 $(call test,tests/e2e/test_logs.c,coordinator)

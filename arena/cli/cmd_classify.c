@@ -1,9 +1,12 @@
 /* arena/cli/cmd_classify.c — `arena classify`: who wins every small board of every dark variant (black,
  * white, neither with Black's value or an interval on it, or open), with the time and memory each took,
  * certificates of the sure wins, and `--check` to verify certificates (classify.h, docs/solved.md). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "classify.h"
 #include "cli.h"
@@ -155,6 +158,14 @@ int cmd_classify(int argc, char **argv)
         return check_files(argc, argv, full_cells, sample);
     if (optind < argc)
         cli_usage_error("classify", "unexpected argument '%s' (see 'arena classify --help')", argv[optind]);
+    struct stat dir;
+    if (o.out_dir && stat(o.out_dir, &dir) != 0)
+        cli_usage_error("classify", "--certificates %s: %s (make the directory first: mkdir -p %s)", o.out_dir,
+                        errno == ENOENT ? "no such directory" : strerror(errno), o.out_dir);
+    if (o.out_dir && !S_ISDIR(dir.st_mode))
+        cli_usage_error("classify", "--certificates %s: not a directory", o.out_dir);
+    if (o.out_dir && access(o.out_dir, W_OK | X_OK) != 0)
+        cli_usage_error("classify", "--certificates %s: cannot write in it: %s", o.out_dir, strerror(errno));
     if (json)
         printf("[");
     else

@@ -207,6 +207,24 @@ failed:;
     _exit(127);
 }
 
+/* For a program outside the system's directories (a per-user interpreter: pyenv's or conda's python3, a shim in a
+ * home directory) that the system has too: a hint naming the system's, which every sandbox shows; else "". */
+static const char *system_twin(const char *exe)
+{
+    static _Thread_local char hint[800];
+    if (strncmp(exe, "/usr/", 5) == 0 || strncmp(exe, "/bin/", 5) == 0)
+        return "";
+    const char *base = strrchr(exe, '/');
+    base = base ? base + 1 : exe;
+    char twin[300];
+    snprintf(twin, sizeof twin, "/usr/bin/%.200s", base);
+    if (!*base || access(twin, X_OK) != 0)
+        return "";
+    snprintf(hint, sizeof hint, " (the system's %s is in every sandbox: give it by its path, e.g. '%s bot.py', "
+             "instead of the one found first in PATH)", twin, twin);
+    return hint;
+}
+
 /* The cgroup of a sandbox: its processes, its memory (with its /tmp) and its CPU time as a whole. */
 static int make_group(const sb_spec *s, cg_group *g, char *err, size_t errlen)
 {
@@ -341,7 +359,7 @@ pid_t sb_start(const sb_spec *s, sb_fault *fault, char *err, size_t errlen)
         }
         if (bw_prepare(s->policy, s->limits, uid, gid, s->exe, s->argv, s->dir, gate ? gt_path(gate) : NULL, &sb,
                        words, MAX_WORDS, word_store, sizeof word_store, fault, why, sizeof why) != 0) {
-            snprintf(err, errlen, "cannot start '%s' in its sandbox: %s", s->exe, why);
+            snprintf(err, errlen, "cannot start '%s' in its sandbox: %s%s", s->exe, why, system_twin(s->exe));
             goto failed;
         }
         *fault = SB_FAULT_SETUP;
