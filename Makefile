@@ -357,8 +357,9 @@ LEAGUE ?= quick
 plots: all
 	@"$(BIN)/arena" plot --db results/arena.db --league "$(LEAGUE)"
 
+NIGHTLY_CONFIG ?= configs/nightly.ini
 nightly: deps all policies rl-policies rcfr-policies
-	@scripts/nightly --bin "$(BIN)"
+	@scripts/nightly --bin "$(BIN)" --config "$(NIGHTLY_CONFIG)"
 
 # Installed libraries in link order (each before the ones it uses) and what darkhex.pc lists. The headers go
 # flat into include/darkhex/ (names are unique across libraries; each includes its siblings with quotes, found
@@ -409,6 +410,7 @@ help:
 	@echo "make rl-report  learning curves and win rates of Q-learning and SARSA (results/rl-report/, about 25 minutes)"
 	@echo "make plots      plots of a league already in results/arena.db (LEAGUE=name, default quick)"
 	@echo "make nightly    run configs/nightly.ini and write results/nightly/DATE/report.{md,html} (docs/nightly.md)"
+	@echo "                NIGHTLY_CONFIG=path/to.ini runs that config instead; the games and an estimate are printed first"
 	@echo "make deps       install missing Debian packages (apt-get; sudo when not root)"
 	@echo "make install    install programs, libraries, headers (include/darkhex/) and darkhex.pc under PREFIX (default /usr/local)"
 	@echo "make check-layers  prove that no library can include a header of a layer above it (docs/architecture.md)"

@@ -1,6 +1,8 @@
 /* arena/cli/cmd_league.c — `arena league CONFIG`: the options of a league session (coordinator/session.h), which
  * writes the league's schedule to the database and plays the games still missing, so an interrupted league resumes
- * where it stopped (docs/leagues.md); and its summary, in text or JSON. */
+ * where it stopped (docs/leagues.md); and its summary, in text or JSON; with --plan, what it would play and an
+ * estimate of how long, without playing. */
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,9 @@
 
 static const char help[] =
     "usage: arena league CONFIG [--db PATH] [--seed N|date] [--date YYYY-MM-DD] [--shard K/N] [--secret FILE]\n"
-    "                    [--resume | --new | --new-if-changed] [--logs DIR] [--progress N] [--quiet] [--debug] [--json | --format text|json]\n\n"
+    "                    [--resume | --new | --new-if-changed] [--logs DIR] [--progress N] [--quiet] [--debug]\n"
+    "                    [--json | --format text|json]\n"
+    "       arena league CONFIG --plan [--db PATH] [--seed N|date] [--date D] [--shard K/N] [--new] [--json]\n\n"
     "Plays a league described by an INI file (docs/leagues.md): every pairing of its agents (or the\n"
     "challenger against each, in a gauntlet) in every listed variant and board, the configured number of\n"
     "games each, half with each colour. The whole schedule is written to the database first; then the\n"
@@ -45,6 +49,13 @@ static const char help[] =
     "  --quiet        no progress at all\n"
     "  --debug        every message to and from a bot also in its log, with the time (\"debug -> ...\" sent,\n"
     "                 \"debug <- ...\" received)\n"
+    "  --plan         play nothing, write nothing: print the games the command would play (a new league's, or\n"
+    "                 what an unfinished one has left) and an estimate of the time: games x the mean time of a\n"
+    "                 game of the newest league of this name in the database / concurrency (none without such a\n"
+    "                 league); no bot is started (an agent without its own variants and boards counts as playing\n"
+    "                 the league's: the count is then at most, unless a league of the same config recorded what\n"
+    "                 they announced, which is used). JSON: {\"plan\":true,\"name\",\"league\" (0: new),\n"
+    "                 \"games\",\"at_most\",\"plays_league\",\"concurrency\",\"per_game_s\",\"from_league\",\"from_games\",\"estimate_s\"}\n"
     "  --max-forfeit-rate R  exit with status 4 when an agent forfeited more than this share (0 to 1) of the\n"
     "                 games it played in this run (the league itself is complete; its games are kept)\n"
     "  --json         a JSON summary: {\"league\",\"name\",\"resumed\",\"seed\",\"openings\",\"scheduled\",\"played\",\n"
@@ -68,6 +79,7 @@ typedef struct {
     const char *seed;
     long every;
     bool quiet;
+    bool plan;                     /* --plan */
     double max_forfeits;           /* --max-forfeit-rate; -1: none */
     cli_format fmt;
     uint8_t key[SEEDS_KEY_BYTES];
@@ -76,8 +88,8 @@ typedef struct {
 /* The options into o (and the rest into l); the config's path is the one argument. */
 static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *l)
 {
-    enum { O_RESUME = CLI_O_OWN, O_NEW, O_RENEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE, O_SHARD, O_SECRET, O_FORFEITS,
-           O_DEBUG };
+    enum { O_RESUME = CLI_O_OWN, O_NEW, O_RENEW, O_LOGS, O_PROGRESS, O_QUIET, O_SEED, O_DATE, O_SHARD, O_SECRET,
+           O_FORFEITS, O_DEBUG, O_PLAN };
     static const struct option options[] = {
         CLI_DB_OPTIONS,
         { "resume", no_argument, 0, O_RESUME },           { "new", no_argument, 0, O_NEW },
@@ -86,6 +98,7 @@ static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *
         { "date", required_argument, 0, O_DATE },         { "shard", required_argument, 0, O_SHARD },
         { "secret", required_argument, 0, O_SECRET },     { "max-forfeit-rate", required_argument, 0, O_FORFEITS },
         { "debug", no_argument, 0, O_DEBUG },             { "new-if-changed", no_argument, 0, O_RENEW },
+        { "plan", no_argument, 0, O_PLAN },
         { 0, 0, 0, 0 },
     };
     int c;
@@ -114,6 +127,7 @@ static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *
         case O_SECRET: o->secret_name = optarg; break;
         case O_FORFEITS: l->max_forfeits = cli_forfeit_rate("league", optarg); break;
         case O_DEBUG: o->debug = true; break;
+        case O_PLAN: l->plan = true; break;
         case CLI_O_JSON: l->fmt = CLI_JSON; break;
         case CLI_O_FORMAT: l->fmt = cli_format_parse("league", optarg); break;
         case CLI_O_HELP: fputs(help, stdout); exit(CLI_OK);
@@ -127,6 +141,61 @@ static void parse_options(int argc, char **argv, ss_league_opts *o, league_cli *
         cli_usage_error("league", "--shard %d/%d needs --secret FILE: every shard must play with the league's one "
                         "secret (make one: od -An -N16 -tx1 /dev/urandom | tr -d ' \\n' > FILE)", o->shard, o->shards);
     o->config = argv[optind];
+}
+
+/* A duration as text: "40 s", "14 min", "2.5 h". */
+static void duration(double s, char *out, size_t n)
+{
+    if (s < 90)
+        snprintf(out, n, "%.0f s", s);
+    else if (s < 5400)
+        snprintf(out, n, "%.0f min", s / 60);
+    else
+        snprintf(out, n, "%.1f h", s / 3600);
+}
+
+/* --plan: what the league would play and the estimate, in text or JSON. */
+static int print_plan(const ss_league_opts *o, const league_cli *l)
+{
+    ss_plan p;
+    char err[2048];
+    int rc = ss_plan_league(o, &p, err, sizeof err);
+    if (rc == SS_USAGE)
+        cli_usage_error("league", "%s", err);
+    if (rc != SS_OK) {
+        fprintf(stderr, "arena league: %s\n", err);
+        return rc;
+    }
+    bool known = isfinite(p.estimate_s);
+    if (l->fmt == CLI_JSON) {
+        printf("{\"plan\":true,\"name\":");
+        json_string(stdout, p.name);
+        printf(",\"league\":%lld,\"games\":%ld,\"at_most\":%s,\"plays_league\":%lld,\"concurrency\":%d,\"per_game_s\":",
+               (long long)p.league, p.games, p.at_most ? "true" : "false", (long long)p.plays_league, p.concurrency);
+        known ? printf("%.6g", p.pace_s) : printf("null");
+        printf(",\"from_league\":%lld,\"from_games\":%ld,\"estimate_s\":", (long long)p.pace_league, p.pace_games);
+        known ? printf("%.6g", p.estimate_s) : printf("null");
+        printf("}\n");
+        return CLI_OK;
+    }
+    char took[32];
+    printf("league '%s': %s%ld games to play (%s), %d at a time\n", p.name, p.at_most ? "at most " : "", p.games,
+           p.league > 0 ? "resuming an unfinished league" : "a new league", p.concurrency);
+    if (p.league > 0)
+        printf("  resumes league %lld: %ld of its %d games left\n", (long long)p.league, p.games, p.scheduled);
+    else if (p.plays_league > 0)
+        printf("  counted with the variants and boards the agents announced to league %lld (the same config)\n",
+               (long long)p.plays_league);
+    if (known) {
+        duration(p.estimate_s, took, sizeof took);
+        printf("estimated duration: %s%s (an estimate: %ld games x %.3f s, the mean time of a game of league %lld of "
+               "the same name (%ld games), / %d at a time; other bots or a busier machine change it)\n",
+               p.at_most ? "up to " : "", took, p.games, p.pace_s, (long long)p.pace_league, p.pace_games,
+               p.concurrency);
+    } else
+        printf("estimated duration: unknown (no league named '%s' in %s has games to measure a game's time by)\n",
+               p.name, o->db);
+    return CLI_OK;
 }
 
 static void print_json(ss_session *s, const ss_summary *m)
@@ -180,6 +249,8 @@ int cmd_league(int argc, char **argv)
             cli_usage_error("league", "--secret %s: %s", o.secret_name, err);
         o.secret = l.key;
     }
+    if (l.plan)
+        return print_plan(&o, &l);
     ss_session *s;
     int rc = ss_open_league(&o, &s, err, sizeof err);
     if (rc != SS_OK) {

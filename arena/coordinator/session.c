@@ -24,6 +24,8 @@
 #include "openings.h"
 #include "pairing.h"
 #include "sandbox.h"
+#include "browse.h"
+#include "league_lock.h"
 #include "store.h"
 
 _Static_assert(sizeof ((cfg_agent *)0)->cmdline <= sizeof ((ag_command *)0)->line,
@@ -43,6 +45,7 @@ struct ss_session {
     char db[1024], logs[1024], prefix[128];
     char scratch[64];              /* the copies of `writable = run` directories (/tmp/arena-run-PID-XXXXXX), or "" */
     int claim;                     /* the database's claim (store_claim), -1 for none */
+    int hold;                      /* the league's lock (league_lock.h) while it is played, -1 for none */
     volatile sig_atomic_t stop;
     const ss_callbacks *cb;        /* ss_run's: told of each game once it is stored */
     /* a league */
@@ -274,7 +277,7 @@ int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t er
     ss_session *s = calloc(1, sizeof *s);
     if (!(*out = s))
         return fail(err, errlen, SS_FAILED, "out of memory");
-    s->claim = -1;
+    s->claim = s->hold = -1;
     s->match = *o;
     s->cfg.n_agents = 2;
     s->cfg.time_control = o->time_control;
@@ -530,6 +533,22 @@ static int check_needs(const cfg_agent *ca, const cfg_league *c, char *err, size
 }
 
 /* The config read (or taken as given), checked and its agents set up: nothing is written yet. */
+/* The most the config can schedule, before any agent is asked what it plays: an agent without its own lists
+ * counted as playing the league's. Returns whether every agent has its own lists (the count is then exact). */
+static bool most_plays(const cfg_league *c, cfg_games most[CFG_MAX_AGENTS])
+{
+    bool exact = true;
+    for (int a = 0; a < c->n_agents; a++) {
+        most[a] = c->agents[a].plays;
+        if (!c->agents[a].has_variants)
+            most[a].variants = c->games.variants;
+        if (!c->agents[a].has_boards)
+            most[a].n_boards = 0;
+        exact &= c->agents[a].has_variants && c->agents[a].has_boards;
+    }
+    return exact;
+}
+
 static int league_config(ss_session *s, const ss_league_opts *o, char *err, size_t errlen)
 {
     const char *path = o->config ? o->config : "(config)";
@@ -580,16 +599,8 @@ static int league_config(ss_session *s, const ss_league_opts *o, char *err, size
     }
     if (c->listen[0] && cv_read(c->server_key, &s->server_key, why, sizeof why) != 0)
         return fail(err, errlen, SS_USAGE, "%s: [league] server_key: %s", path, why);
-    /* The most the config can schedule, before any agent is asked what it plays: an agent without its own lists
-     * counted as playing the league's. */
     cfg_games most[CFG_MAX_AGENTS];
-    for (int a = 0; a < c->n_agents; a++) {
-        most[a] = c->agents[a].plays;
-        if (!c->agents[a].has_variants)
-            most[a].variants = c->games.variants;
-        if (!c->agents[a].has_boards)
-            most[a].n_boards = 0;
-    }
+    most_plays(c, most);
     int rc = check_size(c, most, err, errlen);
     if (rc == SS_OK && c->mode->count(c, most) == 0)
         rc = fail(err, errlen, SS_USAGE, "%s: no games to play (no two agents share a listed variant and board)", path);
@@ -744,6 +755,19 @@ static int state_read(ss_session *s, lm_state *st)
     return 0;
 }
 
+/* Takes the league's lock (league_lock.h) once its id is known: from here on readers see it played. */
+static int hold_league(ss_session *s, char *err, size_t errlen)
+{
+    if (s->hold >= 0 || s->sum.id <= 0)
+        return 0;
+    char why[1024];
+    if ((s->hold = store_league_hold(s->db, s->sum.id, why, sizeof why)) < 0) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
 static void state_free(lm_state *st)
 {
     free((void *)st->games);
@@ -765,6 +789,8 @@ static int plan_more(ss_session *s, char *err, size_t errlen)
         s->sum.id = store_league_create(s->rec.store, s->cfg.name, s->text, s->sha, s->cfg.seed, rows, n);
         if (s->sum.id < 0)
             n = -1, snprintf(err, errlen, "%s: cannot write the schedule: %s", s->db, store_error(s->rec.store));
+        else if (hold_league(s, err, errlen) != 0)
+            n = -1;
     } else if (n > 0 && store_league_extend(s->rec.store, s->sum.id, rows, n) != 0) {
         n = -1, snprintf(err, errlen, "%s: cannot add to the schedule: %s", s->db, store_error(s->rec.store));
     }
@@ -866,6 +892,8 @@ static int league_find(ss_session *s, const ss_league_opts *o, char *err, size_t
                     "one)", s->cfg.name, s->db);
     s->sum.resumed = id > 0;
     s->sum.id = id;
+    if (hold_league(s, err, errlen) != 0)
+        return SS_FAILED;
     int rc = id > 0 ? SS_OK : league_create(s, err, errlen);
     if (rc != SS_OK)
         return rc;
@@ -977,7 +1005,7 @@ int ss_open_league(const ss_league_opts *o, ss_session **out, char *err, size_t 
 {
     ss_session *s = calloc(1, sizeof *s);
     if (s)
-        s->claim = -1;
+        s->claim = s->hold = -1;
     if (!(*out = s) || !(s->live = pg_new()))
         return fail(err, errlen, SS_FAILED, "out of memory");
     s->sum.league = true;
@@ -1027,6 +1055,78 @@ int ss_open_league(const ss_league_opts *o, ss_session **out, char *err, size_t 
     s->sum.seed = s->cfg.seed;
     describe_openings(s);
     return SS_OK;
+}
+
+/* ---- a plan, without playing -------------------------------------------------------------------------------- */
+
+/* The plan from the config and, when the database exists, what it holds (read only). */
+static int plan_read(ss_session *s, const ss_league_opts *o, ss_plan *p, char *err, size_t errlen)
+{
+    const cfg_league *c = &s->cfg;
+    snprintf(p->name, sizeof p->name, "%s", c->name);
+    p->seed = c->seed;
+    p->concurrency = c->concurrency > 0 ? c->concurrency : 1;
+    cfg_games most[CFG_MAX_AGENTS];
+    p->at_most = !most_plays(c, most) || !c->mode->shardable; /* asked at the start; an SPRT or knockout stops early */
+    long long count = c->mode->count(c, most);
+    if (o->shards > 0) /* the rows n with n % shards == shard - 1 */
+        count = count >= o->shard ? (count - o->shard) / o->shards + 1 : 0;
+    p->games = (long)count;
+    struct stat st;
+    if (stat(s->db, &st) != 0)
+        return SS_OK; /* a new database: a new league, no history */
+    store_db *db = store_open_readonly(s->db, err, errlen);
+    if (!db)
+        return SS_FAILED;
+    int rc = SS_OK;
+    int64_t id = o->fresh ? 0 : store_league_unfinished(db, c->name, s->sha, c->seed);
+    store_planned *rows = NULL;
+    int n = 0, total = 0;
+    if (id < 0 || (id > 0 && store_league_pending(db, id, &rows, &n, &total) != 0))
+        rc = fail(err, errlen, SS_FAILED, "%s: %s", s->db, store_error(db));
+    else if (id > 0) { /* it would be resumed: what it has left */
+        p->league = id;
+        p->games = shard_rows(rows, n, o->shard, o->shards);
+        p->scheduled = total;
+        p->at_most = !c->mode->shardable;
+    }
+    free(rows);
+    char plays[CFG_MAX_AGENTS * 320];
+    int64_t like = rc == SS_OK && id == 0 ? store_league_plays_like(db, c->name, s->sha, plays, sizeof plays) : 0;
+    if (like < 0)
+        rc = fail(err, errlen, SS_FAILED, "%s: %s", s->db, store_error(db));
+    else if (like > 0) { /* what the agents announced to the newest league of this config: counted as exact */
+        plays_parse(s, plays);
+        long long exact = c->mode->count(c, s->plays);
+        if (o->shards > 0)
+            exact = exact >= o->shard ? (exact - o->shard) / o->shards + 1 : 0;
+        p->games = (long)exact;
+        p->plays_league = like;
+        p->at_most = !c->mode->shardable;
+    }
+    if (rc == SS_OK && store_league_pace(db, c->name, &p->pace_league, &p->pace_games, &p->pace_s) < 0)
+        rc = fail(err, errlen, SS_FAILED, "%s: %s", s->db, store_error(db));
+    store_close(db);
+    return rc;
+}
+
+int ss_plan_league(const ss_league_opts *o, ss_plan *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->pace_s = p->estimate_s = NAN;
+    ss_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return fail(err, errlen, SS_FAILED, "out of memory");
+    s->claim = s->hold = -1;
+    snprintf(s->db, sizeof s->db, "%s", o->db);
+    snprintf(s->logs, sizeof s->logs, "%s", o->logs);
+    int rc = league_config(s, o, err, errlen);
+    if (rc == SS_OK)
+        rc = plan_read(s, o, p, err, errlen);
+    if (rc == SS_OK && p->pace_games > 0)
+        p->estimate_s = (double)p->games * p->pace_s / (double)p->concurrency;
+    ss_close(s);
+    return rc;
 }
 
 /* ---- running and summaries ---------------------------------------------------------------------------------- */
@@ -1254,6 +1354,7 @@ void ss_close(ss_session *s)
         dk_remove(s->scratch);
     if (s->rec.store)
         store_close(s->rec.store);
+    store_league_release(s->db, s->sum.id, s->hold); /* before the claim: another coordinator may take both then */
     if (s->claim >= 0)
         close(s->claim);
     free(s->text);

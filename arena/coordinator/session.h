@@ -137,8 +137,33 @@ int ss_read_secret(const char *path, uint8_t key[SEEDS_KEY_BYTES], char *err, si
 
 /* Opens a league: the config read and checked, the database opened and claimed (SS_BUSY when another league
  * coordinator has it), the league found again (resumed) or planned and written (its agents asked what they play
- * when the config does not say). */
+ * when the config does not say), and the league's lock taken (league_lock.h: readers see it running until
+ * ss_close or the end of this process, however it ends). */
 int ss_open_league(const ss_league_opts *o, ss_session **out, char *err, size_t errlen);
+
+/* What a league would play, without playing it or writing anything: the config read and checked as
+ * ss_open_league does (no agent is started: one without its own variant and board lists counts as playing the
+ * league's), and the database, when it exists, read only (it may be in use by a league meanwhile). */
+typedef struct {
+    char name[256];                /* the league's name */
+    uint64_t seed;
+    int64_t league;                /* the unfinished league it would resume, 0: a new league */
+    int scheduled;                 /* that league's schedule rows, 0: a new league */
+    long games;                    /* the games to play (this shard's with --shard) */
+    bool at_most;                  /* games is an upper bound: agents are asked what they play, or the mode (sprt,
+                                    * knockout) may decide pairings early */
+    int64_t plays_league;          /* a new league counted with what the agents announced to this league, the
+                                    * newest of the same name and config (0: by the config alone) */
+    int concurrency;               /* games played at once (the config's) */
+    int64_t pace_league;           /* the newest league of this name with games (0: none), whose games */
+    long pace_games;               /* (this many) took */
+    double pace_s;                 /* this long each on average, in seconds (NAN: none) */
+    double estimate_s;             /* games * pace_s / concurrency: an estimate of the wall time (NAN: none) */
+} ss_plan;
+
+/* Fills p. Returns SS_OK, SS_USAGE (a bad config, the reason in err as for ss_open_league) or SS_FAILED (the
+ * database cannot be read). */
+int ss_plan_league(const ss_league_opts *o, ss_plan *p, char *err, size_t errlen);
 
 /* Opens a match: both agents set up, the database opened, the run begun with a fresh secret. */
 int ss_open_match(const ss_match_opts *o, ss_session **out, char *err, size_t errlen);

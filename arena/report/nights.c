@@ -110,10 +110,14 @@ void nt_page(const nt_nights *x, doc *d)
         char href[300];
         snprintf(href, sizeof href, "%s/%s", r->dir, r->html ? "report.html" : "report.md");
         tb_row(&t);
-        tb_set(&t, 0, "%s", r->night[0] ? r->night : r->dir);
+        /* a second run of one night has a directory of its own (NIGHT-2, ...): named by it */
+        bool own = r->night[0] && strncmp(r->dir, r->night, strlen(r->night)) == 0 && strcmp(r->dir, r->night) != 0;
+        tb_set(&t, 0, "%s", r->night[0] && !own ? r->night : r->dir);
         tb_link(&t, 0, href);
-        if (r->failed[0])
-            tb_set(&t, 1, "%s: failed (%s) (%ld)", r->name, r->failed, r->league);
+        if (r->failed[0] && r->league > 0)
+            tb_set(&t, 1, "%s (%ld): FAILED: %s", r->name, r->league, r->failed);
+        else if (r->failed[0])
+            tb_set(&t, 1, "%s: FAILED: %s", r->name, r->failed);
         else
             tb_set(&t, 1, "%s (%ld)", r->name, r->league);
         tb_set(&t, 2, "%ld", r->games);

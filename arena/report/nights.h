@@ -1,6 +1,8 @@
 /* arena/report/nights.h — the index of the nights under a directory (docs/nightly.md): every subdirectory
  * with a summary.txt (written by ng_summary, or by scripts/nightly for a night that failed), newest first, as
- * a document (doc.h) with one table whose first cells link to each night's page. */
+ * a document (doc.h) with one table whose first cells link to each night's page. A night that failed (its summary
+ * has `failed`) reads "NAME: FAILED: REASON"; a later run of the same night, in a directory of its own (NIGHT-2,
+ * NIGHT-3, ...: scripts/nightly), is named by its directory. */
 #ifndef ARENA_REPORT_NIGHTS_H
 #define ARENA_REPORT_NIGHTS_H
 

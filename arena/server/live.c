@@ -1,6 +1,8 @@
 /* arena/server/live.c — the leagues running now (contract in server_private.h): read from the store at most
- * once a second for every page and feed that asks (those with games still to play and a game, or their start,
- * within the idle window), each with its progress, ETA, forfeits, current leaders (a fit without bootstrap,
+ * once a second for every page and feed that asks: those with games still to play whose coordinator holds the
+ * league's lock (league_lock.h: running, however long ago their last game), and those whose lock nobody holds but
+ * whose last game, or start, is within the idle window (stopped: the coordinator is gone), each with its progress,
+ * ETA (running only), forfeits, current leaders (a fit without bootstrap,
  * done again only when its game count changed) and, for an SPRT league, each pairing's LLR against its bounds;
  * as JSON for the feed and as a table for the pages; and the newest leagues, for the summary. One request reads
  * it again while the others use the state of a second ago. */
@@ -15,6 +17,7 @@
 #include "browse.h"
 #include "config.h"
 #include "facts.h"
+#include "league_lock.h"
 #include "mode.h"
 #include "pairing.h"
 #include "query.h"
@@ -32,6 +35,7 @@ typedef struct {
 
 typedef struct {
     store_league_brief b;
+    bool running;                  /* its lock is held: a coordinator plays it now; else stopped */
     double eta_s;                  /* NAN: unknown */
     double idle_s;                 /* since its newest game; NAN: none yet */
     int n_leaders;
@@ -163,13 +167,16 @@ static void sprt_tests(store_db *s, const char *config, live_row *x)
 }
 
 /* The row of one running league; what does not change with the time is kept from `old` when its games did not. */
-static void fill(store_db *s, const char *db, const store_league_brief *b, const live_row *old, live_row *x)
+static void fill(store_db *s, const char *db, const store_league_brief *b, bool running, const live_row *old,
+                 live_row *x)
 {
     memset(x, 0, sizeof *x);
     x->b = *b;
+    x->running = running;
     long left = b->planned - b->played - b->skipped;
     double t0 = iso_seconds(b->first_started), now = (double)time(NULL);
-    x->eta_s = b->played > 0 && isfinite(t0) && now > t0 ? (now - t0) / (double)b->played * (double)left : NAN;
+    x->eta_s = running && b->played > 0 && isfinite(t0) && now > t0 ? (now - t0) / (double)b->played * (double)left
+                                                                      : NAN;
     x->idle_s = b->played > 0 ? now - iso_seconds(b->last_finished) : NAN;
     if (old && old->b.played == b->played && old->b.skipped == b->skipped) {
         memcpy(x->leader, old->leader, sizeof x->leader);
@@ -228,6 +235,7 @@ static char *to_json(const live_row *rows, int n)
         json_text(f, x->b.name);
         fputs(",\"night\":", f);
         json_text(f, x->b.night);
+        fprintf(f, ",\"running\":%s", x->running ? "true" : "false");
         fprintf(f, ",\"played\":%ld,\"planned\":%ld,\"skipped\":%ld,\"forfeits\":%ld,\"eta_s\":", x->b.played,
                 x->b.planned, x->b.skipped, x->b.forfeits);
         json_real(f, x->eta_s);
@@ -270,6 +278,25 @@ static char *to_json(const live_row *rows, int n)
     return buf;
 }
 
+/* Of the leagues with games to play (n, at most WS_RUNNING_MAX), keeps those whose lock is held (running, held[i]
+ * true) and those whose last game or start is within the idle window (stopped), in their order. */
+static void keep_live(const ws_config *cfg, store_league_brief *b, int *n, bool *held)
+{
+    double now = (double)time(NULL);
+    int kept = 0;
+    for (int i = 0; i < *n && i < WS_RUNNING_MAX; i++) {
+        bool on = store_league_held(cfg->db, b[i].id) == 1;
+        double last = iso_seconds(b[i].created), fin = iso_seconds(b[i].last_finished);
+        if (isfinite(fin) && (!isfinite(last) || fin > last))
+            last = fin;
+        if (on || (isfinite(last) && now - last < (double)cfg->idle_s)) {
+            b[kept] = b[i];
+            held[kept++] = on;
+        }
+    }
+    *n = kept;
+}
+
 /* What refresh reads, outside the lock. */
 typedef struct {
     live_row *rows;
@@ -290,7 +317,11 @@ static int read_state(const ws_live *l, const ws_config *cfg, live_state *x, cha
     store_league_brief *b = NULL;
     int n = 0, rc = -1;
     int64_t league = 0, run = 0;
-    if (store_leagues_running(s, cfg->idle_s, WS_RUNNING_MAX, &b, &n) == 0 &&
+    bool held[WS_RUNNING_MAX] = { false };
+    int got = store_leagues_running(s, -1, WS_RUNNING_MAX, &b, &n);
+    if (got == 0)
+        keep_live(cfg, b, &n, held);
+    if (got == 0 &&
         store_leagues_recent(s, WS_RECENT_LEAGUES, &x->recent, &x->n_recent) == 0 &&
         store_newest_with_games(s, &league, &run) == 0 &&
         (league <= 0 || store_league_brief_get(s, league, &x->newest) == 1)) {
@@ -299,7 +330,7 @@ static int read_state(const ws_live *l, const ws_config *cfg, live_state *x, cha
         for (int i = 0; x->has_newest && i < x->n_recent; i++) {
             bool running = false;
             for (int k = 0; k < n; k++)
-                running |= b[k].id == x->recent[i].id;
+                running |= b[k].id == x->recent[i].id && held[k];
             if (!running && x->recent[i].played > 0) {
                 x->newest = x->recent[i];
                 break;
@@ -311,7 +342,7 @@ static int read_state(const ws_live *l, const ws_config *cfg, live_state *x, cha
             for (int k = 0; k < l->n; k++)
                 if (l->rows[k].b.id == b[i].id)
                     old = &l->rows[k];
-            fill(s, cfg->db, &b[i], old, &x->rows[i]);
+            fill(s, cfg->db, &b[i], held[i], old, &x->rows[i]);
         }
         x->n = n;
         x->json = x->rows ? to_json(x->rows, n) : NULL;
@@ -395,7 +426,9 @@ static void table_row(tb_table *t, const live_row *x)
     tb_set(t, 0, "%s", x->b.name);
     tb_link(t, 0, href);
     tb_set(t, 1, "%ld / %ld", x->b.played, x->b.planned - x->b.skipped);
-    if (isfinite(x->idle_s) && x->idle_s > IDLE_SHOWN_S)
+    if (!x->running)
+        snprintf(text, sizeof text, "stopped");
+    else if (isfinite(x->idle_s) && x->idle_s > IDLE_SHOWN_S)
         snprintf(text, sizeof text, "no game for %.0f min", x->idle_s / 60);
     else
         eta_text(x->eta_s, text, sizeof text);
@@ -442,15 +475,18 @@ int ws_live_section(ws_req *q, doc *d, int64_t only, char *err, size_t errlen)
     tb_table t;
     static const char *const heads[] = { "league", "games", "ETA", "forfeits", "leaders (Elo)", "SPRT LLR [bounds]" };
     columns(&t, "running leagues", heads, 6, 1u << 1 | 1u << 3);
-    int shown = 0;
+    int shown = 0, stopped = 0;
     for (int i = 0; i < l->n; i++)
         if (only <= 0 || l->rows[i].b.id == only) {
             table_row(&t, &l->rows[i]);
             shown++;
+            stopped += !l->rows[i].running;
         }
     pthread_mutex_unlock(&l->lock);
     doc_section_add(d, "live", "Running now", "live");
-    doc_para(d, "note", "%s", shown ? "Updated live while this page is open." : "No league is running now.");
+    doc_para(d, "note", "%s%s", shown ? "Updated live while this page is open." : "No league is running now.",
+             stopped ? " Stopped: games left to play but no coordinator playing them (it was killed or interrupted); "
+                       "run the same arena league command to finish them." : "");
     doc_table(d, &t);
     q->script = true;
     return 0;
@@ -516,12 +552,14 @@ const char ws_live_script[] =
     "      if (only && l.id !== only) return;\n"
     "      var tr = document.createElement('tr');\n"
     "      tr.setAttribute('data-league', l.id);\n"
+    "      tr.setAttribute('data-running', l.running ? 'yes' : 'no');\n"
     "      if (!(l.id in first)) first[l.id] = l.played;\n"
     "      tr.setAttribute('data-played', l.played);\n"
     "      tr.setAttribute('data-first-played', first[l.id]);\n"
     "      cell(tr, l.name, '/league/' + l.id);\n"
     "      cell(tr, l.played + ' / ' + (l.planned - l.skipped), null, true);\n"
-    "      cell(tr, l.idle_s !== null && l.idle_s > 60 ? 'no game for ' + Math.round(l.idle_s / 60) + ' min' : eta(l.eta_s));\n"
+    "      cell(tr, !l.running ? 'stopped' : l.idle_s !== null && l.idle_s > 60 ?\n"
+    "        'no game for ' + Math.round(l.idle_s / 60) + ' min' : eta(l.eta_s));\n"
     "      cell(tr, String(l.forfeits), null, true);\n"
     "      cell(tr, l.leaders.map(function (x) { return x.name + ' ' + Math.round(x.elo); }).join(', '));\n"
     "      cell(tr, l.sprt ? l.sprt.map(function (t) { return t.a + '-' + t.b + ' ' + t.llr.toFixed(2) +\n"

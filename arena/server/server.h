@@ -77,8 +77,8 @@ typedef struct {
     char trusted[WS_MAX_TRUSTED][64];
     long request_ms;               /* the database work of one request is interrupted after this long */
     int bootstrap;                 /* resamples for the intervals and LOS of league pages */
-    long idle_s;                   /* a league with games to play counts as running while its newest game is
-                                    * younger than this */
+    long idle_s;                   /* a league with games to play whose lock nobody holds (league_lock.h) is
+                                    * shown as stopped while its newest game is younger than this */
     int stream_s;                  /* a live feed (/events) ends after this long; browsers reconnect */
     const char *logs;              /* the agents' logs directory ('arena league --logs'); NULL: not served */
     const char *version;           /* the arena's, in page footers */

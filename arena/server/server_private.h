@@ -97,7 +97,8 @@ void ws_live_free(ws_live *l);
  * database failed. */
 char *ws_live_json(ws_live *l, const ws_config *cfg, long *serial, char *err, size_t errlen);
 
-/* The section "live" (heading "Running now"): a table of the running leagues, with `only` > 0 that league only;
+/* The section "live" (heading "Running now"): a table of the running leagues (their lock held) and of those
+ * stopped within the idle window (lock free: "stopped" in place of the ETA), with `only` > 0 that league only;
  * sets q->script. Returns 0, or an HTTP status with err. */
 int ws_live_section(ws_req *q, doc *d, int64_t only, char *err, size_t errlen);
 

@@ -75,15 +75,64 @@ int store_leagues_running(store_db *s, long idle_seconds, int limit, store_leagu
     if (sqlite3_prepare_v2(s->db,
                            "WITH ls AS (SELECT DISTINCT league_id FROM schedule WHERE game_id IS NULL AND skipped = 0"
                            " ORDER BY league_id DESC LIMIT ?2) " BRIEF_SELECT
-                           " HAVING MAX(COALESCE(MAX(g.finished), ''), l.created) >="
+                           " HAVING ?1 IS NULL OR MAX(COALESCE(MAX(g.finished), ''), l.created) >="
                            " strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?1) ORDER BY l.id DESC",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;
     char ago[48];
     snprintf(ago, sizeof ago, "-%ld seconds", idle_seconds);
-    sqlite3_bind_text(st, 1, ago, -1, SQLITE_TRANSIENT);
+    if (idle_seconds >= 0)
+        sqlite3_bind_text(st, 1, ago, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 2, limit);
     return briefs(st, limit, out, n);
+}
+
+int store_league_pace(store_db *s, const char *name, int64_t *league, long *games, double *mean_s)
+{
+    sqlite3_stmt *st;
+    *league = 0;
+    *games = 0;
+    *mean_s = 0;
+    if (sqlite3_prepare_v2(s->db,
+                           "WITH l AS (SELECT id FROM leagues l WHERE name = ?1 AND EXISTS (SELECT 1 FROM schedule c"
+                           " WHERE c.league_id = l.id AND c.game_id IS NOT NULL) ORDER BY id DESC LIMIT 1)"
+                           " SELECT l.id, COUNT(g.id), AVG(g.seconds) FROM l JOIN schedule c ON c.league_id = l.id"
+                           " JOIN games g ON g.id = c.game_id GROUP BY l.id",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *league = sqlite3_column_int64(st, 0);
+        *games = (long)sqlite3_column_int64(st, 1);
+        *mean_s = sqlite3_column_double(st, 2);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int64_t store_league_plays_like(store_db *s, const char *name, const char *config_sha256, char *plays, size_t size)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT id, plays FROM leagues WHERE name = ?1 AND config_sha256 = ?2 AND plays IS NOT NULL"
+                           " ORDER BY id DESC LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, config_sha256, -1, SQLITE_TRANSIENT);
+    int64_t id = 0;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 1);
+        size_t len = t ? strlen((const char *)t) : 0;
+        if (t && len < size) {
+            memcpy(plays, t, len + 1);
+            id = sqlite3_column_int64(st, 0);
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? id : -1;
 }
 
 int store_league_brief_get(store_db *s, int64_t id, store_league_brief *out)

@@ -22,9 +22,21 @@ typedef struct {
 /* The `limit` newest leagues, newest first (*out malloc'd, free it). Returns 0, or -1 (store_error()). */
 int store_leagues_recent(store_db *s, int limit, store_league_brief **out, int *n);
 
-/* The leagues running now: those with schedule rows still to play (not skipped) whose newest game finished, or
- * which were created, less than `idle_seconds` ago; newest first, at most `limit`. Returns 0, or -1. */
+/* The leagues that may be running now: those with schedule rows still to play (not skipped) whose newest game
+ * finished, or which were created, less than `idle_seconds` ago (idle_seconds < 0: however long ago); newest first,
+ * at most `limit` (of the `limit` newest with rows to play). Whether one is being played is its lock's to tell
+ * (league_lock.h). Returns 0, or -1. */
 int store_leagues_running(store_db *s, long idle_seconds, int limit, store_league_brief **out, int *n);
+
+/* How long the games of the newest league named `name` that has games took: its id into *league, its games into
+ * *games and their mean duration in seconds (games.seconds: one game, from its start to its end, whatever else
+ * was played meanwhile) into *mean_s. Returns 1, 0 when no league of that name has a game, or -1 on error. */
+int store_league_pace(store_db *s, const char *name, int64_t *league, long *games, double *mean_s);
+
+/* What the agents played in the newest league with this name and config hash (any seed) that records it
+ * (store_league_plays' text), read only: copied to `plays` (size bytes with the NUL). Returns that league's id, 0
+ * when there is none (or its text does not fit), -1 on error. */
+int64_t store_league_plays_like(store_db *s, const char *name, const char *config_sha256, char *plays, size_t size);
 
 /* League `id`: 1 with *out filled, 0 when there is none, -1 on error. */
 int store_league_brief_get(store_db *s, int64_t id, store_league_brief *out);

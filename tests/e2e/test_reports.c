@@ -327,6 +327,106 @@ static void nightly_writes_a_self_contained_report(void **state)
     free(csv);
 }
 
+/* A night stopped by SIGTERM while its league plays: exit status 143, its directory marked FAILED (FAILED,
+ * report.md and summary.txt with the signal, the index listing it so), the league wound down (its lock file
+ * gone); a second run the same day writes a directory of its own, the first one's log left as it was; the plan
+ * and estimate are printed before the league, the estimate from the stopped league's games. */
+static void a_stopped_night_is_marked_failed_and_not_mixed(void **state)
+{
+    (void)state;
+    char cfg[128], small[128], ndb[128], out[128], lock[256], path[256];
+    snprintf(cfg, sizeof cfg, "%s/long.ini", tmp);
+    snprintf(small, sizeof small, "%s/short.ini", tmp);
+    snprintf(ndb, sizeof ndb, "%s/stop.db", tmp);
+    snprintf(out, sizeof out, "%s/stopped", tmp);
+    snprintf(lock, sizeof lock, "%s.league-1.lock", ndb);
+    FILE *f = fopen(cfg, "w");
+    assert_non_null(f);
+    fprintf(f, "[league]\nname = long\nvariants = classical\nboards = 7x7\ngames = 20000\nconcurrency = 1\n\n"
+               "[agent random]\ncommand = %s/random\n\n[agent random-b]\ncommand = %s/random\nargs = --seed 2\n",
+            bin, bin);
+    fclose(f);
+    write_config(small, "short", "classical");
+    pid_t night = fork();
+    assert_true(night >= 0);
+    if (night == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(126);
+        execl("scripts/nightly", "nightly", "--config", cfg, "--db", ndb, "--out", out, "--bin", bin, "--date",
+              "2026-12-01", "--bootstrap", "20", (char *)NULL);
+        _exit(127);
+    }
+    /* the league plays once its lock is held and a game is stored */
+    for (int tries = 0; tries < 600 && !(access(lock, F_OK) == 0 && db_scalar(ndb, "SELECT COUNT(*) FROM games") > 0);
+         tries++)
+        usleep(100 * 1000);
+    assert_int_equal(access(lock, F_OK), 0);
+    kill(night, SIGTERM);
+    int st;
+    assert_int_equal(waitpid(night, &st, 0), night);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 128 + SIGTERM);
+    assert_int_not_equal(access(lock, F_OK), 0); /* the coordinator wound down and let go of the league */
+    long played = db_scalar(ndb, "SELECT COUNT(*) FROM games");
+    assert_true(played > 0 && played < 20000);
+
+    snprintf(path, sizeof path, "%s/2026-12-01/FAILED", out);
+    char *text = read_file(path);
+    expect_text("FAILED", text, "stopped by SIGTERM while the league played (league 1");
+    expect_text("FAILED", text, "exit status 143");
+    free(text);
+    snprintf(path, sizeof path, "%s/2026-12-01/report.md", out);
+    text = read_file(path);
+    expect_text("report.md", text, "# Nightly league: FAILED (2026-12-01)");
+    expect_text("report.md", text, "- reason: stopped by SIGTERM");
+    expect_text("report.md", text, "- plan: league 'long': at most 20000 games to play (a new league)");
+    expect_text("report.md", text, "arena league: interrupted with"); /* the end of the log */
+    free(text);
+    snprintf(path, sizeof path, "%s/2026-12-01/report.html", out);
+    assert_int_not_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    text = read_file(path);
+    expect_text("index.html", text, "<a href=\"2026-12-01/report.md\">2026-12-01</a>");
+    expect_text("index.html", text, "long (1): FAILED: stopped by SIGTERM");
+    free(text);
+    snprintf(path, sizeof path, "%s/2026-12-01/league.log", out);
+    char *log = read_file(path);
+    expect_text("league.log", log, "nightly: league 'long': at most 20000 games to play (a new league), 1 at a time");
+    expect_text("league.log", log, "estimated duration: unknown");
+
+    /* the same night again, another league: a directory of its own; the first one's files untouched */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "scripts/nightly --config '%s' --db '%s' --out '%s' --bin '%s' --date 2026-12-01 "
+                              "--bootstrap 20 2>/dev/null", small, ndb, out, bin);
+    char *said = sh_output(cmd);
+    expect_text("the second run", said, "nightly: 2026-12-01: ");
+    expect_text("the second run", said, "/stopped/2026-12-01-2");
+    free(said);
+    text = read_file(path);
+    assert_string_equal(text, log);
+    free(text);
+    free(log);
+    snprintf(path, sizeof path, "%s/2026-12-01-2/report.html", out);
+    assert_int_equal(access(path, R_OK), 0);
+    snprintf(path, sizeof path, "%s/2026-12-01/FAILED", out);
+    assert_int_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    text = read_file(path);
+    expect_text("index.html", text, "<a href=\"2026-12-01-2/report.html\">2026-12-01-2</a>");
+    expect_text("index.html", text, "long (1): FAILED: stopped by SIGTERM");
+    free(text);
+
+    /* the long league again: the plan says it resumes, with an estimate from its games so far */
+    snprintf(cmd, sizeof cmd, "'%s/arena' league '%s' --db '%s' --plan", bin, cfg, ndb);
+    said = sh_output(cmd);
+    char want[128];
+    snprintf(want, sizeof want, "league 'long': %ld games to play (resuming an unfinished league)", 20000 - played);
+    expect_text("--plan", said, want);
+    snprintf(want, sizeof want, "the mean time of a game of league 1 of the same name (%ld games)", played);
+    expect_text("--plan", said, want);
+    free(said);
+}
+
 /* The output of `arena ARGS --db DB`. */
 static char *arena_output(const char *in_db, const char *args)
 {
@@ -727,6 +827,7 @@ int main(void)
         cmocka_unit_test(pgn_games_carry_players_and_results),
         cmocka_unit_test(plots_are_written),
         cmocka_unit_test(nightly_writes_a_self_contained_report),
+        cmocka_unit_test(a_stopped_night_is_marked_failed_and_not_mixed),
         cmocka_unit_test(unsandboxed_agents_are_named_in_every_report),
         cmocka_unit_test(ratings_fit_the_newest_league_unless_told_to_pool),
         cmocka_unit_test(odd_names_survive_the_figures_and_the_page),

@@ -6,7 +6,8 @@
  * paths, a huge header, too many parameters) and 200 slow clients at once: no crash, other clients still
  * served, the resident memory the same after three rounds of them as after one, and the limit of connections
  * from one address (--per-ip); the live feed showing a league
- * started after the client subscribed, its game count rising; and in headless Chromium (tests/browser.h): the
+ * started after the client subscribed, its game count rising; a league whose coordinator was killed (SIGKILL)
+ * shown stopped, not running; and in headless Chromium (tests/browser.h): the
  * summary page on a desktop and a phone (a screenshot that is not blank, every section in the DOM, no
  * horizontal scrolling on the phone) and the count of a league started after the page was opened rising
  * without a reload. */
@@ -542,6 +543,112 @@ static void the_live_feed_shows_a_league_started_later(void **state)
     printf("live feed: league %ld at %ld games, then %ld\n", id, first, later);
 }
 
+/* The first event of the live feed: its "data: " line, malloc'd. A feed refused while the server has not yet seen
+ * this client's earlier feeds end (503: --streams-per-ip) is asked for again. */
+static char *first_event(void)
+{
+    const char *req = "GET /events HTTP/1.0\r\nHost: x\r\n\r\n";
+    size_t cap = 1 << 20;
+    char *feed = calloc(1, cap);
+    const char *data = NULL;
+    for (int tries = 0; !data && tries < 100; tries++) {
+        int s = serve_connect(port, 60);
+        assert_true(s >= 0);
+        assert_int_equal(send(s, req, strlen(req), MSG_NOSIGNAL), (ssize_t)strlen(req));
+        size_t got = 0;
+        feed[0] = '\0';
+        while (!((data = strstr(feed, "data: ")) && strstr(data, "\n\n")) && got < cap - 1) {
+            ssize_t k = recv(s, feed + got, cap - 1 - got, 0);
+            if (k <= 0)
+                break;
+            got += (size_t)k;
+            feed[got] = '\0';
+        }
+        close(s);
+        if (data && !strstr(data, "\n\n"))
+            data = NULL;
+        if (!data && strncmp(feed, "HTTP/1.1 503", 12) != 0)
+            fail_msg("/events ended before its first event:\n%.2000s", feed);
+        if (!data)
+            usleep(200 * 1000);
+    }
+    if (!data)
+        fail_msg("/events refused 100 times:\n%.2000s", feed);
+    char *line = strndup(data, strcspn(data, "\n"));
+    free(feed);
+    return line;
+}
+
+/* The feed's object of league `id` in an event ("{\"id\":ID,...\"sprt\":...}" up to the next league), malloc'd, or
+ * NULL when it is not there. */
+static char *league_in(const char *event, long id)
+{
+    char key[64];
+    snprintf(key, sizeof key, "{\"id\":%ld,", id);
+    const char *p = strstr(event, key);
+    if (!p)
+        return NULL;
+    const char *end = strstr(p + 1, "{\"id\":");
+    return end ? strndup(p, (size_t)(end - p)) : strdup(p);
+}
+
+/* A league whose coordinator is killed (SIGKILL: nothing of it runs to say so) is shown as stopped, not running:
+ * its lock is free while its lock file and its recent games stay. */
+static void a_killed_league_shows_as_stopped(void **state)
+{
+    (void)state;
+    char cfg[128], lock[256];
+    snprintf(cfg, sizeof cfg, "%s/killed.ini", tmp);
+    assert_int_equal(serve_league_config(cfg, bin, "killed", 4000, "7x7"), 0);
+    long id = db_scalar(db, "SELECT max(id) FROM leagues") + 1;
+    snprintf(lock, sizeof lock, "%s.league-%ld.lock", db, id);
+    char *const argv[] = { "arena", "league", cfg, "--db", db, "--logs", logs, "--quiet", NULL };
+    pid_t league = start_arena(argv);
+    /* running: in the feed with "running":true once it has played a game */
+    char *row = NULL;
+    for (int tries = 0; tries < 600; tries++) {
+        char *ev = first_event();
+        free(row);
+        row = league_in(ev, id);
+        free(ev);
+        if (row && strstr(row, "\"running\":true") && !strstr(row, "\"played\":0,"))
+            break;
+        usleep(100 * 1000);
+    }
+    if (!row || !strstr(row, "\"running\":true"))
+        fail_msg("league %ld is not shown running while it plays: %s", id, row ? row : "(not in the feed)");
+    free(row);
+    assert_int_equal(access(lock, F_OK), 0);
+    kill(league, SIGKILL);
+    int st;
+    assert_int_equal(waitpid(league, &st, 0), league);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    assert_int_equal(access(lock, F_OK), 0); /* left behind, and free */
+    /* stopped: still listed (its last game is recent), "running":false and no ETA */
+    row = NULL;
+    for (int tries = 0; tries < 100; tries++) {
+        char *ev = first_event();
+        free(row);
+        row = league_in(ev, id);
+        free(ev);
+        if (row && strstr(row, "\"running\":false"))
+            break;
+        usleep(100 * 1000);
+    }
+    if (!row || !strstr(row, "\"running\":false") || !strstr(row, "\"eta_s\":null"))
+        fail_msg("league %ld, its coordinator killed, is not shown stopped: %s", id, row ? row : "(not in the feed)");
+    free(row);
+    /* the page's table says so in place of an ETA */
+    char path[64];
+    snprintf(path, sizeof path, "/league/%ld", id);
+    serve_reply r = serve_get(port, path);
+    expect_status(&r, 200, path);
+    expect_in(path, r.body, "<td>stopped</td>");
+    expect_in(path, r.body, "no coordinator playing them");
+    serve_reply_free(&r);
+    printf("killed league %ld: shown stopped\n", id);
+}
+
 /* ---- in Chromium ---- */
 
 /* Every <section id="..."> of the served page is in the DOM the browser built. */
@@ -693,6 +800,7 @@ int main(void)
         cmocka_unit_test(connections_per_address_are_limited),
         cmocka_unit_test(summary_page_on_a_desktop_and_a_phone),
         cmocka_unit_test(the_live_feed_shows_a_league_started_later),
+        cmocka_unit_test(a_killed_league_shows_as_stopped),
         cmocka_unit_test(a_league_started_after_the_page_counts_up_in_chromium),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
