@@ -124,7 +124,7 @@ static void opening_fault(const store_game_row *g, int bot, const char opening[]
     for (int i = 0; i < n && len > 0; i++)
         if (strlen(opening[i]) == len && strncmp(opening[i], g->detail, len) == 0 &&
             (owner[i] == bot || strcmp(g->variant, "hex") == 0)) {
-            snprintf(f->opening, sizeof f->opening, "ignores the opening stone %s given in game_start's %s", opening[i],
+            snprintf(f->opening, sizeof f->opening, "ignores the opening stone %.7s given in game_start's %s", opening[i],
                      owner[i] == bot ? "own (its own stone)" : "seen (the opponent's)");
             f->rank = 2;
         }
@@ -267,8 +267,8 @@ static void forfeit_lines(const ck_opts *o, const char *phase, long long game, c
     if (forfeit_log(o->logs, prefix, game, path, sizeof path) != 0)
         return;
     log_tail(path, game, lines, sizeof lines);
-    snprintf(out, size, "; its log: %s%s%s", path, lines[0] ? "; the last lines it wrote before the forfeit:" : "",
-             lines);
+    snprintf(out, size, "; its log: %.1100s%s%.1300s", path,
+             lines[0] ? "; the last lines it wrote before the forfeit:" : "", lines);
 }
 
 /* The league just played as items: one for the phase when the bot forfeited nothing, else one per variant and
@@ -335,7 +335,7 @@ static int read_phase(const ck_opts *o, int64_t league, const char *name, const 
                                       tally[t].n, tally[t].reason);
             if (n_tally > 1)
                 snprintf(reasons + k, sizeof reasons - k, ")");
-            char lines[1400];
+            char lines[2600];
             forfeit_lines(o, name, best_game, lines, sizeof lines);
             char what[96];
             snprintf(what, sizeof what, "%s %dx%d %s", hx_variant_name((hx_variant)v), o->boards.boards[b][0],
