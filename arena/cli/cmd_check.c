@@ -1,5 +1,5 @@
 /* arena/cli/cmd_check.c — `arena check BOT`: the options of a conformance run of one bot (coordinator/check.h) and
- * its checklist, in text or JSON. */
+ * its checklist, in text (headed by the command line, quoted as a shell needs it) or JSON. */
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
@@ -23,39 +23,70 @@ static const char help[] =
     "and 4x4), from openings, from the empty board, with a fresh process for every game (each one asked\n"
     "to shut down after its game), and with a game clock of 20 budgets (sudden death: moves_to_go 0) and the\n"
     "swap rule, from openings of one stone. It prints a checklist: the hello, each variant and board of each phase (a\n"
-    "forfeit names its reason and detail, and the game to replay with arena show), the rejections and\n"
-    "collisions it answered, its time use against the budget, and what the run could not exercise.\n\n"
+    "forfeit names its reason and detail, the game to replay with arena show, the bot's log and the last lines\n"
+    "it wrote), the opening stones it was given and whether it attempted one, the rejections and collisions it\n"
+    "answered, its time use against the budget, and what the run could not exercise. The logs in --logs are\n"
+    "this run's: a check removes the previous check's (check-hello-*.log, league-check-*.log) when it starts.\n\n"
     "  --variant V       a variant to check (repeatable; default: every one it announces)\n"
     "  --board RxC       a board to check (repeatable; default: those it announces, else 3x3 and 4x4)\n"
-    "  --games N         games per variant and board in each phase (even, default 2)\n"
+    "  --games N         games per variant and board in each phase (even; default 2, and in the phase from\n"
+    "                    openings on a small board more: 3x3 8, 4x4 6, 5x5 4, by the smallest board)\n"
     "  --move-time MS    the budget per attempt (default 1000); using over half of it fails the time item\n"
     "  --handshake MS    the time from the bot's start to its hello (default 10000)\n"
     "  --opponent CMD    the reference opponent (default: random next to this arena)\n"
     "  --sandbox on|off  run the bot in its sandbox (default on)\n"
     "  --db PATH         where the games go (default results/check.db; arena show replays them)\n"
     "  --logs DIR        the bots' output (default results/logs)\n"
-    "  --json            {\"bot\",\"version\",\"games\",\"failed\",\"items\":[{\"what\",\"status\":\"ok\"|\"failed\"|\n"
+    "  --json            {\"bot\",\"version\",\"games\",\"failed\",\"logs\",\"items\":[{\"what\",\"status\":\"ok\"|\"failed\"|\n"
     "                    \"skipped\",\"detail\"}]}\n\n"
     "Exit status: 0 every item passed (or could not be exercised), 1 an item failed, 2 bad input.\n";
 
 static const char *const status_names[] = { "ok", "failed", "skipped" };
 
-static void print_text(const ck_report *r, const char *bot)
+/* One argument as a shell reads it back: as it is when it holds only safe characters, else in single quotes (a
+ * single quote as '\''). */
+static void print_arg(const char *a)
 {
-    printf("arena check %s\n", bot);
-    for (int i = 0; i < r->n; i++)
-        printf("  [%s] %s: %s\n", r->items[i].status == CK_OK ? "ok" : r->items[i].status == CK_FAILED ? "FAILED" : "--",
-               r->items[i].what, r->items[i].detail);
+    bool plain = *a != '\0';
+    for (const char *p = a; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%", *p) != NULL;
+    if (plain) {
+        fputs(a, stdout);
+        return;
+    }
+    putchar('\'');
+    for (const char *p = a; *p; p++)
+        fputs(*p == '\'' ? "'\\''" : (char[]){ *p, '\0' }, stdout);
+    putchar('\'');
+}
+
+static void print_text(const ck_report *r, int argc, char **argv, const char *logs)
+{
+    fputs("arena check", stdout);
+    for (int i = 1; i < argc; i++) {
+        putchar(' ');
+        print_arg(argv[i]);
+    }
+    printf("\n  (the bots' logs: %s/league-check-*.log, this run's alone)\n", logs);
+    for (int i = 0; i < r->n; i++) {
+        printf("  [%s] %s: ", r->items[i].status == CK_OK ? "ok" : r->items[i].status == CK_FAILED ? "FAILED" : "--",
+               r->items[i].what);
+        for (const char *p = r->items[i].detail; *p; p++) /* a log's lines, indented under their item */
+            fputs(*p == '\n' ? "\n      " : (char[]){ *p, '\0' }, stdout);
+        putchar('\n');
+    }
     printf("%d item%s failed, %ld games played\n", r->failed, r->failed == 1 ? "" : "s", r->games);
 }
 
-static void print_json(const ck_report *r, const char *bot)
+static void print_json(const ck_report *r, const char *bot, const char *logs)
 {
     printf("{\"bot\":");
     json_string(stdout, bot);
     printf(",\"version\":");
     json_string(stdout, r->version);
-    printf(",\"games\":%ld,\"failed\":%d,\"items\":[", r->games, r->failed);
+    printf(",\"games\":%ld,\"failed\":%d,\"logs\":", r->games, r->failed);
+    json_string(stdout, logs);
+    printf(",\"items\":[");
     for (int i = 0; i < r->n; i++) {
         printf("%s{\"what\":", i ? "," : "");
         json_string(stdout, r->items[i].what);
@@ -88,7 +119,7 @@ int cmd_check(int argc, char **argv)
     };
     static char opponent[PATH_MAX + 16];
     default_opponent(opponent, sizeof opponent);
-    ck_opts o = { .opponent = opponent, .games = 2, .move_ms = 1000, .handshake_ms = 10000, .sandbox = true,
+    ck_opts o = { .opponent = opponent, .games = 0, .move_ms = 1000, .handshake_ms = 10000, .sandbox = true,
                   .db = "results/check.db",
                   .logs = "results/logs" };
     cli_format fmt = CLI_TEXT;
@@ -132,8 +163,8 @@ int cmd_check(int argc, char **argv)
     if (ck_run(&o, &r, err, sizeof err) != 0)
         cli_usage_error("check", "BOT: %s", err);
     if (fmt == CLI_JSON)
-        print_json(&r, o.bot);
+        print_json(&r, o.bot, o.logs);
     else
-        print_text(&r, o.bot);
+        print_text(&r, argc, argv, o.logs);
     return r.failed ? CLI_FAILED : CLI_OK;
 }

@@ -4,8 +4,10 @@
  * shut down after its game), then with a sudden-death game clock and the swap rule from one-stone openings (the
  * clock keys of every turn, moves_to_go 0, White first and its swap window); the stored games are then read back into a checklist: its hello, each variant and
  * board (a forfeit names its reason, detail and game), the rejections and collisions it answered, its time use
- * against the budget, and what the run could not exercise. Everything is played into one results database
- * (a league per phase), so a failure can be replayed with `arena show`. */
+ * against the budget, whether it ignored the opening stones it was given, and what the run could not exercise.
+ * Everything is played into one results database (a league per phase), so a failure can be replayed with
+ * `arena show`; the bots' logs of the run are the only check logs in the log directory (a run removes the
+ * previous run's check-hello-*.log and league-check-*.log when it starts). */
 #ifndef ARENA_COORDINATOR_CHECK_H
 #define ARENA_COORDINATOR_CHECK_H
 
@@ -22,7 +24,8 @@ typedef struct {
     const char *opponent;          /* the reference opponent's command line */
     uint32_t variants;             /* bit v: hx_variant v; 0: what the bot announces */
     cfg_games boards;              /* n_boards 0: what the bot announces, or 3x3 and 4x4 when it takes any */
-    int games;                     /* games per variant and board in each phase (even, default 2) */
+    int games;                     /* games per variant and board in each phase (even); 0: 2, and in the phase from
+                                    * openings more on a small board (3x3: 8, 4x4: 6, 5x5: 4) */
     uint32_t move_ms;              /* budget per attempt */
     uint32_t handshake_ms;         /* from the bot's start to its hello */
     bool sandbox;                  /* run the bot in its sandbox (default on) */
@@ -34,7 +37,8 @@ typedef enum { CK_OK, CK_FAILED, CK_SKIPPED } ck_status;
 typedef struct {
     char what[96];                 /* "hello", "classical 3x3 from openings", "time", ... */
     ck_status status;
-    char detail[600];              /* what was seen; for a failure, the reason and where to look */
+    char detail[2400];             /* what was seen; for a failure, the reason and where to look (a forfeit: its
+                                    * log and the last lines the bot wrote, each after "\n| ") */
 } ck_item;
 
 typedef struct {

@@ -12,6 +12,12 @@
  *   --mode offboard    attempts a cell off the board
  *   --mode wrong-game  answers for another game id
  *   --mode twice       sends its move twice (the second one is out of turn)
+ *   --mode early       sends a move as soon as a game starts, before its turn (at every game_start; then answers
+ *                      each turn as --mode play does, one move ahead)
+ *   --mode ignore-openings  plays like --mode play, but never reads game_start's own, seen and hidden: it attempts
+ *                      the cells of its own opening stones (illegal) and, in hex, of the opponent's it was shown
+ *   --mode traceback   at its first attempt writes a Python-like traceback to stderr, the last line
+ *                      "ValueError: misbehave traceback", and exits with status 1
  *   --mode no-hello    connects and never says hello
  *   --mode bad-token   says hello with a wrong token (a stray the coordinator must ignore)
  *   --mode bad-hello   says hello with its token but without the keys version, variants and boards
@@ -349,10 +355,22 @@ static void game_start(player *p)
     p->crash_at = 1 + (int)rng_below(&p->rng, 3);
     p->first = -1;
     p->move_ms = in.move_ms;
-    for (int i = 0; protocol >= 2 && i < in.n_own; i++) /* an opening's stones it knows (protocol 1: never read) */
+    bool reads = protocol >= 2 && strcmp(p->mode, "ignore-openings") != 0; /* protocol 1: never read */
+    for (int i = 0; reads && i < in.n_own; i++) /* an opening's stones it knows */
         p->known[in.own[i]] = 1;
-    for (int i = 0; protocol >= 2 && i < in.n_seen; i++)
+    for (int i = 0; reads && i < in.n_seen; i++)
         p->known[in.seen[i]] = 1;
+    if (strcmp(p->mode, "early") == 0) { /* a move now, before its turn: a cell it does not know */
+        int unknown[HX_MAX_CELLS], u = 0;
+        for (int c = 0; c < p->cells; c++)
+            if (!p->known[c])
+                unknown[u++] = c;
+        memset(&out, 0, sizeof out);
+        out.type = PM_MOVE;
+        out.game = in.game;
+        out.cell = u ? unknown[rng_below(&p->rng, (uint32_t)u)] : 0;
+        send_msg(p->sock, &out);
+    }
 }
 
 /* A cell it learned of: an own outcome (placed, rejected, collided: the first one is `first`), an opponent stone. */
@@ -400,6 +418,16 @@ static void turn(player *p)
     out.game = in.game;
     /* (mode first: the lowest unknown cell, a deterministic bot) */
     out.cell = u ? unknown[strcmp(mode, "first") == 0 ? 0 : rng_below(&p->rng, (uint32_t)u)] : 0;
+    if (strcmp(mode, "traceback") == 0) {
+        static const char tb[] = "Traceback (most recent call last):\n"
+                                 "  File \"bot.py\", line 42, in <module>\n"
+                                 "    main()\n"
+                                 "  File \"bot.py\", line 17, in main\n"
+                                 "    raise ValueError(\"misbehave traceback\")\n"
+                                 "ValueError: misbehave traceback\n";
+        write_all(2, tb, sizeof tb - 1);
+        exit(1);
+    }
     bool now = p->attempts == (strcmp(mode, "crash") == 0 ? p->crash_at : 2);
     if (now && strcmp(mode, "crash") == 0)
         abort();

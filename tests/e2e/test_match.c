@@ -261,7 +261,7 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
     char db[128];
     snprintf(db, sizeof db, "%s/check.db", tmp);
     static const char *const good[] = { "%s/random", "%s/bridge", "%s/pone", "agents/examples/random_bot.py",
-                                        "%s/mc --variant classical --board 3x3" };
+                                        "%s/mc --variant classical --board 3x3 --games 2" };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         char bot[600], extra[128] = "";
         snprintf(bot, sizeof bot, good[i], bin);
@@ -269,6 +269,8 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
         if (cut) {
             snprintf(extra, sizeof extra, "%s", cut);
             *cut = '\0';
+        } else { /* a budget no attempt of a quick bot comes near to on a busy machine (the time item) */
+            snprintf(extra, sizeof extra, " --move-time 5000");
         }
         int rc = sh_capture(out, sizeof out, "%s/arena check --db %s --logs %s/logs --json%s '%s' 2>&1", bin, db, tmp, extra,
                      bot);
@@ -281,7 +283,7 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
     /* a bot that divides by moves_to_go passes every phase but the one with a sudden-death clock */
     int sd = sh_capture(out, sizeof out, "%s/arena check --db %s --logs %s/logs --variant classical --board 3x3 "
                  "'%s/misbehave --mode sudden-death' 2>&1", bin, db, tmp, agents);
-    if (sd != 1 || !strstr(out, "[FAILED] classical 3x3 " CLOCK_PHASE ": forfeited 2 of 2 games; the first: crash: "
+    if (sd != 1 || !strstr(out, "[FAILED] classical 3x3 " CLOCK_PHASE ": forfeited 2 of 2 games; the first that explains most: crash: "
                            "exited with status 8") || !strstr(out, "[ok] from openings:") ||
         !strstr(out, "[ok] from the empty board:") || !strstr(out, "[ok] a fresh process every game:"))
         fail_msg("arena check on --mode sudden-death: exit %d: %s", sd, out);
@@ -290,14 +292,79 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
         if (!m->in_league || !m->reason)
             continue;
         int rc = sh_capture(out, sizeof out,
-                     "%s/arena check --db %s --logs %s/logs --variant classical --board 4x4 --move-time 300 "
-                     "--handshake 1000 '%s/misbehave --mode %s' 2>&1", bin, db, tmp, agents, m->mode);
+                     "%s/arena check --db %s --logs %s/logs --variant classical --board 4x4 --games 2 "
+                     "--move-time 300 --handshake 1000 '%s/misbehave --mode %s' 2>&1", bin, db, tmp, agents, m->mode);
         char said[300];
         snprintf(said, sizeof said, "%s: ", m->reason);
         if (rc != 1 || !strstr(out, "[FAILED]") || !strstr(out, said) || !strstr(out, m->detail))
             fail_msg("arena check on --mode %s: exit %d, expected '%s%s': %s", m->mode, rc, said, m->detail, out);
     }
     assert_int_equal(sh_capture(out, sizeof out, "%s/arena check --games 3 %s/random 2>&1", bin, bin), 2);
+}
+
+/* The number of times `needle` occurs in the file at path. */
+static int occurrences(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    int k = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+        k++;
+    return k;
+}
+
+/* arena check on classical 3x3 (the board its hint names): a bot that ignores game_start's opening stones fails,
+ * named so; a crash shows the bot's log and its last lines (a traceback); a move sent before the turn is named so
+ * in the fresh-process phase; the rejections hint only when those options were not given; the header echoes the
+ * command quoted; the logs are the last run's alone. */
+static void arena_check_names_openings_crash_lines_and_early_moves(void **state)
+{
+    (void)state;
+    setup_paths();
+    char db[128], logs[128];
+    snprintf(db, sizeof db, "%s/check2.db", tmp);
+    snprintf(logs, sizeof logs, "%s/check-logs", tmp);
+    int rc = sh_capture(out, sizeof out, "%s/arena check --db %s --logs %s --variant classical --board 3x3 "
+                        "'%s/misbehave --mode ignore-openings' 2>&1", bin, db, logs, agents);
+    if (rc != 1 || !strstr(out, "[FAILED] opening stones: ") || !strstr(out, "ignores the opening stone ") ||
+        !strstr(out, "given in game_start's own"))
+        fail_msg("arena check on --mode ignore-openings: exit %d: %s", rc, out);
+
+    char quoted[700];
+    snprintf(quoted, sizeof quoted, "--board 3x3 '%s/misbehave --mode traceback'\n", agents);
+    rc = sh_capture(out, sizeof out, "%s/arena check --db %s --logs %s --variant classical --board 3x3 "
+                    "'%s/misbehave --mode traceback' 2>&1", bin, db, logs, agents);
+    char log[300];
+    snprintf(log, sizeof log, "its log: %s/league-check-", logs);
+    if (rc != 1 || !strstr(out, "crash: exited with status 1") || !strstr(out, log) ||
+        !strstr(out, "| ValueError: misbehave traceback") || !strstr(out, "| Traceback (most recent call last):") ||
+        !strstr(out, quoted) || !strstr(out, "[--] rejections and collisions: none happened") ||
+        strstr(out, "makes them likely"))
+        fail_msg("arena check on --mode traceback, classical 3x3: exit %d: %s", rc, out);
+    char first[300];
+    snprintf(first, sizeof first, "%s/league-check-openings-bot-1.log", logs);
+    assert_int_equal(occurrences(first, "connected: misbehave-traceback"), 1);
+
+    /* hex never rejects: the hint names the options that would; a second run: its logs alone */
+    rc = sh_capture(out, sizeof out, "%s/arena check --db %s --logs %s --variant hex --board 3x3 "
+                    "'%s/misbehave --mode traceback' 2>&1", bin, db, logs, agents);
+    if (rc != 1 || !strstr(out, "makes them likely: --variant classical --board 3x3)"))
+        fail_msg("arena check on --mode traceback, hex 3x3: exit %d: %s", rc, out);
+    assert_int_equal(occurrences(first, "connected: misbehave-traceback"), 1);
+    assert_int_equal(occurrences(first, "ValueError: misbehave traceback"), 1);
+
+    rc = sh_capture(out, sizeof out, "%s/arena check --db %s --logs %s --variant classical --board 3x3 "
+                    "'%s/misbehave --mode early' 2>&1", bin, db, logs, agents);
+    const char *fresh = strstr(out, "[FAILED] classical 3x3 a fresh process every game: ");
+    const char *end = fresh ? strchr(fresh, '\n') : NULL;
+    const char *named = fresh ? strstr(fresh, "it sent a move before its turn: protocol_error: 'move' out of turn") : NULL;
+    if (rc != 1 || !named || named > end)
+        fail_msg("arena check on --mode early: exit %d: %s", rc, out);
 }
 
 /* Everything a recording bot received, compared with the rules: exactly its own information state, when it speaks
@@ -753,6 +820,7 @@ int main(void)
         cmocka_unit_test(misbehaving_bots_forfeit_and_the_match_goes_on),
         cmocka_unit_test(forfeits_by_agent_and_the_forfeit_rate),
         cmocka_unit_test(arena_check_passes_bundled_bots_and_names_faults),
+        cmocka_unit_test(arena_check_names_openings_crash_lines_and_early_moves),
         cmocka_unit_test(debug_traces_both_directions),
         cmocka_unit_test(bots_are_told_exactly_their_information_state),
         cmocka_unit_test(games_from_an_opening),
