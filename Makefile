@@ -358,7 +358,8 @@ plots: all
 	@"$(BIN)/arena" plot --db results/arena.db --league "$(LEAGUE)"
 
 NIGHTLY_CONFIG ?= configs/nightly.ini
-nightly: deps all policies rl-policies rcfr-policies
+nightly:
+	$(call after_deps,,all policies rl-policies rcfr-policies)
 	@scripts/nightly --bin "$(BIN)" --config "$(NIGHTLY_CONFIG)"
 
 # Installed libraries in link order (each before the ones it uses) and what darkhex.pc lists. The headers go
