@@ -197,7 +197,7 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
     assert_int_equal(mkdir(ipc, 0755), 0);
     setenv("TMPDIR", ipc, 1);
     snprintf(text, sizeof text,
-             "[league]\nname = soak\nvariants = classical, abrupt\nboards = 3x3, 4x4\ngames = 60\n"
+             "[league]\nname = soak\nvariants = classical, abrupt\nboards = 3x3, 4x4\ngames = 24\n"
              "concurrency = 2\nseed = 3\nopenings = none\n" /* (d's crash comes at its own moves) */
              "[agent r1]\ncommand = %s/random\nargs = --seed 1 %s\n"
              "[agent r2]\ncommand = %s/random\nargs = --seed 2 %s\n"
@@ -248,7 +248,7 @@ static void killed_league_resumes_without_loss_or_duplicates(void **state)
         dirs += strncmp(e->d_name, "arena-", 6) == 0;
     closedir(dd);
     assert_int_equal(dirs, 0);
-    const long planned = 2 * 2 * 60 * 6;
+    const long planned = 2 * 2 * 24 * 6;
     if (kills < 20)
         fail_msg("only %d kills before the league finished", kills);
     printf("# %d kills with SIGKILL before the league completed\n", kills);
