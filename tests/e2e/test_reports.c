@@ -531,7 +531,16 @@ static void unsandboxed_agents_are_named_in_every_report(void **state)
     snprintf(args, sizeof args, "ratings --pool --bootstrap 0 --since 2000-01-01 --board 3x3 --format json");
     text = arena_output(udb, args); /* every game (--pool): the unsandboxed ones too; the league's random (--seed 1)
                                      * and the matches' (no arguments) are two agents of one name */
-    expect(args, text, "\"unsandboxed\":[\"bridge\",\"random#1\",\"random#3\"]}]", true);
+    /* bridge and two agents named random (numbered in the order they were first stored: a hello asked while the
+     * machine is busy can store one more of that name, so the numbers are not fixed) */
+    const char *list = strstr(text, "\"unsandboxed\":[\"bridge\",\"random#");
+    if (!list)
+        fail_msg("%s lacks the unsandboxed bridge and randoms:\n%s", args, text);
+    int randoms = 0;
+    for (const char *p = list; p && p < list + strcspn(list, "]"); p = strstr(p + 1, "\"random#"))
+        randoms += strncmp(p, "\"random#", 8) == 0;
+    assert_int_equal(randoms, 2);
+    expect(args, list, "]}]", true);
     free(text);
 
     /* a fully sandboxed league (the suite's own): no note in any format, no key in JSON */
