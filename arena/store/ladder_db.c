@@ -498,7 +498,9 @@ int ldb_submissions(ldb *d, const char *state, const char *name, ldb_submission 
 
 int ldb_submission_set(ldb *d, int64_t id, const char *state, const char *note)
 {
-    return run(d, prepare(d, "UPDATE submissions SET state = ?, note = ? WHERE id = ?", "tti", state, note, id),
+    /* retired is for good: a worker finishing a job on a version retired meanwhile does not bring it back */
+    return run(d, prepare(d, "UPDATE submissions SET state = ?, note = ? WHERE id = ? AND state <> 'retired'", "tti",
+                          state, note, id),
                "updating a submission");
 }
 

@@ -126,7 +126,8 @@ int ldb_submission_get(ldb *d, int64_t id, ldb_submission *s);
 /* Submissions in a state ("" any), of a bot name (NULL any), newest first, up to max: how many into out, -1. */
 int ldb_submissions(ldb *d, const char *state, const char *name, ldb_submission *out, int max);
 
-/* Sets a submission's state and note. Returns 0 or -1. */
+/* Sets a submission's state and note; a retired one stays retired (a job that ends after its version was retired
+ * does not bring it back). Returns 0 or -1. */
 int ldb_submission_set(ldb *d, int64_t id, const char *state, const char *note);
 
 /* Bytes of unpacked submissions an account keeps (not retired, not failed), -1 on failure. */

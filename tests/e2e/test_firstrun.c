@@ -63,7 +63,7 @@ static void flags_read_before_the_install_miss_clp(void **state)
     char out[8192];
     assert_int_equal(sh_run("rm -f '%s/installed' '%s/" CLP_OBJECT "'", fake, tree), 0);
     /* one make that installs, then compiles: the way `league: deps all …` worked */
-    int rc = sh_capture(out, sizeof out, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make -C '%s' --no-print-directory -j1 PKG_CONFIG='%s/pkg-config' DEPS='%s/deps' "
+    int rc = sh_capture(out, sizeof out, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u SAN -u BENCH make -C '%s' --no-print-directory SAN= BENCH= -j1 PKG_CONFIG='%s/pkg-config' DEPS='%s/deps' "
                         "deps " CLP_OBJECT " 2>&1", tree, fake, fake);
     printf("the control (install and compile in one make): exit %d\n", rc);
     if (rc == 0 || !strstr(out, "ClpConfig.h"))
@@ -76,7 +76,7 @@ static void make_league_builds_after_its_install(void **state)
     (void)state;
     char out[8192];
     assert_int_equal(sh_run("rm -f '%s/installed' '%s/" CLP_OBJECT "'", fake, tree), 0);
-    int rc = sh_capture(out, sizeof out, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make -C '%s' --no-print-directory -j2 PKG_CONFIG='%s/pkg-config' DEPS='%s/deps' "
+    int rc = sh_capture(out, sizeof out, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u SAN -u BENCH make -C '%s' --no-print-directory SAN= BENCH= -j2 PKG_CONFIG='%s/pkg-config' DEPS='%s/deps' "
                         "LEAGUE_NEEDS=" CLP_OBJECT " league 2>&1", tree, fake, fake);
     if (rc != 0)
         fail_msg("make league on a bare machine: exit %d:\n%s", rc, out);
