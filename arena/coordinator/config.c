@@ -133,34 +133,31 @@ static bool word_bool(const char *value, const char *yes, const char *no, bool *
     return true;
 }
 
-static bool add_read(const char *item, void *user, char *why, size_t whylen)
+/* Appends a path to one of an agent's lists of CFG_MAX_READ paths (`read =`, `needs =`). */
+static bool add_path(char (*list)[512], int *n, const char *item, char *why, size_t whylen)
 {
-    cfg_agent *a = user;
-    if (a->n_read == CFG_MAX_READ) {
+    if (*n == CFG_MAX_READ) {
         snprintf(why, whylen, "more than %d paths", CFG_MAX_READ);
         return false;
     }
-    if (strlen(item) >= sizeof a->read[0]) {
-        snprintf(why, whylen, "a path longer than %zu characters", sizeof a->read[0] - 1);
+    if (strlen(item) >= sizeof list[0]) {
+        snprintf(why, whylen, "a path longer than %zu characters", sizeof list[0] - 1);
         return false;
     }
-    snprintf(a->read[a->n_read++], sizeof a->read[0], "%s", item);
+    snprintf(list[(*n)++], sizeof list[0], "%s", item);
     return true;
+}
+
+static bool add_read(const char *item, void *user, char *why, size_t whylen)
+{
+    cfg_agent *a = user;
+    return add_path(a->read, &a->n_read, item, why, whylen);
 }
 
 static bool add_need(const char *item, void *user, char *why, size_t whylen)
 {
     cfg_agent *a = user;
-    if (a->n_needs == CFG_MAX_READ) {
-        snprintf(why, whylen, "more than %d paths", CFG_MAX_READ);
-        return false;
-    }
-    if (strlen(item) >= sizeof a->needs[0]) {
-        snprintf(why, whylen, "a path longer than %zu characters", sizeof a->needs[0] - 1);
-        return false;
-    }
-    snprintf(a->needs[a->n_needs++], sizeof a->needs[0], "%s", item);
-    return true;
+    return add_path(a->needs, &a->n_needs, item, why, whylen);
 }
 
 static bool add_env(const char *item, void *user, char *why, size_t whylen)
