@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_db.h"
@@ -41,7 +42,8 @@ static const char report_help[] =
     "their pages.\n\n"
     "  --db PATH          results database (default results/arena.db)\n"
     "  --league L         an id or a name (its newest league); default: the newest league with games\n"
-    "  --out DIR          where to write (default results/nightly/NIGHT)\n"
+    "  --out DIR          where to write (default results/nightly/NIGHT); the page links ../index.html (all\n"
+    "                     nights) when it is there or DIR is the default\n"
     "  --logs DIR         the league's agent logs (default results/logs, as 'arena league')\n"
     "  --night D          the night the report is of (default: the league's, 'arena league --date')\n"
     "  --bootstrap N      resamples for intervals and LOS (default 1000, as 'arena ratings')\n"
@@ -186,6 +188,7 @@ int cmd_report(int argc, char **argv)
     if (rc != 0)
         cli_fail("report", "%s", why);
     char outdir[PATH_MAX];
+    bool nights = !o.out; /* results/nightly/NIGHT: the index of nights is above it */
     if (!o.out) {
         snprintf(outdir, sizeof outdir, "results/nightly/%.15s", n.night);
         o.out = outdir;
@@ -200,10 +203,14 @@ int cmd_report(int argc, char **argv)
         cli_fail("report", "league %lld: the figures were not all written", (long long)id);
     if (gv_write_forfeits(s, id, o.out, err, sizeof err) < 0) /* the game viewer's page of each latest forfeit */
         cli_fail("report", "%s: %s", o.db, err);
-    store_close(s);
     ng_copy_logs(&n, o.logs, o.out);
+    char above[PATH_MAX + 32];
+    snprintf(above, sizeof above, "%s/../index.html", o.out);
+    n.links = (ng_links){ .game = "games/game-%lld.html", .game_files = true,
+                          .nights = nights || access(above, R_OK) == 0 ? "../index.html" : NULL };
     doc d;
-    ng_page(&n, &plot, o.out, ARENA_VERSION, &d);
+    ng_page(&n, s, &plot, o.out, ARENA_VERSION, &d);
+    store_close(s);
     for (int i = 0; i < render_n_formats; i++) { /* report.md, report.html, report.json */
         char name[64];
         snprintf(name, sizeof name, "report.%s", render_formats[i].ext);

@@ -92,6 +92,7 @@ void doc_free(doc *d)
     free(d->files);
     line_free(&d->lead);
     line_free(&d->footer);
+    free(d->alternate);
     free(d->title);
     free(d->subtitle);
     memset(d, 0, sizeof *d);
@@ -123,6 +124,12 @@ void doc_warn(doc *d, const char *fmt, ...)
     va_end(ap);
     d->warnings = more(d->warnings, d->n_warnings, sizeof *d->warnings);
     d->warnings[d->n_warnings++] = s;
+}
+
+void doc_alternate(doc *d, const char *href)
+{
+    free(d->alternate);
+    d->alternate = copy(href);
 }
 
 void doc_file(doc *d, const char *name)
@@ -214,11 +221,17 @@ void doc_fold(doc *d, const char *summary, const char *text)
     b->text = copy(text);
 }
 
-void doc_svg(doc *d, const char *svg, const char *alt)
+void doc_svg_file(doc *d, const char *svg, const char *alt, const char *file)
 {
     doc_block *b = block(d, DOC_SVG);
     b->text = copy(svg);
     b->alt = copy(alt);
+    b->file = copy(file);
+}
+
+void doc_svg(doc *d, const char *svg, const char *alt)
+{
+    doc_svg_file(d, svg, alt, NULL);
 }
 
 void doc_form(doc *d, const char *action, bool multipart, const char *submit)

@@ -31,8 +31,9 @@ typedef enum {
     DOC_FOLD,   /* preformatted text under a summary, folded in HTML */
     DOC_FORM,   /* a form posted to `file` (its action): fields, the submit button's label in summary, multipart
                  * when it uploads a file; HTML draws it, Markdown names it, JSON leaves it out */
-    DOC_SVG,    /* a drawing made by the caller: SVG markup in `text` (from numbers only: written as it is, never
-                 * from names or other input), its caption in `alt`; HTML inlines it, Markdown gives the caption */
+    DOC_SVG,    /* a drawing made by the caller: SVG markup in `text` (written as it is: from numbers, every text in
+                 * it escaped), its caption in `alt`; HTML inlines it, Markdown shows `file` (NAME.svg) when set,
+                 * else gives the caption */
 } doc_kind;
 
 /* A field of a form: type "text", "password", "number", "file", "checkbox" or "hidden". */
@@ -79,6 +80,7 @@ typedef struct {
     doc_section *sections;
     int n_sections;
     doc_line footer;          /* the line at its end; empty for none */
+    char *alternate;          /* the page's JSON twin (a link at its end), NULL for none */
     char **files;             /* the files that come with it (JSON "files") */
     int n_files;
 } doc;
@@ -93,6 +95,9 @@ void doc_fact_int(doc *d, const char *key, long long value);
 
 /* Adds a warning (printf-style). */
 void doc_warn(doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Sets the link to the page's JSON twin (d->alternate). */
+void doc_alternate(doc *d, const char *href);
 
 /* Adds a file name to d->files. */
 void doc_file(doc *d, const char *name);
@@ -128,8 +133,11 @@ void doc_fold(doc *d, const char *summary, const char *text);
  * `submit`; doc_input adds a field to it (the newest block must be the form). value may be NULL. */
 void doc_form(doc *d, const char *action, bool multipart, const char *submit);
 
-/* An inline drawing (DOC_SVG): svg is written into HTML as it is, so it must be made from numbers only. */
+/* An inline drawing (DOC_SVG): svg is written into HTML as it is, so it must be made from numbers only or with
+ * every text escaped (svgfig.h). `file` (may be NULL): a file of the same figure (NAME, without .svg) that
+ * Markdown shows in its place. */
 void doc_svg(doc *d, const char *svg, const char *alt);
+void doc_svg_file(doc *d, const char *svg, const char *alt, const char *file);
 void doc_input(doc *d, const char *type, const char *name, const char *label, const char *value);
 
 #endif

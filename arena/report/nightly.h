@@ -47,6 +47,14 @@ typedef struct {
     uint64_t moves;
 } ng_game_key;
 
+/* Where the page's names lead: printf formats of ids (NULL: not linked). The server links its pages
+ * ("/agent/%lld", "/pairing/%lld/%lld", "/game/%lld", "/league/%lld", "/nights"); a report on disk its own files
+ * ("games/game-%lld.html", only to a viewer page it wrote: game_files; "../index.html" when that index exists). */
+typedef struct {
+    const char *agent, *pairing, *game, *league, *nights;
+    bool game_files;           /* link a game only when the file (relative to out) exists */
+} ng_links;
+
 typedef struct {
     const char *cmd, *db;      /* for messages: "report", the database's path */
     int bootstrap;
@@ -67,7 +75,11 @@ typedef struct {
     ng_game_key *keys;         /* every game, sorted */
     int n_keys;
     char ids[2][24];           /* the league's and the previous league's ids as text (their standings' filters) */
+    ng_links links;            /* set by the caller before ng_page; zeroed: no link */
 } ng_night;
+
+/* Leagues of a series the rating history shows: this one and those before it. */
+#define NG_HISTORY_LEAGUES 12
 
 /* Reads league `id` from the open store s (its path db for messages): `night` NULL for the league's own.
  * Returns 0, or the status of giving up (die.h) with a one-line reason in err, n then freed: DIE_USAGE for no
@@ -81,9 +93,12 @@ int ng_load(ng_night *n, store_db *s, const char *db, int64_t id, const char *ni
  * are in `logs` under the same names (what the server does, serving them at logs/NAME). */
 void ng_copy_logs(ng_night *n, const char *logs, const char *out);
 
-/* Builds the page into d (doc_init'ed here): its figures are those that exist in `out` (fg_draw), its files
- * report.html, report.md, report.json and those of `plot` (may be NULL); `version` is the arena's. */
-void ng_page(ng_night *n, const pl_plotter *plot, const char *out, const char *version, doc *d);
+/* Builds the page into d (doc_init'ed here): its figures drawn inline (svgfig.h: the same on the server and on
+ * disk), its names linked as n->links says, its files report.html, report.md, report.json and those of `plot`
+ * (may be NULL); `out` is where the report's files are (for n->links.game_files), `version` the arena's. Reads
+ * the store s again for the rating history (the newest NG_HISTORY_LEAGUES leagues of its series up to this one);
+ * a database error there leaves the history out, with a note. */
+void ng_page(ng_night *n, store_db *s, const pl_plotter *plot, const char *out, const char *version, doc *d);
 
 /* summary.txt: one "key<TAB>value" line per fact of the night (night, league, name, games, planned,
  * forfeits, agents, leader, leader_elo, warnings), for the index; d the page built. */

@@ -15,6 +15,7 @@
 #include "die.h"
 #include "figures.h"
 #include "mode.h"
+#include "svgfig.h"
 #include "variant.h"
 
 /* Share of a pairing's games that repeat an earlier game move for move above which the page warns. */
@@ -24,35 +25,141 @@
 /* Hex digits of a hash the HTML page shows (the whole value on demand). */
 #define HASH_SHOWN 12
 
-/* A figure: its SVG shown, its PNG linked; left out when it was not drawn. Returns whether it was. */
-static bool figure(ng_night *p, doc *d, const char *file, const char *alt)
+/* v in whole Elo with its sign, "0" (never "-0" or "+0") when it rounds to zero. */
+static const char *ng_num(char out[32], double v)
 {
+    if (fabs(v) < 0.5)
+        snprintf(out, 32, "0");
+    else
+        snprintf(out, 32, "%+.0f", v);
+    return out;
+}
+
+/* ---- links: where a name leads (ng_links) ---- */
+
+/* The link of player i of report r (an agent's page), NULL when agents are not linked. */
+static const char *agent_href(const ng_night *p, const st_report *r, int i, char *buf, size_t n)
+{
+    if (!p->links.agent || i < 0)
+        return NULL;
+    snprintf(buf, n, p->links.agent, (long long)r->players[i].id);
+    return buf;
+}
+
+static const char *pairing_href(const ng_night *p, int a, int b, char *buf, size_t n)
+{
+    if (!p->links.pairing || a < 0 || b < 0)
+        return NULL;
+    snprintf(buf, n, p->links.pairing, (long long)p->r->players[a].id, (long long)p->r->players[b].id);
+    return buf;
+}
+
+/* The link of game `game`: its viewer (on disk only when the report wrote its page). */
+static const char *game_href(const ng_night *p, long long game, char *buf, size_t n)
+{
+    if (!p->links.game)
+        return NULL;
+    snprintf(buf, n, p->links.game, game);
+    if (p->links.game_files) {
+        char path[PATH_MAX + 300];
+        snprintf(path, sizeof path, "%s/%s", p->out, buf);
+        if (access(path, R_OK) != 0)
+            return NULL;
+    }
+    return buf;
+}
+
+/* "league ID" at the end of line l, linked to the league's page when leagues are linked. */
+static void league_span(const ng_night *p, doc_line *l, int64_t id)
+{
+    char text[48], href[96];
+    snprintf(text, sizeof text, "league %lld", (long long)id);
+    if (p->links.league)
+        snprintf(href, sizeof href, p->links.league, (long long)id);
+    doc_span_add(l, text, p->links.league ? href : NULL);
+}
+
+/* The player of this league named `name` (as the tables show it), -1 for none. */
+static int player_named(const ng_night *p, const char *name)
+{
+    for (int i = 0; i < p->r->n_players; i++)
+        if (strcmp(p->r->players[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* Links every cell of column `col` that names a player of the league to its agent's page. */
+static void link_column(const ng_night *p, tb_table *t, int col)
+{
+    char href[96];
+    for (int row = 0; p->links.agent && row < t->rows; row++) {
+        const char *cell = t->cells[row * t->cols + col];
+        int i = cell ? player_named(p, cell) : -1;
+        if (i >= 0) {
+            int saved = t->rows; /* tb_link links the newest row: make it this one */
+            t->rows = row + 1;
+            tb_link(t, col, agent_href(p, p->r, i, href, sizeof href));
+            t->rows = saved;
+        }
+    }
+}
+
+/* Links the columns of t whose heading names agents ("name", "agent", "opponent"). */
+static void link_names(const ng_night *p, tb_table *t)
+{
+    for (int c = 0; c < t->cols; c++)
+        if (t->head[c] && (strcmp(t->head[c], "name") == 0 || strcmp(t->head[c], "agent") == 0 ||
+                           strcmp(t->head[c], "opponent") == 0))
+            link_column(p, t, c);
+}
+
+/* ---- figures: inline SVG (svgfig.h), the same on the server and on disk ---- */
+
+/* The drawing of fit x of group g (pooled when g < 0) of report r. */
+static char *ratings_svg(const ng_night *p, const st_report *r, int g, const st_selection *x)
+{
+    const char *names[ST_MAX_PLAYERS], *href[ST_MAX_PLAYERS];
+    double elo[ST_MAX_PLAYERS], lo[ST_MAX_PLAYERS], hi[ST_MAX_PLAYERS];
+    static char links[ST_MAX_PLAYERS][96];
+    for (int k = 0; k < x->m; k++) {
+        int i = x->rank[k];
+        names[k] = r->players[i].name;
+        href[k] = agent_href(p, r, i, links[k], sizeof links[k]);
+        elo[k] = x->f.elo[i];
+        lo[k] = x->f.resamples ? x->f.lo[i] : NAN;
+        hi[k] = x->f.resamples ? x->f.hi[i] : NAN;
+    }
+    const char *anchor = x->anchor >= 0 ? r->players[x->anchor].name : "pool mean";
+    char title[300], caption[600], a[32], b[32], c[32];
+    snprintf(title, sizeof title, "Elo, %s (%ld games)", g < 0 ? "pooled" : r->groups[g].name, x->total);
+    if (g < 0)
+        snprintf(caption, sizeof caption, "one first-move advantage per variant and board; anchor: %s", anchor);
+    else if (x->f.resamples)
+        snprintf(caption, sizeof caption, "first-move advantage %s Elo (95%%: %s to %s); anchor: %s",
+                 ng_num(a, x->f.adv[0]), ng_num(b, x->f.adv_lo[0]), ng_num(c, x->f.adv_hi[0]), anchor);
+    else
+        snprintf(caption, sizeof caption, "first-move advantage %s Elo; anchor: %s", ng_num(a, x->f.adv[0]), anchor);
+    return sv_ratings(title, caption, x->m, names, elo, lo, hi, href);
+}
+
+/* An inline drawing (taken: freed here), described as alt, with `file` (NAME) the same figure drawn by gnuplot
+ * when the report wrote it (Markdown shows that); left out when it could not be drawn. */
+static bool svg_block(const ng_night *p, doc *d, char *svg, const char *alt, const char *file)
+{
+    if (!svg)
+        return false;
     char path[PATH_MAX + 300];
     snprintf(path, sizeof path, "%s/%s.svg", p->out, file);
-    if (access(path, R_OK) != 0)
-        return false;
-    doc_figure(d, file, alt);
+    doc_svg_file(d, svg, alt, access(path, R_OK) == 0 ? file : NULL);
+    free(svg);
     return true;
 }
 
-/* The figure of group g: PREFIX-VARIANT-RxC, described as "WHAT, VARIANT RxC". Returns whether it was drawn. */
-static bool group_figure(ng_night *p, doc *d, int g, const char *prefix, const char *what)
+/* The file name of group g's figure PREFIX-VARIANT-RxC. */
+static const char *group_file(const ng_night *p, int g, const char *prefix, char *out, size_t n)
 {
-    char file[128], alt[200];
-    fg_group_file(file, sizeof file, prefix, p->r->groups[g].variant, p->r->groups[g].board);
-    snprintf(alt, sizeof alt, "%s, %s", what, p->r->groups[g].name);
-    return figure(p, d, file, alt);
-}
-
-/* A group's figure, then its table: folded under "table: WHAT, GROUP" when the figure shows the same numbers. */
-static void figure_and_table(ng_night *p, doc *d, int g, const char *prefix, const char *what, tb_table *t)
-{
-    char summary[200];
-    snprintf(summary, sizeof summary, "table: %s, %s", what, p->r->groups[g].name);
-    if (group_figure(p, d, g, prefix, what))
-        doc_table_folded(d, t, summary);
-    else
-        doc_table(d, t);
+    fg_group_file(out, n, prefix, p->r->groups[g].variant, p->r->groups[g].board);
+    return out;
 }
 
 /* The change of one agent's Elo between two independent fits (this night's e1 in [lo1, hi1], the previous
@@ -185,6 +292,7 @@ static void agents_section(ng_night *p, doc *d)
         tb_set(&t, 7, "%s", a->info.first_seen);
         tb_set(&t, 8, "%s", a->changed);
     }
+    link_names(p, &t);
     doc_table(d, &t);
 }
 
@@ -234,7 +342,13 @@ static void ratings_section(ng_night *p, doc *d)
     tb_table t;
     st_ratings_table(r, -1, &p->pooled, &t);
     t.caveat = &r->caveat;
-    doc_table(d, &t);
+    link_names(p, &t);
+    bool drawn = svg_block(p, d, ratings_svg(p, r, -1, &p->pooled), "pooled ratings with 95% intervals",
+                           "ratings-pooled");
+    if (drawn)
+        doc_table_folded(d, &t, "table: pooled ratings");
+    else
+        doc_table(d, &t);
     tb_init(&t, "first-move advantage by variant and board", 5);
     static const char *const head[] = { "variant", "board", "elo", "lower", "upper" };
     for (int c = 0; c < 5; c++)
@@ -250,7 +364,6 @@ static void ratings_section(ng_night *p, doc *d)
         }
     }
     doc_table(d, &t);
-    figure(p, d, "ratings-pooled", "pooled ratings with 95% intervals");
 }
 
 static void changes_section(ng_night *p, doc *d)
@@ -261,9 +374,14 @@ static void changes_section(ng_night *p, doc *d)
         doc_para(d, NULL, "No earlier league named '%s' has games: nothing to compare with.", p->facts.name);
         return;
     }
-    doc_para(d, NULL, "Against league %lld (night %s): pooled Elo of each league on its own games, matched by name; the "
-                  "change \u00b1 the 95%% interval of the difference of the two estimates, significant when |z| > 1.96.",
-         (long long)p->prev, p->pr->leagues[0].night[0] ? p->pr->leagues[0].night : "?");
+    doc_line *l = doc_para(d, NULL, "Against ");
+    league_span(p, l, p->prev);
+    char rest[400];
+    snprintf(rest, sizeof rest, " (night %s): pooled Elo of each league on its own games, matched by name; the "
+                                "change \u00b1 the 95%% interval of the difference of the two estimates, significant "
+                                "when |z| > 1.96.",
+             p->pr->leagues[0].night[0] ? p->pr->leagues[0].night : "?");
+    doc_span_add(l, rest, NULL);
     tb_table t;
     tb_init(&t, "change since the previous night", 8);
     static const char *const head[] = { "name", "elo", "previous", "change", "rank", "previous rank", "significance",
@@ -301,6 +419,7 @@ static void changes_section(ng_night *p, doc *d)
         tb_set(&t, 5, "%d", q + 1);
     }
     st_selection_free(&y);
+    link_names(p, &t);
     doc_table(d, &t);
 }
 
@@ -337,6 +456,9 @@ static void head_to_head_section(ng_night *p, doc *d)
             tb_set(&t, 0, "%s", r->players[a].name);
             tb_set(&t, 1, "%s", r->players[b].name);
             tb_set(&t, 2, "%ld", g);
+            char href[96];
+            if (pairing_href(p, a, b, href, sizeof href))
+                tb_link(&t, 2, href);
             tb_set(&t, 3, "%ld", wins[a * n + b]);
             tb_set(&t, 4, "%ld", wins[b * n + a]);
             tb_set_real(&t, 5, 100.0 * (double)wins[a * n + b] / (double)g, 1);
@@ -346,6 +468,7 @@ static void head_to_head_section(ng_night *p, doc *d)
         }
     free(games);
     free(wins);
+    link_names(p, &t);
     doc_table(d, &t);
 }
 
@@ -367,23 +490,69 @@ static void matrices_section(ng_night *p, doc *d)
         tb_table t;
         st_matrix_table(r, g, order, m, w, games, false, &t);
         t.caveat = &r->caveat;
+        link_column(p, &t, 0);
+        const char *names[ST_MAX_PLAYERS], **name_href = calloc((size_t)m, sizeof *name_href),
+                   **cell_href = calloc((size_t)m * (size_t)m, sizeof *cell_href);
+        char(*links)[96] = calloc((size_t)m * (size_t)m + (size_t)m, sizeof *links);
+        if (!name_href || !cell_href || !links)
+            die_fail(p->cmd, "out of memory");
+        for (int a = 0; a < m; a++) {
+            names[a] = r->players[order[a]].name;
+            name_href[a] = agent_href(p, r, order[a], links[m * m + a], sizeof links[0]);
+            for (int c = 0; c < m; c++) {
+                if (a == c || games[a * m + c] == 0)
+                    continue;
+                cell_href[a * m + c] = pairing_href(p, order[a], order[c], links[a * m + c], sizeof links[0]);
+                if (cell_href[a * m + c]) { /* the table's cell too */
+                    int saved = t.rows;
+                    t.rows = a + 1;
+                    tb_link(&t, c + 1, cell_href[a * m + c]);
+                    t.rows = saved;
+                }
+            }
+        }
+        long total = 0;
+        for (int k = 0; k < m * m; k++)
+            total += games[k];
+        char title[300], summary[200];
+        snprintf(title, sizeof title, "Win matrix, %s (%ld games)", r->groups[g].name, total);
+        snprintf(summary, sizeof summary, "table: win matrix, %s", r->groups[g].name);
+        char file[128];
+        if (svg_block(p, d, sv_matrix(title, m, names, w, games, name_href, cell_href),
+                      "colour: the row's score, from red (0%) through white (50%) to blue (100%)",
+                      group_file(p, g, "matrix-", file, sizeof file)))
+            doc_table_folded(d, &t, summary);
+        else
+            doc_table(d, &t);
         free(w);
         free(games);
-        figure_and_table(p, d, g, "matrix-", "win matrix", &t);
+        free(name_href);
+        free(cell_href);
+        free(links);
     }
 }
 
 /* The full ratings table of each group (from the leaderboards' fits, full[g]; rows 0 when it has none), under
  * its figure. */
-static void variants_section(ng_night *p, doc *d, tb_table *full)
+static void variants_section(ng_night *p, doc *d, tb_table *full, char **svg)
 {
     st_report *r = p->r;
     doc_section_add(d, "variants", "Ratings by variant and board", "by variant");
     doc_para(d, NULL, "The leaderboards' fits in full: intervals, scores as Black and as White, LOS over the next "
                   "agent; each figure's table is folded under it.");
-    for (int g = 0; g < r->n_groups; g++)
-        if (full[g].cols)
-            figure_and_table(p, d, g, "ratings-", "ratings", &full[g]);
+    for (int g = 0; g < r->n_groups; g++) {
+        if (!full[g].cols)
+            continue;
+        char summary[200];
+        snprintf(summary, sizeof summary, "table: ratings, %s", r->groups[g].name);
+        link_names(p, &full[g]);
+        char file[128];
+        if (svg_block(p, d, svg[g], "points: Elo; bars: 95% intervals", group_file(p, g, "ratings-", file, sizeof file)))
+            doc_table_folded(d, &full[g], summary);
+        else
+            doc_table(d, &full[g]);
+        svg[g] = NULL;
+    }
 }
 
 /* One group's leaderboard: rank, agent, elo, +- (the 95% interval's half-width), games and the change since the previous night's fit y of the same
@@ -436,31 +605,34 @@ static void leaderboard(ng_night *p, tb_table *out, int g, const st_selection *x
 
 /* A leaderboard per variant and board, each fitted on its own games, with the change since the previous night;
  * the full ratings table of each fit into full[g] for the variants section. */
-static void leaderboards_section(ng_night *p, doc *d, tb_table *full)
+static void leaderboards_section(ng_night *p, doc *d, tb_table *full, char **svg)
 {
     st_report *r = p->r;
     doc_section_add(d, "leaderboards", "Leaderboards by variant and board", "leaderboards");
-    if (p->have_prev)
-        doc_para(d, "note", "Each variant and board fitted on its own games; +- is the half-width of the 95%% interval "
-                        "(%d bootstrap resamples). Change: against the same variant and board of league %lld (night "
-                        "%s), \u00b1 the 95%% interval of the difference of the two estimates, significant when "
-                        "|z| > 1.96.",
-                 p->bootstrap, (long long)p->prev, p->pr->leagues[0].night[0] ? p->pr->leagues[0].night : "?");
-    else
-        doc_para(d, "note", "Each variant and board fitted on its own games; +- is the half-width of the 95%% interval "
-                        "(%d bootstrap resamples). No earlier league named '%s' has games: no change to show.",
-                 p->bootstrap, p->facts.name);
     tb_table *boards = die_check(p->cmd, calloc(ST_MAX_GROUPS, sizeof *boards));
     static char sig[2000];
     sig[0] = '\0';
+    doc_line *leaders = doc_para(d, NULL, "Leading: "); /* who leads each variant and board, first of all */
+    int led = 0;
     for (int g = 0; g < r->n_groups; g++) {
         static st_selection x, y;
         if (!st_fit(r, g, -1, &x))
             continue;
+        int top = x.rank[0];
+        char text[200], href[96];
+        snprintf(text, sizeof text, "%s%s ", led++ ? "; " : "", r->groups[g].name);
+        doc_span_add(leaders, text, NULL);
+        doc_span_add(leaders, r->players[top].name, agent_href(p, r, top, href, sizeof href));
+        if (x.m > 1) {
+            int second = x.rank[1];
+            snprintf(text, sizeof text, " (%.0f Elo over %s)", x.f.elo[top] - x.f.elo[second], r->players[second].name);
+            doc_span_add(leaders, text, NULL);
+        }
         bool have_y = prev_fit(p, g, &y);
         leaderboard(p, &boards[g], g, &x, &y, have_y, sig, sizeof sig);
         st_ratings_table(r, g, &x, &full[g]);
         full[g].caveat = &r->caveat;
+        svg[g] = ratings_svg(p, r, g, &x);
         if (have_y)
             st_selection_free(&y);
         st_selection_free(&x);
@@ -470,8 +642,25 @@ static void leaderboards_section(ng_night *p, doc *d, tb_table *full)
     else if (p->have_prev)
         doc_para(d, NULL, "No change since the previous night is significant.");
     for (int g = 0; g < r->n_groups; g++)
-        if (boards[g].cols)
+        if (boards[g].cols) {
+            link_names(p, &boards[g]);
             doc_table(d, &boards[g]);
+        }
+    if (p->have_prev) {
+        doc_line *l = doc_para(d, "note", "Each variant and board fitted on its own games; +- is the half-width of the "
+                                          "95%% interval (%d bootstrap resamples). Change: against the same variant and "
+                                          "board of ",
+                               p->bootstrap);
+        league_span(p, l, p->prev);
+        char rest[300];
+        snprintf(rest, sizeof rest, " (night %s), \u00b1 the 95%% interval of the difference of the two estimates, "
+                                    "significant when |z| > 1.96.",
+                 p->pr->leagues[0].night[0] ? p->pr->leagues[0].night : "?");
+        doc_span_add(l, rest, NULL);
+    } else
+        doc_para(d, "note", "Each variant and board fitted on its own games; +- is the half-width of the 95%% interval "
+                        "(%d bootstrap resamples). No earlier league named '%s' has games: no change to show.",
+                 p->bootstrap, p->facts.name);
     free(boards);
 }
 
@@ -494,13 +683,90 @@ static void forfeit_warnings(ng_night *p, doc *d)
     }
 }
 
-static void history_section(ng_night *p, doc *d)
+/* The rating history's drawing: a pooled fit of each of the newest NG_HISTORY_LEAGUES leagues of the series up
+ * to this one, read from the store (through die_catch: a database error gives up the figure, not the page). */
+typedef struct {
+    ng_night *p;
+    store_db *s;
+    char *svg;
+    int leagues;
+} history_job;
+
+static void history_draw(void *arg)
+{
+    history_job *j = arg;
+    ng_night *p = j->p;
+    int64_t from = p->id;
+    for (int k = 1; k < NG_HISTORY_LEAGUES; k++) {
+        int64_t before = store_league_previous(j->s, from);
+        if (before < 0)
+            die_fail(p->cmd, "%s: %s", p->db, store_error(j->s));
+        if (before == 0)
+            break;
+        from = before;
+    }
+    st_report *h = die_check(p->cmd, calloc(1, sizeof *h));
+    *h = (st_report){ .cmd = p->cmd, .db = p->db, .bootstrap = p->bootstrap, .prior = 1, .seed = 1, .history = true };
+    h->filter = (st_filter){ .f = { .league = p->id, .league_from = from, .league_to = p->id }, .league = p->ids[0] };
+    st_load(h, j->s);
+    int nx = h->n_leagues, n = h->n_players;
+    double *elo = die_check(p->cmd, malloc(sizeof *elo * (size_t)(nx * n))),
+           *lo = die_check(p->cmd, malloc(sizeof *lo * (size_t)(nx * n))),
+           *hi = die_check(p->cmd, malloc(sizeof *hi * (size_t)(nx * n)));
+    char(*labels)[48] = die_check(p->cmd, calloc((size_t)nx, sizeof *labels));
+    char(*links)[96] = die_check(p->cmd, calloc((size_t)n, sizeof *links));
+    const char **xl = die_check(p->cmd, calloc((size_t)nx, sizeof *xl)), *names[ST_MAX_PLAYERS], *href[ST_MAX_PLAYERS];
+    for (int k = 0; k < nx * n; k++)
+        elo[k] = lo[k] = hi[k] = NAN;
+    static st_selection x;
+    for (int l = 0; l < nx; l++) {
+        const st_league *li = &h->leagues[l];
+        bool shared = (l > 0 && strcmp(h->leagues[l - 1].night, li->night) == 0) ||
+                      (l + 1 < nx && strcmp(h->leagues[l + 1].night, li->night) == 0);
+        snprintf(labels[l], sizeof labels[l], shared ? "%s #%lld" : "%s", li->night, (long long)li->id);
+        xl[l] = labels[l];
+        if (!st_fit(h, -1, l, &x))
+            continue;
+        for (int k = 0; k < x.m; k++) {
+            int i = x.rank[k];
+            elo[i * nx + l] = x.f.elo[i];
+            lo[i * nx + l] = x.f.resamples ? x.f.lo[i] : NAN;
+            hi[i * nx + l] = x.f.resamples ? x.f.hi[i] : NAN;
+        }
+        st_selection_free(&x);
+    }
+    for (int i = 0; i < n; i++) {
+        names[i] = h->players[i].name;
+        href[i] = agent_href(p, h, i, links[i], sizeof links[i]);
+    }
+    char title[400];
+    snprintf(title, sizeof title, "Rating history of '%s' (%d league%s, pooled Elo of each with its 95%% interval)",
+             p->facts.name, nx, nx == 1 ? "" : "s");
+    j->svg = sv_history(title, nx, xl, n, names, elo, lo, hi, href);
+    j->leagues = nx;
+    free(elo);
+    free(lo);
+    free(hi);
+    free(labels);
+    free(links);
+    free(xl);
+    st_free(h);
+    free(h);
+}
+
+static void history_section(ng_night *p, store_db *s, doc *d)
 {
     doc_section_add(d, "history", "Rating history", "history");
-    doc_para(d, NULL, "The pooled rating of every league named '%s', one point per night, with 95%% intervals; each "
-                  "league is fitted on its own games.",
-         p->facts.name);
-    figure(p, d, "history", "rating history");
+    history_job j = { .p = p, .s = s };
+    char err[600];
+    if (!s || die_catch(history_draw, &j, err, sizeof err) != 0) {
+        doc_para(d, "note", "The rating history could not be read%s%s.", s ? ": " : "", s ? err : "");
+        return;
+    }
+    doc_para(d, NULL, "The pooled rating of the newest %d leagues named '%s' up to this one (at most %d), one point "
+                  "per night, with 95%% intervals; each league is fitted on its own games.",
+             j.leagues, p->facts.name, NG_HISTORY_LEAGUES);
+    svg_block(p, d, j.svg, "each line an agent; bars: 95% intervals", "history");
 }
 
 static void forfeits_section(ng_night *p, doc *d)
@@ -528,14 +794,11 @@ static void forfeits_section(ng_night *p, doc *d)
             tb_set(&t, 1 + q, "%ld", a->forfeits[q]);
         tb_set(&t, 1 + HX_END_COUNT, "%s", a->detail);
         long long game = 0;
-        char page[64], path[PATH_MAX + 100];
-        if (sscanf(a->detail, "game %lld:", &game) == 1) { /* the game viewer's page, when the report wrote it */
-            snprintf(page, sizeof page, "games/game-%lld.html", game);
-            snprintf(path, sizeof path, "%s/%s", p->out, page);
-            if (access(path, R_OK) == 0)
-                tb_link(&t, 1 + HX_END_COUNT, page);
-        }
+        char page[96];
+        if (sscanf(a->detail, "game %lld:", &game) == 1 && game_href(p, game, page, sizeof page))
+            tb_link(&t, 1 + HX_END_COUNT, page); /* the game viewer, which opens it at the forfeit */
     }
+    link_names(p, &t);
     if (t.rows)
         doc_table(d, &t);
     else
@@ -606,6 +869,7 @@ static void clock_table(ng_night *p, doc *d)
         tb_set_real(&t, 4, a->clock_min_left, 3);
         tb_set(&t, 5, "%ld", a->out_of_time);
     }
+    link_names(p, &t);
     doc_table(d, &t);
 }
 
@@ -652,6 +916,7 @@ static void time_section(ng_night *p, doc *d)
         if (budget)
             tb_set(&t, 8, "%ld", over);
     }
+    link_names(p, &t);
     doc_table(d, &t);
     clock_table(p, d);
 }
@@ -721,33 +986,42 @@ static void page_head(ng_night *p, doc *d)
     doc_fact_int(d, "planned", p->facts.planned);
     doc_fact_int(d, "forfeits", p->forfeits);
     doc_fact_int(d, "bootstrap", p->bootstrap);
-    snprintf(lead, sizeof lead, "league %lld: %ld games, %ld forfeit%s, %d agents; arena %s; ", (long long)p->facts.id,
-             p->total_games, p->forfeits, p->forfeits == 1 ? "" : "s", p->pooled.m, p->version);
-    doc_span_add(&d->lead, lead, NULL);
-    doc_span_add(&d->lead, "all nights", "../index.html");
+    league_span(p, &d->lead, p->facts.id);
+    snprintf(lead, sizeof lead, ": %ld games, %ld forfeit%s, %d agents; arena %s; ", p->total_games, p->forfeits,
+             p->forfeits == 1 ? "" : "s", p->pooled.m, p->version);
+    if (p->links.nights) {
+        doc_span_add(&d->lead, lead, NULL);
+        doc_span_add(&d->lead, "all nights", p->links.nights);
+    } else {
+        lead[strlen(lead) - 2] = '\0'; /* no "; " before a link */
+        doc_span_add(&d->lead, lead, NULL);
+    }
     char footer[200];
-    snprintf(footer, sizeof footer, "Written by arena report %s; every number is also in ", p->version);
+    snprintf(footer, sizeof footer, "Written by arena report %s.", p->version);
     doc_span_add(&d->footer, footer, NULL);
-    doc_span_add(&d->footer, "report.json", "report.json");
-    doc_span_add(&d->footer, ".", NULL);
+    doc_alternate(d, "report.json");
 }
 
-void ng_page(ng_night *p, const pl_plotter *plot, const char *out, const char *version, doc *d)
+void ng_page(ng_night *p, store_db *s, const pl_plotter *plot, const char *out, const char *version, doc *d)
 {
     p->out = out;
     p->version = version;
     page_head(p, d);
     forfeit_warnings(p, d);
     tb_table *full = die_check(p->cmd, calloc(ST_MAX_GROUPS, sizeof *full));
-    leaderboards_section(p, d, full);
+    char **svg = die_check(p->cmd, calloc(ST_MAX_GROUPS, sizeof *svg));
+    leaderboards_section(p, d, full, svg);
     forfeits_section(p, d);
     ratings_section(p, d);
     changes_section(p, d);
     head_to_head_section(p, d);
     matrices_section(p, d);
-    variants_section(p, d, full);
+    variants_section(p, d, full, svg);
+    for (int g = 0; g < ST_MAX_GROUPS; g++)
+        free(svg[g]);
+    free(svg);
     free(full);
-    history_section(p, d);
+    history_section(p, s, d);
     time_section(p, d);
     repeats_section(p, d);
     settings_section(p, d);

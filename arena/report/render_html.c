@@ -265,9 +265,14 @@ void render_html(const doc *d, FILE *f)
             block(f, &x->blocks[b]);
         fputs(x->folded ? "</details>\n</section>\n" : "</section>\n", f);
     }
-    if (d->footer.n) {
+    if (d->footer.n || d->alternate) {
         fputs("<footer><p class=\"note\">", f);
         line(f, &d->footer);
+        if (d->alternate) {
+            fputs(d->footer.n ? " " : "", f);
+            anchor(f, d->alternate, "This page as JSON");
+            fputc('.', f);
+        }
         fputs("</p></footer>\n", f);
     }
     fputs("</body>\n</html>\n", f);

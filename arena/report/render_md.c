@@ -79,7 +79,15 @@ static void block(FILE *f, const doc_block *b)
         fputs(":\n\n", f);
         fenced(f, b->text);
         break;
-    case DOC_SVG:
+    case DOC_SVG: /* its counterpart as a file when there is one (a report's gnuplot figure), else its caption */
+        if (b->file) {
+            fputs("![", f);
+            text(f, b->alt);
+            fputs("](", f);
+            text(f, b->file);
+            fputs(".svg)\n\n", f);
+            break;
+        }
         text(f, b->alt);
         fputs(" (a drawing: see the HTML page)\n\n", f);
         break;

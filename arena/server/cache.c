@@ -116,8 +116,10 @@ static int build(ws_req *q, int64_t id, doc **out, ng_night **night, char *err, 
     }
     if (q->cfg->logs) /* the forfeiting agents' logs, linked as logs/NAME (route.c serves them there) */
         ng_copy_logs(n, q->cfg->logs, NULL);
-    /* no figures (the server draws none: a directory that cannot exist), no plotter */
-    ng_page(n, NULL, "/dev/null/none", q->cfg->version, d);
+    /* the figures inline, as on disk; every name linked to the server's pages; no files, no plotter */
+    n->links = (ng_links){ .agent = "/agent/%lld", .pairing = "/pairing/%lld/%lld", .game = "/game/%lld",
+                           .league = "/league/%lld", .nights = "/nights" };
+    ng_page(n, q->s, NULL, "/dev/null/none", q->cfg->version, d);
     ws_report_unlock();
     *out = d;
     *night = n;

@@ -134,6 +134,10 @@ static bool route(const char *path, bool json, ws_page_fn **fn, int64_t id[2], b
         *fn = ws_page_summary;
         return true;
     }
+    if (n == 1 && is(seg[0], len[0], "nights")) {
+        *fn = ws_page_nights;
+        return true;
+    }
     static const struct {
         const char *name;
         int ids;
@@ -231,12 +235,17 @@ void ws_dispatch(const ws_context *c, const ws_query *q, ws_reply *r)
         doc d;
         memset(&d, 0, sizeof d);
         status = fn(&req, id[0], id[1], &d, err, sizeof err);
+        char twin[WS_MAX_PATH + 16]; /* the page's JSON twin, linked from its end */
+        snprintf(twin, sizeof twin, "%s.json", path[1] ? path : "/index");
         if (status == 0 && req.shared) {
             doc v = compose(&req, &d);
+            v.alternate = twin;
             draw(&v, json, req.script, r);
             free(v.sections);
-        } else if (status == 0)
+        } else if (status == 0) {
+            doc_alternate(&d, twin);
             draw(&d, json, req.script, r);
+        }
         if (req.shared)
             ws_cache_release(c->cache, req.shared);
         doc_free(&d);

@@ -21,6 +21,7 @@
 #define WS_HISTORY_LEAGUES 12     /* leagues in an agent's ratings history */
 #define WS_RECENT_LEAGUES 20      /* leagues listed on the summary */
 #define WS_RUNNING_MAX 16         /* running leagues shown */
+#define WS_NIGHTS_LISTED 500      /* leagues on /nights */
 
 typedef struct ws_cache ws_cache;
 typedef struct ws_live ws_live;
@@ -52,7 +53,7 @@ void ws_error(ws_reply *r, bool json, int status, const char *fmt, ...) __attrib
 /* The outcome of a page builder: 0 with the document built, else an HTTP status with a line in err. */
 typedef int ws_page_fn(ws_req *q, int64_t a, int64_t b, doc *d, char *err, size_t errlen);
 
-ws_page_fn ws_page_summary, ws_page_league, ws_page_agent, ws_page_pairing;
+ws_page_fn ws_page_summary, ws_page_league, ws_page_agent, ws_page_pairing, ws_page_nights;
 
 /* /game/ID: the viewer page or its JSON straight into the reply (0), or an HTTP status with err. */
 int ws_page_game(ws_req *q, int64_t id, bool json, ws_reply *r, char *err, size_t errlen);

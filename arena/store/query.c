@@ -94,6 +94,10 @@ store_games *store_query(store_db *s, const store_filter *f)
     } else if (f->league > 0) {
         ok &= append(sql, sizeof sql, " AND x.league_id = :league");
     }
+    if (f->league_from > 0)
+        ok &= append(sql, sizeof sql, " AND l.id >= :league_from");
+    if (f->league_to > 0)
+        ok &= append(sql, sizeof sql, " AND l.id <= :league_to");
     if (f->by_variant)
         ok &= append(sql, sizeof sql, " AND g.variant = :variant");
     if (f->rows > 0)
@@ -124,6 +128,8 @@ store_games *store_query(store_db *s, const store_filter *f)
     bind_int64(q->st, ":game", f->game);
     bind_int64(q->st, ":run", f->run);
     bind_int64(q->st, ":league", f->league);
+    bind_int64(q->st, ":league_from", f->league_from);
+    bind_int64(q->st, ":league_to", f->league_to);
     if (f->by_variant)
         bind_text(q->st, ":variant", hx_variant_name(f->variant));
     bind_int64(q->st, ":rows", f->rows);

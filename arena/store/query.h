@@ -19,6 +19,7 @@ typedef struct {
     int64_t league;         /* > 0: the games of this league (with league_series: of its series) */
     bool league_series;     /* league games only, of every league with the name of `league` (of every
                              * league when `league` is 0): a rating history */
+    int64_t league_from, league_to; /* > 0: league games only, of leagues with ids from .. to */
     bool by_variant;        /* the games of `variant` only */
     hx_variant variant;
     int rows, cols;         /* rows > 0: the games on this board only */
