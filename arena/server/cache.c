@@ -3,7 +3,7 @@
  * read it, least recently used first out; one in use is freed only when its last reader releases it. One
  * request builds a league's page at a time: while it does, the others get the page it had (a league that is
  * playing: its page of a few seconds ago) or, for the first, wait for it. Also the
- * fit of a league with the report library's exits caught. */
+ * fit of a league with the report library's exits caught, and the memos of the agent page (fits.c, agent_record.c, league_logs.c). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,12 +47,19 @@ struct ws_cache {
     int n_building;
     pthread_cond_t built;
     unsigned long clock;
+    ws_memo *fits, *records, *logs; /* the agent page's */
 };
 
 ws_cache *ws_cache_new(int capacity)
 {
     ws_cache *c = calloc(1, sizeof *c);
-    if (!c || !(c->e = calloc((size_t)capacity, sizeof *c->e))) {
+    if (!c || !(c->e = calloc((size_t)capacity, sizeof *c->e)) || !(c->fits = ws_fits_new()) ||
+        !(c->records = ws_records_new()) || !(c->logs = ws_league_logs_new())) {
+        if (c) {
+            ws_memo_free(c->fits);
+            ws_memo_free(c->records);
+            free(c->e);
+        }
         free(c);
         return NULL;
     }
@@ -77,10 +84,28 @@ void ws_cache_free(ws_cache *c)
         return;
     for (int i = 0; i < c->n; i++)
         drop(c->e[i].d, c->e[i].n);
+    ws_memo_free(c->fits);
+    ws_memo_free(c->records);
+    ws_memo_free(c->logs);
     pthread_mutex_destroy(&c->lock);
     pthread_cond_destroy(&c->built);
     free(c->e);
     free(c);
+}
+
+ws_memo *ws_cache_fits(ws_cache *c)
+{
+    return c->fits;
+}
+
+ws_memo *ws_cache_records(ws_cache *c)
+{
+    return c->records;
+}
+
+ws_memo *ws_cache_logs(ws_cache *c)
+{
+    return c->logs;
 }
 
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;

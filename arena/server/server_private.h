@@ -89,6 +89,125 @@ void ws_cache_free(ws_cache *c);
 const doc *ws_cache_league(ws_req *q, int64_t id, long played, long skipped, int *status, char *err, size_t errlen);
 void ws_cache_release(ws_cache *c, const doc *d);
 
+/* The values the agent page keeps across requests (the fits of leagues, the records of agents, the logs of
+ * leagues), owned by the cache of league pages. */
+typedef struct ws_memo ws_memo;
+ws_memo *ws_cache_fits(ws_cache *c);
+ws_memo *ws_cache_records(ws_cache *c);
+ws_memo *ws_cache_logs(ws_cache *c);
+
+/* ---- values computed once and shared (memo.c): each kept under a key, least recently used first out */
+typedef struct {
+    int64_t id;                    /* a league, an agent */
+    int64_t v[4];                  /* what the value was computed from (game counts, versions) */
+} ws_memo_key;
+typedef struct ws_memo_node ws_memo_node;
+
+/* Computes the value of a key into *value (malloc'd, freed by the memo's free_value), given the newest value of
+ * the same id (NULL: none) to start from: 0, or an HTTP status with err. */
+typedef int ws_memo_compute_fn(void *arg, const void *older, void **value, char *err, size_t errlen);
+
+/* A memo keeping at most `capacity` values (more only while requests hold them). */
+ws_memo *ws_memo_new(int capacity, void (*free_value)(void *));
+void ws_memo_free(ws_memo *m);
+
+/* The value of `key`, computed by compute(arg, ...) in this thread when it is not kept; while another request
+ * computes a value of the same id, this one waits for it, or with stale_ok takes the newest value of that id
+ * kept (if any). Thread-safe. Returns the value to read only, held (*hold) until ws_memo_release; NULL with an
+ * HTTP status in *status and err. */
+const void *ws_memo_get(ws_memo *m, ws_memo_key key, bool stale_ok, ws_memo_compute_fn *compute, void *arg,
+                        ws_memo_node **hold, int *status, char *err, size_t errlen);
+void ws_memo_release(ws_memo *m, ws_memo_node *hold);
+
+/* ---- the fits of leagues (fits.c): each league's ratings, per variant and board and pooled, with bootstrap */
+typedef struct {
+    int64_t agent;
+    char name[96];                 /* as the ratings show it (NAME#ID when names repeat) */
+    double elo, lo, hi;            /* lo and hi: the 95% interval, NaN without bootstrap */
+    long games, forfeits;          /* its games and the games it lost by forfeit (its end not "connected") */
+    int rank;                      /* 1: the best */
+} ws_fit_player;
+
+typedef struct {
+    char variant[24], board[16];   /* "pooled" and "" for the pooled fit */
+    int m;
+    ws_fit_player *p;              /* best first */
+} ws_fit_group;
+
+typedef struct {
+    int64_t league, previous;      /* previous: the league before it of the same name, 0 when none */
+    char name[256], night[11];
+    long played, skipped;
+    int bootstrap;
+    int n_groups;                  /* g[0] pooled, then each variant and board in name order */
+    ws_fit_group *g;
+} ws_league_fit;
+
+ws_memo *ws_fits_new(void);
+
+/* The fit of league `id` at these counts (store_league_counts), computed outside the report lock with the
+ * server's --bootstrap when not kept (a league playing: while one request fits its newest count, the others take
+ * the fit before). Release with ws_memo_release(ws_cache_fits(q->cache), *hold). NULL with an HTTP status and
+ * err (404: no games). */
+const ws_league_fit *ws_fits_get(ws_req *q, int64_t id, long played, long skipped, ws_memo_node **hold, int *status,
+                                 char *err, size_t errlen);
+
+/* Agent `agent`'s row in group g (may be NULL), or NULL when it did not play there. */
+const ws_fit_player *ws_fit_find(const ws_fit_group *g, int64_t agent);
+
+/* ---- the records of agents (agent_record.c): an agent's newest WS_AGENT_GAMES games summarised */
+#define WS_RECORD_NEWEST 50        /* the newest games read on every request (store_games_brief) */
+
+typedef struct {
+    int64_t id;
+    char name[96];
+    long games, wins, forfeits, their_forfeits; /* forfeits: games it forfeited; their_forfeits: the opponent's */
+} ws_record_opponent;
+
+typedef struct {
+    int64_t game, league;
+    char reason[24], detail[160];
+} ws_record_forfeit;
+
+typedef struct {
+    int64_t game, league, opponent;
+    bool black, won, forfeit;      /* forfeit: the loser forfeited */
+} ws_record_game;
+
+typedef struct {
+    int64_t agent, newest;         /* newest: its newest game's id, 0 when none */
+    int n;                         /* games summarised, newest first (at most WS_AGENT_GAMES) */
+    ws_record_game *g;
+    int n_opponents;
+    ws_record_opponent *o;         /* in order of their newest game against it */
+    int n_leagues;
+    int64_t leagues[WS_HISTORY_LEAGUES]; /* the newest leagues it played, newest first */
+    long forfeits;                 /* games of the n it forfeited */
+    int n_forfeits;
+    ws_record_forfeit f[WS_GAMES_LISTED]; /* the newest of them */
+} ws_record;
+
+ws_memo *ws_records_new(void);
+
+/* The record of agent `agent` given its newest games read now (newest[0..n), at most WS_RECORD_NEWEST): the one
+ * kept when its newest game is the same, else brought up to date from the one kept (the new games added, the
+ * oldest dropped) or read again (store_games_brief). Release with ws_memo_release(ws_cache_records(q->cache),
+ * *hold). NULL with an HTTP status and err. */
+const ws_record *ws_record_get(ws_req *q, int64_t agent, const store_game_brief *newest, int n, ws_memo_node **hold,
+                               int *status, char *err, size_t errlen);
+
+/* ---- the logs of leagues' agents (league_logs.c), read once per league while --logs does not change */
+typedef struct ws_league_logs ws_league_logs;
+ws_memo *ws_league_logs_new(void);
+
+/* League `league`'s agents and log files; NULL when the logs are not served (or on error). Release with
+ * ws_memo_release(ws_cache_logs(q->cache), *hold). */
+const ws_league_logs *ws_league_logs_get(ws_req *q, int64_t league, ws_memo_node **hold);
+
+/* The names of the log files (league-NAME-SECTION-K.log) of the agent stored as `agent`, at most max, into
+ * names[] (pointing into l): their count. */
+int ws_league_logs_of(const ws_league_logs *l, const char *agent, const char **names, int max);
+
 /* ---- the live state (live.c): the leagues running now and the newest, read at most once a second for all */
 ws_live *ws_live_new(void);
 void ws_live_free(ws_live *l);

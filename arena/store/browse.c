@@ -148,6 +148,29 @@ int store_league_brief_get(store_db *s, int64_t id, store_league_brief *out)
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
+int store_league_counts(store_db *s, const int64_t *ids, int n, long *played, long *skipped)
+{
+    sqlite3_stmt *st;
+    /* every row through (league_id, n), the rows without a game through schedule_pending */
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT (SELECT COUNT(*) FROM schedule WHERE league_id = ?1), COUNT(*), TOTAL(skipped)"
+                           " FROM schedule WHERE league_id = ?1 AND game_id IS NULL",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc = SQLITE_ROW;
+    for (int k = 0; k < n && rc == SQLITE_ROW; k++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, ids[k]);
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            played[k] = (long)(sqlite3_column_int64(st, 0) - sqlite3_column_int64(st, 1));
+            skipped[k] = (long)sqlite3_column_int64(st, 2);
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}
+
 #define GAME_COLUMNS                                                                                             \
     "SELECT g.id, COALESCE(c.league_id, 0), COALESCE(c.pair, -1), g.variant, g.rows, g.cols, g.black, g.white,"    \
     " b.name, w.name, g.winner, g.reason, g.detail, g.finished, g.attempts"

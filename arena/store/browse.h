@@ -41,6 +41,11 @@ int64_t store_league_plays_like(store_db *s, const char *name, const char *confi
 /* League `id`: 1 with *out filled, 0 when there is none, -1 on error. */
 int store_league_brief_get(store_db *s, int64_t id, store_league_brief *out);
 
+/* How far each of the n leagues ids[] has played: schedule rows with a game into played[k], rows skipped into
+ * skipped[k] (0 and 0 for a league that is not there), read from the schedule's indexes without reading games.
+ * Returns 0, or -1 (store_error()). */
+int store_league_counts(store_db *s, const int64_t *ids, int n, long *played, long *skipped);
+
 /* A stored game, briefly. */
 typedef struct {
     int64_t id, league;              /* league 0: outside leagues */
