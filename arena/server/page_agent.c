@@ -255,11 +255,9 @@ static void log_links(ws_req *q, doc_line *l, int64_t league, const char *agent)
 /* The games it forfeited (the newest WS_GAMES_LISTED), each linked to its viewer, the logs once per league. */
 static void forfeits(ws_req *q, doc *d, const store_agent_row *a, const ws_record *r)
 {
-    doc_section_add(d, "forfeits", "Forfeits", "forfeits");
-    if (!r->n_forfeits) {
-        doc_para(d, NULL, "None in its newest %d games.", r->n);
+    if (!r->n_forfeits) /* left out: the headline says so */
         return;
-    }
+    doc_section_add(d, "forfeits", "Forfeits", "forfeits");
     doc_para(d, NULL, "%ld of its newest %d games%s.", r->forfeits, r->n,
              r->forfeits > r->n_forfeits ? "; the newest listed" : "");
     doc_list(d, NULL);
