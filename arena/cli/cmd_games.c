@@ -51,9 +51,11 @@ static const char show_help[] =
     "                      milliseconds (null for the opening's attempts and games of older arenas)\n"
     "  --format html       the game viewer: one self-contained page (no network) with the true board beside\n"
     "                      Black's and White's views as hex boards, a slider and keys (left/right, Home/End)\n"
-    "                      over the attempts, rejections and collisions marked, the opening marked, noisy and\n"
-    "                      flash reports and thinking times shown; ?ply=N in its address opens attempt N\n"
-    "  --ply N             the attempt the page opens at (default 0, before the first)\n\n"
+    "                      over the attempts, rejections, collisions and a forfeit's illegal attempt marked, the\n"
+    "                      opening marked, noisy and flash reports and thinking times shown; ?ply=N in its\n"
+    "                      address opens attempt N\n"
+    "  --ply N             the attempt the page opens at (0: before the first; default: the last, or the\n"
+    "                      forfeit: the illegal attempt, or the last before a crash or timeout)\n\n"
     "Exit status: 0 done, 1 database error or a transcript the rules do not accept, 2 bad input or no such\n"
     "game.\n";
 
@@ -346,7 +348,7 @@ int cmd_show(int argc, char **argv)
     static const struct option options[] = { CLI_DB_OPTIONS, { "ply", required_argument, 0, O_PLY }, { 0, 0, 0, 0 } };
     const char *db = STORE_DEFAULT_PATH;
     out_format fmt = OUT_TEXT;
-    int ply = 0;
+    int ply = -1; /* the viewer's start: the end of the game, or its forfeit */
     for (int c; (c = cli_getopt("show", argc, argv, options)) != -1;) {
         if (c == CLI_O_DB)
             db = optarg;

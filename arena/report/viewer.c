@@ -156,9 +156,45 @@ static int replay(hx_game *g, const store_attempt_row *a, int seen[2], gv_frame 
     return GV_OK;
 }
 
+/* The illegal attempt that ended the game, as frame x after the last one (before): its cell from the detail the
+ * runner wrote ("a1: ...", "swap: ...", "cell 99: off the 3x3 board"). */
+static void illegal_frame(const gv_game *out, gv_frame *x, const gv_frame *before)
+{
+    int n = x->n;
+    *x = *before;
+    x->n = n;
+    x->player = out->winner == HX_BLACK ? HX_WHITE : HX_BLACK;
+    x->illegal = true;
+    x->opening = false;
+    x->outcome = HX_PLACED;
+    x->ms = NAN;
+    x->to_move = HX_NOBODY;
+    x->n_told[0] = x->n_told[1] = 0;
+    x->cell = -1;
+    x->cell_name[0] = '\0';
+    char name[8];
+    size_t len = strcspn(out->detail, ":");
+    if (out->detail[len] != ':' || len == 0 || len >= sizeof name)
+        return;
+    memcpy(name, out->detail, len);
+    name[len] = '\0';
+    const char *why = NULL;
+    int cell = strcmp(name, "swap") == 0 ? HX_SWAP : hx_cell_parse(name, out->rows, out->cols, &why);
+    if (cell < 0 && cell != HX_SWAP)
+        return;
+    x->cell = cell;
+    copy(x->cell_name, sizeof x->cell_name, name);
+}
+
+int gv_start(const gv_game *g)
+{
+    return g->forfeit >= 0 ? g->forfeit : g->n_frames - 1;
+}
+
 int gv_build(store_db *s, int64_t game, gv_game *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    out->forfeit = -1;
     char variant[32];
     int rc = read_game(s, game, out, variant, sizeof variant, err, errlen);
     if (rc != GV_OK)
@@ -212,6 +248,15 @@ int gv_build(store_db *s, int64_t game, gv_game *out, char *err, size_t errlen)
     store_transcript_end(t);
     if (rc < 0)
         return fail(err, errlen, GV_DB_ERROR, "%s", store_error(s));
+    if (strcmp(out->reason, "connected") == 0)
+        return GV_OK;
+    if (strcmp(out->reason, "illegal") == 0) { /* the attempt that lost: one more frame */
+        if (!(x = frame_at(out, &cap, out->n_frames)))
+            return fail(err, errlen, GV_DB_ERROR, "out of memory");
+        illegal_frame(out, x, x - 1);
+        out->n_frames++;
+    }
+    out->forfeit = out->n_frames - 1;
     return GV_OK;
 }
 
@@ -254,7 +299,8 @@ static void json_frame(FILE *f, const gv_game *g, const gv_frame *x)
 {
     fprintf(f, "{\"n\":%d,\"player\":\"%s\",\"cell\":", x->n, player_name(x->player));
     json_string(f, x->cell_name);
-    fprintf(f, ",\"outcome\":\"%s\",\"opening\":%s,\"ms\":", x->n ? hx_outcome_name(x->outcome) : "",
+    fprintf(f, ",\"outcome\":\"%s\",\"opening\":%s,\"ms\":",
+            x->illegal ? "illegal" : x->n ? hx_outcome_name(x->outcome) : "",
             x->opening ? "true" : "false");
     json_fixed(f, x->ms, 3);
     fputs(",\"clock\":[", f);
@@ -296,7 +342,12 @@ void gv_write_json(const gv_game *g, FILE *f)
         else
             fputs("null", f);
     }
-    fputs("],\"frames\":[", f);
+    fputs("],\"forfeit\":", f);
+    if (g->forfeit >= 0)
+        fprintf(f, "%d", g->forfeit);
+    else
+        fputs("null", f);
+    fputs(",\"frames\":[", f);
     for (int k = 0; k < g->n_frames; k++) {
         if (k)
             fputc(',', f);

@@ -34,6 +34,10 @@ typedef struct {
     hx_outcome outcome;          /* placed, rejected (classical: the mover moves again), collision (abrupt:
                                   * the turn is lost) or swapped; HX_PLACED in frame 0 */
     bool opening;                /* one of the opening's attempts, played by the referee */
+    bool illegal;                /* the illegal attempt that lost a game by forfeit (reason "illegal"): not played,
+                                  * so not in the transcript; rebuilt from the game's detail ("a1: ...", "swap: ...",
+                                  * "cell 99: off the 3x3 board"): cell -1 and cell_name "" when it names no cell of
+                                  * the board; the boards are the frame before's, outcome HX_PLACED means nothing */
     double ms;                   /* the mover's thinking time in ms; NAN when not stored (opening, old games) */
     double clock[2];             /* each player's thinking time so far, ms (stored times only) */
     double left[2];              /* each player's game clock after this attempt, ms; NAN for a player without
@@ -56,8 +60,10 @@ typedef struct {
     char started[40], league[128];/* ISO 8601; the league's name, "" outside leagues */
     int opening;                 /* its first `opening` attempts were the opening */
     char tc[2][40];              /* each player's time control ("40/60+0.5"), "" for none */
-    gv_frame *frames;            /* n_frames = attempts + 1 */
+    gv_frame *frames;            /* n_frames = attempts + 1, one more for an illegal attempt */
     int n_frames;
+    int forfeit;                 /* the frame of the forfeit: the illegal attempt's, else the last attempt before
+                                  * the crash, timeout, protocol error or disconnection; -1 for a connected game */
 } gv_game;
 
 /* gv_build's results. */
@@ -74,15 +80,23 @@ enum {
  * most HX_MAX_ATTEMPTS attempts. */
 int gv_build(store_db *s, int64_t game, gv_game *out, char *err, size_t errlen);
 
-/* The viewer page: self-contained (inline style and script, no network), every text escaped. Shows attempt
- * `ply` first (clamped to 0 .. n_frames - 1; `?ply=N` in the page's address overrides it). Each board is an
- * <svg class="board" data-board="truth|black|white"> whose cells are <polygon data-cell="i"
- * data-stone="b|w|-">; the current ply is in <input type="range" id="ply">; the page's JSON frames are in
+/* The frame a page opens at when no attempt is asked for: the end of the game (its winning stone), or the forfeit
+ * (g->forfeit: the illegal attempt, or the last attempt before a crash or a timeout). */
+int gv_start(const gv_game *g);
+
+/* The viewer page: self-contained (inline style and script, no network), every text escaped, with the reports'
+ * style sheet (style.h) and header. Shows attempt `ply` first (gv_start(g) when ply < 0, else clamped to
+ * 0 .. n_frames - 1; `?ply=N` in the page's address overrides it). Each board is an <svg class="board"
+ * data-board="truth|black|white"> whose cells are <polygon data-cell="i" data-stone="b|w|-">, and whose
+ * <g class="marks"> holds the marks of the attempt shown (circles and paths of class "mark placed|hit|flash|
+ * opening|illegal", each with data-cell="i"; "illegal" is the forfeit's cross, on the true board and the mover's
+ * view); the current ply is in <input type="range" id="ply">; the page's JSON frames are in
  * <script type="application/json" id="frames">. */
 void gv_write_html(const gv_game *g, int ply, FILE *f);
 
 /* The game as one JSON object: {"id","variant","rows","cols","black","white","winner","reason","detail",
- * "started","league","opening","time_control":[b,w] (null for none),"frames":[{"n","player","cell","outcome",
+ * "started","league","opening","time_control":[b,w] (null for none),"forfeit" (the forfeit's frame, null for a
+ * connected game),"frames":[{"n","player","cell","outcome" ("illegal" for the illegal attempt),
  * "opening","ms","clock":[b,w],"left":[b,w] (ms on the game clock, null without one),
  * "to_move","told":{"B":[...],"W":[...]},"truth","black","white"}...]} with each board a string as above;
  * then a newline. */
@@ -90,7 +104,7 @@ void gv_write_json(const gv_game *g, FILE *f);
 
 void gv_free(gv_game *g);
 
-/* For a static report: the page (gv_write_html, opened at its last attempt) of each agent's latest forfeited
+/* For a static report: the page (gv_write_html, opened at the forfeit) of each agent's latest forfeited
  * game of league `league`, as DIR/games/game-ID.html (the nightly page's forfeits table links them). Returns
  * the number written, or -1 with a one-line reason in err (a database error, a file that cannot be written). */
 int gv_write_forfeits(store_db *s, int64_t league, const char *dir, char *err, size_t errlen);

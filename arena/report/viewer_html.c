@@ -1,7 +1,8 @@
 /* arena/report/viewer_html.c — the game viewer's page (contract in viewer.h, gv_write_html): the three hex boards
  * as inline SVG drawn at the first ply shown, the controls, the frames as JSON in the page and the script that
- * steps through them (slider, buttons, ←/→, Home/End, ?ply=N), with its style sheet. No network resource. Also
- * the pages of a league's forfeited games for a static report (gv_write_forfeits). */
+ * steps through them (slider, buttons, ←/→, Home/End, ?ply=N), with the reports' style sheet (style.h) and its own
+ * rules after it. No network resource. Also the pages of a league's forfeited games for a static report
+ * (gv_write_forfeits). */
 #define _GNU_SOURCE /* open_memstream */
 #include "viewer.h"
 
@@ -14,6 +15,7 @@
 
 #include "query.h"
 #include "render.h"
+#include "style.h"
 
 /* Hexagon size: circumradius S, width W = sqrt(3) S; margins for the edges and the coordinates. */
 #define S 20.0
@@ -21,12 +23,8 @@
 #define MX 30.0
 #define MY 30.0
 
+/* The viewer's own rules, after the reports' style sheet (style.h). */
 static const char style[] =
-    "<style>\n"
-    ":root { color-scheme: light; }\n"
-    "body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 0 auto; padding: 0.8em;\n"
-    "       max-width: 90em; color: #1b1b1b; background: #fff; line-height: 1.4; }\n"
-    "h1 { font-size: 1.4em; margin: 0.2em 0; }\n"
     ".name { overflow-wrap: normal; word-break: keep-all; hyphens: none; white-space: nowrap; font-weight: 600; }\n"
     ".controls { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4em; margin: 0.6em 0; }\n"
     ".controls input[type=range] { flex: 1 1 12em; min-width: 8em; }\n"
@@ -34,10 +32,11 @@ static const char style[] =
     "#where { font-variant-numeric: tabular-nums; white-space: nowrap; }\n"
     "#attempt { font-weight: 600; margin: 0.3em 0; } #attempt.opening { color: #6b4f00; }\n"
     "#attempt.rejected, #attempt.collision { color: #b00020; }\n"
+    "#attempt.forfeit { color: #b00020; background: #fdecee; border-left: 4px solid #d50000; padding: 0.3em 0.6em; }\n"
     ".told p, #clock { margin: 0.15em 0; font-size: 0.9em; color: #333; }\n"
     ".boards { display: flex; flex-wrap: wrap; gap: 0.8em; }\n"
-    ".boards figure { flex: 1 1 20em; margin: 0; min-width: 0; }\n"
-    ".boards figcaption { font-weight: 600; }\n"
+    ".boards figure { flex: 1 1 20em; margin: 0.4em 0 0; min-width: 0; }\n"
+    ".boards figcaption { font-weight: 600; font-size: 0.9em; color: #1b1b1b; }\n"
     "svg.board { width: 100%; height: auto; max-height: 70vh; display: block; }\n"
     "svg.board polygon { stroke: #7a6a4a; stroke-width: 1; }\n"
     "svg.board polygon[data-stone='-'] { fill: #e9dcb8; }\n"
@@ -51,10 +50,15 @@ static const char style[] =
     "svg.board .mark.placed { stroke: #2e7d32; } svg.board .mark.hit { stroke: #d50000; stroke-width: 4; }\n"
     "svg.board .mark.flash { stroke: #ff8f00; stroke-dasharray: 4 3; }\n"
     "svg.board .mark.opening { fill: #c9a227; stroke: none; }\n"
-    ".legend { font-size: 0.8em; color: #555; }\n"
+    "svg.board .mark.illegal { stroke: #d50000; stroke-width: 3.5; stroke-linecap: round; stroke-linejoin: round; }\n"
+    ".legend { font-size: 0.85em; color: #555; }\n"
     ".legend span { display: inline-block; margin-right: 1em; } .when { white-space: nowrap; }\n"
-    "@media (max-width: 40em) { body { padding: 0.4em; } .boards figure { flex-basis: 100%; } }\n"
-    "</style>\n";
+    ".legend .key { font-weight: 600; margin: 0; } .legend .key.placed { color: #2e7d32; }\n"
+    ".legend .key.hit, .legend .key.illegal { color: #d50000; } .legend .key.flash { color: #c66a00; }\n"
+    ".legend .key.opening { color: #8a6d00; }\n"
+    "@media (max-width: 40em) { .boards figure { flex-basis: 100%; overflow: visible; }\n"
+    "  .controls input[type=range] { order: -1; flex-basis: 100%; }\n"
+    "  .controls button { min-width: 3em; min-height: 2.6em; } }\n";
 
 /* The script: frames from #frames; show(k) sets every cell's data-stone, the marks and the texts. */
 static const char script[] =
@@ -78,7 +82,19 @@ static const char script[] =
     "  var p = b.cells[i]; if (!p) return;\n"
     "  var e = document.createElementNS(NS, 'circle');\n"
     "  e.setAttribute('cx', p.getAttribute('data-x')); e.setAttribute('cy', p.getAttribute('data-y'));\n"
-    "  e.setAttribute('r', rad); e.setAttribute('class', 'mark ' + cls); b.marks.appendChild(e);\n"
+    "  e.setAttribute('r', rad); e.setAttribute('class', 'mark ' + cls); e.setAttribute('data-cell', i);\n"
+    "  b.marks.appendChild(e);\n"
+    "}\n"
+    "function cross(b, i) {\n"
+    "  var p = b.cells[i]; if (!p) return;\n"
+    "  var x = +p.getAttribute('data-x'), y = +p.getAttribute('data-y'), d = 6;\n"
+    "  var edge = document.createElementNS(NS, 'polygon'), e = document.createElementNS(NS, 'path');\n"
+    "  edge.setAttribute('points', p.getAttribute('points'));\n"
+    "  e.setAttribute('d', 'M' + (x - d) + ' ' + (y - d) + 'L' + (x + d) + ' ' + (y + d) +\n"
+    "    'M' + (x + d) + ' ' + (y - d) + 'L' + (x - d) + ' ' + (y + d));\n"
+    "  [edge, e].forEach(function (m) {\n"
+    "    m.setAttribute('class', 'mark illegal'); m.setAttribute('data-cell', i); b.marks.appendChild(m);\n"
+    "  });\n"
     "}\n"
     "function toldText(t) {\n"
     "  switch (t.kind) {\n"
@@ -97,16 +113,19 @@ static const char script[] =
     "}\n"
     "function describe(f) {\n"
     "  var el = document.getElementById('attempt'), s;\n"
-    "  el.className = f.n ? f.outcome + (f.opening ? ' opening' : '') : '';\n"
+    "  el.className = (f.n ? f.outcome + (f.opening ? ' opening' : '') : '') + (f.n === G.forfeit ? ' forfeit' : '');\n"
     "  if (!f.n) s = 'Start: ' + (G.opening ? 'the opening follows; ' : '') + 'Black moves first.';\n"
+    "  else if (f.outcome === 'illegal')\n"
+    "    s = f.n + '. ' + who[f.player] + ' ' + (f.cell || '(no cell of the board)') + ': illegal, not played';\n"
     "  else {\n"
     "    s = f.n + '. ' + who[f.player] + ' ' + f.cell + ': ' + f.outcome;\n"
     "    if (f.outcome === 'rejected') s += ' (a hidden ' + who[other[f.player]] + ' stone; ' + who[f.player] + ' moves again)';\n"
     "    if (f.outcome === 'collision') s += ' (a hidden ' + who[other[f.player]] + ' stone; the turn is lost)';\n"
     "    if (f.opening) s += ' \\u2014 opening, played by the referee';\n"
     "  }\n"
-    "  if (f.n === last) s += ' \\u2014 ' + who[G.winner] + ' wins' + (G.reason === 'connected' ? ' (connected)' :\n"
-    "    ' by forfeit: ' + G.reason + (G.detail ? ' (' + G.detail + ')' : ''));\n"
+    "  if (f.n === last) s += ' \\u2014 ' + (G.reason === 'connected' ? who[G.winner] + ' wins (connected)' :\n"
+    "    who[other[G.winner]] + ' forfeits (' + G.reason + (G.detail ? ': ' + G.detail : '') + '): ' + who[G.winner] +\n"
+    "    ' wins');\n"
     "  else s += ' \\u2014 ' + who[f.to_move] + ' to move';\n"
     "  el.textContent = s;\n"
     "  ['B', 'W'].forEach(function (p) {\n"
@@ -131,10 +150,11 @@ static const char script[] =
     "      if (c >= 0 && s[c] !== '-') mark(b, c, 'opening', 4);\n"
     "    }\n"
     "  });\n"
-    "  if (f.n && f.cell !== 'swap') {\n"
+    "  if (f.n && f.cell && f.cell !== 'swap') {\n"
     "    var hit = f.outcome === 'rejected' || f.outcome === 'collision', i = cellIndex(f.cell);\n"
-    "    mark(boards[0], i, hit ? 'hit' : 'placed', 9);\n"
-    "    mark(boards[f.player === 'B' ? 1 : 2], i, hit ? 'hit' : 'placed', 9);\n"
+    "    [boards[0], boards[f.player === 'B' ? 1 : 2]].forEach(function (b) {\n"
+    "      if (f.outcome === 'illegal') cross(b, i); else mark(b, i, hit ? 'hit' : 'placed', 9);\n"
+    "    });\n"
     "  }\n"
     "  ['B', 'W'].forEach(function (p) {\n"
     "    f.told[p].forEach(function (t) {\n"
@@ -251,8 +271,8 @@ static void head(const gv_game *g, FILE *f)
 {
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-               "<title>Game %lld: %s %dx%d</title>\n%s</head>\n",
-            (long long)g->id, hx_variant_name(g->variant), g->rows, g->cols, style);
+               "<title>Game %lld (%s %dx%d)</title>\n<style>\n%s%s</style>\n</head>\n",
+            (long long)g->id, hx_variant_name(g->variant), g->rows, g->cols, rp_style, style);
 }
 
 /* The title, the players and the result. */
@@ -275,7 +295,8 @@ static void header(const gv_game *g, FILE *f)
             fputc(')', f);
         }
     }
-    fprintf(f, "; %d attempts", g->n_frames - 1);
+    bool illegal = g->forfeit >= 0 && g->frames[g->forfeit].illegal;
+    fprintf(f, "; %d attempts%s", g->n_frames - 1 - illegal, illegal ? " and the illegal one" : "");
     if (g->opening)
         fprintf(f, ", the first %d the opening", g->opening);
     if (g->league[0]) {
@@ -294,7 +315,7 @@ static void header(const gv_game *g, FILE *f)
 void gv_write_html(const gv_game *g, int ply, FILE *f)
 {
     int last = g->n_frames - 1;
-    ply = ply < 0 ? 0 : ply > last ? last : ply;
+    ply = ply < 0 ? gv_start(g) : ply > last ? last : ply;
     head(g, f);
     fprintf(f, "<body data-ply=\"%d\">\n", ply);
     header(g, f);
@@ -318,10 +339,17 @@ void gv_write_html(const gv_game *g, int ply, FILE *f)
         fputs("</figure>\n", f);
     }
     fputs("</div>\n<p class=\"legend\"><span>Black joins top and bottom (dark edges), White left and right (grey "
-          "edges).</span> <span>Grey cells: unknown to that player.</span> <span>Green ring: the stone placed."
-          "</span> <span>Red ring: a rejection or collision.</span> <span>Orange dashes: where a flash report "
-          "told the stone's owner it was hit.</span> <span>Gold dot: an opening stone.</span> <span>Keys: "
-          "&#x2190; &#x2192; Home End.</span></p>\n<script type=\"application/json\" id=\"frames\">",
+          "edges).</span> <span>Grey cells: unknown to that player.</span> <span><b class=\"key placed\">Green "
+          "ring</b>: the stone placed.</span> <span><b class=\"key hit\">Red ring</b>: a rejection (classical: a "
+          "hidden stone, the mover moves again) or a collision (abrupt: a hidden stone, the turn is lost).</span> ",
+          f);
+    if (g->forfeit >= 0 && g->frames[g->forfeit].illegal)
+        fputs("<span><b class=\"key illegal\">Red outline and cross</b>: the illegal attempt that lost the game by "
+              "forfeit (not played), on the true board and the mover's view.</span> ",
+              f);
+    fputs("<span><b class=\"key flash\">Orange dashes</b>: where a flash report told the stone's owner it was hit."
+          "</span> <span><b class=\"key opening\">Gold dot</b>: an opening stone.</span> <span>Keys: &#x2190; "
+          "&#x2192; Home End.</span></p>\n<script type=\"application/json\" id=\"frames\">",
           f);
     frames_json(g, f);
     fprintf(f, "</script>\n%s</body>\n</html>\n", script);
@@ -375,7 +403,7 @@ int gv_write_forfeits(store_db *s, int64_t league, const char *dir, char *err, s
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
         FILE *f = fopen(tmp, "w");
         if (f)
-            gv_write_html(&g, g.n_frames - 1, f);
+            gv_write_html(&g, -1, f);
         gv_free(&g);
         if (!f || (ferror(f) | (fclose(f) != 0)) || rename(tmp, path) != 0) {
             snprintf(err, errlen, "%s: %s", path, f ? "cannot write (disk full?)" : strerror(errno));

@@ -1,5 +1,6 @@
 /* arena/server/page_game.c — `/game/ID`: the Dark Hex game viewer of the report library (viewer.h: the true
- * board beside Black's and White's views, attempt by attempt, `?ply=N` the attempt shown first) or its JSON;
+ * board beside Black's and White's views, attempt by attempt, `?ply=N` the attempt shown first, else the end
+ * of the game or its forfeit) or its JSON;
  * and `/logs/NAME`: the end of an agent's log from the logs directory, as text. */
 #define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
@@ -33,7 +34,7 @@ int ws_page_game(ws_req *q, int64_t id, bool json, ws_reply *r, char *err, size_
         if (json)
             gv_write_json(&g, f);
         else
-            gv_write_html(&g, q->ply < 0 ? 0 : q->ply, f);
+            gv_write_html(&g, q->ply, f); /* no ?ply: the end of the game, or its forfeit */
         fclose(f);
     }
     gv_free(&g);

@@ -6,7 +6,9 @@
  * broken; a win-matrix SVG shows each cell in the colour of its value, with no smoothing — checked against a
  * heatmap drawn `with image`, which browsers smooth, so that the check is seen to fail where it must; the game
  * viewer of a stored classical and abrupt game, stepped through with the keys and the slider, shows at every
- * attempt the three boards of the engine's replay of the stored transcript. */
+ * attempt the three boards of the engine's replay of the stored transcript; it opens a finished game at its last
+ * attempt and a forfeited one at the forfeit, an illegal attempt marked on the true board and the mover's view,
+ * ?ply=N overriding, and on a phone it does not scroll sideways. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -679,12 +681,189 @@ static void game_viewer_steps_through_the_stored_games(void **state)
     }
 }
 
+/* ---- where the viewer opens, and the forfeit's mark ---- */
+
+/* Reads the viewer's state after its script ran (d: its document, w: its window), one finding a line into
+ * <pre id="opened"> of the document this runs in: the ply shown (body, slider, #where), the class of #attempt,
+ * the cells marked as the illegal attempt on each board, the sideways overflow, and whether the slider and the
+ * buttons are inside the window, and the true board's box in the window ("truth-box X0 Y0 X1 Y1"). */
+static const char opened_check[] =
+    "var out = [], ids = ['first', 'prev', 'ply', 'next', 'last'], outside = [];\n"
+    "out.push('ply ' + d.body.getAttribute('data-ply') + '; slider ' + d.getElementById('ply').value + '; ' +\n"
+    "  d.getElementById('where').textContent);\n"
+    "out.push('class ' + d.getElementById('attempt').className);\n"
+    "['truth', 'black', 'white'].forEach(function (b) {\n"
+    "  var cells = {};\n"
+    "  d.querySelectorAll('svg[data-board=' + b + '] g.marks .illegal').forEach(function (e) {\n"
+    "    cells[e.getAttribute('data-cell')] = 1; });\n"
+    "  out.push(b + ' [' + Object.keys(cells).join(',') + ']');\n"
+    "});\n"
+    "out.push('overflow ' + Math.max(0, d.documentElement.scrollWidth - w.innerWidth));\n"
+    "ids.forEach(function (id) { var r = d.getElementById(id).getBoundingClientRect();\n"
+    "  if (r.left < 0 || r.right > w.innerWidth || r.width === 0) outside.push(id); });\n"
+    "out.push(outside.length ? 'controls outside: ' + outside.join(' ') : 'controls inside');\n"
+    "var box = d.querySelector('svg[data-board=truth]').getBoundingClientRect();\n"
+    "out.push('truth-box ' + [box.left, box.top, box.right, box.bottom].map(Math.round).join(' '));\n"
+    "var pre = document.createElement('pre'); pre.id = 'opened'; pre.textContent = out.join('\\n');\n"
+    "document.body.appendChild(pre);\n";
+
+/* A text column of the first row of `sql`, malloc'd. */
+static char *db_text(const char *db, const char *sql)
+{
+    sqlite3 *d;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(d, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    char *text = strdup((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(d);
+    return text;
+}
+
+/* The viewer's page of game `id` (arena show --format html, no --ply) opened in the browser, `query` (e.g.
+ * "?ply=1", or "") in its address, in a frame of width x 900 CSS pixels at the top left of the page `harness`
+ * (256 bytes; may be NULL): the lines opened_check writes. */
+static char *opened(const char *db, long id, const char *query, int width, char *harness)
+{
+    char page[256], own[256], src[300];
+    if (!harness)
+        harness = own;
+    snprintf(page, sizeof page, "%s/open-%ld.html", tmp, id);
+    assert_int_equal(sh_run("'%s/arena' show --db '%s' --format html %ld >'%s'", bin, db, id, page), 0);
+    snprintf(harness, 256, "%s/open-%ld-%d-%s.html", tmp, id, width, query[0] ? "ply" : "start");
+    snprintf(src, sizeof src, "open-%ld.html%s", id, query);
+    assert_int_equal(browser_phone_page(harness, src, width, 900, opened_check), 0);
+    char *dom = browser_dump_dom(harness, width + 100, 1000);
+    assert_non_null(dom);
+    char *text = strdup(pre_text(dom, "opened"));
+    assert_non_null(text);
+    free(dom);
+    printf("game %ld%s at %d px:\n%s\n", id, query, width, text);
+    return text;
+}
+
+static void expect_line(const char *what, const char *text, const char *line)
+{
+    if (!strstr(text, line))
+        fail_msg("%s: no line '%s' in:\n%s", what, line, text);
+}
+
+/* A finished game opens at its last attempt; a game lost by an illegal attempt at that attempt, marked (outlined
+ * and crossed) on the true board and the mover's view only; a crash at the last attempt before it, unmarked;
+ * ?ply=N opens attempt N; on a phone (390 px) the page does not scroll sideways and the slider and buttons are
+ * inside the window; on a desktop the mark's red is on the screenshot. */
+static void game_viewer_opens_at_the_end_or_the_forfeit(void **state)
+{
+    (void)state;
+    BROWSER_OR_SKIP();
+    char cfg[128], db[128], text[4096];
+    snprintf(cfg, sizeof cfg, "%s/forfeit.ini", tmp);
+    snprintf(db, sizeof db, "%s/forfeit.db", tmp);
+    snprintf(text, sizeof text,
+             "[league]\nname = forfeit\nvariants = classical\nboards = 5x5\ngames = 2\nopening_stones = 2\n"
+             "[agent random]\ncommand = %s/random\n[agent other]\ncommand = %s/random\nargs = --seed 7\n"
+             "[agent illegal]\ncommand = %s/misbehave\nargs = --mode illegal\n"
+             "[agent quitter]\ncommand = %s/misbehave\nargs = --mode exit\n",
+             bin, bin, agents, agents);
+    write_file(cfg, text);
+    assert_int_equal(sh_run("'%s/arena' league '%s' --db '%s' --logs '%s/logs' --quiet >/dev/null 2>&1", bin, cfg, db,
+                            tmp),
+                     0);
+    char sql[300], want[160];
+
+    /* a game won by connection: its last attempt, no forfeit */
+    long id = db_scalar(db, "SELECT coalesce(min(id), 0) FROM games WHERE reason = 'connected'");
+    assert_true(id > 0);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM attempts WHERE game_id = %ld", id);
+    long n = db_scalar(db, sql);
+    char *got = opened(db, id, "", 1280, NULL);
+    snprintf(want, sizeof want, "ply %ld; slider %ld; attempt %ld of %ld", n, n, n, n);
+    expect_line("a connected game", got, want);
+    assert_null(strstr(got, "forfeit"));
+    expect_line("a connected game", got, "truth []");
+    free(got);
+    got = opened(db, id, "?ply=1", 1280, NULL);
+    snprintf(want, sizeof want, "ply 1; slider 1; attempt 1 of %ld", n);
+    expect_line("?ply=1", got, want);
+    free(got);
+
+    /* lost by an illegal attempt at a cell of the board: one frame more, the cell marked where it applies */
+    id = db_scalar(db, "SELECT coalesce(min(id), 0) FROM games WHERE reason = 'illegal' AND detail GLOB '[a-e][1-5]:*'");
+    assert_true(id > 0);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM attempts WHERE game_id = %ld", id);
+    n = db_scalar(db, sql);
+    snprintf(sql, sizeof sql, "SELECT winner || detail FROM games WHERE id = %ld", id);
+    char *row = db_text(db, sql);
+    int cell = (atoi(row + 2) - 1) * 5 + (row[1] - 'a');
+    bool black_lost = row[0] == 'W';
+    free(row);
+    char harness[2][256];
+    long red[2];
+    for (int k = 0; k < 2; k++) { /* at the forfeit, then at ?ply=1 (the control: no mark) */
+        got = opened(db, id, k ? "?ply=1" : "", 1280, harness[k]);
+        if (k == 0) {
+            snprintf(want, sizeof want, "ply %ld; slider %ld; attempt %ld of %ld", n + 1, n + 1, n + 1, n + 1);
+            expect_line("an illegal attempt", got, want);
+            expect_line("an illegal attempt", got, "class illegal forfeit");
+            snprintf(want, sizeof want, "truth [%d]", cell);
+            expect_line("an illegal attempt", got, want);
+            snprintf(want, sizeof want, "%s [%d]", black_lost ? "black" : "white", cell);
+            expect_line("an illegal attempt", got, want);
+            expect_line("an illegal attempt", got, black_lost ? "white []" : "black []");
+        } else { /* the address overrides; no mark at another attempt */
+            snprintf(want, sizeof want, "ply 1; slider 1; attempt 1 of %ld", n + 1);
+            expect_line("?ply=1", got, want);
+            expect_line("?ply=1", got, "truth []");
+        }
+        /* the mark is seen: the red (#d50000) pixels in the true board's box on a desktop screenshot */
+        int x0, y0, x1, y1;
+        const char *b = strstr(got, "truth-box ");
+        assert_non_null(b);
+        assert_int_equal(sscanf(b, "truth-box %d %d %d %d", &x0, &y0, &x1, &y1), 4);
+        free(got);
+        char png[300];
+        snprintf(png, sizeof png, "%.250s.png", harness[k]);
+        assert_int_equal(browser_screenshot(harness[k], png, 1380, 1000), 0);
+        browser_image im = { 0 };
+        assert_int_equal(browser_image_read(png, &im), 0);
+        red[k] = 0;
+        for (int y = y0; y < y1 && y < im.h; y++)
+            for (int x = x0; x < x1 && x < im.w; x++)
+                red[k] += is(&im, x, y, 0xd50000);
+        browser_image_free(&im);
+    }
+    printf("red pixels on the true board: %ld at the forfeit, %ld at attempt 1\n", red[0], red[1]);
+    if (red[0] < 150 || red[1] > 10)
+        fail_msg("the illegal attempt's mark is not seen on the true board: %ld red pixels at the forfeit, %ld at "
+                 "attempt 1", red[0], red[1]);
+    got = opened(db, id, "", 390, NULL); /* on a phone */
+    expect_line("on a phone", got, "overflow 0");
+    expect_line("on a phone", got, "controls inside");
+    snprintf(want, sizeof want, "truth [%d]", cell);
+    expect_line("on a phone", got, want);
+    free(got);
+
+    /* a crash: the last attempt before it, the forfeit said and nothing marked */
+    id = db_scalar(db, "SELECT coalesce(min(id), 0) FROM games WHERE reason = 'crash'");
+    assert_true(id > 0);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM attempts WHERE game_id = %ld", id);
+    n = db_scalar(db, sql);
+    got = opened(db, id, "", 1280, NULL);
+    snprintf(want, sizeof want, "ply %ld; slider %ld; attempt %ld of %ld", n, n, n, n);
+    expect_line("a crash", got, want);
+    expect_line("a crash", got, " forfeit\n");
+    expect_line("a crash", got, "truth []");
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(heatmap_cells_have_the_colour_of_their_value),
         cmocka_unit_test(nightly_page_renders_with_every_section),
         cmocka_unit_test(game_viewer_steps_through_the_stored_games),
+        cmocka_unit_test(game_viewer_opens_at_the_end_or_the_forfeit),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -4,7 +4,8 @@
  * game_end reveals), each player's view equals the one the player rebuilds from the messages it received (its
  * game_start, its results, its turns' events), and what the frames say each player was told is what the
  * messages told it. A transcript the rules do not accept, and a missing game, are refused; the page and the JSON
- * carry hostile names escaped. */
+ * carry hostile names escaped. The page opens at the end of a game, or at its forfeit (a game lost by an illegal
+ * attempt gets a frame for that attempt, its cell read from the game's detail); a ply asked for overrides. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <sqlite3.h>
@@ -323,6 +324,119 @@ static void game_clocks_are_replayed(void **state)
     store_close(s);
 }
 
+/* The page of g opened at `ply` (-1: none asked for), as a string. */
+static char *page_at(const gv_game *g, int ply)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    gv_write_html(g, ply, f);
+    assert_int_equal(fclose(f), 0);
+    return text;
+}
+
+/* Stores classical 3x3 `moves` ending as `reason` (detail: `detail`, winner Black) and builds its frames. */
+static int64_t stored(store_db *s, int64_t a, int64_t b, int64_t run, const char *moves, hx_end_reason reason,
+                      const char *detail, gv_game *g)
+{
+    hx_game h;
+    start(&h, HX_CLASSICAL, 3, 3, 0);
+    play(&h, moves, NULL);
+    store_game_rec rec = { .run = run, .black = a, .white = b, .seed = 1, .winner = HX_BLACK, .reason = reason,
+                           .detail = detail, .seconds = 0.1, .started = "2026-11-26T00:00:00Z",
+                           .finished = "2026-11-26T00:00:01Z", .game = &h };
+    int64_t id = store_game(s, &rec);
+    assert_true(id > 0);
+    if (gv_build(s, id, g, err, sizeof err) != GV_OK)
+        fail_msg("game %lld: %s", (long long)id, err);
+    return id;
+}
+
+/* Where the page opens: a connected game at its last attempt; a game lost by an illegal attempt at that attempt
+ * (one more frame, not played: the boards of the frame before, the cell the detail names, marked); a crash at the
+ * last attempt before it; ?ply (the ply argument) overrides. */
+static void the_page_opens_at_the_end_or_the_forfeit(void **state)
+{
+    (void)state;
+    int64_t a, b, run;
+    store_db *s = open_store("a", &a, &b, &run);
+    gv_game g;
+    char *html, *json;
+
+    /* connected: Black a1 a2 a3 joins top and bottom while White plays b1 b2 */
+    stored(s, a, b, run, "a1 b1 a2 b2 a3", HX_END_CONNECTED, NULL, &g);
+    assert_int_equal(g.n_frames, 6);
+    assert_int_equal(g.forfeit, -1);
+    assert_int_equal(gv_start(&g), 5);
+    html = page_at(&g, -1);
+    assert_non_null(strstr(html, "<body data-ply=\"5\">"));
+    assert_null(strstr(html, "key illegal")); /* no forfeit: no such legend entry */
+    free(html);
+    html = page_at(&g, 2);
+    assert_non_null(strstr(html, "<body data-ply=\"2\">"));
+    free(html);
+    json = written(&g, false);
+    assert_non_null(strstr(json, "\"forfeit\":null"));
+    free(json);
+    gv_free(&g);
+
+    /* illegal: Black a1, White a1 rejected (White learns it), White b2, Black b1, then White a1 again */
+    stored(s, a, b, run, "a1 a1 b2 b1", HX_END_ILLEGAL, "a1: the mover already knows the opponent stone there", &g);
+    assert_int_equal(g.n_frames, 6);
+    assert_int_equal(g.forfeit, 5);
+    assert_int_equal(gv_start(&g), 5);
+    const gv_frame *x = &g.frames[5];
+    assert_true(x->illegal && !g.frames[4].illegal);
+    assert_int_equal(x->player, HX_WHITE);
+    assert_int_equal(x->cell, 0);
+    assert_string_equal(x->cell_name, "a1");
+    assert_int_equal(x->to_move, HX_NOBODY);
+    assert_string_equal(x->truth, g.frames[4].truth);
+    assert_string_equal(x->view[1], g.frames[4].view[1]);
+    assert_string_equal(x->truth, "bb--w----");
+    assert_string_equal(x->view[1], "b---w----"); /* Black's a1, learned by the rejection, and its own b2 */
+    html = page_at(&g, -1);
+    assert_non_null(strstr(html, "<body data-ply=\"5\">"));
+    assert_non_null(strstr(html, "attempt 5 of 5"));
+    assert_non_null(strstr(html, "4 attempts and the illegal one"));
+    assert_non_null(strstr(html, "<b class=\"key illegal\">"));
+    free(html);
+    html = page_at(&g, 1);
+    assert_non_null(strstr(html, "<body data-ply=\"1\">"));
+    free(html);
+    json = written(&g, false);
+    assert_non_null(strstr(json, "\"forfeit\":5,"));
+    assert_non_null(strstr(json, "{\"n\":5,\"player\":\"W\",\"cell\":\"a1\",\"outcome\":\"illegal\""));
+    free(json);
+    gv_free(&g);
+
+    /* an illegal attempt off the board: the frame is there, with no cell */
+    stored(s, a, b, run, "a1", HX_END_ILLEGAL, "cell 99: off the 3x3 board", &g);
+    assert_int_equal(g.n_frames, 3);
+    assert_true(g.frames[2].illegal);
+    assert_int_equal(g.frames[2].cell, -1);
+    assert_string_equal(g.frames[2].cell_name, "");
+    assert_int_equal(gv_start(&g), 2);
+    gv_free(&g);
+
+    /* a crash at White's turn: the last attempt before it, no frame added */
+    stored(s, a, b, run, "a1 b1 a2", HX_END_CRASH, "exited with status 7", &g);
+    assert_int_equal(g.n_frames, 4);
+    assert_int_equal(g.forfeit, 3);
+    assert_false(g.frames[3].illegal);
+    assert_int_equal(gv_start(&g), 3);
+    html = page_at(&g, -1);
+    assert_non_null(strstr(html, "<body data-ply=\"3\">"));
+    assert_null(strstr(html, "key illegal"));
+    free(html);
+    html = page_at(&g, 99); /* clamped */
+    assert_non_null(strstr(html, "<body data-ply=\"3\">"));
+    free(html);
+    gv_free(&g);
+    store_close(s);
+}
+
 static void bad_games_are_refused_and_names_escaped(void **state)
 {
     (void)state;
@@ -379,6 +493,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(frames_equal_an_independent_replay, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_games_are_refused_and_names_escaped, setup, teardown),
         cmocka_unit_test_setup_teardown(game_clocks_are_replayed, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_page_opens_at_the_end_or_the_forfeit, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
