@@ -30,10 +30,11 @@ const char rp_style[] =
     "p.warning, li.warning { background: #fff3cd; border-left: 4px solid #e0a800; padding: 0.4em 0.6em; }\n"
     "ul.warnings { list-style: none; padding: 0; } li.warning { margin-bottom: 0.3em; }\n"
     "figure { margin: 1em 0; } figure img { width: 100%; max-width: 900px; height: auto; border: 1px solid #eee; }\n"
+    "svg.fig { max-width: 100%; height: auto; display: block; }\n"
     "figcaption { font-size: 0.85em; color: #555; }\n"
     "pre { overflow-x: auto; background: #f7f7f7; padding: 0.5em; font-size: 0.85em; }\n"
     "@media (max-width: 40em) {\n"
     "  body { padding: 0.4em; } table { font-size: 0.8em; } th, td { padding: 0.15em 0.3em; }\n"
     "  #leaderboards { display: block; }\n"
-    "  figure { overflow-x: auto; } figure img { width: 36em; max-width: none; }\n"
+    "  figure { overflow-x: auto; } figure img { width: 36em; max-width: none; } svg.fig { max-width: none; }\n"
     "}\n";

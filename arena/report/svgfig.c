@@ -48,8 +48,7 @@ static FILE *begin(char **buf, size_t *len, int w, int h, const char *title)
     FILE *f = open_memstream(buf, len);
     if (!f)
         return NULL;
-    fprintf(f, "<svg viewBox=\"0 0 %d %d\" width=\"%d\" "
-               "style=\"max-width:100%%;height:auto\" role=\"img\" " FONT " font-size=\"12\"><title>",
+    fprintf(f, "<svg viewBox=\"0 0 %d %d\" width=\"%d\" class=\"fig\" role=\"img\" " FONT " font-size=\"12\"><title>",
             w, h, w);
     xml(f, title);
     fputs("</title><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>", f);

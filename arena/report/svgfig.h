@@ -3,7 +3,9 @@
  * their 95% intervals, a win matrix as a heatmap, a rating history. Every name and title is escaped here (XML
  * text and attributes: & < > " ' replaced, control bytes dropped), every link (href) too; numbers are written
  * with a fixed number of decimals and a value that rounds to zero is written "0", never "-0". Each drawing is
- * one <svg> element with a viewBox, its width given, scaled down to its box (max-width: 100%) on a phone.
+ * one <svg class="fig"> element (for an HTML page: no namespace, no reference to anything else) with a viewBox
+ * and its width; the style sheet (style.c) scales it down to its box on a desktop and lets it scroll in its box
+ * at its own size on a phone.
  * (The gnuplot figures of `arena plot`, files for papers, are plot.h's.) */
 #ifndef ARENA_REPORT_SVGFIG_H
 #define ARENA_REPORT_SVGFIG_H

@@ -96,6 +96,9 @@ static int read_game(store_db *s, int64_t game, gv_game *out, char *variant, siz
     out->winner = row.winner;
     out->opening = row.opening;
     copy(variant, vlen, row.variant);
+    out->black_id = row.black_id;
+    out->white_id = row.white_id;
+    out->league_id = row.league;
     copy(out->black, sizeof out->black, row.black_label);
     copy(out->white, sizeof out->white, row.white_label);
     copy(out->reason, sizeof out->reason, row.reason);

@@ -55,6 +55,8 @@ typedef struct {
     int rows, cols;
     bool swap;                   /* played with the swap rule */
     char black[256], white[256]; /* the players' labels */
+    int64_t black_id, white_id, league_id; /* their agents and the league (0 outside leagues) */
+    bool link_pages;             /* set by a server: the page links /agent/ID and /league/ID (a file on disk: no) */
     int winner;                  /* HX_BLACK or HX_WHITE */
     char reason[32], detail[512];/* an hx_end_name(); "" for no detail */
     char started[40], league[128];/* ISO 8601; the league's name, "" outside leagues */

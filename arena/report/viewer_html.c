@@ -275,15 +275,25 @@ static void head(const gv_game *g, FILE *f)
             (long long)g->id, hx_variant_name(g->variant), g->rows, g->cols, rp_style, style);
 }
 
+/* A name, as text or (g->link_pages) a link to /KIND/ID. */
+static void name(const gv_game *g, FILE *f, const char *kind, int64_t id, const char *text)
+{
+    fputs("<span class=\"name\">", f);
+    if (g->link_pages && id > 0)
+        fprintf(f, "<a href=\"/%s/%lld\">", kind, (long long)id);
+    render_html_text(f, text);
+    fputs(g->link_pages && id > 0 ? "</a></span>" : "</span>", f);
+}
+
 /* The title, the players and the result. */
 static void header(const gv_game *g, FILE *f)
 {
-    fprintf(f, "<header>\n<h1>Game %lld <small>%s %dx%d</small></h1>\n<p>Black <span class=\"name\">",
-            (long long)g->id, hx_variant_name(g->variant), g->rows, g->cols);
-    render_html_text(f, g->black);
-    fputs("</span> against White <span class=\"name\">", f);
-    render_html_text(f, g->white);
-    fprintf(f, "</span>: %s wins", g->winner == HX_BLACK ? "Black" : "White");
+    fprintf(f, "<header>\n<h1>Game %lld <small>%s %dx%d</small></h1>\n<p>Black ", (long long)g->id,
+            hx_variant_name(g->variant), g->rows, g->cols);
+    name(g, f, "agent", g->black_id, g->black);
+    fputs(" against White ", f);
+    name(g, f, "agent", g->white_id, g->white);
+    fprintf(f, ": %s wins", g->winner == HX_BLACK ? "Black" : "White");
     if (strcmp(g->reason, "connected") == 0)
         fputs(" (connected)", f);
     else {
@@ -300,9 +310,8 @@ static void header(const gv_game *g, FILE *f)
     if (g->opening)
         fprintf(f, ", the first %d the opening", g->opening);
     if (g->league[0]) {
-        fputs("; league <span class=\"name\">", f);
-        render_html_text(f, g->league);
-        fputs("</span>", f);
+        fputs("; league ", f);
+        name(g, f, "league", g->league_id, g->league);
     }
     if (g->started[0]) {
         fputs("; started <span class=\"when\">", f);
@@ -352,7 +361,11 @@ void gv_write_html(const gv_game *g, int ply, FILE *f)
           "&#x2192; Home End.</span></p>\n<script type=\"application/json\" id=\"frames\">",
           f);
     frames_json(g, f);
-    fprintf(f, "</script>\n%s</body>\n</html>\n", script);
+    fputs("</script>\n", f);
+    if (g->link_pages) /* the server's page: its JSON twin */
+        fprintf(f, "<footer><p class=\"note\"><a href=\"/game/%lld.json\">This page as JSON</a>.</p></footer>\n",
+                (long long)g->id);
+    fprintf(f, "%s</body>\n</html>\n", script);
 }
 
 /* Each agent's latest forfeited game of the league (the loser's newest), into ids; their count. */

@@ -33,8 +33,10 @@ int ws_page_game(ws_req *q, int64_t id, bool json, ws_reply *r, char *err, size_
     if (f) {
         if (json)
             gv_write_json(&g, f);
-        else
+        else {
+            g.link_pages = true; /* its players and league linked to their pages */
             gv_write_html(&g, q->ply, f); /* no ?ply: the end of the game, or its forfeit */
+        }
         fclose(f);
     }
     gv_free(&g);

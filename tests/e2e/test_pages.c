@@ -1,6 +1,6 @@
 /* tests/e2e/test_pages.c — the lab's pages as one site, on the server and on disk: over a league of two nights
  * (walker, a random bot; bridge; quitter, a bot that crashes), every link reached from `/` of `arena serve` answers (pages, their
- * JSON twins, the viewer, the agents' logs, the index of nights), as the server's HTML gives them and as headless
+ * JSON twins, the viewer and its players' pages, the agents' logs, the index of nights), as the server's HTML gives them and as headless
  * Chromium sees them once the page's script has run; every agent name in the summary's tables is a link; the
  * report `arena report` writes, with its index of nights, links only files that exist (and sections that exist);
  * a report written outside a directory of nights does not link an index that is not there; and the summary
@@ -249,7 +249,7 @@ static void every_link_from_the_summary_answers(void **state)
     for (int i = 0; i < s.n; i++) { /* every document page links its JSON twin */
         const char *p = s.paths[i];
         size_t len = strlen(p);
-        if (strncmp(p, "/game/", 6) == 0 || strstr(p, "/logs/") || (len > 5 && strcmp(p + len - 5, ".json") == 0))
+        if (strstr(p, "/logs/") || (len > 5 && strcmp(p + len - 5, ".json") == 0))
             continue;
         char twin[1100];
         snprintf(twin, sizeof twin, "%s.json", strcmp(p, "/") == 0 ? "/index" : p);
@@ -275,6 +275,12 @@ static void every_agent_name_is_a_link(void **state)
             fail_msg("the summary names %s as plain text in a table cell", names[i]);
         assert_non_null(strstr(r.body, linked));
     }
+    /* the viewer links its players and its league */
+    serve_reply g = serve_get(port, "/game/1");
+    assert_int_equal(g.status, 200);
+    assert_non_null(strstr(g.body, "<a href=\"/agent/"));
+    assert_non_null(strstr(g.body, "<a href=\"/league/1\">"));
+    serve_reply_free(&g);
     /* and the heatmaps link their cells to the pairings */
     const char *svg = strstr(r.body, "<svg");
     assert_non_null(svg);
