@@ -17,5 +17,7 @@ set offsets 0, 0, graph 0.08, graph 0.08
 set tics noenhanced
 set xtics () rotate by -30 left scale 0
 do for [i=1:n] { set xtics add (names[i] i-1) }
+# a point's label: its Elo to the unit, "0" (not "-0") for a value that rounds to zero
+whole(v) = sprintf("%.0f", v) eq "-0" ? "0" : sprintf("%.0f", v)
 plot data using 1:2:3:4 with yerrorbars pointtype 7 pointsize 1.2 linecolor rgb "#1f5fa8", \
-     "" using 1:2:(sprintf("%.0f", $2)) with labels offset 2.4,0 notitle
+     "" using 1:2:(whole($2)) with labels offset 2.4,0 notitle

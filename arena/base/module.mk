@@ -1,4 +1,4 @@
 # arena/base/module.mk — libdarkhex-base: the monotonic clock, the seed mixer and generator, growable arrays, JSON
-# strings, ISO timestamps, the bounded tail of a log file (regular files only) and names safe to show (UTF-8 without
-# controls or bidi formatting). Uses nothing of the project.
+# strings, ISO timestamps, the bounded tail of a log file (regular files only), names safe to show (UTF-8 without
+# controls or bidi formatting) and the percent-encoding of a name in a link. Uses nothing of the project.
 $(eval $(call library,base,arena/base,libm))

@@ -3,6 +3,7 @@
 
 #include "doc.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,23 @@ void doc_fact_int(doc *d, const char *key, long long value)
     char text[32];
     snprintf(text, sizeof text, "%lld", value);
     fact(d, key, text, true);
+}
+
+void doc_fact_real(doc *d, const char *key, double value, int decimals)
+{
+    char text[64];
+    if (!isfinite(value) || fabs(value) > 1e15) {
+        fact(d, key, "null", true);
+        return;
+    }
+    snprintf(text, sizeof text, "%.*f", decimals < 0 ? 0 : decimals > 17 ? 17 : decimals, value);
+    bool zero = strspn(text, "-0.") == strlen(text); /* "-0.0": written 0.0 */
+    fact(d, key, zero && text[0] == '-' ? text + 1 : text, true);
+}
+
+void doc_fact_null(doc *d, const char *key)
+{
+    fact(d, key, "null", true);
 }
 
 void doc_warn(doc *d, const char *fmt, ...)

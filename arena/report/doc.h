@@ -63,7 +63,7 @@ typedef struct {
     int n_blocks;
 } doc_section;
 
-/* A fact: a JSON member of the document (a number when numeric, else a string). */
+/* A fact: a JSON member of the document (a number, or null, when numeric; else a string). */
 typedef struct {
     char *key, *value;
     bool numeric;
@@ -92,6 +92,10 @@ void doc_free(doc *d);
 /* A fact, as text or as a number (a 64-bit integer). */
 void doc_fact_text(doc *d, const char *key, const char *value);
 void doc_fact_int(doc *d, const char *key, long long value);
+/* A real number with `decimals` digits after the point ("-0" written "0"); null when it is NaN or infinite. */
+void doc_fact_real(doc *d, const char *key, double value, int decimals);
+/* A fact without a value: null. */
+void doc_fact_null(doc *d, const char *key);
 
 /* Adds a warning (printf-style). */
 void doc_warn(doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

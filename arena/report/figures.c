@@ -57,23 +57,25 @@ static int ratings_figure(pl_plotter *p, st_report *r, int g, const char *label)
         hi[k] = x.f.resamples ? x.f.hi[i] : NAN;
     }
     const char *anchor = x.anchor >= 0 ? r->players[x.anchor].name : "pool mean";
-    char title[512], caption[512], file[128];
+    char title[512], caption[512], file[128], adv[32], lo_text[32], hi_text[32];
     snprintf(title, sizeof title, "%s: Elo, %s (%ld games)", label, g < 0 ? "pooled" : r->groups[g].name, x.total);
     if (g < 0 && r->n_groups <= 4) { /* each variant and board's first-move advantage, in this fit */
         int len = snprintf(caption, sizeof caption, "first-move advantage:");
         for (int k = 0; k < r->n_groups && len < (int)sizeof caption; k++)
-            len += snprintf(caption + len, sizeof caption - (size_t)len, "%s %s %+.0f", k ? "," : "",
-                            r->groups[k].name, x.f.adv[k]);
+            len += snprintf(caption + len, sizeof caption - (size_t)len, "%s %s %s", k ? "," : "",
+                            r->groups[k].name, pl_whole(adv, sizeof adv, x.f.adv[k], true));
         if (len < (int)sizeof caption)
             snprintf(caption + len, sizeof caption - (size_t)len, " Elo; anchor: %s", anchor);
     } else if (g < 0)
         snprintf(caption, sizeof caption, "one first-move advantage per variant and board (see their plots); anchor: %s",
                  anchor);
     else if (x.f.resamples)
-        snprintf(caption, sizeof caption, "first-move advantage %+.0f Elo (95%%: %+.0f to %+.0f); anchor: %s",
-                 x.f.adv[0], x.f.adv_lo[0], x.f.adv_hi[0], anchor);
+        snprintf(caption, sizeof caption, "first-move advantage %s Elo (95%%: %s to %s); anchor: %s",
+                 pl_whole(adv, sizeof adv, x.f.adv[0], true), pl_whole(lo_text, sizeof lo_text, x.f.adv_lo[0], true),
+                 pl_whole(hi_text, sizeof hi_text, x.f.adv_hi[0], true), anchor);
     else
-        snprintf(caption, sizeof caption, "first-move advantage %+.0f Elo; anchor: %s", x.f.adv[0], anchor);
+        snprintf(caption, sizeof caption, "first-move advantage %s Elo; anchor: %s",
+                 pl_whole(adv, sizeof adv, x.f.adv[0], true), anchor);
     if (g < 0)
         snprintf(file, sizeof file, "ratings-pooled");
     else

@@ -15,6 +15,7 @@
 
 #include "die.h"
 #include "query.h"
+#include "url.h"
 
 /* The most of an agent's log copied next to the page: its end. */
 #define LOG_TAIL (256 * 1024)
@@ -187,8 +188,14 @@ void ng_copy_logs(ng_night *p, const char *logs, const char *out)
             char from[PATH_MAX * 2], to[PATH_MAX * 2];
             snprintf(from, sizeof from, "%s/%s", logs, e->d_name);
             snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
-            if (!out || (mkdir(dir, 0755), copy_tail(from, to) == 0))
-                snprintf(a->logs[a->n_logs++], sizeof a->logs[0], "logs/%.240s", e->d_name);
+            /* linked by its name percent-encoded: a league's name may hold '%', '?', '#', quotes, markup */
+            char *link = a->logs[a->n_logs];
+            memcpy(link, "logs/", 6);
+            if (url_encode(link + 5, sizeof a->logs[0] - 5, e->d_name) >= 0 &&
+                strlen(e->d_name) < sizeof a->log_names[0] && (!out || (mkdir(dir, 0755), copy_tail(from, to) == 0))) {
+                snprintf(a->log_names[a->n_logs], sizeof a->log_names[0], "%s", e->d_name);
+                a->n_logs++;
+            }
         }
     }
     closedir(d);

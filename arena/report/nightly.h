@@ -36,7 +36,8 @@ typedef struct {
     long clock_games, out_of_time; /* its games with a clock; those it lost on time by its clock */
     double clock_left, clock_min_left; /* over those games: the sum and the least of its time left at the end, s */
     char section[CFG_NAME_MAX]; /* its config section (its logs' name), "" when unknown */
-    char logs[8][256];         /* log files copied, relative to the report */
+    char logs[8][512];         /* log files copied, relative to the report: logs/NAME, NAME percent-encoded */
+    char log_names[8][256];    /* their names as they are (the links' text) */
     int n_logs;
 } ng_agent;
 
@@ -89,7 +90,7 @@ int ng_load(ng_night *n, store_db *s, const char *db, int64_t id, const char *ni
             size_t errlen);
 
 /* Copies the tail of each log of an agent that forfeited (league-NAME-SECTION-K.log in `logs`) into
- * OUT/logs; the page links them (logs/NAME). With out NULL nothing is copied: the page links the logs as they
+ * OUT/logs; the page links them (logs/NAME, the name percent-encoded: url.h). With out NULL nothing is copied: the page links the logs as they
  * are in `logs` under the same names (what the server does, serving them at logs/NAME). */
 void ng_copy_logs(ng_night *n, const char *logs, const char *out);
 

@@ -819,7 +819,7 @@ static void forfeits_section(ng_night *p, doc *d)
         for (int q = 0; q < a->n_logs; q++) {
             if (q)
                 doc_span_add(l, ", ", NULL);
-            doc_span_add(l, a->logs[q] + 5, a->logs[q]);
+            doc_span_add(l, a->log_names[q], a->logs[q]);
         }
     }
 }

@@ -81,6 +81,14 @@ static int run_gnuplot(const char *script)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+const char *pl_whole(char *out, size_t len, double v, bool sign)
+{
+    snprintf(out, len, sign ? "%+.0f" : "%.0f", v);
+    if (strcmp(out, "-0") == 0 || strcmp(out, "+0") == 0)
+        snprintf(out, len, "0");
+    return out;
+}
+
 int pl_open(pl_plotter *p, const char *cmd, const char *out, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);

@@ -7,6 +7,7 @@
 #define ARENA_REPORT_PLOT_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #define PL_MAX_FILES 512
@@ -41,6 +42,10 @@ int pl_matrix(pl_plotter *p, const char *file, const char *title, int n, const c
  * with error bars; elo, lo, hi are [player * nx + x], NaN where the player did not play. */
 int pl_history(pl_plotter *p, const char *file, const char *title, int nx, const char *const *xlabels, int n,
                const char *const *names, const double *elo, const double *lo, const double *hi);
+
+/* v as a whole number for a figure's text ("%.0f", or "%+.0f" when sign): a value that rounds to zero is "0", never
+ * "-0" or "+0" (gnuplot's labels get the same from the scripts). Returns out. */
+const char *pl_whole(char *out, size_t len, double v, bool sign);
 
 /* A file name made of `text` for a figure ("ratings-classical-3x3"): letters, digits, '-', '.', '_' kept,
  * anything else '_'. */

@@ -1,14 +1,29 @@
 /* arena/server/accept.c — content negotiation (contract in server.h, ws_accept_json): an Accept header's media
  * ranges with their quality (RFC 9110 12.5.1), weighing JSON against HTML for the pages drawn both ways. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "server.h"
 
+/* A quality value (RFC 9110 12.4.2: "0" to "1" with at most three decimals, "1" only as 1, 1.0, 1.00 or 1.000) from
+ * s to its end, trailing spaces allowed; -1 when s is not one (hex, "nan", ".5", 1.5, ...). */
+static double qvalue(const char *s)
+{
+    if (s[0] != '0' && s[0] != '1')
+        return -1;
+    int thousandths = (s[0] - '0') * 1000, k = 1, scale = 100;
+    if (s[k] == '.')
+        for (k++; k <= 4 && s[k] >= '0' && s[k] <= '9'; k++, scale /= 10) {
+            if (s[0] == '1' && s[k] != '0')
+                return -1;
+            thousandths += (s[k] - '0') * scale;
+        }
+    return s[k + (int)strspn(s + k, " \t")] ? -1 : thousandths / 1000.0; /* equal texts, equal qualities */
+}
+
 /* The quality an Accept header gives type/sub: that of its most specific matching range (an exact one, then
- * type/ *, then * / *), 0 when none matches. A range with a malformed q is skipped. */
+ * type/ *, then * / *), 0 when none matches. A range whose q is not a quality value is skipped. */
 static double quality(const char *accept, const char *type, const char *sub)
 {
     double best_q = 0;
@@ -36,10 +51,8 @@ static double quality(const char *accept, const char *type, const char *sub)
                 *next++ = '\0';
             param += strspn(param, " \t");
             if ((param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
-                char *end;
-                q = strtod(param + 2, &end);
-                end += strspn(end, " \t");
-                bad = *end || end == param + 2 || q < 0 || q > 1;
+                q = qvalue(param + 2);
+                bad = q < 0;
             }
             param = next;
         }

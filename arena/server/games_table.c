@@ -1,5 +1,6 @@
 /* arena/server/games_table.c — what several pages share (server_private.h): the table of a list of games, each
- * linked to its viewer and its players to their pages, and the status of a failed database call. */
+ * linked to its viewer and its players to their pages, with how it ended ("Black connected", or who forfeited and
+ * why), and the status of a failed database call. */
 #include <stdio.h>
 #include <string.h>
 
@@ -31,8 +32,13 @@ void ws_games_section(doc *d, const char *id, const char *heading, const store_g
         tb_set(&t, 4, "%s", g[i].white_name);
         snprintf(href, sizeof href, "/agent/%lld", (long long)g[i].white);
         tb_link(&t, 4, href);
-        tb_set(&t, 5, "%s", g[i].winner == HX_BLACK ? "Black" : "White");
-        tb_set(&t, 6, "%s%s%s", g[i].reason, g[i].detail[0] ? ": " : "", g[i].detail);
+        bool black_won = g[i].winner == HX_BLACK;
+        tb_set(&t, 5, "%s", black_won ? "Black" : "White");
+        if (strcmp(g[i].reason, hx_end_names[HX_END_CONNECTED]) == 0)
+            tb_set(&t, 6, "%s connected", black_won ? "Black" : "White");
+        else /* every other end is the loser's forfeit */
+            tb_set(&t, 6, "%s (%s) forfeited: %s%s%s", black_won ? "White" : "Black",
+                   black_won ? g[i].white_name : g[i].black_name, g[i].reason, g[i].detail[0] ? ": " : "", g[i].detail);
     }
     doc_table(d, &t);
     if (n > limit)

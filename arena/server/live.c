@@ -483,12 +483,17 @@ int ws_live_section(ws_req *q, doc *d, int64_t only, char *err, size_t errlen)
             stopped += !l->rows[i].running;
         }
     pthread_mutex_unlock(&l->lock);
+    q->script = true;
+    if (!shown) { /* an empty place, no heading nor table: the script draws them when a league starts */
+        tb_free(&t);
+        doc_section_add(d, "live", "", NULL);
+        return 0;
+    }
     doc_section_add(d, "live", "Running now", "live");
-    doc_para(d, "note", "%s%s", shown ? "Updated live while this page is open." : "No league is running now.",
+    doc_para(d, "note", "Updated live while this page is open.%s",
              stopped ? " Stopped: games left to play but no coordinator playing them (it was killed or interrupted); "
                        "run the same arena league command to finish them." : "");
     doc_table(d, &t);
-    q->script = true;
     return 0;
 }
 
@@ -523,7 +528,9 @@ int ws_recent_section(ws_req *q, doc *d, store_league_brief *newest, bool *has_n
 }
 
 /* Draws the feed's leagues into the "live" section's table (only this league's on a league page), every text
- * as text (never markup); each row carries data-league, data-played and data-first-played (its count in the first event this page got). */
+ * as text (never markup); each row carries data-league, data-played and data-first-played (its count in the first
+ * event this page got). A page served with no league running has the section empty: its heading, note and table
+ * (the columns of ws_live_section's) are made when the first league appears. */
 const char ws_live_script[] =
     "<script>\n"
     "(function () {\n"
@@ -542,9 +549,32 @@ const char ws_live_script[] =
     "    else td.textContent = text;\n"
     "    tr.appendChild(td);\n"
     "  }\n"
+    "  function make(tag, text, parent) {\n"
+    "    var e = document.createElement(tag);\n"
+    "    if (text !== null) e.textContent = text;\n"
+    "    parent.appendChild(e);\n"
+    "    return e;\n"
+    "  }\n"
+    "  function shell() {\n"
+    "    make('h2', 'Running now', sec);\n"
+    "    make('p', '', sec).className = 'note';\n"
+    "    var div = make('div', null, sec);\n"
+    "    div.className = 'scroll';\n"
+    "    var table = make('table', null, div), tr;\n"
+    "    make('caption', 'running leagues', table);\n"
+    "    tr = make('tr', null, table);\n"
+    "    ['league', 'games', 'ETA', 'forfeits', 'leaders (Elo)', 'SPRT LLR [bounds]'].forEach(function (h, i) {\n"
+    "      var th = make('th', h, tr);\n"
+    "      if (i === 1 || i === 3) th.className = 'num';\n"
+    "    });\n"
+    "    return table;\n"
+    "  }\n"
     "  function draw(d) {\n"
-    "    var table = sec.querySelector('table'), note = sec.querySelector('p.note');\n"
-    "    if (!table) return;\n"
+    "    sec.setAttribute('data-updates', ++updates);\n"
+    "    var table = sec.querySelector('table'), note;\n"
+    "    if (!table && !d.leagues.some(function (l) { return !only || l.id === only; })) return;\n"
+    "    if (!table) table = shell();\n"
+    "    note = sec.querySelector('p.note');\n"
     "    var rows = table.querySelectorAll('tr'), parent = rows.length ? rows[0].parentNode : table;\n"
     "    for (var i = 1; i < rows.length; i++) rows[i].parentNode.removeChild(rows[i]);\n"
     "    var n = 0;\n"
@@ -568,7 +598,6 @@ const char ws_live_script[] =
     "      n++;\n"
     "    });\n"
     "    if (note) note.textContent = n ? 'Updated live while this page is open.' : 'No league is running now.';\n"
-    "    sec.setAttribute('data-updates', ++updates);\n"
     "  }\n"
     "  var es = new EventSource('/events');\n"
     "  es.onmessage = function (ev) { try { draw(JSON.parse(ev.data)); } catch (e) { } };\n"

@@ -13,6 +13,7 @@
 
 #include "facts.h"
 #include "server_private.h"
+#include "url.h"
 
 /* The fits of the leagues a page shows, held until the page is built. */
 typedef struct {
@@ -244,8 +245,10 @@ static void log_links(ws_req *q, doc_line *l, int64_t league, const char *agent)
     const char *names[4];
     int n = ws_league_logs_of(logs, agent, names, 4);
     for (int i = 0; i < n; i++) {
-        char href[480];
-        snprintf(href, sizeof href, "/logs/%s", names[i]);
+        char href[800], encoded[780];
+        if (url_encode(encoded, sizeof encoded, names[i]) < 0)
+            continue;
+        snprintf(href, sizeof href, "/logs/%s", encoded);
         doc_span_add(l, i ? ", " : " — log: ", NULL);
         doc_span_add(l, names[i], href);
     }

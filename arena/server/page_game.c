@@ -51,12 +51,24 @@ int ws_page_game(ws_req *q, int64_t id, bool json, ws_reply *r, char *err, size_
     return 0;
 }
 
+/* What a message may quote of a log's name: its first 100 bytes, each one that is not a letter, digit, '.', '_' or
+ * '-' shown as '?'. */
+static const char *shown(const char *name, char out[104])
+{
+    size_t k = 0;
+    for (; name[k] && k < 100; k++)
+        out[k] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", name[k]) ? name[k] : '?';
+    out[k] = '\0';
+    return out;
+}
+
 int ws_page_log(ws_req *q, const char *name, ws_reply *r, char *err, size_t errlen)
 {
     size_t n = strlen(name);
-    /* the router allowed letters, digits and . _ - only; a log is league-....log */
+    char quoted[104];
+    /* the router allowed any bytes but '/' and control bytes, without ".."; a log is league-....log */
     if (!q->cfg->logs || strncmp(name, "league-", 7) != 0 || n < 12 || strcmp(name + n - 4, ".log") != 0) {
-        snprintf(err, errlen, "no such log: %.100s", name);
+        snprintf(err, errlen, "no such log: %s", shown(name, quoted));
         return 404;
     }
     char path[4200];
@@ -65,7 +77,7 @@ int ws_page_log(ws_req *q, const char *name, ws_reply *r, char *err, size_t errl
     size_t n_text;
     int64_t from;
     if (tail_read(path, LOG_TAIL, &text, &n_text, &from, why, sizeof why) != 0) { /* links, FIFOs: not served */
-        snprintf(err, errlen, "no such log: %.100s (%s)", name, why);
+        snprintf(err, errlen, "no such log: %s (%s)", shown(name, quoted), why);
         return 404;
     }
     char *buf = malloc(n_text + 128);

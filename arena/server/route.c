@@ -187,6 +187,29 @@ static doc compose(const ws_req *q, const doc *own)
     return v;
 }
 
+/* The NAME of a log's path (/logs/NAME, or /league/logs/NAME: relative to a league page, where the nightly page
+ * links it), or NULL when the path is not a log's. */
+static const char *log_path(const char *path)
+{
+    if (strncmp(path, "/logs/", 6) == 0)
+        return path + 6;
+    if (strncmp(path, "/league/logs/", 13) == 0)
+        return path + 13;
+    return NULL;
+}
+
+/* A log's name as it arrives (percent-decoded: the pages link a league's name of any bytes so): any bytes but '/'
+ * and control bytes (a %00 arrives as 0x01), not empty, no "..". */
+static bool log_name_ok(const char *name)
+{
+    if (!*name || strstr(name, ".."))
+        return false;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p == '/' || *p < 0x20 || *p == 0x7f)
+            return false;
+    return true;
+}
+
 void ws_dispatch(const ws_context *c, const ws_query *q, ws_reply *r)
 {
     char path[WS_MAX_PATH + 1];
@@ -196,8 +219,13 @@ void ws_dispatch(const ws_context *c, const ws_query *q, ws_reply *r)
         ws_error(r, json, 400, "path too long or not absolute (%zu bytes)", n);
         return;
     }
-    if (strspn(q->path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-") != n ||
-        strstr(q->path, "..") || strstr(q->path, "//")) {
+    const char *log_name = log_path(q->path);
+    if (log_name && !log_name_ok(log_name)) {
+        ws_error(r, json, 400, "bad log name: any bytes but '/' and control bytes (no '..')");
+        return;
+    }
+    if (!log_name && (strspn(q->path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-") != n ||
+                      strstr(q->path, "..") || strstr(q->path, "//"))) {
         ws_error(r, json, 400, "bad path: only letters, digits and / . _ - (no '..' or '//')");
         return;
     }

@@ -72,7 +72,7 @@ void ws_report_unlock(void);
 int ws_fit_league(store_db *s, const char *db, int64_t id, st_report *r, st_selection *x, char *err, size_t errlen);
 
 /* The section `id` "heading": a table of the first `limit` games of g (newest first), each linked to its viewer,
- * players to their agent pages. */
+ * players to their agent pages, its end said as "Black connected" or "White (NAME) forfeited: REASON: DETAIL". */
 void ws_games_section(doc *d, const char *id, const char *heading, const store_game_brief *g, int n, int limit);
 
 /* An HTTP status for a failed database call: 503 when it ran past the request's deadline, else 500; err says
@@ -218,8 +218,9 @@ void ws_live_free(ws_live *l);
 char *ws_live_json(ws_live *l, const ws_config *cfg, long *serial, char *err, size_t errlen);
 
 /* The section "live" (heading "Running now"): a table of the running leagues (their lock held) and of those
- * stopped within the idle window (lock free: "stopped" in place of the ETA), with `only` > 0 that league only;
- * sets q->script. Returns 0, or an HTTP status with err. */
+ * stopped within the idle window (lock free: "stopped" in place of the ETA), with `only` > 0 that league only; when
+ * there is none, the section is empty (no heading, no table: the place where the script draws a league that starts
+ * later). Always one section; sets q->script. Returns 0, or an HTTP status with err. */
 int ws_live_section(ws_req *q, doc *d, int64_t only, char *err, size_t errlen);
 
 /* The section "leagues": the newest leagues (from the same state, at most a second old), and the newest league

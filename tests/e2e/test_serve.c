@@ -10,8 +10,12 @@
  * shown stopped, not running; and in headless Chromium (tests/browser.h): the
  * summary page on a desktop and a phone (a screenshot that is not blank, every section in the DOM, no
  * horizontal scrolling on the phone) and the count of a league started after the page was opened rising
- * without a reload. */
+ * without a reload (the page drew no live table: nothing ran). The pairing page's headline (who leads, by how
+ * much, how sure) against the database's counts; logs named with markup, quotes, spaces, '?', '#' and '%'
+ * served by their percent-encoded names, the links the pages give to a crashing agent's logs answered, and the
+ * games of a league naming the agent that forfeited. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +28,7 @@
 #include "test_sys.h"
 #include "test_util.h"
 
-static char tmp[64], bin[512], db[128], logs[128], errlog[128];
+static char tmp[64], bin[512], agents[512], db[128], logs[128], errlog[128];
 static pid_t server;
 static int port;
 
@@ -33,6 +37,14 @@ static int setup(void **state)
     (void)state;
     if (e2e_dirs(tmp, "arena-serve-test", bin) != 0)
         return -1;
+    const char *a = getenv("ARENA_TEST_AGENTS"); /* the test bots (a crashing one) */
+    char cwd[256];
+    if (!getcwd(cwd, sizeof cwd))
+        return -1;
+    if (a && a[0] == '/')
+        snprintf(agents, sizeof agents, "%s", a);
+    else
+        snprintf(agents, sizeof agents, "%.250s/%.250s", cwd, a ? a : "build/release/tests/agents");
     snprintf(db, sizeof db, "%s/s.db", tmp);
     snprintf(logs, sizeof logs, "%s/logs", tmp);
     snprintf(errlog, sizeof errlog, "%s/serve.err", tmp);
@@ -120,6 +132,18 @@ static void every_page_in_html_and_json(void **state)
     expect_in("/", r.body, "new EventSource('/events')");
     expect_in("/", r.body, "<section id=\"warnings\">");
     expect_in("/", r.body, "<section id=\"leagues\">");
+    /* no league running: the live section is an empty place (the script draws a league that starts later) */
+    const char *live = strstr(r.body, "<section id=\"live\">");
+    assert_non_null(live);
+    live += strlen("<section id=\"live\">");
+    if (strncmp(live + strspn(live, " \n"), "</section>", 10) != 0)
+        fail_msg("the live section is not empty with no league running:\n%.600s", live);
+    const char *script = strstr(r.body, "<script");
+    assert_non_null(script);
+    char *page = strndup(r.body, (size_t)(script - r.body)); /* the page without its script */
+    assert_null(strstr(page, "Running now"));
+    assert_null(strstr(page, "running leagues"));
+    free(page);
     serve_reply_free(&r);
     assert_int_equal(sh_run("'%s/arena' report --db '%s' --out '%s/report' --bootstrap 20 >/dev/null", bin, db, tmp), 0);
     char cmd[300];
@@ -132,6 +156,78 @@ static void every_page_in_html_and_json(void **state)
     expect_status(&r, 200, "HEAD /league/1");
     assert_int_equal(r.body_len, 0);
     serve_reply_free(&r);
+}
+
+/* The pairing page opens with who leads, by how much and how sure: its facts (leader, elo_diff, elo_lo, elo_hi,
+ * los) agree with its headline, with the wins counted in the database and with the Elo of that score (every game
+ * of the setup's leagues is in a complete pair); the same from the other side; every name and game linked; no
+ * empty section. */
+static void the_pairing_page_says_who_leads(void **state)
+{
+    (void)state;
+    long games = db_scalar(db, "SELECT count(*) FROM games WHERE (black = 1 AND white = 2) OR (black = 2 AND white = 1)");
+    long wins1 = db_scalar(db, "SELECT count(*) FROM games WHERE (black = 1 AND white = 2 AND winner = 'B') OR "
+                               "(black = 2 AND white = 1 AND winner = 'W')");
+    assert_true(games > 0);
+    serve_reply j = serve_get(port, "/pairing/1/2.json"), h = serve_get(port, "/pairing/1/2");
+    expect_status(&j, 200, "/pairing/1/2.json");
+    expect_status(&h, 200, "/pairing/1/2");
+    strict_json("/pairing/1/2.json", j.body);
+    const char *leader = strstr(j.body, "\"leader\":");
+    assert_non_null(leader);
+    long lead = strncmp(leader + 9, "null", 4) == 0 ? 0 : atol(leader + 9);
+    double diff = json_number(j.body, "elo_diff"), lo = json_number(j.body, "elo_lo"),
+           hi = json_number(j.body, "elo_hi"), los = json_number(j.body, "los"), pairs = json_number(j.body, "pairs");
+    assert_true(lead == 0 || lead == 1 || lead == 2);
+    assert_true(los >= 0 && los <= 1);
+    /* the Elo of the leader's score, every game being in a complete pair (unbounded when it won them all) */
+    assert_int_equal((long)pairs * 2, games);
+    long wins = lead == 2 ? games - wins1 : wins1;
+    bool unbounded = strstr(j.body, "\"elo_diff\":null") != NULL;
+    double x = (double)wins / (double)games, elo = -400 * log10(1 / x - 1);
+    if (unbounded ? wins != games : fabs(diff - elo) > 0.051)
+        fail_msg("elo_diff %.1f (%s), but %ld wins in %ld games make %.2f Elo", diff, unbounded ? "null" : "a number",
+                 wins, games, elo);
+    assert_true(lo <= diff || unbounded);
+    assert_true(diff <= hi || strstr(j.body, "\"elo_hi\":null"));
+    if (lead ? !(los > 0.5 && (unbounded || diff >= 0.45)) : fabs(diff) >= 0.55)
+        fail_msg("leader %ld with %.1f Elo and LOS %.4f", lead, diff, los);
+    /* the headline */
+    char text[200];
+    const char *p = strstr(h.body, "</h1>\n<p>");
+    assert_non_null(p);
+    snprintf(text, sizeof text, "<p><a href=\"/agent/%ld\">", lead ? lead : 1);
+    expect_in("the headline", p, text);
+    expect_in("the headline", p, lead ? "</a> leads <a href=\"/agent/" : "</a> and <a href=\"/agent/");
+    snprintf(text, sizeof text, "over %ld games (%ld-%ld).</p>", games, wins, games - wins);
+    expect_in("the headline", p, text);
+    const char *by = strstr(p, unbounded ? ": every game pair won" : lead ? " by " : " are level: ");
+    assert_non_null(by);
+    if (!unbounded && fabs(strtod(by + (lead ? 4 : 12), NULL) - diff) > 0.51)
+        fail_msg("the headline's Elo is not %.1f: %.300s", diff, p);
+    expect_in("the headline", p, "(95% interval ");
+    expect_in("the headline", p, "LOS ");
+    /* every game and name linked, no empty section */
+    p = strstr(h.body, "<section id=\"games\">");
+    assert_non_null(p);
+    int rows = 0;
+    for (const char *q = p; (q = strstr(q, "<tr><td class=\"num\"><a href=\"/game/")) != NULL; q++)
+        rows++;
+    assert_int_equal(rows, games < 50 ? games : 50);
+    assert_null(strstr(h.body, "No games."));
+    assert_null(strstr(h.body, "No complete game pair"));
+    /* from the other side: the same leader and difference */
+    serve_reply k = serve_get(port, "/pairing/2/1.json");
+    const char *other = strstr(k.body, "\"leader\":");
+    assert_non_null(other);
+    assert_int_equal(strncmp(other + 9, "null", 4) == 0 ? 0 : atol(other + 9), lead);
+    if (lead && !unbounded)
+        assert_true(fabs(json_number(k.body, "elo_diff") - diff) < 0.051);
+    printf("pairing 1-2: %s, %.1f Elo [%.1f, %.1f], LOS %.4f, %ld games\n", lead ? "a leader" : "level", diff, lo, hi,
+           los, games);
+    serve_reply_free(&j);
+    serve_reply_free(&h);
+    serve_reply_free(&k);
 }
 
 static void errors_are_one_line_with_their_status(void **state)
@@ -149,6 +245,12 @@ static void errors_are_one_line_with_their_status(void **state)
         { "/nope", 404, "no such page" },
         { "/league/1/2", 404, "no such page" },
         { "/logs/league-none.log", 404, "no such log" },
+        { "/logs/league-%3Cscript%3E.log", 404, "no such log: league-?script?.log" },
+        { "/logs/..%2fs.db", 400, "bad log name" },
+        { "/league/logs/league-x%2F..%2Fs.db", 400, "bad log name" },
+        { "/logs/league-a%01b.log", 400, "bad log name" },
+        { "/logs/league-a%00b.log", 400, "bad log name" },
+        { "/logs/", 400, "bad log name" },
         { "/league/abc", 400, "league id 'abc'" },
         { "/league/0", 400, "league id '0'" },
         { "/league/-1", 400, "league id '-1'" },
@@ -214,10 +316,47 @@ static void logs_are_served_by_name(void **state)
     serve_reply r = serve_get(port, "/logs/s.db");
     expect_status(&r, 404, "/logs/s.db");
     serve_reply_free(&r);
+    /* a name of any bytes but '/' and control bytes, percent-encoded in the request */
+    snprintf(path, sizeof path, "%s/league-h<b>l&\"x y?#%%41-random-1.log", logs);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("a log of an odd name\n", f);
+    fclose(f);
+    static const char *const odd[] = { "/logs/league-h%3Cb%3El%26%22x%20y%3F%23%2541-random-1.log",
+                                       "/league/logs/league-h%3cb%3el%26%22x%20y%3f%23%2541-random-1.log" };
+    for (int i = 0; i < 2; i++) {
+        r = serve_get(port, odd[i]);
+        expect_status(&r, 200, odd[i]);
+        expect_in(odd[i], r.body, "a log of an odd name\n");
+        serve_reply_free(&r);
+    }
+    /* a symbolic link of a log's name is not followed */
+    snprintf(path, sizeof path, "%s/league-link-random-1.log", logs);
+    assert_int_equal(symlink(db, path), 0);
+    r = serve_get(port, "/logs/league-link-random-1.log");
+    expect_status(&r, 404, "a symbolic link");
+    expect_in("a symbolic link", r.body, "no such log");
+    serve_reply_free(&r);
 }
 
-/* A league and an agent named with markup, quotes and ampersands: every page shows them as text (escaped in
- * HTML, exact in strict JSON), never as markup. */
+/* The first link to a log (href="logs/...") in a page, as a path relative to `base` ("/" or "/league/"): malloc'd. */
+static char *log_link(const char *page, const char *base)
+{
+    const char *p = strstr(page, "href=\"logs/");
+    if (!p)
+        fail_msg("no link to a log in:\n%.3000s", page);
+    p += 6;
+    size_t n = strcspn(p, "\"");
+    char *path = malloc(strlen(base) + n + 1);
+    assert_non_null(path);
+    sprintf(path, "%s%.*s", base, (int)n, p);
+    return path;
+}
+
+/* A league and an agent named with markup, quotes, ampersands and what URLs mean ('?', '#', '%'; a league's name
+ * has no spaces): every page shows them as text (escaped in HTML, exact in strict JSON), never as markup; the
+ * agent, which crashes in every game, is named as the one that forfeited in the league's games, and the links to
+ * its logs answer with the logs. */
 static void hostile_names_are_text(void **state)
 {
     (void)state;
@@ -226,14 +365,15 @@ static void hostile_names_are_text(void **state)
     snprintf(hdb, sizeof hdb, "%s/hostile.db", tmp);
     FILE *f = fopen(cfg, "w");
     assert_non_null(f);
-    fprintf(f, "[league]\nname = h<b>l&\"x\nvariants = classical\nboards = 3x3\ngames = 2\n\n[agent evil]\n"
-               "name = <img_src=x_onerror=alert(1)>&\"'\ncommand = %s/random\n\n[agent good]\ncommand = %s/random\n"
-               "args = --seed 4\n",
-            bin, bin);
+    fprintf(f, "[league]\nname = h<b>l&\"x?y#%%20\nvariants = classical\nboards = 3x3\ngames = 2\n\n[agent evil]\n"
+               "name = <img_src=x_onerror=alert(1)>&\"'\ncommand = %s/misbehave\nargs = --mode exit\n\n"
+               "[agent good]\ncommand = %s/random\nargs = --seed 4\n",
+            agents, bin);
     fclose(f);
     assert_int_equal(sh_run("'%s/arena' league '%s' --db '%s' --quiet --logs '%s' >/dev/null", bin, cfg, hdb, logs), 0);
     int p2;
-    pid_t other = serve_start(bin, hdb, NULL, errlog, &p2);
+    const char *extra[] = { "--logs", logs, NULL };
+    pid_t other = serve_start(bin, hdb, extra, errlog, &p2);
     assert_true(other > 0);
     static const char *const at[] = { "/", "/league/1", "/agent/1", "/agent/2", "/pairing/1/2", "/game/1" };
     for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
@@ -259,6 +399,24 @@ static void hostile_names_are_text(void **state)
     r = serve_request(p2, "GET", page, NULL);
     expect_in(page, r.body, "\"name\":\"<img_src=x_onerror=alert(1)>&\\\"'\"");
     serve_reply_free(&r);
+    /* the league's games name the agent that forfeited; the links to its logs (on the league page and the summary,
+     * relative to each) answer with them */
+    r = serve_request(p2, "GET", "/league/1", NULL);
+    expect_in("/league/1", r.body, " (&lt;img_src=x_onerror=alert(1)&gt;&amp;&quot;') forfeited: crash: exited with "
+                                   "status 7</td>");
+    char *links[2] = { log_link(r.body, "/league/"), NULL };
+    serve_reply_free(&r);
+    r = serve_request(p2, "GET", "/", NULL);
+    links[1] = log_link(r.body, "/");
+    serve_reply_free(&r);
+    for (int i = 0; i < 2; i++) {
+        r = serve_request(p2, "GET", links[i], NULL);
+        expect_status(&r, 200, links[i]);
+        expect_in(links[i], r.type, "text/plain");
+        expect_in(links[i], r.body, ": forfeit (crash): exited with status 7");
+        serve_reply_free(&r);
+        free(links[i]);
+    }
     assert_int_equal(serve_stop(other), 0);
 }
 
@@ -791,6 +949,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_page_in_html_and_json),
+        cmocka_unit_test(the_pairing_page_says_who_leads),
         cmocka_unit_test(errors_are_one_line_with_their_status),
         cmocka_unit_test(logs_are_served_by_name),
         cmocka_unit_test(hostile_names_are_text),

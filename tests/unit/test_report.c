@@ -5,8 +5,10 @@
  * parser accepts and that holds the names exactly; the JSON's sections hold their tables only. A folded section
  * and a folded table are <details> in HTML only; a hash column shows 12 hex digits in HTML, the whole value
  * on demand and in Markdown and JSON. And giving up inside die_catch (nested too) returns the status and the
- * message instead of exiting; ng_load returns its errors so (the server calls it). */
+ * message instead of exiting; ng_load returns its errors so (the server calls it). A figure whose values round to
+ * zero from below labels them "0", never "-0". */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "die.h"
 #include "doc.h"
 #include "nightly.h"
+#include "plot.h"
 #include "render.h"
 #include "test_sys.h"
 #include "test_util.h"
@@ -303,6 +306,44 @@ static void folds_and_hashes(void **state)
     doc_free(&d);
 }
 
+/* The figures' numbers that round to zero from below (-0.2, -0.4, -0.5) are labelled "0", never "-0": a ratings
+ * figure drawn by gnuplot (point labels, axis) with a caption made by pl_whole. */
+static void figures_never_say_minus_zero(void **state)
+{
+    (void)state;
+    char w[16];
+    assert_string_equal(pl_whole(w, sizeof w, -0.2, false), "0");
+    assert_string_equal(pl_whole(w, sizeof w, -0.5, false), "0");
+    assert_string_equal(pl_whole(w, sizeof w, -0.2, true), "0");
+    assert_string_equal(pl_whole(w, sizeof w, 0.3, true), "0");
+    assert_string_equal(pl_whole(w, sizeof w, -0.6, false), "-1");
+    assert_string_equal(pl_whole(w, sizeof w, 12.4, true), "+12");
+    assert_string_equal(pl_whole(w, sizeof w, -12.6, true), "-13");
+    if (system("gnuplot --version >/dev/null 2>&1") != 0)
+        skip(); /* make deps installs it */
+    char dir[] = "/tmp/arena-plot-unit-XXXXXX", err[400], caption[64], path[128];
+    assert_non_null(mkdtemp(dir));
+    pl_plotter p;
+    if (pl_open(&p, "test", dir, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    const char *names[] = { "a", "b", "c", "d" };
+    double elo[] = { -0.2, -0.4, 0.3, -0.5 }, lo[] = { -40.3, -0.45, -0.1, NAN }, hi[] = { 39.1, -0.3, 0.45, NAN };
+    snprintf(caption, sizeof caption, "first-move advantage %s Elo", pl_whole(w, sizeof w, -0.3, true));
+    assert_int_equal(pl_ratings(&p, "r", "ratings", caption, 4, names, elo, lo, hi), 0);
+    pl_close(&p);
+    snprintf(path, sizeof path, "cat '%s/r.svg'", dir);
+    char *svg = sh_output(path);
+    assert_non_null(strstr(svg, "first-move advantage 0 Elo"));
+    int zeros = 0;
+    for (const char *q = svg; (q = strstr(q, ">0<")) != NULL; q++)
+        zeros++;
+    if (zeros < 4 || strstr(svg, ">-0<") || strstr(svg, "-0 Elo"))
+        fail_msg("the figure labels a value -0 (or not at all: %d labels \"0\"):\n%.4000s", zeros, svg);
+    free(svg);
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +354,7 @@ int main(void)
         cmocka_unit_test(empty_document_renders),
         cmocka_unit_test(giving_up_returns_instead_of_exiting),
         cmocka_unit_test(folds_and_hashes),
+        cmocka_unit_test(figures_never_say_minus_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
