@@ -489,7 +489,9 @@ static void change_deepest_move(const char *from, const char *to, char hist[SC_H
     char *space = strchr(deepest, ' ');
     assert_non_null(space);
     *space = 0;
-    snprintf(hist, SC_HISTORY_MAX, "%s", deepest);
+    size_t len = strlen(deepest);
+    assert_true(len < SC_HISTORY_MAX);
+    memcpy(hist, deepest, len + 1);
     char move[8];
     assert_int_equal(sscanf(space + 1, "%7s", move), 1);
     cell[0] = 0;
@@ -528,7 +530,7 @@ static void never_verified(const char *text)
 static void cli_check_16_cells(void **state)
 {
     (void)state;
-    char genuine[2][256], bad[256], hist[SC_HISTORY_MAX], cell[8], want[SC_HISTORY_MAX + 64];
+    char genuine[2][256], bad[256], hist[SC_HISTORY_MAX], cell[8], want[SC_HISTORY_MAX + 128];
     static char out[1 << 16];
     snprintf(genuine[0], sizeof genuine[0], "%s/2x8-classical-black.cert", dir);
     snprintf(genuine[1], sizeof genuine[1], "%s/8x2-classical-white.cert", dir);
