@@ -10,6 +10,7 @@
 
 #include "classify.h"
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 #include "surewin.h"
 #include "variant.h"
@@ -17,7 +18,7 @@
 static const char help[] =
     "usage: arena classify [--max-cells N] [--variants V,V,...] [--budget-s S] [--max-nodes N]\n"
     "                      [--certificates DIR] [--json | --format text|json]\n"
-    "       arena classify --check [--full-cells N] [--sample N] FILE...\n\n"
+    "       arena classify --check [--sample N [--full-cells N]] FILE...\n\n"
     "For every board RxC with R, C >= 2 and R*C <= N and every variant asked for: whether Black wins with\n"
     "probability one (a sure win: every hidden placement, every opponent behaviour), White does, or neither\n"
     "(docs/surewin.md); for neither, Black's value: exact from Black's sequence-form LP (CLP) when it finishes\n"
@@ -34,12 +35,16 @@ static const char help[] =
     "  --json               a list of rows {\"board\", \"variant\", \"outcome\", \"value\", \"lower\", \"upper\",\n"
     "                       \"seconds\", \"peak_mb\"}\n"
     "  --format F           text (default: a table) or json (--json)\n"
-    "  --check              verify certificate FILEs with the independent checker (the rules engine against\n"
-    "                       every opponent behaviour, or sampled ones on boards over --full-cells cells)\n"
-    "  --full-cells N       largest board checked against every behaviour (default 12)\n"
-    "  --sample N           random games per certificate on larger boards (default 100000)\n\n"
-    "Exit status: 0 done (with --check: every file verified), 1 a certificate refuted or undecided or a file\n"
-    "not written, 2 bad input.\n";
+    "  --check              verify certificate FILEs with the independent checker: the rules engine against\n"
+    "                       every opponent behaviour, on every board (undecided past 200000000 game states)\n"
+    "  --sample N           instead play N random opponents per certificate: a certificate that wins them\n"
+    "                       all is \"sampled: N games won, not verified\" (exit status 3), never verified\n"
+    "  --full-cells N       with --sample: boards of at most N cells still get the full check (default 0)\n\n"
+    "Exit status: 0 done (with --check: every file verified against every opponent behaviour), 1 a\n"
+    "certificate refuted or undecided or a file not read or not written, 2 bad input, 3 (--check --sample)\n"
+    "none refuted or undecided but some only sampled, not verified.\n";
+
+enum { CHECK_SAMPLED_ONLY = 3 }; /* the exit status of --check when some certificate was only sampled */
 
 enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT };
 
@@ -92,19 +97,33 @@ static void print_row_text(const cl_row *r)
     fflush(stdout);
 }
 
-static int check_files(int argc, char **argv, int full_cells, uint64_t sample)
+/* Checks every FILE; the exit status: CLI_FAILED if any was refuted or undecided, else CHECK_SAMPLED_ONLY if
+ * any was only sampled, else CLI_OK. A last line counts them. */
+static int check_files(int argc, char **argv, uint64_t sample, int full_cells)
 {
     if (optind >= argc)
         cli_usage_error("classify", "--check: give certificate files");
-    int status = CLI_OK;
+    int count[CL_CHECK_UNDECIDED + 1] = { 0 };
+    double t0 = clk_now();
     for (int i = optind; i < argc; i++) {
         char msg[1024];
-        int r = cl_check_certificate(argv[i], full_cells, sample, msg, sizeof msg);
+        cl_check r = cl_check_certificate(argv[i], sample, full_cells, msg, sizeof msg);
         printf("%s\n", msg);
-        if (r != 1)
-            status = CLI_FAILED;
+        fflush(stdout);
+        count[r]++;
     }
-    return status;
+    static const char *const names[] = { "verified", "sampled only, not verified", "refuted", "undecided" };
+    printf("%d certificate%s:", argc - optind, argc - optind == 1 ? "" : "s");
+    const char *sep = " ";
+    for (int k = 0; k <= CL_CHECK_UNDECIDED; k++)
+        if (count[k]) {
+            printf("%s%d %s", sep, count[k], names[k]);
+            sep = ", ";
+        }
+    printf(" (%.2f s)\n", clk_now() - t0);
+    if (count[CL_CHECK_REFUTED] || count[CL_CHECK_UNDECIDED])
+        return CLI_FAILED;
+    return count[CL_CHECK_SAMPLED] ? CHECK_SAMPLED_ONLY : CLI_OK;
 }
 
 int cmd_classify(int argc, char **argv)
@@ -123,8 +142,8 @@ int cmd_classify(int argc, char **argv)
     o.max_nodes = 5000000;
     hx_variant variants[HX_VARIANT_COUNT];
     int n_variants = parse_variants("classical,classical-noisy,classical-flash,abrupt,abrupt-noisy,abrupt-flash", variants);
-    int max_cells = SW_MAX_CELLS, full_cells = 12, c;
-    uint64_t sample = 100000;
+    int max_cells = SW_MAX_CELLS, full_cells = 0, c;
+    uint64_t sample = 0; /* no sampling unless asked for */
     bool json = false, check = false;
     while ((c = cli_getopt("classify", argc, argv, options)) != -1) {
         if (c == O_MAX_CELLS)
@@ -155,7 +174,7 @@ int cmd_classify(int argc, char **argv)
         }
     }
     if (check)
-        return check_files(argc, argv, full_cells, sample);
+        return check_files(argc, argv, sample, full_cells);
     if (optind < argc)
         cli_usage_error("classify", "unexpected argument '%s' (see 'arena classify --help')", argv[optind]);
     struct stat dir;

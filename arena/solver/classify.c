@@ -263,25 +263,46 @@ int cl_classify(int rows, int cols, hx_variant v, const cl_options *o, cl_row *r
     return rc;
 }
 
-int cl_check_certificate(const char *path, int full_cells, uint64_t sample, char *msg, size_t msglen)
+cl_check cl_check_certificate(const char *path, uint64_t sample, int full_cells, char *msg, size_t msglen)
 {
     char err[400];
     sc_cert *c = sc_load(path, err, sizeof err);
     if (!c) {
-        snprintf(msg, msglen, "%s", err);
-        return -1;
+        size_t n = strlen(path); /* err is "PATH: why" or "PATH:LINE: why" */
+        const char *why = !strncmp(err, path, n) ? err + n + (err[n] == ':') : err;
+        snprintf(msg, msglen, "%s: undecided: %s%s", path, *why == ' ' ? "" : "line ", *why == ' ' ? why + 1 : why);
+        return CL_CHECK_UNDECIDED;
     }
     hx_variant v;
     int rows, cols, player;
     sc_describe(c, &v, &rows, &cols, &player);
     sc_report r;
     double t0 = clk_now();
-    bool full = rows * cols <= full_cells;
-    int res = full ? sc_check_all(c, 200000000, &r) : sc_check_sample(c, sample, 1, &r);
-    snprintf(msg, msglen, "%s: %dx%d %s %s: %s (%s: %s; %llu histories, %llu states, %.2f s)", path, rows, cols,
-             hx_variant_name(v), player ? "white" : "black", res == 1 ? "verified" : res == 0 ? "REFUTED" : "undecided",
-             full ? "every opponent behaviour" : "sampled opponents", r.why, (unsigned long long)r.histories,
-             (unsigned long long)r.states, clk_now() - t0);
+    bool full = !sample || rows * cols <= full_cells;
+    int res = full ? sc_check_all(c, CL_CHECK_MAX_STATES, &r) : sc_check_sample(c, sample, 1, &r);
+    double s = clk_now() - t0;
+    int n = snprintf(msg, msglen, "%s: %dx%d %s %s: ", path, rows, cols, hx_variant_name(v), player ? "white" : "black");
+    char *tail = msg + (n > 0 && (size_t)n < msglen ? (size_t)n : 0);
+    size_t left = msglen - (size_t)(tail - msg);
+    cl_check out;
+    if (full && res == 1) {
+        out = CL_CHECK_VERIFIED;
+        snprintf(tail, left, "verified against every opponent behaviour (%llu histories, %llu states, %.2f s)",
+                 (unsigned long long)r.histories, (unsigned long long)r.states, s);
+    } else if (res == 1) {
+        out = CL_CHECK_SAMPLED;
+        snprintf(tail, left, "sampled: %llu games won, not verified (random opponents; %llu histories, %.2f s)",
+                 (unsigned long long)r.games, (unsigned long long)r.histories, s);
+    } else if (res == 0) {
+        out = CL_CHECK_REFUTED;
+        snprintf(tail, left, "REFUTED: %s (%s; %llu histories, %llu states, %.2f s)", r.why,
+                 full ? "every opponent behaviour" : "random opponents", (unsigned long long)r.histories,
+                 (unsigned long long)r.states, s);
+    } else {
+        out = CL_CHECK_UNDECIDED;
+        snprintf(tail, left, "undecided: %s (every opponent behaviour; %llu histories, %llu states, %.2f s)", r.why,
+                 (unsigned long long)r.histories, (unsigned long long)r.states, s);
+    }
     sc_free(c);
-    return res;
+    return out;
 }

@@ -42,9 +42,23 @@ int cl_classify(int rows, int cols, hx_variant v, const cl_options *o, cl_row *r
 /* "black", "white", "neither", "open". */
 const char *cl_outcome_name(cl_outcome o);
 
-/* Checks a certificate file with the independent checker: every opponent behaviour when the board has at
- * most full_cells cells, else `sample` random games. 1 verified, 0 refuted, -1 could not be decided (too
- * large, bad file); a one-line summary in msg. */
-int cl_check_certificate(const char *path, int full_cells, uint64_t sample, char *msg, size_t msglen);
+/* What cl_check_certificate found. Only CL_CHECK_VERIFIED is a proof. */
+typedef enum {
+    CL_CHECK_VERIFIED,  /* won against every opponent behaviour (the full check) */
+    CL_CHECK_SAMPLED,   /* won every sampled game: not verified */
+    CL_CHECK_REFUTED,   /* a game it loses, an illegal attempt or a history it has no line for */
+    CL_CHECK_UNDECIDED  /* a bad file, or the full check needed more than CL_CHECK_MAX_STATES states or memory */
+} cl_check;
+
+/* The full check gives up (CL_CHECK_UNDECIDED) past this many true game states, summed over histories. */
+#define CL_CHECK_MAX_STATES 200000000ull
+
+/* Checks a certificate file with the independent checker (surecert.h). sample 0: against every opponent
+ * behaviour, whatever the board. sample > 0 (sampling asked for): a certificate on a board of more than
+ * full_cells cells is played instead against `sample` random opponents (seeded), SAMPLED when it wins them
+ * all; boards of at most full_cells cells still get the full check. A one-line summary in msg: the path, the
+ * board, then "verified ...", "sampled: N games won, not verified ...", "REFUTED: why ..." or
+ * "undecided: why ...". */
+cl_check cl_check_certificate(const char *path, uint64_t sample, int full_cells, char *msg, size_t msglen);
 
 #endif

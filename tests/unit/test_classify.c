@@ -14,8 +14,10 @@
  *   value 1, exactly when it has a sure win), except 3x3 -noisy/-flash, whose walks take 1-5 minutes;
  * - every certificate of a sure win on boards of at most 12 cells replayed by the independent checker
  *   against every opponent behaviour (each history it lists met exactly once), a tampered one refuted, and
- *   the 16-cell ones checked on a sample of random opponents;
- * - `arena classify --json` and `--check`. */
+ *   the 2x8 and 8x2 ones (16 cells) replayed against every opponent behaviour too;
+ * - `arena classify --json` and `--check`: by default every certificate, 16-cell ones included, checked
+ *   against every opponent behaviour (a 2x8 one whose deepest move is changed to a losing one refuted, with
+ *   the history that loses); with `--sample N` never "verified" and exit status 3. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -416,26 +418,28 @@ static void tampered_certificate_refuted(void **state)
     assert_non_null(strstr(err, ":7:"));
 }
 
-static void certificates_16_cells_sampled(void **state)
+static void certificates_16_cells_full(void **state)
 {
     (void)state;
-    static const int boards[][2] = { { 2, 8 }, { 8, 2 }, { 3, 5 } };
+    static const int boards[][2] = { { 2, 8 }, { 8, 2 } };
     char path[256], err[300];
     snprintf(path, sizeof path, "%s/s.cert", dir);
     int checked = 0;
-    for (size_t b = 0; b < 3; b++)
+    for (size_t b = 0; b < 2; b++)
         for (int p = 0; p < 2; p++) {
-            if (write_cert(boards[b][0], boards[b][1], HX_CLASSICAL_FLASH, p, path) < 0)
+            int64_t moves = write_cert(boards[b][0], boards[b][1], HX_CLASSICAL_FLASH, p, path);
+            if (moves < 0)
                 continue;
             sc_cert *c = sc_load(path, err, sizeof err);
             assert_non_null(c);
             sc_report r;
-            if (sc_check_sample(c, 3000, 11, &r) != 1)
+            if (sc_check_all(c, 0, &r) != 1)
                 fail_msg("%dx%d player %d: %s", boards[b][0], boards[b][1], p, r.why);
+            assert_int_equal(r.histories, moves);
             sc_free(c);
             checked++;
         }
-    assert_true(checked > 0);
+    assert_int_equal(checked, 2); /* one player of each board wins surely */
 }
 
 /* ---- the command ------------------------------------------------------------------------------------- */
@@ -461,6 +465,121 @@ static void cli_classify(void **state)
     assert_int_equal(sh_run("'%s/arena' classify --max-cells 17 >/dev/null 2>&1", bin), 2);
 }
 
+/* Copies certificate `from` to `to` with the move of its deepest history (the most events) replaced by a
+ * cell that history leaves empty for the player: neither its own nor a learned stone, nor the move itself.
+ * The history and the new cell into hist and cell. */
+static void change_deepest_move(const char *from, const char *to, char hist[SC_HISTORY_MAX], char cell[8])
+{
+    FILE *in = fopen(from, "r");
+    assert_non_null(in);
+    char line[SC_HISTORY_MAX + 16], deepest[SC_HISTORY_MAX + 16] = "";
+    int rows = 0, cols = 0, depth = -1;
+    while (fgets(line, sizeof line, in)) {
+        if (sscanf(line, "board %dx%d", &rows, &cols) == 2)
+            continue;
+        if (line[0] != '+' && line[0] != 'x')
+            continue;
+        int events = 1;
+        for (const char *q = line; *q && *q != ' '; q++)
+            events += *q == ',';
+        if (events > depth)
+            depth = events, snprintf(deepest, sizeof deepest, "%s", line);
+    }
+    assert_true(rows * cols == 16 && depth > 0);
+    char *space = strchr(deepest, ' ');
+    assert_non_null(space);
+    *space = 0;
+    size_t len = strlen(deepest);
+    assert_true(len < SC_HISTORY_MAX);
+    memcpy(hist, deepest, len + 1);
+    char move[8];
+    assert_int_equal(sscanf(space + 1, "%7s", move), 1);
+    cell[0] = 0;
+    for (int i = 0; i < rows * cols && !cell[0]; i++) {
+        char name[HX_CELL_NAME_MAX], events[SC_HISTORY_MAX];
+        hx_cell_name(i, cols, name);
+        bool used = !strcmp(name, move);
+        snprintf(events, sizeof events, "%s", hist);
+        for (char *save = NULL, *t = strtok_r(events, ",", &save); t; t = strtok_r(NULL, ",", &save))
+            used |= !strcmp(t + 1, name); /* "+c", "xc" (or "!", no cell) */
+        if (!used)
+            snprintf(cell, 8, "%s", name);
+    }
+    assert_true(cell[0]);
+    rewind(in);
+    FILE *out = fopen(to, "w");
+    assert_non_null(out);
+    size_t n = strlen(hist);
+    while (fgets(line, sizeof line, in))
+        if (!strncmp(line, hist, n) && line[n] == ' ')
+            fprintf(out, "%s %s\n", hist, cell);
+        else
+            fputs(line, out);
+    fclose(in);
+    fclose(out);
+}
+
+/* Every "verified" in text is "not verified". */
+static void never_verified(const char *text)
+{
+    for (const char *q = text; (q = strstr(q, "verified")); q++)
+        if (q - text < 4 || strncmp(q - 4, "not ", 4))
+            fail_msg("\"verified\" in sampled output: %s", text);
+}
+
+static void cli_check_16_cells(void **state)
+{
+    (void)state;
+    char genuine[2][256], bad[256], hist[SC_HISTORY_MAX], cell[8], want[SC_HISTORY_MAX + 128];
+    static char out[1 << 16];
+    snprintf(genuine[0], sizeof genuine[0], "%s/2x8-classical-black.cert", dir);
+    snprintf(genuine[1], sizeof genuine[1], "%s/8x2-classical-white.cert", dir);
+    snprintf(bad, sizeof bad, "%s/2x8-changed.cert", dir);
+    assert_true(write_cert(2, 8, HX_CLASSICAL, 0, genuine[0]) > 0);
+    assert_true(write_cert(8, 2, HX_CLASSICAL, 1, genuine[1]) > 0);
+    change_deepest_move(genuine[0], bad, hist, cell);
+
+    /* the default check: every opponent behaviour */
+    assert_int_equal(sh_capture(out, sizeof out, "'%s/arena' classify --check '%s' '%s'", bin, genuine[0], genuine[1]), 0);
+    print_message("%s", out);
+    for (int i = 0; i < 2; i++) {
+        snprintf(want, sizeof want, "%s: %s classical %s: verified against every opponent behaviour (", genuine[i],
+                 i ? "8x2" : "2x8", i ? "white" : "black");
+        assert_non_null(strstr(out, want));
+    }
+    assert_non_null(strstr(out, "2 certificates: 2 verified ("));
+    assert_int_equal(sh_capture(out, sizeof out, "'%s/arena' classify --check '%s'", bin, bad), 1);
+    print_message("%s", out);
+    snprintf(want, sizeof want, ": 2x8 classical black: REFUTED: the opponent wins after history %s,+%s (", hist, cell);
+    assert_non_null(strstr(out, want));
+    assert_null(strstr(out, "verified"));
+    assert_int_equal(sh_capture(out, sizeof out, "'%s/arena' classify --check '%s' '%s'", bin, genuine[0], bad), 1);
+    assert_non_null(strstr(out, "2 certificates: 1 verified, 1 refuted ("));
+
+    /* sampling only when asked for, and then never "verified" */
+    assert_int_equal(sh_capture(out, sizeof out, "'%s/arena' classify --check --sample 2000 '%s' '%s'", bin, genuine[0],
+                                genuine[1]), 3);
+    print_message("%s", out);
+    snprintf(want, sizeof want, "%s: 2x8 classical black: sampled: 2000 games won, not verified (", genuine[0]);
+    assert_non_null(strstr(out, want));
+    assert_non_null(strstr(out, "2 certificates: 2 sampled only, not verified ("));
+    never_verified(out);
+    int rc = sh_capture(out, sizeof out, "'%s/arena' classify --check --sample 2000 '%s'", bin, bad);
+    assert_true(rc == 1 || rc == 3); /* a sample may miss the losing line, it never verifies it */
+    never_verified(out);
+    assert_int_equal(sh_capture(out, sizeof out, "'%s/arena' classify --check --sample 2000 --full-cells 16 '%s'", bin, bad), 1);
+    assert_non_null(strstr(out, "REFUTED: the opponent wins after history "));
+    char small[256];
+    snprintf(small, sizeof small, "%s/2x2-classical-black.cert", dir);
+    assert_true(write_cert(2, 2, HX_CLASSICAL, 0, small) > 0);
+    assert_int_equal(sh_capture(out, sizeof out, "'%s/arena' classify --check --sample 500 --full-cells 12 '%s' '%s'",
+                                bin, small, genuine[0]), 3);
+    print_message("%s", out);
+    assert_non_null(strstr(out, "2x2 classical black: verified against every opponent behaviour ("));
+    assert_non_null(strstr(out, "2x8 classical black: sampled: 500 games won, not verified ("));
+    assert_non_null(strstr(out, "2 certificates: 1 verified, 1 sampled only, not verified ("));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -470,8 +589,9 @@ int main(void)
         cmocka_unit_test(uniform_values),
         cmocka_unit_test(certificates_up_to_12_cells),
         cmocka_unit_test(tampered_certificate_refuted),
-        cmocka_unit_test(certificates_16_cells_sampled),
+        cmocka_unit_test(certificates_16_cells_full),
         cmocka_unit_test(cli_classify),
+        cmocka_unit_test(cli_check_16_cells),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
