@@ -625,8 +625,14 @@ static void leaderboards_section(ng_night *p, doc *d, tb_table *full, char **svg
         doc_span_add(leaders, r->players[top].name, agent_href(p, r, top, href, sizeof href));
         if (x.m > 1) {
             int second = x.rank[1];
-            snprintf(text, sizeof text, " (%.0f Elo over %s)", x.f.elo[top] - x.f.elo[second], r->players[second].name);
+            double ahead = x.f.elo[top] - x.f.elo[second];
+            if (ahead >= 0.5)
+                snprintf(text, sizeof text, " (%.0f Elo over ", ahead);
+            else
+                snprintf(text, sizeof text, " (level with ");
             doc_span_add(leaders, text, NULL);
+            doc_span_add(leaders, r->players[second].name, agent_href(p, r, second, href, sizeof href));
+            doc_span_add(leaders, ")", NULL);
         }
         bool have_y = prev_fit(p, g, &y);
         leaderboard(p, &boards[g], g, &x, &y, have_y, sig, sizeof sig);
