@@ -689,6 +689,49 @@ static void forfeit_warnings(ng_night *p, doc *d)
     }
 }
 
+/* The history's points of the leagues fitted lately, kept for the next page: a league's fit (its games, the
+ * resamples) is the same until it plays more, so a page built again (a running league's, each few seconds on a
+ * server) fits only what changed. Not thread-safe: a server builds pages under one lock (ws_report_lock). */
+#define HISTORY_KEPT 64
+typedef struct {
+    int64_t league;
+    long games;
+    int bootstrap, m;
+    int64_t agent[ST_MAX_PLAYERS];
+    double elo[ST_MAX_PLAYERS], lo[ST_MAX_PLAYERS], hi[ST_MAX_PLAYERS];
+} history_point;
+
+static history_point *history_kept[HISTORY_KEPT];
+static unsigned history_next;
+
+/* League l of history h (its games counted in `games`): the kept fit, else fitted now and kept. NULL when it has
+ * no games. */
+static const history_point *history_fit(st_report *h, int l, long games)
+{
+    for (int k = 0; k < HISTORY_KEPT; k++) {
+        history_point *q = history_kept[k];
+        if (q && q->league == h->leagues[l].id && q->games == games && q->bootstrap == h->bootstrap)
+            return q;
+    }
+    static st_selection x;
+    if (!st_fit(h, -1, l, &x))
+        return NULL;
+    unsigned slot = history_next++ % HISTORY_KEPT;
+    history_point *q = history_kept[slot];
+    if (!q)
+        q = history_kept[slot] = die_check(h->cmd, malloc(sizeof *q));
+    *q = (history_point){ .league = h->leagues[l].id, .games = games, .bootstrap = h->bootstrap, .m = x.m };
+    for (int k = 0; k < x.m; k++) {
+        int i = x.rank[k];
+        q->agent[k] = h->players[i].id;
+        q->elo[k] = x.f.elo[i];
+        q->lo[k] = x.f.resamples ? x.f.lo[i] : NAN;
+        q->hi[k] = x.f.resamples ? x.f.hi[i] : NAN;
+    }
+    st_selection_free(&x);
+    return q;
+}
+
 /* The rating history's drawing: a pooled fit of each of the newest NG_HISTORY_LEAGUES leagues of the series up
  * to this one, read from the store (through die_catch: a database error gives up the figure, not the page). */
 typedef struct {
@@ -724,23 +767,26 @@ static void history_draw(void *arg)
     const char **xl = die_check(p->cmd, calloc((size_t)nx, sizeof *xl)), *names[ST_MAX_PLAYERS], *href[ST_MAX_PLAYERS];
     for (int k = 0; k < nx * n; k++)
         elo[k] = lo[k] = hi[k] = NAN;
-    static st_selection x;
+    long *games = die_check(p->cmd, calloc((size_t)nx, sizeof *games));
+    for (long k = 0; k < h->n_results; k++)
+        if (h->results[k].league >= 0)
+            games[h->results[k].league]++;
     for (int l = 0; l < nx; l++) {
         const st_league *li = &h->leagues[l];
         bool shared = (l > 0 && strcmp(h->leagues[l - 1].night, li->night) == 0) ||
                       (l + 1 < nx && strcmp(h->leagues[l + 1].night, li->night) == 0);
         snprintf(labels[l], sizeof labels[l], shared ? "%s #%lld" : "%s", li->night, (long long)li->id);
         xl[l] = labels[l];
-        if (!st_fit(h, -1, l, &x))
-            continue;
-        for (int k = 0; k < x.m; k++) {
-            int i = x.rank[k];
-            elo[i * nx + l] = x.f.elo[i];
-            lo[i * nx + l] = x.f.resamples ? x.f.lo[i] : NAN;
-            hi[i * nx + l] = x.f.resamples ? x.f.hi[i] : NAN;
-        }
-        st_selection_free(&x);
+        const history_point *q = history_fit(h, l, games[l]);
+        for (int k = 0; q && k < q->m; k++)
+            for (int i = 0; i < n; i++)
+                if (h->players[i].id == q->agent[k]) {
+                    elo[i * nx + l] = q->elo[k];
+                    lo[i * nx + l] = q->lo[k];
+                    hi[i * nx + l] = q->hi[k];
+                }
     }
+    free(games);
     for (int i = 0; i < n; i++) {
         names[i] = h->players[i].name;
         href[i] = agent_href(p, h, i, links[i], sizeof links[i]);
