@@ -197,7 +197,8 @@ static void the_ipc_socket_is_private_and_removed(void **state)
     mode_t mode = 0;
     struct timespec tick = { 0, 10 * 1000 * 1000 };
     int seen = 0;
-    for (int i = 0; i < 300 && !(seen = private_dirs(dir, &mode)); i++)
+    /* made 0700 (mkdtemp), then opened to 0711: wait for the second step too (a busy machine may show the first) */
+    for (int i = 0; i < 1000 && (!(seen = private_dirs(dir, &mode)) || mode != 0711); i++)
         nanosleep(&tick, NULL);
     assert_int_equal(seen, 1);
     /* others may walk through it to their own sandbox's endpoint, never list it; the coordinator's own socket in it

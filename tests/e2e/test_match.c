@@ -686,7 +686,8 @@ static void sigterm_leaves_no_bot_behind(void **state)
     char *const argv[] = { "arena", "match", "--variant", "classical", "--board", "5x5", "--games", "4",
                            "--move-time", "60000", "--concurrency", "2", "--db", db, "--quiet", cmd, cmd, NULL };
     pid_t pid = start_arena(argv);
-    for (int i = 0; i < 500 && procs_with(tag, false) < 5; i++) /* arena (its arguments name the bots), 4 bots */
+    /* arena (its arguments name the bots), 4 bots; up to 30 s for them to start on a busy machine */
+    for (int i = 0; i < 3000 && procs_with(tag, false) < 5; i++)
         usleep(10000);
     assert_int_equal(procs_with(tag, false), 5);
     usleep(100000);
