@@ -16,7 +16,7 @@
 static uint64_t base_seed = 1;
 static rng_state rng;
 static long opt_iterations = 0, opt_time_ms = -1, opt_samples = 0;
-static double opt_uct = 0.7;
+static double opt_uct = 0.7, opt_rave = 300;
 static ism_search *search;
 static ism_belief belief;
 
@@ -41,7 +41,8 @@ static int choose(const bot_state *s, void *user)
     if (secs > cap)
         secs = cap;
     ism_options o = { .iterations = opt_iterations, .seconds = secs > 1e-4 ? secs : 1e-4,
-                      .samples = (int)opt_samples, .uct = opt_uct };
+                      .samples = (int)opt_samples, .uct = opt_uct,
+                      .rave = opt_rave };
     return ism_choose(search, &belief, &o, &rng, NULL);
 }
 
@@ -60,8 +61,8 @@ int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: ismcts [--time-ms N] [--iterations N] [--samples N] [--uct C] [--seed S]\n"
-                   "              [--endpoint ENDPOINT]\n\n"
+            printf("usage: ismcts [--time-ms N] [--iterations N] [--samples N] [--uct C] [--rave K]\n"
+                   "              [--seed S] [--endpoint ENDPOINT]\n\n"
                    "An information-set Monte Carlo tree search bot (docs/bots.md): on each attempt it draws\n"
                    "boards of the opponent's hidden stones that agree with everything it has seen (its stones,\n"
                    "the stones it found, the opponent's stone count, collision reports) and searches one tree\n"
@@ -76,6 +77,8 @@ int main(int argc, char **argv)
                    "  --samples N     draw N hidden boards per attempt and search them in turn (default 0:\n"
                    "                  a fresh board each iteration; at most %d)\n"
                    "  --uct C         the exploration constant (default 0.7)\n"
+                   "  --rave K        dark variants: how long the root trusts its all-moves-as-first means\n"
+                   "                  (default 300; 0: not at all)\n"
                    "  --seed S        mixed with each game's seed (default 1)\n",
                    ISM_DEFAULT_TIME_MS, ISM_TIME_SHARE * 100, ISM_MAX_SAMPLES);
             return 0;
@@ -97,6 +100,14 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--samples") == 0) {
             if (whole("--samples", v, 0, ISM_MAX_SAMPLES, &opt_samples) != 0)
                 return 2;
+            i++;
+        } else if (strcmp(argv[i], "--rave") == 0) {
+            char *end;
+            opt_rave = v ? strtod(v, &end) : -1;
+            if (!v || !*v || *end || !(opt_rave >= 0 && opt_rave <= 1e9)) {
+                fprintf(stderr, "ismcts: --rave needs a number from 0 to 1000000000\n");
+                return 2;
+            }
             i++;
         } else if (strcmp(argv[i], "--uct") == 0) {
             char *end;

@@ -22,6 +22,11 @@ struct ism_search {
     int n_nodes;
     uint8_t boards[ISM_MAX_SAMPLES][HX_MAX_CELLS];
     gale_board gale;
+    int amaf_n[HX_MAX_CELLS];    /* dark variants, root only: iterations that ended with the cell ours */
+    float amaf_w[HX_MAX_CELLS];  /* ... and those of them won */
+    int amaf_tn[HX_MAX_CELLS];   /* iterations that ended with the cell the opponent's (empty on the board) */
+    float amaf_tw[HX_MAX_CELLS]; /* ... and those of them won */
+    double rave;                 /* the RAVE constant k (0: none) */
 };
 
 ism_search *ism_search_new(void)
@@ -154,10 +159,25 @@ static int random_fill(ism_search *s, position *p, int mover, rng_state *rng)
 /* One opponent turn of the dark game on the board: attempts on uniformly random cells it does not know (it
  * knows its stones and ours it hit: `hit`) until one places (the classical family) or one places or collides
  * (the abrupt family). */
+static int grow_cell(const position *p, int opp, rng_state *rng)
+{
+    static const int dr[12] = { -1, -1, 0, 1, 1, 0, -2, -1, 1, 2, 1, -1 },
+                     dc[12] = { 0, 1, 1, 0, -1, -1, 1, 2, 1, -1, -2, -1 };
+    for (int tries = 0; tries < 8; tries++) {
+        int c = (int)rng_below(rng, (uint32_t)p->cells);
+        if (p->col[c] != opp)
+            continue;
+        int d = (int)rng_below(rng, 12), r = c / p->cols + dr[d], k = c % p->cols + dc[d];
+        if (r >= 0 && r < p->rows && k >= 0 && k < p->cols)
+            return r * p->cols + k;
+    }
+    return (int)rng_below(rng, (uint32_t)p->cells);
+}
+
 static void opponent_turn(position *p, int opp, bool keeps, uint8_t *hit, rng_state *rng)
 {
     for (int tries = 0; tries < 4 * p->cells && p->n_empty > 0; tries++) {
-        int c = (int)rng_below(rng, (uint32_t)p->cells);
+        int c = (rng_next(rng) & 1) ? grow_cell(p, opp, rng) : (int)rng_below(rng, (uint32_t)p->cells);
         if (p->col[c] == opp || hit[c])
             continue;
         if (p->col[c] == EMPTY) {
@@ -208,7 +228,23 @@ static void iterate_dark(ism_search *s, const ism_belief *b, const uint8_t *opp,
                 continue;
             mark[n->cell] = stamp, tried++;
             n->avail++;
-            double score = n->wins / n->visits + uct * sqrt(log((double)n->avail) / n->visits);
+            double score;
+            if (node == 0 && s->rave > 0) {
+                int an = s->amaf_n[n->cell];
+                int tn = s->amaf_tn[n->cell];
+                double qa = an > 0 ? s->amaf_w[n->cell] / an : 0.5;
+                double qt = tn > 0 ? s->amaf_tw[n->cell] / tn : qa;
+                qa = 0.5 + 0.5 * (qa - qt) + 0.5 * (qa - 0.5);
+                if (n->visits == 0) {
+                    score = 2 + qa; /* every root cell once first */
+                } else {
+                    double beta = sqrt(s->rave / (3.0 * n->visits + s->rave));
+                    score = (1 - beta) * n->wins / n->visits + beta * qa +
+                            uct * sqrt(log((double)n->avail) / n->visits);
+                }
+            } else {
+                score = n->wins / n->visits + uct * sqrt(log((double)n->avail) / n->visits);
+            }
             if (score > best_score)
                 best_score = score, best = ch;
         }
@@ -237,6 +273,14 @@ static void iterate_dark(ism_search *s, const ism_belief *b, const uint8_t *opp,
         }
     }
     int winner = random_fill(s, &p, me, rng);
+    if (s->rave > 0)
+        for (int k = 0; k < b->n_unknown; k++) {
+            int c = b->unknown[k];
+            if (p.col[c] == me)
+                s->amaf_n[c]++, s->amaf_w[c] += winner == me ? 1.0f : 0.0f;
+            else if (!opp[c])
+                s->amaf_tn[c]++, s->amaf_tw[c] += winner == me ? 1.0f : 0.0f;
+        }
     for (int d = 1; d < depth; d++) {
         ism_node *n = &s->nodes[path[d]];
         n->visits++;
@@ -318,6 +362,14 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
     gale_init(&s->gale, b->rows, b->cols);
     s->n_nodes = 1;
     s->nodes[0] = (ism_node){ .first_child = -1, .next_sibling = -1 };
+    s->rave = hx_variant_dark(b->variant) ? o->rave : 0;
+    if (s->rave > 0) { /* every root cell a child from the start, scored by its AMAF mean until visited */
+        for (int k = b->n_unknown - 1; k >= 0; k--) {
+            int c = b->unknown[k];
+            new_node(s, 0, c);
+            s->amaf_n[c] = 0, s->amaf_w[c] = 0, s->amaf_tn[c] = 0, s->amaf_tw[c] = 0;
+        }
+    }
     int n_boards = o->samples > ISM_MAX_SAMPLES ? ISM_MAX_SAMPLES : o->samples;
     int usable = 0;
     for (int k = 0; k < n_boards; k++) {

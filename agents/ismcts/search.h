@@ -12,11 +12,18 @@
  *   expands one untried move, finishes the board at random and scores the winner (Gale's walk on the full
  *   board) up the path.
  *   - Dark variants: the tree holds the player's own attempts alone, available while the cell is unknown to
- *     it in the simulated game. An attempt on an empty cell places, then the opponent takes a turn of
- *     uniformly random attempts on cells it does not know (it sees none of the player's stones; hitting one,
- *     it learns it and tries again in the classical family, loses the turn in the abrupt family); an attempt
+ *     it in the simulated game. An attempt on an empty cell places, then the opponent takes a turn of random
+ *     attempts on cells it does not know, each with even odds a uniformly random cell or a neighbour or
+ *     bridge point of one of its stones (it sees none of the player's stones; hitting one, it learns it and
+ *     tries again in the classical family, loses the turn in the abrupt family); an attempt
  *     on a hidden stone learns it and moves again (classical family) or loses the turn (abrupt family).
- *     Leaving the tree, the empty cells are filled alternately at random.
+ *     Leaving the tree, the empty cells are filled alternately at random. With `rave` k > 0 every root cell
+ *     is a child from the start and the root's score blends in an all-moves-as-first value: with a the
+ *     mean score of the iterations that ended with the cell the player's, and t that of those that ended
+ *     with it the opponent's (a cell empty on the board), A = 0.5 + 0.5 (a - t) + 0.5 (a - 0.5), which
+ *     rewards a cell that wins when taken and loses when left (a pivotal cell); the score is
+ *     (1 - beta) * mean + beta * A + the UCB term, beta = sqrt(k / (3 visits + k)); a root child not yet
+ *     visited is tried first, best A first.
  *   - hex: the tree holds both players' moves on the empty cells, and the playout moves alternately at
  *     random, except that a player answers an intrusion into one of its bridges (two of its stones, or a
  *     stone and its edge, sharing two empty cells) by taking the other cell.
@@ -42,6 +49,7 @@ typedef struct {
     double seconds;   /* at most this long (0: no limit); at least one of the two is set */
     int samples;      /* 0: a fresh board each iteration; else this many boards, reused in turn */
     double uct;       /* the exploration constant c */
+    double rave;      /* dark variants: the RAVE constant k of the root (0: none; see above) */
 } ism_options;
 
 typedef struct {

@@ -137,7 +137,7 @@ static int play_game(ism_search *s, hx_variant v, int rows, int cols, int color,
     rng_seed(&rng, seed);
     rng_seed(&opp, seed * 7 + 1);
     hx_new(&g, v, rows, cols, 0);
-    ism_options o = { .iterations = iters, .uct = 0.7 };
+    ism_options o = { .iterations = iters, .uct = 0.7, .rave = (v % 2) ? 300 : 0 };
     int n = 0;
     while (!hx_over(&g)) {
         if (hx_to_move(&g) != color) {
