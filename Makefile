@@ -139,6 +139,7 @@ include agents/sdk/module.mk
 include agents/trainer/module.mk
 include agents/bridge/module.mk
 include agents/mc/module.mk
+include agents/ismcts/module.mk
 include agents/random/module.mk
 include agents/pone/module.mk
 include agents/policy/module.mk

@@ -1,0 +1,70 @@
+/* agents/ismcts/belief.h — the ismcts bot's belief: what one player's information set says about the
+ * opponent's hidden stones, a check that a hidden board agrees with it, and a sampler of such boards
+ * (docs/bots.md "ismcts").
+ *
+ * Contract
+ * - ism_belief_init() reads what the player knows: its view (HX_VIEW_* per cell), its events (bot_state.events,
+ *   hx_events(); an opening's stones are in them as if played) and the variant. A hidden board is the set of
+ *   cells holding the opponent's stones now (learned and hidden). The information set rules a board in exactly
+ *   when it agrees with all of:
+ *   - no opponent stone on one of the player's stones (each was placed on an empty cell and stays);
+ *   - an opponent stone on every stone the player learned (a rejection, a collision, or in hex every stone);
+ *   - the number of opponent stones: in hex the learned ones; in classical and its -noisy/-flash forms one per
+ *     completed opponent turn (a rejection keeps the turn); in abrupt-noisy/-flash one per opponent turn not
+ *     reported as a collision; in plain abrupt one per opponent turn less its unreported collisions, where a
+ *     set of collisions is possible when each hit a distinct stone the player had at that turn and, at each
+ *     collision of the player's, the opponent had placed at least as many stones as the player had learned;
+ *   - the opponent's stones do not join its two edges (the game would be over).
+ *   Nothing else constrains the board: placements are never reported, a noisy/flash report or a swap names
+ *   only the player's own stones.
+ * - ism_consistent() is that check, for any board. ism_sample() draws only boards it accepts.
+ * - Weights: the number of hidden stones is drawn from hidden_weight[], which is 1 for the one possible count
+ *   and, in plain abrupt, the probability of each count when the opponent attempts a uniformly random cell it
+ *   does not know on each turn (so it collides with probability (our stones it has not hit) / (cells it does
+ *   not know)), given the constraints above (0 where a count is impossible). The cells are uniform among the
+ *   cells unknown to the player, and a draw whose opponent stones join its edges is drawn again.
+ * - Nothing allocates. */
+#ifndef AGENTS_ISMCTS_BELIEF_H
+#define AGENTS_ISMCTS_BELIEF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "rng.h"
+
+/* Draws before ism_sample() gives up on a position where nearly every draw has the opponent connected. */
+#define ISM_SAMPLE_TRIES 200
+
+typedef struct {
+    int rows, cols, cells, color;
+    hx_variant variant;
+    uint8_t view[HX_MAX_CELLS];
+    int own, known;                      /* the player's stones; opponent stones it has learned */
+    int opp_turns;                       /* opponent turns completed */
+    int hidden_lo, hidden_hi;            /* possible hidden stone counts (hidden_weight > 0 only in between) */
+    double hidden_weight[HX_MAX_CELLS + 1]; /* weight of each hidden count (see above), summing to 1 */
+    int n_unknown;
+    uint16_t unknown[HX_MAX_CELLS];      /* the cells unknown in the view */
+} ism_belief;
+
+/* Sets up the belief from what `color` knows. */
+void ism_belief_init(ism_belief *b, hx_variant variant, int rows, int cols, int color, const uint8_t *view,
+                     const hx_event *events, int n_events);
+
+/* The same from an engine game, with exactly what `color` may know (its view and events): for tests. */
+void ism_belief_of_game(ism_belief *b, const hx_game *g, int color);
+
+/* True when `opp` (one byte per cell, nonzero where the opponent has a stone) agrees with everything the
+ * information set holds (see above). */
+bool ism_consistent(const ism_belief *b, const uint8_t *opp);
+
+/* True when the cells marked nonzero in `stones` join `player`'s two edges. */
+bool ism_joins(int rows, int cols, int player, const uint8_t *stones);
+
+/* Draws one hidden board into `opp` (one byte per cell, 1 for an opponent stone); ism_consistent() accepts it.
+ * Returns the number of hidden stones drawn, or -1 when ISM_SAMPLE_TRIES draws all had the opponent connected
+ * (opp then holds the learned stones alone). */
+int ism_sample(const ism_belief *b, rng_state *rng, uint8_t *opp);
+
+#endif

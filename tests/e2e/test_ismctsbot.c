@@ -1,0 +1,82 @@
+/* tests/e2e/test_ismctsbot.c — bin/ismcts as a program: --help, bad options (exit 2 naming the option), short
+ * `arena match`es against bin/random in every variant on small boards from openings, in their sandboxes, with no
+ * forfeit (so never an illegal cell, never one it already knows, never late), and on a game clock shorter
+ * than its --time-ms would need. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_sys.h"
+
+E2E_FIXTURE(tmp, "arena-ismcts-test")
+
+static void help_and_bad_options(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s/ismcts' --help", bin);
+    char *help = sh_output(cmd);
+    assert_non_null(strstr(help, "usage: ismcts"));
+    assert_non_null(strstr(help, "--time-ms"));
+    assert_non_null(strstr(help, "--iterations"));
+    assert_non_null(strstr(help, "--samples"));
+    free(help);
+    static const char *bad[][2] = { { "--iterations x", "--iterations" }, { "--time-ms 0", "--time-ms" },
+                                    { "--samples 99999", "--samples" }, { "--uct -1", "--uct" },
+                                    { "--seed", "--seed" } };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "'%s/ismcts' %s 2>&1; echo status=$?", bin, bad[i][0]);
+        char *out = sh_output(cmd);
+        if (!strstr(out, bad[i][1]) || !strstr(out, "status=2"))
+            fail_msg("ismcts %s: %s", bad[i][0], out);
+        free(out);
+    }
+}
+
+/* Every variant, 3x3 and 4x5, 6 games each from random two-stone openings, both colours. */
+static void plays_every_variant_against_random(void **state)
+{
+    (void)state;
+    static const char *variants[] = { "hex", "classical", "abrupt", "classical-noisy", "classical-flash",
+                                      "abrupt-noisy", "abrupt-flash" };
+    static const char *boards[] = { "3x3", "4x5" };
+    int run = 0;
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
+        for (size_t b = 0; b < 2; b++) {
+            char db[128];
+            snprintf(db, sizeof db, "%s/m%d.db", tmp, run++);
+            assert_int_equal(sh_run("'%s/arena' match --variant %s --board %s --games 6 --quiet --db '%s' "
+                                    "'%s/ismcts --iterations 40 --seed %d' '%s/random --seed 2' >/dev/null",
+                                    bin, variants[v], boards[b], db, bin, run, bin), 0);
+            assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 6);
+            if (db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'") != 0)
+                fail_msg("%s %s: a game did not end by a connection (a forfeit)", variants[v], boards[b]);
+        }
+}
+
+/* Asked for 500 ms an attempt on a clock of 2 s for the whole game (classical 5x5: five attempts or more each),
+ * it would run out by its 5th attempt; it thinks for its share of the clock instead and plays both games out. */
+static void spends_its_clock_in_shares(void **state)
+{
+    (void)state;
+    char db[128];
+    snprintf(db, sizeof db, "%s/clock.db", tmp);
+    assert_int_equal(sh_run("'%s/arena' match --variant classical --board 5x5 --games 2 --quiet --db '%s' "
+                            "--time-control 2 --move-time 5000 '%s/ismcts --time-ms 500' '%s/random --seed 2' "
+                            ">/dev/null", bin, db, bin, bin), 0);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games WHERE reason = 'connected' AND black_tc = '2'"), 2);
+    assert_int_equal(db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id = g.black WHERE a.name = "
+                                   "'ismcts' AND (SELECT count(*) FROM attempts t WHERE t.game_id = g.id AND "
+                                   "t.player = 'B') >= 5"), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(help_and_bad_options),
+        cmocka_unit_test(plays_every_variant_against_random),
+        cmocka_unit_test(spends_its_clock_in_shares),
+    };
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
+}

@@ -1,0 +1,229 @@
+/* tests/unit/test_ismcts.c — the ismcts bot's library (agents/ismcts/): the belief, driven from random games
+ * the engine refereed in every variant (each replayed attempt by attempt, the player to move's view and events
+ * read at each turn), always holds the true hidden board, rejects boards that contradict an observation (a
+ * stone on the player's own, a learned stone missing, one stone too many where the count is known, the
+ * opponent already connected), and draws only boards it holds; the search plays only cells unknown in the
+ * view over whole games against a random player in every variant (and beats it), replays exactly from its
+ * seed with a budget of iterations, and plays an immediate connection. */
+#include "search.h"
+#include "test_util.h"
+
+static const int sizes[][2] = { { 2, 2 }, { 3, 3 }, { 3, 4 }, { 4, 3 }, { 4, 4 }, { 5, 5 }, { 7, 7 }, { 5, 9 }, { 11, 11 } };
+#define N_SIZES ((int)(sizeof sizes / sizeof sizes[0]))
+
+static ism_belief belief;
+
+/* The true opponent board of the player to move. */
+static void truth_of(const hx_game *g, int player, uint8_t *opp)
+{
+    for (int i = 0; i < hx_cells(g); i++)
+        opp[i] = hx_owner(g, i) == (player ^ 1) + 1;
+}
+
+static void belief_holds_the_truth_and_only_consistent_boards(void **state)
+{
+    (void)state;
+    hx_game g;
+    rng_state rng, draw;
+    rng_seed(&rng, 21);
+    rng_seed(&draw, 22);
+    uint8_t opp[HX_MAX_CELLS], sample[HX_MAX_CELLS];
+    long positions = 0, samples = 0, failed = 0, moved = 0, dropped = 0, extra = 0, ranged = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++) {
+        for (int game = 0; game < 120; game++) {
+            int k = game % N_SIZES;
+            hx_new(&g, (hx_variant)v, sizes[k][0], sizes[k][1], 0);
+            while (!hx_over(&g)) {
+                int p = hx_to_move(&g), cells = hx_cells(&g);
+                ism_belief_of_game(&belief, &g, p);
+                truth_of(&g, p, opp);
+                positions++;
+                if (!ism_consistent(&belief, opp))
+                    fail_msg("%s %dx%d attempt %d: the true board is ruled out (hidden %d, bounds %d..%d)",
+                             hx_variant_name((hx_variant)v), hx_rows(&g), hx_cols(&g), hx_num_attempts(&g),
+                             hx_hidden(&g, p), belief.hidden_lo, belief.hidden_hi);
+                ranged += belief.hidden_hi > belief.hidden_lo;
+                /* Boards that contradict an observation are ruled out. */
+                int own = -1, hidden = -1, known = -1, empty = -1;
+                for (int i = 0; i < cells; i++) {
+                    int view = hx_view(&g, p, i);
+                    if (view == HX_VIEW_OWN)
+                        own = i;
+                    else if (view == HX_VIEW_OPPONENT)
+                        known = i;
+                    else if (opp[i])
+                        hidden = i;
+                    else
+                        empty = i;
+                }
+                if (own >= 0 && hidden >= 0) { /* a hidden stone moved onto one of the player's */
+                    opp[hidden] = 0, opp[own] = 1;
+                    assert_false(ism_consistent(&belief, opp));
+                    opp[hidden] = 1, opp[own] = 0;
+                    moved++;
+                }
+                if (known >= 0) { /* a learned stone missing */
+                    opp[known] = 0;
+                    assert_false(ism_consistent(&belief, opp));
+                    opp[known] = 1;
+                    dropped++;
+                }
+                if (empty >= 0 && belief.hidden_lo == belief.hidden_hi) { /* one stone too many */
+                    opp[empty] = 1;
+                    assert_false(ism_consistent(&belief, opp));
+                    opp[empty] = 0;
+                    extra++;
+                }
+                /* The opponent connected on every unknown cell is never consistent. */
+                for (int i = 0; i < cells; i++)
+                    sample[i] = hx_view(&g, p, i) != HX_VIEW_OWN;
+                if (ism_joins(hx_rows(&g), hx_cols(&g), p ^ 1, sample))
+                    assert_false(ism_consistent(&belief, sample));
+                for (int d = 0; d < 3; d++) {
+                    int h = ism_sample(&belief, &draw, sample);
+                    samples++;
+                    if (h < 0) {
+                        failed++;
+                        continue;
+                    }
+                    if (!ism_consistent(&belief, sample))
+                        fail_msg("%s %dx%d: a sample contradicts the observations",
+                                 hx_variant_name((hx_variant)v), hx_rows(&g), hx_cols(&g));
+                    for (int i = 0; i < cells; i++) {
+                        int view = hx_view(&g, p, i);
+                        assert_false(view == HX_VIEW_OWN && sample[i]);
+                        assert_false(view == HX_VIEW_OPPONENT && !sample[i]);
+                    }
+                }
+                hx_attempt(&g, hx_random_legal(&g, &rng));
+            }
+        }
+    }
+    print_message("%ld positions, %ld samples (%ld found none), perturbed: %ld moved, %ld dropped, %ld extra; "
+                  "%ld with an uncertain count\n", positions, samples, failed, moved, dropped, extra, ranged);
+    assert_true(moved > 1000 && dropped > 1000 && extra > 1000 && ranged > 100);
+    assert_true(failed * 100 < samples);
+}
+
+/* Plain abrupt: the count's weights sum to one and the true count has weight. */
+static void abrupt_count_weights(void **state)
+{
+    (void)state;
+    hx_game g;
+    rng_state rng;
+    rng_seed(&rng, 5);
+    for (int game = 0; game < 200; game++) {
+        hx_new(&g, HX_ABRUPT, 5, 5, 0);
+        while (!hx_over(&g)) {
+            int p = hx_to_move(&g);
+            ism_belief_of_game(&belief, &g, p);
+            double sum = 0;
+            for (int h = 0; h <= hx_cells(&g); h++)
+                sum += belief.hidden_weight[h];
+            assert_true(sum > 0.999 && sum < 1.001);
+            assert_true(belief.hidden_weight[hx_hidden(&g, p)] > 0);
+            hx_attempt(&g, hx_random_legal(&g, &rng));
+        }
+    }
+}
+
+/* One game of the search (`iters` iterations a move, seed `seed`) against a random player; every move it makes
+ * is checked legal and unknown in its view. Writes its moves to `moves` (when not NULL) and returns the winner. */
+static int play_game(ism_search *s, hx_variant v, int rows, int cols, int color, long iters, uint64_t seed,
+                     uint16_t *moves, int *n_moves)
+{
+    hx_game g;
+    rng_state rng, opp;
+    rng_seed(&rng, seed);
+    rng_seed(&opp, seed * 7 + 1);
+    hx_new(&g, v, rows, cols, 0);
+    ism_options o = { .iterations = iters, .uct = 0.7, .rave = (v % 2) ? 300 : 0 };
+    int n = 0;
+    while (!hx_over(&g)) {
+        if (hx_to_move(&g) != color) {
+            hx_attempt(&g, hx_random_legal(&g, &opp));
+            continue;
+        }
+        ism_belief_of_game(&belief, &g, color);
+        int c = ism_choose(s, &belief, &o, &rng, NULL);
+        if (c < 0 || c >= hx_cells(&g) || hx_view(&g, color, c) != HX_VIEW_UNKNOWN || hx_check(&g, c) != 0)
+            fail_msg("%s %dx%d: ismcts chose %d, not an unknown cell", hx_variant_name(v), rows, cols, c);
+        if (moves)
+            moves[n] = (uint16_t)c;
+        n++;
+        hx_attempt(&g, c);
+    }
+    if (n_moves)
+        *n_moves = n;
+    return hx_winner(&g);
+}
+
+static void plays_legal_cells_and_beats_random(void **state)
+{
+    (void)state;
+    ism_search *s = ism_search_new();
+    assert_non_null(s);
+    int games = 0, wins = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++)
+        for (int k = 0; k < 5; k++) {
+            static const int b[5][2] = { { 2, 2 }, { 3, 3 }, { 4, 3 }, { 4, 4 }, { 5, 5 } };
+            for (int color = 0; color < 2; color++) {
+                wins += play_game(s, (hx_variant)v, b[k][0], b[k][1], color, 60, 100 + (uint64_t)(v * 10 + k),
+                                  NULL, NULL) == color;
+                games++;
+            }
+        }
+    print_message("ismcts (60 iterations) beat random in %d of %d games\n", wins, games);
+    assert_true(wins * 10 >= games * 7);
+    ism_search_free(s);
+}
+
+static void replays_from_its_seed(void **state)
+{
+    (void)state;
+    ism_search *s = ism_search_new();
+    assert_non_null(s);
+    static uint16_t a[HX_MAX_ATTEMPTS], b[HX_MAX_ATTEMPTS];
+    int na = 0, nb = 0;
+    for (int v = 0; v < HX_VARIANT_COUNT; v++) {
+        play_game(s, (hx_variant)v, 5, 5, HX_BLACK, 80, 9, a, &na);
+        play_game(s, (hx_variant)v, 5, 5, HX_BLACK, 80, 9, b, &nb);
+        assert_int_equal(na, nb);
+        assert_memory_equal(a, b, sizeof a[0] * (size_t)na);
+    }
+    ism_search_free(s);
+}
+
+/* Black on 4x4 with a1, a2, a3 placed (column a) plays a4 at once; so does the search, whatever its budget. */
+static void plays_an_immediate_connection(void **state)
+{
+    (void)state;
+    ism_search *s = ism_search_new();
+    assert_non_null(s);
+    hx_game g;
+    rng_state rng;
+    rng_seed(&rng, 3);
+    for (int v = 0; v < HX_VARIANT_COUNT; v++) {
+        hx_new(&g, (hx_variant)v, 4, 4, 0);
+        static const int script[] = { 0, 3, 4, 7, 8, 11 }; /* a1 d1 a2 d2 a3 d3 */
+        for (int i = 0; i < 6; i++)
+            assert_true(hx_attempt(&g, script[i]) >= 0);
+        ism_belief_of_game(&belief, &g, HX_BLACK);
+        assert_int_equal(ism_connecting_cell(&belief), 12);
+        ism_options o = { .iterations = 1, .uct = 0.7 };
+        assert_int_equal(ism_choose(s, &belief, &o, &rng, NULL), 12);
+    }
+    ism_search_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(belief_holds_the_truth_and_only_consistent_boards),
+        cmocka_unit_test(abrupt_count_weights),
+        cmocka_unit_test(plays_legal_cells_and_beats_random),
+        cmocka_unit_test(replays_from_its_seed),
+        cmocka_unit_test(plays_an_immediate_connection),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
