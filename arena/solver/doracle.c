@@ -24,6 +24,9 @@ typedef struct {
     double *M;           /* payoff matrix, Black's strategies by White's: M[i * mcap + j] */
     uint32_t mrows, mcap;
     double umax;
+    glp_prob *lp;        /* the restricted game, kept between iterations (each solve starts from the last
+                          * basis): column 1 is v, column 2 + i Black's i-th strategy; row 1 says the
+                          * weights sum to 1, row 2 + j that v is at most the mixture's payoff against j */
     /* the oracle's work arrays */
     double *reach, *value, *q, *pol, *real;
     int32_t *best;
@@ -221,6 +224,8 @@ static double payoff(const dsv *s, const uint8_t *b, const uint8_t *w, uint32_t 
     return payoff(s, b, w, node->first + st[s->pidx[node->infoset]]);
 }
 
+static int lp_extend(dsv *s, int p);
+
 /* Adds the canonical strategy st to p's set (copied) with its row or column of the matrix; 1 added, 0 already
  * there, -1 out of memory. */
 static int add_strategy(dsv *s, int p, const uint8_t *st)
@@ -265,14 +270,65 @@ static int add_strategy(dsv *s, int p, const uint8_t *st)
         for (uint32_t i = 0; i < s->n_set[0]; i++)
             s->M[(size_t)i * s->mcap + j] = payoff(s, s->set[0][i], copy, 0);
     }
+    return lp_extend(s, p) == 0 ? 1 : -1;
+}
+
+static int glp_quiet(void *info, const char *msg)
+{
+    (void)info;
+    (void)msg;
     return 1;
 }
 
-static int glp_quiet(void *info, const char *s)
+/* The restricted game's LP with its first row and column. */
+static int lp_new(dsv *s)
 {
-    (void)info;
-    (void)s;
-    return 1;
+    s->lp = glp_create_prob();
+    if (!s->lp)
+        return -1;
+    glp_set_obj_dir(s->lp, GLP_MAX);
+    glp_add_rows(s->lp, 1);
+    glp_add_cols(s->lp, 1);
+    glp_set_row_bnds(s->lp, 1, GLP_FX, 1.0, 1.0);
+    glp_set_col_bnds(s->lp, 1, GLP_DB, -s->umax - 1, s->umax + 1);
+    glp_set_obj_coef(s->lp, 1, 1.0);
+    return 0;
+}
+
+/* Black's newest strategy as a column, or White's as a row, of the LP (the other set as it is now). */
+static int lp_extend(dsv *s, int p)
+{
+    uint32_t other = s->n_set[1 - p];
+    int *ind = malloc(sizeof *ind * (other + 2));
+    double *val = malloc(sizeof *val * (other + 2));
+    if (!ind || !val) {
+        free(ind);
+        free(val);
+        return -1;
+    }
+    int len = 0;
+    if (p == 0) {
+        uint32_t i = s->n_set[0] - 1;
+        int col = glp_add_cols(s->lp, 1);
+        glp_set_col_bnds(s->lp, col, GLP_DB, 0.0, 1.0);
+        ind[++len] = 1, val[len] = 1.0;
+        for (uint32_t j = 0; j < other; j++)
+            if (s->M[(size_t)i * s->mcap + j] != 0)
+                ind[++len] = 2 + (int)j, val[len] = s->M[(size_t)i * s->mcap + j];
+        glp_set_mat_col(s->lp, col, len, ind, val);
+    } else {
+        uint32_t j = s->n_set[1] - 1;
+        int row = glp_add_rows(s->lp, 1);
+        glp_set_row_bnds(s->lp, row, GLP_LO, 0.0, 0.0);
+        ind[++len] = 1, val[len] = -1.0;
+        for (uint32_t i = 0; i < other; i++)
+            if (s->M[(size_t)i * s->mcap + j] != 0)
+                ind[++len] = 2 + (int)i, val[len] = s->M[(size_t)i * s->mcap + j];
+        glp_set_mat_row(s->lp, row, len, ind, val);
+    }
+    free(ind);
+    free(val);
+    return 0;
 }
 
 /* The restricted game: Black's mixture x, White's y, the value for Black. */
@@ -280,77 +336,40 @@ static int restricted(dsv *s, bool exact, double *x, double *y, double *v, uint6
                       size_t errlen)
 {
     uint32_t m = s->n_set[0], n = s->n_set[1];
-    size_t nz = (size_t)m * n + n + m;
-    int *ia = malloc(sizeof *ia * (nz + 1)), *ja = malloc(sizeof *ja * (nz + 1));
-    double *ar = malloc(sizeof *ar * (nz + 1));
-    if (!ia || !ja || !ar) {
-        free(ia);
-        free(ja);
-        free(ar);
-        fail(err, errlen, "out of memory");
-        return -1;
-    }
-    glp_prob *lp = glp_create_prob();
-    glp_set_obj_dir(lp, GLP_MAX);
-    glp_add_rows(lp, (int)n + 1);
-    glp_add_cols(lp, (int)m + 1);
-    for (uint32_t j = 1; j <= n; j++)
-        glp_set_row_bnds(lp, (int)j, GLP_LO, 0.0, 0.0);
-    glp_set_row_bnds(lp, (int)n + 1, GLP_FX, 1.0, 1.0);
-    for (uint32_t i = 1; i <= m; i++)
-        glp_set_col_bnds(lp, (int)i, GLP_DB, 0.0, 1.0);
-    glp_set_col_bnds(lp, (int)m + 1, GLP_DB, -s->umax - 1, s->umax + 1);
-    glp_set_obj_coef(lp, (int)m + 1, 1.0);
-    size_t k = 0;
-    for (uint32_t i = 0; i < m; i++) {
-        for (uint32_t j = 0; j < n; j++) {
-            double a = s->M[(size_t)i * s->mcap + j];
-            if (a != 0) {
-                k++;
-                ia[k] = (int)j + 1, ja[k] = (int)i + 1, ar[k] = a;
-            }
-        }
-        k++;
-        ia[k] = (int)n + 1, ja[k] = (int)i + 1, ar[k] = 1.0;
-    }
-    for (uint32_t j = 0; j < n; j++) {
-        k++;
-        ia[k] = (int)j + 1, ja[k] = (int)m + 1, ar[k] = -1.0;
-    }
-    glp_load_matrix(lp, (int)k, ia, ja, ar);
-    free(ia);
-    free(ja);
-    free(ar);
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     parm.meth = GLP_DUALP;
     int term = glp_term_out(GLP_OFF);
     glp_term_hook(glp_quiet, NULL);
-    int rc = glp_simplex(lp, &parm);
-    if (rc == 0 && exact && glp_get_status(lp) == GLP_OPT)
-        rc = glp_exact(lp, &parm);
+    int before = glp_get_it_cnt(s->lp);
+    int rc = glp_simplex(s->lp, &parm);
+    if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) { /* the last basis unusable: start afresh */
+        glp_std_basis(s->lp);
+        rc = glp_simplex(s->lp, &parm);
+    }
+    if (rc == 0 && exact && glp_get_status(s->lp) == GLP_OPT)
+        rc = glp_exact(s->lp, &parm);
     glp_term_out(term);
     glp_term_hook(NULL, NULL);
-    if (rc != 0 || glp_get_status(lp) != GLP_OPT) {
+    if (rc != 0 || glp_get_status(s->lp) != GLP_OPT) {
         if (err && errlen)
             snprintf(err, errlen, "GLPK found no optimum of a restricted game (%u x %u; rc %d, status %d)", m, n,
-                     rc, glp_get_status(lp));
-        glp_delete_prob(lp);
+                     rc, glp_get_status(s->lp));
         return -1;
     }
-    *v = glp_get_obj_val(lp);
-    *iterations += (uint64_t)glp_get_it_cnt(lp);
+    *v = glp_get_obj_val(s->lp);
+    int after = glp_get_it_cnt(s->lp);
+    *iterations += (uint64_t)(after > before ? after - before : 0);
     double sx = 0, sy = 0;
     for (uint32_t i = 0; i < m; i++) {
-        x[i] = fmax(0.0, glp_get_col_prim(lp, (int)i + 1));
+        x[i] = fmax(0.0, glp_get_col_prim(s->lp, 2 + (int)i));
         sx += x[i];
     }
     for (uint32_t j = 0; j < n; j++) {
-        y[j] = fmax(0.0, -glp_get_row_dual(lp, (int)j + 1));
+        y[j] = fmax(0.0, -glp_get_row_dual(s->lp, 2 + (int)j));
         sy += y[j];
     }
-    glp_delete_prob(lp);
     if (!(sx > 0) || !(sy > 0)) {
         fail(err, errlen, "a restricted game's LP gave an empty mixture");
         return -1;
@@ -374,6 +393,8 @@ static void dsv_free(dsv *s)
     free(s->par_is);
     free(s->par_a);
     free(s->M);
+    if (s->lp)
+        glp_delete_prob(s->lp);
     free(s->reach);
     free(s->value);
     free(s->q);
@@ -461,7 +482,7 @@ int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r
     if (dsv_init(&s, t, err, errlen) != 0)
         goto done;
     canon = malloc(s.n_is[0] > s.n_is[1] ? s.n_is[0] + 1 : s.n_is[1] + 1);
-    if (!canon) {
+    if (!canon || lp_new(&s) != 0) {
         fail(err, errlen, "out of memory");
         goto done;
     }
