@@ -44,7 +44,8 @@ static const char help[] =
     "                   value against White's mixture (an upper bound on the value) meets minus White's\n"
     "                   against Black's (a lower bound); prints the value, both bounds, the gap, the\n"
     "                   iterations, the sets' and the supports' sizes, the times and the peak memory\n"
-    "                   (docs/solver.md). Exit status 1 when a limit stops it before the bounds meet\n"
+    "                   (docs/solver.md). Exit status 1 when a limit stops it before the bounds meet;\n"
+    "                   --exact runs GLPK's exact simplex after each restricted game's simplex\n"
     "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
     "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow)\n"
@@ -295,6 +296,7 @@ int cmd_solve(int argc, char **argv)
             so.method = strcmp(optarg, "primal") ? SF_DUAL : SF_PRIMAL;
         } else if (c == O_EXACT) {
             so.exact = true;
+            dopt.exact = true;
         } else if (c == O_MAX_NODES) {
             max_nodes = cli_count("solve", "--max-nodes", optarg, 1, UINT32_MAX);
         } else if (c == O_VERBOSE) {

@@ -49,7 +49,7 @@ static void fail(char *err, size_t errlen, const char *msg)
 
 void do_options_default(do_options *o)
 {
-    *o = (do_options){ .tolerance = 1e-10, .exact = true };
+    *o = (do_options){ .tolerance = 1e-10 };
 }
 
 /* Each information state's parent sequence (perfect recall: the same at every history of it). */

@@ -6,8 +6,8 @@
  * (stored as one byte per information state of the player: the action's index, or DO_UNREACHED). The
  * restricted game's payoff matrix has one entry per pair of pure strategies in the sets: Black's exact
  * expected utility when both follow them (a single path of the tree when there is no chance node). Each
- * iteration solves the restricted game by GLPK's simplex (then its exact rational simplex, glp_exact, from
- * that basis) for Black's mixture x and White's y and the restricted value v, turns each mixture into the
+ * iteration solves the restricted game by GLPK's simplex (optionally then its exact rational simplex,
+ * glp_exact, from that basis) for Black's mixture x and White's y and the restricted value v, turns each mixture into the
  * behaviour strategy it is realisation-equivalent to, and computes both best responses on the whole tree:
  *     upper = Black's best-response value against y      (no Black strategy gets more against y: V <= upper)
  *     lower = -(White's best-response value against x)   (x guarantees Black at least this:      lower <= V)
@@ -40,7 +40,8 @@ typedef struct {
     double tolerance;      /* stop when upper - lower <= tolerance (default 1e-10) */
     double time_limit;     /* seconds (0: none); checked between iterations */
     int max_iterations;    /* 0: none */
-    bool exact;            /* glp_exact after each restricted simplex (default true) */
+    bool exact;            /* glp_exact after each restricted simplex (default false: it can take minutes on a
+                            * single restricted game of ~700 x 700; the bounds hold either way) */
     do_progress progress;  /* called after every iteration (NULL: none) */
     void *ctx;
 } do_options;
