@@ -1,24 +1,29 @@
 /* arena/cli/cmd_solve.c — `arena solve`: the exact Nash equilibrium of a small board by the sequence-form
- * LP (seqform.h, GLPK): the game value for Black, the LP sizes and solve time, both players' equilibrium
- * strategies as one policy file, and their exploitability by the exact best response (bestresponse.h). */
+ * LP (seqform.h, GLPK) or by the double-oracle method (doracle.h, --method double-oracle): the game value for
+ * Black, the LP sizes (or the oracle's bounds, iterations and supports) and solve time, both players'
+ * equilibrium strategies as one policy file, and their exploitability by the exact best response
+ * (bestresponse.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bestresponse.h"
 #include "cli.h"
 #include "clock.h"
 #include "commands.h"
 #include "darkhex.h"
+#include "doracle.h"
 #include "lpclp.h"
 #include "policy.h"
 #include "seqform.h"
 #include "variant.h"
 
 static const char help[] =
-    "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--solver glpk|clp] [--method dual|primal]\n"
-    "                   [--exact] [--lp both|black|white] [--max-nodes N] [--verbose] [--json | --format text|json]\n\n"
+    "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--solver glpk|clp]\n"
+    "                   [--method dual|primal|double-oracle] [--exact] [--lp both|black|white] [--max-nodes N]\n"
+    "                   [--time-limit S] [--max-iterations N] [--verbose] [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
     "sure win, -1 a sure loss), the sizes of both LPs (sequences, constraints, variables, nonzeros), the\n"
@@ -32,7 +37,17 @@ static const char help[] =
     "                   back and its own exploitability (float probabilities) reported too\n"
     "  --solver S       glpk (default) or clp: COIN-OR CLP's dual simplex on the same LP (faster on the\n"
     "                   abrupt LPs: docs/solver.md; --method, --exact and --verbose are GLPK's)\n"
-    "  --method M       dual (default: the dual simplex with the long-step ratio test) or primal\n"
+    "  --method M       dual (default: the dual simplex with the long-step ratio test) or primal; or\n"
+    "                   double-oracle: no sequence-form LP, but a matrix game over growing sets of pure\n"
+    "                   strategies, each iteration adding each player's exact best response (on the whole\n"
+    "                   tree) to the other's restricted equilibrium mixture, until Black's best-response\n"
+    "                   value against White's mixture (an upper bound on the value) meets minus White's\n"
+    "                   against Black's (a lower bound); prints the value, both bounds, the gap, the\n"
+    "                   iterations, the sets' and the supports' sizes, the times and the peak memory\n"
+    "                   (docs/solver.md). Exit status 1 when a limit stops it before the bounds meet;\n"
+    "                   --exact runs GLPK's exact simplex after each restricted game's simplex\n"
+    "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
+    "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow)\n"
     "  --lp P           both (default): each player's LP, their values compared (gap); black or white:\n"
     "                   only that player's LP, the other's strategy read from its dual solution (the\n"
@@ -44,11 +59,15 @@ static const char help[] =
     "                   value_white_lp, gap, nodes, leaves, payoff_nonzeros, lp (black and white: sequences,\n"
     "                   infosets, reached, rows, cols, nonzeros, iterations, seconds), lp_solved, solver,\n"
     "                   method, ev_black, br_black, br_white, exploitability, out, exploitability_file,\n"
-    "                   seconds\n"
+    "                   seconds; with --method double-oracle: variant, board, swap, method, value, lower,\n"
+    "                   upper, gap, converged, stalled, iterations, strategies and support (black, white),\n"
+    "                   lp_iterations, nodes, infosets (black, white), exploitability, seconds (tree, lp,\n"
+    "                   oracle, total), bytes (the solver's arrays), max_rss_kb\n"
     "  --format F       text (default) or json; --json is --format json\n\n"
     "Exit status: 0 solved, 1 the tree too large or the LP not solved, 2 bad input.\n";
 
-enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's' };
+enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's',
+       O_TIME_LIMIT = 'T', O_MAX_ITER = 'I' };
 
 typedef struct {
     sv_eval lp, file;      /* the LP's strategies (double) and the file's (float), exactly evaluated */
@@ -152,6 +171,87 @@ static void write_policy(const cli_game_opts *o, const sv_tree *t, const double 
     pf_close(&pol);
 }
 
+static void do_progress_line(void *ctx, const do_progress_info *p)
+{
+    (void)ctx;
+    fprintf(stderr, "double-oracle %d: restricted value %+.12f, bounds [%+.12f, %+.12f], sets %u / %u, support %u / %u, %.1f s\n",
+            p->iteration, p->value, p->lower, p->upper, p->strategies[0], p->strategies[1], p->support[0],
+            p->support[1], p->seconds);
+}
+
+static long max_rss_kb(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+}
+
+/* `arena solve --method double-oracle`: the tree built, the double oracle run on it, its strategies scored. */
+static int solve_double_oracle(const cli_game_opts *o, uint64_t max_nodes, const do_options *dopt, const char *out)
+{
+    double t0 = clk_now();
+    sv_darkhex params = { .variant = o->variant, .rows = o->rows, .cols = o->cols, .flags = o->flags & HX_SWAP_RULE };
+    efg_game g;
+    sv_darkhex_game(&g, &params);
+    sv_tree t;
+    if (sv_tree_build(&t, &g, (uint32_t)max_nodes, false) != 0)
+        cli_fail("solve", "the game tree of %dx%d %s does not fit in %llu nodes (or memory)", o->rows, o->cols,
+                 hx_variant_name(o->variant), (unsigned long long)max_nodes);
+    double t_tree = clk_now() - t0;
+    double *probs = malloc(sizeof *probs * (t.n_actions ? t.n_actions : 1));
+    if (!probs)
+        cli_fail("solve", "out of memory");
+    do_result r;
+    char err[400];
+    if (do_solve(&t, dopt, probs, &r, err, sizeof err) != 0)
+        cli_fail("solve", "%s", err);
+    sv_eval e;
+    if (sv_evaluate(&t, probs, &e) != 0)
+        cli_fail("solve", "out of memory");
+    if (out) {
+        pf_meta m = { .variant = o->variant, .rows = o->rows, .cols = o->cols, .flags = o->flags & HX_SWAP_RULE,
+                      .keys = PF_KEYS_PERFECT, .algo = "double-oracle", .iterations = (uint64_t)r.iterations,
+                      .exploitability = e.exploitability };
+        if (pf_save_tree(&t, probs, &m, out, err, sizeof err) != 0)
+            cli_fail("solve", "%s", err);
+    }
+    double total = clk_now() - t0;
+    long rss = max_rss_kb();
+    if (o->format == CLI_JSON) {
+        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":%s,\"method\":\"double-oracle\",\"value\":%.12g,"
+               "\"lower\":%.12g,\"upper\":%.12g,\"gap\":%.3g,\"converged\":%s,\"stalled\":%s,\"iterations\":%d,"
+               "\"strategies\":{\"black\":%u,\"white\":%u},\"support\":{\"black\":%u,\"white\":%u},"
+               "\"lp_iterations\":%llu,\"nodes\":%u,\"infosets\":{\"black\":%u,\"white\":%u},\"exploitability\":%.6g,"
+               "\"seconds\":{\"tree\":%.6f,\"lp\":%.6f,\"oracle\":%.6f,\"total\":%.6f},\"bytes\":%zu,\"max_rss_kb\":%ld}\n",
+               hx_variant_name(o->variant), o->rows, o->cols, o->flags & HX_SWAP_RULE ? "true" : "false", r.value,
+               r.lower, r.upper, r.gap, r.converged ? "true" : "false", r.stalled ? "true" : "false", r.iterations,
+               r.strategies[0], r.strategies[1], r.support[0], r.support[1], (unsigned long long)r.lp_iterations,
+               t.n_nodes, t.infosets_of[0], t.infosets_of[1], e.exploitability, t_tree, r.seconds_lp,
+               r.seconds_oracle, total, r.bytes, rss);
+    } else {
+        printf("game            %dx%d %s%s\n", o->rows, o->cols, hx_variant_name(o->variant),
+               o->flags & HX_SWAP_RULE ? " (swap rule)" : "");
+        printf("value           %+.12f (Black; the last restricted game's)\n", r.value);
+        printf("bounds          [%+.12f, %+.12f], gap %.3g: %s\n", r.lower, r.upper, r.gap,
+               r.converged ? "solved" : r.stalled ? "not solved (no new best response)" : "not solved (a limit)");
+        printf("iterations      %d restricted games (%llu simplex iterations)\n", r.iterations,
+               (unsigned long long)r.lp_iterations);
+        printf("strategies      Black %u pure (support %u), White %u pure (support %u)\n", r.strategies[0],
+               r.support[0], r.strategies[1], r.support[1]);
+        printf("tree            %u nodes; information states Black %u, White %u\n", t.n_nodes, t.infosets_of[0],
+               t.infosets_of[1]);
+        printf("exploitability  %.3g (ev_black %+.12f, br_black %+.12f, br_white %+.12f)\n", e.exploitability,
+               e.ev0, e.br[0], e.br[1]);
+        if (out)
+            printf("policy          %s\n", out);
+        printf("seconds         %.3f (tree %.3f, restricted LPs %.3f, best responses %.3f)\n", total, t_tree,
+               r.seconds_lp, r.seconds_oracle);
+        printf("memory          %zu bytes of solver arrays; peak resident %ld kB\n", r.bytes, rss);
+    }
+    free(probs);
+    sv_tree_free(&t);
+    return r.converged ? CLI_OK : CLI_FAILED;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -163,6 +263,8 @@ int cmd_solve(int argc, char **argv)
         { "verbose", no_argument, 0, O_VERBOSE },
         { "lp", required_argument, 0, O_LP },
         { "solver", required_argument, 0, O_SOLVER },
+        { "time-limit", required_argument, 0, O_TIME_LIMIT },
+        { "max-iterations", required_argument, 0, O_MAX_ITER },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -170,6 +272,9 @@ int cmd_solve(int argc, char **argv)
     sf_options_default(&so);
     const char *out = NULL, *method = "dual";
     uint64_t max_nodes = 100000000;
+    bool double_oracle = false;
+    do_options dopt;
+    do_options_default(&dopt);
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
@@ -180,12 +285,18 @@ int cmd_solve(int argc, char **argv)
                 cli_usage_error("solve", "--out: give a file name");
             out = optarg;
         } else if (c == O_METHOD) {
+            if (!strcmp(optarg, "double-oracle")) {
+                double_oracle = true;
+                continue;
+            }
             if (strcmp(optarg, "dual") && strcmp(optarg, "primal"))
-                cli_usage_error("solve", "--method '%s': give dual or primal", optarg);
+                cli_usage_error("solve", "--method '%s': give dual, primal or double-oracle", optarg);
+            double_oracle = false;
             method = optarg;
             so.method = strcmp(optarg, "primal") ? SF_DUAL : SF_PRIMAL;
         } else if (c == O_EXACT) {
             so.exact = true;
+            dopt.exact = true;
         } else if (c == O_MAX_NODES) {
             max_nodes = cli_count("solve", "--max-nodes", optarg, 1, UINT32_MAX);
         } else if (c == O_VERBOSE) {
@@ -194,6 +305,14 @@ int cmd_solve(int argc, char **argv)
             if (strcmp(optarg, "glpk") && strcmp(optarg, "clp"))
                 cli_usage_error("solve", "--solver '%s': give glpk or clp", optarg);
             so.solver = strcmp(optarg, "clp") ? SF_GLPK : SF_CLP;
+        } else if (c == O_TIME_LIMIT) {
+            char *end;
+            double sec = strtod(optarg, &end);
+            if (end == optarg || *end || !(sec > 0) || !isfinite(sec))
+                cli_usage_error("solve", "--time-limit '%s': give a positive number of seconds", optarg);
+            dopt.time_limit = sec;
+        } else if (c == O_MAX_ITER) {
+            dopt.max_iterations = (int)cli_count("solve", "--max-iterations", optarg, 1, 1000000000);
         } else if (c == O_LP) {
             if (strcmp(optarg, "both") && strcmp(optarg, "black") && strcmp(optarg, "white"))
                 cli_usage_error("solve", "--lp '%s': give both, black or white", optarg);
@@ -205,6 +324,14 @@ int cmd_solve(int argc, char **argv)
     cli_game_require("solve", &o);
     hx_game probe;
     cli_new_game("solve", &probe, o.variant, o.rows, o.cols, o.flags & HX_SWAP_RULE);
+
+    if (double_oracle) {
+        if (so.verbose) {
+            dopt.progress = do_progress_line;
+            fflush(stdout);
+        }
+        return solve_double_oracle(&o, max_nodes, &dopt, out);
+    }
 
     const char *solver = so.solver == SF_CLP ? lc_version() : sf_glpk_version();
     if (so.solver == SF_CLP)
