@@ -12,7 +12,7 @@ set -euo pipefail
 uses=(base:clk_now engine:hx_variant_parse protocol:pm_encode store:store_open solver:sv_tree_build
       ratings:rt_data_init sandbox:sb_available coordinator:cfg_load bot:bot_legal trainer:tc_init bridge:bb_defaults
       rl:rl_epsilon rcfr:rc_config_defaults mc:mc_choose report:doc_init server:ws_defaults
-      ladder:ld_limits_default)
+      ladder:ld_limits_default ismcts:ism_consistent)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
