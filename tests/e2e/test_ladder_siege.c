@@ -392,7 +392,10 @@ static void an_idle_ladder_stops_playing(void **state)
            "%ld games and %ld leagues 6 s later\n", games, leagues, clk_now() - t0 - 6, games2, leagues2);
     assert_int_equal(games2, games);
     assert_int_equal(leagues2, leagues);
-    assert_true(leagues >= 2); /* the second bot's placement (the first had nobody to play) and a rating round */
+    /* the second bot's placement (the first had nobody to play), then rating rounds only while an interval is wider
+     * than the target: none when the placement's games already bring both within it (they are random bots) */
+    assert_true(leagues >= 1);
+    assert_true(games >= 1);
 }
 
 /* The pids of `arena ladder work` processes for this test's LADDER.ini, into out; how many. */
