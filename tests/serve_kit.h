@@ -79,6 +79,18 @@ static inline int serve_stop(pid_t pid)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* A suite's teardown: the server stopped (its status said when it is not 0) and the test's directory removed.
+ * Returns 0, or -1 (cmocka's teardown failure) when either went wrong. */
+static inline int serve_teardown(pid_t pid, const char *dir)
+{
+    int st = serve_stop(pid);
+    if (st != 0)
+        fprintf(stderr, "arena serve exited with %d\n", st);
+    char rm[600];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    return st == 0 && system(rm) == 0 ? 0 : -1;
+}
+
 /* A connected socket to 127.0.0.1:port from the loopback address `from` (127.0.0.0/8: a client of its own, as the
  * server counts them; NULL: the kernel's choice, 127.0.0.1) with receive and send timeouts of `seconds`; -1 on
  * failure. */

@@ -45,6 +45,16 @@ static void fenced(FILE *f, const char *s)
     fputs("\n\n", f);
 }
 
+/* A figure's file, NAME.svg, as an image captioned by its alt text. */
+static void image(FILE *f, const doc_block *b)
+{
+    fputs("![", f);
+    text(f, b->alt);
+    fputs("](", f);
+    text(f, b->file);
+    fputs(".svg)\n\n", f);
+}
+
 static void block(FILE *f, const doc_block *b)
 {
     switch (b->kind) {
@@ -59,11 +69,7 @@ static void block(FILE *f, const doc_block *b)
         fputc('\n', f);
         break;
     case DOC_FIGURE:
-        fputs("![", f);
-        text(f, b->alt);
-        fputs("](", f);
-        text(f, b->file);
-        fputs(".svg)\n\n", f);
+        image(f, b);
         break;
     case DOC_LIST:
         for (int i = 0; i < b->n_items; i++) {
@@ -81,11 +87,7 @@ static void block(FILE *f, const doc_block *b)
         break;
     case DOC_SVG: /* its counterpart as a file when there is one (a report's gnuplot figure), else its caption */
         if (b->file) {
-            fputs("![", f);
-            text(f, b->alt);
-            fputs("](", f);
-            text(f, b->file);
-            fputs(".svg)\n\n", f);
+            image(f, b);
             break;
         }
         text(f, b->alt);

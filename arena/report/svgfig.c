@@ -120,6 +120,23 @@ static double ticks(double *lo, double *hi, int want)
     return step;
 }
 
+/* The least and the greatest finite value of the n points and their intervals into *a and *b (-100..100 when
+ * there is none). */
+static void extent(int n, const double *elo, const double *lo, const double *hi, double *a, double *b)
+{
+    *a = INFINITY, *b = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        double v[3] = { elo[i], lo[i], hi[i] };
+        for (int k = 0; k < 3; k++)
+            if (isfinite(v[k])) {
+                *a = fmin(*a, v[k]);
+                *b = fmax(*b, v[k]);
+            }
+    }
+    if (!isfinite(*a))
+        *a = -100, *b = 100;
+}
+
 static int decimals(double step)
 {
     return step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
@@ -130,17 +147,8 @@ char *sv_ratings(const char *title, const char *caption, int n, const char *cons
 {
     double names_w = fmin(fmax(longest(n, names) + 16, 80), 280), value_w = 150;
     int w = 760, row = 22, top = caption && caption[0] ? 50 : 34, h = top + row * (n > 0 ? n : 1) + 36;
-    double a = INFINITY, b = -INFINITY;
-    for (int i = 0; i < n; i++) {
-        double v[3] = { elo[i], lo[i], hi[i] };
-        for (int k = 0; k < 3; k++)
-            if (isfinite(v[k])) {
-                a = fmin(a, v[k]);
-                b = fmax(b, v[k]);
-            }
-    }
-    if (!isfinite(a))
-        a = -100, b = 100;
+    double a, b;
+    extent(n, elo, lo, hi, &a, &b);
     double step = ticks(&a, &b, 6), x0 = names_w, x1 = w - value_w;
 #define X(v) (x0 + ((v) - a) / (b - a) * (x1 - x0))
     char *buf = NULL, t[32], u[32], s[32];
@@ -267,17 +275,8 @@ char *sv_history(const char *title, int nx, const char *const *xlabels, int n, c
     if (per_row < 1)
         per_row = 1;
     int legend_rows = (n + per_row - 1) / per_row, h = top + plot_h + labels_h + 20 * legend_rows + 10;
-    double a = INFINITY, b = -INFINITY;
-    for (int k = 0; k < n * nx; k++) {
-        double v[3] = { elo[k], lo[k], hi[k] };
-        for (int q = 0; q < 3; q++)
-            if (isfinite(v[q])) {
-                a = fmin(a, v[q]);
-                b = fmax(b, v[q]);
-            }
-    }
-    if (!isfinite(a))
-        a = -100, b = 100;
+    double a, b;
+    extent(n * nx, elo, lo, hi, &a, &b);
     double step = ticks(&a, &b, 5), x0 = left + 20, x1 = w - right - 20, y0 = top, y1 = top + plot_h;
     double gap = nx > 1 ? (x1 - x0) / (nx - 1) : 0;
     /* players side by side within a night (at most 6 px apart), so that equal ratings do not hide each other */

@@ -17,7 +17,7 @@
 #include "serve_kit.h"
 #include "test_sys.h"
 
-static char tmp[64], bin[512], db[128], logs[128], errlog[128], nights[128], agents[512];
+static char tmp[64], bin[512], db[128], logs[128], errlog[128], nights[128], agents[1100];
 static pid_t server;
 static int port;
 
@@ -26,16 +26,7 @@ static int setup(void **state)
     (void)state;
     if (e2e_dirs(tmp, "arena-pages-test", bin) != 0)
         return -1;
-    const char *a = getenv("ARENA_TEST_AGENTS");
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s", a ? a : "build/release/tests/agents");
-    if (rel[0] != '/') {
-        char cwd[256];
-        if (!getcwd(cwd, sizeof cwd))
-            return -1;
-        snprintf(agents, sizeof agents, "%.250s/%.250s", cwd, rel);
-    } else
-        snprintf(agents, sizeof agents, "%s", rel);
+    e2e_agents_dir(agents, sizeof agents);
     snprintf(db, sizeof db, "%s/p.db", tmp);
     snprintf(logs, sizeof logs, "%s/logs", tmp);
     snprintf(errlog, sizeof errlog, "%s/serve.err", tmp);
@@ -74,10 +65,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    int st = serve_stop(server);
-    if (st != 0)
-        fprintf(stderr, "arena serve exited with %d\n", st);
-    return e2e_cleanup(tmp) == 0 && st == 0 ? 0 : -1;
+    return serve_teardown(server, tmp);
 }
 
 /* ---- links in HTML ---- */

@@ -67,10 +67,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    int st = serve_stop(server);
-    if (st != 0)
-        fprintf(stderr, "arena serve exited with %d\n", st);
-    return st == 0 && e2e_cleanup(tmp) == 0 ? 0 : -1;
+    return serve_teardown(server, tmp);
 }
 
 /* The reply must have this status; its body is shown when not. */
