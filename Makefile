@@ -155,7 +155,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 curves-3x3 curves-3x3-vr curves-3x3-cfr benchmark benchmark-exploit rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
+.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 curves-3x3 curves-3x3-vr curves-3x3-cfr benchmark benchmark-large benchmark-exploit rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -284,6 +284,13 @@ benchmark:
 	$(call after_deps,,all $(POLICIES_3X3) $(BENCH_RL_POLICIES) $(BENCH_RCFR_POLICIES))
 	@scripts/league.sh "$(BIN)" configs/benchmark.ini
 
+# The large-board benchmark (configs/benchmark-large.ini, docs/benchmark.md): the ISMCTS bot against random,
+# bridge, mc, pone and itself at a quarter of the time on 5x5, 7x7 and 11x11 in the six dark variants, 200 games
+# per pairing (about 15,000 games: most of a day on two cores; `arena league --shard` splits it over hosts).
+benchmark-large:
+	$(call after_deps,,all)
+	@scripts/league.sh "$(BIN)" configs/benchmark-large.ini
+
 # The exploitability of every 3x3 policy the benchmark plays (arena exploit, minutes each on 3x3; results
 # kept in results/benchmark-exploit/, a file scored again only when its policy changed): docs/benchmark.md.
 benchmark-exploit: all
@@ -406,6 +413,7 @@ help:
 	@echo "make curves-3x3-cfr full-width CFR+ over the information-state walk on 3x3, an hour per variant (about 2.5 hours)"
 	@echo "make benchmark-exploit  the exact exploitability of every 3x3 policy of the benchmark"
 	@echo "make benchmark  the research bots' league on classical and abrupt 3x3 and 4x3 (configs/benchmark.ini, docs/benchmark.md)"
+	@echo "make benchmark-large  the ISMCTS bot against every bot on 5x5, 7x7 and 11x11 in the dark variants (configs/benchmark-large.ini)"
 	@echo "make rcfr-policies train the RCFR and f-RCFR policies the league configs use (results/rcfr/)"
 	@echo "make experiments rerun the RCFR / f-RCFR comparison of docs/experiments.md (results/experiments/)"
 	@echo "make rcfr-3x3     sampled RCFR / f-RCFR on 3x3, exact exploitability (RCFR3X3_SECONDS per run; results/rcfr-3x3/)"
