@@ -121,6 +121,8 @@ $(eval $(call external,archive,libarchive,-larchive))
 $(eval $(call external,glpk,,-lglpk))
 # COIN-OR CLP (coinor-libclp-dev), measured against GLPK in bench_solver.
 $(eval $(call external,clp,clp,-lClp -lCoinUtils))
+# GMP (libgmp-dev): exact rationals for the value certificates' checker (arena/solver/valcert.c).
+$(eval $(call external,gmp,gmp,-lgmp))
 
 # Bottom-up: a module may only use what is declared before it.
 include arena/base/module.mk

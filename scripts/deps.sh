@@ -16,10 +16,12 @@ fi
 
 if [ "${1:-}" != fuzz ]; then
 # clp: COIN-OR CLP, the sequence-form LP solver of arena classify (and arena solve --solver clp) (coinor-libclp-dev).
-modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann libmicrohttpd libarchive clp)
+# gmp: GMP's exact rationals, for the value certificates' checker (arena solve --certificate, arena classify
+# --check) (libgmp-dev).
+modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann libmicrohttpd libarchive clp gmp)
 packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libcmocka-dev libmd-dev
           libsodium-dev libseccomp-dev bubblewrap libxgboost-dev libfann-dev
-          python3-zmq python3-msgpack libglpk-dev libmicrohttpd-dev libarchive-dev coinor-libclp-dev)
+          python3-zmq python3-msgpack libglpk-dev libmicrohttpd-dev libarchive-dev coinor-libclp-dev libgmp-dev)
 
 missing=()
 if ! command -v pkg-config >/dev/null 2>&1; then

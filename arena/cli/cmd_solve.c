@@ -2,7 +2,7 @@
  * LP (seqform.h, GLPK) or by the double-oracle method (doracle.h, --method double-oracle): the game value for
  * Black, the LP sizes (or the oracle's bounds, iterations and supports) and solve time, both players'
  * equilibrium strategies as one policy file, and their exploitability by the exact best response
- * (bestresponse.h). */
+ * (bestresponse.h); with --certificate, a value certificate of the strategies (valcert_write.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +18,14 @@
 #include "lpclp.h"
 #include "policy.h"
 #include "seqform.h"
+#include "valcert_write.h"
 #include "variant.h"
 
 static const char help[] =
     "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--solver glpk|clp]\n"
     "                   [--method dual|primal|double-oracle] [--exact] [--lp both|black|white] [--max-nodes N]\n"
-    "                   [--time-limit S] [--max-iterations N] [--verbose] [--json | --format text|json]\n\n"
+    "                   [--time-limit S] [--max-iterations N] [--certificate FILE] [--verbose]\n"
+    "                   [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
     "sure win, -1 a sure loss), the sizes of both LPs (sequences, constraints, variables, nonzeros), the\n"
@@ -53,6 +55,10 @@ static const char help[] =
     "                   only that player's LP, the other's strategy read from its dual solution (the\n"
     "                   two LPs are each other's duals; gap is then 0). One LP of a pair can take many\n"
     "                   times as long as the other (3x2 and 2x3 abrupt: docs/solver.md)\n"
+    "  --certificate FILE  dark variants: write a value certificate of both strategies (docs/surewin.md):\n"
+    "                   each probability rounded to a rational (denominators 10, 100, ... up to 1e9 until\n"
+    "                   the bounds meet), the exact bounds they give computed by the certificate's checker;\n"
+    "                   'arena classify --check FILE' verifies it. Prints the certified value or interval\n"
     "  --max-nodes N    largest tree to build (default 100000000)\n"
     "  --verbose        GLPK's progress lines on stderr\n"
     "  --json           one JSON object with keys variant, board, swap, value, value_black_lp,\n"
@@ -62,12 +68,73 @@ static const char help[] =
     "                   seconds; with --method double-oracle: variant, board, swap, method, value, lower,\n"
     "                   upper, gap, converged, stalled, iterations, strategies and support (black, white),\n"
     "                   lp_iterations, nodes, infosets (black, white), exploitability, seconds (tree, lp,\n"
-    "                   oracle, total), bytes (the solver's arrays), max_rss_kb\n"
+    "                   oracle, total), bytes (the solver's arrays), max_rss_kb; both: certificate (null, or\n"
+    "                   file, lower, upper as \"P/Q\" text, exact, denominators black and white, states black\n"
+    "                   and white, histories, seconds)\n"
     "  --format F       text (default) or json; --json is --format json\n\n"
     "Exit status: 0 solved, 1 the tree too large or the LP not solved, 2 bad input.\n";
 
 enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's',
-       O_TIME_LIMIT = 'T', O_MAX_ITER = 'I' };
+       O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C' };
+
+/* The value certificate, when asked for. */
+typedef struct {
+    const char *path; /* NULL: none */
+    vw_result r;
+} cert_figures;
+
+/* Writes the certificate of the solved strategies (exits on failure). */
+static void write_certificate(const cli_game_opts *o, const sv_tree *t, const double *probs, cert_figures *c)
+{
+    vw_options vo;
+    vw_options_default(&vo);
+    char err[700];
+    if (vw_write(t, probs, o->variant, o->rows, o->cols, &vo, c->path, &c->r, err, sizeof err) != 0)
+        cli_fail("solve", "--certificate %s: %s", c->path, err);
+}
+
+static void print_json_text(const char *s)
+{
+    putchar('"');
+    for (const char *c = s; *c; c++) /* a path: escape what JSON needs */
+        if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if ((unsigned char)*c < 0x20)
+            printf("\\u%04x", *c);
+        else
+            putchar(*c);
+    putchar('"');
+}
+
+/* `"certificate":{...},` or `"certificate":null,`. */
+static void print_certificate_json(const cert_figures *c)
+{
+    if (!c->path) {
+        printf("\"certificate\":null,");
+        return;
+    }
+    printf("\"certificate\":{\"file\":");
+    print_json_text(c->path);
+    printf(",\"lower\":\"%s\",\"upper\":\"%s\",\"exact\":%s,\"denominators\":{\"black\":%llu,\"white\":%llu},"
+           "\"states\":{\"black\":%llu,\"white\":%llu},\"histories\":%llu,\"seconds\":%.6f},",
+           c->r.lower, c->r.upper, c->r.exact ? "true" : "false", (unsigned long long)c->r.den[0],
+           (unsigned long long)c->r.den[1], (unsigned long long)c->r.states[0], (unsigned long long)c->r.states[1],
+           (unsigned long long)c->r.histories, c->r.seconds);
+}
+
+static void print_certificate_text(const cert_figures *c)
+{
+    if (!c->path)
+        return;
+    if (c->r.exact)
+        printf("certificate     %s: value %s (= %+.12f), exact", c->path, c->r.lower, c->r.lower_d);
+    else
+        printf("certificate     %s: bounds [%s, %s] (= [%+.12f, %+.12f])", c->path, c->r.lower, c->r.upper,
+               c->r.lower_d, c->r.upper_d);
+    printf(" (denominators up to %llu / %llu; %llu Black and %llu White states; %llu histories checked; %.2f s)\n",
+           (unsigned long long)c->r.den[0], (unsigned long long)c->r.den[1], (unsigned long long)c->r.states[0],
+           (unsigned long long)c->r.states[1], (unsigned long long)c->r.histories, c->r.seconds);
+}
 
 typedef struct {
     sv_eval lp, file;      /* the LP's strategies (double) and the file's (float), exactly evaluated */
@@ -84,7 +151,7 @@ static void print_lp_json(const char *name, const sf_lp *lp, uint32_t infosets, 
 }
 
 static void print_json(const cli_game_opts *o, const sv_tree *t, const sf_result *r, const solve_figures *f,
-                       const char *solver, const char *method, const char *out, int only)
+                       const char *solver, const char *method, const char *out, int only, const cert_figures *cert)
 {
     printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":%s,\"value\":%.12g,\"value_black_lp\":%.12g,"
            "\"value_white_lp\":%.12g,\"gap\":%.3g,\"nodes\":%u,\"leaves\":%llu,\"payoff_nonzeros\":%llu,\"lp\":{",
@@ -109,6 +176,7 @@ static void print_json(const cli_game_opts *o, const sv_tree *t, const sf_result
     } else {
         printf("\"out\":null,\"exploitability_file\":null,");
     }
+    print_certificate_json(cert);
     printf("\"seconds\":{\"tree\":%.6f,\"lp\":%.6f,\"evaluation\":%.6f,\"total\":%.6f}}\n", f->t_tree, f->t_lp,
            f->t_eval, f->total);
 }
@@ -125,7 +193,7 @@ static void print_lp_text(const char *name, const sf_lp *lp, uint32_t infosets, 
 }
 
 static void print_text(const cli_game_opts *o, const sv_tree *t, const sf_result *r, const solve_figures *f,
-                       const char *solver, const char *method, const char *out, int only)
+                       const char *solver, const char *method, const char *out, int only, const cert_figures *cert)
 {
     printf("game            %dx%d %s%s\n", o->rows, o->cols, hx_variant_name(o->variant),
            o->flags & HX_SWAP_RULE ? " (swap rule)" : "");
@@ -140,6 +208,7 @@ static void print_text(const cli_game_opts *o, const sv_tree *t, const sf_result
            f->lp.ev0, f->lp.br[0], f->lp.br[1]);
     if (f->have_file)
         printf("policy          %s (exploitability as stored: %.3g)\n", out, f->file.exploitability);
+    print_certificate_text(cert);
     printf("seconds         %.3f (tree %.3f, LPs %.3f, evaluation %.3f)\n", f->total, f->t_tree, f->t_lp, f->t_eval);
 }
 
@@ -186,7 +255,8 @@ static long max_rss_kb(void)
 }
 
 /* `arena solve --method double-oracle`: the tree built, the double oracle run on it, its strategies scored. */
-static int solve_double_oracle(const cli_game_opts *o, uint64_t max_nodes, const do_options *dopt, const char *out)
+static int solve_double_oracle(const cli_game_opts *o, uint64_t max_nodes, const do_options *dopt, const char *out,
+                               cert_figures *cert)
 {
     double t0 = clk_now();
     sv_darkhex params = { .variant = o->variant, .rows = o->rows, .cols = o->cols, .flags = o->flags & HX_SWAP_RULE };
@@ -214,19 +284,22 @@ static int solve_double_oracle(const cli_game_opts *o, uint64_t max_nodes, const
         if (pf_save_tree(&t, probs, &m, out, err, sizeof err) != 0)
             cli_fail("solve", "%s", err);
     }
+    if (cert->path)
+        write_certificate(o, &t, probs, cert);
     double total = clk_now() - t0;
     long rss = max_rss_kb();
     if (o->format == CLI_JSON) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":%s,\"method\":\"double-oracle\",\"value\":%.12g,"
                "\"lower\":%.12g,\"upper\":%.12g,\"gap\":%.3g,\"converged\":%s,\"stalled\":%s,\"iterations\":%d,"
                "\"strategies\":{\"black\":%u,\"white\":%u},\"support\":{\"black\":%u,\"white\":%u},"
-               "\"lp_iterations\":%llu,\"nodes\":%u,\"infosets\":{\"black\":%u,\"white\":%u},\"exploitability\":%.6g,"
-               "\"seconds\":{\"tree\":%.6f,\"lp\":%.6f,\"oracle\":%.6f,\"total\":%.6f},\"bytes\":%zu,\"max_rss_kb\":%ld}\n",
+               "\"lp_iterations\":%llu,\"nodes\":%u,\"infosets\":{\"black\":%u,\"white\":%u},\"exploitability\":%.6g,",
                hx_variant_name(o->variant), o->rows, o->cols, o->flags & HX_SWAP_RULE ? "true" : "false", r.value,
                r.lower, r.upper, r.gap, r.converged ? "true" : "false", r.stalled ? "true" : "false", r.iterations,
                r.strategies[0], r.strategies[1], r.support[0], r.support[1], (unsigned long long)r.lp_iterations,
-               t.n_nodes, t.infosets_of[0], t.infosets_of[1], e.exploitability, t_tree, r.seconds_lp,
-               r.seconds_oracle, total, r.bytes, rss);
+               t.n_nodes, t.infosets_of[0], t.infosets_of[1], e.exploitability);
+        print_certificate_json(cert);
+        printf("\"seconds\":{\"tree\":%.6f,\"lp\":%.6f,\"oracle\":%.6f,\"total\":%.6f},\"bytes\":%zu,\"max_rss_kb\":%ld}\n",
+               t_tree, r.seconds_lp, r.seconds_oracle, total, r.bytes, rss);
     } else {
         printf("game            %dx%d %s%s\n", o->rows, o->cols, hx_variant_name(o->variant),
                o->flags & HX_SWAP_RULE ? " (swap rule)" : "");
@@ -243,12 +316,14 @@ static int solve_double_oracle(const cli_game_opts *o, uint64_t max_nodes, const
                e.ev0, e.br[0], e.br[1]);
         if (out)
             printf("policy          %s\n", out);
+        print_certificate_text(cert);
         printf("seconds         %.3f (tree %.3f, restricted LPs %.3f, best responses %.3f)\n", total, t_tree,
                r.seconds_lp, r.seconds_oracle);
         printf("memory          %zu bytes of solver arrays; peak resident %ld kB\n", r.bytes, rss);
     }
     free(probs);
     sv_tree_free(&t);
+    vw_result_free(&cert->r);
     return r.converged ? CLI_OK : CLI_FAILED;
 }
 
@@ -265,6 +340,7 @@ int cmd_solve(int argc, char **argv)
         { "solver", required_argument, 0, O_SOLVER },
         { "time-limit", required_argument, 0, O_TIME_LIMIT },
         { "max-iterations", required_argument, 0, O_MAX_ITER },
+        { "certificate", required_argument, 0, O_CERT },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -275,6 +351,7 @@ int cmd_solve(int argc, char **argv)
     bool double_oracle = false;
     do_options dopt;
     do_options_default(&dopt);
+    cert_figures cert = { 0 };
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
@@ -311,6 +388,10 @@ int cmd_solve(int argc, char **argv)
             if (end == optarg || *end || !(sec > 0) || !isfinite(sec))
                 cli_usage_error("solve", "--time-limit '%s': give a positive number of seconds", optarg);
             dopt.time_limit = sec;
+        } else if (c == O_CERT) {
+            if (!*optarg)
+                cli_usage_error("solve", "--certificate: give a file name");
+            cert.path = optarg;
         } else if (c == O_MAX_ITER) {
             dopt.max_iterations = (int)cli_count("solve", "--max-iterations", optarg, 1, 1000000000);
         } else if (c == O_LP) {
@@ -324,13 +405,16 @@ int cmd_solve(int argc, char **argv)
     cli_game_require("solve", &o);
     hx_game probe;
     cli_new_game("solve", &probe, o.variant, o.rows, o.cols, o.flags & HX_SWAP_RULE);
+    if (cert.path && !hx_variant_dark(o.variant))
+        cli_usage_error("solve", "--certificate: value certificates are for the dark variants, not %s",
+                        hx_variant_name(o.variant));
 
     if (double_oracle) {
         if (so.verbose) {
             dopt.progress = do_progress_line;
             fflush(stdout);
         }
-        return solve_double_oracle(&o, max_nodes, &dopt, out);
+        return solve_double_oracle(&o, max_nodes, &dopt, out, &cert);
     }
 
     const char *solver = so.solver == SF_CLP ? lc_version() : sf_glpk_version();
@@ -364,12 +448,15 @@ int cmd_solve(int argc, char **argv)
         write_policy(&o, &t, probs, &r, f.lp.exploitability, out, &f.file);
         f.have_file = true;
     }
+    if (cert.path)
+        write_certificate(&o, &t, probs, &cert);
     f.t_eval = clk_now() - t1;
     f.total = clk_now() - t0;
     if (o.format == CLI_JSON)
-        print_json(&o, &t, &r, &f, solver, method, out, so.only);
+        print_json(&o, &t, &r, &f, solver, method, out, so.only, &cert);
     else
-        print_text(&o, &t, &r, &f, solver, method, out, so.only);
+        print_text(&o, &t, &r, &f, solver, method, out, so.only, &cert);
+    vw_result_free(&cert.r);
     free(probs);
     sv_tree_free(&t);
     return CLI_OK;

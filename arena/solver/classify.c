@@ -18,6 +18,7 @@
 #include "seqform.h"
 #include "surecert.h"
 #include "surewin.h"
+#include "valcert.h"
 
 #define CL_MAX_CERT_MOVES 20000000
 #define CL_WALK_CELLS 9
@@ -265,6 +266,10 @@ int cl_classify(int rows, int cols, hx_variant v, const cl_options *o, cl_row *r
 
 cl_check cl_check_certificate(const char *path, uint64_t sample, int full_cells, char *msg, size_t msglen)
 {
+    if (vc_is_value_file(path)) { /* a value certificate (valcert.h): its own exact checker, never sampled */
+        int v = vc_check_file(path, CL_CHECK_MAX_STATES, msg, msglen);
+        return v > 0 ? CL_CHECK_VERIFIED : v == 0 ? CL_CHECK_REFUTED : CL_CHECK_UNDECIDED;
+    }
     char err[400];
     sc_cert *c = sc_load(path, err, sizeof err);
     if (!c) {

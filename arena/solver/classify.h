@@ -53,7 +53,8 @@ typedef enum {
 /* The full check gives up (CL_CHECK_UNDECIDED) past this many true game states, summed over histories. */
 #define CL_CHECK_MAX_STATES 200000000ull
 
-/* Checks a certificate file with the independent checker (surecert.h). sample 0: against every opponent
+/* Checks a certificate file with the independent checker (surecert.h; a value certificate, first line
+ * `darkhex-value`, with valcert.h's, whatever the sampling: "verified: value P/Q ..."). sample 0: against every opponent
  * behaviour, whatever the board. sample > 0 (sampling asked for): a certificate on a board of more than
  * full_cells cells is played instead against `sample` random opponents (seeded), SAMPLED when it wins them
  * all; boards of at most full_cells cells still get the full check. A one-line summary in msg: the path, the

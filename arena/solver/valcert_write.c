@@ -1,0 +1,325 @@
+/* arena/solver/valcert_write.c — a value certificate from a solved tree (valcert_write.h): the histories of
+ * the tree's information states read off the rules engine, the solver's probabilities rounded to rationals
+ * by continued fractions and renormalised exactly, the bounds computed by the certificate's checker. */
+#define _POSIX_C_SOURCE 200809L
+#include "valcert_write.h"
+
+#include <gmp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "valcert.h"
+
+void vw_options_default(vw_options *o)
+{
+    *o = (vw_options){ .den_min = 10, .den_max = 1000000000ull, .max_states = 0 };
+}
+
+void vw_result_free(vw_result *r)
+{
+    free(r->lower), free(r->upper);
+    r->lower = r->upper = NULL;
+}
+
+/* ---- the histories of the tree's information states ------------------------------------------------ */
+
+typedef struct {
+    const sv_tree *t;
+    char **names;    /* [n_infosets]: the history text of each information state */
+    int cols;
+    char *err;
+    size_t errlen;
+} vw_walk;
+
+static int vw_names(vw_walk *w, const hx_game *g)
+{
+    if (hx_over(g))
+        return 0;
+    int q = hx_to_move(g);
+    int64_t idx = sv_tree_find(w->t, q, hx_key_fingerprint(g, q));
+    uint16_t legal[HX_MAX_CELLS + 1];
+    int m = hx_legal(g, legal);
+    hx_event ev[HX_MAX_EVENTS];
+    if (idx < 0) {
+        char h[VC_HISTORY_MAX];
+        vc_history(ev, hx_events(g, q, ev), w->cols, h);
+        snprintf(w->err, w->errlen, "the tree has no information state for %s's history %.200s (a tree of another game?)",
+                 q ? "White" : "Black", h);
+        return -1;
+    }
+    if (!w->names[idx]) {
+        const sv_infoset *is = &w->t->infosets[idx];
+        bool same = is->n == m && is->player == q;
+        for (int k = 0; same && k < m; k++)
+            same = w->t->actions[is->offset + k] == legal[k];
+        if (!same) {
+            snprintf(w->err, w->errlen, "the tree's information state %lld lists other attempts than the game",
+                     (long long)idx);
+            return -1;
+        }
+        char h[VC_HISTORY_MAX];
+        vc_history(ev, hx_events(g, q, ev), w->cols, h);
+        if (!(w->names[idx] = strdup(h))) {
+            snprintf(w->err, w->errlen, "out of memory");
+            return -1;
+        }
+    }
+    for (int k = 0; k < m; k++) {
+        hx_game c;
+        hx_copy(&c, g);
+        hx_attempt(&c, legal[k]);
+        if (vw_names(w, &c) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- rounding ------------------------------------------------------------------------------------------- */
+
+/* The best rational approximation num/den of x in [0, 1] with den <= max_den (continued fractions: the last
+ * convergent within the bound, or the semiconvergent after it when that is closer). */
+static void vw_round(double x, uint64_t max_den, uint64_t *num, uint64_t *den)
+{
+    if (!(x > 0)) {
+        *num = 0, *den = 1;
+        return;
+    }
+    if (x >= 1) {
+        *num = 1, *den = 1;
+        return;
+    }
+    long double r = x;
+    uint64_t h0 = 0, h1 = 1, k0 = 1, k1 = 0; /* convergents h/k: n-2 and n-1 */
+    for (int i = 0; i < 64; i++) {
+        long double af = floorl(r);
+        uint64_t a = af > 1e18L ? (uint64_t)1e18 : (uint64_t)af;
+        if (k1 && a > (max_den - k0) / k1) {
+            uint64_t s = (max_den - k0) / k1; /* the largest semiconvergent within the bound */
+            if (s) {
+                uint64_t hs = s * h1 + h0, ks = s * k1 + k0;
+                if (fabsl((long double)x - (long double)hs / ks) < fabsl((long double)x - (long double)h1 / k1))
+                    h1 = hs, k1 = ks;
+            }
+            break;
+        }
+        uint64_t h2 = a * h1 + h0, k2 = a * k1 + k0;
+        h0 = h1, k0 = k1, h1 = h2, k1 = k2;
+        long double frac = r - af;
+        if (frac < 1e-30L || (long double)h1 / k1 == (long double)x)
+            break;
+        r = 1 / frac;
+    }
+    *num = h1, *den = k1;
+}
+
+/* Every state's probabilities rounded with denominators up to max_den into q, each state's made to sum to
+ * exactly 1: the difference goes to its largest probability (or, should that turn it negative, all are
+ * divided by their sum). */
+static void vw_round_all(const sv_tree *t, const double *policy, uint64_t max_den, mpq_t *q)
+{
+    mpq_t sum, d;
+    mpq_inits(sum, d, NULL);
+    for (uint32_t i = 0; i < t->n_infosets; i++) {
+        const sv_infoset *is = &t->infosets[i];
+        mpq_set_ui(sum, 0, 1);
+        int big = 0;
+        for (int k = 0; k < is->n; k++) {
+            uint64_t num, den;
+            double x = policy[is->offset + k];
+            vw_round(x, max_den, &num, &den);
+            mpq_set_ui(q[is->offset + k], (unsigned long)num, (unsigned long)den);
+            mpq_canonicalize(q[is->offset + k]);
+            mpq_add(sum, sum, q[is->offset + k]);
+            if (x > policy[is->offset + big])
+                big = k;
+        }
+        if (!mpq_sgn(sum)) {
+            mpq_set_ui(q[is->offset + big], 1, 1);
+            continue;
+        }
+        mpq_set_ui(d, 1, 1);
+        mpq_sub(d, d, sum);
+        mpq_add(d, d, q[is->offset + big]);
+        if (mpq_sgn(d) >= 0) {
+            mpq_set(q[is->offset + big], d);
+        } else {
+            for (int k = 0; k < is->n; k++)
+                mpq_div(q[is->offset + k], q[is->offset + k], sum);
+        }
+    }
+    mpq_clears(sum, d, NULL);
+}
+
+/* ---- the certificate ------------------------------------------------------------------------------------ */
+
+/* The certificate of Black's strategy probs[0] and White's probs[1] (each laid out like t->actions; only
+ * the player's own states are read), listing the states each player's own strategy reaches. */
+static vc_cert *vw_cert(const sv_tree *t, char **names, hx_variant v, int rows, int cols, mpq_t *const probs[2],
+                        char *err, size_t errlen)
+{
+    uint8_t *reach = malloc(t->n_nodes ? t->n_nodes : 1), *reached = calloc(t->n_infosets ? t->n_infosets : 1, 1);
+    vc_cert *c = vc_new(v, rows, cols);
+    if (!reach || !reached || !c) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    reach[0] = 3;
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        const sv_node *nd = &t->nodes[i];
+        int q = nd->player;
+        for (int k = 0; k < nd->n; k++) {
+            uint8_t bits = reach[i];
+            if (q == 0 || q == 1) {
+                const sv_infoset *is = &t->infosets[nd->infoset];
+                if (!mpq_sgn(probs[q][is->offset + k]))
+                    bits &= (uint8_t) ~(1u << q);
+            }
+            reach[nd->first + k] = bits;
+        }
+        if ((q == 0 || q == 1) && (reach[i] >> q & 1))
+            reached[nd->infoset] = 1;
+    }
+    for (uint32_t i = 0; i < t->n_infosets; i++) {
+        if (!reached[i])
+            continue;
+        const sv_infoset *is = &t->infosets[i];
+        mpq_t *p = probs[is->player] + is->offset;
+        uint16_t cells[HX_MAX_CELLS];
+        char *text[HX_MAX_CELLS];
+        int n = 0;
+        for (int k = 0; k < is->n; k++)
+            if (mpq_sgn(p[k])) {
+                cells[n] = t->actions[is->offset + k];
+                text[n++] = mpq_get_str(NULL, 10, p[k]);
+            }
+        if (!names[i]) {
+            snprintf(err, errlen, "information state %u has no history (not met on the rules engine)", i);
+            n = -n - 1;
+        } else if (vc_add(c, is->player, names[i], n, cells, (const char *const *)text, err, errlen) != 0) {
+            n = -n - 1;
+        }
+        for (int k = 0; k < (n < 0 ? -n - 1 : n); k++)
+            free(text[k]);
+        if (n < 0)
+            goto fail;
+    }
+    free(reach);
+    free(reached);
+    return c;
+fail:
+    free(reach);
+    free(reached);
+    vc_free(c);
+    return NULL;
+}
+
+/* Player's best-response value against the other's strategy in c, into v. 0, or -1 with a message. */
+static int vw_best_response(const vc_cert *c, int player, uint64_t max_states, mpq_t v, vw_result *r, char *err,
+                            size_t errlen)
+{
+    char *text = NULL;
+    vc_report rep;
+    int res = vc_best_response(c, player, max_states, &text, &rep);
+    r->histories += rep.histories;
+    if (res != 1) {
+        snprintf(err, errlen, "the checker %s %s's best response: %s", res ? "could not compute" : "refused",
+                 player ? "White" : "Black", rep.why);
+        return -1;
+    }
+    mpq_set_str(v, text, 10);
+    free(text);
+    return 0;
+}
+
+int vw_write(const sv_tree *t, const double *policy, hx_variant v, int rows, int cols, const vw_options *o,
+             const char *path, vw_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    double t0 = clk_now();
+    int res = -1;
+    char **names = calloc(t->n_infosets ? t->n_infosets : 1, sizeof *names);
+    uint32_t na = t->n_actions ? t->n_actions : 1;
+    mpq_t *cur = malloc(sizeof *cur * na), *best[2] = { malloc(sizeof *cur * na), malloc(sizeof *cur * na) };
+    bool init = false;
+    vc_cert *c = NULL;
+    mpq_t lo, up, best_lo, best_up;
+    mpq_inits(lo, up, best_lo, best_up, NULL);
+    if (!names || !cur || !best[0] || !best[1]) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < na; i++)
+        mpq_inits(cur[i], best[0][i], best[1][i], NULL);
+    init = true;
+    hx_game g;
+    if (!hx_variant_dark(v) || hx_new(&g, v, rows, cols, 0) != 0) {
+        snprintf(err, errlen, "value certificates are for the dark variants");
+        goto done;
+    }
+    vw_walk w = { .t = t, .names = names, .cols = cols, .err = err, .errlen = errlen };
+    if (vw_names(&w, &g) != 0)
+        goto done;
+    bool have = false;
+    for (uint64_t den = o->den_min ? o->den_min : 1; den <= o->den_max; den *= 10) {
+        vw_round_all(t, policy, den, cur);
+        mpq_t *both[2] = { cur, cur };
+        if (!(c = vw_cert(t, names, v, rows, cols, both, err, errlen)))
+            goto done;
+        if (vw_best_response(c, 0, o->max_states, up, r, err, errlen) != 0 ||
+            vw_best_response(c, 1, o->max_states, lo, r, err, errlen) != 0)
+            goto done;
+        vc_free(c);
+        c = NULL;
+        mpq_neg(lo, lo);
+        r->trials++;
+        for (int q = 0; q < 2; q++) {
+            if (have && mpq_cmp(q ? up : lo, q ? best_up : best_lo) * (q ? -1 : 1) <= 0)
+                continue;
+            mpq_set(q ? best_up : best_lo, q ? up : lo);
+            r->den[q] = den;
+            for (uint32_t i = 0; i < t->n_infosets; i++)
+                if (t->infosets[i].player == q)
+                    for (int k = 0; k < t->infosets[i].n; k++)
+                        mpq_set(best[q][t->infosets[i].offset + k], cur[t->infosets[i].offset + k]);
+        }
+        have = true;
+        if (!mpq_cmp(best_lo, best_up) || den > o->den_max / 10)
+            break;
+    }
+    if (!have) {
+        snprintf(err, errlen, "no denominator bound to try (%llu .. %llu)", (unsigned long long)o->den_min,
+                 (unsigned long long)o->den_max);
+        goto done;
+    }
+    if (!(c = vw_cert(t, names, v, rows, cols, best, err, errlen)))
+        goto done;
+    r->lower = mpq_get_str(NULL, 10, best_lo);
+    r->upper = mpq_get_str(NULL, 10, best_up);
+    if (!r->lower || !r->upper || vc_set_bounds(c, r->lower, r->upper, err, errlen) != 0 ||
+        vc_save(c, path, err, errlen) != 0)
+        goto done;
+    r->lower_d = mpq_get_d(best_lo), r->upper_d = mpq_get_d(best_up);
+    r->exact = !mpq_cmp(best_lo, best_up);
+    hx_variant vv;
+    int rr, cc;
+    vc_describe(c, &vv, &rr, &cc, r->states);
+    res = 0;
+done:
+    vc_free(c);
+    if (init)
+        for (uint32_t i = 0; i < na; i++)
+            mpq_clears(cur[i], best[0][i], best[1][i], NULL);
+    free(cur), free(best[0]), free(best[1]);
+    if (names)
+        for (uint32_t i = 0; i < t->n_infosets; i++)
+            free(names[i]);
+    free(names);
+    mpq_clears(lo, up, best_lo, best_up, NULL);
+    if (res != 0)
+        vw_result_free(r);
+    r->seconds = clk_now() - t0;
+    return res;
+}

@@ -1,0 +1,44 @@
+/* arena/solver/valcert_write.h — writing a value certificate (valcert.h) from a solved tree (gametree.h) and
+ * the solver's behaviour strategies of both players (doracle.h or seqform.h output, laid out like
+ * t->actions): each probability rounded to the nearest rational of bounded denominator (continued
+ * fractions), each state's probabilities made to sum to exactly 1 (the rounding error added to its largest
+ * probability), states the player's own rounded strategy never reaches left out, and the bounds both
+ * strategies give computed by the certificate's own checker (valcert.c), trying denominators 10, 100, ...
+ * up to a limit until the two bounds meet; for each player the strategy with the best bound is kept. */
+#ifndef ARENA_SOLVER_VALCERT_WRITE_H
+#define ARENA_SOLVER_VALCERT_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "gametree.h"
+
+typedef struct {
+    uint64_t den_min, den_max; /* denominators bounds tried: den_min, 10 den_min, ... <= den_max
+                                * (default 10 .. 1e9) */
+    uint64_t max_states;       /* the checker's cap on histories per best response (default 0: none) */
+} vw_options;
+
+typedef struct {
+    char *lower, *upper;       /* malloc'd "P/Q": what Black's strategy guarantees, what White's holds Black to */
+    double lower_d, upper_d;
+    bool exact;                /* lower == upper: the game's value */
+    uint64_t den[2];           /* the denominator bound of the strategy kept, Black's and White's */
+    uint64_t states[2];        /* information states listed */
+    int trials;                /* denominator bounds tried */
+    uint64_t histories;        /* histories the checker walked, all trials */
+    double seconds;
+} vw_result;
+
+void vw_options_default(vw_options *o);
+
+/* Writes the certificate of t (built with perfect-recall keys from the dark variant v on a rows x cols
+ * board, sv_darkhex_game) and policy to path. Returns 0 (exact or not: see r), or -1 with a message in err
+ * (a tree of another game, the checker refusing the rounded strategies, the cap, a write error). */
+int vw_write(const sv_tree *t, const double *policy, hx_variant v, int rows, int cols, const vw_options *o,
+             const char *path, vw_result *r, char *err, size_t errlen);
+void vw_result_free(vw_result *r);
+
+#endif

@@ -1,0 +1,515 @@
+/* tests/unit/test_valcert.c — value certificates (valcert.h, valcert_write.h): the certificates written from
+ * the sequence-form LP's strategies (every dark variant on 2x2, classical 2x3) and from the double oracle's
+ * (abrupt 2x3 and 3x2) check as exact at the solver's value (to 1e-9); with denominators held to 10 the
+ * bounds the checker finds are the ones bestresponse.c computes on the same rational strategies read back
+ * from the file; a changed weight, a compensating change, a wrong stated value, a missing state, an illegal
+ * attempt and a malformed line are each refused, naming the file and line or the history; past its cap the
+ * checker is undecided; and the commands (`arena solve --certificate`, `arena classify --check`) print and
+ * exit as documented. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bestresponse.h"
+#include "darkhex.h"
+#include "doracle.h"
+#include "seqform.h"
+#include "test_sys.h"
+#include "test_util.h"
+#include "valcert.h"
+#include "valcert_write.h"
+#include "variant.h"
+
+E2E_FIXTURE(dir, "valcert")
+
+static void board(hx_variant v, int rows, int cols, sv_tree *t)
+{
+    sv_darkhex p = { .variant = v, .rows = rows, .cols = cols };
+    efg_game g;
+    sv_darkhex_game(&g, &p);
+    assert_int_equal(sv_tree_build(t, &g, 10000000, false), 0);
+}
+
+/* A rational "P/Q", "-P/Q" or "P" as a double (the test's own reading of the format). */
+static double q_value(const char *s)
+{
+    const char *slash = strchr(s, '/');
+    return strtod(s, NULL) / (slash ? strtod(slash + 1, NULL) : 1.0);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *text = read_all(f);
+    fclose(f);
+    assert_non_null(text);
+    return text;
+}
+
+static void spit(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The value of header line `name` of a certificate's text, as a double. */
+static double header_value(const char *text, const char *name)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *p = strstr(text, key);
+    assert_non_null(p);
+    char buf[200];
+    sscanf(p + strlen(key), "%199s", buf);
+    return q_value(buf);
+}
+
+/* ---- reading a certificate back onto a tree, by the test's own parser -------------------------------- */
+
+typedef struct {
+    char **line;   /* the state lines of the file */
+    int n;
+    const sv_tree *t;
+    double *policy;
+    int cols, rows;
+} readback;
+
+static const char *find_state(const readback *b, int player, const char *history)
+{
+    size_t hl = strlen(history);
+    const char *who = player ? "white " : "black ";
+    for (int i = 0; i < b->n; i++)
+        if (!strncmp(b->line[i], who, 6) && !strncmp(b->line[i] + 6, history, hl) && b->line[i][6 + hl] == ' ')
+            return b->line[i] + 6 + hl;
+    return NULL;
+}
+
+/* Every history of the game: its state's probabilities from the file (uniform when not listed). */
+static void fill(readback *b, const hx_game *g)
+{
+    if (hx_over(g))
+        return;
+    int q = hx_to_move(g);
+    int64_t idx = sv_tree_find(b->t, q, hx_key_fingerprint(g, q));
+    assert_true(idx >= 0);
+    const sv_infoset *is = &b->t->infosets[idx];
+    hx_event ev[HX_MAX_EVENTS];
+    char h[VC_HISTORY_MAX];
+    vc_history(ev, hx_events(g, q, ev), b->cols, h);
+    const char *rest = find_state(b, q, h);
+    for (int k = 0; k < is->n; k++) {
+        double p = 1.0 / is->n;
+        if (rest) {
+            char name[HX_CELL_NAME_MAX], pat[16];
+            hx_cell_name(b->t->actions[is->offset + k], b->cols, name);
+            snprintf(pat, sizeof pat, " %s=", name);
+            const char *at = strstr(rest, pat);
+            p = at ? q_value(at + strlen(pat)) : 0;
+        }
+        b->policy[is->offset + k] = p;
+    }
+    for (int k = 0; k < is->n; k++) {
+        hx_game c;
+        hx_copy(&c, g);
+        hx_attempt(&c, b->t->actions[is->offset + k]);
+        fill(b, &c);
+    }
+}
+
+/* bestresponse.c's evaluation of the strategies a certificate file states. */
+static sv_eval evaluate_file(const char *path, const sv_tree *t, hx_variant v, int rows, int cols)
+{
+    char *text = slurp(path);
+    readback b = { .t = t, .rows = rows, .cols = cols };
+    b.policy = calloc(t->n_actions, sizeof *b.policy);
+    b.line = calloc(strlen(text) / 8 + 1, sizeof *b.line);
+    assert_non_null(b.policy);
+    assert_non_null(b.line);
+    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+        if (!strncmp(l, "black ", 6) || !strncmp(l, "white ", 6))
+            b.line[b.n++] = l;
+    hx_game g;
+    start(&g, v, rows, cols, 0);
+    fill(&b, &g);
+    sv_eval e;
+    assert_int_equal(sv_evaluate(t, b.policy, &e), 0);
+    free(b.policy);
+    free(b.line);
+    free(text);
+    return e;
+}
+
+/* ---- writing and checking ------------------------------------------------------------------------------- */
+
+/* Writes the certificate of policy on t; checks it with vc_check_file; returns the checker's verdict and
+ * fills lower/upper (the stated bounds, read from the file by the test). */
+static int write_and_check(const sv_tree *t, const double *policy, hx_variant v, int rows, int cols,
+                           const vw_options *o, const char *path, vw_result *r, char *msg, size_t msglen)
+{
+    char err[700] = "";
+    if (vw_write(t, policy, v, rows, cols, o, path, r, err, sizeof err) != 0)
+        fail_msg("vw_write %s: %s", path, err);
+    return vc_check_file(path, 0, msg, msglen);
+}
+
+/* The LP's strategies: every dark variant on 2x2, and classical 2x3: certified exact at the LP's value. */
+static void lp_certificates_are_exact(void **state)
+{
+    (void)state;
+    static const struct { hx_variant v; int rows, cols; } cases[] = {
+        { HX_CLASSICAL, 2, 2 },       { HX_ABRUPT, 2, 2 },       { HX_CLASSICAL_NOISY, 2, 2 },
+        { HX_CLASSICAL_FLASH, 2, 2 }, { HX_ABRUPT_NOISY, 2, 2 }, { HX_ABRUPT_FLASH, 2, 2 },
+        { HX_CLASSICAL, 2, 3 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sv_tree t;
+        board(cases[i].v, cases[i].rows, cases[i].cols, &t);
+        double *policy = malloc(sizeof *policy * t.n_actions);
+        assert_non_null(policy);
+        sf_options so;
+        sf_options_default(&so);
+        sf_result sr;
+        char err[300] = "", path[200], msg[2000];
+        if (sf_solve(&t, &so, policy, &sr, err, sizeof err) != 0)
+            fail_msg("sf_solve: %s", err);
+        snprintf(path, sizeof path, "%s/lp-%dx%d-%s.cert", dir, cases[i].rows, cases[i].cols,
+                 hx_variant_name(cases[i].v));
+        vw_options o;
+        vw_options_default(&o);
+        vw_result r;
+        int res = write_and_check(&t, policy, cases[i].v, cases[i].rows, cases[i].cols, &o, path, &r, msg, sizeof msg);
+        print_message("%s\n", msg);
+        assert_int_equal(res, 1);
+        assert_true(r.exact);
+        assert_non_null(strstr(msg, "verified: value "));
+        assert_true(fabs(r.lower_d - sr.value) < 1e-9);
+        char *text = slurp(path);
+        assert_true(fabs(header_value(text, "lower") - sr.value) < 1e-9);
+        assert_true(fabs(header_value(text, "upper") - sr.value) < 1e-9);
+        free(text);
+        vw_result_free(&r);
+        free(policy);
+        sv_tree_free(&t);
+    }
+}
+
+/* The double oracle's strategies on abrupt 3x2 and 2x3 (where the LP takes minutes): certified exact at the
+ * oracle's bounds; with denominators up to 10 only, the certified interval holds the value and its ends
+ * are bestresponse.c's best-response values of the strategies the file states. */
+static void oracle_certificates_are_exact(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        int rows = k ? 2 : 3, cols = k ? 3 : 2;
+        sv_tree t;
+        board(HX_ABRUPT, rows, cols, &t);
+        double *policy = malloc(sizeof *policy * t.n_actions);
+        assert_non_null(policy);
+        do_options dopt;
+        do_options_default(&dopt);
+        do_result dr;
+        char err[300] = "", path[200], msg[2000];
+        if (do_solve(&t, &dopt, policy, &dr, err, sizeof err) != 0)
+            fail_msg("do_solve: %s", err);
+        assert_true(dr.converged);
+        snprintf(path, sizeof path, "%s/do-%dx%d.cert", dir, rows, cols);
+        vw_options o;
+        vw_options_default(&o);
+        vw_result r;
+        int res = write_and_check(&t, policy, HX_ABRUPT, rows, cols, &o, path, &r, msg, sizeof msg);
+        print_message("%s\n", msg);
+        assert_int_equal(res, 1);
+        assert_true(r.exact);
+        assert_true(fabs(r.lower_d - dr.lower) < 1e-9 && fabs(r.upper_d - dr.upper) < 1e-9);
+        sv_eval e = evaluate_file(path, &t, HX_ABRUPT, rows, cols);
+        assert_true(fabs(e.br[0] - r.upper_d) < 1e-9 && fabs(-e.br[1] - r.lower_d) < 1e-9);
+        vw_result_free(&r);
+
+        /* coarse denominators: an interval, whose ends bestresponse.c finds on the stated strategies */
+        o.den_min = o.den_max = 10;
+        snprintf(path, sizeof path, "%s/do-%dx%d-coarse.cert", dir, rows, cols);
+        res = write_and_check(&t, policy, HX_ABRUPT, rows, cols, &o, path, &r, msg, sizeof msg);
+        print_message("%s\n", msg);
+        assert_int_equal(res, 1);
+        assert_true(r.lower_d <= dr.lower + 1e-9 && dr.upper <= r.upper_d + 1e-9);
+        e = evaluate_file(path, &t, HX_ABRUPT, rows, cols);
+        assert_true(fabs(e.br[0] - r.upper_d) < 1e-9);
+        assert_true(fabs(-e.br[1] - r.lower_d) < 1e-9);
+        if (!r.exact)
+            assert_non_null(strstr(msg, "verified: value in ["));
+        vw_result_free(&r);
+        free(policy);
+        sv_tree_free(&t);
+    }
+}
+
+/* ---- refusals ------------------------------------------------------------------------------------------- */
+
+/* The text with the first occurrence of `from` replaced by `to` (which must be there). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    if (!at)
+        fail_msg("'%s' not in the certificate", from);
+    size_t n = strlen(text) - strlen(from) + strlen(to) + 1;
+    char *out = malloc(n);
+    assert_non_null(out);
+    snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return out;
+}
+
+/* The 1-based number of the line of `text` that starts with `prefix`. */
+static int line_of(const char *text, const char *prefix)
+{
+    int line = 1;
+    for (const char *p = text; *p; line++) {
+        if (!strncmp(p, prefix, strlen(prefix)))
+            return line;
+        const char *nl = strchr(p, '\n');
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    fail_msg("no line starts with '%s'", prefix);
+    return 0;
+}
+
+/* Checks `text` as a certificate file; returns the verdict, msg filled. */
+static int check_text(const char *name, const char *text, char *msg, size_t msglen)
+{
+    char path[200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    spit(path, text);
+    int res = vc_check_file(path, 0, msg, msglen);
+    print_message("%s\n", msg);
+    return res;
+}
+
+/* The first state line of `player` listing two or more attempts (a mixed state) into out. */
+static void mixed_line(const char *text, const char *player, char *out, size_t n)
+{
+    for (const char *p = text; (p = strstr(p, player)); p++) {
+        if (p != text && p[-1] != '\n')
+            continue;
+        const char *nl = strchr(p, '\n');
+        int eqs = 0;
+        for (const char *c = p; c < nl; c++)
+            eqs += *c == '=';
+        if (eqs >= 2) {
+            snprintf(out, n, "%.*s", (int)(nl - p), p);
+            return;
+        }
+    }
+    fail_msg("no mixed %s state", player);
+}
+
+static void refusals(void **state)
+{
+    (void)state;
+    sv_tree t;
+    board(HX_ABRUPT, 2, 2, &t);
+    double *policy = malloc(sizeof *policy * t.n_actions);
+    assert_non_null(policy);
+    sf_options so;
+    sf_options_default(&so);
+    sf_result sr;
+    char err[300] = "", path[200], msg[2000];
+    if (sf_solve(&t, &so, policy, &sr, err, sizeof err) != 0)
+        fail_msg("sf_solve: %s", err);
+    snprintf(path, sizeof path, "%s/good.cert", dir);
+    vw_options o;
+    vw_options_default(&o);
+    vw_result r;
+    assert_int_equal(write_and_check(&t, policy, HX_ABRUPT, 2, 2, &o, path, &r, msg, sizeof msg), 1);
+    assert_true(r.exact);
+    char *good = slurp(path);
+    char value[100], wrong[400];
+    snprintf(value, sizeof value, "%s", r.lower);
+
+    /* one weight changed: the state's probabilities no longer sum to 1 (a bad line, named) */
+    char line[400], *eq, *bad;
+    mixed_line(good, "black ", line, sizeof line);
+    int at = line_of(good, line);
+    snprintf(wrong, sizeof wrong, "%s", line);
+    eq = strchr(wrong, '=');
+    snprintf(eq + 1, sizeof wrong - (size_t)(eq + 1 - wrong), "1%s", strchr(strchr(line, '=') + 1, ' '));
+    bad = replaced(good, line, wrong);
+    assert_int_equal(check_text("sum.cert", bad, msg, sizeof msg), -1);
+    char want[300];
+    snprintf(want, sizeof want, "%s/sum.cert: undecided: line %d: ", dir, at);
+    assert_non_null(strstr(msg, want));
+    assert_non_null(strstr(msg, "not 1"));
+    free(bad);
+
+    /* a compensating change (all of the state's weight on its first attempt): still sums to 1, but the
+     * bound it states no longer holds, by bestresponse.c's reckoning too */
+    const char *sp = strchr(line + 6, ' ');
+    const char *e1 = strchr(sp + 1, '=');
+    snprintf(wrong, sizeof wrong, "%.*s=1", (int)(e1 - line), line);
+    bad = replaced(good, line, wrong);
+    char cpath[200];
+    snprintf(cpath, sizeof cpath, "%s/moved.cert", dir);
+    spit(cpath, bad);
+    sv_eval ev = evaluate_file(cpath, &t, HX_ABRUPT, 2, 2);
+    assert_true(-ev.br[1] < sr.value - 1e-9); /* Black's pure move is exploitable */
+    assert_int_equal(check_text("moved.cert", bad, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "REFUTED: "));
+    assert_non_null(strstr(msg, "stated lower"));
+    free(bad);
+
+    /* a wrong stated value */
+    char from[120], to[120];
+    snprintf(from, sizeof from, "\nupper %s\n", value);
+    snprintf(to, sizeof to, "\nupper 1/3\n");
+    bad = replaced(good, from, to);
+    assert_int_equal(check_text("value.cert", bad, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "REFUTED: "));
+    assert_non_null(strstr(msg, "stated upper 1/3"));
+    free(bad);
+    snprintf(from, sizeof from, "\nlower %s\n", value);
+    snprintf(to, sizeof to, "\nlower -1\n");
+    bad = replaced(good, from, to);
+    assert_int_equal(check_text("lower.cert", bad, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "stated lower -1"));
+    free(bad);
+
+    /* a missing state that the opponent's play reaches: White's first state */
+    const char *w = strstr(good, "\nwhite - ");
+    assert_non_null(w);
+    const char *wend = strchr(w + 1, '\n');
+    char *cut = malloc(strlen(good) + 1);
+    assert_non_null(cut);
+    snprintf(cut, strlen(good) + 1, "%.*s%s", (int)(w - good), good, wend);
+    char states[64];
+    snprintf(states, sizeof states, "\nstates %llu\n", (unsigned long long)(r.states[0] + r.states[1]));
+    snprintf(to, sizeof to, "\nstates %llu\n", (unsigned long long)(r.states[0] + r.states[1] - 1));
+    bad = replaced(cut, states, to);
+    assert_int_equal(check_text("missing.cert", bad, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "White's strategy has no state for its history -,"));
+    free(bad);
+    free(cut);
+
+    /* an illegal attempt: Black attempting its own stone after +b1 */
+    const char *bl = strstr(good, "\nblack +");
+    assert_non_null(bl);
+    char hist[40], cell[8];
+    assert_int_equal(sscanf(bl + 7, "+%3[a-z0-9]", cell), 1);
+    snprintf(hist, sizeof hist, "\nblack +%s ", cell);
+    const char *hl = strstr(good, hist);
+    assert_non_null(hl);
+    const char *hend = strchr(hl + 1, '\n');
+    snprintf(from, sizeof from, "%.*s", (int)(hend - hl), hl);
+    snprintf(to, sizeof to, "%s%s=1", hist, cell);
+    bad = replaced(good, from, to);
+    assert_int_equal(check_text("illegal.cert", bad, msg, sizeof msg), 0);
+    snprintf(want, sizeof want, "Black's strategy attempts %s at its history +%s", cell, cell);
+    assert_non_null(strstr(msg, want));
+    free(bad);
+
+    /* malformed lines, each named with its line number */
+    static const struct { const char *from, *to; const char *why; } lines[] = {
+        { "darkhex-value 1", "darkhex-value 2", "line 1: expected 'darkhex-value 1'" },
+        { "\nvariant abrupt", "\nvariant hex", "line 2: expected 'variant V' with a dark variant" },
+        { "\nboard 2x2", "\nboard 2x", "line 3: expected 'board RxC'" },
+        { "\nlower ", "\nlower x", "line 4: lower" },
+        { "\nstates ", "\nstates x", "line 6: expected 'states N'" },
+        { "\nblack - ", "\nblack - z9=1 ", "line 7: history -: cell 'z9'" },
+        { "\nblack - ", "\nblue - ", "line 7: expected 'black|white HISTORY" },
+        { "\nblack - ", "\nblack +q1 ", "line 7: bad history '+q1'" },
+        { "\nblack - ", "\nblack - a1=-1/2 ", "line 7: history -: a1:" },
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        bad = replaced(good, lines[i].from, lines[i].to);
+        assert_int_equal(check_text("line.cert", bad, msg, sizeof msg), -1);
+        snprintf(want, sizeof want, "%s/line.cert: undecided: %s", dir, lines[i].why);
+        if (!strstr(msg, want))
+            fail_msg("'%s' does not say '%s'", msg, want);
+        free(bad);
+    }
+    snprintf(from, sizeof from, "\nupper %s\n", value);
+    bad = replaced(good, from, "\nupper 1/0\n"); /* a zero denominator */
+    assert_int_equal(check_text("line.cert", bad, msg, sizeof msg), -1);
+    snprintf(want, sizeof want, "%s/line.cert: undecided: line 5: upper '1/0' is not a rational P/Q", dir);
+    assert_non_null(strstr(msg, want));
+    free(bad);
+    /* a truncated file */
+    char *trunc = strdup(good);
+    assert_non_null(trunc);
+    *strrchr(trunc, 'b') = 0; /* inside the last line */
+    *strrchr(trunc, '\n') = 0;
+    strcat(trunc, "\n");
+    assert_int_equal(check_text("short.cert", trunc, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "the file ends after"));
+    free(trunc);
+
+    /* past the cap: undecided, saying so */
+    vc_cert *c = vc_load(path, err, sizeof err);
+    assert_non_null(c);
+    char *lo = NULL, *up = NULL;
+    vc_report rep;
+    assert_int_equal(vc_check(c, 10, &lo, &up, &rep), -1);
+    assert_non_null(strstr(rep.why, "more than 10 histories"));
+    free(lo), free(up);
+    assert_int_equal(vc_check(c, 0, &lo, &up, &rep), 1);
+    assert_string_equal(lo, value);
+    assert_string_equal(up, value);
+    free(lo), free(up);
+    vc_free(c);
+
+    vw_result_free(&r);
+    free(good);
+    free(policy);
+    sv_tree_free(&t);
+}
+
+/* `arena solve --certificate` and `arena classify --check` on a value certificate. */
+static void commands(void **state)
+{
+    (void)state;
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 2x2 --method double-oracle --json "
+             "--certificate %s/cli.cert", bin, dir);
+    char *json = sh_output(cmd);
+    strict_json("arena solve --certificate --json", json);
+    assert_non_null(strstr(json, "\"certificate\":{\"file\":"));
+    assert_non_null(strstr(json, "\"exact\":true"));
+    double value = json_number(json, "value");
+    free(json);
+    char *text = slurp(strcat(strcpy(cmd, dir), "/cli.cert"));
+    assert_true(fabs(header_value(text, "lower") - value) < 1e-9);
+    free(text);
+    snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 2x2 --certificate %s/lp.cert", bin, dir);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "certificate     "));
+    assert_non_null(strstr(text, ", exact"));
+    free(text);
+
+    snprintf(cmd, sizeof cmd, "%s/arena classify --check %s/cli.cert %s/lp.cert", bin, dir, dir);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "verified: value 1/2 (= +0.500000000000)"));
+    assert_non_null(strstr(text, "2 certificates: 2 verified"));
+    free(text);
+    snprintf(cmd, sizeof cmd, "%s/arena classify --check %s/cli.cert >/dev/null", bin, dir);
+    assert_int_equal(sh_run("%s", cmd), 0);
+    snprintf(cmd, sizeof cmd, "sed 's/^upper .*/upper 1/' %s/cli.cert > %s/wrong.cert && "
+             "%s/arena classify --check %s/cli.cert %s/wrong.cert >/dev/null", dir, dir, bin, dir, dir);
+    assert_int_equal(sh_run("%s", cmd), 1);
+    snprintf(cmd, sizeof cmd, "%s/arena solve --variant hex --board 2x2 --certificate %s/hex.cert >/dev/null 2>&1",
+             bin, dir);
+    assert_int_equal(sh_run("%s", cmd), 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lp_certificates_are_exact),
+        cmocka_unit_test(oracle_certificates_are_exact),
+        cmocka_unit_test(refusals),
+        cmocka_unit_test(commands),
+    };
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
+}
