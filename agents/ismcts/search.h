@@ -27,10 +27,13 @@
  *   - hex: the tree holds both players' moves on the empty cells, and the playout moves alternately at
  *     random, except that a player answers an intrusion into one of its bridges (two of its stones, or a
  *     stone and its edge, sharing two empty cells) by taking the other cell.
+ * - `avoid` (dead cells, dead.h): cells the player never attempts in the tree, at any depth in the dark
+ *   variants (a dead cell stays dead as stones are added) and at the root in hex; the immediate connection
+ *   and the random fill ignore it. When it covers every unknown cell it is ignored.
  * - The move is the root child with the most visits (ties: the lower cell). A root child is a cell unknown in
- *   the view (in hex an empty cell; in the dark variants the view's unknown cells), so the move is always
- *   legal and never a cell the player knows; with no iteration run (a budget too
- *   small, every draw rejected) it is a uniformly random unknown cell. It never swaps.
+ *   the view (in hex an empty cell; in the dark variants the view's unknown cells) and not avoided, so the
+ *   move is always legal and never a cell the player knows; with no iteration run (a budget too
+ *   small, every draw rejected) it is a uniformly random unknown cell not avoided. It never swaps.
  * - The tree lives in a fixed pool (ISM_MAX_NODES nodes, allocated once by ism_search_new()); when it is
  *   full the walk stops expanding and runs playouts from the leaves it reaches. Deterministic given rng's
  *   state when the budget is a number of iterations alone. */
@@ -50,6 +53,7 @@ typedef struct {
     int samples;      /* 0: a fresh board each iteration; else this many boards, reused in turn */
     double uct;       /* the exploration constant c */
     double rave;      /* dark variants: the RAVE constant k of the root (0: none; see above) */
+    const uint8_t *avoid; /* NULL, or nonzero for cells the player is not to attempt (see above) */
 } ism_options;
 
 typedef struct {
