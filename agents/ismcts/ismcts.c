@@ -1,13 +1,13 @@
 /* agents/ismcts/ismcts.c — the information-set MCTS bot (bin/ismcts): on each attempt it plays the solver's
- * sure win when there is one (sure.h), else builds its belief over the opponent's hidden stones from its
+ * sure win when there is one (surekey.h), else builds its belief over the opponent's hidden stones from its
  * information set (belief.h) and searches one tree over boards drawn from it (search.h), off the cells it
- * proves dead (dead.h); player.h puts these together (docs/bots.md "ismcts"). Built on the C SDK. */
+ * proves dead (deadcell.h); ismplay.h puts these together (docs/bots.md "ismcts"). Built on the C SDK. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bot.h"
-#include "player.h"
+#include "ismplay.h"
 
 #define ISM_DEFAULT_TIME_MS 200
 /* Never more than this share of the time the SDK gives the move (bot_time_for_move), whatever the options say:
@@ -22,6 +22,7 @@ static long opt_dead_exact = ISM_DEAD_EXACT_DEFAULT;
 static bool opt_surewin = true, opt_dead = true;
 static double opt_uct = 0.7, opt_rave = 300;
 static ism_player *player;
+static uint64_t lost_game = UINT64_MAX; /* the game whose sure-win key was last reported lost */
 
 static void game_start(const bot_state *s, void *user)
 {
@@ -50,8 +51,15 @@ static int choose(const bot_state *s, void *user)
         .surewin = opt_surewin, .sure_unknown = (int)opt_sure_unknown, .sure_seconds = secs * ISM_SURE_SHARE_DEFAULT,
         .sure_bytes = (uint64_t)opt_sure_mb << 20, .dead = opt_dead, .dead_exact = (int)opt_dead_exact,
     };
-    return ism_play(player, &o, s->variant, s->rows, s->cols, s->color, s->view, s->events, s->n_events, &rng,
-                    NULL);
+    ism_play_stats st;
+    int cell = ism_play(player, &o, s->variant, s->rows, s->cols, s->color, s->view, s->events, s->n_events, &rng,
+                        &st);
+    if (st.sure == ISM_SURE_FAILED && lost_game != s->game) { /* once a game, in the bot's log */
+        fprintf(stderr, "ismcts: game %llu: no sure-win key after %d events (or its memo is full); searching\n",
+                (unsigned long long)s->game, s->n_events);
+        lost_game = s->game;
+    }
+    return cell;
 }
 
 static int whole(const char *opt, const char *v, long lo, long hi, long *out)
@@ -83,15 +91,16 @@ int main(int argc, char **argv)
                    "                  Both: whichever comes first. Never more than %.0f%% of the time the\n"
                    "                  move has (with a game clock, of the move's share of the clock: the\n"
                    "                  time left over the moves to go, or over 20, plus the increment).\n"
-                   "                  A budget of iterations alone, within that cap, replays exactly.\n"
+                   "                  A budget of iterations alone, within that cap, replays exactly\n"
+                   "                  (when the sure-win solver finishes within its share).\n"
                    "  --samples N     draw N hidden boards per attempt and search them in turn (default 0:\n"
                    "                  a fresh board each iteration; at most %d)\n"
                    "  --uct C         the exploration constant (default 0.7)\n"
                    "  --rave K        dark variants: how long the root trusts its all-moves-as-first means\n"
                    "                  (default 300; 0: not at all)\n"
-                   "  --no-surewin    never ask the sure-win solver (dark variants, boards of at most %d\n"
-                   "                  cells); with it, the solver runs first for at most %.0f%% of the move's\n"
-                   "                  time and its winning cell is played\n"
+                   "  --no-surewin    do not ask the sure-win solver; by default, in the dark variants on\n"
+                   "                  boards of at most %d cells, it runs first for at most %.0f%% of the\n"
+                   "                  attempt's time, and a winning cell it finds is played\n"
                    "  --surewin-unknown K  ask the solver only with at most K unknown cells (default %d)\n"
                    "  --surewin-mb M  the solver's memo, kept across moves and games, at most M MB (default %d)\n"
                    "  --no-dead       do not keep the search off dead cells\n"

@@ -36,6 +36,11 @@ ism_search *ism_search_new(void)
     return calloc(1, sizeof(ism_search));
 }
 
+size_t ism_search_size(void)
+{
+    return sizeof(ism_search);
+}
+
 void ism_search_free(ism_search *s)
 {
     free(s);
@@ -441,6 +446,7 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
             }
     }
     st->nodes = s->n_nodes;
+    st->tree_bytes = (long)(s->n_nodes * sizeof(ism_node));
     st->seconds = now() - t0;
     return st->move;
 }

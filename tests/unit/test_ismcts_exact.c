@@ -1,5 +1,5 @@
 /* tests/unit/test_ismcts_exact.c — the ismcts bot's exact play and its moves in whole games (agents/ismcts/
- * sure.c, dead.c, player.c), in-process on the engine, through ism_play() as the bot calls it:
+ * surekey.c, deadcell.c, ismplay.c), in-process on the engine, through ism_play() as the bot calls it:
  * - the sure-win key it follows from its events agrees with the true game (its stones, the stones it learned,
  *   the opponent's true number of collisions among the counts the key allows) in every dark variant;
  * - the dead cells it finds are dead by the test's own enumeration of every completion (exactly so with few
@@ -11,7 +11,7 @@
  *   4x3 games in every dark variant where a separate solver finds a sure win for the player to move, it plays
  *   a cell after which every outcome is still a sure win (that solver again), and wins every continuation
  *   against random opponents; as Black on classical 3x3 it loses none of 300 games against random and mc. */
-#include "player.h"
+#include "ismplay.h"
 #include "scorer.h"
 #include "test_util.h"
 

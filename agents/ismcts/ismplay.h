@@ -1,26 +1,26 @@
-/* agents/ismcts/player.h — one move of the ismcts bot from what its player knows: a sure win when the
- * solver finds one (sure.h), else an immediate connection, else the search (search.h) kept off dead cells
- * (dead.h). The bot (ismcts.c) and the tests call the same function (docs/bots.md "ismcts").
+/* agents/ismcts/ismplay.h — one move of the ismcts bot from what its player knows: a sure win when the
+ * solver finds one (surekey.h), else an immediate connection, else the search (search.h) kept off dead cells
+ * (deadcell.h). The bot (ismcts.c) and the tests call the same function (docs/bots.md "ismcts").
  *
  * Contract
  * - ism_play() builds the belief from the view and events, then:
  *   1. with `surewin` set: ism_sure_win() with at most `sure_unknown` unknown cells, stopping after
  *      `sure_seconds` (0: no limit) and keeping its memo under `sure_bytes`; a winning cell is played;
- *   2. ism_choose() (which plays an immediate connection first) with the time left of `search.seconds`
- *      (when set: what the solver used is taken off it, never below a tenth of it) and, with `dead` set, the
- *      dead cells of ism_dead_cells(b, dead_exact) avoided.
+ *   2. ism_choose() (which plays an immediate connection first) with, when `dead` is set, the dead cells of
+ *      ism_dead_cells(b, dead_exact) avoided, and the time left of `search.seconds` (when set: what the
+ *      solver and the dead-cell test used is taken off it, never below a tenth of it).
  * - The move is always a cell unknown in the view (never a known cell, never a swap).
  * - Deterministic given rng's state when the search's budget is iterations alone and the solver has no time
  *   limit or finishes within it. */
-#ifndef AGENTS_ISMCTS_PLAYER_H
-#define AGENTS_ISMCTS_PLAYER_H
+#ifndef AGENTS_ISMCTS_ISMPLAY_H
+#define AGENTS_ISMCTS_ISMPLAY_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dead.h"
+#include "deadcell.h"
 #include "search.h"
-#include "sure.h"
+#include "surekey.h"
 
 /* Defaults of the bot: the solver runs when at most this many cells are unknown (every position of a board
  * of at most SW_MAX_CELLS cells), for at most this share of the move's time, in at most this much memory;
@@ -45,6 +45,7 @@ typedef enum { ISM_BY_SUREWIN = 0, ISM_BY_SEARCH = 1 } ism_play_kind;
 typedef struct {
     ism_play_kind by;
     ism_sure_result sure;  /* how the solver's call ended */
+    double sure_seconds;   /* the time it took */
     int dead;              /* unknown cells avoided as dead */
     ism_stats search;      /* the search's figures (when it ran) */
 } ism_play_stats;
@@ -65,7 +66,7 @@ int ism_play_game(ism_player *p, const ism_play_options *o, const hx_game *g, rn
 /* The belief the last ism_play() built. */
 const ism_belief *ism_player_belief(const ism_player *p);
 
-/* The solver's context (sure.h). */
+/* The solver's context (surekey.h). */
 ism_sure *ism_player_sure(ism_player *p);
 
 #endif

@@ -1,8 +1,8 @@
-/* agents/ismcts/sure.c — the sure-win key followed through the game and the solver's winning attempt
- * (sure.h). */
+/* agents/ismcts/surekey.c — the sure-win key followed through the game and the solver's winning attempt
+ * (surekey.h). */
 #include <stdlib.h>
 
-#include "sure.h"
+#include "surekey.h"
 
 struct ism_sure {
     sw *s;

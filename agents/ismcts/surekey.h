@@ -1,4 +1,4 @@
-/* agents/ismcts/sure.h — the ismcts bot's exact play: its sure-win key (arena/solver/surewin.h), followed
+/* agents/ismcts/surekey.h — the ismcts bot's exact play: its sure-win key (arena/solver/surewin.h), followed
  * through the game from what it was told, and the solver's winning attempt when one exists (docs/bots.md
  * "ismcts").
  *
@@ -18,8 +18,8 @@
  * - The context keeps its memo (what the solver finished stays true) across moves and across games of the
  *   same board, colour and rules; it starts a new one for another game shape, and drops the memo when the
  *   memory cap is reached. */
-#ifndef AGENTS_ISMCTS_SURE_H
-#define AGENTS_ISMCTS_SURE_H
+#ifndef AGENTS_ISMCTS_SUREKEY_H
+#define AGENTS_ISMCTS_SUREKEY_H
 
 #include <stdint.h>
 

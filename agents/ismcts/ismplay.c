@@ -1,10 +1,10 @@
-/* agents/ismcts/player.c — one move of the ismcts bot: sure win, connection, search off dead cells
- * (player.h). */
+/* agents/ismcts/ismplay.c — one move of the ismcts bot: sure win, connection, search off dead cells
+ * (ismplay.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
-#include "player.h"
+#include "ismplay.h"
 
 struct ism_player {
     ism_search *search;
@@ -60,6 +60,7 @@ int ism_play(ism_player *p, const ism_play_options *o, hx_variant variant, int r
         double deadline = o->sure_seconds > 0 ? t0 + o->sure_seconds : 0;
         int cell = ism_sure_win(p->sure, variant, rows, cols, color, view, events, n_events, o->sure_unknown,
                                 deadline, o->sure_bytes, &st->sure);
+        st->sure_seconds = clk_now() - t0;
         if (cell >= 0) {
             st->by = ISM_BY_SUREWIN;
             st->search.move = cell, st->search.value = 1;

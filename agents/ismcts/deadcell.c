@@ -1,8 +1,8 @@
-/* agents/ismcts/dead.c — dead cells of a view: the exact test on few unknown cells and the local pattern
- * (dead.h). */
+/* agents/ismcts/deadcell.c — dead cells of a view: the exact test on few unknown cells and the local pattern
+ * (deadcell.h). */
 #include <string.h>
 
-#include "dead.h"
+#include "deadcell.h"
 
 /* Who owns a neighbour position for the pattern: the known stone's colour; off the board, the player whose
  * edge it is (rows above and below: Black, columns left and right: White); a corner or an unknown cell: -1. */

@@ -1,4 +1,4 @@
-/* agents/ismcts/dead.h — dead cells of the ismcts bot's view: unknown cells whose colour cannot decide the
+/* agents/ismcts/deadcell.h — dead cells of the ismcts bot's view: unknown cells whose colour cannot decide the
  * game, whatever the rest of the board holds (docs/bots.md "ismcts").
  *
  * Contract
@@ -10,13 +10,14 @@
  *   many. Two tests, both sound (a cell marked is dead):
  *   - exact, when at most `exact_max` cells are unknown (at most ISM_DEAD_EXACT_LIMIT): every colouring of
  *     the other unknown cells is tried, with the cell the player's and the opponent's;
- *   - otherwise the local pattern: four consecutive neighbours of the cell (in the cyclic order of its six)
- *     are stones of one colour or that colour's edge. Then that colour's stones around it are already one
- *     group, and the two other neighbours touch the group's ends and each other, so the cell joins nothing
- *     for either player. The pattern is also applied with the exact test off.
+ *   - otherwise (more unknown cells, or exact_max 0) the local pattern: four consecutive neighbours of the
+ *     cell (in the cyclic order of its six) are stones of one colour or that colour's edge (a corner position
+ *     off the board counts for nobody). Then that colour's stones around it are already one group, and the
+ *     two other neighbours touch the group's ends and each other, so the cell joins nothing for either
+ *     player.
  * - Nothing allocates. */
-#ifndef AGENTS_ISMCTS_DEAD_H
-#define AGENTS_ISMCTS_DEAD_H
+#ifndef AGENTS_ISMCTS_DEADCELL_H
+#define AGENTS_ISMCTS_DEADCELL_H
 
 #include <stdint.h>
 
