@@ -56,11 +56,17 @@ int ism_play(ism_player *p, const ism_play_options *o, hx_variant variant, int r
     double t0 = clk_now();
     ism_belief *b = &p->belief;
     ism_belief_init(b, variant, rows, cols, color, view, events, n_events);
+    const uint8_t *avoid = NULL;
+    if (o->dead && b->n_unknown > 1) {
+        st->dead = ism_dead_cells(b, o->dead_exact, p->dead);
+        if (st->dead > 0 && st->dead < b->n_unknown)
+            avoid = p->dead;
+    }
     if (o->surewin) {
-        double deadline = o->sure_seconds > 0 ? t0 + o->sure_seconds : 0;
+        double t1 = clk_now(), deadline = o->sure_seconds > 0 ? t1 + o->sure_seconds : 0;
         int cell = ism_sure_win(p->sure, variant, rows, cols, color, view, events, n_events, o->sure_unknown,
-                                deadline, o->sure_bytes, &st->sure);
-        st->sure_seconds = clk_now() - t0;
+                                deadline, o->sure_bytes, avoid, &st->sure);
+        st->sure_seconds = clk_now() - t1;
         if (cell >= 0) {
             st->by = ISM_BY_SUREWIN;
             st->search.move = cell, st->search.value = 1;
@@ -68,12 +74,7 @@ int ism_play(ism_player *p, const ism_play_options *o, hx_variant variant, int r
         }
     }
     ism_options so = o->search;
-    so.avoid = NULL;
-    if (o->dead && b->n_unknown > 1) {
-        st->dead = ism_dead_cells(b, o->dead_exact, p->dead);
-        if (st->dead > 0 && st->dead < b->n_unknown)
-            so.avoid = p->dead;
-    }
+    so.avoid = avoid;
     if (so.seconds > 0) {
         double left = so.seconds - (clk_now() - t0);
         so.seconds = left > so.seconds * 0.1 ? left : so.seconds * 0.1;

@@ -3,12 +3,14 @@
  * (deadcell.h). The bot (ismcts.c) and the tests call the same function (docs/bots.md "ismcts").
  *
  * Contract
- * - ism_play() builds the belief from the view and events, then:
+ * - ism_play() builds the belief from the view and events and, when `dead` is set, the dead cells of
+ *   ism_dead_cells(b, dead_exact) (none when every unknown cell is dead), then:
  *   1. with `surewin` set: ism_sure_win() with at most `sure_unknown` unknown cells, stopping after
- *      `sure_seconds` (0: no limit) and keeping its memo under `sure_bytes`; a winning cell is played;
- *   2. ism_choose() (which plays an immediate connection first) with, when `dead` is set, the dead cells of
- *      ism_dead_cells(b, dead_exact) avoided, and the time left of `search.seconds` (when set: what the
- *      solver and the dead-cell test used is taken off it, never below a tenth of it).
+ *      `sure_seconds` (0: no limit), keeping its memo under `sure_bytes`, and preferring a winning cell that
+ *      is not dead; a winning cell is played (a dead one only when no live cell keeps the win);
+ *   2. ism_choose() (which plays an immediate connection first) with the dead cells avoided and the time
+ *      left of `search.seconds` (when set: what the dead-cell test and the solver used is taken off it,
+ *      never below a tenth of it).
  * - The move is always a cell unknown in the view (never a known cell, never a swap).
  * - Deterministic given rng's state when the search's budget is iterations alone and the solver has no time
  *   limit or finishes within it. */

@@ -88,9 +88,21 @@ int ism_sure_key(const sw *s, hx_variant variant, int color, const hx_event *eve
     return 0;
 }
 
+int ism_sure_keeps(sw *s, const sw_key *k, int cell)
+{
+    sw_key placed, collided;
+    bool can_place, won, can_collide;
+    if (sw_after_attempt(s, k, cell, &placed, &can_place, &won, &collided, &can_collide) != 0)
+        return 0;
+    int r = can_place && !won ? sw_solve(s, &placed, NULL) : 1;
+    if (r == 1 && can_collide)
+        r = sw_solve(s, &collided, NULL);
+    return r;
+}
+
 int ism_sure_win(ism_sure *x, hx_variant variant, int rows, int cols, int color, const uint8_t *view,
                  const hx_event *events, int n_events, int max_unknown, double deadline, uint64_t max_bytes,
-                 ism_sure_result *how)
+                 const uint8_t *avoid, ism_sure_result *how)
 {
     ism_sure_result dummy;
     if (!how)
@@ -135,6 +147,15 @@ int ism_sure_win(ism_sure *x, hx_variant variant, int rows, int cols, int color,
     }
     if (r == 1 && cell >= 0 && cell < rows * cols && view[cell] == HX_VIEW_UNKNOWN) {
         *how = ISM_SURE_WIN;
+        for (int c = 0; avoid && avoid[cell] && c < rows * cols; c++) { /* another winning cell, not avoided */
+            if (view[c] != HX_VIEW_UNKNOWN || avoid[c])
+                continue;
+            int keeps = ism_sure_keeps(x->s, &k, c);
+            if (keeps == 1)
+                return c;
+            if (keeps < 0)
+                break;
+        }
         return cell;
     }
     *how = ISM_SURE_NONE;

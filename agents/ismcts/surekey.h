@@ -14,7 +14,9 @@
  *   the board has at most SW_MAX_CELLS cells and at most `max_unknown` cells are unknown in the view. It
  *   stops at `deadline` (clk_now() seconds; 0: never) and keeps the memo under `max_bytes` (0: no limit).
  *   Returns the winning cell (unknown in the view), or -1: no sure win, not searched, or out of time or
- *   memory.
+ *   memory. With `avoid` (NULL: none; nonzero for cells to keep off, the dead cells), when the solver's cell
+ *   is avoided, the first other unknown cell not avoided whose every outcome is a sure win is returned
+ *   instead; when there is none (or time runs out looking), the solver's cell.
  * - The context keeps its memo (what the solver finished stays true) across moves and across games of the
  *   same board, colour and rules; it starts a new one for another game shape, and drops the memo when the
  *   memory cap is reached. */
@@ -46,7 +48,11 @@ int ism_sure_key(const sw *s, hx_variant variant, int color, const hx_event *eve
 /* The winning attempt of the player to move, or -1 (see above); *how says why (may be NULL). */
 int ism_sure_win(ism_sure *x, hx_variant variant, int rows, int cols, int color, const uint8_t *view,
                  const hx_event *events, int n_events, int max_unknown, double deadline, uint64_t max_bytes,
-                 ism_sure_result *how);
+                 const uint8_t *avoid, ism_sure_result *how);
+
+/* Whether attempting `cell` from k (P to move) keeps the sure win: every outcome that can happen is one.
+ * 1 yes, 0 no, -2 the deadline, -1 out of memory. */
+int ism_sure_keeps(sw *s, const sw_key *k, int cell);
 
 /* The search context of the last call (NULL before one, or for a variant or board it does not search). */
 sw *ism_sure_solver(const ism_sure *x);

@@ -6,7 +6,8 @@
  *   unknown cells; never a live cell from the local pattern);
  * - legality: 10,080 games in all seven variants on 3x3, 4x4 and 5x5 against random and mc opponents, both
  *   colours, a small budget; every attempt is unknown in its own view (never a cell it knows), legal for the
- *   engine, and never a cell the test proves dead while a live one is left;
+ *   engine, and never a cell the test proves dead while a live one is left (for a move of the solver: while a
+ *   live one keeps the sure win, by a separate solver);
  * - sure wins: on classical 3x3 as Black (a sure win from the empty board) and in positions of random 3x3 and
  *   4x3 games in every dark variant where a separate solver finds a sure win for the player to move, it plays
  *   a cell after which every outcome is still a sure win (that solver again), and wins every continuation
@@ -198,6 +199,19 @@ static void dead_cells_are_dead(void **state)
     assert_true(exact_dead > 100 && pattern > 50);
 }
 
+/* Whether attempting `cell` keeps the sure win of `key` (P to move): every outcome that can happen is a sure
+ * win for the separate solver s. */
+static bool keeps_the_win(sw *s, const sw_key *key, int cell)
+{
+    sw_key placed, collided;
+    bool can_place, won, can_collide;
+    if (sw_after_attempt(s, key, cell, &placed, &can_place, &won, &collided, &can_collide) != 0)
+        return false;
+    if (can_place && !won && sw_solve(s, &placed, NULL) != 1)
+        return false;
+    return !can_collide || sw_solve(s, &collided, NULL) == 1;
+}
+
 /* --- legality over whole games --- */
 
 typedef enum { OPP_RANDOM, OPP_MC } opponent;
@@ -232,19 +246,31 @@ static int play_checked(hx_variant v, int rows, int cols, int color, opponent op
         if (c < 0 || c >= rows * cols || hx_view(&g, color, c) != HX_VIEW_UNKNOWN || hx_check(&g, c) != 0)
             fail_msg("%s %dx%d as %s: attempt %d at %d, a cell it knows or an illegal one", hx_variant_name(v),
                      rows, cols, color ? "White" : "Black", hx_num_attempts(&g), c);
-        /* Never a dead cell while a live one is left (checked where the enumeration is cheap). */
+        /* Never a dead cell while a live one is left (checked where the enumeration is cheap), unless the
+         * solver played it and no live cell keeps the sure win (a separate solver says). */
         const ism_belief *b = ism_player_belief(player);
-        if (st.by == ISM_BY_SEARCH && b->n_unknown <= 7 && truly_dead(&g, color, c)) {
-            bool live = false;
-            for (int j = 0; j < b->n_unknown && !live; j++)
-                live = !truly_dead(&g, color, b->unknown[j]);
-            if (live)
-                fail_msg("%s %dx%d: attempt at the dead cell %d with a live one left", hx_variant_name(v), rows,
-                         cols, c);
-            ++*dead_checked;
-        } else if (b->n_unknown <= 7) {
-            ++*dead_checked;
+        if (b->n_unknown <= 7 && truly_dead(&g, color, c)) {
+            bool live = false, live_win = false;
+            for (int j = 0; j < b->n_unknown; j++) {
+                int u = b->unknown[j];
+                if (truly_dead(&g, color, u))
+                    continue;
+                live = true;
+                if (st.by == ISM_BY_SUREWIN) {
+                    static hx_event ev[HX_MAX_EVENTS];
+                    sw *s = sw_new(rows, cols, (sw_rules)sw_rules_of(v), color);
+                    sw_key key;
+                    assert_non_null(s);
+                    assert_int_equal(ism_sure_key(s, v, color, ev, hx_events(&g, color, ev), &key), 0);
+                    live_win = live_win || keeps_the_win(s, &key, u);
+                    sw_free(s);
+                }
+            }
+            if (live && (st.by == ISM_BY_SEARCH || live_win))
+                fail_msg("%s %dx%d: attempt at the dead cell %d with a live one left%s", hx_variant_name(v), rows,
+                         cols, c, live_win ? " that keeps the sure win" : "");
         }
+        *dead_checked += b->n_unknown <= 7;
         ++*attempts;
         assert_true(hx_attempt(&g, c) >= 0);
     }
@@ -274,19 +300,6 @@ static void legal_in_every_variant(void **state)
 }
 
 /* --- sure wins --- */
-
-/* Whether attempting `cell` keeps the sure win of `key` (P to move): every outcome that can happen is a sure
- * win for the separate solver s. */
-static bool keeps_the_win(sw *s, const sw_key *key, int cell)
-{
-    sw_key placed, collided;
-    bool can_place, won, can_collide;
-    if (sw_after_attempt(s, key, cell, &placed, &can_place, &won, &collided, &can_collide) != 0)
-        return false;
-    if (can_place && !won && sw_solve(s, &placed, NULL) != 1)
-        return false;
-    return !can_collide || sw_solve(s, &collided, NULL) == 1;
-}
 
 /* Plays the game on from g with the bot as the player to move against a uniformly random opponent; returns
  * the winner. */
