@@ -1,12 +1,13 @@
-/* agents/ismcts/ismcts.c — the information-set MCTS bot (bin/ismcts): on each attempt it builds its belief
- * over the opponent's hidden stones from its information set (belief.h) and searches one tree over boards drawn
- * from it (search.h, docs/bots.md "ismcts"). Built on the C SDK. */
+/* agents/ismcts/ismcts.c — the information-set MCTS bot (bin/ismcts): on each attempt it plays the solver's
+ * sure win when there is one (surekey.h), else builds its belief over the opponent's hidden stones from its
+ * information set (belief.h) and searches one tree over boards drawn from it (search.h), off the cells it
+ * proves dead (deadcell.h); ismplay.h puts these together (docs/bots.md "ismcts"). Built on the C SDK. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bot.h"
-#include "search.h"
+#include "ismplay.h"
 
 #define ISM_DEFAULT_TIME_MS 200
 /* Never more than this share of the time the SDK gives the move (bot_time_for_move), whatever the options say:
@@ -16,9 +17,12 @@
 static uint64_t base_seed = 1;
 static rng_state rng;
 static long opt_iterations = 0, opt_time_ms = -1, opt_samples = 0;
+static long opt_sure_unknown = ISM_SURE_UNKNOWN_DEFAULT, opt_sure_mb = (long)(ISM_SURE_BYTES_DEFAULT >> 20);
+static long opt_dead_exact = ISM_DEAD_EXACT_DEFAULT;
+static bool opt_surewin = true, opt_dead = true;
 static double opt_uct = 0.7, opt_rave = 300;
-static ism_search *search;
-static ism_belief belief;
+static ism_player *player;
+static uint64_t lost_game = UINT64_MAX; /* the game whose sure-win key was last reported lost */
 
 static void game_start(const bot_state *s, void *user)
 {
@@ -29,21 +33,33 @@ static void game_start(const bot_state *s, void *user)
 static int choose(const bot_state *s, void *user)
 {
     (void)user;
-    ism_belief_init(&belief, s->variant, s->rows, s->cols, s->color, s->view, s->events, s->n_events);
-    if (belief.n_unknown == 0) { /* cannot happen in a game that is not over */
-        uint16_t legal[HX_MAX_CELLS + 1];
-        return bot_legal(s, legal) > 0 ? legal[0] : 0;
-    }
+    uint16_t legal[HX_MAX_CELLS + 1];
+    int n_legal = bot_legal(s, legal);
+    if (n_legal == 0 || legal[0] == HX_SWAP) /* cannot happen in a game that is not over */
+        return n_legal > 0 ? legal[0] : 0;
     /* --time-ms when given, else the default unless only --iterations was given; always capped by the move's
      * share of the time (with a game clock, its share of the clock). */
     double cap = bot_time_for_move(s) * ISM_TIME_SHARE;
     double secs = opt_time_ms > 0 ? opt_time_ms / 1000.0 : opt_iterations > 0 ? cap : ISM_DEFAULT_TIME_MS / 1000.0;
     if (secs > cap)
         secs = cap;
-    ism_options o = { .iterations = opt_iterations, .seconds = secs > 1e-4 ? secs : 1e-4,
-                      .samples = (int)opt_samples, .uct = opt_uct,
-                      .rave = opt_rave };
-    return ism_choose(search, &belief, &o, &rng, NULL);
+    if (secs < 1e-4)
+        secs = 1e-4;
+    ism_play_options o = {
+        .search = { .iterations = opt_iterations, .seconds = secs, .samples = (int)opt_samples, .uct = opt_uct,
+                    .rave = opt_rave },
+        .surewin = opt_surewin, .sure_unknown = (int)opt_sure_unknown, .sure_seconds = secs * ISM_SURE_SHARE_DEFAULT,
+        .sure_bytes = (uint64_t)opt_sure_mb << 20, .dead = opt_dead, .dead_exact = (int)opt_dead_exact,
+    };
+    ism_play_stats st;
+    int cell = ism_play(player, &o, s->variant, s->rows, s->cols, s->color, s->view, s->events, s->n_events, &rng,
+                        &st);
+    if (st.sure == ISM_SURE_FAILED && lost_game != s->game) { /* once a game, in the bot's log */
+        fprintf(stderr, "ismcts: game %llu: no sure-win key after %d events (or its memo is full); searching\n",
+                (unsigned long long)s->game, s->n_events);
+        lost_game = s->game;
+    }
+    return cell;
 }
 
 static int whole(const char *opt, const char *v, long lo, long hi, long *out)
@@ -62,25 +78,38 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0) {
             printf("usage: ismcts [--time-ms N] [--iterations N] [--samples N] [--uct C] [--rave K]\n"
-                   "              [--seed S] [--endpoint ENDPOINT]\n\n"
+                   "              [--no-surewin] [--surewin-unknown K] [--surewin-mb M] [--no-dead]\n"
+                   "              [--dead-exact K] [--seed S] [--endpoint ENDPOINT]\n\n"
                    "An information-set Monte Carlo tree search bot (docs/bots.md): on each attempt it draws\n"
                    "boards of the opponent's hidden stones that agree with everything it has seen (its stones,\n"
                    "the stones it found, the opponent's stone count, collision reports) and searches one tree\n"
-                   "over them, with playouts that save bridges. It plays a connecting cell at once. Plays\n"
-                   "every variant on any board.\n\n"
+                   "over them, with playouts that save bridges. It plays a connecting cell at once, and on\n"
+                   "boards of at most %d cells the solver's sure win when there is one. Plays every variant\n"
+                   "on any board.\n\n"
                    "  --time-ms N     think at most N ms per attempt (default %d unless --iterations is given)\n"
                    "  --iterations N  at most N iterations per attempt (default: no limit but the time)\n"
                    "                  Both: whichever comes first. Never more than %.0f%% of the time the\n"
                    "                  move has (with a game clock, of the move's share of the clock: the\n"
                    "                  time left over the moves to go, or over 20, plus the increment).\n"
-                   "                  A budget of iterations alone, within that cap, replays exactly.\n"
+                   "                  A budget of iterations alone, within that cap, replays exactly\n"
+                   "                  (when the sure-win solver finishes within its share).\n"
                    "  --samples N     draw N hidden boards per attempt and search them in turn (default 0:\n"
                    "                  a fresh board each iteration; at most %d)\n"
                    "  --uct C         the exploration constant (default 0.7)\n"
                    "  --rave K        dark variants: how long the root trusts its all-moves-as-first means\n"
                    "                  (default 300; 0: not at all)\n"
+                   "  --no-surewin    do not ask the sure-win solver; by default, in the dark variants on\n"
+                   "                  boards of at most %d cells, it runs first for at most %.0f%% of the\n"
+                   "                  attempt's time, and a winning cell it finds is played\n"
+                   "  --surewin-unknown K  ask the solver only with at most K unknown cells (default %d)\n"
+                   "  --surewin-mb M  the solver's memo, kept across moves and games, at most M MB (default %d)\n"
+                   "  --no-dead       do not keep the search off dead cells\n"
+                   "  --dead-exact K  prove cells dead exactly with at most K unknown cells (default %d, at\n"
+                   "                  most %d; 0: the local pattern alone)\n"
                    "  --seed S        mixed with each game's seed (default 1)\n",
-                   ISM_DEFAULT_TIME_MS, ISM_TIME_SHARE * 100, ISM_MAX_SAMPLES);
+                   SW_MAX_CELLS, ISM_DEFAULT_TIME_MS, ISM_TIME_SHARE * 100, ISM_MAX_SAMPLES, SW_MAX_CELLS,
+                   ISM_SURE_SHARE_DEFAULT * 100, ISM_SURE_UNKNOWN_DEFAULT, (int)(ISM_SURE_BYTES_DEFAULT >> 20),
+                   ISM_DEAD_EXACT_DEFAULT, ISM_DEAD_EXACT_LIMIT);
             return 0;
         }
         int seeded = bot_seed_option("ismcts", argc, argv, &i, &base_seed);
@@ -101,6 +130,22 @@ int main(int argc, char **argv)
             if (whole("--samples", v, 0, ISM_MAX_SAMPLES, &opt_samples) != 0)
                 return 2;
             i++;
+        } else if (strcmp(argv[i], "--no-surewin") == 0) {
+            opt_surewin = false;
+        } else if (strcmp(argv[i], "--no-dead") == 0) {
+            opt_dead = false;
+        } else if (strcmp(argv[i], "--surewin-unknown") == 0) {
+            if (whole("--surewin-unknown", v, 0, SW_MAX_CELLS, &opt_sure_unknown) != 0)
+                return 2;
+            i++;
+        } else if (strcmp(argv[i], "--surewin-mb") == 0) {
+            if (whole("--surewin-mb", v, 1, 65536, &opt_sure_mb) != 0)
+                return 2;
+            i++;
+        } else if (strcmp(argv[i], "--dead-exact") == 0) {
+            if (whole("--dead-exact", v, 0, ISM_DEAD_EXACT_LIMIT, &opt_dead_exact) != 0)
+                return 2;
+            i++;
         } else if (strcmp(argv[i], "--rave") == 0) {
             char *end;
             opt_rave = v ? strtod(v, &end) : -1;
@@ -119,13 +164,13 @@ int main(int argc, char **argv)
             i++;
         }
     }
-    search = ism_search_new();
-    if (!search) {
+    player = ism_player_new();
+    if (!player) {
         fprintf(stderr, "ismcts: out of memory\n");
         return 1;
     }
     bot_spec spec = { .name = "ismcts", .version = "1.0", .choose = choose, .game_start = game_start };
     int rc = bot_run(&spec, argc, argv);
-    ism_search_free(search);
+    ism_player_free(player);
     return rc;
 }

@@ -27,11 +27,18 @@ struct ism_search {
     int amaf_tn[HX_MAX_CELLS];   /* iterations that ended with the cell the opponent's (empty on the board) */
     float amaf_tw[HX_MAX_CELLS]; /* ... and those of them won */
     double rave;                 /* the RAVE constant k (0: none) */
+    const uint8_t *avoid;        /* cells the player does not attempt (NULL: none) */
+    int n_avoid;                 /* unknown cells avoided */
 };
 
 ism_search *ism_search_new(void)
 {
     return calloc(1, sizeof(ism_search));
+}
+
+size_t ism_search_size(void)
+{
+    return sizeof(ism_search);
 }
 
 void ism_search_free(ism_search *s)
@@ -209,12 +216,12 @@ static void iterate_dark(ism_search *s, const ism_belief *b, const uint8_t *opp,
     p.rows = b->rows, p.cols = b->cols, p.cells = b->cells, p.n_empty = 0;
     for (int i = 0; i < b->cells; i++) {
         p.col[i] = b->view[i] == HX_VIEW_OWN ? (uint8_t)me : opp[i] ? (uint8_t)them : EMPTY;
-        known[i] = b->view[i] != HX_VIEW_UNKNOWN;
+        known[i] = b->view[i] != HX_VIEW_UNKNOWN || (s->avoid && s->avoid[i]);
         hit[i] = 0;
         if (p.col[i] == EMPTY)
             p.pos[i] = (uint16_t)p.n_empty, p.empty[p.n_empty++] = (uint16_t)i;
     }
-    int node = 0, depth = 0, unknown = b->n_unknown;
+    int node = 0, depth = 0, unknown = b->n_unknown - s->n_avoid;
     path[depth++] = 0;
     bool expanded = false;
     while (p.n_empty > 0 && !expanded && unknown > 0) {
@@ -317,6 +324,12 @@ static void iterate(ism_search *s, const ism_belief *b, const uint8_t *opp, doub
             if (score > best_score)
                 best_score = score, best = ch;
         }
+        /* At the root the avoided cells are never children: they count as tried. */
+        bool root = node == 0 && s->avoid;
+        if (root)
+            for (int e = 0; e < p.n_empty; e++)
+                if (s->avoid[p.empty[e]])
+                    mark[p.empty[e]] = stamp, tried++;
         if (tried < p.n_empty && s->n_nodes < ISM_MAX_NODES) {
             int k = (int)rng_below(rng, (uint32_t)(p.n_empty - tried)), cell = -1;
             for (int e = 0; e < p.n_empty; e++)
@@ -363,9 +376,20 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
     s->n_nodes = 1;
     s->nodes[0] = (ism_node){ .first_child = -1, .next_sibling = -1 };
     s->rave = hx_variant_dark(b->variant) ? o->rave : 0;
+    s->avoid = NULL, s->n_avoid = 0;
+    if (o->avoid) {
+        for (int k = 0; k < b->n_unknown; k++)
+            s->n_avoid += o->avoid[b->unknown[k]] != 0;
+        if (s->n_avoid < b->n_unknown)
+            s->avoid = o->avoid;
+        else
+            s->n_avoid = 0;
+    }
     if (s->rave > 0) { /* every root cell a child from the start, scored by its AMAF mean until visited */
         for (int k = b->n_unknown - 1; k >= 0; k--) {
             int c = b->unknown[k];
+            if (s->avoid && s->avoid[c])
+                continue;
             new_node(s, 0, c);
             s->amaf_n[c] = 0, s->amaf_w[c] = 0, s->amaf_tn[c] = 0, s->amaf_tw[c] = 0;
         }
@@ -414,9 +438,15 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
         st->move = s->nodes[best].cell;
         st->value = s->nodes[best].visits > 0 ? s->nodes[best].wins / s->nodes[best].visits : 0;
     } else {
-        st->move = b->unknown[rng_below(rng, (uint32_t)b->n_unknown)];
+        int k = (int)rng_below(rng, (uint32_t)(b->n_unknown - s->n_avoid));
+        for (int j = 0; j < b->n_unknown; j++)
+            if (!(s->avoid && s->avoid[b->unknown[j]]) && k-- == 0) {
+                st->move = b->unknown[j];
+                break;
+            }
     }
     st->nodes = s->n_nodes;
+    st->tree_bytes = (long)(s->n_nodes * sizeof(ism_node));
     st->seconds = now() - t0;
     return st->move;
 }

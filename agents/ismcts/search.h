@@ -27,16 +27,20 @@
  *   - hex: the tree holds both players' moves on the empty cells, and the playout moves alternately at
  *     random, except that a player answers an intrusion into one of its bridges (two of its stones, or a
  *     stone and its edge, sharing two empty cells) by taking the other cell.
+ * - `avoid` (dead cells, deadcell.h): cells the player never attempts in the tree, at any depth in the dark
+ *   variants (a dead cell stays dead as stones are added) and at the root in hex; the immediate connection
+ *   and the random fill ignore it. When it covers every unknown cell it is ignored.
  * - The move is the root child with the most visits (ties: the lower cell). A root child is a cell unknown in
- *   the view (in hex an empty cell; in the dark variants the view's unknown cells), so the move is always
- *   legal and never a cell the player knows; with no iteration run (a budget too
- *   small, every draw rejected) it is a uniformly random unknown cell. It never swaps.
+ *   the view (in hex an empty cell; in the dark variants the view's unknown cells) and not avoided, so the
+ *   move is always legal and never a cell the player knows; with no iteration run (a budget too
+ *   small, every draw rejected) it is a uniformly random unknown cell not avoided. It never swaps.
  * - The tree lives in a fixed pool (ISM_MAX_NODES nodes, allocated once by ism_search_new()); when it is
  *   full the walk stops expanding and runs playouts from the leaves it reaches. Deterministic given rng's
  *   state when the budget is a number of iterations alone. */
 #ifndef AGENTS_ISMCTS_SEARCH_H
 #define AGENTS_ISMCTS_SEARCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "belief.h"
@@ -50,6 +54,7 @@ typedef struct {
     int samples;      /* 0: a fresh board each iteration; else this many boards, reused in turn */
     double uct;       /* the exploration constant c */
     double rave;      /* dark variants: the RAVE constant k of the root (0: none; see above) */
+    const uint8_t *avoid; /* NULL, or nonzero for cells the player is not to attempt (see above) */
 } ism_options;
 
 typedef struct {
@@ -57,6 +62,7 @@ typedef struct {
     long samples;     /* boards drawn */
     long failed;      /* ism_sample() calls that found no consistent board */
     int nodes;        /* tree nodes used */
+    long tree_bytes;  /* the memory those nodes take */
     double seconds;
     int move;
     double value;     /* the move's mean score (wins for the player) */
@@ -67,6 +73,9 @@ typedef struct ism_search ism_search;
 /* The search's memory (the node pool, the boards); NULL when it cannot be allocated. */
 ism_search *ism_search_new(void);
 void ism_search_free(ism_search *s);
+
+/* The bytes ism_search_new() allocates (the node pool and the boards). */
+size_t ism_search_size(void);
 
 /* The move for the player of `b` (see above). `st` may be NULL. */
 int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_state *rng, ism_stats *st);

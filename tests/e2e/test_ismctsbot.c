@@ -1,7 +1,8 @@
 /* tests/e2e/test_ismctsbot.c — bin/ismcts as a program: --help, bad options (exit 2 naming the option), short
  * `arena match`es against bin/random in every variant on small boards from openings, in their sandboxes, with no
- * forfeit (so never an illegal cell, never one it already knows, never late), and on a game clock shorter
- * than its --time-ms would need. */
+ * forfeit (so never an illegal cell, never one it already knows, never late) and its sure-win key never lost
+ * (its logs), and on a game clock shorter than its --time-ms would need; as Black on classical 3x3 from the
+ * empty board it wins every game (its sure win). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +22,14 @@ static void help_and_bad_options(void **state)
     assert_non_null(strstr(help, "--time-ms"));
     assert_non_null(strstr(help, "--iterations"));
     assert_non_null(strstr(help, "--samples"));
+    assert_non_null(strstr(help, "--no-surewin"));
+    assert_non_null(strstr(help, "--surewin-unknown"));
+    assert_non_null(strstr(help, "--dead-exact"));
     free(help);
     static const char *bad[][2] = { { "--iterations x", "--iterations" }, { "--time-ms 0", "--time-ms" },
                                     { "--samples 99999", "--samples" }, { "--uct -1", "--uct" },
-                                    { "--seed", "--seed" } };
+                                    { "--seed", "--seed" }, { "--surewin-unknown 17", "--surewin-unknown" },
+                                    { "--surewin-mb 0", "--surewin-mb" }, { "--dead-exact x", "--dead-exact" } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "'%s/ismcts' %s 2>&1; echo status=$?", bin, bad[i][0]);
         char *out = sh_output(cmd);
@@ -34,25 +39,48 @@ static void help_and_bad_options(void **state)
     }
 }
 
-/* Every variant, 3x3 and 4x5, 6 games each from random two-stone openings, both colours. */
+/* Every variant, 3x3 and 4x4 or 4x5, 6 games each from random two-stone openings, both colours; in the logs, no
+ * game where the bot lost its sure-win key. */
 static void plays_every_variant_against_random(void **state)
 {
     (void)state;
     static const char *variants[] = { "hex", "classical", "abrupt", "classical-noisy", "classical-flash",
                                       "abrupt-noisy", "abrupt-flash" };
-    static const char *boards[] = { "3x3", "4x5" };
+    static const char *boards[] = { "3x3", "4x4", "4x5" }; /* 3x3 and, alternately by variant, 4x4 or 4x5 */
     int run = 0;
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
-        for (size_t b = 0; b < 2; b++) {
-            char db[128];
-            snprintf(db, sizeof db, "%s/m%d.db", tmp, run++);
-            assert_int_equal(sh_run("'%s/arena' match --variant %s --board %s --games 6 --quiet --db '%s' "
+        for (size_t b = 0; b < 3; b++) {
+            if (b > 0 && b != 1 + v % 2)
+                continue;
+            char db[128], logs[128];
+            snprintf(db, sizeof db, "%s/m%d.db", tmp, run);
+            snprintf(logs, sizeof logs, "%s/logs%d", tmp, run++);
+            assert_int_equal(sh_run("'%s/arena' match --variant %s --board %s --games 6 --quiet --db '%s' --logs '%s' "
                                     "'%s/ismcts --iterations 40 --seed %d' '%s/random --seed 2' >/dev/null",
-                                    bin, variants[v], boards[b], db, bin, run, bin), 0);
+                                    bin, variants[v], boards[b], db, logs, bin, run, bin), 0);
+            /* The sure-win key was followed through every game, openings included (the bot notes a lost one). */
+            assert_int_equal(sh_run("ls '%s'/*ismcts* >/dev/null && ! grep -q 'no sure-win key' '%s'/*", logs, logs), 0);
             assert_int_equal(db_scalar(db, "SELECT count(*) FROM games"), 6);
             if (db_scalar(db, "SELECT count(*) FROM games WHERE reason <> 'connected'") != 0)
                 fail_msg("%s %s: a game did not end by a connection (a forfeit)", variants[v], boards[b]);
         }
+}
+
+/* Classical 3x3 from the empty board is a sure win for Black: as Black it wins every game through the SDK
+ * (its sure-win key followed from the events the arena sends), against random and mc. */
+static void wins_surely_as_black_on_classical_3x3(void **state)
+{
+    (void)state;
+    static const char *opponents[] = { "random --seed 4", "mc --samples 50" };
+    for (int k = 0; k < 2; k++) {
+        char db[128];
+        snprintf(db, sizeof db, "%s/sure%d.db", tmp, k);
+        assert_int_equal(sh_run("'%s/arena' match --variant classical --board 3x3 --games 12 --openings none "
+                                "--quiet --db '%s' '%s/ismcts --iterations 20' '%s/%s' >/dev/null",
+                                bin, db, bin, bin, opponents[k]), 0);
+        assert_int_equal(db_scalar(db, "SELECT count(*) FROM games g JOIN agents a ON a.id = g.black WHERE "
+                                       "a.name = 'ismcts' AND g.winner = 'B' AND g.reason = 'connected'"), 6);
+    }
 }
 
 /* Asked for 500 ms an attempt on a clock of 2 s for the whole game (classical 5x5: five attempts or more each),
@@ -76,6 +104,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(help_and_bad_options),
         cmocka_unit_test(plays_every_variant_against_random),
+        cmocka_unit_test(wins_surely_as_black_on_classical_3x3),
         cmocka_unit_test(spends_its_clock_in_shares),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
