@@ -371,7 +371,8 @@ done:
 
 /* The first-move table (o->first_moves) within a budget of its own: a sure win's from the sure-win searches
  * (White's: every cell loses; Black's: a cell keeps the win exactly when Black's search wins from the key
- * after it), an exact value's from the double oracle with Black's root action fixed to each cell in turn. */
+ * after it), an exact value's from the double oracle with Black's root action fixed to each cell in turn
+ * (a cell after its image under the half-turn copies the image's). */
 static void cl_first_moves(const cl_options *o, const sv_tree *t, cl_row *row)
 {
     double t0 = clk_now(), deadline = t0 + (o->first_budget_s > 0 ? o->first_budget_s : o->budget_s);
@@ -400,15 +401,32 @@ static void cl_first_moves(const cl_options *o, const sv_tree *t, cl_row *row)
         }
         sw_free(s);
     } else if (row->exact && t && t->n_nodes && t->nodes[0].player == 0) {
+        /* The half-turn (r, c) -> (R-1-r, C-1-c), cell x -> cells-1-x, maps the game onto itself (both
+         * players' sides and the neighbour relation are kept), so a cell's value is its image's: only the
+         * cells not after their image are solved, and share the budget. */
         const sv_infoset *is = &t->infosets[t->nodes[0].infoset];
-        for (int a = 0; a < is->n && a < CL_MAX_CELLS; a++) {
+        int n = is->n < CL_MAX_CELLS ? is->n : CL_MAX_CELLS, todo = 0;
+        for (int a = 0; a < n; a++)
+            todo += t->actions[is->offset + a] <= cells - 1 - t->actions[is->offset + a];
+        for (int a = 0; a < n; a++) {
             cl_first_move *m = &row->first[row->n_first++];
-            int cell = t->actions[is->offset + a];
+            int cell = t->actions[is->offset + a], image = cells - 1 - cell;
             *m = (cl_first_move){ .cell = cell, .lower = -1, .upper = 1, .how = "none", .has_br = row->has_root_br,
                                   .br = row->has_root_br ? row->root_br[cell] : 0 };
+            if (image < cell) {
+                for (int k = 0; k < row->n_first - 1; k++)
+                    if (row->first[k].cell == image) {
+                        *m = row->first[k];
+                        m->cell = cell;
+                        m->br = row->has_root_br ? row->root_br[cell] : 0;
+                    }
+                continue;
+            }
             do_result d;
             char err[300];
-            if (cl_oracle(t, a, (deadline - clk_now()) / (is->n - a), NULL, NULL, &d, err, sizeof err) != 0)
+            int rc = cl_oracle(t, a, (deadline - clk_now()) / (todo > 0 ? todo : 1), NULL, NULL, &d, err, sizeof err);
+            todo--;
+            if (rc != 0)
                 continue;
             m->lower = d.lower;
             m->upper = d.upper;

@@ -28,7 +28,8 @@ typedef struct {
 } cl_options;
 
 /* Black's value in the game where Black's first attempt is fixed to one cell (and so known to White: the
- * most Black can guarantee when it always opens there). In the dark variants the board's value can exceed
+ * most Black can guarantee when it always opens there). The half-turn of the board maps the game onto
+ * itself: a cell's entry is its image's (computed once, for the first of the two). In the dark variants the board's value can exceed
  * the best of these (White does not see where Black opened: mixing the opening is worth something). */
 typedef struct {
     int cell;             /* the cell index (r * cols + c) */

@@ -369,7 +369,8 @@ enum { BY_DO, BY_CLP, BY_CFR };
 
 /* One solver on one board in a child process: out[0] seconds (the tree not counted), out[1] lower, out[2]
  * upper, out[3] the peak memory it added in MB (tree included), out[4] 1 when it finished (exact, or for
- * CFR+ NashConv < 1e-6). 0, or -1 when the child failed. */
+ * CFR+ NashConv < 1e-6). The child is killed after three times the limit and a minute of wall time (CLP's
+ * limit counts CPU seconds): then out[0] is that time and the rest unknown. 0, or -1 when it failed. */
 static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit, double out[5])
 {
     int fd[2];
@@ -434,11 +435,19 @@ static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit
     }
     close(fd[1]);
     int rc = -1;
+    double t0 = clk_now();
     struct pollfd pf = { .fd = fd[0], .events = POLLIN };
-    if (pid > 0 && poll(&pf, 1, (int)(limit * 1000) + 60000) == 1 && read(fd[0], out, sizeof(double) * 5) == sizeof(double) * 5)
+    int ready = pid > 0 ? poll(&pf, 1, (int)(limit * 3000) + 60000) : -1;
+    if (ready == 1 && read(fd[0], out, sizeof(double) * 5) == sizeof(double) * 5) {
         rc = 0;
+    } else if (ready == 0) { /* killed: the time it had */
+        out[0] = clk_now() - t0;
+        out[1] = out[2] = out[3] = NAN;
+        out[4] = 0;
+        rc = 0;
+    }
     if (pid > 0) {
-        if (rc != 0)
+        if (rc != 0 || ready == 0)
             kill(pid, SIGKILL);
         waitpid(pid, NULL, 0);
     }
@@ -463,8 +472,9 @@ static int double_oracle_comparison(void)
             double got[5];
             if (solve_in_child(by, cases[i].v, cases[i].r, cases[i].c, limit, got) != 0)
                 return 1;
-            if (got[4] && got[1] == got[2])
-                printf(" %s %.3f s, %.0f MB, value %+.9f%s", names[by], got[0], got[3], got[1], by < BY_CFR ? ";" : "\n");
+            if (got[4] && fabs(got[2] - got[1]) < 1e-9)
+                printf(" %s %.3f s, %.0f MB, value %+.9f%s", names[by], got[0], got[3], (got[1] + got[2]) / 2,
+                       by < BY_CFR ? ";" : "\n");
             else
                 printf(" %s %.3f s, %.0f MB, [%+.9f, %+.9f]%s%s", names[by], got[0], got[3], got[1], got[2],
                        got[4] ? "" : " (stopped)", by < BY_CFR ? ";" : "\n");

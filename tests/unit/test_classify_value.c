@@ -6,7 +6,8 @@
  *   it equal to the one read from the LP's value;
  * - each first cell's value (the game where Black's first attempt is fixed to it, and known to White): the
  *   LP on a tree built from a game whose root offers Black that one cell (a wrapper written here, not
- *   do_options.fix_root), on 2x2 abrupt (all three forms) and on three cells of 2x3 abrupt; on a board
+ *   do_options.fix_root), on 2x2 abrupt (all three forms) and on three cells of 2x3 abrupt (cells that
+ *   classify copies from their image under the half-turn included); on a board
  *   Black wins surely (2x2 and 2x3 classical), a cell keeps the sure win exactly when that LP's value is 1;
  *   on a White sure win (3x2 classical), that LP gives -1 for a cell;
  * - what holds on every board whatever the values: no first cell is worth more than the board (max <= value;
@@ -185,7 +186,9 @@ static void first_moves_2x3_abrupt(void **state)
     classify(2, 3, HX_ABRUPT, &r);
     assert_string_equal(r.how, "double oracle");
     check_first_moves(&r);
-    static const int cells[] = { 0, 1, 4 }; /* a1, b1, b2: each restricted LP takes seconds */
+    /* a1, b1, b2 (each restricted LP takes seconds); b2 is b1's image under the half-turn, whose entry
+     * classify copies from b1's: the LP checks that copy too */
+    static const int cells[] = { 0, 1, 4 };
     for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++) {
         double v = lp_value(2, 3, HX_ABRUPT, cells[k]);
         const cl_first_move *m = &r.first[cells[k]];
