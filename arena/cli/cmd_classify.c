@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "board.h"
 #include "classify.h"
 #include "cli.h"
 #include "clock.h"
@@ -17,23 +18,38 @@
 
 static const char help[] =
     "usage: arena classify [--max-cells N] [--variants V,V,...] [--budget-s S] [--max-nodes N]\n"
-    "                      [--certificates DIR] [--json | --format text|json]\n"
+    "                      [--certificates DIR] [--first-moves [--first-moves-budget-s S]]\n"
+    "                      [--json | --format text|json]\n"
     "       arena classify --check [--sample N [--full-cells N]] FILE...\n\n"
     "For every board RxC with R, C >= 2 and R*C <= N and every variant asked for: whether Black wins with\n"
     "probability one (a sure win: every hidden placement, every opponent behaviour), White does, or neither\n"
-    "(docs/surewin.md); for neither, Black's value: exact from Black's sequence-form LP (CLP) when it finishes\n"
-    "within half the budget left, otherwise an interval [lower, upper] from exact best responses to CFR+'s\n"
-    "average strategies trained for the rest of the budget; nothing when the game tree is too large. A board\n"
-    "whose sure-win searches do not finish within the budget is open. docs/solved.md has the table.\n\n"
+    "(docs/surewin.md); for neither, Black's value: exact from the double oracle when its bounds meet within\n"
+    "a third of the budget, else from Black's sequence-form LP (CLP) when it finishes within half the time\n"
+    "left, otherwise an interval [lower, upper] from exact best responses (to the double oracle's strategies\n"
+    "or to CFR+'s average strategies trained for the rest of the budget, at least a sixth of it; the\n"
+    "narrower); nothing when the game tree is too large. Exact values are also shown as the simplest\n"
+    "fraction within 1e-10 (denominator at most 20000), when there is one. A board whose sure-win searches\n"
+    "do not finish within the budget is open. docs/solved.md has the table.\n\n"
     "  --max-cells N        largest board, in cells (default 16, at most 16)\n"
     "  --variants LIST      dark variants, comma-separated (default: all six)\n"
     "  --budget-s S         seconds per board and variant, all stages (default 60)\n"
-    "  --max-nodes N        largest game tree for the LP and CFR+ (default 5000000)\n"
+    "  --max-nodes N        largest game tree for the double oracle, the LP and CFR+ (default 5000000)\n"
     "  --memo-mb M          largest sure-win memo per player (default 4096)\n"
     "  --certificates DIR   write every sure win as DIR/RxC-VARIANT-PLAYER.cert (docs/surewin.md) and every\n"
-    "                       value's policy (LP or CFR+) as DIR/RxC-VARIANT.policy\n"
+    "                       value's policy (double oracle, LP or CFR+) as DIR/RxC-VARIANT.policy\n"
+    "  --first-moves        also the value after each of Black's first cells (the game with Black's first\n"
+    "                       attempt fixed to it), on the rows with an exact value: the double oracle with\n"
+    "                       Black's root action fixed, or for a sure win which cells keep it\n"
+    "  --first-moves-budget-s S  seconds for one row's first-move table, all cells (default: --budget-s)\n"
     "  --json               a list of rows {\"board\", \"variant\", \"outcome\", \"value\", \"lower\", \"upper\",\n"
-    "                       \"seconds\", \"peak_mb\"}\n"
+    "                       \"seconds\", \"peak_mb\", \"how\", \"fraction\"} (how: sure-win search, double\n"
+    "                       oracle, lp, cfr+ bounds, uniform or none; fraction \"p/q\" or null); with\n"
+    "                       --first-moves also \"first_moves\": [{\"cell\", \"value\", \"lower\", \"upper\",\n"
+    "                       \"how\", \"fraction\", \"best_response\"}] (on a board Black wins surely also\n"
+    "                       \"sure_win\"); best_response: Black's best response after the cell against\n"
+    "                       White's equilibrium strategy of the whole board (the double oracle's; null\n"
+    "                       otherwise): the board's value on the best cells, less on cells no equilibrium\n"
+    "                       opens with\n"
     "  --format F           text (default: a table) or json (--json)\n"
     "  --check              verify certificate FILEs with the independent checker: the rules engine against\n"
     "                       every opponent behaviour, on every board (undecided past 200000000 game states);\n"
@@ -48,7 +64,7 @@ static const char help[] =
 
 enum { CHECK_SAMPLED_ONLY = 3 }; /* the exit status of --check when some certificate was only sampled */
 
-enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT };
+enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT, O_FIRST, O_FIRST_BUDGET };
 
 static int parse_variants(const char *text, hx_variant *out)
 {
@@ -76,13 +92,54 @@ static void print_number(double x, bool present)
         printf("null");
 }
 
-static void print_row_json(const cl_row *r, bool first)
+static void print_fraction_json(long num, long den)
+{
+    if (den > 0)
+        printf("\"%ld/%ld\"", num, den);
+    else
+        printf("null");
+}
+
+static void print_row_json(const cl_row *r, bool first, bool first_moves)
 {
     printf("%s{\"board\": \"%dx%d\", \"variant\": \"%s\", \"outcome\": \"%s\", \"value\": ", first ? "" : ",\n ",
            r->rows, r->cols, hx_variant_name(r->variant), cl_outcome_name(r->outcome));
     print_number(r->value, r->exact);
-    printf(", \"lower\": %.9g, \"upper\": %.9g, \"seconds\": %.3f, \"peak_mb\": %.1f}", r->lower, r->upper, r->seconds,
-           r->peak_mb);
+    printf(", \"lower\": %.9g, \"upper\": %.9g, \"seconds\": %.3f, \"peak_mb\": %.1f, \"how\": \"%s\", \"fraction\": ",
+           r->lower, r->upper, r->seconds, r->peak_mb, r->how);
+    print_fraction_json(r->num, r->exact ? r->den : 0);
+    if (first_moves) {
+        printf(", \"first_moves_seconds\": %.3f, \"first_moves\": [", r->first_seconds);
+        for (int i = 0; i < r->n_first; i++) {
+            const cl_first_move *m = &r->first[i];
+            char name[HX_CELL_NAME_MAX];
+            hx_cell_name(m->cell, r->cols, name);
+            printf("%s{\"cell\": \"%s\", \"value\": ", i ? ", " : "", name);
+            print_number(m->value, m->exact);
+            printf(", \"lower\": %.9g, \"upper\": %.9g, \"how\": \"%s\", \"fraction\": ", m->lower + 0.0, m->upper + 0.0, m->how);
+            print_fraction_json(m->num, m->exact ? m->den : 0);
+            if (r->outcome == CL_BLACK)
+                printf(", \"sure_win\": %s", m->exact && m->value == 1 ? "true" : "false");
+            printf(", \"best_response\": ");
+            print_number(m->br, m->has_br);
+            printf("}");
+        }
+        printf("]");
+    }
+    printf("}");
+}
+
+/* An exact value as its fraction ("+9/11", "+1", "0"), else to 6 decimals. */
+static void format_value(char *out, size_t len, double value, long num, long den)
+{
+    if (den == 1)
+        snprintf(out, len, "%+ld", num);
+    else if (den > 0)
+        snprintf(out, len, "%+ld/%ld", num, den);
+    else
+        snprintf(out, len, "%+.6f", value);
+    if (den > 0 && num == 0)
+        snprintf(out, len, "0");
 }
 
 static void print_row_text(const cl_row *r)
@@ -90,12 +147,30 @@ static void print_row_text(const cl_row *r)
     char board[16], value[32];
     snprintf(board, sizeof board, "%dx%d", r->rows, r->cols);
     if (r->exact)
-        snprintf(value, sizeof value, "%+.6f", r->value);
+        format_value(value, sizeof value, r->value, r->num, r->den);
     else
         snprintf(value, sizeof value, "-");
-    printf("%-6s %-16s %-8s %-10s [%+.4f, %+.4f] %7.4f %9.2f %8.1f  %-16s %s\n", board, hx_variant_name(r->variant),
+    printf("%-6s %-16s %-8s %-12s [%+.4f, %+.4f] %7.4f %9.2f %8.1f  %-16s %s\n", board, hx_variant_name(r->variant),
            cl_outcome_name(r->outcome), value, r->lower, r->upper, r->upper - r->lower, r->seconds, r->peak_mb, r->how,
            r->note);
+    if (r->n_first) {
+        printf("       first moves (%.2f s):", r->first_seconds);
+        for (int i = 0; i < r->n_first; i++) {
+            const cl_first_move *m = &r->first[i];
+            char name[HX_CELL_NAME_MAX], v[64];
+            hx_cell_name(m->cell, r->cols, name);
+            if (m->exact)
+                format_value(v, sizeof v, m->value, m->num, m->den);
+            else if (m->no_sure_win)
+                snprintf(v, sizeof v, "<1 (no sure win)");
+            else
+                snprintf(v, sizeof v, "[%+.4f, %+.4f]", m->lower, m->upper);
+            printf(" %s %s", name, v);
+            if (m->has_br)
+                printf(" (br %+.4f)", m->br);
+            printf("%s", i + 1 < r->n_first ? "," : "\n");
+        }
+    }
     fflush(stdout);
 }
 
@@ -137,6 +212,7 @@ int cmd_classify(int argc, char **argv)
         { "json", no_argument, 0, O_JSON },                 { "check", no_argument, 0, O_CHECK },
         { "full-cells", required_argument, 0, O_FULL },     { "sample", required_argument, 0, O_SAMPLE },
         { "help", no_argument, 0, O_HELP },                 { "format", required_argument, 0, O_FORMAT },
+        { "first-moves", no_argument, 0, O_FIRST },         { "first-moves-budget-s", required_argument, 0, O_FIRST_BUDGET },
         { 0, 0, 0, 0 },
     };
     cl_options o;
@@ -166,6 +242,10 @@ int cmd_classify(int argc, char **argv)
             json = cli_format_parse("classify", optarg) == CLI_JSON;
         else if (c == O_CHECK)
             check = true;
+        else if (c == O_FIRST)
+            o.first_moves = true;
+        else if (c == O_FIRST_BUDGET)
+            o.first_budget_s = (double)cli_count("classify", "--first-moves-budget-s", optarg, 1, 1000000);
         else if (c == O_FULL)
             full_cells = (int)cli_count("classify", "--full-cells", optarg, 0, 64);
         else if (c == O_SAMPLE)
@@ -190,7 +270,7 @@ int cmd_classify(int argc, char **argv)
     if (json)
         printf("[");
     else
-        printf("%-6s %-16s %-8s %-10s %-19s %7s %9s %8s  %-16s %s\n", "board", "variant", "outcome", "value",
+        printf("%-6s %-16s %-8s %-12s %-19s %7s %9s %8s  %-16s %s\n", "board", "variant", "outcome", "value",
                "[lower, upper]", "width", "seconds", "peak_mb", "how", "note");
     int status = CLI_OK;
     bool first = true;
@@ -203,7 +283,7 @@ int cmd_classify(int argc, char **argv)
                     status = CLI_FAILED;
                 }
                 if (json)
-                    print_row_json(&r, first);
+                    print_row_json(&r, first, o.first_moves);
                 else
                     print_row_text(&r);
                 first = false;

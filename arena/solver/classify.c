@@ -1,10 +1,13 @@
 /* arena/solver/classify.c — classifying one board of one dark variant (classify.h): the sure-win searches
- * of both players (surewin.h) with certificates (surecert.h), then for "neither" the LP (seqform.h) or CFR+
- * with exact best responses (cfr.h, bestresponse.h) on the game tree, all within one time budget, with the
- * peak memory each took. */
+ * of both players (surewin.h) with certificates (surecert.h), then for "neither" the double oracle
+ * (doracle.h), the LP (seqform.h) or CFR+ with exact best responses (cfr.h, bestresponse.h) on the game
+ * tree, all within one time budget, with the peak memory each took; the first-move table (the double oracle
+ * with Black's root action fixed, or the sure-win search); values read as fractions. */
 #define _POSIX_C_SOURCE 200809L
 #include "classify.h"
 
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,7 @@
 #include "cfr.h"
 #include "clock.h"
 #include "darkhex.h"
+#include "doracle.h"
 #include "infowalk.h"
 #include "policy.h"
 #include "seqform.h"
@@ -23,10 +27,35 @@
 #define CL_MAX_CERT_MOVES 20000000
 #define CL_WALK_CELLS 9
 #define CL_WALK_CELLS_REPORTS 8
+#define CL_DO_SHARE (1.0 / 3)     /* of the budget left: the double oracle's; the LP gets half of the rest */
+#define CL_CFR_MIN_SHARE (1.0 / 6) /* of the budget: CFR+'s least time, even past the deadline (CLP's time
+                                   * limit counts CPU seconds: on a loaded machine the LP overruns its share) */
+#define CL_LP_CHECK_NODES 20000   /* trees this small get the LP as a cross-check of the double oracle */
+#define CL_LP_CHECK_TOLERANCE 1e-9
+#define CL_FRACTION_SLACK 1e-10
+
+_Static_assert(CL_MAX_CELLS == SW_MAX_CELLS, "classify.h's CL_MAX_CELLS is the sure-win search's limit");
 
 void cl_options_default(cl_options *o)
 {
     *o = (cl_options){ .budget_s = 60, .memo_bytes = 4ull << 30, .max_nodes = 30000000, .out_dir = NULL };
+}
+
+bool cl_fraction(double lower, double upper, long *num, long *den)
+{
+    double lo = lower - CL_FRACTION_SLACK, hi = upper + CL_FRACTION_SLACK;
+    if (!(lo <= hi) || !(fabs(lo) < 1e6) || !(fabs(hi) < 1e6))
+        return false;
+    for (long q = 1; q <= CL_FRACTION_MAX_DEN; q++) {
+        double p = ceil(lo * (double)q); /* the smallest numerator at or above lo (its neighbour for rounding) */
+        for (double k = p - 1; k <= p; k++)
+            if (k / (double)q >= lo && k / (double)q <= hi) {
+                *num = (long)k;
+                *den = q;
+                return true;
+            }
+    }
+    return false;
 }
 
 const char *cl_outcome_name(cl_outcome o)
@@ -161,8 +190,10 @@ static void cl_write_policy(const sv_tree *t, const double *probs, const char *a
         snprintf(row->note + len, sizeof row->note - len, "; policy %.180s", path);
 }
 
-/* CFR+ on t until the deadline; the bounds from exact best responses to its average strategies. */
-static int cl_cfr_bounds(const sv_tree *t, double deadline, double *probs, cl_row *row, long *iterations)
+/* CFR+ on t until the deadline: the bounds [*lower, *upper] from exact best responses to its average
+ * strategies (written into probs). */
+static int cl_cfr_bounds(const sv_tree *t, double deadline, double *probs, double *lower, double *upper,
+                         long *iterations)
 {
     sv_cfr c;
     if (sv_cfr_init(&c, t, SV_CFR_PLUS) != 0)
@@ -176,8 +207,8 @@ static int cl_cfr_bounds(const sv_tree *t, double deadline, double *probs, cl_ro
     sv_eval e;
     if (sv_evaluate(t, probs, &e) != 0)
         return -1;
-    row->lower = -e.br[1];
-    row->upper = e.br[0];
+    *lower = -e.br[1];
+    *upper = e.br[0];
     return 0;
 }
 
@@ -198,53 +229,218 @@ static void cl_uniform_bounds(cl_row *row)
     }
     row->lower = -r.br[1];
     row->upper = r.br[0];
-    row->how = "uniform bounds";
+    row->how = "uniform";
     snprintf(row->note + len, sizeof row->note - len, "; bounds: best responses to the uniform policy");
 }
 
-/* The value of a board neither player wins surely: the LP within half the time left, else CFR+ bounds. */
-static void cl_value(const cl_options *o, double deadline, cl_row *row)
+/* The double oracle on t for at most `seconds` (checked between its iterations), Black's root action fixed
+ * to index fix when fix >= 0. 0, or -1 with the reason in err. */
+static int cl_oracle(const sv_tree *t, int fix, double seconds, double *root_values, double *policy, do_result *r,
+                     char *err, size_t errlen)
+{
+    do_options d;
+    do_options_default(&d);
+    d.root_values = root_values;
+    d.time_limit = seconds > 0.001 ? seconds : 0.001;
+    if (fix >= 0) {
+        d.fix_root = true;
+        d.root_action = (uint16_t)fix;
+    }
+    return do_solve(t, &d, policy, r, err, errlen);
+}
+
+/* Appends to the row's note. */
+static void cl_note(cl_row *row, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cl_note(cl_row *row, const char *fmt, ...)
+{
+    size_t len = strlen(row->note);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(row->note + len, sizeof row->note - len, fmt, ap);
+    va_end(ap);
+}
+
+/* On a small tree, Black's LP as a cross-check of the double oracle's exact value (noted either way). */
+static void cl_lp_check(const sv_tree *t, double *probs, cl_row *row)
+{
+    if (t->n_nodes > CL_LP_CHECK_NODES)
+        return;
+    sf_options so;
+    sf_options_default(&so);
+    so.only = 0;
+    so.solver = SF_CLP;
+    sf_result r;
+    char err[300];
+    if (sf_solve(t, &so, probs, &r, err, sizeof err) != 0)
+        cl_note(row, "; LP cross-check failed: %.100s", err);
+    else if (fabs(r.value - row->value) <= CL_LP_CHECK_TOLERANCE)
+        cl_note(row, "; the LP agrees");
+    else
+        cl_note(row, "; the LP DISAGREES (%.12f)", r.value);
+}
+
+/* The value of a board neither player wins surely, on its tree t (NULL: it did not fit): the double oracle
+ * within CL_DO_SHARE of the time left, else the LP within half the time left, else CFR+ for the rest (at
+ * least CL_CFR_MIN_SHARE of the budget); when none is exact, the narrower of the double oracle's and CFR+'s
+ * intervals (both from exact best responses). */
+static void cl_value(const cl_options *o, double deadline, const sv_tree *t, cl_row *row)
 {
     row->lower = -1, row->upper = 1, row->how = "none";
-    sv_darkhex params = { .variant = row->variant, .rows = row->rows, .cols = row->cols };
-    efg_game g;
-    sv_darkhex_game(&g, &params);
-    sv_tree t;
-    if (clk_now() >= deadline || sv_tree_build(&t, &g, o->max_nodes, false) != 0) {
+    if (!t) {
         snprintf(row->note, sizeof row->note, "the game tree has more than %u nodes (or no time was left)", o->max_nodes);
         cl_uniform_bounds(row);
         return;
     }
-    double *probs = malloc(sizeof *probs * (t.n_actions ? t.n_actions : 1));
+    size_t na = t->n_actions ? t->n_actions : 1;
+    double *probs = malloc(sizeof *probs * na), *do_probs = malloc(sizeof *do_probs * na);
+    char err[300];
+    if (!probs || !do_probs) {
+        snprintf(row->note, sizeof row->note, "no value: out of memory");
+        goto done;
+    }
+    snprintf(row->note, sizeof row->note, "tree %u nodes", t->n_nodes);
+    do_result d;
+    bool have_do = false;
+    double share = (deadline - clk_now()) * CL_DO_SHARE, root_values[EFG_MAX_ACTIONS];
+    if (share > 0.001) {
+        if (cl_oracle(t, -1, share, root_values, do_probs, &d, err, sizeof err) != 0) {
+            cl_note(row, "; double oracle: %.100s", err);
+        } else if (d.converged) {
+            row->exact = true;
+            row->value = (d.lower + d.upper) / 2;
+            row->lower = d.lower;
+            row->upper = d.upper;
+            row->how = "double oracle";
+            if (t->nodes[0].player == 0) {
+                const sv_infoset *root = &t->infosets[t->nodes[0].infoset];
+                for (int a = 0; a < root->n; a++)
+                    if (t->actions[root->offset + a] < CL_MAX_CELLS)
+                        row->root_br[t->actions[root->offset + a]] = root_values[a];
+                row->has_root_br = true;
+            }
+            cl_note(row, "; double oracle: %d restricted games, %u + %u pure strategies, %.1f s", d.iterations,
+                    d.strategies[0], d.strategies[1], d.seconds);
+            cl_lp_check(t, probs, row);
+            if (o->out_dir)
+                cl_write_policy(t, do_probs, "double-oracle", d.gap / 2, o, row);
+            goto done;
+        } else {
+            have_do = true;
+            row->lower = d.lower;
+            row->upper = d.upper;
+            row->how = "double oracle";
+            cl_note(row, "; double oracle not done in %.0f s (%d restricted games)", share, d.iterations);
+        }
+    }
     sf_options so;
     sf_options_default(&so);
     so.only = 0;
     so.solver = SF_CLP; /* faster than GLPK on these LPs (bench_solver, docs/solver.md) */
     so.time_limit = (deadline - clk_now()) / 2;
     sf_result r;
-    char err[300];
     long iterations = 0;
-    if (!probs) {
-        snprintf(row->note, sizeof row->note, "no value: out of memory");
-    } else if (so.time_limit > 0.001 && sf_solve(&t, &so, probs, &r, err, sizeof err) == 0) {
+    double lower, upper;
+    if (so.time_limit > 0.001 && sf_solve(t, &so, probs, &r, err, sizeof err) == 0) {
         row->exact = true;
         row->value = row->lower = row->upper = r.value;
         row->how = "lp";
-        snprintf(row->note, sizeof row->note, "tree %u nodes; Black's LP (CLP) %u sequences, %d iterations", t.n_nodes,
-                 r.lp[0].sequences, r.lp[0].iterations);
+        cl_note(row, "; Black's LP (CLP) %u sequences, %d iterations", r.lp[0].sequences, r.lp[0].iterations);
         if (o->out_dir)
-            cl_write_policy(&t, probs, "seqform-lp", 0, o, row);
-    } else if (cl_cfr_bounds(&t, deadline, probs, row, &iterations) == 0) {
-        row->how = "cfr+ bounds";
-        snprintf(row->note, sizeof row->note, "tree %u nodes; LP not done in %.0f s; %ld CFR+ iterations", t.n_nodes,
-                 so.time_limit, iterations);
+            cl_write_policy(t, probs, "seqform-lp", 0, o, row);
+    } else if (cl_cfr_bounds(t, fmax(deadline, clk_now() + o->budget_s * CL_CFR_MIN_SHARE), probs, &lower, &upper,
+                             &iterations) == 0) {
+        cl_note(row, "; LP not done in %.0f s; %ld CFR+ iterations", so.time_limit, iterations);
+        if (!have_do || upper - lower < row->upper - row->lower) {
+            row->lower = lower;
+            row->upper = upper;
+            row->how = "cfr+ bounds";
+            if (o->out_dir)
+                cl_write_policy(t, probs, "cfr+", (upper - lower) / 2, o, row);
+        } else if (o->out_dir) {
+            cl_write_policy(t, do_probs, "double-oracle", (row->upper - row->lower) / 2, o, row);
+        }
+    } else if (have_do) {
         if (o->out_dir)
-            cl_write_policy(&t, probs, "cfr+", (row->upper - row->lower) / 2, o, row);
+            cl_write_policy(t, do_probs, "double-oracle", (row->upper - row->lower) / 2, o, row);
     } else {
         snprintf(row->note, sizeof row->note, "no value: out of memory");
     }
+done:
     free(probs);
-    sv_tree_free(&t);
+    free(do_probs);
+}
+
+/* The first-move table (o->first_moves) within a budget of its own: a sure win's from the sure-win searches
+ * (White's: every cell loses; Black's: a cell keeps the win exactly when Black's search wins from the key
+ * after it), an exact value's from the double oracle with Black's root action fixed to each cell in turn
+ * (a cell after its image under the half-turn copies the image's). */
+static void cl_first_moves(const cl_options *o, const sv_tree *t, cl_row *row)
+{
+    double t0 = clk_now(), deadline = t0 + (o->first_budget_s > 0 ? o->first_budget_s : o->budget_s);
+    int cells = row->rows * row->cols;
+    if (row->outcome == CL_WHITE) {
+        for (int x = 0; x < cells; x++)
+            row->first[row->n_first++] = (cl_first_move){ .cell = x, .exact = true, .value = -1, .lower = -1, .upper = -1,
+                                                          .how = "sure-win search", .num = -1, .den = 1 };
+    } else if (row->outcome == CL_BLACK) {
+        sw *s = sw_new(row->rows, row->cols, (sw_rules)sw_rules_of(row->variant), 0);
+        if (!s)
+            return;
+        sw_set_limits(s, deadline, o->memo_bytes);
+        sw_key root = sw_root(s);
+        for (int x = 0; x < cells; x++) {
+            sw_key placed, collided;
+            bool can_place, won, can_collide;
+            int r = sw_after_attempt(s, &root, x, &placed, &can_place, &won, &collided, &can_collide);
+            if (r >= 0)
+                r = won ? 1 : sw_solve(s, &placed, NULL);
+            cl_first_move *m = &row->first[row->n_first++];
+            *m = (cl_first_move){ .cell = x, .lower = -1, .upper = 1, .how = "none", .no_sure_win = r == 0 };
+            if (r == 1)
+                *m = (cl_first_move){ .cell = x, .exact = true, .value = 1, .lower = 1, .upper = 1,
+                                      .how = "sure-win search", .num = 1, .den = 1 };
+        }
+        sw_free(s);
+    } else if (row->exact && t && t->n_nodes && t->nodes[0].player == 0) {
+        /* The half-turn (r, c) -> (R-1-r, C-1-c), cell x -> cells-1-x, maps the game onto itself (both
+         * players' sides and the neighbour relation are kept), so a cell's value is its image's: only the
+         * cells not after their image are solved, and share the budget. */
+        const sv_infoset *is = &t->infosets[t->nodes[0].infoset];
+        int n = is->n < CL_MAX_CELLS ? is->n : CL_MAX_CELLS, todo = 0;
+        for (int a = 0; a < n; a++)
+            todo += t->actions[is->offset + a] <= cells - 1 - t->actions[is->offset + a];
+        for (int a = 0; a < n; a++) {
+            cl_first_move *m = &row->first[row->n_first++];
+            int cell = t->actions[is->offset + a], image = cells - 1 - cell;
+            *m = (cl_first_move){ .cell = cell, .lower = -1, .upper = 1, .how = "none", .has_br = row->has_root_br,
+                                  .br = row->has_root_br ? row->root_br[cell] : 0 };
+            if (image < cell) {
+                for (int k = 0; k < row->n_first - 1; k++)
+                    if (row->first[k].cell == image) {
+                        *m = row->first[k];
+                        m->cell = cell;
+                        m->br = row->has_root_br ? row->root_br[cell] : 0;
+                    }
+                continue;
+            }
+            do_result d;
+            char err[300];
+            int rc = cl_oracle(t, a, (deadline - clk_now()) / (todo > 0 ? todo : 1), NULL, NULL, &d, err, sizeof err);
+            todo--;
+            if (rc != 0)
+                continue;
+            m->lower = d.lower;
+            m->upper = d.upper;
+            m->how = "double oracle";
+            if (d.converged) {
+                m->exact = true;
+                m->value = (d.lower + d.upper) / 2;
+                if (!cl_fraction(m->lower, m->upper, &m->num, &m->den))
+                    m->den = 0;
+            }
+        }
+    }
+    row->first_seconds = clk_now() - t0;
 }
 
 int cl_classify(int rows, int cols, hx_variant v, const cl_options *o, cl_row *row)
@@ -257,10 +453,23 @@ int cl_classify(int rows, int cols, hx_variant v, const cl_options *o, cl_row *r
     cl_reset_peak();
     double t0 = clk_now(), deadline = t0 + o->budget_s;
     int rc = cl_sure_wins(o, deadline, row);
-    if (!rc && row->outcome == CL_NEITHER)
-        cl_value(o, deadline, row);
+    sv_tree t;
+    bool tree = false;
+    if (!rc && row->outcome == CL_NEITHER) {
+        sv_darkhex params = { .variant = v, .rows = rows, .cols = cols };
+        efg_game g;
+        sv_darkhex_game(&g, &params);
+        tree = clk_now() < deadline && sv_tree_build(&t, &g, o->max_nodes, false) == 0;
+        cl_value(o, deadline, tree ? &t : NULL, row);
+    }
+    if (row->exact && !cl_fraction(row->lower, row->upper, &row->num, &row->den))
+        row->den = 0;
     row->seconds = clk_now() - t0;
     row->peak_mb = cl_peak_mb();
+    if (!rc && o->first_moves)
+        cl_first_moves(o, tree ? &t : NULL, row);
+    if (tree)
+        sv_tree_free(&t);
     return rc;
 }
 

@@ -1,7 +1,8 @@
 /* arena/solver/classify.h — who wins a small board of a dark variant (docs/solved.md): Black surely, White
- * surely, or neither (then the value to Black: exact from the sequence-form LP, or an interval certified
- * by exact best responses to CFR+'s average strategies), within a time budget; each sure win optionally
- * written as a certificate (surecert.h), each value with the policy file that bounds it. */
+ * surely, or neither (then the value to Black: exact from the double oracle or the sequence-form LP, or an
+ * interval certified by exact best responses, to the double oracle's or CFR+'s strategies), within a time
+ * budget; each sure win optionally written as a certificate (surecert.h), each value with the policy file
+ * that bounds it; optionally the value after each of Black's first cells (the first-move table). */
 #ifndef ARENA_SOLVER_CLASSIFY_H
 #define ARENA_SOLVER_CLASSIFY_H
 
@@ -13,24 +14,56 @@
 
 typedef enum { CL_BLACK, CL_WHITE, CL_NEITHER, CL_OPEN } cl_outcome;
 
+#define CL_MAX_CELLS 16      /* the largest board (SW_MAX_CELLS) */
+#define CL_FRACTION_MAX_DEN 20000 /* cl_fraction's largest denominator */
+
 typedef struct {
-    double budget_s;      /* seconds for one board and variant, all stages together */
+    double budget_s;      /* seconds for one board and variant, all stages together (the first-move table,
+                           * when asked for, has a budget of its own: first_budget_s) */
+    double first_budget_s;/* seconds for one row's first-move table, all cells (0: budget_s) */
     uint64_t memo_bytes;  /* largest sure-win memo (each player's) */
-    uint32_t max_nodes;   /* largest game tree built for the LP and CFR+ */
+    uint32_t max_nodes;   /* largest game tree built for the double oracle, the LP and CFR+ */
     const char *out_dir;  /* certificates and policy files go here (NULL: none) */
+    bool first_moves;     /* also the first-move table (cl_row.first) of the rows with an exact value */
 } cl_options;
+
+/* Black's value in the game where Black's first attempt is fixed to one cell (and so known to White: the
+ * most Black can guarantee when it always opens there). The half-turn of the board maps the game onto
+ * itself: a cell's entry is its image's (computed once, for the first of the two). In the dark variants the board's value can exceed
+ * the best of these (White does not see where Black opened: mixing the opening is worth something). */
+typedef struct {
+    int cell;             /* the cell index (r * cols + c) */
+    bool exact;
+    double value;         /* when exact */
+    double lower, upper;  /* bounds (equal to value when exact) */
+    const char *how;      /* "sure-win search", "double oracle", "none" */
+    bool no_sure_win;     /* on a board Black wins surely: the sure-win search showed this cell does not keep
+                           * the win (the value is below 1; no bound closer is claimed) */
+    long num, den;        /* value = num/den (cl_fraction), den 0 when none is found or not exact */
+    bool has_br;          /* br is known (the board's value came from the double oracle) */
+    double br;            /* Black's best-response value after this cell against White's equilibrium strategy
+                           * found for the whole board: at most the board's value, equal on the best cells, and
+                           * below it on every cell that no equilibrium of Black opens with */
+} cl_first_move;
 
 typedef struct {
     int rows, cols;
     hx_variant variant;
     cl_outcome outcome;
-    bool exact;           /* value is the LP's (or +-1 for a sure win) */
+    bool exact;           /* value is exact: the double oracle's or the LP's (or +-1 for a sure win) */
     double value;         /* Black's value when exact */
-    double lower, upper;  /* bounds on Black's value (equal to value when exact) */
-    const char *how;      /* "sure-win search", "lp", "cfr+ bounds", "none" */
+    double lower, upper;  /* bounds on Black's value (equal to value when exact, up to the double oracle's
+                           * tolerance 1e-10 when it gave the value: then its bounds) */
+    const char *how;      /* "sure-win search", "double oracle", "lp", "cfr+ bounds", "uniform", "none" */
+    long num, den;        /* when exact: the value as the fraction num/den (cl_fraction); den 0 when none */
     double seconds, peak_mb;
     uint64_t keys;        /* sure-win memo keys, both players */
     char note[240];       /* what was reached, what stopped it, files written */
+    int n_first;          /* entries in first (0 unless o->first_moves and the value is exact) */
+    cl_first_move first[CL_MAX_CELLS]; /* in ascending cell order */
+    double first_seconds; /* the first-move table's time */
+    bool has_root_br;     /* root_br is known (the value came from the double oracle) */
+    double root_br[CL_MAX_CELLS]; /* by cell: cl_first_move.br */
 } cl_row;
 
 void cl_options_default(cl_options *o);
@@ -38,6 +71,12 @@ void cl_options_default(cl_options *o);
 /* Classifies the R x C board of dark variant v. Returns 0, or -1 with the reason in row->note (a file that
  * could not be written; an unsupported variant or board). */
 int cl_classify(int rows, int cols, hx_variant v, const cl_options *o, cl_row *row);
+
+/* The simplest fraction (smallest denominator, at most CL_FRACTION_MAX_DEN) in [lower - 1e-10, upper + 1e-10]:
+ * true with *num / *den (den > 0), false when there is none. A reading of floating-point bounds, not a
+ * proof: a value whose true denominator is larger may meet a simpler fraction within 1e-10 by chance
+ * (about one value in 40 when that happens; docs/solved.md). */
+bool cl_fraction(double lower, double upper, long *num, long *den);
 
 /* "black", "white", "neither", "open". */
 const char *cl_outcome_name(cl_outcome o);

@@ -32,6 +32,8 @@ typedef struct {
     int32_t *best;
     uint32_t *count, *order;
     uint8_t *choice;
+    int64_t fixed_is;    /* Black's root information state when its action is fixed (do_options.fix_root), or -1 */
+    int fixed_a;         /* the action fixed there */
 } dsv;
 
 static double now(void)
@@ -197,7 +199,7 @@ static double best_response(dsv *s, int p)
             for (int a = 1; a < is->n; a++)
                 if (qa[a] > qa[arg])
                     arg = a;
-            s->best[is_k] = arg;
+            s->best[is_k] = (int64_t)is_k == s->fixed_is ? s->fixed_a : arg;
         }
     }
     for (uint32_t i = 0; i < s->n_is[p]; i++)
@@ -408,7 +410,7 @@ static void dsv_free(dsv *s)
 
 static int dsv_init(dsv *s, const sv_tree *t, char *err, size_t errlen)
 {
-    *s = (dsv){ .t = t };
+    *s = (dsv){ .t = t, .fixed_is = -1 };
     size_t ni = t->n_infosets ? t->n_infosets : 1, na = t->n_actions ? t->n_actions : 1, N = t->n_nodes;
     s->pidx = malloc(sizeof *s->pidx * ni);
     s->par_is = malloc(sizeof *s->par_is * ni);
@@ -486,10 +488,19 @@ int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r
         fail(err, errlen, "out of memory");
         goto done;
     }
-    /* the seeds: each player's best response to the other playing uniformly */
+    if (o->fix_root) {
+        if (t->nodes[0].player != 0 || o->root_action >= t->infosets[t->nodes[0].infoset].n) {
+            fail(err, errlen, "fix_root: the root is not Black's, or has no such action");
+            goto done;
+        }
+        s.fixed_is = t->nodes[0].infoset;
+        s.fixed_a = o->root_action;
+    }
+    /* the seeds: each player's best response to the other playing uniformly (Black its fixed root action) */
     for (uint32_t k = 0; k < t->n_infosets; k++)
         for (int a = 0; a < t->infosets[k].n; a++)
-            s.pol[t->infosets[k].offset + a] = 1.0 / t->infosets[k].n;
+            s.pol[t->infosets[k].offset + a] =
+                (int64_t)k != s.fixed_is ? 1.0 / t->infosets[k].n : a == s.fixed_a ? 1.0 : 0.0;
     for (int p = 0; p < 2; p++) {
         best_response(&s, p);
         canonical(&s, p, s.choice, canon);
@@ -517,6 +528,10 @@ int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r
         behaviour(&s, 0, x);
         behaviour(&s, 1, y);
         double upper = best_response(&s, 0);
+        if (o->root_values && upper < r->upper && t->nodes[0].player == 0) {
+            const sv_infoset *root = &t->infosets[t->nodes[0].infoset];
+            memcpy(o->root_values, s.q + root->offset, sizeof *o->root_values * root->n); /* the root's reach is 1 */
+        }
         canonical(&s, 0, s.choice, canon);
         uint8_t *black = malloc(s.n_is[0] ? s.n_is[0] : 1);
         if (!black) {

@@ -44,6 +44,15 @@ typedef struct {
                             * single restricted game of ~700 x 700; the bounds hold either way) */
     do_progress progress;  /* called after every iteration (NULL: none) */
     void *ctx;
+    bool fix_root;         /* Black's action at the root is fixed to root_action (default false: free): the
+                            * game solved is then the one where Black's first action is that one (e.g. the
+                            * value after a first cell); every pure strategy of Black, its best responses
+                            * and the policy written play it there. The root must be Black's decision. */
+    uint16_t root_action;  /* with fix_root: the index in the root information state's action list (for Dark
+                            * Hex, the actions are the cells in ascending order: the index is the cell) */
+    double *root_values;   /* when not NULL (and the root is Black's): receives, for each root action, Black's
+                            * best-response value after it against White's strategy of the best upper bound
+                            * (their maximum is that bound; with fix_root, the others are still filled) */
 } do_options;
 
 typedef struct {
@@ -66,7 +75,8 @@ void do_options_default(do_options *o);
  * policy (laid out like t->actions, may be NULL) Black's behaviour strategy of the mixture that gave the
  * best lower bound and White's of the one that gave the best upper bound (uniform where the player's own
  * mixture never reaches a state): its NashConv is upper - lower. Returns 0 (converged or not: see r), or
- * -1 with a message in err (out of memory, GLPK failing). */
+ * -1 with a message in err (out of memory, GLPK failing, fix_root with a root that is not Black's or an
+ * action it does not have). */
 int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r, char *err, size_t errlen);
 
 #endif

@@ -13,11 +13,16 @@
  * says it is within 1e-6 of it (NashConv < 1e-6, checked every 256 iterations). Last, each player's LP of
  * abrupt 3x2 and 2x3 solved by GLPK (arena solve's dual simplex) and by COIN-OR CLP (its dual simplex and its
  * barrier, through Clp_C_Interface.h, on the same LP written as MPS, each in a child process), each
- * stopped after BENCH_LP_SECONDS (default 120) seconds: times and values side by side. */
+ * stopped after BENCH_LP_SECONDS (default 120) seconds: times and values side by side. And the double oracle
+ * (doracle.h) beside CLP's LP and CFR+ on the same boards (2x2 abrupt, -noisy, -flash; abrupt 2x3 and 3x2):
+ * each in a child process (so that its peak memory is its own: the tree's and the solver's), stopped after
+ * BENCH_DO_SECONDS (default 120) seconds, CFR+ run until NashConv < 1e-6 (checked every 256 iterations);
+ * BENCH_SOLVER_DO_ONLY runs only that part. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <poll.h>
@@ -27,6 +32,7 @@
 #include "bestresponse.h"
 #include "cfr.h"
 #include "darkhex.h"
+#include "doracle.h"
 #include "infowalk.h"
 #include "mccfr.h"
 #include "policy.h"
@@ -342,10 +348,150 @@ static int lp_comparison(void)
     return 0;
 }
 
+/* This process's resident memory now (VmRSS) or at its peak (VmHWM), in kB; -1 when unknown. */
+static double status_kb(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = -1;
+    size_t n = strlen(field);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, field, n) && line[n] == ':') {
+            kb = atof(line + n + 1);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+enum { BY_DO, BY_CLP, BY_CFR };
+
+/* One solver on one board in a child process: out[0] seconds (the tree not counted), out[1] lower, out[2]
+ * upper, out[3] the peak memory it added in MB (tree included), out[4] 1 when it finished (exact, or for
+ * CFR+ NashConv < 1e-6). The child is killed after three times the limit and a minute of wall time (CLP's
+ * limit counts CPU seconds): then out[0] is that time and the rest unknown. 0, or -1 when it failed. */
+static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit, double out[5])
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        double got[5] = { NAN, NAN, NAN, NAN, 0 };
+        FILE *f = fopen("/proc/self/clear_refs", "w"); /* the peak restarts from here */
+        if (f) {
+            fputs("5", f);
+            fclose(f);
+        }
+        double rss0 = status_kb("VmRSS");
+        sv_darkhex p = { .variant = v, .rows = rows, .cols = cols };
+        efg_game g;
+        sv_darkhex_game(&g, &p);
+        sv_tree t;
+        char err[300];
+        if (sv_tree_build(&t, &g, 1u << 26, false) == 0) {
+            double *pol = malloc(sizeof *pol * t.n_actions);
+            double t0 = clk_now();
+            if (by == BY_DO) {
+                do_options o;
+                do_options_default(&o);
+                o.time_limit = limit;
+                do_result r;
+                if (pol && do_solve(&t, &o, pol, &r, err, sizeof err) == 0)
+                    got[1] = r.lower, got[2] = r.upper, got[4] = r.converged;
+            } else if (by == BY_CLP) {
+                sf_options o;
+                sf_options_default(&o);
+                o.solver = SF_CLP;
+                o.only = 0;
+                o.time_limit = limit;
+                sf_result r;
+                if (pol && sf_solve(&t, &o, pol, &r, err, sizeof err) == 0)
+                    got[1] = got[2] = r.value, got[4] = 1;
+            } else {
+                sv_cfr c;
+                sv_eval e = { .nashconv = 1 };
+                if (pol && sv_cfr_init(&c, &t, SV_CFR_PLUS) == 0) {
+                    while (e.nashconv >= 1e-6 && clk_now() - t0 < limit) {
+                        for (int k = 0; k < 256; k++)
+                            sv_cfr_iterate(&c);
+                        sv_cfr_average(&c, pol);
+                        sv_evaluate(&t, pol, &e);
+                    }
+                    got[1] = -e.br[1], got[2] = e.br[0], got[4] = e.nashconv < 1e-6;
+                    sv_cfr_free(&c);
+                }
+            }
+            got[0] = clk_now() - t0;
+            free(pol);
+            sv_tree_free(&t);
+        }
+        got[3] = (status_kb("VmHWM") - rss0) / 1024;
+        if (write(fd[1], got, sizeof got) != (ssize_t)sizeof got)
+            _exit(1);
+        _exit(0);
+    }
+    close(fd[1]);
+    int rc = -1;
+    double t0 = clk_now();
+    struct pollfd pf = { .fd = fd[0], .events = POLLIN };
+    int ready = pid > 0 ? poll(&pf, 1, (int)(limit * 3000) + 60000) : -1;
+    if (ready == 1 && read(fd[0], out, sizeof(double) * 5) == sizeof(double) * 5) {
+        rc = 0;
+    } else if (ready == 0) { /* killed: the time it had */
+        out[0] = clk_now() - t0;
+        out[1] = out[2] = out[3] = NAN;
+        out[4] = 0;
+        rc = 0;
+    }
+    if (pid > 0) {
+        if (rc != 0 || ready == 0)
+            kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    close(fd[0]);
+    return rc;
+}
+
+/* The double oracle beside CLP's LP and CFR+ on the boards the LP solves. */
+static int double_oracle_comparison(void)
+{
+    const char *env = getenv("BENCH_DO_SECONDS");
+    double limit = env && atof(env) > 0 ? atof(env) : 120;
+    printf("solver: the double oracle beside CLP's sequence-form LP (Black's) and CFR+ (to NashConv < 1e-6), each "
+           "stopped after %.0f s; seconds without the tree, peak memory added (tree included)\n", limit);
+    static const struct { hx_variant v; int r, c; } cases[] = {
+        { HX_ABRUPT, 2, 2 }, { HX_ABRUPT_NOISY, 2, 2 }, { HX_ABRUPT_FLASH, 2, 2 }, { HX_ABRUPT, 2, 3 },
+        { HX_ABRUPT, 3, 2 } };
+    static const char *const names[] = { "double oracle", "CLP", "CFR+" };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        printf("  %-13s %dx%d:", hx_variant_name(cases[i].v), cases[i].r, cases[i].c);
+        for (int by = BY_DO; by <= BY_CFR; by++) {
+            double got[5];
+            if (solve_in_child(by, cases[i].v, cases[i].r, cases[i].c, limit, got) != 0)
+                return 1;
+            if (got[4] && fabs(got[2] - got[1]) < 1e-9)
+                printf(" %s %.3f s, %.0f MB, value %+.9f%s", names[by], got[0], got[3], (got[1] + got[2]) / 2,
+                       by < BY_CFR ? ";" : "\n");
+            else
+                printf(" %s %.3f s, %.0f MB, [%+.9f, %+.9f]%s%s", names[by], got[0], got[3], got[1], got[2],
+                       got[4] ? "" : " (stopped)", by < BY_CFR ? ";" : "\n");
+            fflush(stdout);
+        }
+    }
+    return 0;
+}
+
 int main(void)
 {
     if (getenv("BENCH_SOLVER_LP_ONLY")) /* only the LP solvers' comparison */
         return lp_comparison();
+    if (getenv("BENCH_SOLVER_DO_ONLY")) /* only the double oracle's comparison */
+        return double_oracle_comparison();
+    if (double_oracle_comparison() != 0) /* first: the children then start from a small process */
+        return 1;
     static const struct { hx_variant v; int r, c; } cases[] = {
         { HX_CLASSICAL, 3, 2 }, { HX_ABRUPT, 3, 2 }, { HX_CLASSICAL, 2, 3 }, { HX_ABRUPT, 2, 3 },
         { HX_CLASSICAL_NOISY, 3, 2 } }; /* classical-noisy is OpenSpiel's cdh (docs/solver.md) */

@@ -1,0 +1,324 @@
+/* tests/unit/test_classify_value.c — the values `arena classify` gives the boards nobody wins surely (the
+ * double oracle, classify.h) and its first-move table, against computations that share none of their code:
+ * - the board's value: Black's sequence-form LP (seqform.h, GLPK) on every board and variant where it is
+ *   quick and nobody wins surely (2x2 abrupt, -noisy, -flash; the 2x3 and 3x2 abrupt LPs take minutes, and
+ *   test_doracle confirms the double oracle there by bestresponse.c), and the fraction cl_fraction reads from
+ *   it equal to the one read from the LP's value;
+ * - each first cell's value (the game where Black's first attempt is fixed to it, and known to White): the
+ *   LP on a tree built from a game whose root offers Black that one cell (a wrapper written here, not
+ *   do_options.fix_root), on 2x2 abrupt (all three forms) and on three cells of 2x3 abrupt (cells that
+ *   classify copies from their image under the half-turn included); on a board
+ *   Black wins surely (2x2 and 2x3 classical), a cell keeps the sure win exactly when that LP's value is 1;
+ *   on a White sure win (3x2 classical), that LP gives -1 for a cell;
+ * - what holds on every board whatever the values: no first cell is worth more than the board (max <= value;
+ *   in the dark variants it can be less, White not seeing where Black opened), each cell's best response to
+ *   White's equilibrium is at least its fixed value, and the best of those best responses is the value;
+ * - cl_fraction on every fraction with a denominator up to 60 and on large ones, and none near sqrt(2);
+ * - `arena classify --first-moves --json`: strict JSON, a "how" and "fraction" on every row, a first-move
+ *   entry per cell; without --first-moves no "first_moves" key. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify.h"
+#include "darkhex.h"
+#include "doracle.h"
+#include "game.h"
+#include "seqform.h"
+#include "test_sys.h"
+#include "test_util.h"
+
+E2E_FIXTURE(dir, "test-classify-value")
+
+/* ---- a game whose root offers Black one cell ---------------------------------------------------------- */
+
+/* The state: the inner game's, then one byte saying it is the root (the size kept a multiple of 16, so that
+ * the tree builder's array of states keeps the inner states aligned). */
+typedef struct {
+    const efg_game *inner;
+    int cell;
+} fixed_game;
+
+static const efg_game *inner_of(const efg_game *g)
+{
+    return ((const fixed_game *)g->ctx)->inner;
+}
+
+static bool at_root(const efg_game *g, const void *state)
+{
+    return ((const unsigned char *)state)[inner_of(g)->state_size] != 0;
+}
+
+static void fx_root(const efg_game *g, void *state)
+{
+    inner_of(g)->root(inner_of(g), state);
+    ((unsigned char *)state)[inner_of(g)->state_size] = 1;
+}
+
+static int fx_player(const efg_game *g, const void *state)
+{
+    return inner_of(g)->player(inner_of(g), state);
+}
+
+static double fx_utility(const efg_game *g, const void *state)
+{
+    return inner_of(g)->utility(inner_of(g), state);
+}
+
+static int fx_actions(const efg_game *g, const void *state, uint16_t *out, double *probs)
+{
+    int n = inner_of(g)->actions(inner_of(g), state, out, probs);
+    if (!at_root(g, state))
+        return n;
+    int cell = ((const fixed_game *)g->ctx)->cell;
+    for (int i = 0; i < n; i++)
+        if (out[i] == cell) {
+            out[0] = (uint16_t)cell;
+            return 1;
+        }
+    fail_msg("cell %d is not a first move", cell);
+    return 0;
+}
+
+static void fx_apply(const efg_game *g, void *dst, const void *src, int action)
+{
+    inner_of(g)->apply(inner_of(g), dst, src, action);
+    ((unsigned char *)dst)[inner_of(g)->state_size] = 0;
+}
+
+static uint64_t fx_infoset(const efg_game *g, const void *state)
+{
+    return inner_of(g)->infoset(inner_of(g), state);
+}
+
+/* Black's LP value of the R x C board of v, Black's first attempt fixed to cell (-1: free). */
+static double lp_value(int rows, int cols, hx_variant v, int cell)
+{
+    sv_darkhex params = { .variant = v, .rows = rows, .cols = cols };
+    efg_game inner, g;
+    sv_darkhex_game(&inner, &params);
+    fixed_game fx = { .inner = &inner, .cell = cell };
+    g = (efg_game){ .state_size = (inner.state_size + 1 + 15) / 16 * 16, .root = fx_root, .player = fx_player, .utility = fx_utility,
+                    .actions = fx_actions, .apply = fx_apply, .infoset = fx_infoset, .ctx = &fx };
+    sv_tree t;
+    assert_int_equal(sv_tree_build(&t, cell < 0 ? &inner : &g, 10000000, false), 0);
+    double *policy = malloc(sizeof *policy * t.n_actions);
+    assert_non_null(policy);
+    sf_options o;
+    sf_options_default(&o);
+    o.only = 0;
+    sf_result r;
+    char err[300] = "";
+    if (sf_solve(&t, &o, policy, &r, err, sizeof err) != 0)
+        fail_msg("sf_solve: %s", err);
+    free(policy);
+    sv_tree_free(&t);
+    return r.value;
+}
+
+static void classify(int rows, int cols, hx_variant v, cl_row *row)
+{
+    cl_options o;
+    cl_options_default(&o);
+    o.budget_s = 600; /* never reached on these boards: a stage stopped by a loaded machine is not a failure */
+    o.first_moves = true;
+    assert_int_equal(cl_classify(rows, cols, v, &o, row), 0);
+}
+
+/* What holds on every exact row with a first-move table (see the top). */
+static void check_first_moves(const cl_row *r)
+{
+    assert_int_equal(r->n_first, r->rows * r->cols);
+    double best = -2, best_br = -2;
+    for (int i = 0; i < r->n_first; i++) {
+        const cl_first_move *m = &r->first[i];
+        assert_int_equal(m->cell, i);
+        assert_true(m->lower <= m->upper + 1e-12);
+        assert_true(m->lower >= -1 - 1e-12 && m->upper <= 1 + 1e-12);
+        if (m->exact)
+            best = fmax(best, m->value);
+        if (m->has_br) {
+            assert_true(m->br >= m->upper - 1e-9); /* White's equilibrium is one White strategy: min <= it */
+            best_br = fmax(best_br, m->br);
+        }
+    }
+    assert_true(best <= r->value + 1e-9);
+    if (r->has_root_br)
+        assert_true(fabs(best_br - r->value) < 1e-9);
+}
+
+/* ---- the tests ---------------------------------------------------------------------------------------- */
+
+static void value_equals_lp(void **state)
+{
+    (void)state;
+    static const hx_variant abrupt[] = { HX_ABRUPT, HX_ABRUPT_NOISY, HX_ABRUPT_FLASH };
+    for (size_t i = 0; i < 3; i++) {
+        cl_row r;
+        classify(2, 2, abrupt[i], &r);
+        double lp = lp_value(2, 2, abrupt[i], -1);
+        print_message("2x2 %-13s %s %.12f = %ld/%ld, LP %.12f\n", hx_variant_name(abrupt[i]), r.how, r.value, r.num,
+                      r.den, lp);
+        assert_int_equal(r.outcome, CL_NEITHER);
+        assert_string_equal(r.how, "double oracle");
+        assert_true(r.exact);
+        assert_true(fabs(r.value - lp) < 1e-9);
+        assert_true(r.lower <= lp + 1e-9 && lp <= r.upper + 1e-9);
+        long num, den;
+        assert_true(cl_fraction(lp, lp, &num, &den));
+        assert_int_equal(r.num, num);
+        assert_int_equal(r.den, den);
+        check_first_moves(&r);
+        for (int c = 0; c < 4; c++) { /* every first cell against the LP of the restricted game */
+            double v = lp_value(2, 2, abrupt[i], c);
+            assert_true(r.first[c].exact);
+            assert_string_equal(r.first[c].how, "double oracle");
+            assert_true(fabs(r.first[c].value - v) < 1e-9);
+        }
+    }
+}
+
+static void first_moves_2x3_abrupt(void **state)
+{
+    (void)state;
+    cl_row r;
+    classify(2, 3, HX_ABRUPT, &r);
+    assert_string_equal(r.how, "double oracle");
+    check_first_moves(&r);
+    /* a1, b1, b2 (each restricted LP takes seconds); b2 is b1's image under the half-turn, whose entry
+     * classify copies from b1's: the LP checks that copy too */
+    static const int cells[] = { 0, 1, 4 };
+    for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++) {
+        double v = lp_value(2, 3, HX_ABRUPT, cells[k]);
+        const cl_first_move *m = &r.first[cells[k]];
+        print_message("2x3 abrupt first cell %d: %.12f (%ld/%ld), LP %.12f\n", cells[k], m->value, m->num, m->den, v);
+        assert_true(m->exact);
+        assert_true(fabs(m->value - v) < 1e-9);
+    }
+}
+
+static void first_moves_sure_wins(void **state)
+{
+    (void)state;
+    static const int boards[][2] = { { 2, 2 }, { 2, 3 } };
+    for (size_t b = 0; b < 2; b++) {
+        int rows = boards[b][0], cols = boards[b][1];
+        cl_row r;
+        classify(rows, cols, HX_CLASSICAL, &r);
+        assert_int_equal(r.outcome, CL_BLACK);
+        check_first_moves(&r);
+        int keep = 0;
+        for (int c = 0; c < rows * cols; c++) {
+            const cl_first_move *m = &r.first[c];
+            double v = lp_value(rows, cols, HX_CLASSICAL, c);
+            print_message("%dx%d classical first cell %d: %s, LP %.9f\n", rows, cols, c,
+                          m->exact ? "keeps the sure win" : "no sure win", v);
+            assert_true(m->exact != m->no_sure_win);
+            assert_true(m->exact == (v > 1 - 1e-9)); /* a value of 1 is a sure win */
+            keep += m->exact;
+        }
+        assert_true(keep >= 1);
+    }
+    cl_row r;
+    classify(3, 2, HX_CLASSICAL, &r);
+    assert_int_equal(r.outcome, CL_WHITE);
+    check_first_moves(&r);
+    assert_true(r.first[2].exact && r.first[2].value == -1);
+    assert_true(lp_value(3, 2, HX_CLASSICAL, 2) < -1 + 1e-9);
+}
+
+static long gcd(long a, long b)
+{
+    a = labs(a);
+    while (b) {
+        long t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static void fractions(void **state)
+{
+    (void)state;
+    long num, den;
+    for (long q = 1; q <= 60; q++)
+        for (long p = -q; p <= q; p++) {
+            double x = (double)p / (double)q;
+            assert_true(cl_fraction(x, x, &num, &den));
+            long g = gcd(p, q);
+            assert_int_equal(num, p / g);
+            assert_int_equal(den, q / g);
+        }
+    static const long big[][2] = { { -1347, 15572 }, { 25, 31 }, { 9973, 19997 }, { -1, 19999 } };
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        double x = (double)big[i][0] / (double)big[i][1];
+        assert_true(cl_fraction(x - 3e-11, x + 3e-11, &num, &den)); /* bounds a little around it */
+        assert_int_equal(num, big[i][0]);
+        assert_int_equal(den, big[i][1]);
+    }
+    assert_false(cl_fraction(sqrt(2) - 1, sqrt(2) - 1, &num, &den));
+    assert_false(cl_fraction(0.5, 0.4, &num, &den)); /* no interval */
+}
+
+static void fixed_root_refused(void **state)
+{
+    (void)state;
+    sv_darkhex params = { .variant = HX_ABRUPT, .rows = 2, .cols = 2 };
+    efg_game g;
+    sv_darkhex_game(&g, &params);
+    sv_tree t;
+    assert_int_equal(sv_tree_build(&t, &g, 100000, false), 0);
+    do_options o;
+    do_options_default(&o);
+    o.fix_root = true;
+    o.root_action = 4; /* the root has 4 actions */
+    do_result r;
+    char err[200] = "";
+    assert_int_equal(do_solve(&t, &o, NULL, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "fix_root"));
+    sv_tree_free(&t);
+}
+
+static void cli_first_moves(void **state)
+{
+    (void)state;
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "'%s/arena' classify --max-cells 4 --variants abrupt,classical --first-moves --json", bin);
+    char *json = sh_output(cmd);
+    strict_json("arena classify --first-moves --json", json);
+    assert_non_null(strstr(json, "\"variant\": \"abrupt\", \"outcome\": \"neither\", \"value\": 0.5"));
+    assert_non_null(strstr(json, "\"how\": \"double oracle\", \"fraction\": \"1/2\", \"first_moves_seconds\": "));
+    assert_non_null(strstr(json, "\"how\": \"sure-win search\", \"fraction\": \"1/1\", \"first_moves_seconds\": "));
+    int cells = 0;
+    for (const char *p = json; (p = strstr(p, "{\"cell\": \"")); p++)
+        cells++;
+    assert_int_equal(cells, 8); /* 4 cells on each of the two rows */
+    assert_non_null(strstr(json, "\"sure_win\": true"));
+    free(json);
+    snprintf(cmd, sizeof cmd, "'%s/arena' classify --max-cells 4 --variants abrupt --json", bin);
+    json = sh_output(cmd);
+    strict_json("arena classify --json", json);
+    assert_null(strstr(json, "first_moves"));
+    assert_non_null(strstr(json, "\"how\": \"double oracle\""));
+    free(json);
+    snprintf(cmd, sizeof cmd, "'%s/arena' classify --max-cells 4 --variants abrupt --first-moves", bin);
+    char *text = sh_output(cmd);
+    assert_non_null(strstr(text, "first moves ("));
+    assert_non_null(strstr(text, "double oracle"));
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(value_equals_lp),
+        cmocka_unit_test(first_moves_2x3_abrupt),
+        cmocka_unit_test(first_moves_sure_wins),
+        cmocka_unit_test(fractions),
+        cmocka_unit_test(fixed_root_refused),
+        cmocka_unit_test(cli_first_moves),
+    };
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
+}
