@@ -20,7 +20,7 @@ static long opt_iterations = 0, opt_time_ms = -1, opt_samples = 0;
 static long opt_sure_unknown = ISM_SURE_UNKNOWN_DEFAULT, opt_sure_mb = (long)(ISM_SURE_BYTES_DEFAULT >> 20);
 static long opt_dead_exact = ISM_DEAD_EXACT_DEFAULT;
 static bool opt_surewin = true, opt_dead = true;
-static double opt_uct = 0.7, opt_rave = 300;
+static double opt_uct = 0.7, opt_rave = 3000, opt_pivot = 8;
 static ism_player *player;
 static uint64_t lost_game = UINT64_MAX; /* the game whose sure-win key was last reported lost */
 
@@ -47,7 +47,7 @@ static int choose(const bot_state *s, void *user)
         secs = 1e-4;
     ism_play_options o = {
         .search = { .iterations = opt_iterations, .seconds = secs, .samples = (int)opt_samples, .uct = opt_uct,
-                    .rave = opt_rave },
+                    .rave = opt_rave, .pivot = opt_pivot },
         .surewin = opt_surewin, .sure_unknown = (int)opt_sure_unknown, .sure_seconds = secs * ISM_SURE_SHARE_DEFAULT,
         .sure_bytes = (uint64_t)opt_sure_mb << 20, .dead = opt_dead, .dead_exact = (int)opt_dead_exact,
     };
@@ -78,7 +78,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0) {
             printf("usage: ismcts [--time-ms N] [--iterations N] [--samples N] [--uct C] [--rave K]\n"
-                   "              [--no-surewin] [--surewin-unknown K] [--surewin-mb M] [--no-dead]\n"
+                   "              [--pivot W] [--no-surewin] [--surewin-unknown K] [--surewin-mb M] [--no-dead]\n"
                    "              [--dead-exact K] [--seed S] [--endpoint ENDPOINT]\n\n"
                    "An information-set Monte Carlo tree search bot (docs/bots.md): on each attempt it draws\n"
                    "boards of the opponent's hidden stones that agree with everything it has seen (its stones,\n"
@@ -96,8 +96,11 @@ int main(int argc, char **argv)
                    "  --samples N     draw N hidden boards per attempt and search them in turn (default 0:\n"
                    "                  a fresh board each iteration; at most %d)\n"
                    "  --uct C         the exploration constant (default 0.7)\n"
-                   "  --rave K        dark variants: how long the root trusts its all-moves-as-first means\n"
-                   "                  (default 300; 0: not at all)\n"
+                   "  --rave K        dark variants: how long the root trusts its prior over its own means\n"
+                   "                  (default 3000; 0: not at all)\n"
+                   "  --pivot W       dark variants: the root's prior is 0.5 + W x the share of iterations\n"
+                   "                  whose full board had the cell pivotal (on both of the winner's Gale\n"
+                   "                  paths; default 8); 0: all-moves-as-first means instead\n"
                    "  --no-surewin    do not ask the sure-win solver; by default, in the dark variants on\n"
                    "                  boards of at most %d cells, it runs first for at most %.0f%% of the\n"
                    "                  attempt's time, and a winning cell it finds is played\n"
@@ -151,6 +154,14 @@ int main(int argc, char **argv)
             opt_rave = v ? strtod(v, &end) : -1;
             if (!v || !*v || *end || !(opt_rave >= 0 && opt_rave <= 1e9)) {
                 fprintf(stderr, "ismcts: --rave needs a number from 0 to 1000000000\n");
+                return 2;
+            }
+            i++;
+        } else if (strcmp(argv[i], "--pivot") == 0) {
+            char *end;
+            opt_pivot = v ? strtod(v, &end) : -1;
+            if (!v || !*v || *end || !(opt_pivot >= 0 && opt_pivot <= 1000)) {
+                fprintf(stderr, "ismcts: --pivot needs a number from 0 to 1000\n");
                 return 2;
             }
             i++;

@@ -27,6 +27,10 @@ struct ism_search {
     int amaf_tn[HX_MAX_CELLS];   /* iterations that ended with the cell the opponent's (empty on the board) */
     float amaf_tw[HX_MAX_CELLS]; /* ... and those of them won */
     double rave;                 /* the RAVE constant k (0: none) */
+    double pivot;                /* the weight of the root's pivotal-cell prior (0: the AMAF value instead) */
+    int piv[HX_MAX_CELLS];       /* root only: iterations whose full board had the cell on both of the winner's
+                                  * Gale paths (a cell unknown to the player, not a hidden stone of the board) */
+    long piv_total;              /* iterations counted */
     const uint8_t *avoid;        /* cells the player does not attempt (NULL: none) */
     int n_avoid;                 /* unknown cells avoided */
 };
@@ -199,6 +203,30 @@ static void opponent_turn(position *p, int opp, bool keeps, uint8_t *hit, rng_st
         place(p, p->empty[rng_below(rng, (uint32_t)p->n_empty)], opp);
 }
 
+/* The root's pivotal-cell counts from the full board on s->gale (random_fill() set it): a cell unknown to the
+ * player and free on the hidden board `opp` that lies on both of the winner's Gale paths (from the two corners)
+ * counts once. In random-turn Hex the chance that a cell is pivotal is what owning it is worth (mc's score). */
+static void count_pivots(ism_search *s, const ism_belief *b, const uint8_t *opp)
+{
+    static uint16_t first[GALE_PATH_MAX], second[GALE_PATH_MAX];
+    static uint32_t mark[HX_MAX_CELLS], stamp;
+    int n1, n2;
+    gale_walk(&s->gale, GALE_TOP_LEFT, first, &n1);
+    gale_walk(&s->gale, GALE_BOTTOM_RIGHT, second, &n2);
+    if (++stamp == 0)
+        memset(mark, 0, sizeof mark), stamp = 1;
+    for (int i = 0; i < n1; i++)
+        mark[first[i]] = stamp;
+    for (int i = 0; i < n2; i++) {
+        int c = second[i];
+        if (mark[c] == stamp && b->view[c] == HX_VIEW_UNKNOWN && !opp[c]) {
+            s->piv[c]++;
+            mark[c] = 0; /* counted once */
+        }
+    }
+    s->piv_total++;
+}
+
 /* One iteration of the dark variants on the hidden board `opp`: a tree of the player's own attempts alone. An
  * attempt is available while its cell is unknown to the player in the simulated game; on an empty cell it
  * places and the opponent takes a turn of uniformly random attempts (it sees none of our stones); on a hidden
@@ -242,6 +270,8 @@ static void iterate_dark(ism_search *s, const ism_belief *b, const uint8_t *opp,
                 double qa = an > 0 ? s->amaf_w[n->cell] / an : 0.5;
                 double qt = tn > 0 ? s->amaf_tw[n->cell] / tn : qa;
                 qa = 0.5 + 0.5 * (qa - qt) + 0.5 * (qa - 0.5);
+                if (s->pivot > 0)
+                    qa = 0.5 + s->pivot * (s->piv_total > 0 ? s->piv[n->cell] / (double)s->piv_total : 0);
                 if (n->visits == 0) {
                     score = 2 + qa; /* every root cell once first */
                 } else {
@@ -280,7 +310,9 @@ static void iterate_dark(ism_search *s, const ism_belief *b, const uint8_t *opp,
         }
     }
     int winner = random_fill(s, &p, me, rng);
-    if (s->rave > 0)
+    if (s->rave > 0 && s->pivot > 0)
+        count_pivots(s, b, opp);
+    else if (s->rave > 0)
         for (int k = 0; k < b->n_unknown; k++) {
             int c = b->unknown[k];
             if (p.col[c] == me)
@@ -376,6 +408,7 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
     s->n_nodes = 1;
     s->nodes[0] = (ism_node){ .first_child = -1, .next_sibling = -1 };
     s->rave = hx_variant_dark(b->variant) ? o->rave : 0;
+    s->pivot = o->pivot, s->piv_total = 0;
     s->avoid = NULL, s->n_avoid = 0;
     if (o->avoid) {
         for (int k = 0; k < b->n_unknown; k++)
@@ -391,7 +424,7 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
             if (s->avoid && s->avoid[c])
                 continue;
             new_node(s, 0, c);
-            s->amaf_n[c] = 0, s->amaf_w[c] = 0, s->amaf_tn[c] = 0, s->amaf_tw[c] = 0;
+            s->amaf_n[c] = 0, s->amaf_w[c] = 0, s->amaf_tn[c] = 0, s->amaf_tw[c] = 0, s->piv[c] = 0;
         }
     }
     int n_boards = o->samples > ISM_MAX_SAMPLES ? ISM_MAX_SAMPLES : o->samples;

@@ -23,7 +23,11 @@
  *     with it the opponent's (a cell empty on the board), A = 0.5 + 0.5 (a - t) + 0.5 (a - 0.5), which
  *     rewards a cell that wins when taken and loses when left (a pivotal cell); the score is
  *     (1 - beta) * mean + beta * A + the UCB term, beta = sqrt(k / (3 visits + k)); a root child not yet
- *     visited is tried first, best A first.
+ *     visited is tried first, best A first. With `pivot` w > 0, A is instead the pivotal-cell prior
+ *     0.5 + w * f, f the share of iterations whose full board had the cell (unknown to the player, free on
+ *     the drawn board) on both of the winner's Gale paths (mc's score: in random-turn Hex, the chance that a
+ *     cell is pivotal is what owning it is worth); a far steadier estimate than the AMAF means on large
+ *     boards.
  *   - hex: the tree holds both players' moves on the empty cells, and the playout moves alternately at
  *     random, except that a player answers an intrusion into one of its bridges (two of its stones, or a
  *     stone and its edge, sharing two empty cells) by taking the other cell.
@@ -54,6 +58,7 @@ typedef struct {
     int samples;      /* 0: a fresh board each iteration; else this many boards, reused in turn */
     double uct;       /* the exploration constant c */
     double rave;      /* dark variants: the RAVE constant k of the root (0: none; see above) */
+    double pivot;     /* dark variants with rave > 0: the pivotal-cell prior's weight w (0: the AMAF value) */
     const uint8_t *avoid; /* NULL, or nonzero for cells the player is not to attempt (see above) */
 } ism_options;
 

@@ -104,7 +104,7 @@ static void speed(ism_search *search, rng_state *rng)
                 position(&g, vs[v], sides[k], fracs[f], rng);
                 ism_belief_of_game(&b, &g, hx_to_move(&g));
                 double sps = samples_per_s(&b, 0.5, rng), rej = rejected(&b, 20000, rng);
-                ism_options o = { .seconds = 0.5, .uct = 0.7, .rave = 300 };
+                ism_options o = { .seconds = 0.5, .uct = 0.7, .rave = 3000, .pivot = 8 };
                 ism_stats st;
                 ism_choose(search, &b, &o, rng, &st);
                 double ips = st.seconds > 0 ? st.iterations / st.seconds : 0, mps = mc_per_s(&g, 0.5, rng);
@@ -169,7 +169,7 @@ static void per_game(rng_state *rng)
            "0.1 s a move)\n", games);
     printf("%-10s %-6s %8s %14s %14s %10s %12s %12s %10s\n", "variant", "board", "moves", "tree max B", "tree sum B",
            "by solver", "solver ms", "memo B", "won");
-    ism_play_options o = { .search = { .iterations = 2000, .uct = 0.7, .rave = 300 }, .surewin = true,
+    ism_play_options o = { .search = { .iterations = 2000, .uct = 0.7, .rave = 3000, .pivot = 8 }, .surewin = true,
                            .sure_unknown = SW_MAX_CELLS, .sure_seconds = 0.1, .sure_bytes = 64ull << 20,
                            .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT };
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
