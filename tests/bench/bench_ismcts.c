@@ -101,8 +101,10 @@ static void speed(ism_search *search, rng_state *rng)
         for (size_t k = 0; k < sizeof sides / sizeof sides[0]; k++)
             for (size_t f = 0; f < 2; f++) {
                 hx_game g;
-                position(&g, vs[v], sides[k], fracs[f], rng);
-                ism_belief_of_game(&b, &g, hx_to_move(&g));
+                do { /* a position the search has to think about: no connecting cell to play at once */
+                    position(&g, vs[v], sides[k], fracs[f], rng);
+                    ism_belief_of_game(&b, &g, hx_to_move(&g));
+                } while (ism_connecting_cell(&b) >= 0);
                 double sps = samples_per_s(&b, 0.5, rng), rej = rejected(&b, 20000, rng);
                 ism_options o = { .seconds = 0.5, .uct = 0.7, .rave = 3000, .pivot = 8 };
                 ism_stats st;
