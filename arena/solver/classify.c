@@ -23,6 +23,7 @@
 #include "surecert.h"
 #include "surewin.h"
 #include "valcert.h"
+#include "valcert_write.h"
 
 #define CL_MAX_CERT_MOVES 20000000
 #define CL_WALK_CELLS 9
@@ -188,6 +189,23 @@ static void cl_write_policy(const sv_tree *t, const double *probs, const char *a
         snprintf(row->note + len, sizeof row->note - len, "; %.150s", err);
     else
         snprintf(row->note + len, sizeof row->note - len, "; policy %.180s", path);
+    /* and the value certificate of the same strategies (valcert.h): the bounds they give in exact arithmetic */
+    snprintf(path, sizeof path, "%s/%dx%d-%s.value", o->out_dir, row->rows, row->cols, hx_variant_name(row->variant));
+    vw_options vo;
+    vw_options_default(&vo);
+    vo.max_states = CL_CHECK_MAX_STATES;
+    vw_result vr;
+    len = strlen(row->note);
+    if (vw_write(t, probs, row->variant, row->rows, row->cols, &vo, path, &vr, err, sizeof err) != 0) {
+        snprintf(row->note + len, sizeof row->note - len, "; no value certificate: %.120s", err);
+        return;
+    }
+    if (vr.exact)
+        snprintf(row->note + len, sizeof row->note - len, "; value certificate %.120s: %.40s", path, vr.lower);
+    else
+        snprintf(row->note + len, sizeof row->note - len, "; value certificate %.120s: [%.40s, %.40s]", path, vr.lower,
+                 vr.upper);
+    vw_result_free(&vr);
 }
 
 /* CFR+ on t until the deadline: the bounds [*lower, *upper] from exact best responses to its average

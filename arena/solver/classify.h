@@ -58,7 +58,7 @@ typedef struct {
     long num, den;        /* when exact: the value as the fraction num/den (cl_fraction); den 0 when none */
     double seconds, peak_mb;
     uint64_t keys;        /* sure-win memo keys, both players */
-    char note[240];       /* what was reached, what stopped it, files written */
+    char note[640];       /* what was reached, what stopped it, files written */
     int n_first;          /* entries in first (0 unless o->first_moves and the value is exact) */
     cl_first_move first[CL_MAX_CELLS]; /* in ascending cell order */
     double first_seconds; /* the first-move table's time */

@@ -14,6 +14,8 @@
  *   in the dark variants it can be less, White not seeing where Black opened), each cell's best response to
  *   White's equilibrium is at least its fixed value, and the best of those best responses is the value;
  * - cl_fraction on every fraction with a denominator up to 60 and on large ones, and none near sqrt(2);
+ * - with a directory to write to, each solved row's value certificate (valcert.h) beside its policy file:
+ *   cl_check_certificate verifies it, exactly at the row's value, on 2x2 abrupt and 3x2 abrupt;
  * - `arena classify --first-moves --json`: strict JSON, a "how" and "fraction" on every row, a first-move
  *   entry per cell; without --first-moves no "first_moves" key. */
 #include <math.h>
@@ -281,6 +283,36 @@ static void fixed_root_refused(void **state)
     sv_tree_free(&t);
 }
 
+/* classify writes a value certificate for each solved row, and the independent checker verifies it at the row's
+ * value. */
+static void value_certificates_written(void **state)
+{
+    (void)state;
+    char out[400];
+    snprintf(out, sizeof out, "%s/value-certificates", dir);
+    assert_int_equal(sh_run("rm -rf '%s' && mkdir -p '%s'", out, out), 0);
+    static const struct { int rows, cols; } boards[] = { { 2, 2 }, { 3, 2 } };
+    for (size_t i = 0; i < 2; i++) {
+        cl_options o;
+        cl_options_default(&o);
+        o.budget_s = 600;
+        o.out_dir = out;
+        cl_row r;
+        assert_int_equal(cl_classify(boards[i].rows, boards[i].cols, HX_ABRUPT, &o, &r), 0);
+        assert_true(r.exact);
+        char path[600], msg[900], want[80];
+        snprintf(path, sizeof path, "%s/%dx%d-abrupt.value", out, boards[i].rows, boards[i].cols);
+        if (!strstr(r.note, "; value certificate "))
+            fail_msg("the row's note does not name its value certificate: %s", r.note);
+        cl_check c = cl_check_certificate(path, 0, 0, msg, sizeof msg);
+        print_message("%s\n", msg);
+        assert_int_equal(c, CL_CHECK_VERIFIED);
+        snprintf(want, sizeof want, "verified: value %ld/%ld", r.num, r.den);
+        if (!strstr(msg, want))
+            fail_msg("expected \"%s\" in: %s", want, msg);
+    }
+}
+
 static void cli_first_moves(void **state)
 {
     (void)state;
@@ -318,6 +350,7 @@ int main(void)
         cmocka_unit_test(first_moves_sure_wins),
         cmocka_unit_test(fractions),
         cmocka_unit_test(fixed_root_refused),
+        cmocka_unit_test(value_certificates_written),
         cmocka_unit_test(cli_first_moves),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
