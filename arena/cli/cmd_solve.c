@@ -164,15 +164,9 @@ static void print_json(const cli_game_opts *o, const sv_tree *t, const sf_result
            "\"exploitability\":%.6g,", only < 0 ? "both" : only ? "white" : "black", solver, method, f->lp.ev0, f->lp.br[0], f->lp.br[1],
            f->lp.exploitability);
     if (f->have_file) {
-        printf("\"out\":\"");
-        for (const char *c = out; *c; c++) /* a path: escape what JSON needs */
-            if (*c == '"' || *c == '\\')
-                printf("\\%c", *c);
-            else if ((unsigned char)*c < 0x20)
-                printf("\\u%04x", *c);
-            else
-                putchar(*c);
-        printf("\",\"exploitability_file\":%.6g,", f->file.exploitability);
+        printf("\"out\":");
+        print_json_text(out);
+        printf(",\"exploitability_file\":%.6g,", f->file.exploitability);
     } else {
         printf("\"out\":null,\"exploitability_file\":null,");
     }
