@@ -11,7 +11,8 @@
  *   cpu_of_children_is_bounded                  6 spinning children under --cpu-seconds 1: "CPU time limit 1 s reached
  *                                               (the sandbox's processes together)"
  *   spinning_threads_leave_the_opponent_its_time  32 spinning threads against a bot with a 20 ms budget: the
- *                                               opponent loses no game on time (counts, not timings)
+ *                                               opponent loses no more games on time than next to a quiet
+ *                                               bot, give or take one (counts, not timings)
  *   killed_at_start_up_leaves_nothing           arena match killed with SIGKILL at 120 random early instants:
  *                                               no bwrap, arena-init or bot process and no cgroup left
  *
@@ -221,7 +222,11 @@ static void spinning_threads_leave_the_opponent_its_time(void **state)
     long calm = timeouts_of(quiet, "play"), busy = timeouts_of(spin, "play");
     print_message("the opponent's timeouts in 20 games: %ld next to a quiet bot, %ld next to 32 spinning threads\n",
                   calm, busy);
-    assert_int_equal(busy, 0);
+    /* 32 threads spinning unbounded beside a 20 ms opponent on two cores would time it out in most games; bounded,
+     * they cost it nothing beyond what the machine's other load costs it next to a quiet bot (a test machine
+     * busy with other work can make one 20 ms move late either way) */
+    if (busy > calm + 1)
+        fail_msg("the spinning bot's opponent lost %ld of 20 games on time (%ld next to a quiet bot)", busy, calm);
     assert_int_equal(left_behind(0, 10), 0);
 }
 
