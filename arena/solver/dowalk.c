@@ -14,6 +14,7 @@
 #include "game.h"
 
 #define DW_IMPROVE 1e-12 /* a best response joins its set when it beats the restricted value by more */
+#define DW_NEGLIGIBLE 1e-12 /* mixture weights below this share are dropped (see dowalk.h) */
 #define DW_LEVELS (2 * DW_MAX_CELLS + 4)
 
 struct dw_pure {
@@ -302,6 +303,11 @@ static double walk_state(bw *b, int d, const elem *const *group, uint32_t n)
     double best = -INFINITY;
     int best_cell = legal[0];
     level *l = &b->lv[d];
+    double all = 0, least = INFINITY; /* the group's weight, its least member's */
+    for (uint32_t i = 0; i < n; i++) {
+        all += group[i]->w;
+        least = fmin(least, group[i]->w);
+    }
     for (int a = 0; a < nl && !b->oom; a++) {
         double val = 0;
         l->n = 0;
@@ -333,6 +339,10 @@ static double walk_state(bw *b, int d, const elem *const *group, uint32_t n)
         } else {
             b->en = best_end;
         }
+        /* every game of the group won: no cell does better (a loss would cost at least twice the least
+         * weight, far above rounding) */
+        if (best > all - least)
+            break;
     }
     if (entry_push(b, group[0]->key, best_cell) != 0)
         b->oom = true;
@@ -347,9 +357,11 @@ int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *con
         fail(err, errlen, why);
         return -1;
     }
-    double total = 0;
+    double sum = 0, total = 0;
     for (int j = 0; j < k; j++)
-        total += w[j] > 0 ? w[j] : 0;
+        sum += w[j] > 0 ? w[j] : 0;
+    for (int j = 0; j < k; j++)
+        total += w[j] > DW_NEGLIGIBLE * sum ? w[j] : 0;
     if (!(total > 0)) {
         fail(err, errlen, "a mixture without positive weight");
         return -1;
@@ -360,7 +372,7 @@ int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *con
     double val = 0;
     level *l = &b.lv[0];
     for (int j = 0; j < k && !b.oom; j++) {
-        if (!(w[j] > 0))
+        if (!(w[j] > DW_NEGLIGIBLE * sum))
             continue;
         elem *e = level_push(&b, l);
         if (!e)

@@ -17,7 +17,8 @@
  * others are grouped by the responder's new key, each group one information state walked in turn. The
  * value of a state is the maximum over its cells of the sum (the lowest cell on ties), so the result is the
  * exact best-response value against the mixture (double arithmetic), and the strategy is the cell chosen at
- * every state the chosen cells reach. Information states are walked once each (perfect recall).
+ * every state the chosen cells reach. Once a cell wins every game of the state, the later cells are not
+ * walked (none does better). Information states are walked once each (perfect recall).
  *
  * The loop (dw_solve) is doracle.h's: a restricted matrix game over the two sets, solved by GLPK's dual
  * simplex, Black's mixture x and White's y, then
@@ -58,7 +59,8 @@ bool dw_supported(hx_variant v, int rows, int cols, const char **why);
 double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pure *w);
 
 /* Player p's exact best response to the opponent's mixture (k >= 1 strategies, weights >= 0 with a positive
- * sum; members of weight 0 are skipped): its value (p's expected utility) in *value, the strategy in *out
+ * sum; members of weight at most 1e-12 of the sum are dropped and the rest normalised: that is the mixture
+ * answered, so that a state where every game is won is recognised as such despite rounding): its value (p's expected utility) in *value, the strategy in *out
  * when out is not NULL (the caller frees it), the responder's information states walked added to *states
  * when not NULL. Returns 0, or -1 with a message (out of memory, an unsupported game). */
 int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *const *opp, const double *w, int k,
