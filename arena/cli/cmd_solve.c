@@ -2,7 +2,8 @@
  * LP (seqform.h, GLPK) or by the double-oracle method (doracle.h, --method double-oracle): the game value for
  * Black, the LP sizes (or the oracle's bounds, iterations and supports) and solve time, both players'
  * equilibrium strategies as one policy file, and their exploitability by the exact best response
- * (bestresponse.h); with --certificate, a value certificate of the strategies (valcert_write.h). */
+ * (bestresponse.h); with --certificate, a value certificate of the strategies (valcert_write.h). With --walk
+ * the double oracle runs without the tree (dowalk.h): bounds, iterations, sets, times and memory only. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "commands.h"
 #include "darkhex.h"
 #include "doracle.h"
+#include "dowalk.h"
 #include "lpclp.h"
 #include "policy.h"
 #include "seqform.h"
@@ -24,7 +26,7 @@
 static const char help[] =
     "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--solver glpk|clp]\n"
     "                   [--method dual|primal|double-oracle] [--exact] [--lp both|black|white] [--max-nodes N]\n"
-    "                   [--time-limit S] [--max-iterations N] [--certificate FILE] [--verbose]\n"
+    "                   [--walk] [--time-limit S] [--max-iterations N] [--certificate FILE] [--verbose]\n"
     "                   [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
@@ -48,6 +50,13 @@ static const char help[] =
     "                   iterations, the sets' and the supports' sizes, the times and the peak memory\n"
     "                   (docs/solver.md). Exit status 1 when a limit stops it before the bounds meet;\n"
     "                   --exact runs GLPK's exact simplex after each restricted game's simplex\n"
+    "  --walk           double-oracle without the game tree (dark variants, at most 16 cells, no --out,\n"
+    "                   --certificate or --exact): pure strategies as maps from information states to\n"
+    "                   cells, payoffs played out on the rules engine, each best response a walk over the\n"
+    "                   responder's information states against the other's support only (abrupt 3x3,\n"
+    "                   4x3: docs/solver.md); prints the bounds, iterations, sets, information states\n"
+    "                   walked, times and peak memory; JSON as double-oracle's with \"walk\":true and\n"
+    "                   states, stored instead of nodes, infosets, exploitability and certificate keys\n"
     "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
     "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow)\n"
@@ -75,7 +84,7 @@ static const char help[] =
     "Exit status: 0 solved, 1 the tree too large or the LP not solved, 2 bad input.\n";
 
 enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's',
-       O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C' };
+       O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C', O_WALK = 'W' };
 
 /* The value certificate, when asked for. */
 typedef struct {
@@ -321,6 +330,43 @@ static int solve_double_oracle(const cli_game_opts *o, uint64_t max_nodes, const
     return r.converged ? CLI_OK : CLI_FAILED;
 }
 
+/* `arena solve --method double-oracle --walk`: the double oracle without the tree (dowalk.h). */
+static int solve_walk(const cli_game_opts *o, const dw_options *wopt)
+{
+    dw_result r;
+    char err[400];
+    if (dw_solve(o->variant, o->rows, o->cols, wopt, &r, err, sizeof err) != 0)
+        cli_fail("solve", "%s", err);
+    long rss = max_rss_kb();
+    if (o->format == CLI_JSON) {
+        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":false,\"method\":\"double-oracle\",\"walk\":true,"
+               "\"value\":%.12g,\"lower\":%.12g,\"upper\":%.12g,\"gap\":%.3g,\"converged\":%s,\"stalled\":%s,"
+               "\"iterations\":%d,\"strategies\":{\"black\":%u,\"white\":%u},\"support\":{\"black\":%u,\"white\":%u},"
+               "\"lp_iterations\":%llu,\"states\":%llu,\"stored\":%llu,"
+               "\"seconds\":{\"lp\":%.6f,\"oracle\":%.6f,\"total\":%.6f},\"bytes\":%zu,\"max_rss_kb\":%ld}\n",
+               hx_variant_name(o->variant), o->rows, o->cols, r.value, r.lower, r.upper, r.gap,
+               r.converged ? "true" : "false", r.stalled ? "true" : "false", r.iterations, r.strategies[0],
+               r.strategies[1], r.support[0], r.support[1], (unsigned long long)r.lp_iterations,
+               (unsigned long long)r.states, (unsigned long long)r.stored, r.seconds_lp, r.seconds_oracle, r.seconds,
+               r.bytes, rss);
+    } else {
+        printf("game            %dx%d %s (double oracle, walk: no tree)\n", o->rows, o->cols,
+               hx_variant_name(o->variant));
+        printf("value           %+.12f (Black; the last restricted game's)\n", r.value);
+        printf("bounds          [%+.12f, %+.12f], gap %.3g: %s\n", r.lower, r.upper, r.gap,
+               r.converged ? "solved" : r.stalled ? "not solved (no new best response)" : "not solved (a limit)");
+        printf("iterations      %d restricted games (%llu simplex iterations)\n", r.iterations,
+               (unsigned long long)r.lp_iterations);
+        printf("strategies      Black %u pure (support %u), White %u pure (support %u); %llu states stored\n",
+               r.strategies[0], r.support[0], r.strategies[1], r.support[1], (unsigned long long)r.stored);
+        printf("walk            %llu information states walked by the best responses\n", (unsigned long long)r.states);
+        printf("seconds         %.3f (restricted LPs %.3f, best responses %.3f)\n", r.seconds, r.seconds_lp,
+               r.seconds_oracle);
+        printf("memory          %zu bytes of strategies and matrix; peak resident %ld kB\n", r.bytes, rss);
+    }
+    return r.converged ? CLI_OK : CLI_FAILED;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -335,6 +381,7 @@ int cmd_solve(int argc, char **argv)
         { "time-limit", required_argument, 0, O_TIME_LIMIT },
         { "max-iterations", required_argument, 0, O_MAX_ITER },
         { "certificate", required_argument, 0, O_CERT },
+        { "walk", no_argument, 0, O_WALK },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -342,7 +389,7 @@ int cmd_solve(int argc, char **argv)
     sf_options_default(&so);
     const char *out = NULL, *method = "dual";
     uint64_t max_nodes = 100000000;
-    bool double_oracle = false;
+    bool double_oracle = false, walk = false;
     do_options dopt;
     do_options_default(&dopt);
     cert_figures cert = { 0 };
@@ -386,6 +433,8 @@ int cmd_solve(int argc, char **argv)
             if (!*optarg)
                 cli_usage_error("solve", "--certificate: give a file name");
             cert.path = optarg;
+        } else if (c == O_WALK) {
+            walk = true;
         } else if (c == O_MAX_ITER) {
             dopt.max_iterations = (int)cli_count("solve", "--max-iterations", optarg, 1, 1000000000);
         } else if (c == O_LP) {
@@ -403,6 +452,25 @@ int cmd_solve(int argc, char **argv)
         cli_usage_error("solve", "--certificate: value certificates are for the dark variants, not %s",
                         hx_variant_name(o.variant));
 
+    if (walk) {
+        const char *why;
+        if (!double_oracle)
+            cli_usage_error("solve", "--walk: give it with --method double-oracle");
+        if (out || cert.path || dopt.exact)
+            cli_usage_error("solve", "--walk: no --out, --certificate or --exact (it keeps no behaviour strategy)");
+        if (o.flags & HX_SWAP_RULE || !dw_supported(o.variant, o.rows, o.cols, &why))
+            cli_usage_error("solve", "--walk on %dx%d %s: %s", o.rows, o.cols, hx_variant_name(o.variant),
+                            o.flags & HX_SWAP_RULE ? "no swap rule" : why);
+        dw_options wopt;
+        dw_options_default(&wopt);
+        wopt.time_limit = dopt.time_limit;
+        wopt.max_iterations = dopt.max_iterations;
+        if (so.verbose) {
+            wopt.progress = do_progress_line;
+            fflush(stdout);
+        }
+        return solve_walk(&o, &wopt);
+    }
     if (double_oracle) {
         if (so.verbose) {
             dopt.progress = do_progress_line;

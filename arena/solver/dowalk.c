@@ -1,0 +1,704 @@
+/* arena/solver/dowalk.c — the double oracle on the rules engine (see dowalk.h): sparse pure strategies, the
+ * payoff of a pair by playing it out, the best response to a mixture by the walk over the responder's
+ * information states with the vector of (support member, game) pairs, and the loop with its restricted LP
+ * (GLPK, as doracle.c). */
+#include "dowalk.h"
+
+#include <glpk.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "game.h"
+
+#define DW_IMPROVE 1e-12 /* a best response joins its set when it beats the restricted value by more */
+#define DW_NEGLIGIBLE 1e-12 /* mixture weights below this share are dropped (see dowalk.h) */
+#define DW_LEVELS (2 * DW_MAX_CELLS + 4)
+
+struct dw_pure {
+    uint64_t *keys; /* open addressing; 0 empty (key 0 itself in has_zero/zero_cell) */
+    uint8_t *cells;
+    size_t cap, n;
+    bool has_zero;
+    uint8_t zero_cell;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void fail(char *err, size_t errlen, const char *msg)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "%s", msg);
+}
+
+dw_pure *dw_pure_new(void)
+{
+    return calloc(1, sizeof(dw_pure));
+}
+
+void dw_pure_free(dw_pure *s)
+{
+    if (!s)
+        return;
+    free(s->keys);
+    free(s->cells);
+    free(s);
+}
+
+static inline size_t slot_of(uint64_t key, size_t cap)
+{
+    return (size_t)(key * 0x9e3779b97f4a7c15ULL >> 7) & (cap - 1);
+}
+
+int dw_pure_set(dw_pure *s, uint64_t key, int cell)
+{
+    if (key == 0) {
+        s->n += !s->has_zero;
+        s->has_zero = true;
+        s->zero_cell = (uint8_t)cell;
+        return 0;
+    }
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        uint64_t *k = calloc(cap, sizeof *k);
+        uint8_t *c = malloc(cap);
+        if (!k || !c) {
+            free(k);
+            free(c);
+            return -1;
+        }
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->keys[i]) {
+                size_t j = slot_of(s->keys[i], cap);
+                while (k[j])
+                    j = (j + 1) & (cap - 1);
+                k[j] = s->keys[i];
+                c[j] = s->cells[i];
+            }
+        free(s->keys);
+        free(s->cells);
+        s->keys = k;
+        s->cells = c;
+        s->cap = cap;
+    }
+    size_t j = slot_of(key, s->cap);
+    while (s->keys[j] && s->keys[j] != key)
+        j = (j + 1) & (s->cap - 1);
+    if (!s->keys[j]) {
+        s->keys[j] = key;
+        s->n++;
+    }
+    s->cells[j] = (uint8_t)cell;
+    return 0;
+}
+
+int dw_pure_get(const dw_pure *s, uint64_t key)
+{
+    if (key == 0)
+        return s->has_zero ? s->zero_cell : -1;
+    if (!s->cap)
+        return -1;
+    for (size_t j = slot_of(key, s->cap);; j = (j + 1) & (s->cap - 1)) {
+        if (!s->keys[j])
+            return -1;
+        if (s->keys[j] == key)
+            return s->cells[j];
+    }
+}
+
+size_t dw_pure_size(const dw_pure *s)
+{
+    return s->n;
+}
+
+/* Whether two strategies store the same cells at the same states. */
+static bool pure_equal(const dw_pure *a, const dw_pure *b)
+{
+    if (a->n != b->n || a->has_zero != b->has_zero || (a->has_zero && a->zero_cell != b->zero_cell))
+        return false;
+    for (size_t i = 0; i < a->cap; i++)
+        if (a->keys[i] && dw_pure_get(b, a->keys[i]) != a->cells[i])
+            return false;
+    return true;
+}
+
+bool dw_supported(hx_variant v, int rows, int cols, const char **why)
+{
+    if (!hx_variant_dark(v)) {
+        *why = "the walk is for the dark variants";
+        return false;
+    }
+    if (rows < HX_MIN_SIDE || cols < HX_MIN_SIDE || rows * cols > DW_MAX_CELLS) {
+        *why = "the walk handles boards of at most 16 cells";
+        return false;
+    }
+    return true;
+}
+
+/* The cell s plays in g (its player to move): the stored one when legal, else the lowest legal cell. */
+static int play_of(const dw_pure *s, const hx_game *g)
+{
+    int c = dw_pure_get(s, hx_key_fingerprint(g, hx_to_move(g)));
+    if (c >= 0 && hx_check(g, c) == 0)
+        return c;
+    uint16_t legal[HX_MAX_CELLS + 1];
+    hx_legal(g, legal);
+    return legal[0];
+}
+
+double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pure *w)
+{
+    hx_game g;
+    if (hx_new(&g, v, rows, cols, 0) != 0)
+        return 0;
+    while (!hx_over(&g))
+        hx_attempt(&g, play_of(hx_to_move(&g) == HX_BLACK ? b : w, &g));
+    return hx_winner(&g) == HX_BLACK ? 1.0 : -1.0;
+}
+
+/* ---- the best-response walk ---- */
+
+typedef struct {
+    hx_game g;
+    double w;
+    uint32_t j;
+    uint64_t key; /* the responder's key once it is to move */
+} elem;
+
+typedef struct {
+    uint64_t key;
+    uint32_t i;
+} keyed;
+
+typedef struct {
+    elem *v;
+    keyed *idx;
+    uint32_t n, cap;
+} level;
+
+typedef struct {
+    int p;
+    const dw_pure *const *opp;
+    level lv[DW_LEVELS + 1];
+    uint64_t *ek;    /* the strategy being built: a stack of (key, cell) */
+    uint8_t *ec;
+    size_t en, ecap;
+    uint64_t states;
+    bool oom;
+} bw;
+
+static elem *level_push(bw *b, level *l)
+{
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 16;
+        elem *v = realloc(l->v, sizeof *v * cap);
+        if (!v) {
+            b->oom = true;
+            return NULL;
+        }
+        l->v = v;
+        keyed *idx = realloc(l->idx, sizeof *idx * cap);
+        if (!idx) {
+            b->oom = true;
+            return NULL;
+        }
+        l->idx = idx;
+        l->cap = cap;
+    }
+    return &l->v[l->n++];
+}
+
+static int entry_push(bw *b, uint64_t key, int cell)
+{
+    if (b->en == b->ecap) {
+        size_t cap = b->ecap ? 2 * b->ecap : 1024;
+        uint64_t *k = realloc(b->ek, sizeof *k * cap);
+        if (!k)
+            return -1;
+        b->ek = k;
+        uint8_t *c = realloc(b->ec, cap);
+        if (!c)
+            return -1;
+        b->ec = c;
+        b->ecap = cap;
+    }
+    b->ek[b->en] = key;
+    b->ec[b->en++] = (uint8_t)cell;
+    return 0;
+}
+
+/* Plays the opponent's moves in e until the responder is to move or the game is over. Returns the
+ * responder's utility weighted when over (and *over set), else 0 with e->key set. */
+static double advance(const bw *b, elem *e, bool *over)
+{
+    while (!hx_over(&e->g) && hx_to_move(&e->g) != b->p)
+        hx_attempt(&e->g, play_of(b->opp[e->j], &e->g));
+    if (hx_over(&e->g)) {
+        *over = true;
+        return e->w * (hx_winner(&e->g) == b->p ? 1.0 : -1.0);
+    }
+    *over = false;
+    e->key = hx_key_fingerprint(&e->g, b->p);
+    return 0;
+}
+
+static int by_key(const void *x, const void *y)
+{
+    const keyed *a = x, *c = y;
+    return a->key != c->key ? (a->key < c->key ? -1 : 1) : (a->i > c->i) - (a->i < c->i);
+}
+
+static double walk_state(bw *b, int d, const elem *const *group, uint32_t n);
+
+/* The value of the games in level d (already advanced, none over), grouped by the responder's key. */
+static double walk_groups(bw *b, int d)
+{
+    level *l = &b->lv[d];
+    for (uint32_t i = 0; i < l->n; i++)
+        l->idx[i] = (keyed){ l->v[i].key, i };
+    qsort(l->idx, l->n, sizeof *l->idx, by_key);
+    const elem *grp[64], **gp = grp;
+    const elem **heap = NULL;
+    if (l->n > 64) {
+        heap = malloc(sizeof *heap * l->n);
+        if (!heap) {
+            b->oom = true;
+            return 0;
+        }
+        gp = heap;
+    }
+    for (uint32_t i = 0; i < l->n; i++)
+        gp[i] = &l->v[l->idx[i].i];
+    double sum = 0;
+    for (uint32_t i = 0; i < l->n && !b->oom;) {
+        uint32_t k = i + 1;
+        while (k < l->n && gp[k]->key == gp[i]->key)
+            k++;
+        sum += walk_state(b, d + 1, gp + i, k - i);
+        i = k;
+    }
+    free(heap);
+    return sum;
+}
+
+/* One responder information state (the n games of the group, all with the responder to move): the best
+ * cell's value; its cell and the cells below it pushed on the strategy stack. */
+static double walk_state(bw *b, int d, const elem *const *group, uint32_t n)
+{
+    b->states++;
+    if (d > DW_LEVELS) {
+        b->oom = true;
+        return 0;
+    }
+    uint16_t legal[HX_MAX_CELLS + 1];
+    int nl = hx_legal(&group[0]->g, legal);
+    size_t start = b->en, best_end = start;
+    double best = -INFINITY;
+    int best_cell = legal[0];
+    level *l = &b->lv[d];
+    double all = 0, least = INFINITY; /* the group's weight, its least member's */
+    for (uint32_t i = 0; i < n; i++) {
+        all += group[i]->w;
+        least = fmin(least, group[i]->w);
+    }
+    for (int a = 0; a < nl && !b->oom; a++) {
+        double val = 0;
+        l->n = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            elem *e = level_push(b, l);
+            if (!e)
+                return 0;
+            hx_copy(&e->g, &group[i]->g);
+            e->w = group[i]->w;
+            e->j = group[i]->j;
+            hx_attempt(&e->g, legal[a]);
+            bool over;
+            val += advance(b, e, &over);
+            if (over)
+                l->n--;
+        }
+        size_t mark = b->en;
+        if (l->n)
+            val += walk_groups(b, d);
+        if (val > best) {
+            size_t len = b->en - mark;
+            if (mark != start) {
+                memmove(b->ek + start, b->ek + mark, sizeof *b->ek * len);
+                memmove(b->ec + start, b->ec + mark, len);
+            }
+            b->en = best_end = start + len;
+            best = val;
+            best_cell = legal[a];
+        } else {
+            b->en = best_end;
+        }
+        /* every game of the group won: no cell does better (a loss would cost at least twice the least
+         * weight, far above rounding) */
+        if (best > all - least)
+            break;
+    }
+    if (entry_push(b, group[0]->key, best_cell) != 0)
+        b->oom = true;
+    return best;
+}
+
+int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *const *opp, const double *w, int k,
+                     double *value, dw_pure **out, uint64_t *states, char *err, size_t errlen)
+{
+    const char *why;
+    if (!dw_supported(v, rows, cols, &why)) {
+        fail(err, errlen, why);
+        return -1;
+    }
+    double sum = 0, total = 0;
+    for (int j = 0; j < k; j++)
+        sum += w[j] > 0 ? w[j] : 0;
+    for (int j = 0; j < k; j++)
+        total += w[j] > DW_NEGLIGIBLE * sum ? w[j] : 0;
+    if (!(total > 0)) {
+        fail(err, errlen, "a mixture without positive weight");
+        return -1;
+    }
+    bw b = { .p = p, .opp = opp };
+    hx_game g0;
+    hx_new(&g0, v, rows, cols, 0);
+    double val = 0;
+    level *l = &b.lv[0];
+    for (int j = 0; j < k && !b.oom; j++) {
+        if (!(w[j] > DW_NEGLIGIBLE * sum))
+            continue;
+        elem *e = level_push(&b, l);
+        if (!e)
+            break;
+        hx_copy(&e->g, &g0);
+        e->w = w[j] / total;
+        e->j = (uint32_t)j;
+        bool over;
+        val += advance(&b, e, &over);
+        if (over)
+            l->n--;
+    }
+    if (!b.oom && l->n)
+        val += walk_groups(&b, 0);
+    dw_pure *s = NULL;
+    if (!b.oom && out) {
+        s = dw_pure_new();
+        if (!s)
+            b.oom = true;
+        for (size_t i = 0; s && i < b.en; i++)
+            if (dw_pure_set(s, b.ek[i], b.ec[i]) != 0) {
+                b.oom = true;
+                break;
+            }
+    }
+    for (int d = 0; d <= DW_LEVELS; d++) {
+        free(b.lv[d].v);
+        free(b.lv[d].idx);
+    }
+    free(b.ek);
+    free(b.ec);
+    if (states)
+        *states += b.states;
+    if (b.oom) {
+        dw_pure_free(s);
+        fail(err, errlen, "out of memory in the best-response walk");
+        return -1;
+    }
+    *value = val;
+    if (out)
+        *out = s;
+    return 0;
+}
+
+/* ---- the loop ---- */
+
+typedef struct {
+    hx_variant v;
+    int rows, cols;
+    dw_pure **set[2];
+    uint32_t n_set[2], cap_set[2];
+    double *M; /* Black's strategies by White's: M[i * mcap + j] */
+    uint32_t mcap;
+    glp_prob *lp; /* column 1 v, column 2 + i Black's i-th; row 1 weights sum to 1, row 2 + j v <= payoff vs j */
+} dws;
+
+static int lp_extend(dws *s, int p)
+{
+    uint32_t other = s->n_set[1 - p];
+    int *ind = malloc(sizeof *ind * (other + 2));
+    double *val = malloc(sizeof *val * (other + 2));
+    if (!ind || !val) {
+        free(ind);
+        free(val);
+        return -1;
+    }
+    int len = 0;
+    if (p == 0) {
+        uint32_t i = s->n_set[0] - 1;
+        int col = glp_add_cols(s->lp, 1);
+        glp_set_col_bnds(s->lp, col, GLP_DB, 0.0, 1.0);
+        ind[++len] = 1, val[len] = 1.0;
+        for (uint32_t j = 0; j < other; j++)
+            if (s->M[(size_t)i * s->mcap + j] != 0)
+                ind[++len] = 2 + (int)j, val[len] = s->M[(size_t)i * s->mcap + j];
+        glp_set_mat_col(s->lp, col, len, ind, val);
+    } else {
+        uint32_t j = s->n_set[1] - 1;
+        int row = glp_add_rows(s->lp, 1);
+        glp_set_row_bnds(s->lp, row, GLP_LO, 0.0, 0.0);
+        ind[++len] = 1, val[len] = -1.0;
+        for (uint32_t i = 0; i < other; i++)
+            if (s->M[(size_t)i * s->mcap + j] != 0)
+                ind[++len] = 2 + (int)i, val[len] = s->M[(size_t)i * s->mcap + j];
+        glp_set_mat_row(s->lp, row, len, ind, val);
+    }
+    free(ind);
+    free(val);
+    return 0;
+}
+
+/* Adds st (taken over on 1, freed on 0 and -1) to p's set with its row or column: 1 added, 0 already there,
+ * -1 out of memory. */
+static int add_strategy(dws *s, int p, dw_pure *st)
+{
+    for (uint32_t j = 0; j < s->n_set[p]; j++)
+        if (pure_equal(s->set[p][j], st)) {
+            dw_pure_free(st);
+            return 0;
+        }
+    if (s->n_set[p] == s->cap_set[p]) {
+        uint32_t cap = s->cap_set[p] ? 2 * s->cap_set[p] : 64;
+        dw_pure **grown = realloc(s->set[p], sizeof *grown * cap);
+        if (!grown) {
+            dw_pure_free(st);
+            return -1;
+        }
+        s->set[p] = grown;
+        s->cap_set[p] = cap;
+    }
+    if (s->n_set[p] + 1 > s->mcap) {
+        uint32_t cap = s->mcap ? 2 * s->mcap : 64;
+        double *m = calloc((size_t)cap * cap, sizeof *m);
+        if (!m) {
+            dw_pure_free(st);
+            return -1;
+        }
+        for (uint32_t i = 0; i < s->n_set[0]; i++)
+            memcpy(m + (size_t)i * cap, s->M + (size_t)i * s->mcap, sizeof *m * s->n_set[1]);
+        free(s->M);
+        s->M = m;
+        s->mcap = cap;
+    }
+    s->set[p][s->n_set[p]++] = st;
+    if (p == 0) {
+        uint32_t i = s->n_set[0] - 1;
+        for (uint32_t j = 0; j < s->n_set[1]; j++)
+            s->M[(size_t)i * s->mcap + j] = dw_payoff(s->v, s->rows, s->cols, st, s->set[1][j]);
+    } else {
+        uint32_t j = s->n_set[1] - 1;
+        for (uint32_t i = 0; i < s->n_set[0]; i++)
+            s->M[(size_t)i * s->mcap + j] = dw_payoff(s->v, s->rows, s->cols, s->set[0][i], st);
+    }
+    return lp_extend(s, p) == 0 ? 1 : -1;
+}
+
+static int glp_quiet(void *info, const char *msg)
+{
+    (void)info;
+    (void)msg;
+    return 1;
+}
+
+static int restricted(dws *s, double *x, double *y, double *v, uint64_t *iterations, char *err, size_t errlen)
+{
+    uint32_t m = s->n_set[0], n = s->n_set[1];
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.meth = GLP_DUALP;
+    int term = glp_term_out(GLP_OFF);
+    glp_term_hook(glp_quiet, NULL);
+    int before = glp_get_it_cnt(s->lp);
+    int rc = glp_simplex(s->lp, &parm);
+    if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) {
+        glp_std_basis(s->lp);
+        rc = glp_simplex(s->lp, &parm);
+    }
+    glp_term_out(term);
+    glp_term_hook(NULL, NULL);
+    if (rc != 0 || glp_get_status(s->lp) != GLP_OPT) {
+        if (err && errlen)
+            snprintf(err, errlen, "GLPK found no optimum of a restricted game (%u x %u; rc %d, status %d)", m, n,
+                     rc, glp_get_status(s->lp));
+        return -1;
+    }
+    *v = glp_get_obj_val(s->lp);
+    int after = glp_get_it_cnt(s->lp);
+    *iterations += (uint64_t)(after > before ? after - before : 0);
+    double sx = 0, sy = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        x[i] = fmax(0.0, glp_get_col_prim(s->lp, 2 + (int)i));
+        sx += x[i];
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        y[j] = fmax(0.0, -glp_get_row_dual(s->lp, 2 + (int)j));
+        sy += y[j];
+    }
+    if (!(sx > 0) || !(sy > 0)) {
+        fail(err, errlen, "a restricted game's LP gave an empty mixture");
+        return -1;
+    }
+    for (uint32_t i = 0; i < m; i++)
+        x[i] /= sx;
+    for (uint32_t j = 0; j < n; j++)
+        y[j] /= sy;
+    return 0;
+}
+
+void dw_options_default(dw_options *o)
+{
+    *o = (dw_options){ .tolerance = 1e-10 };
+}
+
+int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r, char *err, size_t errlen)
+{
+    double t0 = now();
+    *r = (dw_result){ .lower = -INFINITY, .upper = INFINITY, .gap = INFINITY };
+    const char *why;
+    if (!dw_supported(v, rows, cols, &why)) {
+        fail(err, errlen, why);
+        return -1;
+    }
+    dws s = { .v = v, .rows = rows, .cols = cols };
+    double *x = NULL, *y = NULL;
+    int rc = -1;
+    s.lp = glp_create_prob();
+    if (!s.lp) {
+        fail(err, errlen, "out of memory");
+        goto done;
+    }
+    glp_set_obj_dir(s.lp, GLP_MAX);
+    glp_add_rows(s.lp, 1);
+    glp_add_cols(s.lp, 1);
+    glp_set_row_bnds(s.lp, 1, GLP_FX, 1.0, 1.0);
+    glp_set_col_bnds(s.lp, 1, GLP_DB, -2.0, 2.0);
+    glp_set_obj_coef(s.lp, 1, 1.0);
+    for (int p = 0; p < 2; p++) {
+        dw_pure *st = dw_pure_new();
+        if (!st || add_strategy(&s, p, st) < 0) {
+            fail(err, errlen, "out of memory");
+            goto done;
+        }
+    }
+    for (;;) {
+        free(x);
+        free(y);
+        x = malloc(sizeof *x * s.n_set[0]);
+        y = malloc(sizeof *y * s.n_set[1]);
+        if (!x || !y) {
+            fail(err, errlen, "out of memory");
+            goto done;
+        }
+        double t1 = now(), val;
+        if (restricted(&s, x, y, &val, &r->lp_iterations, err, errlen) != 0)
+            goto done;
+        double t2 = now();
+        r->seconds_lp += t2 - t1;
+        r->iterations++;
+        r->value = val;
+        double upper, lower;
+        dw_pure *black = NULL, *white = NULL;
+        if (dw_best_response(v, rows, cols, 0, (const dw_pure *const *)s.set[1], y, (int)s.n_set[1], &upper, &black,
+                             &r->states, err, errlen) != 0)
+            goto done;
+        if (dw_best_response(v, rows, cols, 1, (const dw_pure *const *)s.set[0], x, (int)s.n_set[0], &lower, &white,
+                             &r->states, err, errlen) != 0) {
+            dw_pure_free(black);
+            goto done;
+        }
+        lower = -lower;
+        r->seconds_oracle += now() - t2;
+        if (lower > r->lower)
+            r->lower = lower;
+        if (upper < r->upper)
+            r->upper = upper;
+        r->gap = r->upper - r->lower;
+        r->support[0] = r->support[1] = 0;
+        for (uint32_t i = 0; i < s.n_set[0]; i++)
+            r->support[0] += x[i] > 0;
+        for (uint32_t j = 0; j < s.n_set[1]; j++)
+            r->support[1] += y[j] > 0;
+        r->strategies[0] = s.n_set[0];
+        r->strategies[1] = s.n_set[1];
+        if (o->progress) {
+            do_progress_info info = { .iteration = r->iterations, .value = val, .lower = r->lower,
+                                      .upper = r->upper, .strategies = { s.n_set[0], s.n_set[1] },
+                                      .support = { r->support[0], r->support[1] }, .seconds = now() - t0 };
+            o->progress(o->ctx, &info);
+        }
+        if (r->gap <= o->tolerance) {
+            dw_pure_free(black);
+            dw_pure_free(white);
+            r->converged = true;
+            break;
+        }
+        int added = 0, a;
+        if (upper > val + DW_IMPROVE) {
+            a = add_strategy(&s, 0, black);
+            if (a < 0) {
+                dw_pure_free(white);
+                fail(err, errlen, "out of memory");
+                goto done;
+            }
+            added += a;
+        } else {
+            dw_pure_free(black);
+        }
+        if (lower < val - DW_IMPROVE) {
+            if ((a = add_strategy(&s, 1, white)) < 0) {
+                fail(err, errlen, "out of memory");
+                goto done;
+            }
+            added += a;
+        } else {
+            dw_pure_free(white);
+        }
+        if (!added) {
+            r->stalled = true;
+            break;
+        }
+        if (o->max_iterations > 0 && r->iterations >= o->max_iterations)
+            break;
+        if (o->time_limit > 0 && now() - t0 >= o->time_limit)
+            break;
+    }
+    r->strategies[0] = s.n_set[0];
+    r->strategies[1] = s.n_set[1];
+    r->bytes = sizeof(double) * (size_t)s.mcap * s.mcap;
+    for (int p = 0; p < 2; p++)
+        for (uint32_t j = 0; j < s.n_set[p]; j++) {
+            r->stored += s.set[p][j]->n;
+            r->bytes += s.set[p][j]->cap * (sizeof(uint64_t) + 1) + sizeof(dw_pure);
+        }
+    rc = 0;
+done:
+    r->seconds = now() - t0;
+    free(x);
+    free(y);
+    for (int p = 0; p < 2; p++) {
+        for (uint32_t j = 0; j < s.n_set[p]; j++)
+            dw_pure_free(s.set[p][j]);
+        free(s.set[p]);
+    }
+    free(s.M);
+    if (s.lp)
+        glp_delete_prob(s.lp);
+    return rc;
+}

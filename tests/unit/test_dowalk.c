@@ -1,0 +1,265 @@
+/* tests/unit/test_dowalk.c — the tree-free double oracle (dowalk.h) and `arena solve --method double-oracle
+ * --walk`. The best response to a mixture of pure strategies equals bestresponse.c's on the built tree
+ * against the behaviour strategy realisation-equivalent to that mixture (computed here from the tree), and
+ * the strategy it returns earns that value against the mixture when played out; the solver's bounds meet at
+ * the tree-based double oracle's value (doracle.h) on every board where that one finishes in seconds (2x2 in
+ * the six dark variants, abrupt 3x2 and 2x3, classical 3x2 and 2x3), bracketing it at every iteration; the
+ * command prints strict JSON with the same value. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bestresponse.h"
+#include "darkhex.h"
+#include "doracle.h"
+#include "dowalk.h"
+#include "test_sys.h"
+#include "test_util.h"
+#include "variant.h"
+
+static const hx_variant dark[] = { HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_NOISY, HX_CLASSICAL_FLASH, HX_ABRUPT_NOISY,
+                                   HX_ABRUPT_FLASH };
+
+static void build(hx_variant v, int rows, int cols, sv_tree *t)
+{
+    sv_darkhex p = { .variant = v, .rows = rows, .cols = cols };
+    efg_game g;
+    sv_darkhex_game(&g, &p);
+    assert_int_equal(sv_tree_build(t, &g, 1u << 25, false), 0);
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Marks the information states of player o that choice[] (an action index per information state) reaches. */
+static void reach(const sv_tree *t, uint32_t h, int o, const uint8_t *choice, uint8_t *mark)
+{
+    const sv_node *n = &t->nodes[h];
+    if (n->player == EFG_TERMINAL)
+        return;
+    if (n->player == o) {
+        mark[n->infoset] = 1;
+        reach(t, n->first + choice[n->infoset], o, choice, mark);
+        return;
+    }
+    for (uint32_t c = 0; c < n->n; c++)
+        reach(t, n->first + c, o, choice, mark);
+}
+
+enum { K = 4 };
+
+/* Player p's best response to a random mixture of K random pure strategies of the other. */
+static void br_against_mixture(hx_variant v, int rows, int cols, int p, uint64_t seed)
+{
+    sv_tree t;
+    build(v, rows, cols, &t);
+    int o = 1 - p;
+    uint32_t ni = t.n_infosets;
+    uint8_t *choice[K], *mark[K];
+    dw_pure *opp[K];
+    double w[K], total = 0;
+    for (int j = 0; j < K; j++) {
+        choice[j] = calloc(ni, 1);
+        mark[j] = calloc(ni, 1);
+        opp[j] = dw_pure_new();
+        assert_true(choice[j] && mark[j] && opp[j]);
+        for (uint32_t k = 0; k < ni; k++) {
+            const sv_infoset *is = &t.infosets[k];
+            if (is->player != o)
+                continue;
+            choice[j][k] = (uint8_t)(rnd(&seed) % is->n);
+            /* the lowest cell is the default: store only some states, as a best response does */
+            if (choice[j][k] || rnd(&seed) % 2)
+                assert_int_equal(dw_pure_set(opp[j], is->key, t.actions[is->offset + choice[j][k]]), 0);
+        }
+        reach(&t, 0, o, choice[j], mark[j]);
+        w[j] = j == 2 ? 0.0 : (double)(1 + rnd(&seed) % 100); /* one member of weight 0 */
+        total += w[j];
+    }
+    double *policy = malloc(sizeof *policy * t.n_actions);
+    assert_non_null(policy);
+    for (uint32_t k = 0; k < ni; k++) {
+        const sv_infoset *is = &t.infosets[k];
+        double sum = 0;
+        if (is->player == o)
+            for (int j = 0; j < K; j++)
+                sum += mark[j][k] ? w[j] : 0;
+        for (int a = 0; a < is->n; a++) {
+            double q = 0;
+            if (sum > 0)
+                for (int j = 0; j < K; j++)
+                    q += mark[j][k] && choice[j][k] == a ? w[j] : 0;
+            policy[is->offset + a] = sum > 0 ? q / sum : 1.0 / is->n;
+        }
+    }
+    sv_eval e;
+    assert_int_equal(sv_evaluate(&t, policy, &e), 0);
+    double value;
+    dw_pure *br = NULL;
+    uint64_t states = 0;
+    char err[300] = "";
+    if (dw_best_response(v, rows, cols, p, (const dw_pure *const *)opp, w, K, &value, &br, &states, err,
+                         sizeof err) != 0)
+        fail_msg("dw_best_response: %s", err);
+    assert_true(fabs(value - e.br[p]) < 1e-9);
+    assert_true(states >= 1 && states <= t.infosets_of[p]);
+    /* the strategy returned earns the value against the mixture */
+    double earned = 0;
+    for (int j = 0; j < K; j++) {
+        double u = p == 0 ? dw_payoff(v, rows, cols, br, opp[j]) : -dw_payoff(v, rows, cols, opp[j], br);
+        earned += w[j] / total * u;
+    }
+    assert_true(fabs(earned - value) < 1e-9);
+    assert_true(dw_pure_size(br) >= 1 && dw_pure_size(br) <= states);
+    dw_pure_free(br);
+    for (int j = 0; j < K; j++) {
+        free(choice[j]);
+        free(mark[j]);
+        dw_pure_free(opp[j]);
+    }
+    free(policy);
+    sv_tree_free(&t);
+}
+
+static void best_response_equals_the_tree(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; i < sizeof dark / sizeof dark[0]; i++)
+        for (int p = 0; p < 2; p++)
+            for (int rep = 0; rep < 3; rep++)
+                br_against_mixture(dark[i], 2, 2, p, rnd(&seed));
+    for (int p = 0; p < 2; p++) {
+        br_against_mixture(HX_CLASSICAL, 3, 2, p, rnd(&seed));
+        br_against_mixture(HX_ABRUPT, 2, 3, p, rnd(&seed));
+        br_against_mixture(HX_ABRUPT_FLASH, 3, 2, p, rnd(&seed));
+    }
+}
+
+typedef struct {
+    double value;
+    int calls, bad;
+} bracket;
+
+static void check_bracket(void *ctx, const do_progress_info *p)
+{
+    bracket *b = ctx;
+    b->calls++;
+    if (p->lower > b->value + 1e-9 || p->upper < b->value - 1e-9 || p->lower > p->upper + 1e-12)
+        b->bad++;
+}
+
+static void against_tree(hx_variant v, int rows, int cols)
+{
+    sv_tree t;
+    build(v, rows, cols, &t);
+    do_options o;
+    do_options_default(&o);
+    do_result tr;
+    char err[300] = "";
+    if (do_solve(&t, &o, NULL, &tr, err, sizeof err) != 0)
+        fail_msg("do_solve: %s", err);
+    assert_true(tr.converged);
+    sv_tree_free(&t);
+    bracket b = { .value = tr.lower };
+    dw_options wo;
+    dw_options_default(&wo);
+    wo.progress = check_bracket;
+    wo.ctx = &b;
+    dw_result r;
+    if (dw_solve(v, rows, cols, &wo, &r, err, sizeof err) != 0)
+        fail_msg("dw_solve: %s", err);
+    print_message("%-16s %dx%d tree %+.12f, walk [%+.12f, %+.12f] in %d iterations, sets %u / %u, %llu states\n",
+                  hx_variant_name(v), rows, cols, tr.lower, r.lower, r.upper, r.iterations, r.strategies[0],
+                  r.strategies[1], (unsigned long long)r.states);
+    assert_true(r.converged);
+    assert_true(fabs(r.lower - tr.lower) < 1e-9 && fabs(r.upper - tr.upper) < 1e-9);
+    assert_true(fabs(r.value - tr.value) < 1e-9);
+    assert_int_equal(b.calls, r.iterations);
+    assert_int_equal(b.bad, 0);
+    assert_true(r.support[0] >= 1 && r.support[0] <= r.strategies[0]);
+    assert_true(r.support[1] >= 1 && r.support[1] <= r.strategies[1]);
+}
+
+static void values_equal_the_tree(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof dark / sizeof dark[0]; i++)
+        against_tree(dark[i], 2, 2);
+    against_tree(HX_ABRUPT, 3, 2);
+    against_tree(HX_ABRUPT, 2, 3);
+    against_tree(HX_CLASSICAL, 3, 2);
+    against_tree(HX_CLASSICAL, 2, 3);
+}
+
+static void refuses_and_limits(void **state)
+{
+    (void)state;
+    dw_options o;
+    dw_options_default(&o);
+    dw_result r;
+    char err[300] = "";
+    assert_int_equal(dw_solve(HX_HEX, 2, 2, &o, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dark"));
+    assert_int_equal(dw_solve(HX_ABRUPT, 4, 5, &o, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "16 cells"));
+    o.max_iterations = 1;
+    assert_int_equal(dw_solve(HX_ABRUPT, 2, 2, &o, &r, err, sizeof err), 0);
+    assert_int_equal(r.iterations, 1);
+    assert_false(r.converged);
+    assert_true(r.lower <= 0.5 + 1e-12 && r.upper >= 0.5 - 1e-12); /* abrupt 2x2: test_doracle's LP value */
+}
+
+E2E_FIXTURE(dir, "dowalk")
+
+static void arena_solve_walk(void **state)
+{
+    (void)state;
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 3x2 --method double-oracle --walk --json", bin);
+    char *json = sh_output(cmd);
+    strict_json("arena solve --method double-oracle --walk --json", json);
+    sv_tree t;
+    build(HX_ABRUPT, 3, 2, &t);
+    do_options o;
+    do_options_default(&o);
+    do_result tr;
+    char err[300] = "";
+    assert_int_equal(do_solve(&t, &o, NULL, &tr, err, sizeof err), 0);
+    sv_tree_free(&t);
+    assert_true(fabs(json_number(json, "value") - tr.value) < 1e-9);
+    assert_true(fabs(json_number(json, "lower") - tr.lower) < 1e-9);
+    assert_true(fabs(json_number(json, "upper") - tr.upper) < 1e-9);
+    assert_non_null(strstr(json, "\"converged\":true"));
+    assert_non_null(strstr(json, "\"walk\":true"));
+    free(json);
+    snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 2x2 --method double-oracle --walk "
+             "--max-iterations 1 --format text || true", bin);
+    char *text = sh_output(cmd);
+    assert_non_null(strstr(text, "not solved (a limit)"));
+    free(text);
+    static const char *bad[] = { "--variant hex --board 2x2", "--variant abrupt --board 4x5",
+                                 "--variant abrupt --board 2x2 --out x.pol", "--variant abrupt --board 2x2 --method dual" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --method double-oracle %s --walk >/dev/null 2>&1", dir, bin,
+                 bad[i]);
+        assert_int_equal(sh_run("%s", cmd), 2);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(best_response_equals_the_tree),
+        cmocka_unit_test(values_equal_the_tree),
+        cmocka_unit_test(refuses_and_limits),
+        cmocka_unit_test(arena_solve_walk),
+    };
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
+}
