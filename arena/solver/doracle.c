@@ -1,14 +1,15 @@
 /* arena/solver/doracle.c — the double-oracle method on a flat tree (see doracle.h): the players' sets of pure
- * strategies, the restricted game's payoff matrix, its LP (GLPK, then glp_exact), the behaviour strategy a
+ * strategies and their payoffs (the restricted game and its LP are matgame.c's), the behaviour strategy a
  * mixture is realisation-equivalent to, and the exact best response that returns its choices. */
 #include "doracle.h"
 
-#include <glpk.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "matgame.h"
 
 #define DO_IMPROVE 1e-12 /* a best response joins its set when it beats the restricted value by more */
 
@@ -21,12 +22,10 @@ typedef struct {
     uint8_t *par_a;      /* [n_infosets]: that action's index */
     uint8_t **set[2];    /* pure strategies: n_is[p] bytes each */
     uint32_t n_set[2], cap_set[2];
-    double *M;           /* payoff matrix, Black's strategies by White's: M[i * mcap + j] */
-    uint32_t mrows, mcap;
     double umax;
-    glp_prob *lp;        /* the restricted game, kept between iterations (each solve starts from the last
-                          * basis): column 1 is v, column 2 + i Black's i-th strategy; row 1 says the
-                          * weights sum to 1, row 2 + j that v is at most the mixture's payoff against j */
+    mg_game game;        /* the restricted game (matgame.h), kept between iterations */
+    double *pay;         /* a new strategy's payoffs against the other player's set */
+    uint32_t pay_cap;
     /* the oracle's work arrays */
     double *reach, *value, *q, *pol, *real;
     int32_t *best;
@@ -226,8 +225,6 @@ static double payoff(const dsv *s, const uint8_t *b, const uint8_t *w, uint32_t 
     return payoff(s, b, w, node->first + st[s->pidx[node->infoset]]);
 }
 
-static int lp_extend(dsv *s, int p);
-
 /* Adds the canonical strategy st to p's set (copied) with its row or column of the matrix; 1 added, 0 already
  * there, -1 out of memory. */
 static int add_strategy(dsv *s, int p, const uint8_t *st)
@@ -243,144 +240,29 @@ static int add_strategy(dsv *s, int p, const uint8_t *st)
         s->set[p] = grown;
         s->cap_set[p] = cap;
     }
+    uint32_t other = s->n_set[1 - p];
+    if (other > s->pay_cap) {
+        uint32_t cap = s->pay_cap ? 2 * s->pay_cap : 64;
+        while (cap < other)
+            cap *= 2;
+        double *grown = realloc(s->pay, sizeof *grown * cap);
+        if (!grown)
+            return -1;
+        s->pay = grown;
+        s->pay_cap = cap;
+    }
+    for (uint32_t k = 0; k < other; k++)
+        s->pay[k] = p == 0 ? payoff(s, st, s->set[1][k], 0) : payoff(s, s->set[0][k], st, 0);
     uint8_t *copy = malloc(s->n_is[p] ? s->n_is[p] : 1);
     if (!copy)
         return -1;
     memcpy(copy, st, s->n_is[p]);
-    /* the matrix: rows for Black's strategies, columns for White's, both capacities mcap */
-    uint32_t need = s->n_set[p] + 1;
-    if (need > s->mcap) {
-        uint32_t cap = s->mcap ? 2 * s->mcap : 64;
-        double *m = calloc((size_t)cap * cap, sizeof *m);
-        if (!m) {
-            free(copy);
-            return -1;
-        }
-        for (uint32_t i = 0; i < s->n_set[0]; i++)
-            memcpy(m + (size_t)i * cap, s->M + (size_t)i * s->mcap, sizeof *m * s->n_set[1]);
-        free(s->M);
-        s->M = m;
-        s->mcap = cap;
+    if (mg_add(&s->game, p, s->pay) != 0) {
+        free(copy);
+        return -1;
     }
     s->set[p][s->n_set[p]++] = copy;
-    if (p == 0) {
-        uint32_t i = s->n_set[0] - 1;
-        for (uint32_t j = 0; j < s->n_set[1]; j++)
-            s->M[(size_t)i * s->mcap + j] = payoff(s, copy, s->set[1][j], 0);
-    } else {
-        uint32_t j = s->n_set[1] - 1;
-        for (uint32_t i = 0; i < s->n_set[0]; i++)
-            s->M[(size_t)i * s->mcap + j] = payoff(s, s->set[0][i], copy, 0);
-    }
-    return lp_extend(s, p) == 0 ? 1 : -1;
-}
-
-static int glp_quiet(void *info, const char *msg)
-{
-    (void)info;
-    (void)msg;
     return 1;
-}
-
-/* The restricted game's LP with its first row and column. */
-static int lp_new(dsv *s)
-{
-    s->lp = glp_create_prob();
-    if (!s->lp)
-        return -1;
-    glp_set_obj_dir(s->lp, GLP_MAX);
-    glp_add_rows(s->lp, 1);
-    glp_add_cols(s->lp, 1);
-    glp_set_row_bnds(s->lp, 1, GLP_FX, 1.0, 1.0);
-    glp_set_col_bnds(s->lp, 1, GLP_DB, -s->umax - 1, s->umax + 1);
-    glp_set_obj_coef(s->lp, 1, 1.0);
-    return 0;
-}
-
-/* Black's newest strategy as a column, or White's as a row, of the LP (the other set as it is now). */
-static int lp_extend(dsv *s, int p)
-{
-    uint32_t other = s->n_set[1 - p];
-    int *ind = malloc(sizeof *ind * (other + 2));
-    double *val = malloc(sizeof *val * (other + 2));
-    if (!ind || !val) {
-        free(ind);
-        free(val);
-        return -1;
-    }
-    int len = 0;
-    if (p == 0) {
-        uint32_t i = s->n_set[0] - 1;
-        int col = glp_add_cols(s->lp, 1);
-        glp_set_col_bnds(s->lp, col, GLP_DB, 0.0, 1.0);
-        ind[++len] = 1, val[len] = 1.0;
-        for (uint32_t j = 0; j < other; j++)
-            if (s->M[(size_t)i * s->mcap + j] != 0)
-                ind[++len] = 2 + (int)j, val[len] = s->M[(size_t)i * s->mcap + j];
-        glp_set_mat_col(s->lp, col, len, ind, val);
-    } else {
-        uint32_t j = s->n_set[1] - 1;
-        int row = glp_add_rows(s->lp, 1);
-        glp_set_row_bnds(s->lp, row, GLP_LO, 0.0, 0.0);
-        ind[++len] = 1, val[len] = -1.0;
-        for (uint32_t i = 0; i < other; i++)
-            if (s->M[(size_t)i * s->mcap + j] != 0)
-                ind[++len] = 2 + (int)i, val[len] = s->M[(size_t)i * s->mcap + j];
-        glp_set_mat_row(s->lp, row, len, ind, val);
-    }
-    free(ind);
-    free(val);
-    return 0;
-}
-
-/* The restricted game: Black's mixture x, White's y, the value for Black. */
-static int restricted(dsv *s, bool exact, double *x, double *y, double *v, uint64_t *iterations, char *err,
-                      size_t errlen)
-{
-    uint32_t m = s->n_set[0], n = s->n_set[1];
-    glp_smcp parm;
-    glp_init_smcp(&parm);
-    parm.msg_lev = GLP_MSG_OFF;
-    parm.meth = GLP_DUALP;
-    int term = glp_term_out(GLP_OFF);
-    glp_term_hook(glp_quiet, NULL);
-    int before = glp_get_it_cnt(s->lp);
-    int rc = glp_simplex(s->lp, &parm);
-    if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) { /* the last basis unusable: start afresh */
-        glp_std_basis(s->lp);
-        rc = glp_simplex(s->lp, &parm);
-    }
-    if (rc == 0 && exact && glp_get_status(s->lp) == GLP_OPT)
-        rc = glp_exact(s->lp, &parm);
-    glp_term_out(term);
-    glp_term_hook(NULL, NULL);
-    if (rc != 0 || glp_get_status(s->lp) != GLP_OPT) {
-        if (err && errlen)
-            snprintf(err, errlen, "GLPK found no optimum of a restricted game (%u x %u; rc %d, status %d)", m, n,
-                     rc, glp_get_status(s->lp));
-        return -1;
-    }
-    *v = glp_get_obj_val(s->lp);
-    int after = glp_get_it_cnt(s->lp);
-    *iterations += (uint64_t)(after > before ? after - before : 0);
-    double sx = 0, sy = 0;
-    for (uint32_t i = 0; i < m; i++) {
-        x[i] = fmax(0.0, glp_get_col_prim(s->lp, 2 + (int)i));
-        sx += x[i];
-    }
-    for (uint32_t j = 0; j < n; j++) {
-        y[j] = fmax(0.0, -glp_get_row_dual(s->lp, 2 + (int)j));
-        sy += y[j];
-    }
-    if (!(sx > 0) || !(sy > 0)) {
-        fail(err, errlen, "a restricted game's LP gave an empty mixture");
-        return -1;
-    }
-    for (uint32_t i = 0; i < m; i++)
-        x[i] /= sx;
-    for (uint32_t j = 0; j < n; j++)
-        y[j] /= sy;
-    return 0;
 }
 
 static void dsv_free(dsv *s)
@@ -394,9 +276,8 @@ static void dsv_free(dsv *s)
     free(s->pidx);
     free(s->par_is);
     free(s->par_a);
-    free(s->M);
-    if (s->lp)
-        glp_delete_prob(s->lp);
+    mg_free(&s->game);
+    free(s->pay);
     free(s->reach);
     free(s->value);
     free(s->q);
@@ -484,7 +365,7 @@ int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r
     if (dsv_init(&s, t, err, errlen) != 0)
         goto done;
     canon = malloc(s.n_is[0] > s.n_is[1] ? s.n_is[0] + 1 : s.n_is[1] + 1);
-    if (!canon || lp_new(&s) != 0) {
+    if (!canon || mg_init(&s.game, s.umax) != 0) {
         fail(err, errlen, "out of memory");
         goto done;
     }
@@ -519,7 +400,7 @@ int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r
             goto done;
         }
         double t1 = now(), v;
-        if (restricted(&s, o->exact, x, y, &v, &r->lp_iterations, err, errlen) != 0)
+        if (mg_solve(&s.game, o->exact, x, y, &v, &r->lp_iterations, err, errlen) != 0)
             goto done;
         double t2 = now();
         r->seconds_lp += t2 - t1;
@@ -608,7 +489,7 @@ int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r
     {
         size_t ni = t->n_infosets, na = t->n_actions, N = t->n_nodes;
         r->bytes = (size_t)s.n_set[0] * s.n_is[0] + (size_t)s.n_set[1] * s.n_is[1] +
-                   sizeof(double) * (size_t)s.mcap * s.mcap + N * (2 * sizeof(double) + sizeof(uint32_t)) +
+                   mg_bytes(&s.game) + N * (2 * sizeof(double) + sizeof(uint32_t)) +
                    na * 3 * sizeof(double) + ni * (2 * sizeof(uint32_t) + 2 * sizeof(int32_t) + 2);
     }
     rc = 0;

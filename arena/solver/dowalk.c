@@ -1,10 +1,9 @@
 /* arena/solver/dowalk.c — the double oracle on the rules engine (see dowalk.h): sparse pure strategies, the
  * payoff of a pair by playing it out, the best response to a mixture by the walk over the responder's
- * information states with the vector of (support member, game) pairs, and the loop with its restricted LP
- * (GLPK, as doracle.c). */
+ * information states with the vector of (support member, game) pairs, and the loop (the restricted game and its
+ * LP are matgame.c's, as doracle.c's). */
 #include "dowalk.h"
 
-#include <glpk.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <time.h>
 
 #include "game.h"
+#include "matgame.h"
 
 #define DW_IMPROVE 1e-12 /* a best response joins its set when it beats the restricted value by more */
 #define DW_NEGLIGIBLE 1e-12 /* mixture weights below this share are dropped (see dowalk.h) */
@@ -424,45 +424,10 @@ typedef struct {
     int rows, cols;
     dw_pure **set[2];
     uint32_t n_set[2], cap_set[2];
-    double *M; /* Black's strategies by White's: M[i * mcap + j] */
-    uint32_t mcap;
-    glp_prob *lp; /* column 1 v, column 2 + i Black's i-th; row 1 weights sum to 1, row 2 + j v <= payoff vs j */
+    mg_game game; /* the restricted game (matgame.h) */
+    double *pay;  /* a new strategy's payoffs against the other player's set */
+    uint32_t pay_cap;
 } dws;
-
-static int lp_extend(dws *s, int p)
-{
-    uint32_t other = s->n_set[1 - p];
-    int *ind = malloc(sizeof *ind * (other + 2));
-    double *val = malloc(sizeof *val * (other + 2));
-    if (!ind || !val) {
-        free(ind);
-        free(val);
-        return -1;
-    }
-    int len = 0;
-    if (p == 0) {
-        uint32_t i = s->n_set[0] - 1;
-        int col = glp_add_cols(s->lp, 1);
-        glp_set_col_bnds(s->lp, col, GLP_DB, 0.0, 1.0);
-        ind[++len] = 1, val[len] = 1.0;
-        for (uint32_t j = 0; j < other; j++)
-            if (s->M[(size_t)i * s->mcap + j] != 0)
-                ind[++len] = 2 + (int)j, val[len] = s->M[(size_t)i * s->mcap + j];
-        glp_set_mat_col(s->lp, col, len, ind, val);
-    } else {
-        uint32_t j = s->n_set[1] - 1;
-        int row = glp_add_rows(s->lp, 1);
-        glp_set_row_bnds(s->lp, row, GLP_LO, 0.0, 0.0);
-        ind[++len] = 1, val[len] = -1.0;
-        for (uint32_t i = 0; i < other; i++)
-            if (s->M[(size_t)i * s->mcap + j] != 0)
-                ind[++len] = 2 + (int)i, val[len] = s->M[(size_t)i * s->mcap + j];
-        glp_set_mat_row(s->lp, row, len, ind, val);
-    }
-    free(ind);
-    free(val);
-    return 0;
-}
 
 /* Adds st (taken over on 1, freed on 0 and -1) to p's set with its row or column: 1 added, 0 already there,
  * -1 out of memory. */
@@ -483,83 +448,28 @@ static int add_strategy(dws *s, int p, dw_pure *st)
         s->set[p] = grown;
         s->cap_set[p] = cap;
     }
-    if (s->n_set[p] + 1 > s->mcap) {
-        uint32_t cap = s->mcap ? 2 * s->mcap : 64;
-        double *m = calloc((size_t)cap * cap, sizeof *m);
-        if (!m) {
+    uint32_t other = s->n_set[1 - p];
+    if (other > s->pay_cap) {
+        uint32_t cap = s->pay_cap ? 2 * s->pay_cap : 64;
+        while (cap < other)
+            cap *= 2;
+        double *grown = realloc(s->pay, sizeof *grown * cap);
+        if (!grown) {
             dw_pure_free(st);
             return -1;
         }
-        for (uint32_t i = 0; i < s->n_set[0]; i++)
-            memcpy(m + (size_t)i * cap, s->M + (size_t)i * s->mcap, sizeof *m * s->n_set[1]);
-        free(s->M);
-        s->M = m;
-        s->mcap = cap;
+        s->pay = grown;
+        s->pay_cap = cap;
+    }
+    for (uint32_t k = 0; k < other; k++)
+        s->pay[k] = p == 0 ? dw_payoff(s->v, s->rows, s->cols, st, s->set[1][k])
+                           : dw_payoff(s->v, s->rows, s->cols, s->set[0][k], st);
+    if (mg_add(&s->game, p, s->pay) != 0) {
+        dw_pure_free(st);
+        return -1;
     }
     s->set[p][s->n_set[p]++] = st;
-    if (p == 0) {
-        uint32_t i = s->n_set[0] - 1;
-        for (uint32_t j = 0; j < s->n_set[1]; j++)
-            s->M[(size_t)i * s->mcap + j] = dw_payoff(s->v, s->rows, s->cols, st, s->set[1][j]);
-    } else {
-        uint32_t j = s->n_set[1] - 1;
-        for (uint32_t i = 0; i < s->n_set[0]; i++)
-            s->M[(size_t)i * s->mcap + j] = dw_payoff(s->v, s->rows, s->cols, s->set[0][i], st);
-    }
-    return lp_extend(s, p) == 0 ? 1 : -1;
-}
-
-static int glp_quiet(void *info, const char *msg)
-{
-    (void)info;
-    (void)msg;
     return 1;
-}
-
-static int restricted(dws *s, double *x, double *y, double *v, uint64_t *iterations, char *err, size_t errlen)
-{
-    uint32_t m = s->n_set[0], n = s->n_set[1];
-    glp_smcp parm;
-    glp_init_smcp(&parm);
-    parm.msg_lev = GLP_MSG_OFF;
-    parm.meth = GLP_DUALP;
-    int term = glp_term_out(GLP_OFF);
-    glp_term_hook(glp_quiet, NULL);
-    int before = glp_get_it_cnt(s->lp);
-    int rc = glp_simplex(s->lp, &parm);
-    if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) {
-        glp_std_basis(s->lp);
-        rc = glp_simplex(s->lp, &parm);
-    }
-    glp_term_out(term);
-    glp_term_hook(NULL, NULL);
-    if (rc != 0 || glp_get_status(s->lp) != GLP_OPT) {
-        if (err && errlen)
-            snprintf(err, errlen, "GLPK found no optimum of a restricted game (%u x %u; rc %d, status %d)", m, n,
-                     rc, glp_get_status(s->lp));
-        return -1;
-    }
-    *v = glp_get_obj_val(s->lp);
-    int after = glp_get_it_cnt(s->lp);
-    *iterations += (uint64_t)(after > before ? after - before : 0);
-    double sx = 0, sy = 0;
-    for (uint32_t i = 0; i < m; i++) {
-        x[i] = fmax(0.0, glp_get_col_prim(s->lp, 2 + (int)i));
-        sx += x[i];
-    }
-    for (uint32_t j = 0; j < n; j++) {
-        y[j] = fmax(0.0, -glp_get_row_dual(s->lp, 2 + (int)j));
-        sy += y[j];
-    }
-    if (!(sx > 0) || !(sy > 0)) {
-        fail(err, errlen, "a restricted game's LP gave an empty mixture");
-        return -1;
-    }
-    for (uint32_t i = 0; i < m; i++)
-        x[i] /= sx;
-    for (uint32_t j = 0; j < n; j++)
-        y[j] /= sy;
-    return 0;
 }
 
 void dw_options_default(dw_options *o)
@@ -579,17 +489,10 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
     dws s = { .v = v, .rows = rows, .cols = cols };
     double *x = NULL, *y = NULL;
     int rc = -1;
-    s.lp = glp_create_prob();
-    if (!s.lp) {
+    if (mg_init(&s.game, 1.0) != 0) { /* payoffs are wins and losses: +-1 */
         fail(err, errlen, "out of memory");
         goto done;
     }
-    glp_set_obj_dir(s.lp, GLP_MAX);
-    glp_add_rows(s.lp, 1);
-    glp_add_cols(s.lp, 1);
-    glp_set_row_bnds(s.lp, 1, GLP_FX, 1.0, 1.0);
-    glp_set_col_bnds(s.lp, 1, GLP_DB, -2.0, 2.0);
-    glp_set_obj_coef(s.lp, 1, 1.0);
     for (int p = 0; p < 2; p++) {
         dw_pure *st = dw_pure_new();
         if (!st || add_strategy(&s, p, st) < 0) {
@@ -607,7 +510,7 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
             goto done;
         }
         double t1 = now(), val;
-        if (restricted(&s, x, y, &val, &r->lp_iterations, err, errlen) != 0)
+        if (mg_solve(&s.game, false, x, y, &val, &r->lp_iterations, err, errlen) != 0)
             goto done;
         double t2 = now();
         r->seconds_lp += t2 - t1;
@@ -681,7 +584,7 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
     }
     r->strategies[0] = s.n_set[0];
     r->strategies[1] = s.n_set[1];
-    r->bytes = sizeof(double) * (size_t)s.mcap * s.mcap;
+    r->bytes = mg_bytes(&s.game);
     for (int p = 0; p < 2; p++)
         for (uint32_t j = 0; j < s.n_set[p]; j++) {
             r->stored += s.set[p][j]->n;
@@ -697,8 +600,7 @@ done:
             dw_pure_free(s.set[p][j]);
         free(s.set[p]);
     }
-    free(s.M);
-    if (s.lp)
-        glp_delete_prob(s.lp);
+    mg_free(&s.game);
+    free(s.pay);
     return rc;
 }

@@ -1,0 +1,46 @@
+/* arena/solver/matgame.h — the restricted matrix game of the double-oracle solvers (doracle.c on the game
+ * tree, dowalk.c without it): Black's expected payoff for each pair of the pure strategies each player has so
+ * far, grown one strategy at a time, and its equilibrium by GLPK's simplex.
+ *
+ * The LP, kept between solves (each starts from the last basis): maximise v over Black's mixture x, with
+ * column 1 for v (bounded by +-(umax + 1)), column 2 + i for x_i in [0, 1]; row 1 says the weights sum to 1,
+ * row 2 + j that v is at most x's payoff against White's j-th strategy. White's mixture y is read from
+ * those rows' duals. Both mixtures are returned normalised to sum 1. */
+#ifndef ARENA_SOLVER_MATGAME_H
+#define ARENA_SOLVER_MATGAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint32_t n[2];  /* pure strategies of Black (rows) and White (columns) */
+    uint32_t cap;   /* the matrix's capacity in each dimension */
+    double *M;      /* Black's payoffs: M[i * cap + j] */
+    void *lp;       /* GLPK's problem */
+} mg_game;
+
+/* An empty game whose payoffs lie within [-umax, umax]. 0, or -1 out of memory. */
+int mg_init(mg_game *g, double umax);
+void mg_free(mg_game *g);
+
+/* Black's payoff when Black plays its i-th strategy and White its j-th. */
+static inline double mg_at(const mg_game *g, uint32_t i, uint32_t j)
+{
+    return g->M[(size_t)i * g->cap + j];
+}
+
+/* Adds a strategy of player p (0 Black, 1 White) whose payoffs (Black's) against each of the other player's
+ * strategies are pay[0 .. n[1 - p]). 0, or -1 out of memory (the game is unchanged but for capacity). */
+int mg_add(mg_game *g, int p, const double *pay);
+
+/* Solves the game: Black's mixture into x (n[0] entries), White's into y (n[1]), the value for Black into *v;
+ * the simplex iterations are added to *iterations. With exact, GLPK's exact rational simplex (glp_exact) then
+ * starts from the simplex's basis. 0, or -1 with a message in err (no optimum, an empty mixture). */
+int mg_solve(mg_game *g, bool exact, double *x, double *y, double *v, uint64_t *iterations, char *err,
+             size_t errlen);
+
+/* Bytes of the matrix. */
+size_t mg_bytes(const mg_game *g);
+
+#endif
