@@ -4,17 +4,25 @@
 
 #include "deadcell.h"
 
-/* Who owns a neighbour position for the pattern: the known stone's colour; off the board, the player whose
- * edge it is (rows above and below: Black, columns left and right: White); a corner or an unknown cell: -1. */
-static int owner(const ism_belief *b, int r, int c)
+int ism_edge_owner(int rows, int cols, int r, int c)
 {
-    bool out_r = r < 0 || r >= b->rows, out_c = c < 0 || c >= b->cols;
+    bool out_r = r < 0 || r >= rows, out_c = c < 0 || c >= cols;
     if (out_r && out_c)
         return -1;
     if (out_r)
         return HX_BLACK;
     if (out_c)
         return HX_WHITE;
+    return ISM_ON_BOARD;
+}
+
+/* Who owns a neighbour position for the pattern: the known stone's colour, the edge's player off the board
+ * (ism_edge_owner), -1 at a corner or an unknown cell. */
+static int owner(const ism_belief *b, int r, int c)
+{
+    int edge = ism_edge_owner(b->rows, b->cols, r, c);
+    if (edge != ISM_ON_BOARD)
+        return edge;
     int v = b->view[r * b->cols + c];
     return v == HX_VIEW_OWN ? b->color : v == HX_VIEW_OPPONENT ? b->color ^ 1 : -1;
 }

@@ -29,6 +29,12 @@
 /* Marks the unknown cells of the belief's view proved dead (see above); returns their number. */
 int ism_dead_cells(const ism_belief *b, int exact_max, uint8_t *dead);
 
+/* For the local patterns (here and the search's bridges): who owns the position (r, c) of a rows x cols board
+ * when it is off the board: the player whose edge it is (rows above and below: Black; columns left and right:
+ * White), -1 at a corner; ISM_ON_BOARD for a position on the board. */
+#define ISM_ON_BOARD (-2)
+int ism_edge_owner(int rows, int cols, int r, int c);
+
 /* The local pattern alone for cell c of the view: four consecutive neighbours of one colour (see above). */
 int ism_dead_pattern(const ism_belief *b, int c);
 

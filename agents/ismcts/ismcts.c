@@ -39,12 +39,9 @@ static int choose(const bot_state *s, void *user)
         return n_legal > 0 ? legal[0] : 0;
     /* --time-ms when given, else the default unless only --iterations was given; always capped by the move's
      * share of the time (with a game clock, its share of the clock). */
-    double cap = bot_time_for_move(s) * ISM_TIME_SHARE;
-    double secs = opt_time_ms > 0 ? opt_time_ms / 1000.0 : opt_iterations > 0 ? cap : ISM_DEFAULT_TIME_MS / 1000.0;
-    if (secs > cap)
-        secs = cap;
-    if (secs < 1e-4)
-        secs = 1e-4;
+    double secs = bot_think_seconds(s, ISM_TIME_SHARE, opt_time_ms > 0      ? opt_time_ms / 1000.0
+                                                      : opt_iterations > 0 ? -1
+                                                                           : ISM_DEFAULT_TIME_MS / 1000.0);
     ism_play_options o = {
         .search = { .iterations = opt_iterations, .seconds = secs, .samples = (int)opt_samples, .uct = opt_uct,
                     .rave = opt_rave, .pivot = opt_pivot },
@@ -60,17 +57,6 @@ static int choose(const bot_state *s, void *user)
         lost_game = s->game;
     }
     return cell;
-}
-
-static int whole(const char *opt, const char *v, long lo, long hi, long *out)
-{
-    char *end;
-    *out = v ? strtol(v, &end, 10) : 0;
-    if (!v || !*v || *end || *out < lo || *out > hi) {
-        fprintf(stderr, "ismcts: %s needs a whole number from %ld to %ld\n", opt, lo, hi);
-        return -1;
-    }
-    return 0;
 }
 
 int main(int argc, char **argv)
@@ -122,15 +108,15 @@ int main(int argc, char **argv)
             continue;
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--time-ms") == 0) {
-            if (whole("--time-ms", v, 1, 3600000, &opt_time_ms) != 0)
+            if (bot_whole_option("ismcts", "--time-ms", v, 1, 3600000, &opt_time_ms) != 0)
                 return 2;
             i++;
         } else if (strcmp(argv[i], "--iterations") == 0) {
-            if (whole("--iterations", v, 1, 1000000000, &opt_iterations) != 0)
+            if (bot_whole_option("ismcts", "--iterations", v, 1, 1000000000, &opt_iterations) != 0)
                 return 2;
             i++;
         } else if (strcmp(argv[i], "--samples") == 0) {
-            if (whole("--samples", v, 0, ISM_MAX_SAMPLES, &opt_samples) != 0)
+            if (bot_whole_option("ismcts", "--samples", v, 0, ISM_MAX_SAMPLES, &opt_samples) != 0)
                 return 2;
             i++;
         } else if (strcmp(argv[i], "--no-surewin") == 0) {
@@ -138,40 +124,28 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--no-dead") == 0) {
             opt_dead = false;
         } else if (strcmp(argv[i], "--surewin-unknown") == 0) {
-            if (whole("--surewin-unknown", v, 0, SW_MAX_CELLS, &opt_sure_unknown) != 0)
+            if (bot_whole_option("ismcts", "--surewin-unknown", v, 0, SW_MAX_CELLS, &opt_sure_unknown) != 0)
                 return 2;
             i++;
         } else if (strcmp(argv[i], "--surewin-mb") == 0) {
-            if (whole("--surewin-mb", v, 1, 65536, &opt_sure_mb) != 0)
+            if (bot_whole_option("ismcts", "--surewin-mb", v, 1, 65536, &opt_sure_mb) != 0)
                 return 2;
             i++;
         } else if (strcmp(argv[i], "--dead-exact") == 0) {
-            if (whole("--dead-exact", v, 0, ISM_DEAD_EXACT_LIMIT, &opt_dead_exact) != 0)
+            if (bot_whole_option("ismcts", "--dead-exact", v, 0, ISM_DEAD_EXACT_LIMIT, &opt_dead_exact) != 0)
                 return 2;
             i++;
         } else if (strcmp(argv[i], "--rave") == 0) {
-            char *end;
-            opt_rave = v ? strtod(v, &end) : -1;
-            if (!v || !*v || *end || !(opt_rave >= 0 && opt_rave <= 1e9)) {
-                fprintf(stderr, "ismcts: --rave needs a number from 0 to 1000000000\n");
+            if (bot_number_option("ismcts", "--rave", v, 0, 1e9, &opt_rave) != 0)
                 return 2;
-            }
             i++;
         } else if (strcmp(argv[i], "--pivot") == 0) {
-            char *end;
-            opt_pivot = v ? strtod(v, &end) : -1;
-            if (!v || !*v || *end || !(opt_pivot >= 0 && opt_pivot <= 1000)) {
-                fprintf(stderr, "ismcts: --pivot needs a number from 0 to 1000\n");
+            if (bot_number_option("ismcts", "--pivot", v, 0, 1000, &opt_pivot) != 0)
                 return 2;
-            }
             i++;
         } else if (strcmp(argv[i], "--uct") == 0) {
-            char *end;
-            opt_uct = v ? strtod(v, &end) : -1;
-            if (!v || !*v || *end || !(opt_uct >= 0 && opt_uct <= 100)) {
-                fprintf(stderr, "ismcts: --uct needs a number from 0 to 100\n");
+            if (bot_number_option("ismcts", "--uct", v, 0, 100, &opt_uct) != 0)
                 return 2;
-            }
             i++;
         }
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "deadcell.h"
 #include "gale.h"
 #include "search.h"
 
@@ -88,18 +89,12 @@ static void place(position *p, int cell, int colour)
     p->empty[k] = (uint16_t)last, p->pos[last] = (uint16_t)k;
 }
 
-/* Who owns a cell for the bridge pattern: its colour on the board; off the board, the player whose edge it is
- * (rows above and below: Black; columns left and right: White; a corner: nobody). */
+/* Who owns a cell for the bridge pattern: its colour on the board; off the board, the edge's player
+ * (ism_edge_owner; a corner: nobody). */
 static int owner_at(const position *p, int r, int c)
 {
-    bool out_r = r < 0 || r >= p->rows, out_c = c < 0 || c >= p->cols;
-    if (out_r && out_c)
-        return -1;
-    if (out_r)
-        return HX_BLACK;
-    if (out_c)
-        return HX_WHITE;
-    return p->col[r * p->cols + c];
+    int edge = ism_edge_owner(p->rows, p->cols, r, c);
+    return edge != ISM_ON_BOARD ? edge : p->col[r * p->cols + c];
 }
 
 /* The cell that saves `mover`'s bridge the opponent's stone at `x` intruded into, or -1. */

@@ -30,23 +30,10 @@ static int choose(const bot_state *s, void *user)
     mc_sampler_init(&sampler, s->variant, s->rows, s->cols, s->color, s->view, s->events, s->n_events);
     /* --time-ms when given, else the default unless only --samples was given; capped by the move's time (with a
      * game clock, the move's share of it: bot_time_for_move). */
-    double cap = bot_time_for_move(s) * MC_TIME_SHARE;
-    double secs = opt_time_ms >= 0 ? opt_time_ms / 1000.0 : opt_samples > 0 ? cap : MC_DEFAULT_TIME_MS / 1000.0;
-    if (secs > cap)
-        secs = cap;
-    mc_options o = { .samples = opt_samples, .seconds = secs > 1e-4 ? secs : 1e-4, .fill = opt_fill };
+    double want = opt_time_ms > 0 ? opt_time_ms / 1000.0 : opt_time_ms == 0 || opt_samples > 0 ? -1
+                                                                                  : MC_DEFAULT_TIME_MS / 1000.0;
+    mc_options o = { .samples = opt_samples, .seconds = bot_think_seconds(s, MC_TIME_SHARE, want), .fill = opt_fill };
     return mc_choose(&sampler, &o, &rng, NULL);
-}
-
-static int whole(const char *opt, const char *v, long lo, long hi, long *out)
-{
-    char *end;
-    *out = v ? strtol(v, &end, 10) : 0;
-    if (!v || !*v || *end || *out < lo || *out > hi) {
-        fprintf(stderr, "mc: %s needs a whole number from %ld to %ld\n", opt, lo, hi);
-        return -1;
-    }
-    return 0;
 }
 
 int main(int argc, char **argv)
@@ -77,11 +64,11 @@ int main(int argc, char **argv)
             continue;
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--time-ms") == 0) {
-            if (whole("--time-ms", v, 0, 3600000, &opt_time_ms) != 0)
+            if (bot_whole_option("mc", "--time-ms", v, 0, 3600000, &opt_time_ms) != 0)
                 return 2;
             i++;
         } else if (strcmp(argv[i], "--samples") == 0) {
-            if (whole("--samples", v, 1, 1000000000, &opt_samples) != 0)
+            if (bot_whole_option("mc", "--samples", v, 1, 1000000000, &opt_samples) != 0)
                 return 2;
             i++;
         } else if (strcmp(argv[i], "--fill") == 0) {

@@ -78,17 +78,6 @@ static int choose(const bot_state *s, void *user)
     return bb_choose(&p, &options, &rng, NULL);
 }
 
-static int whole(const char *opt, const char *v, long lo, long hi, long *out)
-{
-    char *end;
-    *out = v ? strtol(v, &end, 10) : 0;
-    if (!v || *end || *out < lo || *out > hi) {
-        fprintf(stderr, "pone: %s needs a whole number from %ld to %ld\n", opt, lo, hi);
-        return -1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     options = bb_defaults();
@@ -112,12 +101,13 @@ int main(int argc, char **argv)
             return 2;
         if (seeded)
             continue;
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--max-unknown") == 0) {
-            if (whole("--max-unknown", i + 1 < argc ? argv[i + 1] : NULL, 0, SV_PONE_MAX_CELLS, &max_unknown) != 0)
+            if (bot_whole_option("pone", "--max-unknown", v, 0, SV_PONE_MAX_CELLS, &max_unknown) != 0)
                 return 2;
             i++;
         } else if (strcmp(argv[i], "--nodes") == 0) {
-            if (whole("--nodes", i + 1 < argc ? argv[i + 1] : NULL, 1, 100000000, &nodes) != 0)
+            if (bot_whole_option("pone", "--nodes", v, 1, 100000000, &nodes) != 0)
                 return 2;
             i++;
         }

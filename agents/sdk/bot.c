@@ -2,6 +2,7 @@
 #include "bot.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +266,38 @@ int bot_run(const bot_spec *spec, int argc, char **argv)
     zmq_close(l.sock);
     zmq_ctx_term(ctx);
     return status;
+}
+
+int bot_whole_option(const char *name, const char *opt, const char *v, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long n = v && *v ? strtol(v, &end, 10) : 0;
+    if (!end || *end || errno || n < lo || n > hi) {
+        fprintf(stderr, "%s: %s needs a whole number from %ld to %ld\n", name, opt, lo, hi);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+int bot_number_option(const char *name, const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    double x = v && *v ? strtod(v, &end) : NAN;
+    if (!end || *end || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "%s: %s needs a number from %g to %g\n", name, opt, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+double bot_think_seconds(const bot_state *s, double share, double want)
+{
+    double cap = bot_time_for_move(s) * share;
+    double secs = want < 0 || want > cap ? cap : want;
+    return secs > 1e-4 ? secs : 1e-4;
 }
 
 int bot_seed_option(const char *name, int argc, char **argv, int *i, uint64_t *seed)

@@ -81,6 +81,18 @@ int bot_legal(const bot_state *s, uint16_t *out);
  * whole number" on stderr and returns -1 for a missing or bad value (the bot then exits with status 2). */
 int bot_seed_option(const char *name, int argc, char **argv, int *i, uint64_t *seed);
 
+/* For a bot's own option loop: parses v, the value after option `opt`, as a whole number from lo to hi into *out
+ * (0), or prints "NAME: OPT needs a whole number from LO to HI" on stderr and returns -1 (missing, empty, not
+ * a number, out of range). */
+int bot_whole_option(const char *name, const char *opt, const char *v, long lo, long hi, long *out);
+
+/* The same for a decimal number from lo to hi: "NAME: OPT needs a number from LO to HI" (%g) on failure. */
+int bot_number_option(const char *name, const char *opt, const char *v, double lo, double hi, double *out);
+
+/* Seconds to think on the current attempt: `want` (negative: as long as allowed), never more than `share` of
+ * bot_time_for_move(), and at least 0.1 ms. */
+double bot_think_seconds(const bot_state *s, double share, double want);
+
 /* Seconds the bot may plan to think on the current attempt, never past its deadline: without a game clock the
  * time to the deadline; with one, its share of the clock: the time left over the moves to go (sudden death: over
  * BOT_CLOCK_MOVES moves), plus the increment. A bot that thinks in a loop can spend this and be safe from the clock

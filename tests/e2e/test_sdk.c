@@ -3,7 +3,7 @@
  * referee; every move the bot sends must be legal. Also: pings, garbage input (C SDK), and shutdown with
  * exit status 0. Bots: bin/random (C SDK) and agents/examples/random_bot.py (written from the docs), in games
  * from openings too (hex with the swap rule after a one-stone opening among them). In process: a move's share of a
- * game clock (bot_time_for_move), and the SDK's state
+ * game clock (bot_time_for_move), the thinking time and option parsers bots share, and the SDK's state
  * after an opening is that of the same stones played as moves (view, events, key, legal moves). */
 #define _GNU_SOURCE
 #include <math.h>
@@ -245,6 +245,39 @@ static void a_move_gets_its_share_of_the_clock(void **state)
     assert_true(bot_time_for_move(&s) == 0.0);
 }
 
+/* bot_think_seconds(): what the bot wants, within its share of bot_time_for_move() and at least 0.1 ms; the option
+ * parsers: in range accepted, anything else refused with the option named (out unchanged). */
+static void think_time_and_options(void **state)
+{
+    (void)state;
+    static bot_state s;
+    memset(&s, 0, sizeof s);
+    s.has_clock = true, s.clock_ms = 40000, s.moves_to_go = 40, s.inc_ms = 500, s.deadline = bot_clock() + 10.0;
+    double move = bot_time_for_move(&s); /* 1.5 s */
+    assert_true(fabs(bot_think_seconds(&s, 0.5, 0.2) - 0.2) < 1e-9);
+    assert_true(fabs(bot_think_seconds(&s, 0.5, 5.0) - 0.5 * move) < 1e-9);
+    assert_true(fabs(bot_think_seconds(&s, 0.4, -1) - 0.4 * move) < 1e-9);
+    assert_true(bot_think_seconds(&s, 0.5, 0.0) == 1e-4);
+    s.deadline = bot_clock() - 1.0;
+    assert_true(bot_think_seconds(&s, 0.5, -1) == 1e-4);
+    long n = 7;
+    assert_int_equal(bot_whole_option("t", "--n", "12", 0, 20, &n), 0);
+    assert_int_equal(n, 12);
+    static const char *bad_whole[] = { NULL, "", "x", "3x", "21", "-1", "99999999999999999999999" };
+    for (size_t i = 0; i < sizeof bad_whole / sizeof bad_whole[0]; i++) {
+        assert_int_equal(bot_whole_option("t", "--n", bad_whole[i], 0, 20, &n), -1);
+        assert_int_equal(n, 12);
+    }
+    double x = 0.5;
+    assert_int_equal(bot_number_option("t", "--x", "2.5", 0, 10, &x), 0);
+    assert_true(x == 2.5);
+    static const char *bad_number[] = { NULL, "", "nan", "inf", "1e3", "-0.1", "2.5y" };
+    for (size_t i = 0; i < sizeof bad_number / sizeof bad_number[0]; i++) {
+        assert_int_equal(bot_number_option("t", "--x", bad_number[i], 0, 10, &x), -1);
+        assert_true(x == 2.5);
+    }
+}
+
 static void c_random_bot(void **state)
 {
     (void)state;
@@ -267,6 +300,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_opening_is_the_state_of_its_moves),
         cmocka_unit_test(a_move_gets_its_share_of_the_clock),
+        cmocka_unit_test(think_time_and_options),
         cmocka_unit_test(c_random_bot),
         cmocka_unit_test(python_random_bot),
     };
