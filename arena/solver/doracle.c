@@ -24,8 +24,6 @@ typedef struct {
     uint32_t n_set[2], cap_set[2];
     double umax;
     mg_game game;        /* the restricted game (matgame.h), kept between iterations */
-    double *pay;         /* a new strategy's payoffs against the other player's set */
-    uint32_t pay_cap;
     /* the oracle's work arrays */
     double *reach, *value, *q, *pol, *real;
     int32_t *best;
@@ -225,6 +223,19 @@ static double payoff(const dsv *s, const uint8_t *b, const uint8_t *w, uint32_t 
     return payoff(s, b, w, node->first + st[s->pidx[node->infoset]]);
 }
 
+/* The payoff of the strategy being added (st, player p's) against the other player's k-th (mg_payoff). */
+typedef struct {
+    const dsv *s;
+    int p;
+    const uint8_t *st;
+} pay_ctx;
+
+static double pay_of(void *ctx, uint32_t k)
+{
+    const pay_ctx *c = ctx;
+    return c->p == 0 ? payoff(c->s, c->st, c->s->set[1][k], 0) : payoff(c->s, c->s->set[0][k], c->st, 0);
+}
+
 /* Adds the canonical strategy st to p's set (copied) with its row or column of the matrix; 1 added, 0 already
  * there, -1 out of memory. */
 static int add_strategy(dsv *s, int p, const uint8_t *st)
@@ -240,24 +251,12 @@ static int add_strategy(dsv *s, int p, const uint8_t *st)
         s->set[p] = grown;
         s->cap_set[p] = cap;
     }
-    uint32_t other = s->n_set[1 - p];
-    if (other > s->pay_cap) {
-        uint32_t cap = s->pay_cap ? 2 * s->pay_cap : 64;
-        while (cap < other)
-            cap *= 2;
-        double *grown = realloc(s->pay, sizeof *grown * cap);
-        if (!grown)
-            return -1;
-        s->pay = grown;
-        s->pay_cap = cap;
-    }
-    for (uint32_t k = 0; k < other; k++)
-        s->pay[k] = p == 0 ? payoff(s, st, s->set[1][k], 0) : payoff(s, s->set[0][k], st, 0);
     uint8_t *copy = malloc(s->n_is[p] ? s->n_is[p] : 1);
     if (!copy)
         return -1;
     memcpy(copy, st, s->n_is[p]);
-    if (mg_add(&s->game, p, s->pay) != 0) {
+    pay_ctx c = { s, p, copy };
+    if (mg_add(&s->game, p, pay_of, &c) != 0) {
         free(copy);
         return -1;
     }
@@ -277,7 +276,6 @@ static void dsv_free(dsv *s)
     free(s->par_is);
     free(s->par_a);
     mg_free(&s->game);
-    free(s->pay);
     free(s->reach);
     free(s->value);
     free(s->q);
@@ -359,7 +357,6 @@ int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r
         return 0;
     }
     dsv s;
-    double *x = NULL, *y = NULL;
     uint8_t *canon = NULL;
     int rc = -1;
     if (dsv_init(&s, t, err, errlen) != 0)
@@ -391,23 +388,15 @@ int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r
         }
     }
     for (;;) {
-        free(x);
-        free(y);
-        x = malloc(sizeof *x * s.n_set[0]);
-        y = malloc(sizeof *y * s.n_set[1]);
-        if (!x || !y) {
-            fail(err, errlen, "out of memory");
-            goto done;
-        }
         double t1 = now(), v;
-        if (mg_solve(&s.game, o->exact, x, y, &v, &r->lp_iterations, err, errlen) != 0)
+        if (mg_solve(&s.game, o->exact, &v, &r->lp_iterations, err, errlen) != 0)
             goto done;
         double t2 = now();
         r->seconds_lp += t2 - t1;
         r->iterations++;
         r->value = v;
-        behaviour(&s, 0, x);
-        behaviour(&s, 1, y);
+        behaviour(&s, 0, s.game.x);
+        behaviour(&s, 1, s.game.y);
         double upper = best_response(&s, 0);
         if (o->root_values && upper < r->upper && t->nodes[0].player == 0) {
             const sv_infoset *root = &t->infosets[t->nodes[0].infoset];
@@ -440,11 +429,7 @@ int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r
                 }
         }
         r->gap = r->upper - r->lower;
-        r->support[0] = r->support[1] = 0;
-        for (uint32_t i = 0; i < s.n_set[0]; i++)
-            r->support[0] += x[i] > 0;
-        for (uint32_t j = 0; j < s.n_set[1]; j++)
-            r->support[1] += y[j] > 0;
+        mg_support(&s.game, r->support);
         r->strategies[0] = s.n_set[0];
         r->strategies[1] = s.n_set[1];
         if (o->progress) {
@@ -495,8 +480,6 @@ int do_solve(const sv_tree *t, const do_options *o, double *policy, do_result *r
     rc = 0;
 done:
     r->seconds = now() - t0;
-    free(x);
-    free(y);
     free(canon);
     dsv_free(&s);
     return rc;

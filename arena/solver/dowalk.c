@@ -425,9 +425,22 @@ typedef struct {
     dw_pure **set[2];
     uint32_t n_set[2], cap_set[2];
     mg_game game; /* the restricted game (matgame.h) */
-    double *pay;  /* a new strategy's payoffs against the other player's set */
-    uint32_t pay_cap;
 } dws;
+
+/* The payoff of the strategy being added (st, player p's) against the other player's k-th (mg_payoff). */
+typedef struct {
+    const dws *s;
+    int p;
+    const dw_pure *st;
+} pay_ctx;
+
+static double pay_of(void *ctx, uint32_t k)
+{
+    const pay_ctx *c = ctx;
+    const dws *s = c->s;
+    return c->p == 0 ? dw_payoff(s->v, s->rows, s->cols, c->st, s->set[1][k])
+                     : dw_payoff(s->v, s->rows, s->cols, s->set[0][k], c->st);
+}
 
 /* Adds st (taken over on 1, freed on 0 and -1) to p's set with its row or column: 1 added, 0 already there,
  * -1 out of memory. */
@@ -448,23 +461,8 @@ static int add_strategy(dws *s, int p, dw_pure *st)
         s->set[p] = grown;
         s->cap_set[p] = cap;
     }
-    uint32_t other = s->n_set[1 - p];
-    if (other > s->pay_cap) {
-        uint32_t cap = s->pay_cap ? 2 * s->pay_cap : 64;
-        while (cap < other)
-            cap *= 2;
-        double *grown = realloc(s->pay, sizeof *grown * cap);
-        if (!grown) {
-            dw_pure_free(st);
-            return -1;
-        }
-        s->pay = grown;
-        s->pay_cap = cap;
-    }
-    for (uint32_t k = 0; k < other; k++)
-        s->pay[k] = p == 0 ? dw_payoff(s->v, s->rows, s->cols, st, s->set[1][k])
-                           : dw_payoff(s->v, s->rows, s->cols, s->set[0][k], st);
-    if (mg_add(&s->game, p, s->pay) != 0) {
+    pay_ctx c = { s, p, st };
+    if (mg_add(&s->game, p, pay_of, &c) != 0) {
         dw_pure_free(st);
         return -1;
     }
@@ -487,7 +485,6 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
         return -1;
     }
     dws s = { .v = v, .rows = rows, .cols = cols };
-    double *x = NULL, *y = NULL;
     int rc = -1;
     if (mg_init(&s.game, 1.0) != 0) { /* payoffs are wins and losses: +-1 */
         fail(err, errlen, "out of memory");
@@ -501,16 +498,8 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
         }
     }
     for (;;) {
-        free(x);
-        free(y);
-        x = malloc(sizeof *x * s.n_set[0]);
-        y = malloc(sizeof *y * s.n_set[1]);
-        if (!x || !y) {
-            fail(err, errlen, "out of memory");
-            goto done;
-        }
         double t1 = now(), val;
-        if (mg_solve(&s.game, false, x, y, &val, &r->lp_iterations, err, errlen) != 0)
+        if (mg_solve(&s.game, false, &val, &r->lp_iterations, err, errlen) != 0)
             goto done;
         double t2 = now();
         r->seconds_lp += t2 - t1;
@@ -518,11 +507,11 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
         r->value = val;
         double upper, lower;
         dw_pure *black = NULL, *white = NULL;
-        if (dw_best_response(v, rows, cols, 0, (const dw_pure *const *)s.set[1], y, (int)s.n_set[1], &upper, &black,
-                             &r->states, err, errlen) != 0)
+        if (dw_best_response(v, rows, cols, 0, (const dw_pure *const *)s.set[1], s.game.y, (int)s.n_set[1], &upper,
+                             &black, &r->states, err, errlen) != 0)
             goto done;
-        if (dw_best_response(v, rows, cols, 1, (const dw_pure *const *)s.set[0], x, (int)s.n_set[0], &lower, &white,
-                             &r->states, err, errlen) != 0) {
+        if (dw_best_response(v, rows, cols, 1, (const dw_pure *const *)s.set[0], s.game.x, (int)s.n_set[0], &lower,
+                             &white, &r->states, err, errlen) != 0) {
             dw_pure_free(black);
             goto done;
         }
@@ -533,11 +522,7 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
         if (upper < r->upper)
             r->upper = upper;
         r->gap = r->upper - r->lower;
-        r->support[0] = r->support[1] = 0;
-        for (uint32_t i = 0; i < s.n_set[0]; i++)
-            r->support[0] += x[i] > 0;
-        for (uint32_t j = 0; j < s.n_set[1]; j++)
-            r->support[1] += y[j] > 0;
+        mg_support(&s.game, r->support);
         r->strategies[0] = s.n_set[0];
         r->strategies[1] = s.n_set[1];
         if (o->progress) {
@@ -593,14 +578,11 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
     rc = 0;
 done:
     r->seconds = now() - t0;
-    free(x);
-    free(y);
     for (int p = 0; p < 2; p++) {
         for (uint32_t j = 0; j < s.n_set[p]; j++)
             dw_pure_free(s.set[p][j]);
         free(s.set[p]);
     }
     mg_free(&s.game);
-    free(s.pay);
     return rc;
 }

@@ -26,6 +26,9 @@ int mg_init(mg_game *g, double umax)
 void mg_free(mg_game *g)
 {
     free(g->M);
+    free(g->x);
+    free(g->y);
+    free(g->pay);
     if (g->lp)
         glp_delete_prob(g->lp);
     memset(g, 0, sizeof *g);
@@ -33,23 +36,35 @@ void mg_free(mg_game *g)
 
 size_t mg_bytes(const mg_game *g)
 {
-    return sizeof(double) * (size_t)g->cap * g->cap;
+    return sizeof(double) * ((size_t)g->cap * g->cap + 3 * (size_t)g->cap);
 }
 
-int mg_add(mg_game *g, int p, const double *pay)
+int mg_add(mg_game *g, int p, mg_payoff payoff, void *ctx)
 {
     uint32_t other = g->n[1 - p];
     if (g->n[p] + 1 > g->cap) { /* rows for Black's strategies, columns for White's, both of capacity cap */
         uint32_t cap = g->cap ? 2 * g->cap : 64;
         double *m = calloc((size_t)cap * cap, sizeof *m);
-        if (!m)
+        double *x = malloc(sizeof *x * cap), *y = malloc(sizeof *y * cap), *pay = malloc(sizeof *pay * cap);
+        if (!m || !x || !y || !pay) {
+            free(m);
+            free(x);
+            free(y);
+            free(pay);
             return -1;
+        }
         for (uint32_t i = 0; i < g->n[0]; i++)
             memcpy(m + (size_t)i * cap, g->M + (size_t)i * g->cap, sizeof *m * g->n[1]);
         free(g->M);
-        g->M = m;
+        free(g->x);
+        free(g->y);
+        free(g->pay);
+        g->M = m, g->x = x, g->y = y, g->pay = pay;
         g->cap = cap;
     }
+    double *pay = g->pay;
+    for (uint32_t k = 0; k < other; k++)
+        pay[k] = payoff(ctx, k);
     int *ind = malloc(sizeof *ind * (other + 2));
     double *val = malloc(sizeof *val * (other + 2));
     if (!ind || !val) {
@@ -91,10 +106,19 @@ static int glp_quiet(void *info, const char *msg)
     return 1;
 }
 
-int mg_solve(mg_game *g, bool exact, double *x, double *y, double *v, uint64_t *iterations, char *err,
-             size_t errlen)
+void mg_support(const mg_game *g, uint32_t support[2])
+{
+    support[0] = support[1] = 0;
+    for (uint32_t i = 0; i < g->n[0]; i++)
+        support[0] += g->x[i] > 0;
+    for (uint32_t j = 0; j < g->n[1]; j++)
+        support[1] += g->y[j] > 0;
+}
+
+int mg_solve(mg_game *g, bool exact, double *v, uint64_t *iterations, char *err, size_t errlen)
 {
     uint32_t m = g->n[0], n = g->n[1];
+    double *x = g->x, *y = g->y;
     glp_prob *lp = g->lp;
     glp_smcp parm;
     glp_init_smcp(&parm);

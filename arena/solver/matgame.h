@@ -15,10 +15,15 @@
 
 typedef struct {
     uint32_t n[2];  /* pure strategies of Black (rows) and White (columns) */
-    uint32_t cap;   /* the matrix's capacity in each dimension */
+    uint32_t cap;   /* the matrix's capacity in each dimension (and of x, y, pay) */
     double *M;      /* Black's payoffs: M[i * cap + j] */
+    double *x, *y;  /* the last solve's mixtures of Black (n[0] weights) and White (n[1]) */
+    double *pay;    /* work: a new strategy's payoffs */
     void *lp;       /* GLPK's problem */
 } mg_game;
+
+/* Black's payoff when the strategy being added meets the other player's k-th strategy. */
+typedef double (*mg_payoff)(void *ctx, uint32_t k);
 
 /* An empty game whose payoffs lie within [-umax, umax]. 0, or -1 out of memory. */
 int mg_init(mg_game *g, double umax);
@@ -30,17 +35,19 @@ static inline double mg_at(const mg_game *g, uint32_t i, uint32_t j)
     return g->M[(size_t)i * g->cap + j];
 }
 
-/* Adds a strategy of player p (0 Black, 1 White) whose payoffs (Black's) against each of the other player's
- * strategies are pay[0 .. n[1 - p]). 0, or -1 out of memory (the game is unchanged but for capacity). */
-int mg_add(mg_game *g, int p, const double *pay);
+/* Adds a strategy of player p (0 Black, 1 White) whose payoff (Black's) against the other player's k-th strategy
+ * is payoff(ctx, k), for each k < n[1 - p]. 0, or -1 out of memory (the game is unchanged but for capacity). */
+int mg_add(mg_game *g, int p, mg_payoff payoff, void *ctx);
 
-/* Solves the game: Black's mixture into x (n[0] entries), White's into y (n[1]), the value for Black into *v;
- * the simplex iterations are added to *iterations. With exact, GLPK's exact rational simplex (glp_exact) then
- * starts from the simplex's basis. 0, or -1 with a message in err (no optimum, an empty mixture). */
-int mg_solve(mg_game *g, bool exact, double *x, double *y, double *v, uint64_t *iterations, char *err,
-             size_t errlen);
+/* Solves the game: Black's mixture into g->x, White's into g->y, the value for Black into *v; the simplex
+ * iterations are added to *iterations. With exact, GLPK's exact rational simplex (glp_exact) then starts from
+ * the simplex's basis. 0, or -1 with a message in err (no optimum, an empty mixture). */
+int mg_solve(mg_game *g, bool exact, double *v, uint64_t *iterations, char *err, size_t errlen);
 
-/* Bytes of the matrix. */
+/* The strategies of each player with positive weight in the last solve's mixtures. */
+void mg_support(const mg_game *g, uint32_t support[2]);
+
+/* Bytes of the matrix and its vectors. */
 size_t mg_bytes(const mg_game *g);
 
 #endif
