@@ -157,6 +157,34 @@ static int write_and_check(const sv_tree *t, const double *policy, hx_variant v,
 }
 
 /* The LP's strategies: every dark variant on 2x2, and classical 2x3: certified exact at the LP's value. */
+/* The tree of the R x C board of v and Black's sequence-form LP's policy on it (malloc'd), its result in *sr. */
+static double *lp_policy(hx_variant v, int rows, int cols, sv_tree *t, sf_result *sr)
+{
+    board(v, rows, cols, t);
+    double *policy = malloc(sizeof *policy * t->n_actions);
+    assert_non_null(policy);
+    sf_options so;
+    sf_options_default(&so);
+    char err[300] = "";
+    if (sf_solve(t, &so, policy, sr, err, sizeof err) != 0)
+        fail_msg("sf_solve: %s", err);
+    return policy;
+}
+
+/* The same from the double oracle, its result in *dr. */
+static double *oracle_policy(hx_variant v, int rows, int cols, sv_tree *t, do_result *dr)
+{
+    board(v, rows, cols, t);
+    double *policy = malloc(sizeof *policy * t->n_actions);
+    assert_non_null(policy);
+    do_options dopt;
+    do_options_default(&dopt);
+    char err[300] = "";
+    if (do_solve(t, &dopt, policy, dr, err, sizeof err) != 0)
+        fail_msg("do_solve: %s", err);
+    return policy;
+}
+
 static void lp_certificates_are_exact(void **state)
 {
     (void)state;
@@ -167,15 +195,9 @@ static void lp_certificates_are_exact(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         sv_tree t;
-        board(cases[i].v, cases[i].rows, cases[i].cols, &t);
-        double *policy = malloc(sizeof *policy * t.n_actions);
-        assert_non_null(policy);
-        sf_options so;
-        sf_options_default(&so);
         sf_result sr;
-        char err[300] = "", path[200], msg[2000];
-        if (sf_solve(&t, &so, policy, &sr, err, sizeof err) != 0)
-            fail_msg("sf_solve: %s", err);
+        double *policy = lp_policy(cases[i].v, cases[i].rows, cases[i].cols, &t, &sr);
+        char path[200], msg[2000];
         snprintf(path, sizeof path, "%s/lp-%dx%d-%s.cert", dir, cases[i].rows, cases[i].cols,
                  hx_variant_name(cases[i].v));
         vw_options o;
@@ -206,15 +228,9 @@ static void oracle_certificates_are_exact(void **state)
     for (int k = 0; k < 2; k++) {
         int rows = k ? 2 : 3, cols = k ? 3 : 2;
         sv_tree t;
-        board(HX_ABRUPT, rows, cols, &t);
-        double *policy = malloc(sizeof *policy * t.n_actions);
-        assert_non_null(policy);
-        do_options dopt;
-        do_options_default(&dopt);
         do_result dr;
-        char err[300] = "", path[200], msg[2000];
-        if (do_solve(&t, &dopt, policy, &dr, err, sizeof err) != 0)
-            fail_msg("do_solve: %s", err);
+        double *policy = oracle_policy(HX_ABRUPT, rows, cols, &t, &dr);
+        char path[200], msg[2000];
         assert_true(dr.converged);
         snprintf(path, sizeof path, "%s/do-%dx%d.cert", dir, rows, cols);
         vw_options o;
@@ -311,15 +327,9 @@ static void refusals(void **state)
 {
     (void)state;
     sv_tree t;
-    board(HX_ABRUPT, 2, 2, &t);
-    double *policy = malloc(sizeof *policy * t.n_actions);
-    assert_non_null(policy);
-    sf_options so;
-    sf_options_default(&so);
     sf_result sr;
-    char err[300] = "", path[200], msg[2000];
-    if (sf_solve(&t, &so, policy, &sr, err, sizeof err) != 0)
-        fail_msg("sf_solve: %s", err);
+    double *policy = lp_policy(HX_ABRUPT, 2, 2, &t, &sr);
+    char path[200], msg[2000];
     snprintf(path, sizeof path, "%s/good.cert", dir);
     vw_options o;
     vw_options_default(&o);
@@ -447,6 +457,7 @@ static void refusals(void **state)
     free(trunc);
 
     /* past the cap: undecided, saying so */
+    char err[300] = "";
     vc_cert *c = vc_load(path, err, sizeof err);
     assert_non_null(c);
     char *lo = NULL, *up = NULL;
