@@ -3,7 +3,8 @@
  * Black, the LP sizes (or the oracle's bounds, iterations and supports) and solve time, both players'
  * equilibrium strategies as one policy file, and their exploitability by the exact best response
  * (bestresponse.h); with --certificate, a value certificate of the strategies (valcert_write.h). With --walk
- * the double oracle runs without the tree (dowalk.h): bounds, iterations, sets, times and memory only. */
+ * the double oracle runs without the tree (dowalk.h): bounds, iterations, sets, times and memory, and with
+ * --certificate the certificate of its mixtures (dowalk_cert.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "darkhex.h"
 #include "doracle.h"
 #include "dowalk.h"
+#include "dowalk_cert.h"
 #include "lpclp.h"
 #include "policy.h"
 #include "seqform.h"
@@ -50,13 +52,15 @@ static const char help[] =
     "                   iterations, the sets' and the supports' sizes, the times and the peak memory\n"
     "                   (docs/solver.md). Exit status 1 when a limit stops it before the bounds meet;\n"
     "                   --exact runs GLPK's exact simplex after each restricted game's simplex\n"
-    "  --walk           double-oracle without the game tree (dark variants, at most 16 cells, no --out,\n"
-    "                   --certificate or --exact): pure strategies as maps from information states to\n"
+    "  --walk           double-oracle without the game tree (dark variants, at most 16 cells, no --out\n"
+    "                   or --exact): pure strategies as maps from information states to\n"
     "                   cells, payoffs played out on the rules engine, each best response a walk over the\n"
     "                   responder's information states against the other's support only (abrupt 3x3,\n"
     "                   4x3: docs/solver.md); prints the bounds, iterations, sets, information states\n"
     "                   walked, times and peak memory; JSON as double-oracle's with \"walk\":true and\n"
-    "                   states, stored instead of nodes, infosets, exploitability and certificate keys\n"
+    "                   states, stored instead of nodes, infosets and exploitability keys. With\n"
+    "                   --certificate, the certificate of the mixtures of its best bounds (the value\n"
+    "                   when they met, else the interval reached)\n"
     "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
     "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow)\n"
@@ -331,24 +335,36 @@ static int solve_double_oracle(const cli_game_opts *o, uint64_t max_nodes, const
 }
 
 /* `arena solve --method double-oracle --walk`: the double oracle without the tree (dowalk.h). */
-static int solve_walk(const cli_game_opts *o, const dw_options *wopt)
+static int solve_walk(const cli_game_opts *o, dw_options *wopt, cert_figures *cert)
 {
     dw_result r;
-    char err[400];
+    char err[700];
+    dw_mixture mix[2] = { { 0 }, { 0 } };
+    if (cert->path)
+        wopt->keep = mix;
     if (dw_solve(o->variant, o->rows, o->cols, wopt, &r, err, sizeof err) != 0)
         cli_fail("solve", "%s", err);
+    if (cert->path) {
+        vw_options vo;
+        vw_options_default(&vo);
+        if (dw_write_certificate(o->variant, o->rows, o->cols, mix, &vo, cert->path, &cert->r, err, sizeof err) != 0)
+            cli_fail("solve", "--certificate %s: %s", cert->path, err);
+        dw_mixture_free(&mix[0]);
+        dw_mixture_free(&mix[1]);
+    }
     long rss = max_rss_kb();
     if (o->format == CLI_JSON) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":false,\"method\":\"double-oracle\",\"walk\":true,"
                "\"value\":%.12g,\"lower\":%.12g,\"upper\":%.12g,\"gap\":%.3g,\"converged\":%s,\"stalled\":%s,"
                "\"iterations\":%d,\"strategies\":{\"black\":%u,\"white\":%u},\"support\":{\"black\":%u,\"white\":%u},"
-               "\"lp_iterations\":%llu,\"states\":%llu,\"stored\":%llu,"
-               "\"seconds\":{\"lp\":%.6f,\"oracle\":%.6f,\"total\":%.6f},\"bytes\":%zu,\"max_rss_kb\":%ld}\n",
+               "\"lp_iterations\":%llu,\"states\":%llu,\"stored\":%llu,",
                hx_variant_name(o->variant), o->rows, o->cols, r.value, r.lower, r.upper, r.gap,
                r.converged ? "true" : "false", r.stalled ? "true" : "false", r.iterations, r.strategies[0],
                r.strategies[1], r.support[0], r.support[1], (unsigned long long)r.lp_iterations,
-               (unsigned long long)r.states, (unsigned long long)r.stored, r.seconds_lp, r.seconds_oracle, r.seconds,
-               r.bytes, rss);
+               (unsigned long long)r.states, (unsigned long long)r.stored);
+        print_certificate_json(cert);
+        printf("\"seconds\":{\"lp\":%.6f,\"oracle\":%.6f,\"total\":%.6f},\"bytes\":%zu,\"max_rss_kb\":%ld}\n",
+               r.seconds_lp, r.seconds_oracle, r.seconds, r.bytes, rss);
     } else {
         printf("game            %dx%d %s (double oracle, walk: no tree)\n", o->rows, o->cols,
                hx_variant_name(o->variant));
@@ -363,8 +379,11 @@ static int solve_walk(const cli_game_opts *o, const dw_options *wopt)
         printf("seconds         %.3f (restricted LPs %.3f, best responses %.3f)\n", r.seconds, r.seconds_lp,
                r.seconds_oracle);
         printf("memory          %zu bytes of strategies and matrix; peak resident %ld kB\n", r.bytes, rss);
+        print_certificate_text(cert);
     }
-    return r.converged ? CLI_OK : CLI_FAILED;
+    bool solved = r.converged || (cert->path && cert->r.exact);
+    vw_result_free(&cert->r);
+    return solved ? CLI_OK : CLI_FAILED;
 }
 
 int cmd_solve(int argc, char **argv)
@@ -456,8 +475,8 @@ int cmd_solve(int argc, char **argv)
         const char *why;
         if (!double_oracle)
             cli_usage_error("solve", "--walk: give it with --method double-oracle");
-        if (out || cert.path || dopt.exact)
-            cli_usage_error("solve", "--walk: no --out, --certificate or --exact (it keeps no behaviour strategy)");
+        if (out || dopt.exact)
+            cli_usage_error("solve", "--walk: no --out or --exact (it keeps no behaviour strategy file)");
         if (o.flags & HX_SWAP_RULE || !dw_supported(o.variant, o.rows, o.cols, &why))
             cli_usage_error("solve", "--walk on %dx%d %s: %s", o.rows, o.cols, hx_variant_name(o.variant),
                             o.flags & HX_SWAP_RULE ? "no swap rule" : why);
@@ -469,7 +488,7 @@ int cmd_solve(int argc, char **argv)
             wopt.progress = do_progress_line;
             fflush(stdout);
         }
-        return solve_walk(&o, &wopt);
+        return solve_walk(&o, &wopt, &cert);
     }
     if (double_oracle) {
         if (so.verbose) {

@@ -142,8 +142,7 @@ bool dw_supported(hx_variant v, int rows, int cols, const char **why)
     return true;
 }
 
-/* The cell s plays in g (its player to move): the stored one when legal, else the lowest legal cell. */
-static int play_of(const dw_pure *s, const hx_game *g)
+int dw_pure_play(const dw_pure *s, const hx_game *g)
 {
     int c = dw_pure_get(s, hx_key_fingerprint(g, hx_to_move(g)));
     if (c >= 0 && hx_check(g, c) == 0)
@@ -159,7 +158,7 @@ double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pu
     if (hx_new(&g, v, rows, cols, 0) != 0)
         return 0;
     while (!hx_over(&g))
-        hx_attempt(&g, play_of(hx_to_move(&g) == HX_BLACK ? b : w, &g));
+        hx_attempt(&g, dw_pure_play(hx_to_move(&g) == HX_BLACK ? b : w, &g));
     return hx_winner(&g) == HX_BLACK ? 1.0 : -1.0;
 }
 
@@ -239,7 +238,7 @@ static int entry_push(bw *b, uint64_t key, int cell)
 static double advance(const bw *b, elem *e, bool *over)
 {
     while (!hx_over(&e->g) && hx_to_move(&e->g) != b->p)
-        hx_attempt(&e->g, play_of(b->opp[e->j], &e->g));
+        hx_attempt(&e->g, dw_pure_play(b->opp[e->j], &e->g));
     if (hx_over(&e->g)) {
         *over = true;
         return e->w * (hx_winner(&e->g) == b->p ? 1.0 : -1.0);
@@ -470,6 +469,49 @@ static int add_strategy(dws *s, int p, dw_pure *st)
     return 1;
 }
 
+void dw_mixture_free(dw_mixture *m)
+{
+    for (int j = 0; j < m->k; j++)
+        dw_pure_free(m->member[j]);
+    free(m->member), free(m->weight);
+    memset(m, 0, sizeof *m);
+}
+
+/* Copies the n weights w into *best (grown to hold them). 0, or -1 out of memory. */
+static int keep_weights(double **best, uint32_t *n_best, const double *w, uint32_t n)
+{
+    double *b = realloc(*best, sizeof *b * (n ? n : 1));
+    if (!b)
+        return -1;
+    memcpy(b, w, sizeof *b * n);
+    *best = b;
+    *n_best = n;
+    return 0;
+}
+
+/* Moves the members of p's set with weight above 1e-12 of the sum into m (they leave the set). */
+static int take_mixture(dws *s, int p, const double *w, uint32_t n, dw_mixture *m)
+{
+    double sum = 0;
+    for (uint32_t j = 0; j < n; j++)
+        sum += w[j];
+    m->member = malloc(sizeof *m->member * (n ? n : 1));
+    m->weight = malloc(sizeof *m->weight * (n ? n : 1));
+    if (!m->member || !m->weight || !(sum > 0))
+        return -1;
+    double kept = 0;
+    for (uint32_t j = 0; j < n; j++)
+        if (w[j] > 1e-12 * sum) {
+            m->member[m->k] = s->set[p][j];
+            m->weight[m->k++] = w[j];
+            s->set[p][j] = NULL;
+            kept += w[j];
+        }
+    for (int j = 0; j < m->k; j++)
+        m->weight[j] /= kept;
+    return 0;
+}
+
 void dw_options_default(dw_options *o)
 {
     *o = (dw_options){ .tolerance = 1e-10 };
@@ -486,6 +528,8 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
     }
     dws s = { .v = v, .rows = rows, .cols = cols };
     int rc = -1;
+    double *best_w[2] = { NULL, NULL };
+    uint32_t n_best[2] = { 0, 0 };
     if (mg_init(&s.game, 1.0) != 0) { /* payoffs are wins and losses: +-1 */
         fail(err, errlen, "out of memory");
         goto done;
@@ -517,10 +561,21 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
         }
         lower = -lower;
         r->seconds_oracle += now() - t2;
-        if (lower > r->lower)
+        bool kept = true;
+        if (lower > r->lower) {
             r->lower = lower;
-        if (upper < r->upper)
+            kept = !o->keep || keep_weights(&best_w[0], &n_best[0], s.game.x, s.n_set[0]) == 0;
+        }
+        if (upper < r->upper) {
             r->upper = upper;
+            kept = kept && (!o->keep || keep_weights(&best_w[1], &n_best[1], s.game.y, s.n_set[1]) == 0);
+        }
+        if (!kept) {
+            dw_pure_free(black);
+            dw_pure_free(white);
+            fail(err, errlen, "out of memory");
+            goto done;
+        }
         r->gap = r->upper - r->lower;
         mg_support(&s.game, r->support);
         r->strategies[0] = s.n_set[0];
@@ -575,8 +630,17 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
             r->stored += s.set[p][j]->n;
             r->bytes += s.set[p][j]->cap * (sizeof(uint64_t) + 1) + sizeof(dw_pure);
         }
+    if (o->keep)
+        for (int p = 0; p < 2; p++)
+            if (take_mixture(&s, p, best_w[p], n_best[p], &o->keep[p]) != 0) {
+                dw_mixture_free(&o->keep[0]);
+                dw_mixture_free(&o->keep[1]);
+                fail(err, errlen, "out of memory");
+                goto done;
+            }
     rc = 0;
 done:
+    free(best_w[0]), free(best_w[1]);
     r->seconds = now() - t0;
     for (int p = 0; p < 2; p++) {
         for (uint32_t j = 0; j < s.n_set[p]; j++)

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "doracle.h"
+#include "game.h"
 #include "variant.h"
 
 #define DW_MAX_CELLS 16
@@ -52,6 +53,9 @@ int dw_pure_get(const dw_pure *s, uint64_t key);
 /* States stored. */
 size_t dw_pure_size(const dw_pure *s);
 
+/* The cell s plays in g (its player to move): the stored one when legal there, else the lowest legal cell. */
+int dw_pure_play(const dw_pure *s, const hx_game *g);
+
 /* Whether the walk handles this game; otherwise *why says why. */
 bool dw_supported(hx_variant v, int rows, int cols, const char **why);
 
@@ -66,12 +70,25 @@ double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pu
 int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *const *opp, const double *w, int k,
                      double *value, dw_pure **out, uint64_t *states, char *err, size_t errlen);
 
+/* A mixture of one player's pure strategies: k members with weights summing to 1. */
+typedef struct {
+    int k;
+    dw_pure **member;
+    double *weight;
+} dw_mixture;
+
+void dw_mixture_free(dw_mixture *m);
+
 typedef struct {
     double tolerance;      /* stop when upper - lower <= tolerance (default 1e-10) */
     double time_limit;     /* seconds (0: none); checked between iterations */
     int max_iterations;    /* 0: none */
     do_progress progress;  /* called after every iteration (NULL: none) */
     void *ctx;
+    dw_mixture *keep;      /* when not NULL (two of them, zeroed): on success keep[0] is Black's restricted
+                            * mixture that gave the best lower bound and keep[1] White's that gave the best
+                            * upper bound (members of weight at most 1e-12 dropped, the rest renormalised);
+                            * the caller frees them with dw_mixture_free */
 } dw_options;
 
 typedef struct {

@@ -18,6 +18,8 @@ typedef struct {
 
 int64_t sv_tree_find(const sv_tree *t, int player, uint64_t key)
 {
+    if (!t->cap) /* a zeroed table (sv_tree_intern's start) */
+        return -1;
     uint32_t mask = t->cap - 1, i = (uint32_t)mix64(key ^ (uint64_t)player * MIX_GOLDEN) & mask;
     for (; t->slots[i]; i = (i + 1) & mask) {
         const sv_infoset *s = &t->infosets[t->slots[i] - 1];

@@ -17,9 +17,10 @@ int mg_init(mg_game *g, double umax)
     glp_add_rows(lp, 1);
     glp_add_cols(lp, 1);
     glp_set_row_bnds(lp, 1, GLP_FX, 1.0, 1.0);
-    glp_set_col_bnds(lp, 1, GLP_DB, -umax - 1, umax + 1);
+    glp_set_col_bnds(lp, 1, GLP_DB, -1.0, 2 * umax + 1);
     glp_set_obj_coef(lp, 1, 1.0);
     g->lp = lp;
+    g->shift = umax;
     return 0;
 }
 
@@ -82,16 +83,16 @@ int mg_add(mg_game *g, int p, mg_payoff payoff, void *ctx)
         glp_set_col_bnds(g->lp, col, GLP_DB, 0.0, 1.0);
         ind[++len] = 1, val[len] = 1.0;
         for (uint32_t j = 0; j < other; j++)
-            if (pay[j] != 0)
-                ind[++len] = 2 + (int)j, val[len] = pay[j];
+            if (pay[j] + g->shift != 0)
+                ind[++len] = 2 + (int)j, val[len] = pay[j] + g->shift;
         glp_set_mat_col(g->lp, col, len, ind, val);
     } else { /* White's: a row */
         int row = glp_add_rows(g->lp, 1);
         glp_set_row_bnds(g->lp, row, GLP_LO, 0.0, 0.0);
         ind[++len] = 1, val[len] = -1.0;
         for (uint32_t i = 0; i < other; i++)
-            if (pay[i] != 0)
-                ind[++len] = 2 + (int)i, val[len] = pay[i];
+            if (pay[i] + g->shift != 0)
+                ind[++len] = 2 + (int)i, val[len] = pay[i] + g->shift;
         glp_set_mat_row(g->lp, row, len, ind, val);
     }
     free(ind);
@@ -142,7 +143,7 @@ int mg_solve(mg_game *g, bool exact, double *v, uint64_t *iterations, char *err,
                      glp_get_status(lp));
         return -1;
     }
-    *v = glp_get_obj_val(lp);
+    *v = glp_get_obj_val(lp) - g->shift;
     int after = glp_get_it_cnt(lp);
     *iterations += (uint64_t)(after > before ? after - before : 0);
     double sx = 0, sy = 0;

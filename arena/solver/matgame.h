@@ -3,9 +3,11 @@
  * far, grown one strategy at a time, and its equilibrium by GLPK's simplex.
  *
  * The LP, kept between solves (each starts from the last basis): maximise v over Black's mixture x, with
- * column 1 for v (bounded by +-(umax + 1)), column 2 + i for x_i in [0, 1]; row 1 says the weights sum to 1,
- * row 2 + j that v is at most x's payoff against White's j-th strategy. White's mixture y is read from
- * those rows' duals. Both mixtures are returned normalised to sum 1. */
+ * column 1 for v, column 2 + i for x_i in [0, 1]; row 1 says the weights sum to 1, row 2 + j that v is at
+ * most x's payoff against White's j-th strategy. The LP's payoffs are shifted by umax (so they lie in
+ * [0, 2 umax], and v with them): the same mixtures, and a sparser matrix where payoffs are wins and losses
+ * (every loss is a zero), which the simplex factorises faster. White's mixture y is read from the rows'
+ * duals. Both mixtures are returned normalised to sum 1. */
 #ifndef ARENA_SOLVER_MATGAME_H
 #define ARENA_SOLVER_MATGAME_H
 
@@ -19,6 +21,7 @@ typedef struct {
     double *M;      /* Black's payoffs: M[i * cap + j] */
     double *x, *y;  /* the last solve's mixtures of Black (n[0] weights) and White (n[1]) */
     double *pay;    /* work: a new strategy's payoffs */
+    double shift;   /* added to every payoff in the LP (umax) */
     void *lp;       /* GLPK's problem */
 } mg_game;
 

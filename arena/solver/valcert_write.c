@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "grow.h"
 #include "valcert.h"
 
 void vw_options_default(vw_options *o)
@@ -24,54 +25,92 @@ void vw_result_free(vw_result *r)
     r->lower = r->upper = NULL;
 }
 
-/* ---- the histories of the tree's information states ------------------------------------------------ */
+/* ---- the states to certify ----------------------------------------------------------------------------- */
 
+void vw_states_free(vw_states *s)
+{
+    if (s->history)
+        for (uint32_t i = 0; i < s->table.n_infosets; i++)
+            free(s->history[i]);
+    free(s->history), free(s->parent), free(s->prob);
+    sv_tree_free(&s->table);
+    memset(s, 0, sizeof *s);
+}
+
+int64_t vw_states_add(vw_states *s, int player, uint64_t key, const char *history, int64_t parent, int n,
+                      const uint16_t *cells, const double *probs)
+{
+    uint32_t before = s->table.n_infosets;
+    int64_t k = sv_tree_intern(&s->table, player, key, 0, cells, n);
+    if (k < 0 || s->table.n_infosets == before)
+        return k;
+    if (s->table.n_infosets > s->cap_states) {
+        uint32_t cap = grow_capacity(s->cap_states, s->table.n_infosets, 1024);
+        if (!cap || !grow_resize(&s->history, sizeof *s->history, cap) || !grow_resize(&s->parent, sizeof *s->parent, cap))
+            return -1;
+        s->cap_states = cap;
+    }
+    if (s->table.n_actions > s->cap_probs) {
+        uint32_t cap = grow_capacity(s->cap_probs, s->table.n_actions, 4096);
+        if (!cap || !grow_resize(&s->prob, sizeof *s->prob, cap))
+            return -1;
+        s->cap_probs = cap;
+    }
+    if (!(s->history[k] = strdup(history)))
+        return -1;
+    s->parent[k] = parent;
+    memcpy(s->prob + s->table.infosets[k].offset, probs, sizeof *probs * (size_t)n);
+    return k;
+}
+
+/* The tree's states as the rules engine meets them, depth first, with the tree's probabilities. */
 typedef struct {
     const sv_tree *t;
-    char **names;    /* [n_infosets]: the history text of each information state */
+    const double *policy;
+    vw_states *s;
     int cols;
     char *err;
     size_t errlen;
 } vw_walk;
 
-static int vw_names(vw_walk *w, const hx_game *g)
+static int vw_list(vw_walk *w, const hx_game *g, const int64_t parent[2])
 {
     if (hx_over(g))
         return 0;
     int q = hx_to_move(g);
-    int64_t idx = sv_tree_find(w->t, q, hx_key_fingerprint(g, q));
+    uint64_t key = hx_key_fingerprint(g, q);
+    int64_t idx = sv_tree_find(w->t, q, key);
     uint16_t legal[HX_MAX_CELLS + 1];
     int m = hx_legal(g, legal);
     hx_event ev[HX_MAX_EVENTS];
-    if (idx < 0) {
-        char h[VC_HISTORY_MAX];
+    char h[VC_HISTORY_MAX] = "";
+    int64_t at = sv_tree_find(&w->s->table, q, key);
+    if (at < 0)
         vc_history(ev, hx_events(g, q, ev), w->cols, h);
+    if (idx < 0) {
         snprintf(w->err, w->errlen, "the tree has no information state for %s's history %.200s (a tree of another game?)",
                  q ? "White" : "Black", h);
         return -1;
     }
-    if (!w->names[idx]) {
-        const sv_infoset *is = &w->t->infosets[idx];
-        bool same = is->n == m && is->player == q;
-        for (int k = 0; same && k < m; k++)
-            same = w->t->actions[is->offset + k] == legal[k];
-        if (!same) {
-            snprintf(w->err, w->errlen, "the tree's information state %lld lists other attempts than the game",
-                     (long long)idx);
-            return -1;
-        }
-        char h[VC_HISTORY_MAX];
-        vc_history(ev, hx_events(g, q, ev), w->cols, h);
-        if (!(w->names[idx] = strdup(h))) {
-            snprintf(w->err, w->errlen, "out of memory");
-            return -1;
-        }
+    const sv_infoset *is = &w->t->infosets[idx];
+    bool same = is->n == m && is->player == q;
+    for (int k = 0; same && k < m; k++)
+        same = w->t->actions[is->offset + k] == legal[k];
+    if (!same) {
+        snprintf(w->err, w->errlen, "the tree's information state %lld lists other attempts than the game", (long long)idx);
+        return -1;
+    }
+    if (at < 0 && (at = vw_states_add(w->s, q, key, h, parent[q], m, legal, w->policy + is->offset)) < 0) {
+        snprintf(w->err, w->errlen, "out of memory");
+        return -1;
     }
     for (int k = 0; k < m; k++) {
         hx_game c;
         hx_copy(&c, g);
         hx_attempt(&c, legal[k]);
-        if (vw_names(w, &c) != 0)
+        int64_t next[2] = { parent[0], parent[1] };
+        next[q] = (int64_t)w->s->table.infosets[at].offset + k;
+        if (vw_list(w, &c, next) != 0)
             return -1;
     }
     return 0;
@@ -118,36 +157,37 @@ static void vw_round(double x, uint64_t max_den, uint64_t *num, uint64_t *den)
 /* Every state's probabilities rounded with denominators up to max_den into q, each state's made to sum to
  * exactly 1: the difference goes to its largest probability (or, should that turn it negative, all are
  * divided by their sum). */
-static void vw_round_all(const sv_tree *t, const double *policy, uint64_t max_den, mpq_t *q)
+static void vw_round_all(const vw_states *s, uint64_t max_den, mpq_t *q)
 {
     mpq_t sum, d;
     mpq_inits(sum, d, NULL);
-    for (uint32_t i = 0; i < t->n_infosets; i++) {
-        const sv_infoset *is = &t->infosets[i];
+    for (uint32_t i = 0; i < s->table.n_infosets; i++) {
+        const sv_infoset *is = &s->table.infosets[i];
+        const double *policy = s->prob + is->offset;
+        mpq_t *r = q + is->offset;
         mpq_set_ui(sum, 0, 1);
         int big = 0;
         for (int k = 0; k < is->n; k++) {
             uint64_t num, den;
-            double x = policy[is->offset + k];
-            vw_round(x, max_den, &num, &den);
-            mpq_set_ui(q[is->offset + k], (unsigned long)num, (unsigned long)den);
-            mpq_canonicalize(q[is->offset + k]);
-            mpq_add(sum, sum, q[is->offset + k]);
-            if (x > policy[is->offset + big])
+            vw_round(policy[k], max_den, &num, &den);
+            mpq_set_ui(r[k], (unsigned long)num, (unsigned long)den);
+            mpq_canonicalize(r[k]);
+            mpq_add(sum, sum, r[k]);
+            if (policy[k] > policy[big])
                 big = k;
         }
         if (!mpq_sgn(sum)) {
-            mpq_set_ui(q[is->offset + big], 1, 1);
+            mpq_set_ui(r[big], 1, 1);
             continue;
         }
         mpq_set_ui(d, 1, 1);
         mpq_sub(d, d, sum);
-        mpq_add(d, d, q[is->offset + big]);
+        mpq_add(d, d, r[big]);
         if (mpq_sgn(d) >= 0) {
-            mpq_set(q[is->offset + big], d);
+            mpq_set(r[big], d);
         } else {
             for (int k = 0; k < is->n; k++)
-                mpq_div(q[is->offset + k], q[is->offset + k], sum);
+                mpq_div(r[k], r[k], sum);
         }
     }
     mpq_clears(sum, d, NULL);
@@ -155,37 +195,29 @@ static void vw_round_all(const sv_tree *t, const double *policy, uint64_t max_de
 
 /* ---- the certificate ------------------------------------------------------------------------------------ */
 
-/* The certificate of Black's strategy probs[0] and White's probs[1] (each laid out like t->actions; only
- * the player's own states are read), listing the states each player's own strategy reaches. */
-static vc_cert *vw_cert(const sv_tree *t, char **names, hx_variant v, int rows, int cols, mpq_t *const probs[2],
-                        char *err, size_t errlen)
+/* The certificate of Black's strategy probs[0] and White's probs[1] (each laid out like s->table.actions;
+ * only the player's own states are read), listing the states each player's own strategy reaches: a state
+ * whose previous own attempt is reached with positive probability (the states are listed parents first). */
+static vc_cert *vw_cert(const vw_states *s, hx_variant v, int rows, int cols, mpq_t *const probs[2], char *err,
+                        size_t errlen)
 {
-    uint8_t *reach = malloc(t->n_nodes ? t->n_nodes : 1), *reached = calloc(t->n_infosets ? t->n_infosets : 1, 1);
+    const sv_tree *t = &s->table;
+    uint8_t *reached = calloc(t->n_infosets ? t->n_infosets : 1, 1);
+    uint32_t *state_of = malloc(sizeof *state_of * (t->n_actions ? t->n_actions : 1));
     vc_cert *c = vc_new(v, rows, cols);
-    if (!reach || !reached || !c) {
+    if (!reached || !state_of || !c) {
         snprintf(err, errlen, "out of memory");
         goto fail;
     }
-    reach[0] = 3;
-    for (uint32_t i = 0; i < t->n_nodes; i++) {
-        const sv_node *nd = &t->nodes[i];
-        int q = nd->player;
-        for (int k = 0; k < nd->n; k++) {
-            uint8_t bits = reach[i];
-            if (q == 0 || q == 1) {
-                const sv_infoset *is = &t->infosets[nd->infoset];
-                if (!mpq_sgn(probs[q][is->offset + k]))
-                    bits &= (uint8_t) ~(1u << q);
-            }
-            reach[nd->first + k] = bits;
-        }
-        if ((q == 0 || q == 1) && (reach[i] >> q & 1))
-            reached[nd->infoset] = 1;
-    }
+    for (uint32_t i = 0; i < t->n_infosets; i++)
+        for (int k = 0; k < t->infosets[i].n; k++)
+            state_of[t->infosets[i].offset + k] = i;
     for (uint32_t i = 0; i < t->n_infosets; i++) {
+        const sv_infoset *is = &t->infosets[i];
+        int64_t up = s->parent[i];
+        reached[i] = up < 0 || (reached[state_of[up]] && mpq_sgn(probs[is->player][up]));
         if (!reached[i])
             continue;
-        const sv_infoset *is = &t->infosets[i];
         mpq_t *p = probs[is->player] + is->offset;
         uint16_t cells[HX_MAX_CELLS];
         char *text[HX_MAX_CELLS];
@@ -195,23 +227,18 @@ static vc_cert *vw_cert(const sv_tree *t, char **names, hx_variant v, int rows, 
                 cells[n] = t->actions[is->offset + k];
                 text[n++] = mpq_get_str(NULL, 10, p[k]);
             }
-        if (!names[i]) {
-            snprintf(err, errlen, "information state %u has no history (not met on the rules engine)", i);
-            n = -n - 1;
-        } else if (vc_add(c, is->player, names[i], n, cells, (const char *const *)text, err, errlen) != 0) {
-            n = -n - 1;
-        }
-        for (int k = 0; k < (n < 0 ? -n - 1 : n); k++)
+        int rc = vc_add(c, is->player, s->history[i], n, cells, (const char *const *)text, err, errlen);
+        for (int k = 0; k < n; k++)
             free(text[k]);
-        if (n < 0)
+        if (rc != 0)
             goto fail;
     }
-    free(reach);
     free(reached);
+    free(state_of);
     return c;
 fail:
-    free(reach);
     free(reached);
+    free(state_of);
     vc_free(c);
     return NULL;
 }
@@ -234,39 +261,31 @@ static int vw_best_response(const vc_cert *c, int player, uint64_t max_states, m
     return 0;
 }
 
-int vw_write(const sv_tree *t, const double *policy, hx_variant v, int rows, int cols, const vw_options *o,
-             const char *path, vw_result *r, char *err, size_t errlen)
+int vw_write_states(const vw_states *s, hx_variant v, int rows, int cols, const vw_options *o, const char *path,
+                    vw_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     double t0 = clk_now();
     int res = -1;
-    char **names = calloc(t->n_infosets ? t->n_infosets : 1, sizeof *names);
+    const sv_tree *t = &s->table;
     uint32_t na = t->n_actions ? t->n_actions : 1;
     mpq_t *cur = malloc(sizeof *cur * na), *best[2] = { malloc(sizeof *cur * na), malloc(sizeof *cur * na) };
     bool init = false;
     vc_cert *c = NULL;
     mpq_t lo, up, best_lo, best_up;
     mpq_inits(lo, up, best_lo, best_up, NULL);
-    if (!names || !cur || !best[0] || !best[1]) {
+    if (!cur || !best[0] || !best[1]) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
     for (uint32_t i = 0; i < na; i++)
         mpq_inits(cur[i], best[0][i], best[1][i], NULL);
     init = true;
-    hx_game g;
-    if (!hx_variant_dark(v) || hx_new(&g, v, rows, cols, 0) != 0) {
-        snprintf(err, errlen, "value certificates are for the dark variants");
-        goto done;
-    }
-    vw_walk w = { .t = t, .names = names, .cols = cols, .err = err, .errlen = errlen };
-    if (vw_names(&w, &g) != 0)
-        goto done;
     bool have = false;
     for (uint64_t den = o->den_min ? o->den_min : 1; den <= o->den_max; den *= 10) {
-        vw_round_all(t, policy, den, cur);
+        vw_round_all(s, den, cur);
         mpq_t *both[2] = { cur, cur };
-        if (!(c = vw_cert(t, names, v, rows, cols, both, err, errlen)))
+        if (!(c = vw_cert(s, v, rows, cols, both, err, errlen)))
             goto done;
         if (vw_best_response(c, 0, o->max_states, up, r, err, errlen) != 0 ||
             vw_best_response(c, 1, o->max_states, lo, r, err, errlen) != 0)
@@ -294,7 +313,7 @@ int vw_write(const sv_tree *t, const double *policy, hx_variant v, int rows, int
                  (unsigned long long)o->den_max);
         goto done;
     }
-    if (!(c = vw_cert(t, names, v, rows, cols, best, err, errlen)))
+    if (!(c = vw_cert(s, v, rows, cols, best, err, errlen)))
         goto done;
     r->lower = mpq_get_str(NULL, 10, best_lo);
     r->upper = mpq_get_str(NULL, 10, best_up);
@@ -313,13 +332,28 @@ done:
         for (uint32_t i = 0; i < na; i++)
             mpq_clears(cur[i], best[0][i], best[1][i], NULL);
     free(cur), free(best[0]), free(best[1]);
-    if (names)
-        for (uint32_t i = 0; i < t->n_infosets; i++)
-            free(names[i]);
-    free(names);
     mpq_clears(lo, up, best_lo, best_up, NULL);
     if (res != 0)
         vw_result_free(r);
+    r->seconds = clk_now() - t0;
+    return res;
+}
+
+int vw_write(const sv_tree *t, const double *policy, hx_variant v, int rows, int cols, const vw_options *o,
+             const char *path, vw_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    double t0 = clk_now();
+    hx_game g;
+    if (!hx_variant_dark(v) || hx_new(&g, v, rows, cols, 0) != 0) {
+        snprintf(err, errlen, "value certificates are for the dark variants");
+        return -1;
+    }
+    vw_states s = { 0 };
+    vw_walk w = { .t = t, .policy = policy, .s = &s, .cols = cols, .err = err, .errlen = errlen };
+    int64_t none[2] = { -1, -1 };
+    int res = vw_list(&w, &g, none) == 0 ? vw_write_states(&s, v, rows, cols, o, path, r, err, errlen) : -1;
+    vw_states_free(&s);
     r->seconds = clk_now() - t0;
     return res;
 }

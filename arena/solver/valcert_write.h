@@ -1,6 +1,7 @@
-/* arena/solver/valcert_write.h — writing a value certificate (valcert.h) from a solved tree (gametree.h) and
- * the solver's behaviour strategies of both players (doracle.h or seqform.h output, laid out like
- * t->actions): each probability rounded to the nearest rational of bounded denominator (continued
+/* arena/solver/valcert_write.h — writing a value certificate (valcert.h) from both players' behaviour
+ * strategies: a solved tree (gametree.h) with the solver's probabilities (doracle.h or seqform.h output, laid
+ * out like t->actions), or any list of information states with their histories and probabilities
+ * (vw_states: what dowalk_cert.c builds from the walk's mixtures). Each probability rounded to the nearest rational of bounded denominator (continued
  * fractions), each state's probabilities made to sum to exactly 1 (the rounding error added to its largest
  * probability), states the player's own rounded strategy never reaches left out, and the bounds both
  * strategies give computed by the certificate's own checker (valcert.c), trying denominators 10, 100, ...
@@ -33,6 +34,29 @@ typedef struct {
 } vw_result;
 
 void vw_options_default(vw_options *o);
+
+/* Behaviour strategies listed state by state, without a tree: each state with its player, perfect-recall
+ * key, history (valcert.h's notation), attempts and their probabilities, and its parent sequence (the index
+ * into table.actions of the player's previous own attempt on the way to it; -1 for none). Parents are
+ * listed before their children. Start from a zeroed struct. */
+typedef struct {
+    sv_tree table;     /* the states and their attempts (sv_tree_intern; no nodes) */
+    char **history;    /* [table.n_infosets] */
+    int64_t *parent;   /* [table.n_infosets] */
+    double *prob;      /* [table.n_actions] */
+    uint32_t cap_states, cap_probs;
+} vw_states;
+
+/* Finds the state (player, key) or adds it with these n attempts and probabilities. Its index, or -1 when
+ * out of memory or the key is listed with another number of attempts. */
+int64_t vw_states_add(vw_states *s, int player, uint64_t key, const char *history, int64_t parent, int n,
+                      const uint16_t *cells, const double *probs);
+void vw_states_free(vw_states *s);
+
+/* Writes the certificate of the listed strategies of the dark variant v on a rows x cols board to path,
+ * as vw_write does. */
+int vw_write_states(const vw_states *s, hx_variant v, int rows, int cols, const vw_options *o, const char *path,
+                    vw_result *r, char *err, size_t errlen);
 
 /* Writes the certificate of t (built with perfect-recall keys from the dark variant v on a rows x cols
  * board, sv_darkhex_game) and policy to path. Returns 0 (exact or not: see r), or -1 with a message in err

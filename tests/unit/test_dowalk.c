@@ -4,18 +4,23 @@
  * the strategy it returns earns that value against the mixture when played out; the solver's bounds meet at
  * the tree-based double oracle's value (doracle.h) on every board where that one finishes in seconds (2x2 in
  * the six dark variants, abrupt 3x2 and 2x3, classical 3x2 and 2x3), bracketing it at every iteration; the
- * command prints strict JSON with the same value. */
+ * certificate of its mixtures (dowalk_cert.h) is verified by the checker with the solver's bounds (exactly the
+ * value when they met, the reported interval when a limit stopped it); the command prints strict JSON with the
+ * same value and writes a certificate that `arena classify --check` verifies. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bestresponse.h"
 #include "darkhex.h"
 #include "doracle.h"
 #include "dowalk.h"
+#include "dowalk_cert.h"
 #include "test_sys.h"
 #include "test_util.h"
+#include "valcert.h"
 #include "variant.h"
 
 static const hx_variant dark[] = { HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_NOISY, HX_CLASSICAL_FLASH, HX_ABRUPT_NOISY,
@@ -155,6 +160,32 @@ static void check_bracket(void *ctx, const do_progress_info *p)
         b->bad++;
 }
 
+/* The certificate of the kept mixtures: the checker verifies it, its bounds are the solver's (up to the
+ * rounding of the weights: within 1e-6) and hold the value; exact (both bounds the value) when they met. */
+static void check_certificate(hx_variant v, int rows, int cols, dw_mixture mix[2], double value, double lower,
+                              double upper)
+{
+    char path[64], err[700] = "", msg[1200];
+    snprintf(path, sizeof path, "/tmp/test_dowalk_%d.value", (int)getpid());
+    vw_options vo;
+    vw_options_default(&vo);
+    vw_result vr;
+    if (dw_write_certificate(v, rows, cols, mix, &vo, path, &vr, err, sizeof err) != 0)
+        fail_msg("dw_write_certificate %s %dx%d: %s", hx_variant_name(v), rows, cols, err);
+    dw_mixture_free(&mix[0]);
+    dw_mixture_free(&mix[1]);
+    assert_int_equal(vc_check_file(path, 0, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "verified"));
+    assert_true(fabs(vr.lower_d - lower) < 1e-6 && fabs(vr.upper_d - upper) < 1e-6);
+    assert_true(vr.lower_d <= value + 1e-12 && vr.upper_d >= value - 1e-12);
+    if (upper - lower < 1e-10) {
+        assert_true(vr.exact);
+        assert_true(fabs(vr.lower_d - value) < 1e-12);
+    }
+    vw_result_free(&vr);
+    unlink(path);
+}
+
 static void against_tree(hx_variant v, int rows, int cols)
 {
     sv_tree t;
@@ -172,9 +203,12 @@ static void against_tree(hx_variant v, int rows, int cols)
     dw_options_default(&wo);
     wo.progress = check_bracket;
     wo.ctx = &b;
+    dw_mixture mix[2] = { { 0 }, { 0 } };
+    wo.keep = mix;
     dw_result r;
     if (dw_solve(v, rows, cols, &wo, &r, err, sizeof err) != 0)
         fail_msg("dw_solve: %s", err);
+    check_certificate(v, rows, cols, mix, tr.lower, r.lower, r.upper);
     print_message("%-16s %dx%d tree %+.12f, walk [%+.12f, %+.12f] in %d iterations, sets %u / %u, %llu states\n",
                   hx_variant_name(v), rows, cols, tr.lower, r.lower, r.upper, r.iterations, r.strategies[0],
                   r.strategies[1], (unsigned long long)r.states);
@@ -214,6 +248,16 @@ static void refuses_and_limits(void **state)
     assert_int_equal(r.iterations, 1);
     assert_false(r.converged);
     assert_true(r.lower <= 0.5 + 1e-12 && r.upper >= 0.5 - 1e-12); /* abrupt 2x2: test_doracle's LP value */
+    /* stopped early, the certificate proves the interval the solver reported, not more */
+    for (int it = 5; it <= 40; it += 35) {
+        dw_mixture mix[2] = { { 0 }, { 0 } };
+        o.max_iterations = it;
+        o.keep = mix;
+        assert_int_equal(dw_solve(HX_ABRUPT, 3, 2, &o, &r, err, sizeof err), 0);
+        assert_false(r.converged);
+        assert_true(mix[0].k >= 1 && mix[1].k >= 1);
+        check_certificate(HX_ABRUPT, 3, 2, mix, -0.125, r.lower, r.upper);
+    }
 }
 
 E2E_FIXTURE(dir, "dowalk")
@@ -223,7 +267,7 @@ static void arena_solve_walk(void **state)
     (void)state;
     char cmd[1600];
     snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 3x2 --method double-oracle --walk --json", bin);
-    char *json = sh_output(cmd);
+    char *json = sh_output(cmd), *text;
     strict_json("arena solve --method double-oracle --walk --json", json);
     sv_tree t;
     build(HX_ABRUPT, 3, 2, &t);
@@ -238,10 +282,21 @@ static void arena_solve_walk(void **state)
     assert_true(fabs(json_number(json, "upper") - tr.upper) < 1e-9);
     assert_non_null(strstr(json, "\"converged\":true"));
     assert_non_null(strstr(json, "\"walk\":true"));
+    assert_non_null(strstr(json, "\"certificate\":null"));
     free(json);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 3x2 --method double-oracle --walk "
+             "--certificate w.value --json", dir, bin);
+    json = sh_output(cmd);
+    strict_json("arena solve --walk --certificate --json", json);
+    assert_non_null(strstr(json, "\"lower\":\"-1/8\",\"upper\":\"-1/8\",\"exact\":true"));
+    free(json);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena classify --check w.value", dir, bin);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "verified: value -1/8"));
+    free(text);
     snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 2x2 --method double-oracle --walk "
              "--max-iterations 1 --format text || true", bin);
-    char *text = sh_output(cmd);
+    text = sh_output(cmd);
     assert_non_null(strstr(text, "not solved (a limit)"));
     free(text);
     static const char *bad[] = { "--variant hex --board 2x2", "--variant abrupt --board 4x5",
