@@ -4,7 +4,8 @@
  * equilibrium strategies as one policy file, and their exploitability by the exact best response
  * (bestresponse.h); with --certificate, a value certificate of the strategies (valcert_write.h). With --walk
  * the double oracle runs without the tree (dowalk.h): bounds, iterations, sets, times and memory, and with
- * --certificate the certificate of its mixtures (dowalk_cert.h). */
+ * --certificate the certificate of its mixtures (dowalk_cert.h); --method sequence-oracle runs the
+ * sequence-form double oracle (doseq.h), optionally seeded by the walk's (--seed-seconds). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "doracle.h"
 #include "dowalk.h"
 #include "dowalk_cert.h"
+#include "doseq.h"
 #include "lpclp.h"
 #include "policy.h"
 #include "seqform.h"
@@ -29,6 +31,7 @@ static const char help[] =
     "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--solver glpk|clp]\n"
     "                   [--method dual|primal|double-oracle] [--exact] [--lp both|black|white] [--max-nodes N]\n"
     "                   [--walk] [--time-limit S] [--max-iterations N] [--certificate FILE] [--verbose]\n"
+    "                   [--method sequence-oracle [--seed-seconds S]]\n"
     "                   [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
@@ -61,6 +64,16 @@ static const char help[] =
     "                   states, stored instead of nodes, infosets and exploitability keys. With\n"
     "                   --certificate, the certificate of the mixtures of its best bounds (the value\n"
     "                   when they met, else the interval reached)\n"
+    "  --method sequence-oracle  the sequence-form double oracle without the whole tree (dark variants, at\n"
+    "                   most 16 cells, no --out, --walk or --exact): the restricted game is the game with\n"
+    "                   each player limited, state by state, to the attempts its best responses made there\n"
+    "                   (and the lowest legal cell); its tree's sequence-form LP (--solver glpk or clp)\n"
+    "                   gives both restricted equilibria, whose exact best responses give the bounds and\n"
+    "                   add their attempts; prints the bounds, iterations, the last restricted game's size,\n"
+    "                   the times and the peak memory; --certificate as with --walk (docs/solver.md)\n"
+    "  --seed-seconds S  sequence-oracle: first run the --walk double oracle for S seconds and start the\n"
+    "                   restricted game with the attempts of its best mixtures (default 0: none); the\n"
+    "                   seconds count against --time-limit\n"
     "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
     "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow)\n"
@@ -88,7 +101,7 @@ static const char help[] =
     "Exit status: 0 solved, 1 the tree too large or the LP not solved, 2 bad input.\n";
 
 enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's',
-       O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C', O_WALK = 'W' };
+       O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C', O_WALK = 'W', O_SEED = 'D' };
 
 /* The value certificate, when asked for. */
 typedef struct {
@@ -104,6 +117,20 @@ static void write_certificate(const cli_game_opts *o, const sv_tree *t, const do
     char err[700];
     if (vw_write(t, probs, o->variant, o->rows, o->cols, &vo, c->path, &c->r, err, sizeof err) != 0)
         cli_fail("solve", "--certificate %s: %s", c->path, err);
+}
+
+/* Writes the certificate of the mixtures a tree-free oracle kept, when asked for (exits on failure); frees them. */
+static void write_mixture_certificate(const cli_game_opts *o, dw_mixture mix[2], cert_figures *c)
+{
+    if (!c->path)
+        return;
+    vw_options vo;
+    vw_options_default(&vo);
+    char err[700];
+    if (dw_write_certificate(o->variant, o->rows, o->cols, mix, &vo, c->path, &c->r, err, sizeof err) != 0)
+        cli_fail("solve", "--certificate %s: %s", c->path, err);
+    dw_mixture_free(&mix[0]);
+    dw_mixture_free(&mix[1]);
 }
 
 static void print_json_text(const char *s)
@@ -344,14 +371,7 @@ static int solve_walk(const cli_game_opts *o, dw_options *wopt, cert_figures *ce
         wopt->keep = mix;
     if (dw_solve(o->variant, o->rows, o->cols, wopt, &r, err, sizeof err) != 0)
         cli_fail("solve", "%s", err);
-    if (cert->path) {
-        vw_options vo;
-        vw_options_default(&vo);
-        if (dw_write_certificate(o->variant, o->rows, o->cols, mix, &vo, cert->path, &cert->r, err, sizeof err) != 0)
-            cli_fail("solve", "--certificate %s: %s", cert->path, err);
-        dw_mixture_free(&mix[0]);
-        dw_mixture_free(&mix[1]);
-    }
+    write_mixture_certificate(o, mix, cert);
     long rss = max_rss_kb();
     if (o->format == CLI_JSON) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":false,\"method\":\"double-oracle\",\"walk\":true,"
@@ -386,6 +406,83 @@ static int solve_walk(const cli_game_opts *o, dw_options *wopt, cert_figures *ce
     return solved ? CLI_OK : CLI_FAILED;
 }
 
+static void ds_progress_line(void *ctx, const do_progress_info *p)
+{
+    (void)ctx;
+    fprintf(stderr, "sequence-oracle %d: restricted value %+.12f, bounds [%+.12f, %+.12f], restricted game %u / %u "
+            "information states, mixtures of %u / %u, %.1f s\n", p->iteration, p->value, p->lower, p->upper,
+            p->strategies[0], p->strategies[1], p->support[0], p->support[1], p->seconds);
+}
+
+/* `arena solve --method sequence-oracle`: the sequence-form double oracle (doseq.h). */
+static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_options *so, uint32_t max_nodes,
+                          double seed_seconds, cert_figures *cert)
+{
+    ds_result r;
+    char err[700];
+    dw_mixture mix[2] = { { 0 }, { 0 } }, seed[2] = { { 0 }, { 0 } };
+    dw_result sr = { 0 };
+    if (seed_seconds > 0) { /* the pure-strategy walk first: its best mixtures seed the restricted game */
+        dw_options w = *wopt;
+        w.time_limit = seed_seconds;
+        w.max_iterations = 0;
+        w.keep = seed;
+        w.progress = wopt->progress ? do_progress_line : NULL;
+        if (dw_solve(o->variant, o->rows, o->cols, &w, &sr, err, sizeof err) != 0)
+            cli_fail("solve", "%s", err);
+        if (wopt->time_limit > 0)
+            wopt->time_limit = fmax(wopt->time_limit - sr.seconds, 1e-3);
+    }
+    if (cert->path)
+        wopt->keep = mix;
+    double seed_bounds[2] = { sr.lower, sr.upper };
+    if (ds_solve(o->variant, o->rows, o->cols, wopt, so, max_nodes, seed_seconds > 0 ? seed : NULL, seed_bounds, &r,
+                 err, sizeof err) != 0)
+        cli_fail("solve", "%s", err);
+    write_mixture_certificate(o, mix, cert);
+    long rss = max_rss_kb();
+    if (o->format == CLI_JSON) {
+        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":false,\"method\":\"sequence-oracle\","
+               "\"value\":%.12g,\"lower\":%.12g,\"upper\":%.12g,\"gap\":%.3g,\"converged\":%s,\"stalled\":%s,"
+               "\"iterations\":%d,\"attempts\":{\"black\":%llu,\"white\":%llu},\"nodes\":%u,"
+               "\"infosets\":{\"black\":%u,\"white\":%u},\"support\":{\"black\":%u,\"white\":%u},\"states\":%llu,"
+               "\"seed\":{\"seconds\":%.6f,\"iterations\":%d,\"lower\":%.12g,\"upper\":%.12g,"
+               "\"attempts\":{\"black\":%llu,\"white\":%llu}},",
+               hx_variant_name(o->variant), o->rows, o->cols, r.value, r.lower, r.upper, r.gap,
+               r.converged ? "true" : "false", r.stalled ? "true" : "false", r.iterations,
+               (unsigned long long)r.attempts[0], (unsigned long long)r.attempts[1], r.nodes, r.infosets[0],
+               r.infosets[1], r.support[0], r.support[1], (unsigned long long)r.states, sr.seconds, sr.iterations,
+               seed_seconds > 0 ? sr.lower : -1.0, seed_seconds > 0 ? sr.upper : 1.0,
+               (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
+        print_certificate_json(cert);
+        printf("\"seconds\":{\"tree\":%.6f,\"lp\":%.6f,\"oracle\":%.6f,\"total\":%.6f},\"max_rss_kb\":%ld}\n",
+               r.seconds_tree, r.seconds_lp, r.seconds_oracle, r.seconds, rss);
+    } else {
+        printf("game            %dx%d %s (sequence-form double oracle)\n", o->rows, o->cols, hx_variant_name(o->variant));
+        printf("value           %+.12f (Black; the last restricted game's)\n", r.value);
+        printf("bounds          [%+.12f, %+.12f], gap %.3g: %s\n", r.lower, r.upper, r.gap,
+               r.converged ? "solved" : r.stalled ? "not solved (no new attempt)" : "not solved (a limit)");
+        if (seed_seconds > 0)
+            printf("seed            the walk's double oracle: %d iterations in %.3f s, bounds [%+.12f, %+.12f]; "
+                   "%llu / %llu attempts\n", sr.iterations, sr.seconds, sr.lower, sr.upper,
+                   (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
+        printf("iterations      %d restricted games\n", r.iterations);
+        printf("restricted game %u nodes, %u Black and %u White information states (the last); %llu / %llu attempts "
+               "added\n", r.nodes, r.infosets[0], r.infosets[1], (unsigned long long)r.attempts[0],
+               (unsigned long long)r.attempts[1]);
+        printf("mixtures        Black %u pure strategies, White %u (the last equilibria decomposed)\n", r.support[0],
+               r.support[1]);
+        printf("walk            %llu information states walked by the best responses\n", (unsigned long long)r.states);
+        printf("seconds         %.3f (restricted trees %.3f, LPs %.3f, best responses %.3f)\n", r.seconds,
+               r.seconds_tree, r.seconds_lp, r.seconds_oracle);
+        printf("memory          peak resident %ld kB\n", rss);
+        print_certificate_text(cert);
+    }
+    bool solved = r.converged || (cert->path && cert->r.exact);
+    vw_result_free(&cert->r);
+    return solved ? CLI_OK : CLI_FAILED;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -401,6 +498,7 @@ int cmd_solve(int argc, char **argv)
         { "max-iterations", required_argument, 0, O_MAX_ITER },
         { "certificate", required_argument, 0, O_CERT },
         { "walk", no_argument, 0, O_WALK },
+        { "seed-seconds", required_argument, 0, O_SEED },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -408,7 +506,8 @@ int cmd_solve(int argc, char **argv)
     sf_options_default(&so);
     const char *out = NULL, *method = "dual";
     uint64_t max_nodes = 100000000;
-    bool double_oracle = false, walk = false;
+    bool double_oracle = false, walk = false, seq_oracle = false;
+    double seed_seconds = 0;
     do_options dopt;
     do_options_default(&dopt);
     cert_figures cert = { 0 };
@@ -422,13 +521,14 @@ int cmd_solve(int argc, char **argv)
                 cli_usage_error("solve", "--out: give a file name");
             out = optarg;
         } else if (c == O_METHOD) {
-            if (!strcmp(optarg, "double-oracle")) {
-                double_oracle = true;
+            if (!strcmp(optarg, "double-oracle") || !strcmp(optarg, "sequence-oracle")) {
+                double_oracle = optarg[0] == 'd';
+                seq_oracle = !double_oracle;
                 continue;
             }
             if (strcmp(optarg, "dual") && strcmp(optarg, "primal"))
-                cli_usage_error("solve", "--method '%s': give dual, primal or double-oracle", optarg);
-            double_oracle = false;
+                cli_usage_error("solve", "--method '%s': give dual, primal, double-oracle or sequence-oracle", optarg);
+            double_oracle = seq_oracle = false;
             method = optarg;
             so.method = strcmp(optarg, "primal") ? SF_DUAL : SF_PRIMAL;
         } else if (c == O_EXACT) {
@@ -454,6 +554,12 @@ int cmd_solve(int argc, char **argv)
             cert.path = optarg;
         } else if (c == O_WALK) {
             walk = true;
+        } else if (c == O_SEED) {
+            char *end;
+            double sec = strtod(optarg, &end);
+            if (end == optarg || *end || !(sec >= 0) || !isfinite(sec))
+                cli_usage_error("solve", "--seed-seconds '%s': give a number of seconds (0: no seed)", optarg);
+            seed_seconds = sec;
         } else if (c == O_MAX_ITER) {
             dopt.max_iterations = (int)cli_count("solve", "--max-iterations", optarg, 1, 1000000000);
         } else if (c == O_LP) {
@@ -471,6 +577,26 @@ int cmd_solve(int argc, char **argv)
         cli_usage_error("solve", "--certificate: value certificates are for the dark variants, not %s",
                         hx_variant_name(o.variant));
 
+    if (seed_seconds > 0 && !seq_oracle)
+        cli_usage_error("solve", "--seed-seconds: give it with --method sequence-oracle");
+    if (seq_oracle) {
+        const char *why;
+        if (out || walk || dopt.exact)
+            cli_usage_error("solve", "--method sequence-oracle: no --out, --walk or --exact");
+        if (o.flags & HX_SWAP_RULE || !dw_supported(o.variant, o.rows, o.cols, &why))
+            cli_usage_error("solve", "--method sequence-oracle on %dx%d %s: %s", o.rows, o.cols,
+                            hx_variant_name(o.variant), o.flags & HX_SWAP_RULE ? "no swap rule" : why);
+        dw_options wopt;
+        dw_options_default(&wopt);
+        wopt.time_limit = dopt.time_limit;
+        wopt.max_iterations = dopt.max_iterations;
+        if (so.verbose) {
+            wopt.progress = ds_progress_line;
+            so.verbose = false;
+            fflush(stdout);
+        }
+        return solve_sequence(&o, &wopt, &so, (uint32_t)max_nodes, seed_seconds, &cert);
+    }
     if (walk) {
         const char *why;
         if (!double_oracle)

@@ -118,6 +118,16 @@ size_t dw_pure_size(const dw_pure *s)
     return s->n;
 }
 
+int dw_pure_each(const dw_pure *s, int (*fn)(void *ctx, uint64_t key, int cell), void *ctx)
+{
+    if (s->has_zero && fn(ctx, 0, s->zero_cell) != 0)
+        return -1;
+    for (size_t j = 0; j < s->cap; j++)
+        if (s->keys[j] && fn(ctx, s->keys[j], s->cells[j]) != 0)
+            return -1;
+    return 0;
+}
+
 /* Whether two strategies store the same cells at the same states. */
 static bool pure_equal(const dw_pure *a, const dw_pure *b)
 {

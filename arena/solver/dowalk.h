@@ -52,6 +52,8 @@ int dw_pure_set(dw_pure *s, uint64_t key, int cell);
 int dw_pure_get(const dw_pure *s, uint64_t key);
 /* States stored. */
 size_t dw_pure_size(const dw_pure *s);
+/* Calls fn for every stored (key, cell); stops with -1 at the first call that returns non-zero, else 0. */
+int dw_pure_each(const dw_pure *s, int (*fn)(void *ctx, uint64_t key, int cell), void *ctx);
 
 /* The cell s plays in g (its player to move): the stored one when legal there, else the lowest legal cell. */
 int dw_pure_play(const dw_pure *s, const hx_game *g);

@@ -14,7 +14,8 @@
  * abrupt 3x2 and 2x3 solved by GLPK (arena solve's dual simplex) and by COIN-OR CLP (its dual simplex and its
  * barrier, through Clp_C_Interface.h, on the same LP written as MPS, each in a child process), each
  * stopped after BENCH_LP_SECONDS (default 120) seconds: times and values side by side. And the double oracle
- * (doracle.h) beside CLP's LP and CFR+ on the same boards (2x2 abrupt, -noisy, -flash; abrupt 2x3 and 3x2):
+ * (doracle.h) beside CLP's LP, CFR+, the tree-free double oracle (dowalk.h) and the sequence-form double
+ * oracle (doseq.h) on the same boards (2x2 abrupt, -noisy, -flash; abrupt 2x3 and 3x2; abrupt-noisy 2x3):
  * each in a child process (so that its peak memory is its own: the tree's and the solver's), stopped after
  * BENCH_DO_SECONDS (default 120) seconds, CFR+ run until NashConv < 1e-6 (checked every 256 iterations);
  * BENCH_SOLVER_DO_ONLY runs only that part. */
@@ -33,6 +34,8 @@
 #include "cfr.h"
 #include "darkhex.h"
 #include "doracle.h"
+#include "doseq.h"
+#include "dowalk.h"
 #include "infowalk.h"
 #include "mccfr.h"
 #include "policy.h"
@@ -365,7 +368,7 @@ static double status_kb(const char *field)
     return kb;
 }
 
-enum { BY_DO, BY_CLP, BY_CFR };
+enum { BY_DO, BY_CLP, BY_CFR, BY_WALK, BY_SEQ }; /* the last two need no tree */
 
 /* One solver on one board in a child process: out[0] seconds (the tree not counted), out[1] lower, out[2]
  * upper, out[3] the peak memory it added in MB (tree included), out[4] 1 when it finished (exact, or for
@@ -391,7 +394,25 @@ static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit
         sv_darkhex_game(&g, &p);
         sv_tree t;
         char err[300];
-        if (sv_tree_build(&t, &g, 1u << 26, false) == 0) {
+        if (by == BY_WALK || by == BY_SEQ) {
+            dw_options o;
+            dw_options_default(&o);
+            o.time_limit = limit;
+            double t0 = clk_now();
+            if (by == BY_WALK) {
+                dw_result r;
+                if (dw_solve(v, rows, cols, &o, &r, err, sizeof err) == 0)
+                    got[1] = r.lower, got[2] = r.upper, got[4] = r.converged;
+            } else {
+                sf_options lp;
+                sf_options_default(&lp);
+                lp.solver = SF_CLP;
+                ds_result r;
+                if (ds_solve(v, rows, cols, &o, &lp, 1u << 26, NULL, NULL, &r, err, sizeof err) == 0)
+                    got[1] = r.lower, got[2] = r.upper, got[4] = r.converged;
+            }
+            got[0] = clk_now() - t0;
+        } else if (sv_tree_build(&t, &g, 1u << 26, false) == 0) {
             double *pol = malloc(sizeof *pol * t.n_actions);
             double t0 = clk_now();
             if (by == BY_DO) {
@@ -455,29 +476,30 @@ static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit
     return rc;
 }
 
-/* The double oracle beside CLP's LP and CFR+ on the boards the LP solves. */
+/* The double oracles beside CLP's LP and CFR+ on the boards the LP solves. */
 static int double_oracle_comparison(void)
 {
     const char *env = getenv("BENCH_DO_SECONDS");
     double limit = env && atof(env) > 0 ? atof(env) : 120;
-    printf("solver: the double oracle beside CLP's sequence-form LP (Black's) and CFR+ (to NashConv < 1e-6), each "
+    printf("solver: the double oracle beside CLP's sequence-form LP (Black's), CFR+ (to NashConv < 1e-6), the "
+           "double oracle without the tree (walk) and the sequence-form double oracle (its LPs by CLP), each "
            "stopped after %.0f s; seconds without the tree, peak memory added (tree included)\n", limit);
     static const struct { hx_variant v; int r, c; } cases[] = {
         { HX_ABRUPT, 2, 2 }, { HX_ABRUPT_NOISY, 2, 2 }, { HX_ABRUPT_FLASH, 2, 2 }, { HX_ABRUPT, 2, 3 },
-        { HX_ABRUPT, 3, 2 } };
-    static const char *const names[] = { "double oracle", "CLP", "CFR+" };
+        { HX_ABRUPT, 3, 2 }, { HX_ABRUPT_NOISY, 2, 3 } };
+    static const char *const names[] = { "double oracle", "CLP", "CFR+", "walk", "sequence oracle" };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         printf("  %-13s %dx%d:", hx_variant_name(cases[i].v), cases[i].r, cases[i].c);
-        for (int by = BY_DO; by <= BY_CFR; by++) {
+        for (int by = BY_DO; by <= BY_SEQ; by++) {
             double got[5];
             if (solve_in_child(by, cases[i].v, cases[i].r, cases[i].c, limit, got) != 0)
                 return 1;
             if (got[4] && fabs(got[2] - got[1]) < 1e-9)
                 printf(" %s %.3f s, %.0f MB, value %+.9f%s", names[by], got[0], got[3], (got[1] + got[2]) / 2,
-                       by < BY_CFR ? ";" : "\n");
+                       by < BY_SEQ ? ";" : "\n");
             else
                 printf(" %s %.3f s, %.0f MB, [%+.9f, %+.9f]%s%s", names[by], got[0], got[3], got[1], got[2],
-                       got[4] ? "" : " (stopped)", by < BY_CFR ? ";" : "\n");
+                       got[4] ? "" : " (stopped)", by < BY_SEQ ? ";" : "\n");
             fflush(stdout);
         }
     }

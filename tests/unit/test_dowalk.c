@@ -18,6 +18,7 @@
 #include "doracle.h"
 #include "dowalk.h"
 #include "dowalk_cert.h"
+#include "mixcert_kit.h"
 #include "test_sys.h"
 #include "test_util.h"
 #include "valcert.h"
@@ -160,32 +161,6 @@ static void check_bracket(void *ctx, const do_progress_info *p)
         b->bad++;
 }
 
-/* The certificate of the kept mixtures: the checker verifies it, its bounds are the solver's (up to the
- * rounding of the weights: within 1e-6) and hold the value; exact (both bounds the value) when they met. */
-static void check_certificate(hx_variant v, int rows, int cols, dw_mixture mix[2], double value, double lower,
-                              double upper)
-{
-    char path[64], err[700] = "", msg[1200];
-    snprintf(path, sizeof path, "/tmp/test_dowalk_%d.value", (int)getpid());
-    vw_options vo;
-    vw_options_default(&vo);
-    vw_result vr;
-    if (dw_write_certificate(v, rows, cols, mix, &vo, path, &vr, err, sizeof err) != 0)
-        fail_msg("dw_write_certificate %s %dx%d: %s", hx_variant_name(v), rows, cols, err);
-    dw_mixture_free(&mix[0]);
-    dw_mixture_free(&mix[1]);
-    assert_int_equal(vc_check_file(path, 0, msg, sizeof msg), 1);
-    assert_non_null(strstr(msg, "verified"));
-    assert_true(fabs(vr.lower_d - lower) < 1e-6 && fabs(vr.upper_d - upper) < 1e-6);
-    assert_true(vr.lower_d <= value + 1e-12 && vr.upper_d >= value - 1e-12);
-    if (upper - lower < 1e-10) {
-        assert_true(vr.exact);
-        assert_true(fabs(vr.lower_d - value) < 1e-12);
-    }
-    vw_result_free(&vr);
-    unlink(path);
-}
-
 static void against_tree(hx_variant v, int rows, int cols)
 {
     sv_tree t;
@@ -208,7 +183,7 @@ static void against_tree(hx_variant v, int rows, int cols)
     dw_result r;
     if (dw_solve(v, rows, cols, &wo, &r, err, sizeof err) != 0)
         fail_msg("dw_solve: %s", err);
-    check_certificate(v, rows, cols, mix, tr.lower, r.lower, r.upper);
+    mixcert_check(v, rows, cols, mix, tr.lower, r.lower, r.upper);
     print_message("%-16s %dx%d tree %+.12f, walk [%+.12f, %+.12f] in %d iterations, sets %u / %u, %llu states\n",
                   hx_variant_name(v), rows, cols, tr.lower, r.lower, r.upper, r.iterations, r.strategies[0],
                   r.strategies[1], (unsigned long long)r.states);
@@ -256,7 +231,7 @@ static void refuses_and_limits(void **state)
         assert_int_equal(dw_solve(HX_ABRUPT, 3, 2, &o, &r, err, sizeof err), 0);
         assert_false(r.converged);
         assert_true(mix[0].k >= 1 && mix[1].k >= 1);
-        check_certificate(HX_ABRUPT, 3, 2, mix, -0.125, r.lower, r.upper);
+        mixcert_check(HX_ABRUPT, 3, 2, mix, -0.125, r.lower, r.upper);
     }
 }
 

@@ -1,0 +1,48 @@
+/* arena/solver/doseq.h — the sequence-form double oracle (Bosansky, Kiekintveld, Lisy and Pechoucek, 2014)
+ * for the dark boards whose tree does not fit: the restricted game is the game itself with each player
+ * limited, at each of its information states, to the attempts its best responses so far made there (and the
+ * lowest legal cell, the default that every strategy of dowalk.h plays where it stores nothing); that game's
+ * tree is small, and its sequence-form LP (seqform.h) gives both restricted equilibria at once. Each
+ * equilibrium, extended by the default outside the restricted game, is a behaviour strategy of the whole
+ * game; decomposed into a mixture of pure strategies (dowalk.h's dw_pure) it is answered by dowalk.h's exact
+ * best response, which gives the bounds
+ *     upper = Black's best-response value against White's mixture,  lower = -(White's against Black's),
+ * and whose attempts at the states its own play reaches join the restricted game. It stops when the best
+ * bounds are within the tolerance, when neither best response adds an attempt, or at a limit. Unlike the
+ * pure-strategy oracle (dowalk.h), the restricted game combines the players' attempts state by state, so a
+ * few best responses span many pure strategies. The mixtures of the best bounds can be kept (dw_options.keep)
+ * for a value certificate (dowalk_cert.h). Dark variants, boards of at most 16 cells, no swap. docs/solver.md. */
+#ifndef ARENA_SOLVER_DOSEQ_H
+#define ARENA_SOLVER_DOSEQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dowalk.h"
+#include "seqform.h"
+
+typedef struct {
+    double value;            /* the last restricted game's value for Black */
+    double lower, upper, gap;
+    bool converged, stalled;
+    int iterations;          /* restricted games solved */
+    uint64_t attempts[2];    /* (state, attempt) pairs the best responses added, Black's and White's */
+    uint64_t seeded[2];      /* (state, attempt) pairs the seeds gave */
+    uint32_t nodes, infosets[2]; /* the last restricted game's tree and information states */
+    uint32_t support[2];     /* pure strategies in the last mixtures */
+    uint64_t states;         /* responder information states walked, all best responses */
+    double seconds, seconds_tree, seconds_lp, seconds_oracle;
+} ds_result;
+
+/* Runs it on the R x C board of variant v, the restricted games solved with lp's options (its `only` and
+ * `write_mps` are ignored). With seed (NULL or two mixtures, e.g. dowalk.h's kept ones, with the bounds
+ * seed_bounds[0] and [1] that Black's and White's give), the restricted game starts with every attempt the
+ * seeds' members store, so it holds those mixtures from the first iteration, and the seeds are the best
+ * bounds and mixtures until beaten; the seeds are taken over (kept in o->keep or freed; zeroed in seed).
+ * Returns 0 (converged or not: see r), or -1 with a message in err (unsupported game, out of memory, the LP
+ * failing, a restricted tree of more than max_nodes). */
+int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_options *lp, uint32_t max_nodes,
+             dw_mixture *seed, const double *seed_bounds, ds_result *r, char *err, size_t errlen);
+
+#endif

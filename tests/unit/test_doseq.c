@@ -1,0 +1,215 @@
+/* tests/unit/test_doseq.c — the sequence-form double oracle (doseq.h) and `arena solve --method
+ * sequence-oracle`. Its bounds, its restricted games solved by GLPK or CLP, meet at the whole tree's value (the
+ * sequence-form LP's; on abrupt 3x2 and 2x3 the tree-based double oracle's, which test_doracle checks against
+ * the LP) on 2x2 in the six dark variants, abrupt 3x2 and 2x3 and classical 3x2 and 2x3, bracketing that value
+ * at every iteration; the mixtures it keeps give a value
+ * certificate that the checker verifies at exactly that value (and, stopped early, at the interval it
+ * reported); the command prints strict JSON with the same value and refuses what it cannot solve. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "darkhex.h"
+#include "doracle.h"
+#include "doseq.h"
+#include "dowalk_cert.h"
+#include "seqform.h"
+#include "mixcert_kit.h"
+#include "test_sys.h"
+#include "test_util.h"
+#include "valcert.h"
+#include "variant.h"
+
+static const hx_variant dark[] = { HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_NOISY, HX_CLASSICAL_FLASH, HX_ABRUPT_NOISY,
+                                   HX_ABRUPT_FLASH };
+
+/* The whole tree's value: by the sequence-form LP (GLPK), or where that takes minutes (abrupt 3x2, 2x3) by
+ * the tree-based double oracle, which test_doracle checks against the LP. */
+static double tree_value(hx_variant v, int rows, int cols, bool oracle)
+{
+    sv_darkhex p = { .variant = v, .rows = rows, .cols = cols };
+    efg_game g;
+    sv_darkhex_game(&g, &p);
+    sv_tree t;
+    assert_int_equal(sv_tree_build(&t, &g, 1u << 25, false), 0);
+    char err[300] = "";
+    double value;
+    if (oracle) {
+        do_options o;
+        do_options_default(&o);
+        do_result r;
+        if (do_solve(&t, &o, NULL, &r, err, sizeof err) != 0)
+            fail_msg("do_solve: %s", err);
+        assert_true(r.converged);
+        value = r.lower;
+    } else {
+        sf_options o;
+        sf_options_default(&o);
+        double *policy = malloc(sizeof *policy * t.n_actions);
+        sf_result r;
+        if (sf_solve(&t, &o, policy, &r, err, sizeof err) != 0)
+            fail_msg("sf_solve: %s", err);
+        free(policy);
+        value = r.value;
+    }
+    sv_tree_free(&t);
+    return value;
+}
+
+typedef struct {
+    double value;
+    int calls, bad;
+    double first_value; /* the first restricted game's value */
+} bracket;
+
+static void check_bracket(void *ctx, const do_progress_info *p)
+{
+    bracket *b = ctx;
+    if (!b->calls++)
+        b->first_value = p->value;
+    if (p->lower > b->value + 1e-9 || p->upper < b->value - 1e-9 || p->lower > p->upper + 1e-12)
+        b->bad++;
+}
+
+static void against_tree(hx_variant v, int rows, int cols, sf_solver solver)
+{
+    bool slow = v == HX_ABRUPT && rows * cols == 6;
+    double value = tree_value(v, rows, cols, slow);
+    bracket b = { .value = value };
+    dw_options o;
+    dw_options_default(&o);
+    o.progress = check_bracket;
+    o.ctx = &b;
+    dw_mixture mix[2] = { { 0 }, { 0 } };
+    o.keep = mix;
+    sf_options lp;
+    sf_options_default(&lp);
+    lp.solver = solver;
+    ds_result r;
+    char err[300] = "";
+    if (ds_solve(v, rows, cols, &o, &lp, 1u << 24, NULL, NULL, &r, err, sizeof err) != 0)
+        fail_msg("ds_solve: %s", err);
+    print_message("%-16s %dx%d tree %+.12f, sequence oracle [%+.12f, %+.12f] in %d iterations (%s), restricted %u nodes\n",
+                  hx_variant_name(v), rows, cols, value, r.lower, r.upper, r.iterations,
+                  solver == SF_CLP ? "CLP" : "GLPK", r.nodes);
+    assert_true(r.converged);
+    assert_true(fabs(r.lower - value) < 1e-9 && fabs(r.upper - value) < 1e-9);
+    assert_int_equal(b.calls, r.iterations);
+    assert_int_equal(b.bad, 0);
+    assert_true(r.support[0] >= 1 && r.support[1] >= 1);
+    mixcert_check(v, rows, cols, mix, value, r.lower, r.upper);
+}
+
+static void values_equal_the_tree(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof dark / sizeof dark[0]; i++)
+        against_tree(dark[i], 2, 2, i % 2 ? SF_CLP : SF_GLPK);
+    against_tree(HX_ABRUPT, 3, 2, SF_CLP);
+    against_tree(HX_ABRUPT, 2, 3, SF_CLP);
+    against_tree(HX_CLASSICAL, 3, 2, SF_GLPK);
+    against_tree(HX_CLASSICAL, 2, 3, SF_CLP);
+}
+
+static void limits_and_refusals(void **state)
+{
+    (void)state;
+    dw_options o;
+    dw_options_default(&o);
+    sf_options lp;
+    sf_options_default(&lp);
+    ds_result r;
+    char err[300] = "";
+    assert_int_equal(ds_solve(HX_HEX, 2, 2, &o, &lp, 1u << 20, NULL, NULL, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dark"));
+    assert_int_equal(ds_solve(HX_ABRUPT, 4, 5, &o, &lp, 1u << 20, NULL, NULL, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "16 cells"));
+    /* stopped early: the certificate proves the interval reported, which holds -1/8 */
+    lp.solver = SF_CLP;
+    for (int it = 10; it <= 40; it += 30) {
+        dw_mixture mix[2] = { { 0 }, { 0 } };
+        o.max_iterations = it;
+        o.keep = mix;
+        assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, NULL, NULL, &r, err, sizeof err), 0);
+        assert_int_equal(r.iterations, it);
+        assert_false(r.converged);
+        mixcert_check(HX_ABRUPT, 3, 2, mix, -0.125, r.lower, r.upper);
+    }
+    /* seeded by the pure-strategy walk's mixtures after 100 iterations: their attempts are in the first
+     * restricted game, and it still converges at -1/8 */
+    {
+        dw_mixture seed[2] = { { 0 }, { 0 } };
+        dw_options w;
+        dw_options_default(&w);
+        w.max_iterations = 100;
+        w.keep = seed;
+        dw_result wr;
+        assert_int_equal(dw_solve(HX_ABRUPT, 3, 2, &w, &wr, err, sizeof err), 0);
+        o.max_iterations = 0;
+        o.keep = NULL;
+        bracket b = { .value = -0.125 };
+        o.progress = check_bracket;
+        o.ctx = &b;
+        double bounds[2] = { wr.lower, wr.upper };
+        assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, seed, bounds, &r, err, sizeof err), 0);
+        assert_true(seed[0].k == 0 && seed[1].k == 0); /* taken over */
+        assert_true(r.converged);
+        assert_true(r.seeded[0] > 0 && r.seeded[1] > 0);
+        assert_true(fabs(r.lower + 0.125) < 1e-9 && fabs(r.upper + 0.125) < 1e-9);
+        assert_int_equal(b.bad, 0);
+        /* the first restricted game holds both seed mixtures, so its value lies within the bounds they give */
+        assert_true(b.first_value >= wr.lower - 1e-9 && b.first_value <= wr.upper + 1e-9);
+        o.progress = NULL;
+    }
+    /* a restricted tree over the node limit is an error, not a wrong answer */
+    o.max_iterations = 0;
+    o.keep = NULL;
+    assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 100, NULL, NULL, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "100 nodes"));
+}
+
+E2E_FIXTURE(dir, "doseq")
+
+static void arena_solve_sequence_oracle(void **state)
+{
+    (void)state;
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle --solver clp "
+             "--certificate s.value --json", dir, bin);
+    char *json = sh_output(cmd);
+    strict_json("arena solve --method sequence-oracle --json", json);
+    assert_true(fabs(json_number(json, "value") - 9.0 / 11) < 1e-9);
+    assert_true(fabs(json_number(json, "lower") - 9.0 / 11) < 1e-9);
+    assert_non_null(strstr(json, "\"converged\":true"));
+    assert_non_null(strstr(json, "\"lower\":\"9/11\",\"upper\":\"9/11\",\"exact\":true"));
+    free(json);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena classify --check s.value", dir, bin);
+    char *text = sh_output(cmd);
+    assert_non_null(strstr(text, "verified: value 9/11"));
+    free(text);
+    snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 2x2 --method sequence-oracle --max-iterations 1 "
+             "--format text; echo \"exit $?\"", bin);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "not solved (a limit)"));
+    assert_non_null(strstr(text, "exit 1"));
+    free(text);
+    static const char *bad[] = { "--variant hex --board 2x2", "--variant abrupt --board 4x5",
+                                 "--variant abrupt --board 2x2 --out x.pol", "--variant abrupt --board 2x2 --walk",
+                                 "--variant abrupt --board 2x2 --exact" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --method sequence-oracle %s >/dev/null 2>&1", dir, bin, bad[i]);
+        assert_int_equal(sh_run("%s", cmd), 2);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(values_equal_the_tree),
+        cmocka_unit_test(limits_and_refusals),
+        cmocka_unit_test(arena_solve_sequence_oracle),
+    };
+    return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
+}
