@@ -1,7 +1,8 @@
 /* arena/solver/classify.c — classifying one board of one dark variant (classify.h): the sure-win searches
  * of both players (surewin.h) with certificates (surecert.h), then for "neither" the double oracle
  * (doracle.h), the LP (seqform.h) or CFR+ with exact best responses (cfr.h, bestresponse.h) on the game
- * tree, all within one time budget, with the peak memory each took; the first-move table (the double oracle
+ * tree, or without it the walk's and the sequence-form double oracles (dowalk.h, doseq.h), all within one
+ * time budget, with the peak memory each took; the first-move table (the double oracle
  * with Black's root action fixed, or the sure-win search); values read as fractions. */
 #define _POSIX_C_SOURCE 200809L
 #include "classify.h"
@@ -17,6 +18,8 @@
 #include "clock.h"
 #include "darkhex.h"
 #include "doracle.h"
+#include "doseq.h"
+#include "dowalk_cert.h"
 #include "infowalk.h"
 #include "policy.h"
 #include "seqform.h"
@@ -31,6 +34,8 @@
 #define CL_DO_SHARE (1.0 / 3)     /* of the budget left: the double oracle's; the LP gets half of the rest */
 #define CL_CFR_MIN_SHARE (1.0 / 6) /* of the budget: CFR+'s least time, even past the deadline (CLP's time
                                    * limit counts CPU seconds: on a loaded machine the LP overruns its share) */
+#define CL_RESTRICTED_NODES (1u << 24) /* the sequence oracle's restricted trees (whatever --max-nodes says of the
+                                         * whole tree's): 16.8 million nodes, 320 MB */
 #define CL_LP_CHECK_NODES 20000   /* trees this small get the LP as a cross-check of the double oracle */
 #define CL_LP_CHECK_TOLERANCE 1e-9
 #define CL_FRACTION_SLACK 1e-10
@@ -297,6 +302,74 @@ static void cl_lp_check(const sv_tree *t, double *probs, cl_row *row)
         cl_note(row, "; the LP DISAGREES (%.12f)", r.value);
 }
 
+/* Writes the value certificate of the tree-free oracles' mixtures (freed here) next to the certificates. */
+static void cl_write_mixtures(dw_mixture mix[2], const cl_options *o, cl_row *row)
+{
+    char path[4096], err[300];
+    snprintf(path, sizeof path, "%s/%dx%d-%s.value", o->out_dir, row->rows, row->cols, hx_variant_name(row->variant));
+    vw_options vo;
+    vw_options_default(&vo);
+    vo.max_states = CL_CHECK_MAX_STATES;
+    vw_result vr;
+    if (dw_write_certificate(row->variant, row->rows, row->cols, mix, &vo, path, &vr, err, sizeof err) != 0)
+        cl_note(row, "; no value certificate: %.120s", err);
+    else if (vr.exact)
+        cl_note(row, "; value certificate %.120s: %.40s", path, vr.lower);
+    else
+        cl_note(row, "; value certificate %.120s: [%.40s, %.40s]", path, vr.lower, vr.upper);
+    vw_result_free(&vr);
+    dw_mixture_free(&mix[0]);
+    dw_mixture_free(&mix[1]);
+}
+
+/* Without the tree: the pure-strategy walk's double oracle (dowalk.h) for CL_DO_SHARE of the time left, then
+ * the sequence-form double oracle (doseq.h) seeded with its best mixtures until the deadline; the value when
+ * their bounds meet, else their interval when narrower than the row's. */
+static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row)
+{
+    const char *why;
+    double left = deadline - clk_now();
+    if (left < 0.01 || !dw_supported(row->variant, row->rows, row->cols, &why))
+        return;
+    dw_mixture seed[2] = { { 0 }, { 0 } }, mix[2] = { { 0 }, { 0 } };
+    dw_options w;
+    dw_options_default(&w);
+    w.time_limit = left * CL_DO_SHARE;
+    w.keep = seed;
+    dw_result wr;
+    char err[300];
+    if (dw_solve(row->variant, row->rows, row->cols, &w, &wr, err, sizeof err) != 0) {
+        cl_note(row, "; the walk's double oracle: %.100s", err);
+        return;
+    }
+    w.time_limit = fmax(deadline - clk_now(), 0.01);
+    w.keep = mix;
+    sf_options lp;
+    sf_options_default(&lp);
+    lp.solver = SF_CLP;
+    double bounds[2] = { wr.lower, wr.upper };
+    ds_result r;
+    if (ds_solve(row->variant, row->rows, row->cols, &w, &lp, CL_RESTRICTED_NODES, seed, bounds, &r, err, sizeof err) !=
+        0) {
+        cl_note(row, "; the sequence oracle: %.100s", err);
+        dw_mixture_free(&seed[0]), dw_mixture_free(&seed[1]);
+        return;
+    }
+    cl_note(row, "; walk %d + sequence oracle %d restricted games", wr.iterations, r.iterations);
+    if (r.converged) {
+        row->exact = true;
+        row->value = (r.lower + r.upper) / 2;
+        row->lower = r.lower, row->upper = r.upper;
+        row->how = "sequence oracle";
+    } else if (r.upper - r.lower < row->upper - row->lower) {
+        row->lower = r.lower, row->upper = r.upper;
+        row->how = "sequence-oracle bounds";
+    }
+    if (o->out_dir && (r.converged || !strcmp(row->how, "sequence-oracle bounds")))
+        cl_write_mixtures(mix, o, row);
+    dw_mixture_free(&mix[0]), dw_mixture_free(&mix[1]);
+}
+
 /* The value of a board neither player wins surely, on its tree t (NULL: it did not fit): the double oracle
  * within CL_DO_SHARE of the time left, else the LP within half the time left, else CFR+ for the rest (at
  * least CL_CFR_MIN_SHARE of the budget); when none is exact, the narrower of the double oracle's and CFR+'s
@@ -307,6 +380,7 @@ static void cl_value(const cl_options *o, double deadline, const sv_tree *t, cl_
     if (!t) {
         snprintf(row->note, sizeof row->note, "the game tree has more than %u nodes (or no time was left)", o->max_nodes);
         cl_uniform_bounds(row);
+        cl_tree_free_value(o, deadline, row);
         return;
     }
     size_t na = t->n_actions ? t->n_actions : 1;

@@ -1,6 +1,7 @@
 /* arena/solver/classify.h — who wins a small board of a dark variant (docs/solved.md): Black surely, White
  * surely, or neither (then the value to Black: exact from the double oracle or the sequence-form LP, or an
- * interval certified by exact best responses, to the double oracle's or CFR+'s strategies), within a time
+ * interval certified by exact best responses, to the double oracle's or CFR+'s strategies; where the tree
+ * does not fit, from the tree-free oracles of dowalk.h and doseq.h), within a time
  * budget; each sure win optionally written as a certificate (surecert.h), each value with the policy file
  * that bounds it; optionally the value after each of Black's first cells (the first-move table). */
 #ifndef ARENA_SOLVER_CLASSIFY_H
@@ -54,7 +55,8 @@ typedef struct {
     double value;         /* Black's value when exact */
     double lower, upper;  /* bounds on Black's value (equal to value when exact, up to the double oracle's
                            * tolerance 1e-10 when it gave the value: then its bounds) */
-    const char *how;      /* "sure-win search", "double oracle", "lp", "cfr+ bounds", "uniform", "none" */
+    const char *how;      /* "sure-win search", "double oracle", "lp", "cfr+ bounds", "sequence oracle",
+                           * "sequence-oracle bounds", "uniform", "none" */
     long num, den;        /* when exact: the value as the fraction num/den (cl_fraction); den 0 when none */
     double seconds, peak_mb;
     uint64_t keys;        /* sure-win memo keys, both players */

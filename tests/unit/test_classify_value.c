@@ -16,6 +16,8 @@
  * - cl_fraction on every fraction with a denominator up to 60 and on large ones, and none near sqrt(2);
  * - with a directory to write to, each solved row's value certificate (valcert.h) beside its policy file:
  *   cl_check_certificate verifies it, exactly at the row's value, on 2x2 abrupt and 3x2 abrupt;
+ * - where the tree does not fit (a node limit), the tree-free oracles' exact value on abrupt 3x2 and 2x3
+ *   (-1/8 and 9/11) and their value certificate verified at it;
  * - `arena classify --first-moves --json`: strict JSON, a "how" and "fraction" on every row, a first-move
  *   entry per cell; without --first-moves no "first_moves" key. */
 #include <math.h>
@@ -313,6 +315,40 @@ static void value_certificates_written(void **state)
     }
 }
 
+/* Where the tree does not fit (here: a node limit of 1,000 on abrupt 3x2 and 2x3), the tree-free oracles
+ * give the value: exact at the tree's value (test_doracle's -1/8 and 9/11), `how` "sequence oracle", and the
+ * value certificate of their mixtures verified at it. */
+static void value_without_the_tree(void **state)
+{
+    (void)state;
+    char out[400];
+    snprintf(out, sizeof out, "%s/tree-free", dir);
+    assert_int_equal(sh_run("rm -rf '%s' && mkdir -p '%s'", out, out), 0);
+    static const struct { int rows, cols; long num, den; } boards[] = { { 3, 2, -1, 8 }, { 2, 3, 9, 11 } };
+    for (size_t i = 0; i < 2; i++) {
+        cl_options o;
+        cl_options_default(&o);
+        o.budget_s = 600;
+        o.max_nodes = 1000;
+        o.out_dir = out;
+        cl_row r;
+        assert_int_equal(cl_classify(boards[i].rows, boards[i].cols, HX_ABRUPT, &o, &r), 0);
+        print_message("%dx%d abrupt: %s, [%+.12f, %+.12f]; %s\n", boards[i].rows, boards[i].cols, r.how, r.lower,
+                      r.upper, r.note);
+        assert_true(r.exact);
+        assert_string_equal(r.how, "sequence oracle");
+        assert_true(strstr(r.note, "more than 1000 nodes") != NULL);
+        assert_int_equal(r.num, boards[i].num);
+        assert_int_equal(r.den, boards[i].den);
+        char path[600], msg[900], want[80];
+        snprintf(path, sizeof path, "%s/%dx%d-abrupt.value", out, boards[i].rows, boards[i].cols);
+        assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
+        snprintf(want, sizeof want, "verified: value %ld/%ld", boards[i].num, boards[i].den);
+        if (!strstr(msg, want))
+            fail_msg("expected \"%s\" in: %s", want, msg);
+    }
+}
+
 static void cli_first_moves(void **state)
 {
     (void)state;
@@ -351,6 +387,7 @@ int main(void)
         cmocka_unit_test(fractions),
         cmocka_unit_test(fixed_root_refused),
         cmocka_unit_test(value_certificates_written),
+        cmocka_unit_test(value_without_the_tree),
         cmocka_unit_test(cli_first_moves),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
