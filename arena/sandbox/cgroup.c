@@ -37,13 +37,23 @@ pid_t cg_watcher(void) { return watcher_pid; }
 
 /* ---- reading and writing small files ---- */
 
+/* Writes text to a control file. A write interrupted by a signal is tried again: the kernel gives up setting
+ * a cgroup v1 memory limit with EINTR whenever a signal is pending for the writer (a child's SIGCHLD, say),
+ * even on a group with nothing to reclaim. */
 static int write_text(const char *path, const char *text)
 {
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    int fd;
+    do
+        fd = open(path, O_WRONLY | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
     if (fd < 0)
         return -1;
     size_t len = strlen(text);
-    ssize_t w = write(fd, text, len);
+    ssize_t w;
+    int tries = 0;
+    do
+        w = write(fd, text, len);
+    while (w < 0 && errno == EINTR && ++tries < 100);
     int e = errno;
     close(fd);
     errno = e;
@@ -447,7 +457,11 @@ int cg_create(const cg_limits *limits, cg_group *g, char *err, size_t errlen)
     for (int h = 0; h < n_hier; h++) {
         char dir[PATH_MAX + 32];
         group_dir(h, id, dir, sizeof dir);
-        if (mkdir(dir, 0755) != 0 || set_limits(h, dir, limits) != 0) {
+        int made;
+        do
+            made = mkdir(dir, 0755);
+        while (made != 0 && errno == EINTR);
+        if (made != 0 || set_limits(h, dir, limits) != 0) {
             snprintf(err, errlen, "cgroup %.1100s: %s", dir, strerror(errno));
             g->id = id;
             cg_destroy(g);
