@@ -359,7 +359,10 @@ static int open_host(host *h)
     h->local = zmq_socket(h->ctx, ZMQ_ROUTER);
     int zero = 0;
     zmq_setsockopt(h->local, ZMQ_LINGER, &zero, sizeof zero);
-    if (zmq_bind(h->local, h->local_ep) != 0 || chmod(h->local_ep + 6, 0600) != 0) {
+    mode_t mask = umask(0177); /* the socket is 0600 from the start */
+    int bound = zmq_bind(h->local, h->local_ep);
+    umask(mask);
+    if (bound != 0 || chmod(h->local_ep + 6, 0600) != 0) {
         snprintf(h->err, h->errlen, "cannot bind %s: %s", h->local_ep, zmq_strerror(zmq_errno()));
         return -1;
     }

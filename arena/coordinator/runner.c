@@ -1343,7 +1343,10 @@ static int open_endpoint(runner *r)
     zmq_setsockopt(r->router, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(r->router, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
     zmq_setsockopt(r->router, ZMQ_LINGER, &zero, sizeof zero);
-    if (zmq_bind(r->router, r->endpoint) != 0) {
+    mode_t mask = umask(0177); /* an ipc socket is made 0600 from the start (the chmod below only confirms it) */
+    int bound = zmq_bind(r->router, r->endpoint);
+    umask(mask);
+    if (bound != 0) {
         fail(r, "cannot bind %s: %s", r->endpoint, zmq_strerror(zmq_errno()));
         return -1;
     }
@@ -1364,7 +1367,10 @@ static int open_endpoint(runner *r)
             cv_allow(r->guard, key);
         }
     }
-    if (r->cfg->listen && zmq_bind(r->router, r->local) != 0) {
+    mask = umask(0177);
+    bound = r->cfg->listen ? zmq_bind(r->router, r->local) : 0;
+    umask(mask);
+    if (bound != 0) {
         fail(r, "cannot bind %s: %s", r->local, zmq_strerror(zmq_errno()));
         return -1;
     }
