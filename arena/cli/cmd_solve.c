@@ -444,14 +444,15 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
     if (o->format == CLI_JSON) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":false,\"method\":\"sequence-oracle\","
                "\"value\":%.12g,\"lower\":%.12g,\"upper\":%.12g,\"gap\":%.3g,\"converged\":%s,\"stalled\":%s,"
-               "\"iterations\":%d,\"attempts\":{\"black\":%llu,\"white\":%llu},\"nodes\":%u,"
+               "\"iterations\":%d,\"lp_iterations\":%llu,\"attempts\":{\"black\":%llu,\"white\":%llu},\"nodes\":%u,"
                "\"infosets\":{\"black\":%u,\"white\":%u},\"support\":{\"black\":%u,\"white\":%u},\"states\":%llu,"
                "\"seed\":{\"seconds\":%.6f,\"iterations\":%d,\"lower\":%.12g,\"upper\":%.12g,"
                "\"attempts\":{\"black\":%llu,\"white\":%llu}},",
                hx_variant_name(o->variant), o->rows, o->cols, r.value, r.lower, r.upper, r.gap,
                r.converged ? "true" : "false", r.stalled ? "true" : "false", r.iterations,
-               (unsigned long long)r.attempts[0], (unsigned long long)r.attempts[1], r.nodes, r.infosets[0],
-               r.infosets[1], r.support[0], r.support[1], (unsigned long long)r.states, sr.seconds, sr.iterations,
+               (unsigned long long)r.lp_iterations, (unsigned long long)r.attempts[0],
+               (unsigned long long)r.attempts[1], r.nodes, r.infosets[0], r.infosets[1], r.support[0], r.support[1],
+               (unsigned long long)r.states, sr.seconds, sr.iterations,
                seed_seconds > 0 ? sr.lower : -1.0, seed_seconds > 0 ? sr.upper : 1.0,
                (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
         print_certificate_json(cert);
@@ -466,7 +467,8 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
             printf("seed            the walk's double oracle: %d iterations in %.3f s, bounds [%+.12f, %+.12f]; "
                    "%llu / %llu attempts\n", sr.iterations, sr.seconds, sr.lower, sr.upper,
                    (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
-        printf("iterations      %d restricted games\n", r.iterations);
+        printf("iterations      %d restricted games, %llu simplex iterations\n", r.iterations,
+               (unsigned long long)r.lp_iterations);
         printf("restricted game %u nodes, %u Black and %u White information states (the last); %llu / %llu attempts "
                "added\n", r.nodes, r.infosets[0], r.infosets[1], (unsigned long long)r.attempts[0],
                (unsigned long long)r.attempts[1]);

@@ -301,6 +301,9 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
     g.infoset = rg_infoset, g.view_key = NULL, g.ctx = &d;
     sf_options so = *lp;
     so.only = 0, so.write_mps = NULL;
+    sf_basis *basis = NULL; /* each restricted LP starts from the last one's optimal basis */
+    if (so.solver == SF_CLP && !so.warm && !so.cold)
+        so.warm = basis = sf_basis_new();
     int rc = -1;
     for (int p = 0; seed && p < 2; p++)
         for (int j = 0; j < best[p].k; j++) {
@@ -336,6 +339,7 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
         r->seconds_lp += t3 - t2;
         r->iterations++;
         r->value = sr.value;
+        r->lp_iterations += (uint64_t)sr.lp[0].iterations;
         dw_mixture mix[2] = { { 0 }, { 0 } };
         int dec = decompose(&t, policy, 0, &mix[0]) != 0 || decompose(&t, policy, 1, &mix[1]) != 0 ? -1 : 0;
         free(policy);
@@ -411,6 +415,7 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
     }
     rc = 0;
 done:
+    sf_basis_free(basis);
     dw_mixture_free(&best[0]), dw_mixture_free(&best[1]);
     ds_allowed_free(&d.allowed[0]), ds_allowed_free(&d.allowed[1]);
     r->seconds = clk_now() - t0;

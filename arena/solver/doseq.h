@@ -32,6 +32,8 @@ typedef struct {
     uint32_t nodes, infosets[2]; /* the last restricted game's tree and information states */
     uint32_t support[2];     /* pure strategies in the last mixtures */
     uint64_t states;         /* responder information states walked, all best responses */
+    uint64_t lp_iterations;  /* simplex iterations, all restricted LPs (each from the last one's basis with CLP
+                              * unless sf_options.cold) */
     double seconds, seconds_tree, seconds_lp, seconds_oracle;
 } ds_result;
 

@@ -5,6 +5,7 @@
 #include "seqform.h"
 #include "clock.h"
 #include "lpclp.h"
+#include "mix.h"
 
 #include <glpk.h>
 #include <math.h>
@@ -129,6 +130,107 @@ static void sf_merge(sf_build *b)
             b->leaves[out++] = l;
     }
     b->n_leaves = out;
+}
+
+struct sf_basis {
+    uint64_t *key;        /* open addressing; 0 empty (a key of 0 is stored as 1) */
+    uint8_t *status;      /* LC_* of lpclp.h */
+    size_t cap, n;
+};
+
+sf_basis *sf_basis_new(void)
+{
+    sf_basis *b = calloc(1, sizeof *b);
+    return b;
+}
+
+void sf_basis_free(sf_basis *b)
+{
+    if (!b)
+        return;
+    free(b->key);
+    free(b->status);
+    free(b);
+}
+
+static size_t sf_basis_slot(const sf_basis *b, uint64_t key)
+{
+    size_t i = (size_t)mix64(key) & (b->cap - 1);
+    while (b->key[i] && b->key[i] != key)
+        i = (i + 1) & (b->cap - 1);
+    return i;
+}
+
+/* The status stored under key, or dflt. */
+static uint8_t sf_basis_get(const sf_basis *b, uint64_t key, uint8_t dflt)
+{
+    key += !key;
+    if (!b->cap)
+        return dflt;
+    size_t i = sf_basis_slot(b, key);
+    return b->key[i] ? b->status[i] : dflt;
+}
+
+/* Stores status under key. -1 when out of memory. */
+static int sf_basis_put(sf_basis *b, uint64_t key, uint8_t status)
+{
+    key += !key;
+    if (2 * (b->n + 1) > b->cap) {
+        sf_basis old = *b;
+        b->cap = old.cap ? 2 * old.cap : 1024;
+        b->key = calloc(b->cap, sizeof *b->key);
+        b->status = malloc(b->cap);
+        if (!b->key || !b->status) {
+            free(b->key);
+            free(b->status);
+            *b = old;
+            return -1;
+        }
+        b->n = 0;
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.key[i]) {
+                size_t j = sf_basis_slot(b, old.key[i]);
+                b->key[j] = old.key[i], b->status[j] = old.status[i], b->n++;
+            }
+        free(old.key);
+        free(old.status);
+    }
+    size_t i = sf_basis_slot(b, key);
+    b->n += !b->key[i];
+    b->key[i] = key, b->status[i] = status;
+    return 0;
+}
+
+/* The name of a column or row of player p's LP for sf_basis: its kind (0 a sequence of p, 1 a q over an
+ * opponent information state, 2 a row of E_p, 3 a row over an opponent sequence), the information state's
+ * key and the action (SF_ROOT_ACTION for the empty sequence and the roots). */
+#define SF_ROOT_ACTION 0x1ffffu
+static uint64_t sf_name(int p, int kind, uint64_t key, uint32_t action)
+{
+    return mix64(key ^ mix64(((uint64_t)(4 * p + kind) << 32) | action));
+}
+
+/* The names of player p's LP's columns then rows (sf_load's layout) into name. */
+static void sf_names(const sf_build *b, int p, uint64_t *name)
+{
+    const sv_tree *t = b->t;
+    uint32_t n_x = b->n_seq[p], cols = n_x + 1 + t->infosets_of[1 - p], e_rows = 1 + t->infosets_of[p];
+    name[0] = sf_name(p, 0, 0, SF_ROOT_ACTION);
+    name[n_x] = sf_name(p, 1, 0, SF_ROOT_ACTION);
+    name[cols] = sf_name(p, 2, 0, SF_ROOT_ACTION);
+    name[cols + e_rows] = sf_name(p, 3, 0, SF_ROOT_ACTION);
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        if (is->player == p) {
+            name[cols + 1 + b->local[k]] = sf_name(p, 2, is->key, SF_ROOT_ACTION);
+            for (int a = 0; a < is->n; a++)
+                name[b->seq[is->offset + a]] = sf_name(p, 0, is->key, t->actions[is->offset + a]);
+        } else {
+            name[n_x + 1 + b->local[k]] = sf_name(p, 1, is->key, SF_ROOT_ACTION);
+            for (int a = 0; a < is->n; a++)
+                name[cols + e_rows + b->seq[is->offset + a]] = sf_name(p, 3, is->key, t->actions[is->offset + a]);
+        }
+    }
 }
 
 /* Triplets of a sparse matrix for glp_load_matrix (1-based; element 0 unused). */
@@ -292,12 +394,33 @@ static void sf_plans(const sf_build *b, int p, const double *col, const double *
 
 /* Solves lpx with the solver o asks for: the columns' values into col, the rows' duals into row, the value
  * and iterations into lp. 0, or -1 with a message. */
-static int sf_optimum(glp_prob *lpx, int p, const sf_options *o, double *col, double *row, sf_lp *lp, char *err,
-                      size_t errlen)
+static int sf_optimum(const sf_build *b, glp_prob *lpx, int p, const sf_options *o, double *col, double *row,
+                      sf_lp *lp, char *err, size_t errlen)
 {
     if (o->solver == SF_CLP) {
         lc_result r;
-        if (lc_solve(lpx, o->time_limit, col, row, &r) != 0) {
+        size_t n = (size_t)glp_get_num_cols(lpx), total = n + (size_t)glp_get_num_rows(lpx);
+        bool warm = o->warm && o->only == p;
+        uint64_t *name = warm ? malloc(sizeof *name * total) : NULL;
+        unsigned char *basis = warm ? malloc(total) : NULL;
+        if (warm && (!name || !basis)) {
+            free(name);
+            free(basis);
+            sf_fail(err, errlen, "out of memory");
+            return -1;
+        }
+        if (warm) {
+            sf_names(b, p, name);
+            for (size_t k = 0; k < total; k++)
+                basis[k] = sf_basis_get(o->warm, name[k], k < n ? LC_AT_LOWER : LC_BASIC);
+        }
+        int rc = lc_solve(lpx, o->time_limit, basis, col, row, basis, &r);
+        for (size_t k = 0; warm && rc == 0 && k < total; k++)
+            if (sf_basis_put(o->warm, name[k], basis[k]) != 0)
+                break; /* out of memory: the next LP starts from less */
+        free(name);
+        free(basis);
+        if (rc != 0) {
             sf_fail(err, errlen, "CLP found no optimum of %s's LP (or ran out of time)", p ? "White" : "Black");
             return -1;
         }
@@ -343,7 +466,7 @@ static int sf_player(const sf_build *b, int p, const sf_options *o, double *poli
     int rc = -1;
     if (!col || !row)
         sf_fail(err, errlen, "out of memory");
-    else if ((rc = sf_optimum(lpx, p, o, col, row, lp, err, errlen)) == 0)
+    else if ((rc = sf_optimum(b, lpx, p, o, col, row, lp, err, errlen)) == 0)
         sf_plans(b, p, col, row, policy, lp, dual);
     free(col);
     free(row);

@@ -18,6 +18,11 @@
 typedef enum { SF_DUAL = 0, SF_PRIMAL = 1 } sf_method;
 typedef enum { SF_GLPK = 0, SF_CLP = 1 } sf_solver;
 
+/* A basis remembered across LPs (sf_options.warm): each column's and row's status under a key naming what
+ * it stands for (a sequence by its information state's key and action, an information state by its key),
+ * so that it carries over to the LP of a game with more information states and actions. */
+typedef struct sf_basis sf_basis;
+
 typedef struct {
     sf_solver solver;     /* GLPK (default) or COIN-OR CLP's dual simplex (lpclp.h; method and exact ignored) */
     sf_method method;     /* GLPK's simplex variant (default: dual simplex, falling back to primal) */
@@ -26,6 +31,13 @@ typedef struct {
     int only;             /* -1: both LPs; 0 or 1: only that player's LP, the other's plan read from its dual
                            * solution (the duals of the constraints over the other's sequences: each
                            * player's LP is the dual of the other's) */
+    sf_basis *warm;       /* CLP with `only` 0 or 1: the LP starts from the basis stored here (the columns and
+                           * rows an earlier LP had keep their status; new columns start at their lower
+                           * bound, new rows with their slack basic) and its optimal basis is stored back.
+                           * For a sequence of growing games (doseq.h), where a cold start re-solves from
+                           * nothing each time */
+    bool cold;            /* doseq.h, which otherwise keeps a basis of its own across its LPs with CLP: start
+                           * each from scratch (for comparison) */
     double time_limit;    /* seconds each simplex may take (GLPK's tm_lim, CLP's maximum seconds); 0: no limit */
     const char *write_mps; /* when set: each LP is written to this file (free MPS, maximising; with `only` the
                             * one asked for) instead of solved, sf_solve returning 0 with no value or policy
@@ -63,6 +75,10 @@ void sf_options_default(sf_options *o);
  * distribution where the player's own plan never reaches it. Returns 0, or -1 with a message in err (out
  * of memory, a tree that is not perfect recall, or GLPK failing to find an optimum). */
 int sf_solve(const sv_tree *t, const sf_options *o, double *policy, sf_result *r, char *err, size_t errlen);
+
+/* An empty basis for sf_options.warm, or NULL when out of memory; freed with sf_basis_free (NULL is a no-op). */
+sf_basis *sf_basis_new(void);
+void sf_basis_free(sf_basis *b);
 
 /* "GLPK 5.0" (the library linked). */
 const char *sf_glpk_version(void);

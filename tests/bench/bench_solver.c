@@ -368,7 +368,7 @@ static double status_kb(const char *field)
     return kb;
 }
 
-enum { BY_DO, BY_CLP, BY_CFR, BY_WALK, BY_SEQ }; /* the last two need no tree */
+enum { BY_DO, BY_CLP, BY_CFR, BY_WALK, BY_SEQ_COLD, BY_SEQ }; /* the last three need no tree */
 
 /* One solver on one board in a child process: out[0] seconds (the tree not counted), out[1] lower, out[2]
  * upper, out[3] the peak memory it added in MB (tree included), out[4] 1 when it finished (exact, or for
@@ -394,7 +394,7 @@ static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit
         sv_darkhex_game(&g, &p);
         sv_tree t;
         char err[300];
-        if (by == BY_WALK || by == BY_SEQ) {
+        if (by >= BY_WALK) {
             dw_options o;
             dw_options_default(&o);
             o.time_limit = limit;
@@ -407,6 +407,7 @@ static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit
                 sf_options lp;
                 sf_options_default(&lp);
                 lp.solver = SF_CLP;
+                lp.cold = by == BY_SEQ_COLD; /* each restricted LP from scratch: the baseline */
                 ds_result r;
                 if (ds_solve(v, rows, cols, &o, &lp, 1u << 26, NULL, NULL, &r, err, sizeof err) == 0)
                     got[1] = r.lower, got[2] = r.upper, got[4] = r.converged;
@@ -482,24 +483,30 @@ static int double_oracle_comparison(void)
     const char *env = getenv("BENCH_DO_SECONDS");
     double limit = env && atof(env) > 0 ? atof(env) : 120;
     printf("solver: the double oracle beside CLP's sequence-form LP (Black's), CFR+ (to NashConv < 1e-6), the "
-           "double oracle without the tree (walk) and the sequence-form double oracle (its LPs by CLP), each "
-           "stopped after %.0f s; seconds without the tree, peak memory added (tree included)\n", limit);
+           "double oracle without the tree (walk) and the sequence-form double oracle (its LPs by CLP, each from "
+           "scratch (cold) and each from the last one's basis), each stopped after %.0f s; seconds without the "
+           "tree, peak memory added (tree included); the warm start's speed-up\n", limit);
     static const struct { hx_variant v; int r, c; } cases[] = {
         { HX_ABRUPT, 2, 2 }, { HX_ABRUPT_NOISY, 2, 2 }, { HX_ABRUPT_FLASH, 2, 2 }, { HX_ABRUPT, 2, 3 },
         { HX_ABRUPT, 3, 2 }, { HX_ABRUPT_NOISY, 2, 3 } };
-    static const char *const names[] = { "double oracle", "CLP", "CFR+", "walk", "sequence oracle" };
+    static const char *const names[] = { "double oracle", "CLP", "CFR+", "walk", "sequence oracle cold",
+                                         "sequence oracle" };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         printf("  %-13s %dx%d:", hx_variant_name(cases[i].v), cases[i].r, cases[i].c);
+        double cold = NAN;
         for (int by = BY_DO; by <= BY_SEQ; by++) {
             double got[5];
             if (solve_in_child(by, cases[i].v, cases[i].r, cases[i].c, limit, got) != 0)
                 return 1;
             if (got[4] && fabs(got[2] - got[1]) < 1e-9)
-                printf(" %s %.3f s, %.0f MB, value %+.9f%s", names[by], got[0], got[3], (got[1] + got[2]) / 2,
-                       by < BY_SEQ ? ";" : "\n");
+                printf(" %s %.3f s, %.0f MB, value %+.9f;", names[by], got[0], got[3], (got[1] + got[2]) / 2);
             else
-                printf(" %s %.3f s, %.0f MB, [%+.9f, %+.9f]%s%s", names[by], got[0], got[3], got[1], got[2],
-                       got[4] ? "" : " (stopped)", by < BY_SEQ ? ";" : "\n");
+                printf(" %s %.3f s, %.0f MB, [%+.9f, %+.9f]%s;", names[by], got[0], got[3], got[1], got[2],
+                       got[4] ? "" : " (stopped)");
+            if (by == BY_SEQ_COLD)
+                cold = got[4] ? got[0] : NAN;
+            if (by == BY_SEQ)
+                printf(" warm start %.1fx%s\n", cold / got[0], got[4] ? "" : " (stopped)");
             fflush(stdout);
         }
     }

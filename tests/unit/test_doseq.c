@@ -113,6 +113,39 @@ static void values_equal_the_tree(void **state)
     against_tree(HX_CLASSICAL, 2, 3, SF_CLP);
 }
 
+/* Each restricted LP started from the last one's basis (CLP's default here) reaches the same bounds as when
+ * each starts from scratch (sf_options.cold), with fewer simplex iterations in all. */
+static void warm_and_cold_agree(void **state)
+{
+    (void)state;
+    static const struct { hx_variant v; int r, c; double value; } cases[] = {
+        { HX_ABRUPT, 3, 2, -0.125 }, { HX_ABRUPT_NOISY, 2, 2, NAN }, { HX_ABRUPT_FLASH, 2, 2, NAN } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ds_result r[2];
+        for (int cold = 0; cold < 2; cold++) {
+            dw_options o;
+            dw_options_default(&o);
+            sf_options lp;
+            sf_options_default(&lp);
+            lp.solver = SF_CLP;
+            lp.cold = cold;
+            char err[300] = "";
+            if (ds_solve(cases[i].v, cases[i].r, cases[i].c, &o, &lp, 1u << 24, NULL, NULL, &r[cold], err,
+                         sizeof err) != 0)
+                fail_msg("ds_solve: %s", err);
+            assert_true(r[cold].converged);
+        }
+        print_message("%-16s %dx%d warm %d games, %llu simplex iterations; cold %d games, %llu\n",
+                      hx_variant_name(cases[i].v), cases[i].r, cases[i].c, r[0].iterations,
+                      (unsigned long long)r[0].lp_iterations, r[1].iterations, (unsigned long long)r[1].lp_iterations);
+        double value = isnan(cases[i].value) ? tree_value(cases[i].v, cases[i].r, cases[i].c, false) : cases[i].value;
+        for (int cold = 0; cold < 2; cold++)
+            assert_true(fabs(r[cold].lower - value) < 1e-9 && fabs(r[cold].upper - value) < 1e-9);
+        assert_true(r[0].lp_iterations > 0);
+        assert_true(r[0].lp_iterations < r[1].lp_iterations);
+    }
+}
+
 static void limits_and_refusals(void **state)
 {
     (void)state;
@@ -208,6 +241,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(values_equal_the_tree),
+        cmocka_unit_test(warm_and_cold_agree),
         cmocka_unit_test(limits_and_refusals),
         cmocka_unit_test(arena_solve_sequence_oracle),
     };

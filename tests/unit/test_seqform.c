@@ -330,6 +330,57 @@ static void clp_matches_glpk(void **state)
     }
 }
 
+/* A basis carried over (sf_options.warm): the same LP again starts at its optimum (no simplex iteration) with
+ * the same value; a basis left by other games (another variant and board, whose keys partly coincide and
+ * whose basis has the wrong size here) still gives the exact value. */
+static void a_warm_basis_carries_over(void **state)
+{
+    (void)state;
+    static const struct { hx_variant v; int r, c; } cases[] = {
+        { HX_CLASSICAL, 2, 2 }, { HX_ABRUPT, 2, 2 }, { HX_ABRUPT_NOISY, 2, 2 }, { HX_CLASSICAL_FLASH, 2, 2 },
+        { HX_CLASSICAL, 3, 2 }, { HX_CLASSICAL, 2, 3 } };
+    sf_basis *shared = sf_basis_new(); /* one basis across all the cases, in turn */
+    assert_non_null(shared);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sv_darkhex p = { .variant = cases[i].v, .rows = cases[i].r, .cols = cases[i].c };
+        efg_game g;
+        sv_darkhex_game(&g, &p);
+        sv_tree t;
+        assert_int_equal(sv_tree_build(&t, &g, 1u << 24, false), 0);
+        sf_result glpk;
+        free(solve(&t, &glpk));
+        sf_basis *own = sf_basis_new();
+        assert_non_null(own);
+        for (int run = 0; run < 3; run++) {
+            sf_options o;
+            sf_options_default(&o);
+            o.solver = SF_CLP;
+            o.only = 0;
+            o.warm = run == 2 ? shared : own;
+            double *q = malloc(sizeof *q * t.n_actions);
+            assert_non_null(q);
+            sf_result r;
+            char err[300];
+            if (sf_solve(&t, &o, q, &r, err, sizeof err) != 0)
+                fail_msg("%s", err);
+            double tol = run == 2 ? 1e-8 : 1e-9; /* from a foreign basis, the simplex ends within its tolerance */
+            if (fabs(r.value - glpk.value) >= tol || exploitability(&t, q, NULL) >= tol)
+                fail_msg("%s %dx%d, %s basis: value %.12f (GLPK %.12f), exploitability %.3g after %d iterations",
+                         hx_variant_name(cases[i].v), cases[i].r, cases[i].c, run == 2 ? "a foreign" : "its own",
+                         r.value, glpk.value, exploitability(&t, q, NULL), r.lp[0].iterations);
+            if (run == 0)
+                assert_true(r.lp[0].iterations > 0);
+            if (run == 1) /* its own optimal basis */
+                assert_int_equal(r.lp[0].iterations, 0);
+            free(q);
+        }
+        sf_basis_free(own);
+        sv_tree_free(&t);
+    }
+    sf_basis_free(shared);
+    sf_basis_free(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +389,7 @@ int main(void)
         cmocka_unit_test(hex_and_classical_on_six_cells),
         cmocka_unit_test(arena_solve_writes_a_policy),
         cmocka_unit_test(clp_matches_glpk),
+        cmocka_unit_test(a_warm_basis_carries_over),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
