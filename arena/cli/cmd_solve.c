@@ -68,8 +68,9 @@ static const char help[] =
     "                   most 16 cells, no --out, --walk or --exact): the restricted game is the game with\n"
     "                   each player limited, state by state, to the attempts its best responses made there\n"
     "                   (and the lowest legal cell); its tree's sequence-form LP (--solver glpk or clp)\n"
-    "                   gives both restricted equilibria, whose exact best responses give the bounds and\n"
-    "                   add their attempts; prints the bounds, iterations, the last restricted game's size,\n"
+    "                   gives both restricted equilibria (with clp, each LP from the last one's basis),\n"
+    "                   whose exact best responses give the bounds and add their attempts; prints the\n"
+    "                   bounds, iterations, simplex iterations, the last restricted game's size,\n"
     "                   the times and the peak memory; --certificate as with --walk (docs/solver.md)\n"
     "  --seed-seconds S  sequence-oracle: first run the --walk double oracle for S seconds and start the\n"
     "                   restricted game with the attempts of its best mixtures (default 0: none); the\n"
@@ -467,7 +468,7 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
             printf("seed            the walk's double oracle: %d iterations in %.3f s, bounds [%+.12f, %+.12f]; "
                    "%llu / %llu attempts\n", sr.iterations, sr.seconds, sr.lower, sr.upper,
                    (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
-        printf("iterations      %d restricted games, %llu simplex iterations\n", r.iterations,
+        printf("iterations      %d restricted games (%llu simplex iterations)\n", r.iterations,
                (unsigned long long)r.lp_iterations);
         printf("restricted game %u nodes, %u Black and %u White information states (the last); %llu / %llu attempts "
                "added\n", r.nodes, r.infosets[0], r.infosets[1], (unsigned long long)r.attempts[0],

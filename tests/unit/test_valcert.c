@@ -516,7 +516,7 @@ static void commands(void **state)
 }
 
 /* The abrupt 3x3 certificate docs/solved.md cites: the checker verifies it, and the interval it proves is the
- * one the docs state (lower >= +0.383075155116 - 1e-12, upper <= +0.402446147079 + 1e-12). */
+ * one the docs state: +0.38443439972443 <= V <= +0.38443439972445, less than 1e-14 wide. */
 static void the_documented_3x3_interval(void **state)
 {
     (void)state;
@@ -529,9 +529,10 @@ static void the_documented_3x3_interval(void **state)
     vc_report r;
     assert_int_equal(vc_check(c, 0, &lower, &upper, &r), 1);
     double lo = q_value(lower), up = q_value(upper); /* 150-digit numerators and denominators: doubles suffice */
-    print_message("abrupt 3x3: [%.12f, %.12f], %llu histories\n", lo, up, (unsigned long long)r.histories);
-    assert_true(lo >= 0.383075155116 - 1e-12);
-    assert_true(up <= 0.402446147079 + 1e-12);
+    print_message("abrupt 3x3: [%.16f, %.16f], %llu histories\n", lo, up, (unsigned long long)r.histories);
+    assert_true(lo >= 0.38443439972443);
+    assert_true(up <= 0.38443439972445);
+    assert_true(up - lo < 1e-14);
     free(lower), free(upper);
     vc_free(c);
 }
