@@ -123,6 +123,9 @@ $(eval $(call external,glpk,,-lglpk))
 $(eval $(call external,clp,clp,-lClp -lCoinUtils))
 # GMP (libgmp-dev): exact rationals for the value certificates' checker (arena/solver/valcert.c).
 $(eval $(call external,gmp,gmp,-lgmp))
+# QSopt_ex (libqsopt-ex-dev): exact rational LPs, for the exact value of the sequence oracle's last restricted
+# game (arena/solver/lpexact.c). No pkg-config module: its headers are under /usr/include/qsopt_ex.
+$(eval $(call external,qsopt,,-lqsopt_ex))
 
 # Bottom-up: a module may only use what is declared before it.
 include arena/base/module.mk

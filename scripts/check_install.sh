@@ -10,7 +10,7 @@ set -euo pipefail
 
 # One function of each library, referenced by the probe so that the link really needs every archive (and
 # more where one part of an archive links a system library of its own: solver's vc_check needs GMP).
-uses=(base:clk_now engine:hx_variant_parse protocol:pm_encode store:store_open solver:sv_tree_build solver:vc_check
+uses=(base:clk_now engine:hx_variant_parse protocol:pm_encode store:store_open solver:sv_tree_build solver:vc_check solver:lx_solve
       ratings:rt_data_init sandbox:sb_available coordinator:cfg_load bot:bot_legal trainer:tc_init bridge:bb_defaults
       rl:rl_epsilon rcfr:rc_config_defaults mc:mc_choose report:doc_init server:ws_defaults
       ladder:ld_limits_default ismcts:ism_consistent)

@@ -18,10 +18,13 @@ if [ "${1:-}" != fuzz ]; then
 # clp: COIN-OR CLP, the sequence-form LP solver of arena classify (and arena solve --solver clp) (coinor-libclp-dev).
 # gmp: GMP's exact rationals, for the value certificates' checker (arena solve --certificate, arena classify
 # --check) (libgmp-dev).
+# QSopt_ex: exact rational LPs, for arena solve --method sequence-oracle --exact (libqsopt-ex-dev; no
+# pkg-config module: looked for by its header below).
 modules=(libzmq msgpack sqlite3 cmocka libmd libsodium libseccomp xgboost fann libmicrohttpd libarchive clp gmp)
 packages=(pkg-config libzmq3-dev libmsgpack-dev libsqlite3-dev gnuplot-nox libcmocka-dev libmd-dev
           libsodium-dev libseccomp-dev bubblewrap libxgboost-dev libfann-dev
-          python3-zmq python3-msgpack libglpk-dev libmicrohttpd-dev libarchive-dev coinor-libclp-dev libgmp-dev)
+          python3-zmq python3-msgpack libglpk-dev libmicrohttpd-dev libarchive-dev coinor-libclp-dev libgmp-dev
+          libqsopt-ex-dev)
 
 missing=()
 if ! command -v pkg-config >/dev/null 2>&1; then
@@ -34,6 +37,7 @@ fi
 command -v gnuplot >/dev/null 2>&1 || missing+=(gnuplot)
 # GLPK (arena solve's LP solver) ships no pkg-config module: look for its header.
 [ -f /usr/include/glpk.h ] || missing+=(libglpk-dev)
+[ -f /usr/include/qsopt_ex/QSopt_ex.h ] || missing+=(libqsopt-ex-dev)
 # Every bot runs in a bubblewrap sandbox (docs/reliability.md).
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 # The example Python bot (agents/examples/random_bot.py) runs on Debian's python3 with these modules.

@@ -65,7 +65,7 @@ static const char help[] =
     "                   --certificate, the certificate of the mixtures of its best bounds (the value\n"
     "                   when they met, else the interval reached)\n"
     "  --method sequence-oracle  the sequence-form double oracle without the whole tree (dark variants, at\n"
-    "                   most 16 cells, no --out, --walk or --exact): the restricted game is the game with\n"
+    "                   most 16 cells, no --out or --walk): the restricted game is the game with\n"
     "                   each player limited, state by state, to the attempts its best responses made there\n"
     "                   (and the lowest legal cell); its tree's sequence-form LP (--solver glpk or clp)\n"
     "                   gives both restricted equilibria (with clp, each LP from the last one's basis),\n"
@@ -77,7 +77,11 @@ static const char help[] =
     "                   seconds count against --time-limit\n"
     "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
     "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
-    "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow)\n"
+    "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow); with\n"
+    "                   --method sequence-oracle: once the bounds meet, the last restricted game's two\n"
+    "                   LPs solved in rational arithmetic (QSopt_ex, from CLP's last basis): the value as\n"
+    "                   a fraction (\"exact\" in JSON), and with --certificate the certificate of those\n"
+    "                   exact strategies (the value itself when they are equilibria of the game)\n"
     "  --lp P           both (default): each player's LP, their values compared (gap); black or white:\n"
     "                   only that player's LP, the other's strategy read from its dual solution (the\n"
     "                   two LPs are each other's duals; gap is then 0). One LP of a pair can take many\n"
@@ -417,8 +421,10 @@ static void ds_progress_line(void *ctx, const do_progress_info *p)
 
 /* `arena solve --method sequence-oracle`: the sequence-form double oracle (doseq.h). */
 static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_options *so, uint32_t max_nodes,
-                          double seed_seconds, cert_figures *cert)
+                          double seed_seconds, bool exact, cert_figures *cert)
 {
+    ds_exact x = { .certificate = cert->path };
+    vw_options_default(&x.vw);
     ds_result r;
     char err[700];
     dw_mixture mix[2] = { { 0 }, { 0 } }, seed[2] = { { 0 }, { 0 } };
@@ -437,10 +443,16 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
     if (cert->path)
         wopt->keep = mix;
     double seed_bounds[2] = { sr.lower, sr.upper };
-    if (ds_solve(o->variant, o->rows, o->cols, wopt, so, max_nodes, seed_seconds > 0 ? seed : NULL, seed_bounds, &r,
-                 err, sizeof err) != 0)
+    if (ds_solve(o->variant, o->rows, o->cols, wopt, so, max_nodes, seed_seconds > 0 ? seed : NULL, seed_bounds,
+                 exact ? &x : NULL, &r, err, sizeof err) != 0)
         cli_fail("solve", "%s", err);
-    write_mixture_certificate(o, mix, cert);
+    if (x.certified) { /* the exact equilibrium's certificate stands instead of the mixtures' */
+        cert->r = x.cert;
+        memset(&x.cert, 0, sizeof x.cert);
+        dw_mixture_free(&mix[0]), dw_mixture_free(&mix[1]);
+    } else {
+        write_mixture_certificate(o, mix, cert);
+    }
     long rss = max_rss_kb();
     if (o->format == CLI_JSON) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":false,\"method\":\"sequence-oracle\","
@@ -456,6 +468,18 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
                (unsigned long long)r.states, sr.seconds, sr.iterations,
                seed_seconds > 0 ? sr.lower : -1.0, seed_seconds > 0 ? sr.upper : 1.0,
                (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
+        if (!exact) {
+            printf("\"exact\":null,");
+        } else {
+            printf("\"exact\":{\"value\":");
+            if (x.value)
+                printf("\"%s\"", x.value);
+            else
+                printf("null");
+            printf(",\"seconds\":%.6f,\"why\":", x.seconds);
+            print_json_text(x.why);
+            printf("},");
+        }
         print_certificate_json(cert);
         printf("\"seconds\":{\"tree\":%.6f,\"lp\":%.6f,\"oracle\":%.6f,\"total\":%.6f},\"max_rss_kb\":%ld}\n",
                r.seconds_tree, r.seconds_lp, r.seconds_oracle, r.seconds, rss);
@@ -479,10 +503,16 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
         printf("seconds         %.3f (restricted trees %.3f, LPs %.3f, best responses %.3f)\n", r.seconds,
                r.seconds_tree, r.seconds_lp, r.seconds_oracle);
         printf("memory          peak resident %ld kB\n", rss);
+        if (exact && x.value)
+            printf("exact           %s, the last restricted game's value in rational arithmetic (%.3f s)\n", x.value,
+                   x.seconds);
+        else if (exact)
+            printf("exact           none: %s\n", x.why);
         print_certificate_text(cert);
     }
     bool solved = r.converged || (cert->path && cert->r.exact);
     vw_result_free(&cert->r);
+    ds_exact_free(&x);
     return solved ? CLI_OK : CLI_FAILED;
 }
 
@@ -584,8 +614,8 @@ int cmd_solve(int argc, char **argv)
         cli_usage_error("solve", "--seed-seconds: give it with --method sequence-oracle");
     if (seq_oracle) {
         const char *why;
-        if (out || walk || dopt.exact)
-            cli_usage_error("solve", "--method sequence-oracle: no --out, --walk or --exact");
+        if (out || walk)
+            cli_usage_error("solve", "--method sequence-oracle: no --out or --walk");
         if (o.flags & HX_SWAP_RULE || !dw_supported(o.variant, o.rows, o.cols, &why))
             cli_usage_error("solve", "--method sequence-oracle on %dx%d %s: %s", o.rows, o.cols,
                             hx_variant_name(o.variant), o.flags & HX_SWAP_RULE ? "no swap rule" : why);
@@ -598,7 +628,8 @@ int cmd_solve(int argc, char **argv)
             so.verbose = false;
             fflush(stdout);
         }
-        return solve_sequence(&o, &wopt, &so, (uint32_t)max_nodes, seed_seconds, &cert);
+        so.exact = false; /* --exact here: the last restricted game in rational arithmetic, not GLPK's */
+        return solve_sequence(&o, &wopt, &so, (uint32_t)max_nodes, seed_seconds, dopt.exact, &cert);
     }
     if (walk) {
         const char *why;

@@ -349,7 +349,7 @@ static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row
     lp.solver = SF_CLP;
     double bounds[2] = { wr.lower, wr.upper };
     ds_result r;
-    if (ds_solve(row->variant, row->rows, row->cols, &w, &lp, CL_RESTRICTED_NODES, seed, bounds, &r, err, sizeof err) !=
+    if (ds_solve(row->variant, row->rows, row->cols, &w, &lp, CL_RESTRICTED_NODES, seed, bounds, NULL, &r, err, sizeof err) !=
         0) {
         cl_note(row, "; the sequence oracle: %.100s", err);
         dw_mixture_free(&seed[0]), dw_mixture_free(&seed[1]);

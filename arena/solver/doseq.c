@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "darkhex.h"
+#include "doseq_cert.h"
 #include "gametree.h"
 
 #define DS_EPS 1e-12 /* realisation weights below this are zero */
@@ -276,9 +277,64 @@ static int add_pair(void *ctx, uint64_t key, int cell)
     return 0;
 }
 
-int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_options *lp, uint32_t max_nodes,
-             dw_mixture *seed, const double *seed_bounds, ds_result *r, char *err, size_t errlen)
+void ds_exact_free(ds_exact *exact)
 {
+    free(exact->value);
+    exact->value = NULL;
+    vw_result_free(&exact->cert);
+}
+
+/* The restricted game g (as it stands) solved exactly into x: Black's LP from CLP's last basis (start), and
+ * White's LP; each gives both players' strategies (one from its plan, the other from its duals), and the
+ * certificate keeps the better of each player's two. Failures are noted in x->why. */
+static void ds_solve_exact(hx_variant v, int rows, int cols, const efg_game *g, uint32_t max_nodes,
+                           const sf_basis *start, ds_exact *x)
+{
+    double t0 = clk_now();
+    sv_tree t;
+    if (sv_tree_build(&t, g, max_nodes, false) != 0) {
+        snprintf(x->why, sizeof x->why, "the restricted game's tree: out of memory or more than %u nodes", max_nodes);
+        return;
+    }
+    mpq_t *policy[2] = { malloc(sizeof(mpq_t) * (t.n_actions ? t.n_actions : 1)),
+                         malloc(sizeof(mpq_t) * (t.n_actions ? t.n_actions : 1)) };
+    mpq_t value[2];
+    mpq_inits(value[0], value[1], NULL);
+    for (int c = 0; c < 2; c++)
+        for (uint32_t i = 0; policy[c] && i < t.n_actions; i++)
+            mpq_init(policy[c][i]);
+    if (!policy[0] || !policy[1])
+        snprintf(x->why, sizeof x->why, "out of memory");
+    else if (sf_solve_exact(&t, 0, start, policy[0], value[0], x->why, sizeof x->why) == 0 &&
+             sf_solve_exact(&t, 1, NULL, policy[1], value[1], x->why, sizeof x->why) == 0) {
+        if (!mpq_equal(value[0], value[1]))
+            snprintf(x->why, sizeof x->why, "the two players' exact LPs disagree on the value");
+        else
+            x->value = mpq_get_str(NULL, 10, value[0]);
+        x->seconds = clk_now() - t0;
+        if (x->value && x->certificate) {
+            x->certified = ds_write_exact_certificate(v, rows, cols, &t, policy, 2, &x->vw, x->certificate, &x->cert,
+                                                      x->why, sizeof x->why) == 0;
+            x->cert_seconds = clk_now() - t0 - x->seconds;
+        }
+    }
+    for (int c = 0; c < 2; c++) {
+        for (uint32_t i = 0; policy[c] && i < t.n_actions; i++)
+            mpq_clear(policy[c][i]);
+        free(policy[c]);
+    }
+    mpq_clears(value[0], value[1], NULL);
+    sv_tree_free(&t);
+}
+
+int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_options *lp, uint32_t max_nodes,
+             dw_mixture *seed, const double *seed_bounds, ds_exact *exact, ds_result *r, char *err, size_t errlen)
+{
+    if (exact) {
+        exact->value = NULL, exact->certified = false, exact->why[0] = 0;
+        exact->seconds = exact->cert_seconds = 0;
+        memset(&exact->cert, 0, sizeof exact->cert);
+    }
     double t0 = clk_now();
     *r = (ds_result){ .lower = -INFINITY, .upper = INFINITY, .gap = INFINITY };
     dw_mixture best[2] = { { 0 }, { 0 } };
@@ -382,6 +438,11 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
                                       .support = { r->support[0], r->support[1] }, .seconds = clk_now() - t0 };
             o->progress(o->ctx, &info);
         }
+        if (r->gap <= o->tolerance) { /* the restricted game as it was solved stays, for `exact` */
+            r->converged = true;
+            dw_pure_free(br[0]), dw_pure_free(br[1]);
+            break;
+        }
         uint64_t added = 0;
         bool failed = false;
         for (int p = 0; p < 2; p++) {
@@ -396,10 +457,6 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
             snprintf(err, errlen, "out of memory");
             goto done;
         }
-        if (r->gap <= o->tolerance) {
-            r->converged = true;
-            break;
-        }
         if (!added) {
             r->stalled = true;
             break;
@@ -409,6 +466,10 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
         if (o->time_limit > 0 && clk_now() - t0 >= o->time_limit)
             break;
     }
+    if (exact && r->converged)
+        ds_solve_exact(v, rows, cols, &g, max_nodes, so.warm, exact);
+    else if (exact)
+        snprintf(exact->why, sizeof exact->why, "the bounds did not meet");
     if (o->keep) {
         o->keep[0] = best[0], o->keep[1] = best[1];
         best[0] = best[1] = (dw_mixture){ 0 };

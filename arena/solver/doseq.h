@@ -21,6 +21,7 @@
 
 #include "dowalk.h"
 #include "seqform.h"
+#include "valcert_write.h"
 
 typedef struct {
     double value;            /* the last restricted game's value for Black */
@@ -37,14 +38,32 @@ typedef struct {
     double seconds, seconds_tree, seconds_lp, seconds_oracle;
 } ds_result;
 
+/* The last restricted game solved exactly once the bounds meet (ds_solve's `exact`). */
+typedef struct {
+    const char *certificate;  /* in: when set, the certificate of the exact equilibrium is written there
+                               * (doseq_cert.h: the game's value when that equilibrium is the game's) */
+    vw_options vw;            /* in: the certificate writer's options (its max_states) */
+    char *value;              /* out: malloc'd "P/Q", the last restricted game's exact value; NULL when the
+                               * bounds did not meet or the exact solve failed (see why) */
+    vw_result cert;           /* out: the certificate's bounds, when one was written */
+    bool certified;           /* out: a certificate was written */
+    double seconds, cert_seconds; /* out: the exact LPs; the certificate */
+    char why[300];            /* out: why there is no exact value or certificate (empty: none failed) */
+} ds_exact;
+
+/* Frees exact's outputs. */
+void ds_exact_free(ds_exact *exact);
+
 /* Runs it on the R x C board of variant v, the restricted games solved with lp's options (its `only` and
  * `write_mps` are ignored). With seed (NULL or two mixtures, e.g. dowalk.h's kept ones, with the bounds
  * seed_bounds[0] and [1] that Black's and White's give), the restricted game starts with every attempt the
  * seeds' members store, so it holds those mixtures from the first iteration, and the seeds are the best
  * bounds and mixtures until beaten; the seeds are taken over (kept in o->keep or freed; zeroed in seed).
+ * With exact (not NULL) and the bounds met, the last restricted game is solved again exactly (seqform.h's
+ * sf_solve_exact) and, if asked, its equilibrium certified (see ds_exact).
  * Returns 0 (converged or not: see r), or -1 with a message in err (unsupported game, out of memory, the LP
  * failing, a restricted tree of more than max_nodes). */
 int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_options *lp, uint32_t max_nodes,
-             dw_mixture *seed, const double *seed_bounds, ds_result *r, char *err, size_t errlen);
+             dw_mixture *seed, const double *seed_bounds, ds_exact *exact, ds_result *r, char *err, size_t errlen);
 
 #endif

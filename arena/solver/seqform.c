@@ -5,6 +5,7 @@
 #include "seqform.h"
 #include "clock.h"
 #include "lpclp.h"
+#include "lpexact.h"
 #include "mix.h"
 
 #include <glpk.h>
@@ -477,6 +478,51 @@ static int sf_player(const sf_build *b, int p, const sf_options *o, double *poli
     return 0;
 }
 
+/* Numbers t's sequences, finds each information state's parent sequence and gathers the merged leaves into
+ * b (freed with sf_build_free, also on failure). 0, or -1 with a message. */
+static int sf_prepare(const sv_tree *t, sf_build *b, char *err, size_t errlen)
+{
+    *b = (sf_build){ .t = t, .seq = malloc(sizeof(uint32_t) * (t->n_actions ? t->n_actions : 1)),
+                     .parent = malloc(sizeof(uint32_t) * (t->n_infosets ? t->n_infosets : 1)),
+                     .local = malloc(sizeof(uint32_t) * (t->n_infosets ? t->n_infosets : 1)), .n_seq = { 1, 1 } };
+    if (t->view_keys) {
+        sf_fail(err, errlen, "the tree is keyed by views (imperfect recall): the sequence form needs perfect recall");
+        return -1;
+    }
+    if (!b->seq || !b->parent || !b->local) {
+        sf_fail(err, errlen, "out of memory");
+        return -1;
+    }
+    uint32_t count[2] = { 0, 0 };
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        b->parent[k] = SF_NONE;
+        b->local[k] = count[is->player]++;
+        for (int a = 0; a < is->n; a++)
+            b->seq[is->offset + a] = b->n_seq[is->player]++;
+    }
+    if (t->n_nodes)
+        sf_walk(b, 0, 0, 0, 1.0);
+    if (b->no_memory) {
+        sf_fail(err, errlen, "out of memory");
+        return -1;
+    }
+    if (b->bad_recall) {
+        sf_fail(err, errlen, "an information state follows different sequences of its player: not perfect recall");
+        return -1;
+    }
+    sf_merge(b);
+    return 0;
+}
+
+static void sf_build_free(sf_build *b)
+{
+    free(b->seq);
+    free(b->parent);
+    free(b->local);
+    free(b->leaves);
+}
+
 int sf_solve(const sv_tree *t, const sf_options *o, double *policy, sf_result *r, char *err, size_t errlen)
 {
     sf_options def;
@@ -485,39 +531,12 @@ int sf_solve(const sv_tree *t, const sf_options *o, double *policy, sf_result *r
         o = &def;
     }
     memset(r, 0, sizeof *r);
-    if (t->view_keys) {
-        sf_fail(err, errlen, "the tree is keyed by views (imperfect recall): the sequence form needs perfect recall");
-        return -1;
-    }
     double t0 = clk_now();
-    sf_build b = { .t = t, .seq = malloc(sizeof(uint32_t) * (t->n_actions ? t->n_actions : 1)),
-                   .parent = malloc(sizeof(uint32_t) * (t->n_infosets ? t->n_infosets : 1)),
-                   .local = malloc(sizeof(uint32_t) * (t->n_infosets ? t->n_infosets : 1)), .n_seq = { 1, 1 } };
+    sf_build b;
     int rc = -1;
-    if (!b.seq || !b.parent || !b.local) {
-        sf_fail(err, errlen, "out of memory");
+    if (sf_prepare(t, &b, err, errlen) != 0)
         goto out;
-    }
-    uint32_t count[2] = { 0, 0 };
-    for (uint32_t k = 0; k < t->n_infosets; k++) {
-        const sv_infoset *is = &t->infosets[k];
-        b.parent[k] = SF_NONE;
-        b.local[k] = count[is->player]++;
-        for (int a = 0; a < is->n; a++)
-            b.seq[is->offset + a] = b.n_seq[is->player]++;
-    }
-    if (t->n_nodes)
-        sf_walk(&b, 0, 0, 0, 1.0);
-    if (b.no_memory) {
-        sf_fail(err, errlen, "out of memory");
-        goto out;
-    }
-    if (b.bad_recall) {
-        sf_fail(err, errlen, "an information state follows different sequences of its player: not perfect recall");
-        goto out;
-    }
     r->leaves = b.terminals;
-    sf_merge(&b);
     r->payoff_nonzeros = b.n_leaves;
     double built = clk_now() - t0;
     for (int p = 0; p < 2; p++)
@@ -530,9 +549,97 @@ int sf_solve(const sv_tree *t, const sf_options *o, double *policy, sf_result *r
     r->gap = fabs(r->lp[0].value + r->lp[1].value);
     rc = 0;
 out:
-    free(b.seq);
-    free(b.parent);
-    free(b.local);
-    free(b.leaves);
+    sf_build_free(&b);
+    return rc;
+}
+
+/* Player p's behaviour strategy from its exact realisation plan w (over its sequences) into policy. */
+static void sf_behaviour_exact(const sf_build *b, int p, mpq_t *const w, mpq_t *policy)
+{
+    const sv_tree *t = b->t;
+    mpq_t sum;
+    mpq_init(sum);
+    for (uint32_t k = 0; k < t->n_infosets; k++) {
+        const sv_infoset *is = &t->infosets[k];
+        if (is->player != p)
+            continue;
+        mpq_set_ui(sum, 0, 1);
+        for (int a = 0; a < is->n; a++)
+            mpq_add(sum, sum, w[b->seq[is->offset + a]]);
+        for (int a = 0; a < is->n; a++)
+            if (mpq_sgn(sum) > 0)
+                mpq_div(policy[is->offset + a], w[b->seq[is->offset + a]], sum);
+            else
+                mpq_set_ui(policy[is->offset + a], 1, (unsigned long)is->n);
+    }
+    mpq_clear(sum);
+}
+
+int sf_solve_exact(const sv_tree *t, int p, const sf_basis *start, mpq_t *policy, mpq_t value, char *err,
+                   size_t errlen)
+{
+    sf_build b;
+    glp_prob *lpx = NULL;
+    mpq_t *x = NULL, *y = NULL;
+    uint64_t *name = NULL;
+    unsigned char *basis = NULL;
+    size_t n = 0, m = 0;
+    int rc = -1;
+    if (sf_prepare(t, &b, err, errlen) != 0)
+        goto out;
+    sf_lp lp;
+    int opp = 1 - p;
+    if (!(lpx = sf_load(&b, p, &lp, err, errlen)))
+        goto out;
+    n = (size_t)glp_get_num_cols(lpx), m = (size_t)glp_get_num_rows(lpx);
+    x = lx_array(n), y = lx_array(m);
+    if (start) {
+        name = malloc(sizeof *name * (n + m));
+        basis = malloc(n + m);
+    }
+    if (!x || !y || (start && (!name || !basis))) {
+        sf_fail(err, errlen, "out of memory");
+        goto out;
+    }
+    if (start) {
+        sf_names(&b, p, name);
+        for (size_t k = 0; k < n + m; k++)
+            basis[k] = sf_basis_get(start, name[k], k < n ? LC_AT_LOWER : LC_BASIC);
+    }
+    if (lx_solve(lpx, basis, x, y, value, err, errlen) != 0)
+        goto out;
+    if (p == 1)
+        mpq_neg(value, value); /* White's LP maximises White's value */
+    sf_behaviour_exact(&b, p, x, policy);
+    /* the opponent's plan: the duals of the rows over its sequences, scaled so that its empty sequence weighs 1
+     * (the solver's sign convention aside) */
+    mpq_t *w = y + 1 + t->infosets_of[p];
+    if (!mpq_sgn(w[0])) {
+        sf_fail(err, errlen, "the exact LP's duals give %s no plan (its empty sequence weighs 0)", opp ? "White" : "Black");
+        goto out;
+    }
+    mpq_t scale;
+    mpq_init(scale);
+    mpq_inv(scale, w[0]);
+    bool negative = false;
+    for (uint32_t s = 0; s < b.n_seq[opp]; s++) {
+        mpq_mul(w[s], w[s], scale);
+        negative |= mpq_sgn(w[s]) < 0;
+    }
+    mpq_clear(scale);
+    if (negative) {
+        sf_fail(err, errlen, "the exact LP's duals give %s a plan with negative weights", opp ? "White" : "Black");
+        goto out;
+    }
+    sf_behaviour_exact(&b, opp, w, policy);
+    rc = 0;
+out:
+    if (lpx)
+        glp_delete_prob(lpx);
+    lx_array_free(x, n);
+    lx_array_free(y, m);
+    free(name);
+    free(basis);
+    sf_build_free(&b);
     return rc;
 }

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gmp.h>
+
 #include "gametree.h"
 
 typedef enum { SF_DUAL = 0, SF_PRIMAL = 1 } sf_method;
@@ -75,6 +77,15 @@ void sf_options_default(sf_options *o);
  * distribution where the player's own plan never reaches it. Returns 0, or -1 with a message in err (out
  * of memory, a tree that is not perfect recall, or GLPK failing to find an optimum). */
 int sf_solve(const sv_tree *t, const sf_options *o, double *policy, sf_result *r, char *err, size_t errlen);
+
+/* Solves player p's LP of t exactly (rational arithmetic, lpexact.h: QSopt_ex), starting from the basis start
+ * holds (NULL: none; e.g. the warm basis of CLP's last solve of the same LP, so that the exact optimum is the
+ * vertex CLP found), and writes both behaviour strategies into policy (t->n_actions rationals initialised by
+ * the caller, laid out like t->actions; uniform where the player's own plan never reaches): p's from the
+ * plan, the opponent's from the duals of the rows over its sequences; the game value for player 0 into
+ * value. Meant for small trees (a restricted game, doseq.h). 0, or -1 with a message in err. */
+int sf_solve_exact(const sv_tree *t, int p, const sf_basis *start, mpq_t *policy, mpq_t value, char *err,
+                   size_t errlen);
 
 /* An empty basis for sf_options.warm, or NULL when out of memory; freed with sf_basis_free (NULL is a no-op). */
 sf_basis *sf_basis_new(void);

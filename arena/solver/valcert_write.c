@@ -261,8 +261,9 @@ static int vw_best_response(const vc_cert *c, int player, uint64_t max_states, m
     return 0;
 }
 
-int vw_write_states(const vw_states *s, hx_variant v, int rows, int cols, const vw_options *o, const char *path,
-                    vw_result *r, char *err, size_t errlen)
+/* vw_write_states, or with exact (not NULL) those k candidates' probabilities as they are. */
+static int vw_write_from(const vw_states *s, mpq_t *const *exact, int k, hx_variant v, int rows, int cols,
+                         const vw_options *o, const char *path, vw_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     double t0 = clk_now();
@@ -282,8 +283,13 @@ int vw_write_states(const vw_states *s, hx_variant v, int rows, int cols, const 
         mpq_inits(cur[i], best[0][i], best[1][i], NULL);
     init = true;
     bool have = false;
-    for (uint64_t den = o->den_min ? o->den_min : 1; den <= o->den_max; den *= 10) {
-        vw_round_all(s, den, cur);
+    int cand = 0; /* the exact candidate */
+    for (uint64_t den = o->den_min ? o->den_min : 1; exact ? cand < k : den <= o->den_max; den *= 10, cand++) {
+        if (exact)
+            for (uint32_t i = 0; i < na && t->n_actions; i++)
+                mpq_set(cur[i], exact[cand][i]);
+        else
+            vw_round_all(s, den, cur);
         mpq_t *both[2] = { cur, cur };
         if (!(c = vw_cert(s, v, rows, cols, both, err, errlen)))
             goto done;
@@ -298,14 +304,14 @@ int vw_write_states(const vw_states *s, hx_variant v, int rows, int cols, const 
             if (have && mpq_cmp(q ? up : lo, q ? best_up : best_lo) * (q ? -1 : 1) <= 0)
                 continue;
             mpq_set(q ? best_up : best_lo, q ? up : lo);
-            r->den[q] = den;
+            r->den[q] = exact ? 0 : den;
             for (uint32_t i = 0; i < t->n_infosets; i++)
                 if (t->infosets[i].player == q)
-                    for (int k = 0; k < t->infosets[i].n; k++)
-                        mpq_set(best[q][t->infosets[i].offset + k], cur[t->infosets[i].offset + k]);
+                    for (int a = 0; a < t->infosets[i].n; a++)
+                        mpq_set(best[q][t->infosets[i].offset + a], cur[t->infosets[i].offset + a]);
         }
         have = true;
-        if (!mpq_cmp(best_lo, best_up) || den > o->den_max / 10)
+        if (!mpq_cmp(best_lo, best_up) || (!exact && den > o->den_max / 10))
             break;
     }
     if (!have) {
@@ -337,6 +343,18 @@ done:
         vw_result_free(r);
     r->seconds = clk_now() - t0;
     return res;
+}
+
+int vw_write_states(const vw_states *s, hx_variant v, int rows, int cols, const vw_options *o, const char *path,
+                    vw_result *r, char *err, size_t errlen)
+{
+    return vw_write_from(s, NULL, 0, v, rows, cols, o, path, r, err, errlen);
+}
+
+int vw_write_states_exact(const vw_states *s, mpq_t *const *q, int k, hx_variant v, int rows, int cols,
+                          const vw_options *o, const char *path, vw_result *r, char *err, size_t errlen)
+{
+    return vw_write_from(s, q, k, v, rows, cols, o, path, r, err, errlen);
 }
 
 int vw_write(const sv_tree *t, const double *policy, hx_variant v, int rows, int cols, const vw_options *o,

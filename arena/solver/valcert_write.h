@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gmp.h>
+
 #include "game.h"
 #include "gametree.h"
 
@@ -57,6 +59,12 @@ void vw_states_free(vw_states *s);
  * as vw_write does. */
 int vw_write_states(const vw_states *s, hx_variant v, int rows, int cols, const vw_options *o, const char *path,
                     vw_result *r, char *err, size_t errlen);
+
+/* The same with exact probabilities: k candidates q[0..k-1] (each s->table.n_actions rationals laid out like
+ * s->table.actions, each state's summing to 1) tried as they are, not rounded (den 0), and for each player the
+ * candidate of the best bound kept. */
+int vw_write_states_exact(const vw_states *s, mpq_t *const *q, int k, hx_variant v, int rows, int cols,
+                          const vw_options *o, const char *path, vw_result *r, char *err, size_t errlen);
 
 /* Writes the certificate of t (built with perfect-recall keys from the dark variant v on a rows x cols
  * board, sv_darkhex_game) and policy to path. Returns 0 (exact or not: see r), or -1 with a message in err

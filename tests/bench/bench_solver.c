@@ -409,7 +409,7 @@ static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit
                 lp.solver = SF_CLP;
                 lp.cold = by == BY_SEQ_COLD; /* each restricted LP from scratch: the baseline */
                 ds_result r;
-                if (ds_solve(v, rows, cols, &o, &lp, 1u << 26, NULL, NULL, &r, err, sizeof err) == 0)
+                if (ds_solve(v, rows, cols, &o, &lp, 1u << 26, NULL, NULL, NULL, &r, err, sizeof err) == 0)
                     got[1] = r.lower, got[2] = r.upper, got[4] = r.converged;
             }
             got[0] = clk_now() - t0;

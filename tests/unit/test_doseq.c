@@ -89,7 +89,7 @@ static void against_tree(hx_variant v, int rows, int cols, sf_solver solver)
     lp.solver = solver;
     ds_result r;
     char err[300] = "";
-    if (ds_solve(v, rows, cols, &o, &lp, 1u << 24, NULL, NULL, &r, err, sizeof err) != 0)
+    if (ds_solve(v, rows, cols, &o, &lp, 1u << 24, NULL, NULL, NULL, &r, err, sizeof err) != 0)
         fail_msg("ds_solve: %s", err);
     print_message("%-16s %dx%d tree %+.12f, sequence oracle [%+.12f, %+.12f] in %d iterations (%s), restricted %u nodes\n",
                   hx_variant_name(v), rows, cols, value, r.lower, r.upper, r.iterations,
@@ -130,7 +130,7 @@ static void warm_and_cold_agree(void **state)
             lp.solver = SF_CLP;
             lp.cold = cold;
             char err[300] = "";
-            if (ds_solve(cases[i].v, cases[i].r, cases[i].c, &o, &lp, 1u << 24, NULL, NULL, &r[cold], err,
+            if (ds_solve(cases[i].v, cases[i].r, cases[i].c, &o, &lp, 1u << 24, NULL, NULL, NULL, &r[cold], err,
                          sizeof err) != 0)
                 fail_msg("ds_solve: %s", err);
             assert_true(r[cold].converged);
@@ -155,9 +155,9 @@ static void limits_and_refusals(void **state)
     sf_options_default(&lp);
     ds_result r;
     char err[300] = "";
-    assert_int_equal(ds_solve(HX_HEX, 2, 2, &o, &lp, 1u << 20, NULL, NULL, &r, err, sizeof err), -1);
+    assert_int_equal(ds_solve(HX_HEX, 2, 2, &o, &lp, 1u << 20, NULL, NULL, NULL, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "dark"));
-    assert_int_equal(ds_solve(HX_ABRUPT, 4, 5, &o, &lp, 1u << 20, NULL, NULL, &r, err, sizeof err), -1);
+    assert_int_equal(ds_solve(HX_ABRUPT, 4, 5, &o, &lp, 1u << 20, NULL, NULL, NULL, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "16 cells"));
     /* stopped early: the certificate proves the interval reported, which holds -1/8 */
     lp.solver = SF_CLP;
@@ -165,7 +165,7 @@ static void limits_and_refusals(void **state)
         dw_mixture mix[2] = { { 0 }, { 0 } };
         o.max_iterations = it;
         o.keep = mix;
-        assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, NULL, NULL, &r, err, sizeof err), 0);
+        assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, NULL, NULL, NULL, &r, err, sizeof err), 0);
         assert_int_equal(r.iterations, it);
         assert_false(r.converged);
         mixcert_check(HX_ABRUPT, 3, 2, mix, -0.125, r.lower, r.upper);
@@ -186,7 +186,7 @@ static void limits_and_refusals(void **state)
         o.progress = check_bracket;
         o.ctx = &b;
         double bounds[2] = { wr.lower, wr.upper };
-        assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, seed, bounds, &r, err, sizeof err), 0);
+        assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, seed, bounds, NULL, &r, err, sizeof err), 0);
         assert_true(seed[0].k == 0 && seed[1].k == 0); /* taken over */
         assert_true(r.converged);
         assert_true(r.seeded[0] > 0 && r.seeded[1] > 0);
@@ -199,7 +199,7 @@ static void limits_and_refusals(void **state)
     /* a restricted tree over the node limit is an error, not a wrong answer */
     o.max_iterations = 0;
     o.keep = NULL;
-    assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 100, NULL, NULL, &r, err, sizeof err), -1);
+    assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 100, NULL, NULL, NULL, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "100 nodes"));
 }
 
@@ -229,12 +229,83 @@ static void arena_solve_sequence_oracle(void **state)
     assert_non_null(strstr(text, "exit 1"));
     free(text);
     static const char *bad[] = { "--variant hex --board 2x2", "--variant abrupt --board 4x5",
-                                 "--variant abrupt --board 2x2 --out x.pol", "--variant abrupt --board 2x2 --walk",
-                                 "--variant abrupt --board 2x2 --exact" };
+                                 "--variant abrupt --board 2x2 --out x.pol", "--variant abrupt --board 2x2 --walk" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --method sequence-oracle %s >/dev/null 2>&1", dir, bin, bad[i]);
         assert_int_equal(sh_run("%s", cmd), 2);
     }
+    /* --exact: the value as a fraction, its certificate exact and verified by the checker */
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 3x2 --method sequence-oracle --solver clp "
+             "--exact --certificate x.value --json", dir, bin);
+    json = sh_output(cmd);
+    strict_json("arena solve --method sequence-oracle --exact --json", json);
+    assert_non_null(strstr(json, "\"exact\":{\"value\":\"-1/8\""));
+    assert_non_null(strstr(json, "\"lower\":\"-1/8\",\"upper\":\"-1/8\",\"exact\":true"));
+    free(json);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena classify --check x.value", dir, bin);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "verified: value -1/8"));
+    free(text);
+}
+
+/* The last restricted game solved in rational arithmetic (ds_exact): the value as a fraction equal to the
+ * whole tree's LP value, and the certificate of its exact equilibria proving exactly that value (the checker
+ * loading the file again); stopped before the bounds meet, no value and the reason. */
+static void exact_values_are_certified(void **state)
+{
+    (void)state;
+    static const struct { hx_variant v; int r, c; const char *value; } cases[] = {
+        { HX_ABRUPT, 2, 3, "9/11" }, { HX_ABRUPT, 3, 2, "-1/8" }, { HX_ABRUPT_NOISY, 2, 2, "1/2" },
+        { HX_CLASSICAL, 2, 3, "1" }, { HX_ABRUPT_FLASH, 2, 2, "1/2" } }; /* abrupt-noisy 3x2 (-1347/15572) and
+                                                                           * abrupt-flash 2x3 (25/31) take minutes */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/exact-%zu.value", dir, i);
+        dw_options o;
+        dw_options_default(&o);
+        sf_options lp;
+        sf_options_default(&lp);
+        lp.solver = SF_CLP;
+        ds_exact x = { .certificate = path };
+        vw_options_default(&x.vw);
+        ds_result r;
+        char err[300] = "";
+        if (ds_solve(cases[i].v, cases[i].r, cases[i].c, &o, &lp, 1u << 24, NULL, NULL, &x, &r, err, sizeof err) != 0)
+            fail_msg("ds_solve: %s", err);
+        print_message("%-16s %dx%d exact %s (%.3f s), certificate [%s, %s] %s\n", hx_variant_name(cases[i].v),
+                      cases[i].r, cases[i].c, x.value ? x.value : "none", x.seconds, x.cert.lower ? x.cert.lower : "-",
+                      x.cert.upper ? x.cert.upper : "-", x.why);
+        assert_true(r.converged);
+        assert_non_null(x.value);
+        assert_string_equal(x.value, cases[i].value);
+        assert_true(x.certified && x.cert.exact);
+        assert_string_equal(x.cert.lower, cases[i].value);
+        vc_cert *c = vc_load(path, err, sizeof err);
+        if (!c)
+            fail_msg("%s", err);
+        char *lower = NULL, *upper = NULL;
+        vc_report rep;
+        assert_int_equal(vc_check(c, 0, &lower, &upper, &rep), 1);
+        assert_string_equal(lower, cases[i].value);
+        assert_string_equal(upper, cases[i].value);
+        free(lower), free(upper);
+        vc_free(c);
+        ds_exact_free(&x);
+    }
+    dw_options o;
+    dw_options_default(&o);
+    o.max_iterations = 3;
+    sf_options lp;
+    sf_options_default(&lp);
+    lp.solver = SF_CLP;
+    ds_exact x = { 0 };
+    ds_result r;
+    char err[300] = "";
+    assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, NULL, NULL, &x, &r, err, sizeof err), 0);
+    assert_false(r.converged);
+    assert_null(x.value);
+    assert_non_null(strstr(x.why, "did not meet"));
+    ds_exact_free(&x);
 }
 
 int main(void)
@@ -244,6 +315,7 @@ int main(void)
         cmocka_unit_test(warm_and_cold_agree),
         cmocka_unit_test(limits_and_refusals),
         cmocka_unit_test(arena_solve_sequence_oracle),
+        cmocka_unit_test(exact_values_are_certified),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

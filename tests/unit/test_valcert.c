@@ -515,8 +515,8 @@ static void commands(void **state)
     assert_int_equal(sh_run("%s", cmd), 2);
 }
 
-/* The abrupt 3x3 certificate docs/solved.md cites: the checker verifies it, and the interval it proves is the
- * one the docs state: +0.38443439972443 <= V <= +0.38443439972445, less than 1e-14 wide. */
+/* The abrupt 3x3 certificate docs/solved.md cites: the checker verifies it, and it proves the value the docs
+ * state, exactly 57641363828/149938100933. */
 static void the_documented_3x3_interval(void **state)
 {
     (void)state;
@@ -528,11 +528,9 @@ static void the_documented_3x3_interval(void **state)
     char *lower = NULL, *upper = NULL;
     vc_report r;
     assert_int_equal(vc_check(c, 0, &lower, &upper, &r), 1);
-    double lo = q_value(lower), up = q_value(upper); /* 150-digit numerators and denominators: doubles suffice */
-    print_message("abrupt 3x3: [%.16f, %.16f], %llu histories\n", lo, up, (unsigned long long)r.histories);
-    assert_true(lo >= 0.38443439972443);
-    assert_true(up <= 0.38443439972445);
-    assert_true(up - lo < 1e-14);
+    print_message("abrupt 3x3: [%s, %s], %llu histories\n", lower, upper, (unsigned long long)r.histories);
+    assert_string_equal(lower, "57641363828/149938100933");
+    assert_string_equal(upper, "57641363828/149938100933");
     free(lower), free(upper);
     vc_free(c);
 }

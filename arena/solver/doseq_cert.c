@@ -1,0 +1,151 @@
+/* arena/solver/doseq_cert.c — the certificate of a restricted game's exact equilibrium (doseq_cert.h): the
+ * walk listing each player's states on the rules engine, their rational probabilities, the writer. */
+#include "doseq_cert.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "dowalk.h"
+#include "valcert.h"
+
+typedef struct {
+    const sv_tree *t;
+    mpq_t *const *policy;
+    int p, cols;
+    vw_states *s;
+    uint64_t histories, max_histories;
+    bool over_cap;
+} xc_walk;
+
+/* The restricted tree's information state of p at g, or -1 when g is outside the restricted game. */
+static int64_t xc_find(const xc_walk *w, const hx_game *g)
+{
+    return sv_tree_find(w->t, w->p, hx_key_fingerprint(g, w->p));
+}
+
+/* Walks every history in which p plays only attempts of positive probability, the opponent anything,
+ * listing p's states. */
+static int xc_list(xc_walk *w, const hx_game *g, int64_t parent)
+{
+    if (hx_over(g))
+        return 0;
+    if (w->max_histories && ++w->histories > w->max_histories) {
+        w->over_cap = true;
+        return -1;
+    }
+    uint16_t legal[HX_MAX_CELLS + 1];
+    int m = hx_legal(g, legal);
+    if (hx_to_move(g) != w->p) {
+        for (int k = 0; k < m; k++) {
+            hx_game c = *g;
+            hx_attempt(&c, legal[k]);
+            if (xc_list(w, &c, parent) != 0)
+                return -1;
+        }
+        return 0;
+    }
+    double prob[HX_MAX_CELLS + 1] = { 0 };
+    bool played[HX_MAX_CELLS + 1] = { false };
+    int64_t idx = xc_find(w, g);
+    if (idx < 0) {
+        prob[0] = 1, played[0] = true; /* outside the restricted game: the lowest legal cell (as there) */
+    } else {
+        const sv_infoset *is = &w->t->infosets[idx];
+        for (int a = 0; a < is->n; a++)
+            for (int k = 0; k < m; k++)
+                if (legal[k] == w->t->actions[is->offset + a]) {
+                    prob[k] = mpq_get_d((*w->policy)[is->offset + a]);
+                    played[k] = mpq_sgn((*w->policy)[is->offset + a]) > 0;
+                }
+    }
+    uint64_t key = hx_key_fingerprint(g, w->p);
+    int64_t at = sv_tree_find(&w->s->table, w->p, key);
+    if (at < 0) {
+        hx_event ev[HX_MAX_EVENTS];
+        char h[VC_HISTORY_MAX];
+        vc_history(ev, hx_events(g, w->p, ev), w->cols, h);
+        if ((at = vw_states_add(w->s, w->p, key, h, parent, m, legal, prob)) < 0)
+            return -1;
+    }
+    uint32_t offset = w->s->table.infosets[at].offset;
+    for (int k = 0; k < m; k++) {
+        if (!played[k])
+            continue;
+        hx_game c = *g;
+        hx_attempt(&c, legal[k]);
+        if (xc_list(w, &c, (int64_t)offset + k) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Candidate policy's probabilities at every state listed in s into q: the restricted tree's where it has the
+ * state, else the lowest legal cell. */
+static void xc_rationals(const vw_states *s, const sv_tree *t, mpq_t *const policy, mpq_t *q)
+{
+    for (uint32_t i = 0; i < s->table.n_infosets; i++) {
+        const sv_infoset *ls = &s->table.infosets[i];
+        int64_t idx = sv_tree_find(t, ls->player, ls->key);
+        if (idx < 0) {
+            mpq_set_ui(q[ls->offset], 1, 1); /* the lowest legal cell */
+            continue;
+        }
+        const sv_infoset *is = &t->infosets[idx];
+        for (int a = 0; a < is->n; a++)
+            for (int k = 0; k < ls->n; k++)
+                if (s->table.actions[ls->offset + k] == t->actions[is->offset + a])
+                    mpq_set(q[ls->offset + k], policy[is->offset + a]);
+    }
+}
+
+int ds_write_exact_certificate(hx_variant v, int rows, int cols, const sv_tree *t, mpq_t *const *policy, int k,
+                               const vw_options *o, const char *path, vw_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    double t0 = clk_now();
+    hx_game g;
+    if (!dw_supported(v, rows, cols, &(const char *){ NULL }) || hx_new(&g, v, rows, cols, 0) != 0) {
+        snprintf(err, errlen, "not a game the sequence oracle handles");
+        return -1;
+    }
+    vw_states s = { 0 };
+    mpq_t *q[DS_MAX_CANDIDATES] = { NULL };
+    uint32_t nq = 0;
+    int rc = -1;
+    if (k < 1 || k > DS_MAX_CANDIDATES) {
+        snprintf(err, errlen, "%d candidate strategies (1 to %d)", k, DS_MAX_CANDIDATES);
+        return -1;
+    }
+    for (int c = 0; c < k; c++)
+        for (int p = 0; p < 2; p++) {
+            xc_walk w = { .t = t, .policy = &policy[c], .p = p, .cols = cols, .s = &s, .max_histories = o->max_states };
+            if (xc_list(&w, &g, -1) != 0) {
+                snprintf(err, errlen, w.over_cap ? "more than %llu histories to list %s's strategy" : "out of memory",
+                         (unsigned long long)o->max_states, p ? "White" : "Black");
+                goto done;
+            }
+        }
+    nq = s.table.n_actions;
+    for (int c = 0; c < k; c++) {
+        if (!(q[c] = malloc(sizeof *q[c] * (nq ? nq : 1)))) {
+            snprintf(err, errlen, "out of memory");
+            goto done;
+        }
+        for (uint32_t i = 0; i < nq; i++)
+            mpq_init(q[c][i]);
+        xc_rationals(&s, t, policy[c], q[c]);
+    }
+    rc = vw_write_states_exact(&s, q, k, v, rows, cols, o, path, r, err, errlen);
+done:
+    for (int c = 0; c < k; c++) {
+        for (uint32_t i = 0; q[c] && i < nq; i++)
+            mpq_clear(q[c][i]);
+        free(q[c]);
+    }
+    vw_states_free(&s);
+    r->seconds = clk_now() - t0;
+    return rc;
+}
