@@ -349,8 +349,14 @@ static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row
     lp.solver = SF_CLP;
     double bounds[2] = { wr.lower, wr.upper };
     ds_result r;
-    if (ds_solve(row->variant, row->rows, row->cols, &w, &lp, CL_RESTRICTED_NODES, seed, bounds, NULL, &r, err, sizeof err) !=
-        0) {
+    char path[4096];
+    if (o->out_dir)
+        snprintf(path, sizeof path, "%s/%dx%d-%s.value", o->out_dir, row->rows, row->cols, hx_variant_name(row->variant));
+    ds_exact x = { .certificate = o->out_dir ? path : NULL }; /* the value as a fraction once the bounds meet */
+    vw_options_default(&x.vw);
+    x.vw.max_states = CL_CHECK_MAX_STATES;
+    if (ds_solve(row->variant, row->rows, row->cols, &w, &lp, CL_RESTRICTED_NODES, seed, bounds, &x, &r, err,
+                 sizeof err) != 0) {
         cl_note(row, "; the sequence oracle: %.100s", err);
         dw_mixture_free(&seed[0]), dw_mixture_free(&seed[1]);
         return;
@@ -365,8 +371,20 @@ static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row
         row->lower = r.lower, row->upper = r.upper;
         row->how = "sequence-oracle bounds";
     }
-    if (o->out_dir && (r.converged || !strcmp(row->how, "sequence-oracle bounds")))
+    long num, den;
+    if (x.value && sscanf(x.value, "%ld/%ld", &num, &den) == 2 && den > 0)
+        row->num = num, row->den = den;
+    else if (x.value && sscanf(x.value, "%ld", &num) == 1)
+        row->num = num, row->den = 1;
+    if (x.value)
+        cl_note(row, "; exact %.60s (QSopt_ex)", x.value);
+    else if (r.converged)
+        cl_note(row, "; no exact fraction: %.100s", x.why);
+    if (x.certified && x.cert.exact)
+        cl_note(row, "; value certificate %.120s: %.40s", path, x.cert.lower);
+    else if (o->out_dir && (r.converged || !strcmp(row->how, "sequence-oracle bounds")))
         cl_write_mixtures(mix, o, row);
+    ds_exact_free(&x);
     dw_mixture_free(&mix[0]), dw_mixture_free(&mix[1]);
 }
 
@@ -554,8 +572,8 @@ int cl_classify(int rows, int cols, hx_variant v, const cl_options *o, cl_row *r
         tree = clk_now() < deadline && sv_tree_build(&t, &g, o->max_nodes, false) == 0;
         cl_value(o, deadline, tree ? &t : NULL, row);
     }
-    if (row->exact && !cl_fraction(row->lower, row->upper, &row->num, &row->den))
-        row->den = 0;
+    if (row->exact && !row->den && !cl_fraction(row->lower, row->upper, &row->num, &row->den))
+        row->den = 0; /* (a fraction the exact LP gave stands) */
     row->seconds = clk_now() - t0;
     row->peak_mb = cl_peak_mb();
     if (!rc && o->first_moves)

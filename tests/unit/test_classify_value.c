@@ -316,8 +316,9 @@ static void value_certificates_written(void **state)
 }
 
 /* Where the tree does not fit (here: a node limit of 1,000 on abrupt 3x2 and 2x3), the tree-free oracles
- * give the value: exact at the tree's value (test_doracle's -1/8 and 9/11), `how` "sequence oracle", and the
- * value certificate of their mixtures verified at it. */
+ * give the value: exact at the tree's value (test_doracle's -1/8 and 9/11), `how` "sequence oracle", the
+ * fraction from the last restricted game solved in rational arithmetic, and the value certificate of its
+ * exact strategies verified at it. */
 static void value_without_the_tree(void **state)
 {
     (void)state;
@@ -341,6 +342,9 @@ static void value_without_the_tree(void **state)
         assert_int_equal(r.num, boards[i].num);
         assert_int_equal(r.den, boards[i].den);
         char path[600], msg[900], want[80];
+        snprintf(want, sizeof want, "exact %ld/%ld (QSopt_ex)", boards[i].num, boards[i].den);
+        if (!strstr(r.note, want))
+            fail_msg("expected \"%s\" in: %s", want, r.note);
         snprintf(path, sizeof path, "%s/%dx%d-abrupt.value", out, boards[i].rows, boards[i].cols);
         assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
         snprintf(want, sizeof want, "verified: value %ld/%ld", boards[i].num, boards[i].den);
