@@ -372,9 +372,10 @@ enum { BY_DO, BY_CLP, BY_CFR, BY_WALK, BY_SEQ_COLD, BY_SEQ }; /* the last three 
 
 /* One solver on one board in a child process: out[0] seconds (the tree not counted), out[1] lower, out[2]
  * upper, out[3] the peak memory it added in MB (tree included), out[4] 1 when it finished (exact, or for
- * CFR+ NashConv < 1e-6). The child is killed after three times the limit and a minute of wall time (CLP's
+ * CFR+ NashConv < 1e-6), out[5] the warm sequence oracle's exact step (its restricted LPs in rational
+ * arithmetic; included in out[0]), else NAN. The child is killed after three times the limit and a minute of wall time (CLP's
  * limit counts CPU seconds): then out[0] is that time and the rest unknown. 0, or -1 when it failed. */
-static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit, double out[5])
+static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit, double out[6])
 {
     int fd[2];
     if (pipe(fd) != 0)
@@ -382,7 +383,7 @@ static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit
     pid_t pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        double got[5] = { NAN, NAN, NAN, NAN, 0 };
+        double got[6] = { NAN, NAN, NAN, NAN, 0, NAN };
         FILE *f = fopen("/proc/self/clear_refs", "w"); /* the peak restarts from here */
         if (f) {
             fputs("5", f);
@@ -409,8 +410,11 @@ static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit
                 lp.solver = SF_CLP;
                 lp.cold = by == BY_SEQ_COLD; /* each restricted LP from scratch: the baseline */
                 ds_result r;
-                if (ds_solve(v, rows, cols, &o, &lp, 1u << 26, NULL, NULL, NULL, &r, err, sizeof err) == 0)
-                    got[1] = r.lower, got[2] = r.upper, got[4] = r.converged;
+                ds_exact x = { 0 };
+                if (ds_solve(v, rows, cols, &o, &lp, 1u << 26, NULL, NULL, by == BY_SEQ ? &x : NULL, &r, err,
+                             sizeof err) == 0)
+                    got[1] = r.lower, got[2] = r.upper, got[4] = r.converged, got[5] = x.value ? x.seconds : NAN;
+                ds_exact_free(&x);
             }
             got[0] = clk_now() - t0;
         } else if (sv_tree_build(&t, &g, 1u << 26, false) == 0) {
@@ -460,11 +464,11 @@ static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit
     double t0 = clk_now();
     struct pollfd pf = { .fd = fd[0], .events = POLLIN };
     int ready = pid > 0 ? poll(&pf, 1, (int)(limit * 3000) + 60000) : -1;
-    if (ready == 1 && read(fd[0], out, sizeof(double) * 5) == sizeof(double) * 5) {
+    if (ready == 1 && read(fd[0], out, sizeof(double) * 6) == sizeof(double) * 6) {
         rc = 0;
     } else if (ready == 0) { /* killed: the time it had */
         out[0] = clk_now() - t0;
-        out[1] = out[2] = out[3] = NAN;
+        out[1] = out[2] = out[3] = out[5] = NAN;
         out[4] = 0;
         rc = 0;
     }
@@ -484,8 +488,9 @@ static int double_oracle_comparison(void)
     double limit = env && atof(env) > 0 ? atof(env) : 120;
     printf("solver: the double oracle beside CLP's sequence-form LP (Black's), CFR+ (to NashConv < 1e-6), the "
            "double oracle without the tree (walk) and the sequence-form double oracle (its LPs by CLP, each from "
-           "scratch (cold) and each from the last one's basis), each stopped after %.0f s; seconds without the "
-           "tree, peak memory added (tree included); the warm start's speed-up\n", limit);
+           "scratch (cold) and each from the last one's basis, then its last restricted game in rational arithmetic), "
+           "each stopped after %.0f s; seconds without the tree, peak memory added (tree included); the warm "
+           "start's speed-up and the exact step's seconds\n", limit);
     static const struct { hx_variant v; int r, c; } cases[] = {
         { HX_ABRUPT, 2, 2 }, { HX_ABRUPT_NOISY, 2, 2 }, { HX_ABRUPT_FLASH, 2, 2 }, { HX_ABRUPT, 2, 3 },
         { HX_ABRUPT, 3, 2 }, { HX_ABRUPT_NOISY, 2, 3 } };
@@ -495,7 +500,7 @@ static int double_oracle_comparison(void)
         printf("  %-13s %dx%d:", hx_variant_name(cases[i].v), cases[i].r, cases[i].c);
         double cold = NAN;
         for (int by = BY_DO; by <= BY_SEQ; by++) {
-            double got[5];
+            double got[6];
             if (solve_in_child(by, cases[i].v, cases[i].r, cases[i].c, limit, got) != 0)
                 return 1;
             if (got[4] && fabs(got[2] - got[1]) < 1e-9)
@@ -506,7 +511,8 @@ static int double_oracle_comparison(void)
             if (by == BY_SEQ_COLD)
                 cold = got[4] ? got[0] : NAN;
             if (by == BY_SEQ)
-                printf(" warm start %.1fx%s\n", cold / got[0], got[4] ? "" : " (stopped)");
+                printf(" warm start %.1fx%s; its exact step %.3f s\n", cold / got[0], got[4] ? "" : " (stopped)",
+                       got[5]);
             fflush(stdout);
         }
     }
