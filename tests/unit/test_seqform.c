@@ -99,6 +99,15 @@ static double *solve_lp(const sv_tree *t, int only, sf_result *r)
 
 static double *solve(const sv_tree *t, sf_result *r) { return solve_lp(t, -1, r); }
 
+/* The whole tree of variant v on a rows x cols board (perfect-recall keys). */
+static void dark_tree(sv_tree *t, hx_variant v, int rows, int cols)
+{
+    sv_darkhex p = { .variant = v, .rows = rows, .cols = cols };
+    efg_game g;
+    sv_darkhex_game(&g, &p);
+    assert_int_equal(sv_tree_build(t, &g, 1u << 24, false), 0);
+}
+
 static double exploitability(const sv_tree *t, const double *policy, double *ev0)
 {
     sv_eval e;
@@ -304,11 +313,8 @@ static void clp_matches_glpk(void **state)
         { HX_CLASSICAL_FLASH, 2, 2 }, { HX_ABRUPT_NOISY, 2, 2 }, { HX_ABRUPT_FLASH, 2, 2 },
         { HX_CLASSICAL, 3, 2 }, { HX_CLASSICAL, 2, 3 } };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        sv_darkhex p = { .variant = cases[i].v, .rows = cases[i].r, .cols = cases[i].c };
-        efg_game g;
-        sv_darkhex_game(&g, &p);
         sv_tree t;
-        assert_int_equal(sv_tree_build(&t, &g, 1u << 24, false), 0);
+        dark_tree(&t, cases[i].v, cases[i].r, cases[i].c);
         sf_result glpk, clp;
         double *pol = solve(&t, &glpk);
         free(pol);
@@ -342,11 +348,8 @@ static void a_warm_basis_carries_over(void **state)
     sf_basis *shared = sf_basis_new(); /* one basis across all the cases, in turn */
     assert_non_null(shared);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        sv_darkhex p = { .variant = cases[i].v, .rows = cases[i].r, .cols = cases[i].c };
-        efg_game g;
-        sv_darkhex_game(&g, &p);
         sv_tree t;
-        assert_int_equal(sv_tree_build(&t, &g, 1u << 24, false), 0);
+        dark_tree(&t, cases[i].v, cases[i].r, cases[i].c);
         sf_result glpk;
         free(solve(&t, &glpk));
         sf_basis *own = sf_basis_new();
