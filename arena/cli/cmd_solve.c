@@ -68,9 +68,9 @@ static const char help[] =
     "  --method sequence-oracle  the sequence-form double oracle without the whole tree (dark variants, at\n"
     "                   most 16 cells, no --out or --walk): the restricted game is the game with\n"
     "                   each player limited, state by state, to the attempts its best responses made there\n"
-    "                   (and the lowest legal cell); its tree's sequence-form LP (--solver glpk or clp)\n"
-    "                   gives both restricted equilibria (with clp, each LP from the last one's basis),\n"
-    "                   whose exact best responses give the bounds and add their attempts; prints the\n"
+    "                   (and a default cell: docs/solver.md); its tree's sequence-form LP (--solver glpk\n"
+    "                   or clp) gives both restricted equilibria (with clp, each LP from the last one's\n"
+    "                   basis), whose exact best responses give the bounds and add their attempts; prints the\n"
     "                   bounds, iterations, simplex iterations, the last restricted game's size,\n"
     "                   the times and the peak memory; --certificate as with --walk (docs/solver.md)\n"
     "  --seed-seconds S  sequence-oracle: first run the --walk double oracle for S seconds and start the\n"
@@ -477,7 +477,7 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
                 printf("\"%s\"", x.value);
             else
                 printf("null");
-            printf(",\"seconds\":%.6f,\"why\":", x.seconds);
+            printf(",\"seconds\":%.6f,\"rounds\":%d,\"why\":", x.seconds, x.rounds);
             print_json_text(x.why);
             printf("},");
         }
@@ -505,8 +505,8 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
                r.seconds_tree, r.seconds_lp, r.seconds_oracle);
         printf("memory          peak resident %ld kB\n", rss);
         if (exact && x.value)
-            printf("exact           %s, the last restricted game's value in rational arithmetic (%.3f s)\n", x.value,
-                   x.seconds);
+            printf("exact           %s, the last restricted game's value in rational arithmetic (%.3f s; %d restricted "
+                   "game%s solved exactly)\n", x.value, x.seconds, x.rounds, x.rounds == 1 ? "" : "s");
         else if (exact)
             printf("exact           none: %s\n", x.why);
         print_certificate_text(cert);

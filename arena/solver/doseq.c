@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "darkhex.h"
 #include "doseq_cert.h"
+#include "dwdefault.h"
 #include "gametree.h"
 
 #define DS_EPS 1e-12 /* realisation weights below this are zero */
@@ -84,6 +85,7 @@ static void ds_allowed_free(ds_allowed *a)
 typedef struct {
     efg_game inner;      /* the whole game (darkhex.h) */
     ds_allowed allowed[2];
+    dw_memo *memo;       /* default cells */
 } ds_game;
 
 static const efg_game *inner_of(const efg_game *g)
@@ -116,7 +118,7 @@ static uint64_t rg_infoset(const efg_game *g, const void *state)
     return inner_of(g)->infoset(inner_of(g), state);
 }
 
-/* The lowest legal cell, and the cells the player's best responses attempted at this state. */
+/* The default cell (dwdefault.h), and the cells the player's best responses attempted at this state. */
 static int rg_actions(const efg_game *g, const void *state, uint16_t *out, double *probs)
 {
     const ds_game *d = g->ctx;
@@ -125,9 +127,9 @@ static int rg_actions(const efg_game *g, const void *state, uint16_t *out, doubl
     int p = in->player(in, state);
     if (n <= 1 || (p != 0 && p != 1))
         return n;
-    uint32_t mask = ds_get(&d->allowed[p], in->infoset(in, state));
-    int m = 1;
-    for (int k = 1; k < n; k++)
+    uint32_t mask = ds_get(&d->allowed[p], in->infoset(in, state)) | 1u << dw_default_memo(d->memo, state);
+    int m = 0;
+    for (int k = 0; k < n; k++)
         if (mask >> out[k] & 1)
             out[m++] = out[k];
     return m;
@@ -284,18 +286,78 @@ void ds_exact_free(ds_exact *exact)
     vw_result_free(&exact->cert);
 }
 
+/* Each player's best response to each candidate's strategies (policy[c], doubles), the best bounds they give
+ * in lo and up, and their attempts added to the restricted game d (the number new in *added). 0, or -1 when
+ * out of memory or a best response fails (err). */
+static int ds_answer_candidates(hx_variant v, int rows, int cols, const sv_tree *t, mpq_t *const *policy, int k,
+                                ds_game *d, double *lo, double *up, uint64_t *added, uint64_t *states, char *err,
+                                size_t errlen)
+{
+    *lo = -INFINITY, *up = INFINITY, *added = 0;
+    double *pol = malloc(sizeof *pol * (t->n_actions ? t->n_actions : 1));
+    if (!pol) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (int c = 0; c < k && rc == 0; c++) {
+        for (uint32_t i = 0; i < t->n_actions; i++)
+            pol[i] = mpq_get_d(policy[c][i]);
+        dw_mixture mix[2] = { { 0 }, { 0 } };
+        if (decompose(t, pol, 0, &mix[0]) != 0 || decompose(t, pol, 1, &mix[1]) != 0) {
+            dw_mixture_free(&mix[0]);
+            snprintf(err, errlen, "out of memory (or an empty exact strategy)");
+            rc = -1;
+            break;
+        }
+        for (int p = 0; p < 2 && rc == 0; p++) {
+            const dw_mixture *m = &mix[1 - p];
+            double val;
+            dw_pure *br = NULL;
+            if (dw_best_response(v, rows, cols, p, (const dw_pure *const *)m->member, m->weight, m->k, &val, &br, states,
+                                 err, errlen) != 0) {
+                rc = -1;
+                break;
+            }
+            if (p == 0)
+                *up = fmin(*up, val);
+            else
+                *lo = fmax(*lo, -val);
+            add_ctx a = { .a = &d->allowed[p] };
+            dw_pure_each(br, add_pair, &a);
+            dw_pure_free(br);
+            *added += a.added;
+            if (a.failed) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+            }
+        }
+        dw_mixture_free(&mix[0]), dw_mixture_free(&mix[1]);
+    }
+    free(pol);
+    return rc;
+}
+
 /* The restricted game g (as it stands) solved exactly into x: Black's LP from CLP's last basis (start), and
- * White's LP; each gives both players' strategies (one from its plan, the other from its duals), and the
- * certificate keeps the better of each player's two. Failures are noted in x->why. */
-static void ds_solve_exact(hx_variant v, int rows, int cols, const efg_game *g, uint32_t max_nodes,
-                           const sf_basis *start, ds_exact *x)
+ * White's LP; each gives both players' strategies (one from its plan, the other from its duals). Each player's
+ * best response to each candidate then checks them in the whole game: when the best bounds they give are the
+ * exact value (within tol), the certificate keeps the better of each player's two; otherwise their attempts join
+ * the restricted game d (*added of them new) and nothing is certified. Failures of the exact step are noted in
+ * x->why (0 returned, nothing added); -1 when out of memory or a best response fails (err). */
+static int ds_solve_exact(hx_variant v, int rows, int cols, const efg_game *g, ds_game *d, uint32_t max_nodes,
+                          const sf_basis *start, double tol, ds_exact *x, uint64_t *added, uint64_t *states, char *err,
+                          size_t errlen)
 {
     double t0 = clk_now();
+    *added = 0;
+    ds_exact_free(x);
+    x->why[0] = 0, x->certified = false, x->rounds++;
     sv_tree t;
     if (sv_tree_build(&t, g, max_nodes, false) != 0) {
         snprintf(x->why, sizeof x->why, "the restricted game's tree: out of memory or more than %u nodes", max_nodes);
-        return;
+        return 0;
     }
+    int rc = 0;
     mpq_t *policy[2] = { malloc(sizeof(mpq_t) * (t.n_actions ? t.n_actions : 1)),
                          malloc(sizeof(mpq_t) * (t.n_actions ? t.n_actions : 1)) };
     mpq_t value[2];
@@ -311,11 +373,27 @@ static void ds_solve_exact(hx_variant v, int rows, int cols, const efg_game *g, 
             snprintf(x->why, sizeof x->why, "the two players' exact LPs disagree on the value");
         else
             x->value = mpq_get_str(NULL, 10, value[0]);
-        x->seconds = clk_now() - t0;
-        if (x->value && x->certificate) {
-            x->certified = ds_write_exact_certificate(v, rows, cols, &t, policy, 2, &x->vw, x->certificate, &x->cert,
-                                                      x->why, sizeof x->why) == 0;
-            x->cert_seconds = clk_now() - t0 - x->seconds;
+        x->seconds += clk_now() - t0;
+        double lo, up, val = mpq_get_d(value[0]);
+        if (x->value && (rc = ds_answer_candidates(v, rows, cols, &t, policy, 2, d, &lo, &up, added, states, err,
+                                                   errlen)) == 0) {
+            if (lo < val - tol || up > val + tol) {
+                snprintf(x->why, sizeof x->why,
+                         "the exact restricted equilibria are worth [%+.12f, %+.12f] in the whole game%s", lo, up,
+                         *added ? "" : ", and their best responses add no attempt");
+                if (*added) {
+                    free(x->value);
+                    x->value = NULL;
+                }
+            } else {
+                *added = 0;
+                if (x->certificate) {
+                    double t1 = clk_now();
+                    x->certified = ds_write_exact_certificate(v, rows, cols, &t, policy, 2, &x->vw, x->certificate,
+                                                              &x->cert, x->why, sizeof x->why) == 0;
+                    x->cert_seconds = clk_now() - t1;
+                }
+            }
         }
     }
     for (int c = 0; c < 2; c++) {
@@ -325,13 +403,14 @@ static void ds_solve_exact(hx_variant v, int rows, int cols, const efg_game *g, 
     }
     mpq_clears(value[0], value[1], NULL);
     sv_tree_free(&t);
+    return rc;
 }
 
 int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_options *lp, uint32_t max_nodes,
              dw_mixture *seed, const double *seed_bounds, ds_exact *exact, ds_result *r, char *err, size_t errlen)
 {
     if (exact) {
-        exact->value = NULL, exact->certified = false, exact->why[0] = 0;
+        exact->value = NULL, exact->certified = false, exact->why[0] = 0, exact->rounds = 0;
         exact->seconds = exact->cert_seconds = 0;
         memset(&exact->cert, 0, sizeof exact->cert);
     }
@@ -350,7 +429,7 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
         return -1;
     }
     sv_darkhex dh = { .variant = v, .rows = rows, .cols = cols };
-    ds_game d = { 0 };
+    ds_game d = { .memo = dw_memo_new() };
     sv_darkhex_game(&d.inner, &dh);
     efg_game g = d.inner;
     g.root = rg_root, g.player = rg_player, g.utility = rg_utility, g.actions = rg_actions, g.apply = rg_apply;
@@ -361,6 +440,10 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
     if (so.solver == SF_CLP && !so.warm && !so.cold)
         so.warm = basis = sf_basis_new();
     int rc = -1;
+    if (!d.memo) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
     for (int p = 0; seed && p < 2; p++)
         for (int j = 0; j < best[p].k; j++) {
             add_ctx c = { .a = &d.allowed[p] };
@@ -438,10 +521,24 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
                                       .support = { r->support[0], r->support[1] }, .seconds = clk_now() - t0 };
             o->progress(o->ctx, &info);
         }
-        if (r->gap <= o->tolerance) { /* the restricted game as it was solved stays, for `exact` */
+        if (r->gap <= o->tolerance) {
             r->converged = true;
             dw_pure_free(br[0]), dw_pure_free(br[1]);
-            break;
+            if (!exact)
+                break;
+            /* the restricted game solved exactly: done unless its exact equilibria are exploitable in the whole
+             * game, in which case their best responses grew it and it is solved again */
+            uint64_t grew = 0;
+            if (ds_solve_exact(v, rows, cols, &g, &d, max_nodes, so.warm, o->tolerance, exact, &grew, &r->states,
+                               err, errlen) != 0)
+                goto done;
+            if (!grew)
+                break;
+            r->converged = false;
+            if ((o->max_iterations > 0 && r->iterations >= o->max_iterations) ||
+                (o->time_limit > 0 && clk_now() - t0 >= o->time_limit))
+                break;
+            continue;
         }
         uint64_t added = 0;
         bool failed = false;
@@ -466,9 +563,7 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
         if (o->time_limit > 0 && clk_now() - t0 >= o->time_limit)
             break;
     }
-    if (exact && r->converged)
-        ds_solve_exact(v, rows, cols, &g, max_nodes, so.warm, exact);
-    else if (exact)
+    if (exact && !exact->value && !exact->why[0])
         snprintf(exact->why, sizeof exact->why, "the bounds did not meet");
     if (o->keep) {
         o->keep[0] = best[0], o->keep[1] = best[1];
@@ -479,6 +574,7 @@ done:
     sf_basis_free(basis);
     dw_mixture_free(&best[0]), dw_mixture_free(&best[1]);
     ds_allowed_free(&d.allowed[0]), ds_allowed_free(&d.allowed[1]);
+    dw_memo_free(d.memo);
     r->seconds = clk_now() - t0;
     return rc;
 }

@@ -1,7 +1,7 @@
 /* arena/solver/doseq.h — the sequence-form double oracle (Bosansky, Kiekintveld, Lisy and Pechoucek, 2014)
  * for the dark boards whose tree does not fit: the restricted game is the game itself with each player
  * limited, at each of its information states, to the attempts its best responses so far made there (and the
- * lowest legal cell, the default that every strategy of dowalk.h plays where it stores nothing); that game's
+ * default cell of dwdefault.h, what every strategy of dowalk.h plays where it stores nothing); that game's
  * tree is small, and its sequence-form LP (seqform.h) gives both restricted equilibria at once. Each
  * equilibrium, extended by the default outside the restricted game, is a behaviour strategy of the whole
  * game; decomposed into a mixture of pure strategies (dowalk.h's dw_pure) it is answered by dowalk.h's exact
@@ -47,7 +47,10 @@ typedef struct {
                                * bounds did not meet or the exact solve failed (see why) */
     vw_result cert;           /* out: the certificate's bounds, when one was written */
     bool certified;           /* out: a certificate was written */
-    double seconds, cert_seconds; /* out: the exact LPs; the certificate */
+    double seconds, cert_seconds; /* out: the exact LPs (all rounds); the certificate */
+    int rounds;               /* out: restricted games solved exactly: more than one when the exact equilibria
+                               * of one were exploitable in the whole game (their best responses then grow it,
+                               * and the loop goes on) */
     char why[300];            /* out: why there is no exact value or certificate (empty: none failed) */
 } ds_exact;
 
@@ -59,8 +62,11 @@ void ds_exact_free(ds_exact *exact);
  * seed_bounds[0] and [1] that Black's and White's give), the restricted game starts with every attempt the
  * seeds' members store, so it holds those mixtures from the first iteration, and the seeds are the best
  * bounds and mixtures until beaten; the seeds are taken over (kept in o->keep or freed; zeroed in seed).
- * With exact (not NULL) and the bounds met, the last restricted game is solved again exactly (seqform.h's
- * sf_solve_exact) and, if asked, its equilibrium certified (see ds_exact).
+ * With exact (not NULL), each time the bounds meet the restricted game is solved again exactly (seqform.h's
+ * sf_solve_exact) and both exact equilibria are answered by each player's best response: when they give the
+ * value, it stops and, if asked, certifies them (see ds_exact); otherwise the best responses' attempts join the
+ * restricted game and the loop goes on (the restricted LP of a degenerate game has many optima, and an exact
+ * one need not be the one the bounds were met with).
  * Returns 0 (converged or not: see r), or -1 with a message in err (unsupported game, out of memory, the LP
  * failing, a restricted tree of more than max_nodes). */
 int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_options *lp, uint32_t max_nodes,

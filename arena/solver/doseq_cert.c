@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "dowalk.h"
+#include "dwdefault.h"
 #include "valcert.h"
 
 typedef struct {
@@ -18,6 +19,7 @@ typedef struct {
     vw_states *s;
     uint64_t histories, max_histories;
     bool over_cap;
+    dw_memo *memo;  /* default cells */
 } xc_walk;
 
 /* The restricted tree's information state of p at g, or -1 when g is outside the restricted game. */
@@ -50,8 +52,11 @@ static int xc_list(xc_walk *w, const hx_game *g, int64_t parent)
     double prob[HX_MAX_CELLS + 1] = { 0 };
     bool played[HX_MAX_CELLS + 1] = { false };
     int64_t idx = xc_find(w, g);
-    if (idx < 0) {
-        prob[0] = 1, played[0] = true; /* outside the restricted game: the lowest legal cell (as there) */
+    if (idx < 0) { /* outside the restricted game: the default cell (as there) */
+        int cell = dw_default_memo(w->memo, g);
+        for (int k = 0; k < m; k++)
+            if (legal[k] == cell)
+                prob[k] = 1, played[k] = true;
     } else {
         const sv_infoset *is = &w->t->infosets[idx];
         for (int a = 0; a < is->n; a++)
@@ -89,8 +94,9 @@ static void xc_rationals(const vw_states *s, const sv_tree *t, mpq_t *const poli
     for (uint32_t i = 0; i < s->table.n_infosets; i++) {
         const sv_infoset *ls = &s->table.infosets[i];
         int64_t idx = sv_tree_find(t, ls->player, ls->key);
-        if (idx < 0) {
-            mpq_set_ui(q[ls->offset], 1, 1); /* the lowest legal cell */
+        if (idx < 0) { /* the default cell, listed with probability 1 */
+            for (int k = 0; k < ls->n; k++)
+                mpq_set_ui(q[ls->offset + k], s->prob[ls->offset + k] == 1.0, 1);
             continue;
         }
         const sv_infoset *is = &t->infosets[idx];
@@ -112,16 +118,22 @@ int ds_write_exact_certificate(hx_variant v, int rows, int cols, const sv_tree *
         return -1;
     }
     vw_states s = { 0 };
+    dw_memo *memo = dw_memo_new();
     mpq_t *q[DS_MAX_CANDIDATES] = { NULL };
     uint32_t nq = 0;
     int rc = -1;
-    if (k < 1 || k > DS_MAX_CANDIDATES) {
-        snprintf(err, errlen, "%d candidate strategies (1 to %d)", k, DS_MAX_CANDIDATES);
+    if (k < 1 || k > DS_MAX_CANDIDATES || !memo) {
+        if (memo)
+            snprintf(err, errlen, "%d candidate strategies (1 to %d)", k, DS_MAX_CANDIDATES);
+        else
+            snprintf(err, errlen, "out of memory");
+        dw_memo_free(memo);
         return -1;
     }
     for (int c = 0; c < k; c++)
         for (int p = 0; p < 2; p++) {
-            xc_walk w = { .t = t, .policy = &policy[c], .p = p, .cols = cols, .s = &s, .max_histories = o->max_states };
+            xc_walk w = { .t = t, .policy = &policy[c], .p = p, .cols = cols, .s = &s, .max_histories = o->max_states,
+                          .memo = memo };
             if (xc_list(&w, &g, -1) != 0) {
                 snprintf(err, errlen, w.over_cap ? "more than %llu histories to list %s's strategy" : "out of memory",
                          (unsigned long long)o->max_states, p ? "White" : "Black");
@@ -146,6 +158,7 @@ done:
         free(q[c]);
     }
     vw_states_free(&s);
+    dw_memo_free(memo);
     r->seconds = clk_now() - t0;
     return rc;
 }

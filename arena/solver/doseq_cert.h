@@ -1,7 +1,7 @@
 /* arena/solver/doseq_cert.h — the value certificate (valcert.h) of a restricted game's exact equilibrium
  * (doseq.h's last restricted game, solved by seqform.h's sf_solve_exact): each player's strategy in the whole
  * game plays the restricted equilibrium's rational probabilities at the information states of the restricted
- * tree and the lowest legal cell everywhere else (what the restricted game offers there), listed on the rules
+ * tree and the default cell (dwdefault.h) everywhere else (what the restricted game offers there), listed on the rules
  * engine over every opponent attempt and written unrounded (valcert_write.h). When the restricted equilibrium
  * is an equilibrium of the game, both bounds are its exact value. */
 #ifndef ARENA_SOLVER_DOSEQ_CERT_H

@@ -3,6 +3,7 @@
  * information states with the vector of (support member, game) pairs, and the loop (the restricted game and its
  * LP are matgame.c's, as doracle.c's). */
 #include "dowalk.h"
+#include "dwdefault.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -152,23 +153,21 @@ bool dw_supported(hx_variant v, int rows, int cols, const char **why)
     return true;
 }
 
-int dw_pure_play(const dw_pure *s, const hx_game *g)
+int dw_pure_play(const dw_pure *s, const hx_game *g, dw_memo *memo)
 {
     int c = dw_pure_get(s, hx_key_fingerprint(g, hx_to_move(g)));
     if (c >= 0 && hx_check(g, c) == 0)
         return c;
-    uint16_t legal[HX_MAX_CELLS + 1];
-    hx_legal(g, legal);
-    return legal[0];
+    return dw_default_memo(memo, g);
 }
 
-double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pure *w)
+double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pure *w, dw_memo *memo)
 {
     hx_game g;
     if (hx_new(&g, v, rows, cols, 0) != 0)
         return 0;
     while (!hx_over(&g))
-        hx_attempt(&g, dw_pure_play(hx_to_move(&g) == HX_BLACK ? b : w, &g));
+        hx_attempt(&g, dw_pure_play(hx_to_move(&g) == HX_BLACK ? b : w, &g, memo));
     return hx_winner(&g) == HX_BLACK ? 1.0 : -1.0;
 }
 
@@ -200,6 +199,7 @@ typedef struct {
     uint8_t *ec;
     size_t en, ecap;
     uint64_t states;
+    dw_memo *memo;   /* the opponent's default cells */
     bool oom;
 } bw;
 
@@ -248,7 +248,7 @@ static int entry_push(bw *b, uint64_t key, int cell)
 static double advance(const bw *b, elem *e, bool *over)
 {
     while (!hx_over(&e->g) && hx_to_move(&e->g) != b->p)
-        hx_attempt(&e->g, dw_pure_play(b->opp[e->j], &e->g));
+        hx_attempt(&e->g, dw_pure_play(b->opp[e->j], &e->g, b->memo));
     if (hx_over(&e->g)) {
         *over = true;
         return e->w * (hx_winner(&e->g) == b->p ? 1.0 : -1.0);
@@ -375,7 +375,11 @@ int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *con
         fail(err, errlen, "a mixture without positive weight");
         return -1;
     }
-    bw b = { .p = p, .opp = opp };
+    bw b = { .p = p, .opp = opp, .memo = dw_memo_new() };
+    if (!b.memo) {
+        fail(err, errlen, "out of memory");
+        return -1;
+    }
     hx_game g0;
     hx_new(&g0, v, rows, cols, 0);
     double val = 0;
@@ -413,6 +417,7 @@ int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *con
     }
     free(b.ek);
     free(b.ec);
+    dw_memo_free(b.memo);
     if (states)
         *states += b.states;
     if (b.oom) {
@@ -434,6 +439,7 @@ typedef struct {
     dw_pure **set[2];
     uint32_t n_set[2], cap_set[2];
     mg_game game; /* the restricted game (matgame.h) */
+    dw_memo *memo; /* default cells, for the payoffs */
 } dws;
 
 /* The payoff of the strategy being added (st, player p's) against the other player's k-th (mg_payoff). */
@@ -447,8 +453,8 @@ static double pay_of(void *ctx, uint32_t k)
 {
     const pay_ctx *c = ctx;
     const dws *s = c->s;
-    return c->p == 0 ? dw_payoff(s->v, s->rows, s->cols, c->st, s->set[1][k])
-                     : dw_payoff(s->v, s->rows, s->cols, s->set[0][k], c->st);
+    return c->p == 0 ? dw_payoff(s->v, s->rows, s->cols, c->st, s->set[1][k], s->memo)
+                     : dw_payoff(s->v, s->rows, s->cols, s->set[0][k], c->st, s->memo);
 }
 
 /* Adds st (taken over on 1, freed on 0 and -1) to p's set with its row or column: 1 added, 0 already there,
@@ -536,11 +542,11 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
         fail(err, errlen, why);
         return -1;
     }
-    dws s = { .v = v, .rows = rows, .cols = cols };
+    dws s = { .v = v, .rows = rows, .cols = cols, .memo = dw_memo_new() };
     int rc = -1;
     double *best_w[2] = { NULL, NULL };
     uint32_t n_best[2] = { 0, 0 };
-    if (mg_init(&s.game, 1.0) != 0) { /* payoffs are wins and losses: +-1 */
+    if (!s.memo || mg_init(&s.game, 1.0) != 0) { /* payoffs are wins and losses: +-1 */
         fail(err, errlen, "out of memory");
         goto done;
     }
@@ -658,5 +664,6 @@ done:
         free(s.set[p]);
     }
     mg_free(&s.game);
+    dw_memo_free(s.memo);
     return rc;
 }

@@ -5,8 +5,9 @@
  *
  * Pure strategy (dw_pure): a table from a player's perfect-recall key (hx_key_fingerprint(), the key the
  * game tree and the policy files use) to a cell; at a state whose key is not in the table (or whose cell is
- * not legal there), the player attempts its lowest legal cell. A best response stores only the states its
- * own play reaches against the mixture it answers; the default completes it to a strategy of the whole game.
+ * not legal there), the player attempts its default cell (dwdefault.h: a shortest-path heuristic on what it
+ * sees). A best response stores only the states its own play reaches against the mixture it answers; the
+ * default completes it to a strategy of the whole game.
  *
  * Best response to a mixture (dw_best_response): responder p, opponent strategies s_1..s_k with weights
  * w_1..w_k > 0 (normalised by their sum). There is no chance in the dark variants, so a support member and
@@ -25,8 +26,8 @@
  *     upper = Black's best-response value against y,   lower = -(White's best-response value against x)
  * (lower <= V <= upper for the game value V, whatever the sets); a best response joins its set when it beats
  * the restricted value by more than 1e-12; it stops when the best bounds so far are within the tolerance,
- * when no best response is new, or at a limit. The first strategy of each set is the empty table (lowest
- * legal cell everywhere). Supported: the dark variants (all six), boards of at most 16 cells, no swap rule.
+ * when no best response is new, or at a limit. The first strategy of each set is the empty table (the
+ * default cell everywhere). Supported: the dark variants (all six), boards of at most 16 cells, no swap rule.
  * docs/solver.md. */
 #ifndef ARENA_SOLVER_DOWALK_H
 #define ARENA_SOLVER_DOWALK_H
@@ -36,6 +37,7 @@
 #include <stdint.h>
 
 #include "doracle.h"
+#include "dwdefault.h"
 #include "game.h"
 #include "variant.h"
 
@@ -43,7 +45,7 @@
 
 typedef struct dw_pure dw_pure;
 
-/* An empty strategy (lowest legal cell everywhere), or NULL when out of memory. */
+/* An empty strategy (the default cell everywhere), or NULL when out of memory. */
 dw_pure *dw_pure_new(void);
 void dw_pure_free(dw_pure *s);
 /* Sets the cell at the state of this key; 0, or -1 when out of memory. */
@@ -55,14 +57,15 @@ size_t dw_pure_size(const dw_pure *s);
 /* Calls fn for every stored (key, cell); stops with -1 at the first call that returns non-zero, else 0. */
 int dw_pure_each(const dw_pure *s, int (*fn)(void *ctx, uint64_t key, int cell), void *ctx);
 
-/* The cell s plays in g (its player to move): the stored one when legal there, else the lowest legal cell. */
-int dw_pure_play(const dw_pure *s, const hx_game *g);
+/* The cell s plays in g (its player to move): the stored one when legal there, else the default cell
+ * (dwdefault.h; from memo when not NULL). */
+int dw_pure_play(const dw_pure *s, const hx_game *g, dw_memo *memo);
 
 /* Whether the walk handles this game; otherwise *why says why. */
 bool dw_supported(hx_variant v, int rows, int cols, const char **why);
 
-/* Black's utility (+1 or -1) when Black plays b and White plays w. */
-double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pure *w);
+/* Black's utility (+1 or -1) when Black plays b and White plays w (memo as for dw_pure_play). */
+double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pure *w, dw_memo *memo);
 
 /* Player p's exact best response to the opponent's mixture (k >= 1 strategies, weights >= 0 with a positive
  * sum; members of weight at most 1e-12 of the sum are dropped and the rest normalised: that is the mixture

@@ -17,6 +17,7 @@ typedef struct {
     uint64_t histories, max_histories;
     int *buf;          /* members, one block of m->k per depth */
     bool over_cap;
+    dw_memo *memo;     /* default cells */
 } dc_walk;
 
 /* Walks every history in which p plays only attempts some member of `in` (n of them) would make, the
@@ -44,7 +45,7 @@ static int dc_list(dc_walk *w, const hx_game *g, const int *in, int n, int64_t p
     int choice[HX_MAX_CELLS + 1]; /* per consistent member: the index of its attempt in legal */
     double prob[HX_MAX_CELLS + 1] = { 0 }, sum = 0;
     for (int i = 0; i < n; i++) {
-        int cell = dw_pure_play(w->m->member[in[i]], g), k = 0;
+        int cell = dw_pure_play(w->m->member[in[i]], g, w->memo), k = 0;
         while (legal[k] != cell)
             k++;
         choice[i] = k;
@@ -87,9 +88,10 @@ int dw_behaviour(hx_variant v, int rows, int cols, int p, const dw_mixture *m, u
         snprintf(err, errlen, m->k < 1 ? "an empty mixture" : "not a game the walk handles");
         return -1;
     }
-    dc_walk w = { .m = m, .p = p, .cols = cols, .s = s, .max_histories = max_histories };
+    dc_walk w = { .m = m, .p = p, .cols = cols, .s = s, .max_histories = max_histories, .memo = dw_memo_new() };
     /* a player makes at most rows * cols attempts a game */
-    if (!(w.buf = malloc(sizeof *w.buf * (size_t)m->k * (size_t)(rows * cols + 2)))) {
+    if (!w.memo || !(w.buf = malloc(sizeof *w.buf * (size_t)m->k * (size_t)(rows * cols + 2)))) {
+        dw_memo_free(w.memo);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -97,6 +99,7 @@ int dw_behaviour(hx_variant v, int rows, int cols, int p, const dw_mixture *m, u
         w.buf[i] = i;
     int rc = dc_list(&w, &g, w.buf, m->k, -1, 0);
     free(w.buf);
+    dw_memo_free(w.memo);
     if (rc != 0)
         snprintf(err, errlen, w.over_cap ? "more than %llu histories to list %s's strategy" : "out of memory",
                  (unsigned long long)max_histories, p ? "White" : "Black");

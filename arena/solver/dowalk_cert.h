@@ -4,7 +4,8 @@
  * player's own play so far that make it, over the weight of all of them), listed on the rules engine over
  * every opponent attempt, then rounded, checked and written as valcert_write.h does. The bounds are the
  * checker's, so a certificate of unconverged mixtures proves the interval the double oracle reported (up to
- * the rounding of its weights), and of converged ones the value. */
+ * the rounding of its weights; the best rounding tried is kept, and may prove a tighter one), and of
+ * converged ones the value. */
 #ifndef ARENA_SOLVER_DOWALK_CERT_H
 #define ARENA_SOLVER_DOWALK_CERT_H
 

@@ -18,7 +18,8 @@
  * oracle (doseq.h) on the same boards (2x2 abrupt, -noisy, -flash; abrupt 2x3 and 3x2; abrupt-noisy 2x3):
  * each in a child process (so that its peak memory is its own: the tree's and the solver's), stopped after
  * BENCH_DO_SECONDS (default 120) seconds, CFR+ run until NashConv < 1e-6 (checked every 256 iterations);
- * BENCH_SOLVER_DO_ONLY runs only that part. */
+ * BENCH_SOLVER_DO_ONLY runs only that part (and the default cell's rates: computed, from the memo, against the
+ * lowest legal cell). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +37,8 @@
 #include "doracle.h"
 #include "doseq.h"
 #include "dowalk.h"
+#include "dwdefault.h"
+#include "rng.h"
 #include "infowalk.h"
 #include "mccfr.h"
 #include "policy.h"
@@ -482,6 +485,60 @@ static int solve_in_child(int by, hx_variant v, int rows, int cols, double limit
 }
 
 /* The double oracles beside CLP's LP and CFR+ on the boards the LP solves. */
+/* The tree-free oracles' default cell (dwdefault.h) at the states of random abrupt 4x3 games: computed each
+ * time, and from the memo the best-response walk keeps, against the lowest legal cell (the baseline: what a
+ * strategy played where it stored nothing before the default cell). */
+static int default_cell_rates(void)
+{
+    enum { N = 4000, REPS = 50 };
+    hx_game *states = malloc(sizeof *states * N);
+    dw_memo *memo = dw_memo_new();
+    if (!states || !memo) {
+        free(states), dw_memo_free(memo);
+        return 1;
+    }
+    rng_state r;
+    rng_seed(&r, 12);
+    for (int n = 0; n < N;) {
+        hx_game g;
+        hx_new(&g, HX_ABRUPT, 4, 3, 0);
+        while (!hx_over(&g) && n < N) {
+            states[n++] = g;
+            hx_attempt(&g, hx_random_legal(&g, &r));
+        }
+    }
+    volatile int sink = 0;
+    double t0 = clk_now();
+    for (int k = 0; k < REPS; k++)
+        for (int i = 0; i < N; i++) {
+            uint16_t legal[HX_MAX_CELLS + 1];
+            hx_legal(&states[i], legal);
+            sink += legal[0];
+        }
+    double lowest = clk_now() - t0;
+    t0 = clk_now();
+    for (int k = 0; k < REPS; k++)
+        for (int i = 0; i < N; i++)
+            sink += dw_default(&states[i]);
+    double computed = clk_now() - t0;
+    for (int i = 0; i < N; i++) /* fills the memo */
+        sink += dw_default_memo(memo, &states[i]);
+    t0 = clk_now();
+    for (int k = 0; k < REPS; k++)
+        for (int i = 0; i < N; i++)
+            sink += dw_default_memo(memo, &states[i]);
+    double memoised = clk_now() - t0;
+    (void)sink;
+    double n = (double)N * REPS;
+    printf("solver: the default cell at %d states of random abrupt 4x3 games, %d times each: the lowest legal cell "
+           "(baseline) %.1f M/s; the default cell computed %.2f M/s (%.1fx the baseline's time), from the memo "
+           "%.1f M/s (%.1fx faster than computed)\n", N, REPS, n / lowest / 1e6, n / computed / 1e6,
+           computed / lowest, n / memoised / 1e6, computed / memoised);
+    free(states);
+    dw_memo_free(memo);
+    return 0;
+}
+
 static int double_oracle_comparison(void)
 {
     const char *env = getenv("BENCH_DO_SECONDS");
@@ -524,7 +581,9 @@ int main(void)
     if (getenv("BENCH_SOLVER_LP_ONLY")) /* only the LP solvers' comparison */
         return lp_comparison();
     if (getenv("BENCH_SOLVER_DO_ONLY")) /* only the double oracle's comparison */
-        return double_oracle_comparison();
+        return default_cell_rates() || double_oracle_comparison();
+    if (default_cell_rates() != 0)
+        return 1;
     if (double_oracle_comparison() != 0) /* first: the children then start from a small process */
         return 1;
     static const struct { hx_variant v; int r, c; } cases[] = {

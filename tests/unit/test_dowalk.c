@@ -6,7 +6,8 @@
  * the six dark variants, abrupt 3x2 and 2x3, classical 3x2 and 2x3), bracketing it at every iteration; the
  * certificate of its mixtures (dowalk_cert.h) is verified by the checker with the solver's bounds (exactly the
  * value when they met, the reported interval when a limit stopped it); the command prints strict JSON with the
- * same value and writes a certificate that `arena classify --check` verifies. */
+ * same value and writes a certificate that `arena classify --check` verifies; the default cell is a function
+ * of the player's view, legal, and takes a winning cell. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "doracle.h"
 #include "dowalk.h"
 #include "dowalk_cert.h"
+#include "dwdefault.h"
 #include "mixcert_kit.h"
 #include "test_sys.h"
 #include "test_util.h"
@@ -58,6 +60,24 @@ static void reach(const sv_tree *t, uint32_t h, int o, const uint8_t *choice, ui
         reach(t, n->first + c, o, choice, mark);
 }
 
+/* For each information state of player o, the index of its default cell (dwdefault.h), replaying the tree's
+ * histories on the rules engine from g at node h. */
+static void defaults(const sv_tree *t, uint32_t h, const hx_game *g, int o, uint8_t *def)
+{
+    const sv_node *n = &t->nodes[h];
+    if (n->player == EFG_TERMINAL)
+        return;
+    const sv_infoset *is = &t->infosets[n->infoset];
+    int cell = n->player == o ? dw_default(g) : -1;
+    for (uint32_t c = 0; c < n->n; c++) {
+        if (t->actions[is->offset + c] == cell)
+            def[n->infoset] = (uint8_t)c;
+        hx_game next = *g;
+        assert_int_equal(hx_attempt(&next, t->actions[is->offset + c]) >= 0, 1);
+        defaults(t, n->first + c, &next, o, def);
+    }
+}
+
 enum { K = 4 };
 
 /* Player p's best response to a random mixture of K random pure strategies of the other. */
@@ -67,7 +87,10 @@ static void br_against_mixture(hx_variant v, int rows, int cols, int p, uint64_t
     build(v, rows, cols, &t);
     int o = 1 - p;
     uint32_t ni = t.n_infosets;
-    uint8_t *choice[K], *mark[K];
+    uint8_t *choice[K], *mark[K], *def = calloc(ni, 1);
+    hx_game g;
+    assert_true(def && hx_new(&g, v, rows, cols, 0) == 0);
+    defaults(&t, 0, &g, o, def);
     dw_pure *opp[K];
     double w[K], total = 0;
     for (int j = 0; j < K; j++) {
@@ -80,8 +103,8 @@ static void br_against_mixture(hx_variant v, int rows, int cols, int p, uint64_t
             if (is->player != o)
                 continue;
             choice[j][k] = (uint8_t)(rnd(&seed) % is->n);
-            /* the lowest cell is the default: store only some states, as a best response does */
-            if (choice[j][k] || rnd(&seed) % 2)
+            /* the default cell need not be stored: store only some states, as a best response does */
+            if (choice[j][k] != def[k] || rnd(&seed) % 2)
                 assert_int_equal(dw_pure_set(opp[j], is->key, t.actions[is->offset + choice[j][k]]), 0);
         }
         reach(&t, 0, o, choice[j], mark[j]);
@@ -118,7 +141,7 @@ static void br_against_mixture(hx_variant v, int rows, int cols, int p, uint64_t
     /* the strategy returned earns the value against the mixture */
     double earned = 0;
     for (int j = 0; j < K; j++) {
-        double u = p == 0 ? dw_payoff(v, rows, cols, br, opp[j]) : -dw_payoff(v, rows, cols, opp[j], br);
+        double u = p == 0 ? dw_payoff(v, rows, cols, br, opp[j], NULL) : -dw_payoff(v, rows, cols, opp[j], br, NULL);
         earned += w[j] / total * u;
     }
     assert_true(fabs(earned - value) < 1e-9);
@@ -130,6 +153,7 @@ static void br_against_mixture(hx_variant v, int rows, int cols, int p, uint64_t
         dw_pure_free(opp[j]);
     }
     free(policy);
+    free(def);
     sv_tree_free(&t);
 }
 
@@ -283,12 +307,66 @@ static void arena_solve_walk(void **state)
     }
 }
 
+typedef struct {
+    uint64_t view;
+    int cell;
+} seen_default;
+
+static int by_view(const void *x, const void *y)
+{
+    const seen_default *a = x, *b = y;
+    return a->view < b->view ? -1 : a->view > b->view ? 1 : a->cell - b->cell;
+}
+
+/* The default cell (dwdefault.h): the centre of an empty board; a winning cell when the player's view has one;
+ * the same cell for the same view whatever the opponent hides; always legal. */
+static void default_cell(void **state)
+{
+    (void)state;
+    hx_game g;
+    assert_int_equal(hx_new(&g, HX_CLASSICAL, 3, 3, 0), 0);
+    assert_int_equal(dw_default(&g), 4);
+    hx_game a = g, b = g;
+    hx_attempt(&a, 0), hx_attempt(&a, 2), hx_attempt(&a, 3), hx_attempt(&a, 5); /* Black a1, a2; White c1, c2 */
+    assert_int_equal(dw_default(&a), 6); /* a3 joins Black's sides */
+    hx_attempt(&b, 0), hx_attempt(&b, 8), hx_attempt(&b, 3), hx_attempt(&b, 7); /* White's stones elsewhere */
+    assert_int_equal(dw_default(&b), 6);
+    for (int vi = 0; vi < 6; vi++) {
+        enum { N = 20000 };
+        seen_default *seen = malloc(sizeof *seen * N);
+        assert_non_null(seen);
+        rng_state r;
+        rng_seed(&r, 7 + (uint64_t)vi);
+        int n = 0;
+        while (n < N) {
+            hx_game h;
+            assert_int_equal(hx_new(&h, dark[vi], 3, 4, 0), 0);
+            while (!hx_over(&h) && n < N) {
+                int c = dw_default(&h);
+                assert_int_equal(hx_check(&h, c), 0);
+                seen[n++] = (seen_default){ hx_view_key(&h, hx_to_move(&h)), c };
+                hx_attempt(&h, hx_random_legal(&h, &r));
+            }
+        }
+        qsort(seen, N, sizeof *seen, by_view);
+        int repeated = 0;
+        for (int i = 1; i < N; i++)
+            if (seen[i].view == seen[i - 1].view) {
+                assert_int_equal(seen[i].cell, seen[i - 1].cell);
+                repeated++;
+            }
+        assert_true(repeated > N / 10); /* the same views came back often enough to compare */
+        free(seen);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(best_response_equals_the_tree),
         cmocka_unit_test(values_equal_the_tree),
         cmocka_unit_test(refuses_and_limits),
+        cmocka_unit_test(default_cell),
         cmocka_unit_test(arena_solve_walk),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
