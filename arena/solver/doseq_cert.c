@@ -88,7 +88,7 @@ static int xc_list(xc_walk *w, const hx_game *g, int64_t parent)
 }
 
 /* Candidate policy's probabilities at every state listed in s into q: the restricted tree's where it has the
- * state, else the lowest legal cell. */
+ * state, else the default cell (listed with probability 1 by xc_list). */
 static void xc_rationals(const vw_states *s, const sv_tree *t, mpq_t *const policy, mpq_t *q)
 {
     for (uint32_t i = 0; i < s->table.n_infosets; i++) {
