@@ -526,6 +526,7 @@ static void the_documented_values(void **state)
         { "4x2-abrupt", HX_ABRUPT, 4, 2, "-32437396627/56195109795", "-32437396627/56195109795" },
         { "4x2-abrupt-noisy", HX_ABRUPT_NOISY, 4, 2, "-53119167293/66740699025", "-10518622441/44791521120" },
         { "2x4-abrupt-noisy", HX_ABRUPT_NOISY, 2, 4, "54993001159536905424267085/66941688239752672274514432", "1" },
+        { "3x3-abrupt-noisy", HX_ABRUPT_NOISY, 3, 3, "24247173196178/138420412138125", "58465224941/110278268100" },
     };
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
         char path[200], err[400] = "";
