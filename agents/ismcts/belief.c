@@ -1,4 +1,5 @@
 /* agents/ismcts/belief.c — the belief over the opponent's hidden stones (belief.h). */
+#include <math.h>
 #include <string.h>
 
 #include "belief.h"
@@ -48,6 +49,7 @@ void ism_belief_init(ism_belief *b, hx_variant variant, int rows, int cols, int 
     static double coll[HX_MAX_ATTEMPTS + 2];
     b->rows = rows, b->cols = cols, b->cells = rows * cols, b->color = color, b->variant = variant;
     b->own = b->known = b->n_unknown = 0;
+    b->model = ISM_CELLS_UNIFORM;
     for (int i = 0; i < b->cells; i++) {
         b->view[i] = view[i];
         b->own += view[i] == HX_VIEW_OWN;
@@ -109,6 +111,52 @@ void ism_belief_init(ism_belief *b, hx_variant variant, int rows, int cols, int 
         b->hidden_weight[h] /= sum;
 }
 
+const char *ism_cell_model_name(ism_cell_model m)
+{
+    return m == ISM_CELLS_CENTRE ? "centre" : "uniform";
+}
+
+int ism_cell_model_of(const char *name)
+{
+    for (int m = ISM_CELLS_UNIFORM; m <= ISM_CELLS_CENTRE; m++)
+        if (strcmp(name, ism_cell_model_name((ism_cell_model)m)) == 0)
+            return m;
+    return -1;
+}
+
+double ism_centre_weight(int rows, int cols, int cell, double beta)
+{
+    double cr = (rows - 1) / 2.0, cc = (cols - 1) / 2.0, radius = (rows + cols - 2) / 4.0;
+    double dr = cell / cols - cr, dc = cell % cols - cc;
+    return exp(-beta * (fabs(dr) + fabs(dc) + fabs(dr + dc)) / 2 / (radius < 1 ? 1 : radius));
+}
+
+void ism_belief_weigh(ism_belief *b, ism_cell_model model, double beta)
+{
+    b->model = beta > 0 && b->n_unknown > 0 ? model : ISM_CELLS_UNIFORM;
+    if (b->model == ISM_CELLS_UNIFORM)
+        return;
+    int n = b->n_unknown;
+    b->weight_total = 0;
+    for (int k = 0; k < n; k++) {
+        double w = ism_centre_weight(b->rows, b->cols, b->unknown[k], beta);
+        b->weight_total += b->weight[k] = w > 1e-300 ? w : 1e-300;
+    }
+    /* The Fenwick tree: fen[i] (1-based) sums weight[i - lowbit(i) .. i - 1]. */
+    for (int i = 1; i <= n; i++)
+        b->fen[i] = 0;
+    for (int i = 1; i <= n; i++) {
+        b->fen[i] += b->weight[i - 1];
+        int j = i + (i & -i);
+        if (j <= n)
+            b->fen[j] += b->fen[i];
+    }
+    int top = 1;
+    while (top * 2 <= n)
+        top *= 2;
+    b->fen_top = top;
+}
+
 void ism_belief_of_game(ism_belief *b, const hx_game *g, int color)
 {
     uint8_t view[HX_MAX_CELLS];
@@ -164,6 +212,30 @@ bool ism_consistent(const ism_belief *b, const uint8_t *opp)
     return !ism_joins(b->rows, b->cols, b->color ^ 1, opp);
 }
 
+/* h cells of unknown[] drawn in turn without replacement, each with probability proportional to its weight
+ * among those not yet drawn: a descent of a copy of the Fenwick tree finds the cell, and its weight leaves
+ * the copy. O(n + h log n). */
+static void draw_weighted(const ism_belief *b, rng_state *rng, int h, uint8_t *opp)
+{
+    double fen[HX_MAX_CELLS + 1], total = b->weight_total;
+    int n = b->n_unknown;
+    memcpy(fen, b->fen, sizeof fen[0] * (size_t)(n + 1));
+    for (int i = 0; i < h; i++) {
+        double u = rng_double(rng) * total;
+        int pos = 0; /* the last index whose prefix sum is <= u */
+        for (int step = b->fen_top; step > 0; step >>= 1)
+            if (pos + step <= n && fen[pos + step] <= u)
+                pos += step, u -= fen[pos];
+        int k = pos < n ? pos : n - 1; /* rounding at the top end */
+        while (opp[b->unknown[k]]) /* a drawn cell left a weight of about 0 behind: rounding */
+            k = k > 0 ? k - 1 : n - 1;
+        opp[b->unknown[k]] = 1;
+        total -= b->weight[k];
+        for (int j = k + 1; j <= n; j += j & -j)
+            fen[j] -= b->weight[k];
+    }
+}
+
 int ism_sample(const ism_belief *b, rng_state *rng, uint8_t *opp)
 {
     uint16_t cells[HX_MAX_CELLS];
@@ -183,12 +255,15 @@ int ism_sample(const ism_belief *b, rng_state *rng, uint8_t *opp)
             while (b->hidden_weight[h] <= 0) /* rounding at the top end */
                 h--;
         }
-        for (int i = 0; i < h; i++) {
-            int j = i + (int)rng_below(rng, (uint32_t)(b->n_unknown - i));
-            uint16_t c = cells[j];
-            cells[j] = cells[i], cells[i] = c;
-            opp[c] = 1;
-        }
+        if (b->model == ISM_CELLS_UNIFORM)
+            for (int i = 0; i < h; i++) {
+                int j = i + (int)rng_below(rng, (uint32_t)(b->n_unknown - i));
+                uint16_t c = cells[j];
+                cells[j] = cells[i], cells[i] = c;
+                opp[c] = 1;
+            }
+        else
+            draw_weighted(b, rng, h, opp);
         if (h + b->known < needed || !ism_joins(b->rows, b->cols, b->color ^ 1, opp))
             return h;
     }

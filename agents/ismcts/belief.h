@@ -23,6 +23,10 @@
  *   does not know on each turn (so it collides with probability (our stones it has not hit) / (cells it does
  *   not know)), given the constraints above (0 where a count is impossible). The cells are uniform among the
  *   cells unknown to the player, and a draw whose opponent stones join its edges is drawn again.
+ * - ism_belief_weigh() may then replace the uniform cells by a model of where the opponent placed its stones
+ *   (ism_cell_model): each hidden stone is drawn in turn, without replacement, with probability proportional
+ *   to its cell's weight among the cells not yet drawn. Every weight is positive, so the boards it can draw,
+ *   and what ism_consistent() accepts, are the same; only how often each is drawn changes.
  * - Nothing allocates. */
 #ifndef AGENTS_ISMCTS_BELIEF_H
 #define AGENTS_ISMCTS_BELIEF_H
@@ -36,6 +40,13 @@
 /* Draws before ism_sample() gives up on a position where nearly every draw has the opponent connected. */
 #define ISM_SAMPLE_TRIES 200
 
+/* Where the sampler puts the opponent's hidden stones (ism_belief_weigh()):
+ * - UNIFORM: uniformly among the unknown cells;
+ * - CENTRE: weight exp(-beta d / R), d the hex distance (in cells) from the board's centre, R = (rows + cols -
+ *   2) / 4 (at least 1), half the mean side: a player that prefers central cells, as the pivotal-cell
+ *   players (mc, ismcts) do. */
+typedef enum { ISM_CELLS_UNIFORM = 0, ISM_CELLS_CENTRE = 1 } ism_cell_model;
+
 typedef struct {
     int rows, cols, cells, color;
     hx_variant variant;
@@ -46,11 +57,27 @@ typedef struct {
     double hidden_weight[HX_MAX_CELLS + 1]; /* weight of each hidden count (see above), summing to 1 */
     int n_unknown;
     uint16_t unknown[HX_MAX_CELLS];      /* the cells unknown in the view */
+    ism_cell_model model;                /* UNIFORM after ism_belief_init() */
+    double weight[HX_MAX_CELLS];         /* weighted models: the weight of unknown[k] */
+    double weight_total;                 /* ... their sum */
+    double fen[HX_MAX_CELLS + 1];        /* ... and a Fenwick tree of them (1-based) */
+    int fen_top;                         /* the largest power of two <= n_unknown */
 } ism_belief;
 
 /* Sets up the belief from what `color` knows. */
 void ism_belief_init(ism_belief *b, hx_variant variant, int rows, int cols, int color, const uint8_t *view,
                      const hx_event *events, int n_events);
+
+/* Draws the hidden stones' cells by `model` with strength `beta` (> 0; see ism_cell_model) from now on;
+ * ISM_CELLS_UNIFORM or beta <= 0 restores the uniform draw. Call after ism_belief_init(). */
+void ism_belief_weigh(ism_belief *b, ism_cell_model model, double beta);
+
+/* The centre model's weight of `cell` on a rows x cols board (see ism_cell_model). */
+double ism_centre_weight(int rows, int cols, int cell, double beta);
+
+/* The model's name ("uniform", "centre"), and the model of a name (-1 when there is none). */
+const char *ism_cell_model_name(ism_cell_model m);
+int ism_cell_model_of(const char *name);
 
 /* The same from an engine game, with exactly what `color` may know (its view and events): for tests. */
 void ism_belief_of_game(ism_belief *b, const hx_game *g, int color);

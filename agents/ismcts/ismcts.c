@@ -20,7 +20,9 @@ static long opt_iterations = 0, opt_time_ms = -1, opt_samples = 0;
 static long opt_sure_unknown = ISM_SURE_UNKNOWN_DEFAULT, opt_sure_mb = (long)(ISM_SURE_BYTES_DEFAULT >> 20);
 static long opt_dead_exact = ISM_DEAD_EXACT_DEFAULT;
 static bool opt_surewin = true, opt_dead = true;
-static double opt_uct = 0.7, opt_rave = 3000, opt_pivot = 8;
+static double opt_uct = 0.7, opt_rave = 3000, opt_pivot = 8, opt_belief_beta = ISM_CELLS_BETA_DEFAULT;
+static ism_cell_model opt_belief = ISM_CELLS_DEFAULT;
+static double opt_opp_centre = ISM_OPP_CENTRE_DEFAULT;
 static ism_player *player;
 static uint64_t lost_game = UINT64_MAX; /* the game whose sure-win key was last reported lost */
 
@@ -44,9 +46,10 @@ static int choose(const bot_state *s, void *user)
                                                                            : ISM_DEFAULT_TIME_MS / 1000.0);
     ism_play_options o = {
         .search = { .iterations = opt_iterations, .seconds = secs, .samples = (int)opt_samples, .uct = opt_uct,
-                    .rave = opt_rave, .pivot = opt_pivot },
+                    .rave = opt_rave, .pivot = opt_pivot, .opp_centre = opt_opp_centre },
         .surewin = opt_surewin, .sure_unknown = (int)opt_sure_unknown, .sure_seconds = secs * ISM_SURE_SHARE_DEFAULT,
         .sure_bytes = (uint64_t)opt_sure_mb << 20, .dead = opt_dead, .dead_exact = (int)opt_dead_exact,
+        .cells = opt_belief, .cells_beta = opt_belief_beta,
     };
     ism_play_stats st;
     int cell = ism_play(player, &o, s->variant, s->rows, s->cols, s->color, s->view, s->events, s->n_events, &rng,
@@ -65,7 +68,8 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--help") == 0) {
             printf("usage: ismcts [--time-ms N] [--iterations N] [--samples N] [--uct C] [--rave K]\n"
                    "              [--pivot W] [--no-surewin] [--surewin-unknown K] [--surewin-mb M] [--no-dead]\n"
-                   "              [--dead-exact K] [--seed S] [--endpoint ENDPOINT]\n\n"
+                   "              [--dead-exact K] [--belief MODEL] [--belief-beta B]\n"
+                   "              [--opponent-centre B] [--seed S] [--endpoint ENDPOINT]\n\n"
                    "An information-set Monte Carlo tree search bot (docs/bots.md): on each attempt it draws\n"
                    "boards of the opponent's hidden stones that agree with everything it has seen (its stones,\n"
                    "the stones it found, the opponent's stone count, collision reports) and searches one tree\n"
@@ -95,10 +99,17 @@ int main(int argc, char **argv)
                    "  --no-dead       do not keep the search off dead cells\n"
                    "  --dead-exact K  prove cells dead exactly with at most K unknown cells (default %d, at\n"
                    "                  most %d; 0: the local pattern alone)\n"
+                   "  --belief MODEL  where the drawn boards put the opponent's hidden stones: uniform (every\n"
+                   "                  unknown cell alike) or centre (favouring central cells); default %s\n"
+                   "  --belief-beta B the model's strength (default %g; 0: uniform)\n"
+                   "  --opponent-centre B  dark variants: the search's simulated opponent draws its attempts\n"
+                   "                  that are not next to its stones by the centre model with strength B\n"
+                   "                  (default %g; 0: uniformly)\n"
                    "  --seed S        mixed with each game's seed (default 1)\n",
                    SW_MAX_CELLS, ISM_DEFAULT_TIME_MS, ISM_TIME_SHARE * 100, ISM_MAX_SAMPLES, SW_MAX_CELLS,
                    ISM_SURE_SHARE_DEFAULT * 100, ISM_SURE_UNKNOWN_DEFAULT, (int)(ISM_SURE_BYTES_DEFAULT >> 20),
-                   ISM_DEAD_EXACT_DEFAULT, ISM_DEAD_EXACT_LIMIT);
+                   ISM_DEAD_EXACT_DEFAULT, ISM_DEAD_EXACT_LIMIT, ism_cell_model_name(ISM_CELLS_DEFAULT),
+                   ISM_CELLS_BETA_DEFAULT, ISM_OPP_CENTRE_DEFAULT);
             return 0;
         }
         int seeded = bot_seed_option("ismcts", argc, argv, &i, &base_seed);
@@ -141,6 +152,23 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(argv[i], "--pivot") == 0) {
             if (bot_number_option("ismcts", "--pivot", v, 0, 1000, &opt_pivot) != 0)
+                return 2;
+            i++;
+        } else if (strcmp(argv[i], "--belief") == 0) {
+            int m = v ? ism_cell_model_of(v) : -1;
+            if (m < 0) {
+                fprintf(stderr, "ismcts: --belief: %s%s%s (uniform or centre)\n", v ? "unknown model '" : "",
+                        v ? v : "missing its model", v ? "'" : "");
+                return 2;
+            }
+            opt_belief = (ism_cell_model)m;
+            i++;
+        } else if (strcmp(argv[i], "--opponent-centre") == 0) {
+            if (bot_number_option("ismcts", "--opponent-centre", v, 0, 100, &opt_opp_centre) != 0)
+                return 2;
+            i++;
+        } else if (strcmp(argv[i], "--belief-beta") == 0) {
+            if (bot_number_option("ismcts", "--belief-beta", v, 0, 100, &opt_belief_beta) != 0)
                 return 2;
             i++;
         } else if (strcmp(argv[i], "--uct") == 0) {

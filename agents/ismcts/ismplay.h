@@ -3,7 +3,8 @@
  * (deadcell.h). The bot (ismcts.c) and the tests call the same function (docs/bots.md "ismcts").
  *
  * Contract
- * - ism_play() builds the belief from the view and events and, when `dead` is set, the dead cells of
+ * - ism_play() builds the belief from the view and events, weighs its cells by `cells` and `cells_beta`
+ *   (ism_belief_weigh()) and, when `dead` is set, the dead cells of
  *   ism_dead_cells(b, dead_exact) (none when every unknown cell is dead), then:
  *   1. with `surewin` set: ism_sure_win() with at most `sure_unknown` unknown cells, stopping after
  *      `sure_seconds` (0: no limit), keeping its memo under `sure_bytes`, and preferring a winning cell that
@@ -31,6 +32,11 @@
 #define ISM_SURE_SHARE_DEFAULT 0.5
 #define ISM_SURE_BYTES_DEFAULT (64ull << 20)
 #define ISM_DEAD_EXACT_DEFAULT 10
+/* The bot's cell model of the belief and its strength (belief.h). */
+#define ISM_CELLS_DEFAULT ISM_CELLS_CENTRE
+#define ISM_CELLS_BETA_DEFAULT 2.5
+/* The strength of the centre model for the search's simulated opponent (search.h; 0: uniform). */
+#define ISM_OPP_CENTRE_DEFAULT 0.0
 
 typedef struct {
     ism_options search;
@@ -40,6 +46,8 @@ typedef struct {
     uint64_t sure_bytes;
     bool dead;
     int dead_exact;
+    ism_cell_model cells; /* where the belief puts the hidden stones (belief.h), with strength cells_beta */
+    double cells_beta;
 } ism_play_options;
 
 typedef enum { ISM_BY_SUREWIN = 0, ISM_BY_SEARCH = 1 } ism_play_kind;

@@ -34,6 +34,8 @@ struct ism_search {
     long piv_total;              /* iterations counted */
     const uint8_t *avoid;        /* cells the player does not attempt (NULL: none) */
     int n_avoid;                 /* unknown cells avoided */
+    bool opp_weighted;           /* the simulated opponent's free attempts by opp_cum (else uniform) */
+    double opp_cum[HX_MAX_CELLS]; /* the centre model's weights of cells 0..i summed */
 };
 
 ism_search *ism_search_new(void)
@@ -180,10 +182,27 @@ static int grow_cell(const position *p, int opp, rng_state *rng)
     return (int)rng_below(rng, (uint32_t)p->cells);
 }
 
-static void opponent_turn(position *p, int opp, bool keeps, uint8_t *hit, rng_state *rng)
+/* A cell drawn by the summed weights cum[0..cells). */
+static int weighted_cell(const double *cum, int cells, rng_state *rng)
+{
+    double u = rng_double(rng) * cum[cells - 1];
+    int lo = 0, hi = cells - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (cum[mid] > u)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static void opponent_turn(const ism_search *s, position *p, int opp, bool keeps, uint8_t *hit, rng_state *rng)
 {
     for (int tries = 0; tries < 4 * p->cells && p->n_empty > 0; tries++) {
-        int c = (rng_next(rng) & 1) ? grow_cell(p, opp, rng) : (int)rng_below(rng, (uint32_t)p->cells);
+        int c = (rng_next(rng) & 1)   ? grow_cell(p, opp, rng)
+                : s->opp_weighted ? weighted_cell(s->opp_cum, p->cells, rng)
+                                  : (int)rng_below(rng, (uint32_t)p->cells);
         if (p->col[c] == opp || hit[c])
             continue;
         if (p->col[c] == EMPTY) {
@@ -299,9 +318,9 @@ static void iterate_dark(ism_search *s, const ism_belief *b, const uint8_t *opp,
         known[cell] = 1, unknown--;
         if (p.col[cell] == EMPTY) {
             place(&p, cell, me);
-            opponent_turn(&p, them, keeps, hit, rng);
+            opponent_turn(s, &p, them, keeps, hit, rng);
         } else if (!keeps) {
-            opponent_turn(&p, them, keeps, hit, rng);
+            opponent_turn(s, &p, them, keeps, hit, rng);
         }
     }
     int winner = random_fill(s, &p, me, rng);
@@ -405,6 +424,12 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
     s->rave = hx_variant_dark(b->variant) ? o->rave : 0;
     s->pivot = o->pivot, s->piv_total = 0;
     s->avoid = NULL, s->n_avoid = 0;
+    s->opp_weighted = o->opp_centre > 0;
+    if (s->opp_weighted) {
+        double acc = 0;
+        for (int i = 0; i < b->cells; i++)
+            s->opp_cum[i] = acc += ism_centre_weight(b->rows, b->cols, i, o->opp_centre);
+    }
     if (o->avoid) {
         for (int k = 0; k < b->n_unknown; k++)
             s->n_avoid += o->avoid[b->unknown[k]] != 0;
@@ -413,13 +438,15 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
         else
             s->n_avoid = 0;
     }
+    for (int k = 0; k < b->n_unknown; k++)
+        s->piv[b->unknown[k]] = 0;
     if (s->rave > 0) { /* every root cell a child from the start, scored by its AMAF mean until visited */
         for (int k = b->n_unknown - 1; k >= 0; k--) {
             int c = b->unknown[k];
             if (s->avoid && s->avoid[c])
                 continue;
             new_node(s, 0, c);
-            s->amaf_n[c] = 0, s->amaf_w[c] = 0, s->amaf_tn[c] = 0, s->amaf_tw[c] = 0, s->piv[c] = 0;
+            s->amaf_n[c] = 0, s->amaf_w[c] = 0, s->amaf_tn[c] = 0, s->amaf_tw[c] = 0;
         }
     }
     int n_boards = o->samples > ISM_MAX_SAMPLES ? ISM_MAX_SAMPLES : o->samples;

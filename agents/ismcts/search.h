@@ -14,7 +14,8 @@
  *   - Dark variants: the tree holds the player's own attempts alone, available while the cell is unknown to
  *     it in the simulated game. An attempt on an empty cell places, then the opponent takes a turn of random
  *     attempts on cells it does not know, each with even odds a uniformly random cell or a neighbour or
- *     bridge point of one of its stones (it sees none of the player's stones; hitting one, it learns it and
+ *     bridge point of one of its stones (with `opp_centre` > 0 the
+ *     former drawn by the centre model's weights instead; it sees none of the player's stones; hitting one, it learns it and
  *     tries again in the classical family, loses the turn in the abrupt family); an attempt
  *     on a hidden stone learns it and moves again (classical family) or loses the turn (abrupt family).
  *     Leaving the tree, the empty cells are filled alternately at random. With `rave` k > 0 every root cell
@@ -60,6 +61,8 @@ typedef struct {
     double rave;      /* dark variants: the RAVE constant k of the root (0: none; see above) */
     double pivot;     /* dark variants with rave > 0: the pivotal-cell prior's weight w (0: the AMAF value) */
     const uint8_t *avoid; /* NULL, or nonzero for cells the player is not to attempt (see above) */
+    double opp_centre;    /* dark variants: > 0 draws the simulated opponent's attempts that are not next to
+                           * its stones by the centre model of belief.h with this beta; 0: uniformly */
 } ism_options;
 
 typedef struct {

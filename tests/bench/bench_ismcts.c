@@ -1,6 +1,6 @@
 /* tests/bench/bench_ismcts.c — the ismcts bot's speed and memory (agents/ismcts/): on 7x7 and 11x11 positions
  * of random classical, abrupt and hex games a third and two thirds of the way in, the hidden boards drawn per
- * second (ism_sample: plain sampling), the share of plain draws the observations reject (the hidden count's
+ * second (ism_sample: uniform cells, then the bot's default cell model), the share of plain draws the observations reject (the hidden count's
  * cells uniform on the unknown cells, checked by ism_consistent), the search's iterations per second (a
  * board drawn, a tree walk, a playout), against mc's samples per second (mc_score_sample: a board drawn, a
  * random fill, two Gale walks) on the same position, all measured in this run; the dead-cell tests' time on
@@ -8,6 +8,7 @@
  * then per game: tree memory and the sure-win solver's memo and time on 3x3, 4x3 and 4x4 classical and
  * abrupt, 7x7 and 11x11 classical. Prints figures; asserts nothing. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -95,8 +96,8 @@ static void speed(ism_search *search, rng_state *rng)
     static const double fracs[] = { 1.0 / 3, 2.0 / 3 };
     static ism_belief b;
     printf("ismcts: speed on one core, positions of random games (0.5 s a figure)\n");
-    printf("%-10s %-6s %-5s %12s %10s %12s %8s %12s %9s\n", "variant", "board", "into", "samples/s", "rejected",
-           "iterations/s", "nodes", "mc samples/s", "it/mc");
+    printf("%-10s %-6s %-5s %12s %12s %10s %12s %8s %12s %9s\n", "variant", "board", "into", "samples/s",
+           "weighted/s", "rejected", "iterations/s", "nodes", "mc samples/s", "it/mc");
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
         for (size_t k = 0; k < sizeof sides / sizeof sides[0]; k++)
             for (size_t f = 0; f < 2; f++) {
@@ -106,14 +107,17 @@ static void speed(ism_search *search, rng_state *rng)
                     ism_belief_of_game(&b, &g, hx_to_move(&g));
                 } while (ism_connecting_cell(&b) >= 0);
                 double sps = samples_per_s(&b, 0.5, rng), rej = rejected(&b, 20000, rng);
-                ism_options o = { .seconds = 0.5, .uct = 0.7, .rave = 3000, .pivot = 8 };
+                ism_belief_weigh(&b, ISM_CELLS_DEFAULT, ISM_CELLS_BETA_DEFAULT); /* the bot's defaults from here */
+                double cps = samples_per_s(&b, 0.5, rng);
+                ism_options o = { .seconds = 0.5, .uct = 0.7, .rave = 3000, .pivot = 8,
+                                  .opp_centre = ISM_OPP_CENTRE_DEFAULT };
                 ism_stats st;
                 ism_choose(search, &b, &o, rng, &st);
                 double ips = st.seconds > 0 ? st.iterations / st.seconds : 0, mps = mc_per_s(&g, 0.5, rng);
                 char board[16];
                 snprintf(board, sizeof board, "%dx%d", sides[k], sides[k]);
-                printf("%-10s %-6s %-5s %12.0f %9.2f%% %12.0f %8d %12.0f %8.2fx\n", hx_variant_name(vs[v]), board,
-                       f ? "2/3" : "1/3", sps, 100 * rej, ips, st.nodes, mps, ips / mps);
+                printf("%-10s %-6s %-5s %12.0f %12.0f %9.2f%% %12.0f %8d %12.0f %8.2fx\n", hx_variant_name(vs[v]),
+                       board, f ? "2/3" : "1/3", sps, cps, 100 * rej, ips, st.nodes, mps, ips / mps);
             }
 }
 
@@ -173,7 +177,9 @@ static void per_game(rng_state *rng)
            "by solver", "solver ms", "memo B", "won");
     ism_play_options o = { .search = { .iterations = 2000, .uct = 0.7, .rave = 3000, .pivot = 8 }, .surewin = true,
                            .sure_unknown = SW_MAX_CELLS, .sure_seconds = 0.1, .sure_bytes = 64ull << 20,
-                           .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT };
+                           .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT, .cells = ISM_CELLS_DEFAULT,
+                           .cells_beta = ISM_CELLS_BETA_DEFAULT };
+    o.search.opp_centre = ISM_OPP_CENTRE_DEFAULT;
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
         ism_player *p = ism_player_new();
         long moves = 0, by_solver = 0, tree_max = 0, tree_sum = 0, won = 0;
@@ -215,10 +221,91 @@ static void per_game(rng_state *rng)
     printf("(memory allocated once per process for the search: %zu bytes)\n", ism_search_size());
 }
 
+/* How well each cell model (belief.h) places the hidden stones: over games between two mc players (mc_choose,
+ * 1,000 samples a move, from the empty board), at every attempt with hidden stones, 100 boards drawn per
+ * model; the hit rate is the share of drawn hidden stones that stand on one of the true hidden stones. The
+ * uniform model's rate is the hidden count over the unknown cells; a model of the opponent that puts stones
+ * where it really plays scores above it. */
+static void belief_accuracy(rng_state *rng)
+{
+    static const struct { ism_cell_model m; double beta; } models[] = {
+        { ISM_CELLS_UNIFORM, 0 }, { ISM_CELLS_CENTRE, 1 }, { ISM_CELLS_CENTRE, 2 }, { ISM_CELLS_CENTRE, 3 },
+        { ISM_CELLS_CENTRE, 4 },
+    };
+    enum { N_MODELS = sizeof models / sizeof models[0], DRAWS = 100, GAMES = 20 };
+    static const hx_variant vs[] = { HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_NOISY };
+    static const int sides[] = { 5, 7, 11 };
+    static ism_belief b;
+    static mc_sampler ms;
+    printf("\nismcts: the belief's hit rate: drawn hidden stones on a true hidden stone (games of mc, %d "
+           "samples a move; %d games a row, %d draws a model per attempt)\n", 1000, GAMES, DRAWS);
+    printf("%-16s %-6s %8s", "variant", "board", "attempts");
+    for (int m = 0; m < N_MODELS; m++) {
+        char name[24];
+        snprintf(name, sizeof name, "%s %.2g", ism_cell_model_name(models[m].m), models[m].beta);
+        printf(" %12s", m == 0 ? "uniform" : name);
+    }
+    printf("\n");
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
+        for (size_t k = 0; k < sizeof sides / sizeof sides[0]; k++) {
+            double hits[N_MODELS] = { 0 }, drawn[N_MODELS] = { 0 }, brier[N_MODELS] = { 0 };
+            long attempts = 0;
+            for (int game = 0; game < GAMES; game++) {
+                hx_game g;
+                hx_new(&g, vs[v], sides[k], sides[k], 0);
+                while (!hx_over(&g)) {
+                    int me = hx_to_move(&g);
+                    ism_belief_of_game(&b, &g, me);
+                    uint8_t truth[HX_MAX_CELLS], opp[HX_MAX_CELLS];
+                    int hidden = 0;
+                    for (int i = 0; i < hx_cells(&g); i++) {
+                        truth[i] = hx_owner(&g, i) == (me ^ 1) + 1 && b.view[i] == HX_VIEW_UNKNOWN;
+                        hidden += truth[i];
+                    }
+                    if (hidden > 0) {
+                        attempts++;
+                        for (int m = 0; m < N_MODELS; m++) {
+                            int freq[HX_MAX_CELLS] = { 0 }, ok = 0;
+                            ism_belief_weigh(&b, models[m].m, models[m].beta);
+                            for (int d = 0; d < DRAWS; d++) {
+                                if (ism_sample(&b, rng, opp) < 0)
+                                    continue;
+                                ok++;
+                                for (int i = 0; i < hx_cells(&g); i++)
+                                    if (opp[i] && b.view[i] == HX_VIEW_UNKNOWN)
+                                        drawn[m]++, hits[m] += truth[i], freq[i]++;
+                            }
+                            for (int u = 0; u < b.n_unknown && ok > 0; u++) {
+                                double p = (double)freq[b.unknown[u]] / ok - truth[b.unknown[u]];
+                                brier[m] += p * p / b.n_unknown;
+                            }
+                        }
+                    }
+                    mc_sampler_of_game(&ms, &g, me);
+                    mc_options mo = { .samples = 1000, .fill = MC_FILL_ALTERNATE };
+                    hx_attempt(&g, mc_choose(&ms, &mo, rng, NULL));
+                }
+            }
+            char board[16];
+            snprintf(board, sizeof board, "%dx%d", sides[k], sides[k]);
+            printf("%-16s %-6s %8ld", hx_variant_name(vs[v]), board, attempts);
+            for (int m = 0; m < N_MODELS; m++)
+                printf(" %11.2f%%", drawn[m] > 0 ? 100 * hits[m] / drawn[m] : 0);
+            printf("\n%-16s %-6s %8s", "", "", "skill");
+            for (int m = 0; m < N_MODELS; m++)
+                printf(" %+11.1f%%", brier[0] > 0 ? 100 * (1 - brier[m] / brier[0]) : 0);
+            printf("\n");
+        }
+}
+
 int main(void)
 {
     rng_state rng;
     rng_seed(&rng, 5);
+    if (getenv("BENCH_ISMCTS_BELIEF_ONLY")) {
+        belief_accuracy(&rng);
+        return 0;
+    }
     ism_search *search = ism_search_new();
     if (!search)
         return 1;
@@ -226,5 +313,6 @@ int main(void)
     ism_search_free(search);
     dead_cells(&rng);
     per_game(&rng);
+    belief_accuracy(&rng);
     return 0;
 }

@@ -2,9 +2,12 @@
  * the engine refereed in every variant (each replayed attempt by attempt, the player to move's view and events
  * read at each turn), always holds the true hidden board, rejects boards that contradict an observation (a
  * stone on the player's own, a learned stone missing, one stone too many where the count is known, the
- * opponent already connected), and draws only boards it holds; the search plays only cells unknown in the
+ * opponent already connected), and draws only boards it holds, with uniform cells and with the centre model,
+ * which draws each cell as often as its weight says; the search plays only cells unknown in the
  * view over whole games against a random player in every variant (and beats it), replays exactly from its
  * seed with a budget of iterations, and plays an immediate connection. */
+#include <math.h>
+
 #include "search.h"
 #include "test_util.h"
 
@@ -28,6 +31,7 @@ static void belief_holds_the_truth_and_only_consistent_boards(void **state)
     rng_seed(&rng, 21);
     rng_seed(&draw, 22);
     uint8_t opp[HX_MAX_CELLS], sample[HX_MAX_CELLS];
+    long failed_by[3] = { 0 }; /* by draw: uniform, centre at 2.5, centre at 5 */
     long positions = 0, samples = 0, failed = 0, moved = 0, dropped = 0, extra = 0, ranged = 0;
     for (int v = 0; v < HX_VARIANT_COUNT; v++) {
         for (int game = 0; game < 120; game++) {
@@ -79,11 +83,12 @@ static void belief_holds_the_truth_and_only_consistent_boards(void **state)
                     sample[i] = hx_view(&g, p, i) != HX_VIEW_OWN;
                 if (ism_joins(hx_rows(&g), hx_cols(&g), p ^ 1, sample))
                     assert_false(ism_consistent(&belief, sample));
-                for (int d = 0; d < 3; d++) {
+                for (int d = 0; d < 3; d++) { /* each cell model: the same boards are possible */
+                    ism_belief_weigh(&belief, d == 0 ? ISM_CELLS_UNIFORM : ISM_CELLS_CENTRE, 2.5 * d);
                     int h = ism_sample(&belief, &draw, sample);
                     samples++;
                     if (h < 0) {
-                        failed++;
+                        failed++, failed_by[d]++;
                         continue;
                     }
                     if (!ism_consistent(&belief, sample))
@@ -100,9 +105,55 @@ static void belief_holds_the_truth_and_only_consistent_boards(void **state)
         }
     }
     print_message("%ld positions, %ld samples (%ld found none), perturbed: %ld moved, %ld dropped, %ld extra; "
-                  "%ld with an uncertain count\n", positions, samples, failed, moved, dropped, extra, ranged);
+                  "%ld with an uncertain count; found none: %ld uniform, %ld centre 2.5, %ld centre 5\n", positions,
+                  samples, failed, moved, dropped, extra, ranged, failed_by[0], failed_by[1], failed_by[2]);
     assert_true(moved > 1000 && dropped > 1000 && extra > 1000 && ranged > 100);
     assert_true(failed * 100 < samples);
+}
+
+/* The centre model draws each hidden stone by its weight: one hidden stone on an empty 5x5 view (White to
+ * move after Black's first stone) lands on each cell as often as its weight's share says, the centre more
+ * than three times as often as a corner. */
+static void cell_models_draw_by_their_weights(void **state)
+{
+    (void)state;
+    uint8_t view[HX_MAX_CELLS], opp[HX_MAX_CELLS];
+    rng_state rng;
+    rng_seed(&rng, 9);
+    memset(view, HX_VIEW_UNKNOWN, sizeof view);
+    enum { N = 200000 };
+    for (int m = ISM_CELLS_CENTRE; m <= ISM_CELLS_CENTRE; m++) {
+        hx_event none[1] = { { .kind = HX_EV_PLACED, .cell = 0 } };
+        ism_belief_init(&belief, HX_CLASSICAL, 5, 5, HX_WHITE, view, none, 0);
+        assert_int_equal(belief.hidden_lo, 1);
+        assert_int_equal(belief.hidden_hi, 1);
+        ism_belief_weigh(&belief, (ism_cell_model)m, 2.5);
+        assert_int_equal(belief.model, m);
+        long count[HX_MAX_CELLS] = { 0 };
+        for (int d = 0; d < N; d++) {
+            assert_int_equal(ism_sample(&belief, &rng, opp), 1);
+            for (int i = 0; i < 25; i++)
+                count[i] += opp[i];
+        }
+        for (int k = 0; k < belief.n_unknown; k++) { /* unknown[] is every cell in order here */
+            double sum = 0;
+            for (int j = 0; j < belief.n_unknown; j++)
+                sum += belief.weight[j];
+            double p = belief.weight[k] / sum;
+            double f = (double)count[belief.unknown[k]] / N, sd = sqrt(p * (1 - p) / N);
+            if (fabs(f - p) > 5 * sd + 1e-4)
+                fail_msg("%s: cell %d drawn %.5f of the time, its weight says %.5f", ism_cell_model_name(m),
+                         belief.unknown[k], f, p);
+        }
+        if (m == ISM_CELLS_CENTRE)
+            assert_true(count[12] > 3 * count[0] && count[12] > 3 * count[24]);
+    }
+    /* beta 0 and the uniform model draw uniformly; names round-trip. */
+    ism_belief_weigh(&belief, ISM_CELLS_CENTRE, 0);
+    assert_int_equal(belief.model, ISM_CELLS_UNIFORM);
+    for (int m = ISM_CELLS_UNIFORM; m <= ISM_CELLS_CENTRE; m++)
+        assert_int_equal(ism_cell_model_of(ism_cell_model_name((ism_cell_model)m)), m);
+    assert_int_equal(ism_cell_model_of("center"), -1);
 }
 
 /* Plain abrupt: the count's weights sum to one and the true count has weight. */
@@ -137,7 +188,7 @@ static int play_game(ism_search *s, hx_variant v, int rows, int cols, int color,
     rng_seed(&rng, seed);
     rng_seed(&opp, seed * 7 + 1);
     hx_new(&g, v, rows, cols, 0);
-    ism_options o = { .iterations = iters, .uct = 0.7, .rave = (v % 2) ? 300 : 0 };
+    ism_options o = { .iterations = iters, .uct = 0.7, .rave = (v % 2) ? 300 : 0, .opp_centre = (v % 3) ? 2.5 : 0 };
     int n = 0;
     while (!hx_over(&g)) {
         if (hx_to_move(&g) != color) {
@@ -145,6 +196,7 @@ static int play_game(ism_search *s, hx_variant v, int rows, int cols, int color,
             continue;
         }
         ism_belief_of_game(&belief, &g, color);
+        ism_belief_weigh(&belief, ISM_CELLS_CENTRE, (v % 2) ? 2.5 : 0);
         int c = ism_choose(s, &belief, &o, &rng, NULL);
         if (c < 0 || c >= hx_cells(&g) || hx_view(&g, color, c) != HX_VIEW_UNKNOWN || hx_check(&g, c) != 0)
             fail_msg("%s %dx%d: ismcts chose %d, not an unknown cell", hx_variant_name(v), rows, cols, c);
@@ -220,6 +272,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(belief_holds_the_truth_and_only_consistent_boards),
+        cmocka_unit_test(cell_models_draw_by_their_weights),
         cmocka_unit_test(abrupt_count_weights),
         cmocka_unit_test(plays_legal_cells_and_beats_random),
         cmocka_unit_test(replays_from_its_seed),

@@ -36,7 +36,9 @@ static ism_play_options small_budget(long iterations)
 {
     ism_play_options o = { .search = { .iterations = iterations, .uct = 0.7, .rave = 300 },
                            .surewin = true, .sure_unknown = SW_MAX_CELLS, .sure_seconds = 0,
-                           .sure_bytes = 64ull << 20, .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT };
+                           .sure_bytes = 64ull << 20, .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT,
+                           .cells = ISM_CELLS_DEFAULT, .cells_beta = ISM_CELLS_BETA_DEFAULT };
+    o.search.opp_centre = ISM_OPP_CENTRE_DEFAULT;
     return o;
 }
 
@@ -290,6 +292,10 @@ static void legal_in_every_variant(void **state)
                 for (int color = 0; color < 2; color++)
                     for (int i = 0; i < 120; i++) {
                         uint64_t seed = 1000u + (uint64_t)games;
+                        /* every other game the other cell model of the belief and of the simulated opponent */
+                        o.cells = i % 2 ? ISM_CELLS_DEFAULT : (ism_cell_model)(ISM_CELLS_CENTRE - ISM_CELLS_DEFAULT);
+                        o.search.opp_centre = i % 2 ? ISM_OPP_CENTRE_DEFAULT : 2.5 - ISM_OPP_CENTRE_DEFAULT;
+                        o.search.pivot = (i / 2) % 2 ? 8 : 0; /* and the root's pivotal prior (the bot's) */
                         wins += play_checked((hx_variant)v, boards[k][0], boards[k][1], color, (opponent)opp, &o,
                                              seed, &attempts, &dead_checked) == color;
                         games++;
