@@ -26,13 +26,18 @@
 /* The document rendered by `render`, as a string (malloc'd). */
 static char *rendered(void (*render)(const doc *, FILE *), const doc *d)
 {
-    char *text = NULL;
-    size_t len = 0;
+    /* static: with the stream's buffer pointer in a local, gcc -O3 takes the result for a pointer into the
+     * frame (-Wdangling-pointer) */
+    static char *text;
+    static size_t len;
+    text = NULL, len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
     render(d, f);
     assert_int_equal(fclose(f), 0);
-    return text;
+    char *out = text;
+    text = NULL;
+    return out;
 }
 
 static void build(doc *d)
