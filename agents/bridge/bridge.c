@@ -33,50 +33,36 @@ static int choose(const bot_state *s, void *user)
     return bb_choose(&p, &options, &rng, NULL);
 }
 
-static int number(const char *opt, const char *v, double lo, double hi, double *out)
+/* --help */
+static void usage(void)
 {
-    char *end;
-    *out = v ? strtod(v, &end) : 0;
-    if (!v || *end || !(*out >= lo && *out <= hi)) {
-        fprintf(stderr, "bridge: %s needs a number from %g to %g\n", opt, lo, hi);
-        return -1;
-    }
-    return 0;
+    printf("usage: bridge [--seed S] [--hidden-weight W] [--fill-every K] [--endpoint ENDPOINT]\n\n"
+           "The bridge builder (docs/bots.md): keeps two-bridges and edge templates, answers an intrusion\n"
+           "into one by taking the other carrier, and otherwise adds the next stone of its shortest\n"
+           "bridge path from edge to edge; plays every variant on its own view.\n\n"
+           "  --seed S           mixed with each game's seed for the tie-breaks (default 1)\n"
+           "  --hidden-weight W  dark variants: an unknown cell costs 1 + W * (unseen opponent stones /\n"
+           "                     unknown cells) stones on the path (default %g)\n"
+           "  --fill-every K     dark variants: every K-th stone fills a bridge of the path first,\n"
+           "                     since unseen intrusions break bridges silently (default %d; 0: never)\n",
+           options.hidden_weight, options.fill_every);
 }
 
 int main(int argc, char **argv)
 {
     options = bb_defaults();
-    for (int i = 1; i < argc; i++) {
-        double v;
-        if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: bridge [--seed S] [--hidden-weight W] [--fill-every K] [--endpoint ENDPOINT]\n\n"
-                   "The bridge builder (docs/bots.md): keeps two-bridges and edge templates, answers an intrusion\n"
-                   "into one by taking the other carrier, and otherwise adds the next stone of its shortest\n"
-                   "bridge path from edge to edge; plays every variant on its own view.\n\n"
-                   "  --seed S           mixed with each game's seed for the tie-breaks (default 1)\n"
-                   "  --hidden-weight W  dark variants: an unknown cell costs 1 + W * (unseen opponent stones /\n"
-                   "                     unknown cells) stones on the path (default %g)\n"
-                   "  --fill-every K     dark variants: every K-th stone fills a bridge of the path first,\n"
-                   "                     since unseen intrusions break bridges silently (default %d; 0: never)\n",
-                   options.hidden_weight, options.fill_every);
-            return 0;
-        }
-        int seeded = bot_seed_option("bridge", argc, argv, &i, &base_seed);
-        if (seeded < 0)
-            return 2;
-        if (seeded)
-            continue;
-        if (strcmp(argv[i], "--hidden-weight") == 0) {
-            if (number("--hidden-weight", i + 1 < argc ? argv[i + 1] : NULL, 0, 100, &v) != 0)
-                return 2;
-            options.hidden_weight = v, i++;
-        } else if (strcmp(argv[i], "--fill-every") == 0) {
-            if (number("--fill-every", i + 1 < argc ? argv[i + 1] : NULL, 0, 1000, &v) != 0 || v != (int)v)
-                return 2;
-            options.fill_every = (int)v, i++;
-        }
+    if (bot_help_asked(argc, argv)) {
+        usage();
+        return 0;
     }
+    long fill_every = options.fill_every;
+    const bot_opt opts[] = {
+        { "--hidden-weight", BOT_OPT_NUMBER, &options.hidden_weight, 0, 100, NULL },
+        { "--fill-every", BOT_OPT_WHOLE, &fill_every, 0, 1000, NULL },
+    };
+    if (bot_options("bridge", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed) != 0)
+        return 2;
+    options.fill_every = (int)fill_every;
     bot_spec spec = { .name = "bridge", .version = "1.0", .choose = choose, .game_start = game_start };
     return bot_run(&spec, argc, argv);
 }

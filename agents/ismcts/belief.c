@@ -42,6 +42,18 @@ static void abrupt_collisions(ism_belief *b, const uint16_t *turn_own, const uin
         coll[c] = cur[c];
 }
 
+/* hint[] (belief.h): the unknown cells next to `cell`. */
+static void hint_around(ism_belief *b, int cell)
+{
+    static const int dr[6] = { -1, -1, 0, 0, 1, 1 }, dc[6] = { 0, 1, -1, 1, -1, 0 };
+    int r = cell / b->cols, c = cell % b->cols;
+    for (int d = 0; d < 6; d++) {
+        int rr = r + dr[d], cc = c + dc[d];
+        if (rr >= 0 && rr < b->rows && cc >= 0 && cc < b->cols && b->view[rr * b->cols + cc] == HX_VIEW_UNKNOWN)
+            b->hint[rr * b->cols + cc] = 1;
+    }
+}
+
 void ism_belief_init(ism_belief *b, hx_variant variant, int rows, int cols, int color, const uint8_t *view,
                      const hx_event *events, int n_events)
 {
@@ -50,6 +62,7 @@ void ism_belief_init(ism_belief *b, hx_variant variant, int rows, int cols, int 
     b->rows = rows, b->cols = cols, b->cells = rows * cols, b->color = color, b->variant = variant;
     b->own = b->known = b->n_unknown = 0;
     b->model = ISM_CELLS_UNIFORM;
+    b->weighted = false;
     for (int i = 0; i < b->cells; i++) {
         b->view[i] = view[i];
         b->own += view[i] == HX_VIEW_OWN;
@@ -57,6 +70,13 @@ void ism_belief_init(ism_belief *b, hx_variant variant, int rows, int cols, int 
         if (view[i] == HX_VIEW_UNKNOWN)
             b->unknown[b->n_unknown++] = (uint16_t)i;
     }
+    memset(b->hint, 0, sizeof b->hint);
+    for (int i = 0; i < b->cells; i++)
+        if (view[i] == HX_VIEW_OPPONENT)
+            hint_around(b, i);
+    for (int i = 0; i < n_events; i++)
+        if (events[i].kind == HX_EV_OPP_HIT_AT && events[i].cell < b->cells)
+            hint_around(b, events[i].cell);
     for (int h = 0; h <= b->cells; h++)
         b->hidden_weight[h] = 0;
     if (!hx_variant_dark(variant)) {
@@ -131,15 +151,19 @@ double ism_centre_weight(int rows, int cols, int cell, double beta)
     return exp(-beta * (fabs(dr) + fabs(dc) + fabs(dr + dc)) / 2 / (radius < 1 ? 1 : radius));
 }
 
-void ism_belief_weigh(ism_belief *b, ism_cell_model model, double beta)
+void ism_belief_weigh(ism_belief *b, ism_cell_model model, double beta, double near)
 {
-    b->model = beta > 0 && b->n_unknown > 0 ? model : ISM_CELLS_UNIFORM;
-    if (b->model == ISM_CELLS_UNIFORM)
+    bool centre = model == ISM_CELLS_CENTRE && beta > 0;
+    b->weighted = b->n_unknown > 0 && (centre || near > 0);
+    b->model = centre ? model : ISM_CELLS_UNIFORM;
+    if (!b->weighted)
         return;
     int n = b->n_unknown;
     b->weight_total = 0;
     for (int k = 0; k < n; k++) {
-        double w = ism_centre_weight(b->rows, b->cols, b->unknown[k], beta);
+        double w = centre ? ism_centre_weight(b->rows, b->cols, b->unknown[k], beta) : 1;
+        if (near > 0 && b->hint[b->unknown[k]])
+            w *= 1 + near;
         b->weight_total += b->weight[k] = w > 1e-300 ? w : 1e-300;
     }
     /* The Fenwick tree: fen[i] (1-based) sums weight[i - lowbit(i) .. i - 1]. */
@@ -255,7 +279,7 @@ int ism_sample(const ism_belief *b, rng_state *rng, uint8_t *opp)
             while (b->hidden_weight[h] <= 0) /* rounding at the top end */
                 h--;
         }
-        if (b->model == ISM_CELLS_UNIFORM)
+        if (!b->weighted)
             for (int i = 0; i < h; i++) {
                 int j = i + (int)rng_below(rng, (uint32_t)(b->n_unknown - i));
                 uint16_t c = cells[j];

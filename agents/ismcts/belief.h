@@ -58,6 +58,10 @@ typedef struct {
     int n_unknown;
     uint16_t unknown[HX_MAX_CELLS];      /* the cells unknown in the view */
     ism_cell_model model;                /* UNIFORM after ism_belief_init() */
+    bool weighted;                       /* the cells are drawn by weight[] (false after ism_belief_init()) */
+    uint8_t hint[HX_MAX_CELLS];          /* 1: a cell next to a stone of the opponent's that the player has
+                                          * learned, or to a stone of the player's that a flash report says
+                                          * the opponent attempted (ism_belief_weigh()'s `near`) */
     double weight[HX_MAX_CELLS];         /* weighted models: the weight of unknown[k] */
     double weight_total;                 /* ... their sum */
     double fen[HX_MAX_CELLS + 1];        /* ... and a Fenwick tree of them (1-based) */
@@ -68,9 +72,11 @@ typedef struct {
 void ism_belief_init(ism_belief *b, hx_variant variant, int rows, int cols, int color, const uint8_t *view,
                      const hx_event *events, int n_events);
 
-/* Draws the hidden stones' cells by `model` with strength `beta` (> 0; see ism_cell_model) from now on;
- * ISM_CELLS_UNIFORM or beta <= 0 restores the uniform draw. Call after ism_belief_init(). */
-void ism_belief_weigh(ism_belief *b, ism_cell_model model, double beta);
+/* Draws the hidden stones' cells by `model` with strength `beta` (> 0; see ism_cell_model) from now on, each
+ * cell's weight times 1 + `near` where the cell is a hint (next to a learned opponent stone or to a stone of
+ * the player's the opponent was reported to attempt: where the opponent builds); ISM_CELLS_UNIFORM or beta <=
+ * 0, with near <= 0, restores the uniform draw. Call after ism_belief_init(). */
+void ism_belief_weigh(ism_belief *b, ism_cell_model model, double beta, double near);
 
 /* The centre model's weight of `cell` on a rows x cols board (see ism_cell_model). */
 double ism_centre_weight(int rows, int cols, int cell, double beta);

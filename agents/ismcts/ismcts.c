@@ -21,8 +21,8 @@ static long opt_sure_unknown = ISM_SURE_UNKNOWN_DEFAULT, opt_sure_mb = (long)(IS
 static long opt_dead_exact = ISM_DEAD_EXACT_DEFAULT;
 static bool opt_surewin = true, opt_dead = true;
 static double opt_uct = 0.7, opt_rave = 3000, opt_pivot = 8, opt_belief_beta = ISM_CELLS_BETA_DEFAULT;
-static ism_cell_model opt_belief = ISM_CELLS_DEFAULT;
-static double opt_opp_centre = ISM_OPP_CENTRE_DEFAULT;
+static int opt_belief = ISM_CELLS_DEFAULT; /* an ism_cell_model */
+static double opt_opp_centre = ISM_OPP_CENTRE_DEFAULT, opt_belief_near = ISM_CELLS_NEAR_DEFAULT;
 static ism_player *player;
 static uint64_t lost_game = UINT64_MAX; /* the game whose sure-win key was last reported lost */
 
@@ -49,7 +49,7 @@ static int choose(const bot_state *s, void *user)
                     .rave = opt_rave, .pivot = opt_pivot, .opp_centre = opt_opp_centre },
         .surewin = opt_surewin, .sure_unknown = (int)opt_sure_unknown, .sure_seconds = secs * ISM_SURE_SHARE_DEFAULT,
         .sure_bytes = (uint64_t)opt_sure_mb << 20, .dead = opt_dead, .dead_exact = (int)opt_dead_exact,
-        .cells = opt_belief, .cells_beta = opt_belief_beta,
+        .cells = (ism_cell_model)opt_belief, .cells_beta = opt_belief_beta, .cells_near = opt_belief_near,
     };
     ism_play_stats st;
     int cell = ism_play(player, &o, s->variant, s->rows, s->cols, s->color, s->view, s->events, s->n_events, &rng,
@@ -62,121 +62,84 @@ static int choose(const bot_state *s, void *user)
     return cell;
 }
 
+/* --help */
+static void usage(void)
+{
+    printf("usage: ismcts [--time-ms N] [--iterations N] [--samples N] [--uct C] [--rave K]\n"
+           "              [--pivot W] [--no-surewin] [--surewin-unknown K] [--surewin-mb M] [--no-dead]\n"
+           "              [--dead-exact K] [--belief MODEL] [--belief-beta B] [--belief-near G]\n"
+           "              [--opponent-centre B] [--seed S] [--endpoint ENDPOINT]\n\n"
+           "An information-set Monte Carlo tree search bot (docs/bots.md): on each attempt it draws\n"
+           "boards of the opponent's hidden stones that agree with everything it has seen (its stones,\n"
+           "the stones it found, the opponent's stone count, collision reports) and searches one tree\n"
+           "over them, with playouts that save bridges. It plays a connecting cell at once, and on\n"
+           "boards of at most %d cells the solver's sure win when there is one. Plays every variant\n"
+           "on any board.\n\n"
+           "  --time-ms N     think at most N ms per attempt (default %d unless --iterations is given)\n"
+           "  --iterations N  at most N iterations per attempt (default: no limit but the time)\n"
+           "                  Both: whichever comes first. Never more than %.0f%% of the time the\n"
+           "                  move has (with a game clock, of the move's share of the clock: the\n"
+           "                  time left over the moves to go, or over 20, plus the increment).\n"
+           "                  A budget of iterations alone, within that cap, replays exactly\n"
+           "                  (when the sure-win solver finishes within its share).\n"
+           "  --samples N     draw N hidden boards per attempt and search them in turn (default 0:\n"
+           "                  a fresh board each iteration; at most %d)\n"
+           "  --uct C         the exploration constant (default 0.7)\n"
+           "  --rave K        dark variants: how long the root trusts its prior over its own means\n"
+           "                  (default 3000; 0: not at all)\n"
+           "  --pivot W       dark variants: the root's prior is 0.5 + W x the share of iterations\n"
+           "                  whose full board had the cell pivotal (on both of the winner's Gale\n"
+           "                  paths; default 8); 0: all-moves-as-first means instead\n"
+           "  --no-surewin    do not ask the sure-win solver; by default, in the dark variants on\n"
+           "                  boards of at most %d cells, it runs first for at most %.0f%% of the\n"
+           "                  attempt's time, and a winning cell it finds is played\n"
+           "  --surewin-unknown K  ask the solver only with at most K unknown cells (default %d)\n"
+           "  --surewin-mb M  the solver's memo, kept across moves and games, at most M MB (default %d)\n"
+           "  --no-dead       do not keep the search off dead cells\n"
+           "  --dead-exact K  prove cells dead exactly with at most K unknown cells (default %d, at\n"
+           "                  most %d; 0: the local pattern alone)\n"
+           "  --belief MODEL  where the drawn boards put the opponent's hidden stones: uniform (every\n"
+           "                  unknown cell alike) or centre (favouring central cells); default %s\n"
+           "  --belief-beta B the model's strength (default %g; 0: uniform)\n"
+           "  --belief-near G a cell next to an opponent stone it found, or to one of its stones a\n"
+           "                  -flash report says the opponent attempted, weighs 1 + G times as much\n"
+           "                  (default %g; 0: no such hint)\n"
+           "  --opponent-centre B  dark variants: the search's simulated opponent draws its attempts\n"
+           "                  that are not next to its stones by the centre model with strength B\n"
+           "                  (default %g; 0: uniformly)\n"
+           "  --seed S        mixed with each game's seed (default 1)\n",
+           SW_MAX_CELLS, ISM_DEFAULT_TIME_MS, ISM_TIME_SHARE * 100, ISM_MAX_SAMPLES, SW_MAX_CELLS,
+           ISM_SURE_SHARE_DEFAULT * 100, ISM_SURE_UNKNOWN_DEFAULT, (int)(ISM_SURE_BYTES_DEFAULT >> 20),
+           ISM_DEAD_EXACT_DEFAULT, ISM_DEAD_EXACT_LIMIT, ism_cell_model_name(ISM_CELLS_DEFAULT),
+           ISM_CELLS_BETA_DEFAULT, ISM_CELLS_NEAR_DEFAULT, ISM_OPP_CENTRE_DEFAULT);
+}
+
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: ismcts [--time-ms N] [--iterations N] [--samples N] [--uct C] [--rave K]\n"
-                   "              [--pivot W] [--no-surewin] [--surewin-unknown K] [--surewin-mb M] [--no-dead]\n"
-                   "              [--dead-exact K] [--belief MODEL] [--belief-beta B]\n"
-                   "              [--opponent-centre B] [--seed S] [--endpoint ENDPOINT]\n\n"
-                   "An information-set Monte Carlo tree search bot (docs/bots.md): on each attempt it draws\n"
-                   "boards of the opponent's hidden stones that agree with everything it has seen (its stones,\n"
-                   "the stones it found, the opponent's stone count, collision reports) and searches one tree\n"
-                   "over them, with playouts that save bridges. It plays a connecting cell at once, and on\n"
-                   "boards of at most %d cells the solver's sure win when there is one. Plays every variant\n"
-                   "on any board.\n\n"
-                   "  --time-ms N     think at most N ms per attempt (default %d unless --iterations is given)\n"
-                   "  --iterations N  at most N iterations per attempt (default: no limit but the time)\n"
-                   "                  Both: whichever comes first. Never more than %.0f%% of the time the\n"
-                   "                  move has (with a game clock, of the move's share of the clock: the\n"
-                   "                  time left over the moves to go, or over 20, plus the increment).\n"
-                   "                  A budget of iterations alone, within that cap, replays exactly\n"
-                   "                  (when the sure-win solver finishes within its share).\n"
-                   "  --samples N     draw N hidden boards per attempt and search them in turn (default 0:\n"
-                   "                  a fresh board each iteration; at most %d)\n"
-                   "  --uct C         the exploration constant (default 0.7)\n"
-                   "  --rave K        dark variants: how long the root trusts its prior over its own means\n"
-                   "                  (default 3000; 0: not at all)\n"
-                   "  --pivot W       dark variants: the root's prior is 0.5 + W x the share of iterations\n"
-                   "                  whose full board had the cell pivotal (on both of the winner's Gale\n"
-                   "                  paths; default 8); 0: all-moves-as-first means instead\n"
-                   "  --no-surewin    do not ask the sure-win solver; by default, in the dark variants on\n"
-                   "                  boards of at most %d cells, it runs first for at most %.0f%% of the\n"
-                   "                  attempt's time, and a winning cell it finds is played\n"
-                   "  --surewin-unknown K  ask the solver only with at most K unknown cells (default %d)\n"
-                   "  --surewin-mb M  the solver's memo, kept across moves and games, at most M MB (default %d)\n"
-                   "  --no-dead       do not keep the search off dead cells\n"
-                   "  --dead-exact K  prove cells dead exactly with at most K unknown cells (default %d, at\n"
-                   "                  most %d; 0: the local pattern alone)\n"
-                   "  --belief MODEL  where the drawn boards put the opponent's hidden stones: uniform (every\n"
-                   "                  unknown cell alike) or centre (favouring central cells); default %s\n"
-                   "  --belief-beta B the model's strength (default %g; 0: uniform)\n"
-                   "  --opponent-centre B  dark variants: the search's simulated opponent draws its attempts\n"
-                   "                  that are not next to its stones by the centre model with strength B\n"
-                   "                  (default %g; 0: uniformly)\n"
-                   "  --seed S        mixed with each game's seed (default 1)\n",
-                   SW_MAX_CELLS, ISM_DEFAULT_TIME_MS, ISM_TIME_SHARE * 100, ISM_MAX_SAMPLES, SW_MAX_CELLS,
-                   ISM_SURE_SHARE_DEFAULT * 100, ISM_SURE_UNKNOWN_DEFAULT, (int)(ISM_SURE_BYTES_DEFAULT >> 20),
-                   ISM_DEAD_EXACT_DEFAULT, ISM_DEAD_EXACT_LIMIT, ism_cell_model_name(ISM_CELLS_DEFAULT),
-                   ISM_CELLS_BETA_DEFAULT, ISM_OPP_CENTRE_DEFAULT);
-            return 0;
-        }
-        int seeded = bot_seed_option("ismcts", argc, argv, &i, &base_seed);
-        if (seeded < 0)
-            return 2;
-        if (seeded)
-            continue;
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--time-ms") == 0) {
-            if (bot_whole_option("ismcts", "--time-ms", v, 1, 3600000, &opt_time_ms) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--iterations") == 0) {
-            if (bot_whole_option("ismcts", "--iterations", v, 1, 1000000000, &opt_iterations) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--samples") == 0) {
-            if (bot_whole_option("ismcts", "--samples", v, 0, ISM_MAX_SAMPLES, &opt_samples) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--no-surewin") == 0) {
-            opt_surewin = false;
-        } else if (strcmp(argv[i], "--no-dead") == 0) {
-            opt_dead = false;
-        } else if (strcmp(argv[i], "--surewin-unknown") == 0) {
-            if (bot_whole_option("ismcts", "--surewin-unknown", v, 0, SW_MAX_CELLS, &opt_sure_unknown) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--surewin-mb") == 0) {
-            if (bot_whole_option("ismcts", "--surewin-mb", v, 1, 65536, &opt_sure_mb) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--dead-exact") == 0) {
-            if (bot_whole_option("ismcts", "--dead-exact", v, 0, ISM_DEAD_EXACT_LIMIT, &opt_dead_exact) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--rave") == 0) {
-            if (bot_number_option("ismcts", "--rave", v, 0, 1e9, &opt_rave) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--pivot") == 0) {
-            if (bot_number_option("ismcts", "--pivot", v, 0, 1000, &opt_pivot) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--belief") == 0) {
-            int m = v ? ism_cell_model_of(v) : -1;
-            if (m < 0) {
-                fprintf(stderr, "ismcts: --belief: %s%s%s (uniform or centre)\n", v ? "unknown model '" : "",
-                        v ? v : "missing its model", v ? "'" : "");
-                return 2;
-            }
-            opt_belief = (ism_cell_model)m;
-            i++;
-        } else if (strcmp(argv[i], "--opponent-centre") == 0) {
-            if (bot_number_option("ismcts", "--opponent-centre", v, 0, 100, &opt_opp_centre) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--belief-beta") == 0) {
-            if (bot_number_option("ismcts", "--belief-beta", v, 0, 100, &opt_belief_beta) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--uct") == 0) {
-            if (bot_number_option("ismcts", "--uct", v, 0, 100, &opt_uct) != 0)
-                return 2;
-            i++;
-        }
+    if (bot_help_asked(argc, argv)) {
+        usage();
+        return 0;
     }
+    static const char *const models[] = { "uniform", "centre", NULL }; /* ism_cell_model's order */
+    const bot_opt opts[] = {
+        { "--time-ms", BOT_OPT_WHOLE, &opt_time_ms, 1, 3600000, NULL },
+        { "--iterations", BOT_OPT_WHOLE, &opt_iterations, 1, 1000000000, NULL },
+        { "--samples", BOT_OPT_WHOLE, &opt_samples, 0, ISM_MAX_SAMPLES, NULL },
+        { "--no-surewin", BOT_OPT_FLAG, &opt_surewin, 0, 0, NULL },
+        { "--no-dead", BOT_OPT_FLAG, &opt_dead, 0, 0, NULL },
+        { "--surewin-unknown", BOT_OPT_WHOLE, &opt_sure_unknown, 0, SW_MAX_CELLS, NULL },
+        { "--surewin-mb", BOT_OPT_WHOLE, &opt_sure_mb, 1, 65536, NULL },
+        { "--dead-exact", BOT_OPT_WHOLE, &opt_dead_exact, 0, ISM_DEAD_EXACT_LIMIT, NULL },
+        { "--rave", BOT_OPT_NUMBER, &opt_rave, 0, 1e9, NULL },
+        { "--pivot", BOT_OPT_NUMBER, &opt_pivot, 0, 1000, NULL },
+        { "--belief", BOT_OPT_CHOICE, &opt_belief, 0, 0, models },
+        { "--opponent-centre", BOT_OPT_NUMBER, &opt_opp_centre, 0, 100, NULL },
+        { "--belief-beta", BOT_OPT_NUMBER, &opt_belief_beta, 0, 100, NULL },
+        { "--belief-near", BOT_OPT_NUMBER, &opt_belief_near, 0, 1000, NULL },
+        { "--uct", BOT_OPT_NUMBER, &opt_uct, 0, 100, NULL },
+    };
+    if (bot_options("ismcts", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed) != 0)
+        return 2;
     player = ism_player_new();
     if (!player) {
         fprintf(stderr, "ismcts: out of memory\n");

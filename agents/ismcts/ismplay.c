@@ -56,7 +56,7 @@ int ism_play(ism_player *p, const ism_play_options *o, hx_variant variant, int r
     double t0 = clk_now();
     ism_belief *b = &p->belief;
     ism_belief_init(b, variant, rows, cols, color, view, events, n_events);
-    ism_belief_weigh(b, o->cells, o->cells_beta);
+    ism_belief_weigh(b, o->cells, o->cells_beta, o->cells_near);
     const uint8_t *avoid = NULL;
     if (o->dead && b->n_unknown > 1) {
         st->dead = ism_dead_cells(b, o->dead_exact, p->dead);

@@ -3,8 +3,8 @@
  * (deadcell.h). The bot (ismcts.c) and the tests call the same function (docs/bots.md "ismcts").
  *
  * Contract
- * - ism_play() builds the belief from the view and events, weighs its cells by `cells` and `cells_beta`
- *   (ism_belief_weigh()) and, when `dead` is set, the dead cells of
+ * - ism_play() builds the belief from the view and events, weighs its cells by `cells`, `cells_beta` and
+ *   `cells_near` (ism_belief_weigh()) and, when `dead` is set, the dead cells of
  *   ism_dead_cells(b, dead_exact) (none when every unknown cell is dead), then:
  *   1. with `surewin` set: ism_sure_win() with at most `sure_unknown` unknown cells, stopping after
  *      `sure_seconds` (0: no limit), keeping its memo under `sure_bytes`, and preferring a winning cell that
@@ -35,6 +35,7 @@
 /* The bot's cell model of the belief and its strength (belief.h). */
 #define ISM_CELLS_DEFAULT ISM_CELLS_CENTRE
 #define ISM_CELLS_BETA_DEFAULT 2.5
+#define ISM_CELLS_NEAR_DEFAULT 0.0
 /* The strength of the centre model for the search's simulated opponent (search.h; 0: uniform). */
 #define ISM_OPP_CENTRE_DEFAULT 0.0
 
@@ -48,6 +49,7 @@ typedef struct {
     int dead_exact;
     ism_cell_model cells; /* where the belief puts the hidden stones (belief.h), with strength cells_beta */
     double cells_beta;
+    double cells_near;    /* ... and the weight of the hints (ism_belief_weigh()'s `near`) */
 } ism_play_options;
 
 typedef enum { ISM_BY_SUREWIN = 0, ISM_BY_SEARCH = 1 } ism_play_kind;

@@ -15,7 +15,7 @@
 static uint64_t base_seed = 1;
 static rng_state rng;
 static long opt_samples = 0, opt_time_ms = -1;
-static mc_fill opt_fill = MC_FILL_ALTERNATE;
+static int opt_fill = MC_FILL_ALTERNATE; /* an mc_fill */
 static mc_sampler sampler;
 
 static void game_start(const bot_state *s, void *user)
@@ -32,57 +32,44 @@ static int choose(const bot_state *s, void *user)
      * game clock, the move's share of it: bot_time_for_move). */
     double want = opt_time_ms > 0 ? opt_time_ms / 1000.0 : opt_time_ms == 0 || opt_samples > 0 ? -1
                                                                                   : MC_DEFAULT_TIME_MS / 1000.0;
-    mc_options o = { .samples = opt_samples, .seconds = bot_think_seconds(s, MC_TIME_SHARE, want), .fill = opt_fill };
+    mc_options o = { .samples = opt_samples, .seconds = bot_think_seconds(s, MC_TIME_SHARE, want), .fill = (mc_fill)opt_fill };
     return mc_choose(&sampler, &o, &rng, NULL);
+}
+
+/* --help */
+static void usage(void)
+{
+    printf("usage: mc [--time-ms N] [--samples N] [--fill alternate|random-turn] [--seed S]\n"
+           "          [--endpoint ENDPOINT]\n\n"
+           "A Monte Carlo bot (docs/bots.md): on each move it samples the opponent's hidden stones\n"
+           "consistent with its view, fills the rest of the board at random, finds the winner with\n"
+           "Gale's algorithm from two opposite corners, and plays the unknown cell most often on both\n"
+           "of the winner's paths. Plays every variant on any board.\n\n"
+           "  --time-ms N   think at most N ms per move (default %d; 0: no time limit but the cap)\n"
+           "  --samples N   at most N samples per move (default: no limit but the time)\n"
+           "                Both: whichever comes first. Never more than %.0f%% of the time left\n"
+           "                for the move (with a game clock, of the move's share of the clock:\n"
+           "                the time left over the moves to go, or over 20, plus the increment).\n"
+           "  --fill F      alternate (default: the rest of the board split at random, the player to\n"
+           "                move getting the extra cell) or random-turn (each cell a fair coin)\n"
+           "  --seed S      mixed with each game's seed (default 1)\n",
+           MC_DEFAULT_TIME_MS, MC_TIME_SHARE * 100);
 }
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: mc [--time-ms N] [--samples N] [--fill alternate|random-turn] [--seed S]\n"
-                   "          [--endpoint ENDPOINT]\n\n"
-                   "A Monte Carlo bot (docs/bots.md): on each move it samples the opponent's hidden stones\n"
-                   "consistent with its view, fills the rest of the board at random, finds the winner with\n"
-                   "Gale's algorithm from two opposite corners, and plays the unknown cell most often on both\n"
-                   "of the winner's paths. Plays every variant on any board.\n\n"
-                   "  --time-ms N   think at most N ms per move (default %d; 0: no time limit but the cap)\n"
-                   "  --samples N   at most N samples per move (default: no limit but the time)\n"
-                   "                Both: whichever comes first. Never more than %.0f%% of the time left\n"
-                   "                for the move (with a game clock, of the move's share of the clock:\n"
-                   "                the time left over the moves to go, or over 20, plus the increment).\n"
-                   "  --fill F      alternate (default: the rest of the board split at random, the player to\n"
-                   "                move getting the extra cell) or random-turn (each cell a fair coin)\n"
-                   "  --seed S      mixed with each game's seed (default 1)\n",
-                   MC_DEFAULT_TIME_MS, MC_TIME_SHARE * 100);
-            return 0;
-        }
-        int seeded = bot_seed_option("mc", argc, argv, &i, &base_seed);
-        if (seeded < 0)
-            return 2;
-        if (seeded)
-            continue;
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--time-ms") == 0) {
-            if (bot_whole_option("mc", "--time-ms", v, 0, 3600000, &opt_time_ms) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--samples") == 0) {
-            if (bot_whole_option("mc", "--samples", v, 1, 1000000000, &opt_samples) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--fill") == 0) {
-            if (v && strcmp(v, "alternate") == 0)
-                opt_fill = MC_FILL_ALTERNATE;
-            else if (v && strcmp(v, "random-turn") == 0)
-                opt_fill = MC_FILL_RANDOM_TURN;
-            else {
-                fprintf(stderr, "mc: --fill needs alternate or random-turn\n");
-                return 2;
-            }
-            i++;
-        }
+    if (bot_help_asked(argc, argv)) {
+        usage();
+        return 0;
     }
+    static const char *const fills[] = { "alternate", "random-turn", NULL }; /* mc_fill's order */
+    const bot_opt opts[] = {
+        { "--time-ms", BOT_OPT_WHOLE, &opt_time_ms, 0, 3600000, NULL },
+        { "--samples", BOT_OPT_WHOLE, &opt_samples, 1, 1000000000, NULL },
+        { "--fill", BOT_OPT_CHOICE, &opt_fill, 0, 0, fills },
+    };
+    if (bot_options("mc", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed) != 0)
+        return 2;
     bot_spec spec = { .name = "mc", .version = "1.0", .choose = choose, .game_start = game_start };
     return bot_run(&spec, argc, argv);
 }

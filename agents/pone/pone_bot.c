@@ -78,40 +78,35 @@ static int choose(const bot_state *s, void *user)
     return bb_choose(&p, &options, &rng, NULL);
 }
 
+/* --help */
+static void usage(void)
+{
+    printf("usage: pone [--seed S] [--max-unknown K] [--nodes N] [--endpoint ENDPOINT]\n\n"
+           "The pONE bot (docs/bots.md, docs/pone.md), classical Dark Hex only: when its view and the\n"
+           "number of opponent stones it has not seen make a probability-one key, it plays the cell\n"
+           "that keeps the certain win; otherwise the bridge builder's move (default options).\n\n"
+           "  --seed S          mixed with each game's seed for the bridge builder's tie-breaks (default 1)\n"
+           "  --max-unknown K   search only when at most K cells are unknown (default %d; boards of\n"
+           "                    more than %d cells are never searched)\n"
+           "  --nodes N         positions the search may expand per move (default %d, and at most 100\n"
+           "                    per millisecond of the move time); what it finishes is kept for later\n"
+           "                    moves\n",
+           PONE_MAX_UNKNOWN_DEFAULT, SV_PONE_MAX_CELLS, PONE_NODES_DEFAULT);
+}
+
 int main(int argc, char **argv)
 {
     options = bb_defaults();
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: pone [--seed S] [--max-unknown K] [--nodes N] [--endpoint ENDPOINT]\n\n"
-                   "The pONE bot (docs/bots.md, docs/pone.md), classical Dark Hex only: when its view and the\n"
-                   "number of opponent stones it has not seen make a probability-one key, it plays the cell\n"
-                   "that keeps the certain win; otherwise the bridge builder's move (default options).\n\n"
-                   "  --seed S          mixed with each game's seed for the bridge builder's tie-breaks (default 1)\n"
-                   "  --max-unknown K   search only when at most K cells are unknown (default %d; boards of\n"
-                   "                    more than %d cells are never searched)\n"
-                   "  --nodes N         positions the search may expand per move (default %d, and at most 100\n"
-                   "                    per millisecond of the move time); what it finishes is kept for later\n"
-                   "                    moves\n",
-                   PONE_MAX_UNKNOWN_DEFAULT, SV_PONE_MAX_CELLS, PONE_NODES_DEFAULT);
-            return 0;
-        }
-        int seeded = bot_seed_option("pone", argc, argv, &i, &base_seed);
-        if (seeded < 0)
-            return 2;
-        if (seeded)
-            continue;
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--max-unknown") == 0) {
-            if (bot_whole_option("pone", "--max-unknown", v, 0, SV_PONE_MAX_CELLS, &max_unknown) != 0)
-                return 2;
-            i++;
-        } else if (strcmp(argv[i], "--nodes") == 0) {
-            if (bot_whole_option("pone", "--nodes", v, 1, 100000000, &nodes) != 0)
-                return 2;
-            i++;
-        }
+    if (bot_help_asked(argc, argv)) {
+        usage();
+        return 0;
     }
+    const bot_opt opts[] = {
+        { "--max-unknown", BOT_OPT_WHOLE, &max_unknown, 0, SV_PONE_MAX_CELLS, NULL },
+        { "--nodes", BOT_OPT_WHOLE, &nodes, 1, 100000000, NULL },
+    };
+    if (bot_options("pone", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed) != 0)
+        return 2;
     bot_spec spec = { .name = "pone", .version = "1.0", .variants = 1u << HX_CLASSICAL, .choose = choose,
                       .game_start = game_start };
     int status = bot_run(&spec, argc, argv);

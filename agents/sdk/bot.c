@@ -316,3 +316,59 @@ int bot_seed_option(const char *name, int argc, char **argv, int *i, uint64_t *s
     ++*i;
     return 1;
 }
+
+/* One option's value (bot_options()); *i moves onto the value it read. */
+static int read_option(const char *name, const bot_opt *o, int argc, char **argv, int *i)
+{
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    switch (o->kind) {
+    case BOT_OPT_FLAG:
+        *(bool *)o->out = o->lo != 0;
+        return 0;
+    case BOT_OPT_WHOLE:
+        ++*i;
+        return bot_whole_option(name, o->flag, v, (long)o->lo, (long)o->hi, (long *)o->out);
+    case BOT_OPT_NUMBER:
+        ++*i;
+        return bot_number_option(name, o->flag, v, o->lo, o->hi, (double *)o->out);
+    case BOT_OPT_CHOICE:
+        ++*i;
+        for (int k = 0; v && o->choices[k]; k++)
+            if (strcmp(v, o->choices[k]) == 0) {
+                *(int *)o->out = k;
+                return 0;
+            }
+        fprintf(stderr, "%s: %s needs one of ", name, o->flag);
+        for (int k = 0; o->choices[k]; k++)
+            fprintf(stderr, "%s%s", k ? ", " : "", o->choices[k]);
+        fprintf(stderr, "\n");
+        return -1;
+    }
+    return -1;
+}
+
+bool bot_help_asked(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0)
+            return true;
+    return false;
+}
+
+int bot_options(const char *name, int argc, char **argv, const bot_opt *opts, int n, uint64_t *seed)
+{
+    for (int i = 1; i < argc; i++) {
+        int seeded = bot_seed_option(name, argc, argv, &i, seed);
+        if (seeded < 0)
+            return -1;
+        if (seeded)
+            continue;
+        for (int k = 0; k < n; k++)
+            if (strcmp(argv[i], opts[k].flag) == 0) {
+                if (read_option(name, &opts[k], argc, argv, &i) != 0)
+                    return -1;
+                break;
+            }
+    }
+    return 0;
+}

@@ -89,6 +89,29 @@ int bot_whole_option(const char *name, const char *opt, const char *v, long lo, 
 /* The same for a decimal number from lo to hi: "NAME: OPT needs a number from LO to HI" (%g) on failure. */
 int bot_number_option(const char *name, const char *opt, const char *v, double lo, double hi, double *out);
 
+/* One option of a bot's command line, for bot_options():
+ * - WHOLE: "FLAG N", N a whole number from lo to hi, into *(long *)out;
+ * - NUMBER: "FLAG X", X a number from lo to hi, into *(double *)out;
+ * - FLAG: "FLAG" alone sets *(bool *)out to lo != 0 (so --no-X options set false);
+ * - CHOICE: "FLAG NAME", NAME one of choices[] (NULL-terminated), its index into *(int *)out. */
+typedef enum { BOT_OPT_WHOLE, BOT_OPT_NUMBER, BOT_OPT_FLAG, BOT_OPT_CHOICE } bot_opt_kind;
+typedef struct {
+    const char *flag;
+    bot_opt_kind kind;
+    void *out;
+    double lo, hi;
+    const char *const *choices;
+} bot_opt;
+
+/* True when one of the arguments is "--help" (the bot then prints its usage and exits with status 0). */
+bool bot_help_asked(int argc, char **argv);
+
+/* A bot's whole option loop: reads "--seed S" into *seed (as bot_seed_option()) and each of the n options of
+ * opts[] as its kind says; other arguments are left alone (bot_run() reads --endpoint). Returns 0, or -1
+ * after printing the first bad option's message on stderr ("NAME: OPT needs a whole number from LO to HI",
+ * "... a number from LO to HI", "... one of A, B, C"); the bot then exits with status 2. */
+int bot_options(const char *name, int argc, char **argv, const bot_opt *opts, int n, uint64_t *seed);
+
 /* Seconds to think on the current attempt: `want` (negative: as long as allowed), never more than `share` of
  * bot_time_for_move(), and at least 0.1 ms. */
 double bot_think_seconds(const bot_state *s, double share, double want);

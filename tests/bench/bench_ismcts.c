@@ -107,7 +107,8 @@ static void speed(ism_search *search, rng_state *rng)
                     ism_belief_of_game(&b, &g, hx_to_move(&g));
                 } while (ism_connecting_cell(&b) >= 0);
                 double sps = samples_per_s(&b, 0.5, rng), rej = rejected(&b, 20000, rng);
-                ism_belief_weigh(&b, ISM_CELLS_DEFAULT, ISM_CELLS_BETA_DEFAULT); /* the bot's defaults from here */
+                /* the bot's defaults from here */
+                ism_belief_weigh(&b, ISM_CELLS_DEFAULT, ISM_CELLS_BETA_DEFAULT, ISM_CELLS_NEAR_DEFAULT);
                 double cps = samples_per_s(&b, 0.5, rng);
                 ism_options o = { .seconds = 0.5, .uct = 0.7, .rave = 3000, .pivot = 8,
                                   .opp_centre = ISM_OPP_CENTRE_DEFAULT };
@@ -178,7 +179,7 @@ static void per_game(rng_state *rng)
     ism_play_options o = { .search = { .iterations = 2000, .uct = 0.7, .rave = 3000, .pivot = 8 }, .surewin = true,
                            .sure_unknown = SW_MAX_CELLS, .sure_seconds = 0.1, .sure_bytes = 64ull << 20,
                            .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT, .cells = ISM_CELLS_DEFAULT,
-                           .cells_beta = ISM_CELLS_BETA_DEFAULT };
+                           .cells_beta = ISM_CELLS_BETA_DEFAULT, .cells_near = ISM_CELLS_NEAR_DEFAULT };
     o.search.opp_centre = ISM_OPP_CENTRE_DEFAULT;
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
         ism_player *p = ism_player_new();
@@ -228,12 +229,12 @@ static void per_game(rng_state *rng)
  * where it really plays scores above it. */
 static void belief_accuracy(rng_state *rng)
 {
-    static const struct { ism_cell_model m; double beta; } models[] = {
-        { ISM_CELLS_UNIFORM, 0 }, { ISM_CELLS_CENTRE, 1 }, { ISM_CELLS_CENTRE, 2 }, { ISM_CELLS_CENTRE, 3 },
-        { ISM_CELLS_CENTRE, 4 },
+    static const struct { ism_cell_model m; double beta, near; } models[] = {
+        { ISM_CELLS_UNIFORM, 0, 0 }, { ISM_CELLS_CENTRE, 1, 0 }, { ISM_CELLS_CENTRE, 2.5, 0 },
+        { ISM_CELLS_CENTRE, 2.5, 1 }, { ISM_CELLS_CENTRE, 2.5, 3 }, { ISM_CELLS_CENTRE, 2.5, 8 },
     };
     enum { N_MODELS = sizeof models / sizeof models[0], DRAWS = 100, GAMES = 20 };
-    static const hx_variant vs[] = { HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_NOISY };
+    static const hx_variant vs[] = { HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_FLASH, HX_ABRUPT_FLASH };
     static const int sides[] = { 5, 7, 11 };
     static ism_belief b;
     static mc_sampler ms;
@@ -241,8 +242,12 @@ static void belief_accuracy(rng_state *rng)
            "samples a move; %d games a row, %d draws a model per attempt)\n", 1000, GAMES, DRAWS);
     printf("%-16s %-6s %8s", "variant", "board", "attempts");
     for (int m = 0; m < N_MODELS; m++) {
-        char name[24];
-        snprintf(name, sizeof name, "%s %.2g", ism_cell_model_name(models[m].m), models[m].beta);
+        char name[32];
+        if (models[m].near > 0)
+            snprintf(name, sizeof name, "%s %.2g+n%.2g", ism_cell_model_name(models[m].m), models[m].beta,
+                     models[m].near);
+        else
+            snprintf(name, sizeof name, "%s %.2g", ism_cell_model_name(models[m].m), models[m].beta);
         printf(" %12s", m == 0 ? "uniform" : name);
     }
     printf("\n");
@@ -266,7 +271,7 @@ static void belief_accuracy(rng_state *rng)
                         attempts++;
                         for (int m = 0; m < N_MODELS; m++) {
                             int freq[HX_MAX_CELLS] = { 0 }, ok = 0;
-                            ism_belief_weigh(&b, models[m].m, models[m].beta);
+                            ism_belief_weigh(&b, models[m].m, models[m].beta, models[m].near);
                             for (int d = 0; d < DRAWS; d++) {
                                 if (ism_sample(&b, rng, opp) < 0)
                                     continue;

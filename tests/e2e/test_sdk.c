@@ -278,6 +278,47 @@ static void think_time_and_options(void **state)
     }
 }
 
+/* bot_options(): every kind read from one command line, arguments it does not know left alone, the last of a
+ * repeated option kept; each bad value refused with -1. */
+static void options_by_table(void **state)
+{
+    (void)state;
+    long whole = 1;
+    double number = 0.5;
+    bool on = false, off = true;
+    int choice = 0;
+    uint64_t seed = 1;
+    static const char *const names[] = { "red", "green", "blue", NULL };
+    const bot_opt opts[] = {
+        { "--n", BOT_OPT_WHOLE, &whole, 0, 20, NULL },
+        { "--x", BOT_OPT_NUMBER, &number, 0, 10, NULL },
+        { "--on", BOT_OPT_FLAG, &on, 1, 0, NULL },
+        { "--no-off", BOT_OPT_FLAG, &off, 0, 0, NULL },
+        { "--colour", BOT_OPT_CHOICE, &choice, 0, 0, names },
+    };
+    int n = (int)(sizeof opts / sizeof opts[0]);
+    char *good[] = { "bot", "--endpoint", "tcp://127.0.0.1:5", "--n", "3", "--x", "2.5", "--on", "--seed", "42",
+                     "--no-off", "--colour", "blue", "--n", "7", "--unknown", NULL };
+    assert_false(bot_help_asked(16, good));
+    assert_int_equal(bot_options("t", 16, good, opts, n, &seed), 0);
+    assert_int_equal(whole, 7);
+    assert_true(number == 2.5);
+    assert_true(on && !off);
+    assert_int_equal(choice, 2);
+    assert_int_equal(seed, 42);
+    char *helped[] = { "bot", "--n", "3", "--help", NULL };
+    assert_true(bot_help_asked(4, helped));
+    static const char *bad[][2] = { { "--n", "21" }, { "--n", "x" }, { "--x", "11" }, { "--colour", "Blue" },
+                                    { "--colour", NULL }, { "--seed", "-3" }, { "--n", NULL } };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *argv[] = { "bot", "--x", "1", (char *)bad[i][0], (char *)bad[i][1], NULL };
+        if (bot_options("t", bad[i][1] ? 5 : 4, argv, opts, n, &seed) != -1)
+            fail_msg("%s %s: accepted", bad[i][0], bad[i][1] ? bad[i][1] : "(nothing)");
+    }
+    assert_int_equal(whole, 7);
+    assert_int_equal(choice, 2);
+}
+
 static void c_random_bot(void **state)
 {
     (void)state;
@@ -301,6 +342,7 @@ int main(void)
         cmocka_unit_test(an_opening_is_the_state_of_its_moves),
         cmocka_unit_test(a_move_gets_its_share_of_the_clock),
         cmocka_unit_test(think_time_and_options),
+        cmocka_unit_test(options_by_table),
         cmocka_unit_test(c_random_bot),
         cmocka_unit_test(python_random_bot),
     };

@@ -84,7 +84,7 @@ static void belief_holds_the_truth_and_only_consistent_boards(void **state)
                 if (ism_joins(hx_rows(&g), hx_cols(&g), p ^ 1, sample))
                     assert_false(ism_consistent(&belief, sample));
                 for (int d = 0; d < 3; d++) { /* each cell model: the same boards are possible */
-                    ism_belief_weigh(&belief, d == 0 ? ISM_CELLS_UNIFORM : ISM_CELLS_CENTRE, 2.5 * d);
+                    ism_belief_weigh(&belief, d == 0 ? ISM_CELLS_UNIFORM : ISM_CELLS_CENTRE, 2.5 * d, d == 2 ? 3 : 0);
                     int h = ism_sample(&belief, &draw, sample);
                     samples++;
                     if (h < 0) {
@@ -127,7 +127,7 @@ static void cell_models_draw_by_their_weights(void **state)
         ism_belief_init(&belief, HX_CLASSICAL, 5, 5, HX_WHITE, view, none, 0);
         assert_int_equal(belief.hidden_lo, 1);
         assert_int_equal(belief.hidden_hi, 1);
-        ism_belief_weigh(&belief, (ism_cell_model)m, 2.5);
+        ism_belief_weigh(&belief, (ism_cell_model)m, 2.5, 0);
         assert_int_equal(belief.model, m);
         long count[HX_MAX_CELLS] = { 0 };
         for (int d = 0; d < N; d++) {
@@ -149,11 +149,64 @@ static void cell_models_draw_by_their_weights(void **state)
             assert_true(count[12] > 3 * count[0] && count[12] > 3 * count[24]);
     }
     /* beta 0 and the uniform model draw uniformly; names round-trip. */
-    ism_belief_weigh(&belief, ISM_CELLS_CENTRE, 0);
+    ism_belief_weigh(&belief, ISM_CELLS_CENTRE, 0, 0);
     assert_int_equal(belief.model, ISM_CELLS_UNIFORM);
     for (int m = ISM_CELLS_UNIFORM; m <= ISM_CELLS_CENTRE; m++)
         assert_int_equal(ism_cell_model_of(ism_cell_model_name((ism_cell_model)m)), m);
     assert_int_equal(ism_cell_model_of("center"), -1);
+}
+
+/* The hints: in classical-flash 5x5, Black learns White's stone at c3 (cell 12) and is told White attempted its
+ * stone at a1 (cell 0); the hints are exactly the unknown cells next to those two, and with `near` 3 each is
+ * drawn four times as often as any other cell (uniform model), and on top of the centre model's weight. */
+static void hints_weigh_where_the_opponent_builds(void **state)
+{
+    (void)state;
+    hx_game g;
+    hx_new(&g, HX_CLASSICAL_FLASH, 5, 5, 0);
+    static const int moves[] = { 0, 0, 12, 12, 24, 18 }; /* B a1; W a1 (hit), W c3; B c3 (rejected), B e5; W */
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        assert_true(hx_attempt(&g, moves[i]) >= 0);
+    assert_int_equal(hx_to_move(&g), HX_BLACK);
+    ism_belief_of_game(&belief, &g, HX_BLACK);
+    static const int expect[] = { 1, 5, 7, 8, 11, 13, 16, 17 };
+    uint8_t want[HX_MAX_CELLS] = { 0 };
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
+        want[expect[i]] = 1;
+    for (int i = 0; i < 25; i++)
+        if (belief.hint[i] != want[i])
+            fail_msg("cell %d: hint %d, expected %d", i, belief.hint[i], want[i]);
+    assert_int_equal(belief.hidden_lo, 1);
+    rng_state rng;
+    rng_seed(&rng, 11);
+    uint8_t opp[HX_MAX_CELLS];
+    enum { N = 200000 };
+    for (int m = ISM_CELLS_UNIFORM; m <= ISM_CELLS_CENTRE; m++) {
+        ism_belief_weigh(&belief, (ism_cell_model)m, 2.5, 3);
+        assert_true(belief.weighted);
+        double sum = 0;
+        for (int k = 0; k < belief.n_unknown; k++) {
+            int c = belief.unknown[k];
+            double base = m == ISM_CELLS_UNIFORM ? 1 : ism_centre_weight(5, 5, c, 2.5);
+            assert_true(fabs(belief.weight[k] - base * (want[c] ? 4 : 1)) < 1e-12 * base);
+            sum += belief.weight[k];
+        }
+        long count[HX_MAX_CELLS] = { 0 };
+        for (int d = 0; d < N; d++) {
+            assert_int_equal(ism_sample(&belief, &rng, opp), 1);
+            assert_true(opp[12] && !opp[0] && !opp[24]);
+            for (int i = 0; i < 25; i++)
+                count[i] += opp[i] && i != 12;
+        }
+        for (int k = 0; k < belief.n_unknown; k++) {
+            double p = belief.weight[k] / sum, f = (double)count[belief.unknown[k]] / N;
+            if (fabs(f - p) > 5 * sqrt(p * (1 - p) / N) + 1e-4)
+                fail_msg("%s+near: cell %d drawn %.5f of the time, its weight says %.5f",
+                         ism_cell_model_name((ism_cell_model)m), belief.unknown[k], f, p);
+        }
+    }
+    ism_belief_weigh(&belief, ISM_CELLS_UNIFORM, 0, 0); /* no model and no hints: the uniform draw */
+    assert_false(belief.weighted);
 }
 
 /* Plain abrupt: the count's weights sum to one and the true count has weight. */
@@ -196,7 +249,7 @@ static int play_game(ism_search *s, hx_variant v, int rows, int cols, int color,
             continue;
         }
         ism_belief_of_game(&belief, &g, color);
-        ism_belief_weigh(&belief, ISM_CELLS_CENTRE, (v % 2) ? 2.5 : 0);
+        ism_belief_weigh(&belief, ISM_CELLS_CENTRE, (v % 2) ? 2.5 : 0, (v % 3) ? 0 : 2);
         int c = ism_choose(s, &belief, &o, &rng, NULL);
         if (c < 0 || c >= hx_cells(&g) || hx_view(&g, color, c) != HX_VIEW_UNKNOWN || hx_check(&g, c) != 0)
             fail_msg("%s %dx%d: ismcts chose %d, not an unknown cell", hx_variant_name(v), rows, cols, c);
@@ -273,6 +326,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(belief_holds_the_truth_and_only_consistent_boards),
         cmocka_unit_test(cell_models_draw_by_their_weights),
+        cmocka_unit_test(hints_weigh_where_the_opponent_builds),
         cmocka_unit_test(abrupt_count_weights),
         cmocka_unit_test(plays_legal_cells_and_beats_random),
         cmocka_unit_test(replays_from_its_seed),

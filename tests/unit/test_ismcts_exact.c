@@ -37,7 +37,7 @@ static ism_play_options small_budget(long iterations)
     ism_play_options o = { .search = { .iterations = iterations, .uct = 0.7, .rave = 300 },
                            .surewin = true, .sure_unknown = SW_MAX_CELLS, .sure_seconds = 0,
                            .sure_bytes = 64ull << 20, .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT,
-                           .cells = ISM_CELLS_DEFAULT, .cells_beta = ISM_CELLS_BETA_DEFAULT };
+                           .cells = ISM_CELLS_DEFAULT, .cells_beta = ISM_CELLS_BETA_DEFAULT, .cells_near = ISM_CELLS_NEAR_DEFAULT };
     o.search.opp_centre = ISM_OPP_CENTRE_DEFAULT;
     return o;
 }
