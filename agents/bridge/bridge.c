@@ -51,17 +51,14 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     options = bb_defaults();
-    if (bot_help_asked(argc, argv)) {
-        usage();
-        return 0;
-    }
     long fill_every = options.fill_every;
     const bot_opt opts[] = {
         { "--hidden-weight", BOT_OPT_NUMBER, &options.hidden_weight, 0, 100, NULL },
         { "--fill-every", BOT_OPT_WHOLE, &fill_every, 0, 1000, NULL },
     };
-    if (bot_options("bridge", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed) != 0)
-        return 2;
+    int got = bot_options("bridge", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed, usage);
+    if (got != 0)
+        return got > 0 ? 0 : 2; /* --help printed, or a bad option */
     options.fill_every = (int)fill_every;
     bot_spec spec = { .name = "bridge", .version = "1.0", .choose = choose, .game_start = game_start };
     return bot_run(&spec, argc, argv);

@@ -116,10 +116,6 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-    if (bot_help_asked(argc, argv)) {
-        usage();
-        return 0;
-    }
     static const char *const models[] = { "uniform", "centre", NULL }; /* ism_cell_model's order */
     const bot_opt opts[] = {
         { "--time-ms", BOT_OPT_WHOLE, &opt_time_ms, 1, 3600000, NULL },
@@ -138,8 +134,9 @@ int main(int argc, char **argv)
         { "--belief-near", BOT_OPT_NUMBER, &opt_belief_near, 0, 1000, NULL },
         { "--uct", BOT_OPT_NUMBER, &opt_uct, 0, 100, NULL },
     };
-    if (bot_options("ismcts", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed) != 0)
-        return 2;
+    int got = bot_options("ismcts", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed, usage);
+    if (got != 0)
+        return got > 0 ? 0 : 2; /* --help printed, or a bad option */
     player = ism_player_new();
     if (!player) {
         fprintf(stderr, "ismcts: out of memory\n");

@@ -58,18 +58,15 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-    if (bot_help_asked(argc, argv)) {
-        usage();
-        return 0;
-    }
     static const char *const fills[] = { "alternate", "random-turn", NULL }; /* mc_fill's order */
     const bot_opt opts[] = {
         { "--time-ms", BOT_OPT_WHOLE, &opt_time_ms, 0, 3600000, NULL },
         { "--samples", BOT_OPT_WHOLE, &opt_samples, 1, 1000000000, NULL },
         { "--fill", BOT_OPT_CHOICE, &opt_fill, 0, 0, fills },
     };
-    if (bot_options("mc", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed) != 0)
-        return 2;
+    int got = bot_options("mc", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed, usage);
+    if (got != 0)
+        return got > 0 ? 0 : 2; /* --help printed, or a bad option */
     bot_spec spec = { .name = "mc", .version = "1.0", .choose = choose, .game_start = game_start };
     return bot_run(&spec, argc, argv);
 }

@@ -97,16 +97,13 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     options = bb_defaults();
-    if (bot_help_asked(argc, argv)) {
-        usage();
-        return 0;
-    }
     const bot_opt opts[] = {
         { "--max-unknown", BOT_OPT_WHOLE, &max_unknown, 0, SV_PONE_MAX_CELLS, NULL },
         { "--nodes", BOT_OPT_WHOLE, &nodes, 1, 100000000, NULL },
     };
-    if (bot_options("pone", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed) != 0)
-        return 2;
+    int got = bot_options("pone", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed, usage);
+    if (got != 0)
+        return got > 0 ? 0 : 2; /* --help printed, or a bad option */
     bot_spec spec = { .name = "pone", .version = "1.0", .variants = 1u << HX_CLASSICAL, .choose = choose,
                       .game_start = game_start };
     int status = bot_run(&spec, argc, argv);

@@ -347,16 +347,14 @@ static int read_option(const char *name, const bot_opt *o, int argc, char **argv
     return -1;
 }
 
-bool bot_help_asked(int argc, char **argv)
+int bot_options(const char *name, int argc, char **argv, const bot_opt *opts, int n, uint64_t *seed,
+                void (*usage)(void))
 {
     for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0)
-            return true;
-    return false;
-}
-
-int bot_options(const char *name, int argc, char **argv, const bot_opt *opts, int n, uint64_t *seed)
-{
+        if (strcmp(argv[i], "--help") == 0) {
+            usage();
+            return 1;
+        }
     for (int i = 1; i < argc; i++) {
         int seeded = bot_seed_option(name, argc, argv, &i, seed);
         if (seeded < 0)

@@ -103,14 +103,14 @@ typedef struct {
     const char *const *choices;
 } bot_opt;
 
-/* True when one of the arguments is "--help" (the bot then prints its usage and exits with status 0). */
-bool bot_help_asked(int argc, char **argv);
-
-/* A bot's whole option loop: reads "--seed S" into *seed (as bot_seed_option()) and each of the n options of
- * opts[] as its kind says; other arguments are left alone (bot_run() reads --endpoint). Returns 0, or -1
- * after printing the first bad option's message on stderr ("NAME: OPT needs a whole number from LO to HI",
- * "... a number from LO to HI", "... one of A, B, C"); the bot then exits with status 2. */
-int bot_options(const char *name, int argc, char **argv, const bot_opt *opts, int n, uint64_t *seed);
+/* A bot's whole option loop. When one of the arguments is "--help", calls usage() (which prints the bot's
+ * usage on stdout) and returns 1: the bot then exits with status 0. Otherwise reads "--seed S" into *seed (as
+ * bot_seed_option()) and each of the n options of opts[] as its kind says; other arguments are left alone
+ * (bot_run() reads --endpoint). Returns 0, or -1 after printing the first bad option's message on stderr
+ * ("NAME: OPT needs a whole number from LO to HI", "... a number from LO to HI", "... one of A, B, C"); the
+ * bot then exits with status 2. */
+int bot_options(const char *name, int argc, char **argv, const bot_opt *opts, int n, uint64_t *seed,
+                void (*usage)(void));
 
 /* Seconds to think on the current attempt: `want` (negative: as long as allowed), never more than `share` of
  * bot_time_for_move(), and at least 0.1 ms. */

@@ -278,7 +278,13 @@ static void think_time_and_options(void **state)
     }
 }
 
-/* bot_options(): every kind read from one command line, arguments it does not know left alone, the last of a
+static int usages;
+static void count_usage(void)
+{
+    usages++;
+}
+
+/* bot_options(): --help calls the usage and reads nothing; every kind read from one command line, arguments it does not know left alone, the last of a
  * repeated option kept; each bad value refused with -1. */
 static void options_by_table(void **state)
 {
@@ -299,20 +305,22 @@ static void options_by_table(void **state)
     int n = (int)(sizeof opts / sizeof opts[0]);
     char *good[] = { "bot", "--endpoint", "tcp://127.0.0.1:5", "--n", "3", "--x", "2.5", "--on", "--seed", "42",
                      "--no-off", "--colour", "blue", "--n", "7", "--unknown", NULL };
-    assert_false(bot_help_asked(16, good));
-    assert_int_equal(bot_options("t", 16, good, opts, n, &seed), 0);
+    assert_int_equal(bot_options("t", 16, good, opts, n, &seed, count_usage), 0);
+    assert_int_equal(usages, 0);
     assert_int_equal(whole, 7);
     assert_true(number == 2.5);
     assert_true(on && !off);
     assert_int_equal(choice, 2);
     assert_int_equal(seed, 42);
-    char *helped[] = { "bot", "--n", "3", "--help", NULL };
-    assert_true(bot_help_asked(4, helped));
+    char *helped[] = { "bot", "--n", "3", "--help", "--x", "99", NULL };
+    assert_int_equal(bot_options("t", 6, helped, opts, n, &seed, count_usage), 1);
+    assert_int_equal(usages, 1);
+    assert_int_equal(whole, 7);
     static const char *bad[][2] = { { "--n", "21" }, { "--n", "x" }, { "--x", "11" }, { "--colour", "Blue" },
                                     { "--colour", NULL }, { "--seed", "-3" }, { "--n", NULL } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *argv[] = { "bot", "--x", "1", (char *)bad[i][0], (char *)bad[i][1], NULL };
-        if (bot_options("t", bad[i][1] ? 5 : 4, argv, opts, n, &seed) != -1)
+        if (bot_options("t", bad[i][1] ? 5 : 4, argv, opts, n, &seed, count_usage) != -1)
             fail_msg("%s %s: accepted", bad[i][0], bad[i][1] ? bad[i][1] : "(nothing)");
     }
     assert_int_equal(whole, 7);
