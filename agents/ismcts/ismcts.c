@@ -23,6 +23,8 @@ static bool opt_surewin = true, opt_dead = true;
 static double opt_uct = 0.7, opt_rave = 3000, opt_pivot = 8, opt_belief_beta = ISM_CELLS_BETA_DEFAULT;
 static int opt_belief = ISM_CELLS_DEFAULT; /* an ism_cell_model */
 static double opt_opp_centre = ISM_OPP_CENTRE_DEFAULT, opt_belief_near = ISM_CELLS_NEAR_DEFAULT;
+static long opt_resist_boards = ISM_RESIST_BOARDS_DEFAULT;
+static double opt_resist = ISM_RESIST_DEFAULT;
 static ism_player *player;
 static uint64_t lost_game = UINT64_MAX; /* the game whose sure-win key was last reported lost */
 
@@ -46,7 +48,8 @@ static int choose(const bot_state *s, void *user)
                                                                            : ISM_DEFAULT_TIME_MS / 1000.0);
     ism_play_options o = {
         .search = { .iterations = opt_iterations, .seconds = secs, .samples = (int)opt_samples, .uct = opt_uct,
-                    .rave = opt_rave, .pivot = opt_pivot, .opp_centre = opt_opp_centre },
+                    .rave = opt_rave, .pivot = opt_pivot, .opp_centre = opt_opp_centre,
+                                        .resist = opt_resist, .resist_boards = (int)opt_resist_boards },
         .surewin = opt_surewin, .sure_unknown = (int)opt_sure_unknown, .sure_seconds = secs * ISM_SURE_SHARE_DEFAULT,
         .sure_bytes = (uint64_t)opt_sure_mb << 20, .dead = opt_dead, .dead_exact = (int)opt_dead_exact,
         .cells = (ism_cell_model)opt_belief, .cells_beta = opt_belief_beta, .cells_near = opt_belief_near,
@@ -68,7 +71,8 @@ static void usage(void)
     printf("usage: ismcts [--time-ms N] [--iterations N] [--samples N] [--uct C] [--rave K]\n"
            "              [--pivot W] [--no-surewin] [--surewin-unknown K] [--surewin-mb M] [--no-dead]\n"
            "              [--dead-exact K] [--belief MODEL] [--belief-beta B] [--belief-near G]\n"
-           "              [--opponent-centre B] [--seed S] [--endpoint ENDPOINT]\n\n"
+           "              [--opponent-centre B] [--resist R] [--resist-boards N] [--seed S]\n"
+           "              [--endpoint ENDPOINT]\n\n"
            "An information-set Monte Carlo tree search bot (docs/bots.md): on each attempt it draws\n"
            "boards of the opponent's hidden stones that agree with everything it has seen (its stones,\n"
            "the stones it found, the opponent's stone count, collision reports) and searches one tree\n"
@@ -106,12 +110,17 @@ static void usage(void)
            "                  (default %g; 0: no such hint)\n"
            "  --opponent-centre B  dark variants: the search's simulated opponent draws its attempts\n"
            "                  that are not next to its stones by the centre model with strength B\n"
-           "                  (default %g; 0: uniformly)\n"
+"                  (default %g; 0: uniformly)\n"
+           "  --resist R      dark variants: the root's prior gains R x the cell's resistance value:\n"
+           "                  the share of both players' currents through it, edge to edge, on\n"
+           "                  drawn boards, the largest 1 (default %g; 0: none)\n"
+           "  --resist-boards N  the boards drawn for it at each attempt (default %d)\n"
            "  --seed S        mixed with each game's seed (default 1)\n",
            SW_MAX_CELLS, ISM_DEFAULT_TIME_MS, ISM_TIME_SHARE * 100, ISM_MAX_SAMPLES, SW_MAX_CELLS,
            ISM_SURE_SHARE_DEFAULT * 100, ISM_SURE_UNKNOWN_DEFAULT, (int)(ISM_SURE_BYTES_DEFAULT >> 20),
            ISM_DEAD_EXACT_DEFAULT, ISM_DEAD_EXACT_LIMIT, ism_cell_model_name(ISM_CELLS_DEFAULT),
-           ISM_CELLS_BETA_DEFAULT, ISM_CELLS_NEAR_DEFAULT, ISM_OPP_CENTRE_DEFAULT);
+           ISM_CELLS_BETA_DEFAULT, ISM_CELLS_NEAR_DEFAULT, ISM_OPP_CENTRE_DEFAULT, ISM_RESIST_DEFAULT,
+           ISM_RESIST_BOARDS_DEFAULT);
 }
 
 int main(int argc, char **argv)
@@ -133,6 +142,8 @@ int main(int argc, char **argv)
         { "--belief-beta", BOT_OPT_NUMBER, &opt_belief_beta, 0, 100, NULL },
         { "--belief-near", BOT_OPT_NUMBER, &opt_belief_near, 0, 1000, NULL },
         { "--uct", BOT_OPT_NUMBER, &opt_uct, 0, 100, NULL },
+        { "--resist", BOT_OPT_NUMBER, &opt_resist, 0, 1000, NULL },
+        { "--resist-boards", BOT_OPT_WHOLE, &opt_resist_boards, 1, 4096, NULL },
     };
     int got = bot_options("ismcts", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed, usage);
     if (got != 0)

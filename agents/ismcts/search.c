@@ -7,6 +7,7 @@
 
 #include "deadcell.h"
 #include "gale.h"
+#include "resist.h"
 #include "search.h"
 
 #define EMPTY 2
@@ -36,6 +37,8 @@ struct ism_search {
     int n_avoid;                 /* unknown cells avoided */
     bool opp_weighted;           /* the simulated opponent's free attempts by opp_cum (else uniform) */
     double opp_cum[HX_MAX_CELLS]; /* the centre model's weights of cells 0..i summed */
+    double resist;               /* the weight of the root's resistance prior (0: none) */
+    double rv[HX_MAX_CELLS];     /* root only: the resistance value of each unknown cell, the largest 1 */
 };
 
 ism_search *ism_search_new(void)
@@ -286,6 +289,7 @@ static void iterate_dark(ism_search *s, const ism_belief *b, const uint8_t *opp,
                 qa = 0.5 + 0.5 * (qa - qt) + 0.5 * (qa - 0.5);
                 if (s->pivot > 0)
                     qa = 0.5 + s->pivot * (s->piv_total > 0 ? s->piv[n->cell] / (double)s->piv_total : 0);
+                qa += s->resist * s->rv[n->cell];
                 if (n->visits == 0) {
                     score = 2 + qa; /* every root cell once first */
                 } else {
@@ -404,6 +408,37 @@ static void iterate(ism_search *s, const ism_belief *b, const uint8_t *opp, doub
     }
 }
 
+/* The root's resistance prior: over `n` drawn boards, the mean share of both players' currents through each
+ * unknown cell free on the board (resist.h), scaled so that the largest is 1. */
+static void resist_prior(ism_search *s, const ism_belief *b, int n, rng_state *rng, ism_stats *st)
+{
+    static uint8_t opp[HX_MAX_CELLS], col[HX_MAX_CELLS];
+    static double mine[HX_MAX_CELLS], theirs[HX_MAX_CELLS];
+    int me = b->color;
+    for (int k = 0; k < b->n_unknown; k++)
+        s->rv[b->unknown[k]] = 0;
+    for (int j = 0; j < n; j++) {
+        st->samples++;
+        if (ism_sample(b, rng, opp) < 0) {
+            st->failed++;
+            continue;
+        }
+        for (int i = 0; i < b->cells; i++)
+            col[i] = b->view[i] == HX_VIEW_OWN ? (uint8_t)me : opp[i] ? (uint8_t)(me ^ 1) : ISM_RESIST_EMPTY;
+        ism_resist_flow(b->rows, b->cols, col, me, mine);
+        ism_resist_flow(b->rows, b->cols, col, me ^ 1, theirs);
+        for (int k = 0; k < b->n_unknown; k++) {
+            int c = b->unknown[k];
+            s->rv[c] += mine[c] + theirs[c];
+        }
+    }
+    double top = 0;
+    for (int k = 0; k < b->n_unknown; k++)
+        top = fmax(top, s->rv[b->unknown[k]]);
+    for (int k = 0; k < b->n_unknown; k++)
+        s->rv[b->unknown[k]] = top > 0 ? s->rv[b->unknown[k]] / top : 0;
+}
+
 int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_state *rng, ism_stats *st)
 {
     ism_stats local;
@@ -459,6 +494,9 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
             usable++;
     }
     static uint8_t fresh[HX_MAX_CELLS];
+    s->resist = s->rave > 0 ? o->resist : 0;
+    if (s->resist > 0)
+        resist_prior(s, b, o->resist_boards > 0 ? o->resist_boards : 16, rng, st);
     double deadline = o->seconds > 0 ? t0 + o->seconds : 0;
     for (long it = 0; o->iterations <= 0 || it < o->iterations; it++) {
         if (deadline > 0 && (it & 15) == 0 && now() >= deadline)

@@ -28,7 +28,10 @@
  *     0.5 + w * f, f the share of iterations whose full board had the cell (unknown to the player, free on
  *     the drawn board) on both of the winner's Gale paths (mc's score: in random-turn Hex, the chance that a
  *     cell is pivotal is what owning it is worth); a far steadier estimate than the AMAF means on large
- *     boards.
+ *     boards. With `resist` r > 0, A gains r * e, e the cell's resistance value: before the iterations,
+ *     `resist_boards` boards are drawn from the belief and on each the share of both players' currents
+ *     through the cell (resist.h; 0 when the drawn board holds a stone there) is summed; e is that sum over
+ *     the largest of any root cell (so 0 <= e <= 1). Its time counts against the budget.
  *   - hex: the tree holds both players' moves on the empty cells, and the playout moves alternately at
  *     random, except that a player answers an intrusion into one of its bridges (two of its stones, or a
  *     stone and its edge, sharing two empty cells) by taking the other cell.
@@ -63,6 +66,8 @@ typedef struct {
     const uint8_t *avoid; /* NULL, or nonzero for cells the player is not to attempt (see above) */
     double opp_centre;    /* dark variants: > 0 draws the simulated opponent's attempts that are not next to
                            * its stones by the centre model of belief.h with this beta; 0: uniformly */
+    double resist;        /* dark variants with rave > 0: the weight r of the resistance prior (0: none) */
+    int resist_boards;    /* the boards it is averaged over (0: 16) */
 } ism_options;
 
 typedef struct {

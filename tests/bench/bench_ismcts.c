@@ -2,7 +2,7 @@
  * of random classical, abrupt and hex games a third and two thirds of the way in, the hidden boards drawn per
  * second (ism_sample: uniform cells, then the bot's default cell model), the share of plain draws the observations reject (the hidden count's
  * cells uniform on the unknown cells, checked by ism_consistent), the search's iterations per second (a
- * board drawn, a tree walk, a playout), against mc's samples per second (mc_score_sample: a board drawn, a
+ * board drawn, a tree walk, a playout), the resistance prior's boards per second and its time an attempt, against mc's samples per second (mc_score_sample: a board drawn, a
  * random fill, two Gale walks) on the same position, all measured in this run; the dead-cell tests' time on
  * random views;
  * then per game: tree memory and the sure-win solver's memo and time on 3x3, 4x3 and 4x4 classical and
@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "ismplay.h"
+#include "resist.h"
 #include "scorer.h"
 
 static volatile uint64_t sink;
@@ -71,6 +72,31 @@ static double rejected(const ism_belief *b, int draws, rng_state *rng)
     return (double)bad / draws;
 }
 
+/* Drawn boards per second evaluated for the resistance prior: a board drawn by the belief and both players'
+ * flows on it (resist.h), as search.c's prior does. */
+static double resist_per_s(const ism_belief *b, double secs, rng_state *rng)
+{
+    uint8_t opp[HX_MAX_CELLS], col[HX_MAX_CELLS];
+    double mine[HX_MAX_CELLS], theirs[HX_MAX_CELLS];
+    uint64_t n = 0;
+    double t0 = clk_now(), t;
+    do {
+        for (int i = 0; i < 16; i++) {
+            sink += (uint64_t)ism_sample(b, rng, opp);
+            for (int c = 0; c < b->cells; c++)
+                col[c] = b->view[c] == HX_VIEW_OWN ? (uint8_t)b->color
+                         : opp[c]                  ? (uint8_t)(b->color ^ 1)
+                                                   : ISM_RESIST_EMPTY;
+            ism_resist_flow(b->rows, b->cols, col, b->color, mine);
+            ism_resist_flow(b->rows, b->cols, col, b->color ^ 1, theirs);
+            sink += (uint64_t)(mine[0] + theirs[0] > 0);
+        }
+        n += 16;
+        t = clk_now() - t0;
+    } while (t < secs);
+    return (double)n / t;
+}
+
 /* mc's samples per second on the same position. */
 static double mc_per_s(const hx_game *g, double secs, rng_state *rng)
 {
@@ -96,8 +122,8 @@ static void speed(ism_search *search, rng_state *rng)
     static const double fracs[] = { 1.0 / 3, 2.0 / 3 };
     static ism_belief b;
     printf("ismcts: speed on one core, positions of random games (0.5 s a figure)\n");
-    printf("%-10s %-6s %-5s %12s %12s %10s %12s %8s %12s %9s\n", "variant", "board", "into", "samples/s",
-           "weighted/s", "rejected", "iterations/s", "nodes", "mc samples/s", "it/mc");
+    printf("%-10s %-6s %-5s %12s %12s %10s %10s %9s %12s %8s %12s %9s\n", "variant", "board", "into", "samples/s",
+           "weighted/s", "rejected", "resist/s", "prior ms", "iterations/s", "nodes", "mc samples/s", "it/mc");
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
         for (size_t k = 0; k < sizeof sides / sizeof sides[0]; k++)
             for (size_t f = 0; f < 2; f++) {
@@ -110,15 +136,18 @@ static void speed(ism_search *search, rng_state *rng)
                 /* the bot's defaults from here */
                 ism_belief_weigh(&b, ISM_CELLS_DEFAULT, ISM_CELLS_BETA_DEFAULT, ISM_CELLS_NEAR_DEFAULT);
                 double cps = samples_per_s(&b, 0.5, rng);
+                double rps = hx_variant_dark(vs[v]) ? resist_per_s(&b, 0.5, rng) : 0;
                 ism_options o = { .seconds = 0.5, .uct = 0.7, .rave = 3000, .pivot = 8,
-                                  .opp_centre = ISM_OPP_CENTRE_DEFAULT };
+                                  .opp_centre = ISM_OPP_CENTRE_DEFAULT, .resist = ISM_RESIST_DEFAULT,
+                                  .resist_boards = ISM_RESIST_BOARDS_DEFAULT };
                 ism_stats st;
                 ism_choose(search, &b, &o, rng, &st);
                 double ips = st.seconds > 0 ? st.iterations / st.seconds : 0, mps = mc_per_s(&g, 0.5, rng);
                 char board[16];
                 snprintf(board, sizeof board, "%dx%d", sides[k], sides[k]);
-                printf("%-10s %-6s %-5s %12.0f %12.0f %9.2f%% %12.0f %8d %12.0f %8.2fx\n", hx_variant_name(vs[v]),
-                       board, f ? "2/3" : "1/3", sps, cps, 100 * rej, ips, st.nodes, mps, ips / mps);
+                printf("%-10s %-6s %-5s %12.0f %12.0f %9.2f%% %10.0f %9.2f %12.0f %8d %12.0f %8.2fx\n",
+                       hx_variant_name(vs[v]), board, f ? "2/3" : "1/3", sps, cps, 100 * rej, rps,
+                       rps > 0 ? 1000.0 * ISM_RESIST_BOARDS_DEFAULT / rps : 0, ips, st.nodes, mps, ips / mps);
             }
 }
 
@@ -176,7 +205,9 @@ static void per_game(rng_state *rng)
            "0.1 s a move)\n", games);
     printf("%-10s %-6s %8s %14s %14s %10s %12s %12s %10s\n", "variant", "board", "moves", "tree max B", "tree sum B",
            "by solver", "solver ms", "memo B", "won");
-    ism_play_options o = { .search = { .iterations = 2000, .uct = 0.7, .rave = 3000, .pivot = 8 }, .surewin = true,
+    ism_play_options o = { .search = { .iterations = 2000, .uct = 0.7, .rave = 3000, .pivot = 8,
+                                       .resist = ISM_RESIST_DEFAULT, .resist_boards = ISM_RESIST_BOARDS_DEFAULT },
+                           .surewin = true,
                            .sure_unknown = SW_MAX_CELLS, .sure_seconds = 0.1, .sure_bytes = 64ull << 20,
                            .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT, .cells = ISM_CELLS_DEFAULT,
                            .cells_beta = ISM_CELLS_BETA_DEFAULT, .cells_near = ISM_CELLS_NEAR_DEFAULT };

@@ -39,6 +39,7 @@ static ism_play_options small_budget(long iterations)
                            .sure_bytes = 64ull << 20, .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT,
                            .cells = ISM_CELLS_DEFAULT, .cells_beta = ISM_CELLS_BETA_DEFAULT, .cells_near = ISM_CELLS_NEAR_DEFAULT };
     o.search.opp_centre = ISM_OPP_CENTRE_DEFAULT;
+    o.search.resist = ISM_RESIST_DEFAULT, o.search.resist_boards = 4;
     return o;
 }
 
@@ -296,6 +297,7 @@ static void legal_in_every_variant(void **state)
                         o.cells = i % 2 ? ISM_CELLS_DEFAULT : (ism_cell_model)(ISM_CELLS_CENTRE - ISM_CELLS_DEFAULT);
                         o.search.opp_centre = i % 2 ? ISM_OPP_CENTRE_DEFAULT : 2.5 - ISM_OPP_CENTRE_DEFAULT;
                         o.search.pivot = (i / 2) % 2 ? 8 : 0; /* and the root's pivotal prior (the bot's) */
+                        o.search.resist = (i / 4) % 2 ? ISM_RESIST_DEFAULT : 0; /* and its resistance prior */
                         wins += play_checked((hx_variant)v, boards[k][0], boards[k][1], color, (opponent)opp, &o,
                                              seed, &attempts, &dead_checked) == color;
                         games++;
