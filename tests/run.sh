@@ -4,6 +4,10 @@
 # result with its time as it ends and ends with one line "N passed, N failed". Exits non-zero when any test
 # failed, a program crashed or a program ran past its time limit (TEST_TIMEOUT seconds, default 600; it is then
 # killed, with its process group, and reported by name as timed out). TEST_JOBS=1 runs them one after another.
+# A suite that fails is run once more on its own, after the others (TEST_RETRY=0: not): it counts as failed only
+# when it fails again, and one that passes the second time is named as flaky at the end, with the end of its
+# first run's log, so that a test which a busy machine can fail is seen and fixed rather than hidden. Before the
+# last line, every suite that failed is named again with the end of its log.
 # usage: tests/run.sh TEST_DIR BIN_DIR [NAME...]   (BIN_DIR holds the programs under test, e.g. bin/arena;
 # NAMEs, e.g. test_match, run only those)
 set -uo pipefail
@@ -15,8 +19,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 limit=${TEST_TIMEOUT:-600}
+retry=${TEST_RETRY:-1}
 jobs=${TEST_JOBS:-2}
 case "$jobs" in '' | *[!0-9]* | 0) echo "run.sh: TEST_JOBS '$jobs': expected a count of 1 or more" >&2; exit 2 ;; esac
+case "$retry" in 0 | 1) ;; *) echo "run.sh: TEST_RETRY '$retry': expected 0 or 1" >&2; exit 2 ;; esac
 shift 2
 only=" $* "
 
@@ -63,7 +69,9 @@ run_one() {
 
 passed=0
 failed=0
-# Prints and counts the suites that ended since the last call.
+failed_suites=()
+# Prints and counts the suites that ended since the last call; a failed one is noted (its log kept as
+# NAME.first) to be run again.
 flush() {
     local r name ok bad
     for r in "$work"/*.res; do
@@ -73,6 +81,10 @@ flush() {
         cat "$work/$name.out"
         passed=$((passed + ok))
         failed=$((failed + bad))
+        if [ "$bad" -ne 0 ]; then
+            failed_suites+=("$name $ok $bad")
+            cp "$work/$name.log" "$work/$name.first"
+        fi
         rm -f "$r"
     done
 }
@@ -90,5 +102,34 @@ done
 wait
 flush
 
-echo "$passed passed, $failed failed"
+# The failed suites once more, one at a time: the second run's counts replace the first's.
+flaky=()
+still=()
+for entry in "${failed_suites[@]}"; do
+    read -r name ok bad <<<"$entry"
+    if [ "$retry" -eq 0 ]; then
+        still+=("$name")
+        continue
+    fi
+    echo "$name: failed; running it again on its own"
+    passed=$((passed - ok))
+    failed=$((failed - bad))
+    run_one "$dir/$name"
+    read -r ok bad <"$work/$name.res"
+    rm -f "$work/$name.res"
+    cat "$work/$name.out"
+    passed=$((passed + ok))
+    failed=$((failed + bad))
+    if [ "$bad" -eq 0 ]; then flaky+=("$name"); else still+=("$name"); fi
+done
+for name in "${flaky[@]}"; do
+    echo "FLAKY: $name failed, then passed on its own; the end of its first run:"
+    tail -n 25 "$work/$name.first" | sed 's/^/    /'
+done
+for name in "${still[@]}"; do
+    echo "FAILED: $name; the end of its log:"
+    tail -n 25 "$work/$name.log" | sed 's/^/    /'
+done
+
+echo "$passed passed, $failed failed${flaky:+ (flaky: ${flaky[*]})}"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
