@@ -16,6 +16,7 @@ typedef struct {
     vw_states *s;
     uint64_t histories, max_histories;
     int *buf;          /* members, one block of m->k per depth */
+    int *choice;       /* per consistent member, the index of its attempt in legal: one block of m->k per depth */
     bool over_cap;
     dw_memo *memo;     /* default cells */
 } dc_walk;
@@ -42,7 +43,7 @@ static int dc_list(dc_walk *w, const hx_game *g, const int *in, int n, int64_t p
         }
         return 0;
     }
-    int choice[HX_MAX_CELLS + 1]; /* per consistent member: the index of its attempt in legal */
+    int *choice = w->choice + (size_t)depth * (size_t)w->m->k; /* a mixture may have more members than cells */
     double prob[HX_MAX_CELLS + 1] = { 0 }, sum = 0;
     for (int i = 0; i < n; i++) {
         int cell = dw_pure_play(w->m->member[in[i]], g, w->memo), k = 0;
@@ -90,7 +91,9 @@ int dw_behaviour(hx_variant v, int rows, int cols, int p, const dw_mixture *m, u
     }
     dc_walk w = { .m = m, .p = p, .cols = cols, .s = s, .max_histories = max_histories, .memo = dw_memo_new() };
     /* a player makes at most rows * cols attempts a game */
-    if (!w.memo || !(w.buf = malloc(sizeof *w.buf * (size_t)m->k * (size_t)(rows * cols + 2)))) {
+    size_t block = (size_t)m->k * (size_t)(rows * cols + 2);
+    if (!w.memo || !(w.buf = malloc(sizeof *w.buf * block)) || !(w.choice = malloc(sizeof *w.choice * block))) {
+        free(w.buf);
         dw_memo_free(w.memo);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -99,6 +102,7 @@ int dw_behaviour(hx_variant v, int rows, int cols, int p, const dw_mixture *m, u
         w.buf[i] = i;
     int rc = dc_list(&w, &g, w.buf, m->k, -1, 0);
     free(w.buf);
+    free(w.choice);
     dw_memo_free(w.memo);
     if (rc != 0)
         snprintf(err, errlen, w.over_cap ? "more than %llu histories to list %s's strategy" : "out of memory",

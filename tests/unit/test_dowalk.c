@@ -7,7 +7,8 @@
  * certificate of its mixtures (dowalk_cert.h) is verified by the checker with the solver's bounds (exactly the
  * value when they met, the reported interval when a limit stopped it); the command prints strict JSON with the
  * same value and writes a certificate that `arena classify --check` verifies; the default cell is a function
- * of the player's view, legal, and takes a winning cell. */
+ * of the player's view, legal, and takes a winning cell; the certificate of mixtures of more members than cells
+ * is verified with their bounds. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,6 +361,54 @@ static void default_cell(void **state)
     }
 }
 
+/* Mixtures of more members than the board has cells (the sequence oracle's kept mixtures grow to hundreds):
+ * their certificate is verified with the bounds their exact best responses give, and holds the value of
+ * abrupt 2x2, +1/2. */
+static void certificate_of_a_large_mixture(void **state)
+{
+    (void)state;
+    enum { MEMBERS = 2 * HX_MAX_CELLS + 50 };
+    const hx_variant v = HX_ABRUPT;
+    sv_tree t;
+    build(v, 2, 2, &t);
+    uint64_t seed = 7;
+    dw_mixture mix[2];
+    for (int p = 0; p < 2; p++) {
+        mix[p].k = MEMBERS;
+        mix[p].member = malloc(sizeof *mix[p].member * MEMBERS);
+        mix[p].weight = malloc(sizeof *mix[p].weight * MEMBERS);
+        assert_true(mix[p].member && mix[p].weight);
+        double total = 0;
+        for (int j = 0; j < MEMBERS; j++) {
+            assert_non_null(mix[p].member[j] = dw_pure_new());
+            for (uint32_t k = 0; k < t.n_infosets; k++) {
+                const sv_infoset *is = &t.infosets[k];
+                if (is->player == p)
+                    assert_int_equal(dw_pure_set(mix[p].member[j], is->key,
+                                                 t.actions[is->offset + rnd(&seed) % (uint64_t)is->n]), 0);
+            }
+            total += mix[p].weight[j] = (double)(1 + rnd(&seed) % 1000);
+        }
+        for (int j = 0; j < MEMBERS; j++)
+            mix[p].weight[j] /= total;
+    }
+    double br[2];
+    char err[300] = "";
+    for (int p = 0; p < 2; p++) {
+        dw_pure *s = NULL;
+        uint64_t states = 0;
+        const dw_mixture *o = &mix[1 - p];
+        if (dw_best_response(v, 2, 2, p, (const dw_pure *const *)o->member, o->weight, o->k, &br[p], &s, &states,
+                             err, sizeof err) != 0)
+            fail_msg("dw_best_response: %s", err);
+        dw_pure_free(s);
+    }
+    /* random mixtures are far from optimal: the bounds are wide but not trivial */
+    assert_true(-br[1] < 0.5 && br[0] > 0.5 && -br[1] > -1 && br[0] < 1);
+    mixcert_check(v, 2, 2, mix, 0.5, -br[1], br[0]);
+    sv_tree_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +417,7 @@ int main(void)
         cmocka_unit_test(refuses_and_limits),
         cmocka_unit_test(default_cell),
         cmocka_unit_test(arena_solve_walk),
+        cmocka_unit_test(certificate_of_a_large_mixture),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
