@@ -15,80 +15,36 @@
 typedef struct {
     const sv_tree *t;
     mpq_t *const *policy;
-    int p, cols;
-    vw_states *s;
-    uint64_t histories, max_histories;
-    bool over_cap;
+    int p;
     dw_memo *memo;  /* default cells */
 } xc_walk;
 
-/* The restricted tree's information state of p at g, or -1 when g is outside the restricted game. */
-static int64_t xc_find(const xc_walk *w, const hx_game *g)
+/* p's probabilities at g (vw_list_player): the restricted tree's where it has the state, else the default
+ * cell's (as there) with probability 1. */
+static int xc_state(void *ctx, const hx_game *g, int m, const uint16_t *legal, double *prob, bool *played, int depth)
 {
-    return sv_tree_find(w->t, w->p, hx_key_fingerprint(g, w->p));
-}
-
-/* Walks every history in which p plays only attempts of positive probability, the opponent anything,
- * listing p's states. */
-static int xc_list(xc_walk *w, const hx_game *g, int64_t parent)
-{
-    if (hx_over(g))
-        return 0;
-    if (w->max_histories && ++w->histories > w->max_histories) {
-        w->over_cap = true;
-        return -1;
-    }
-    uint16_t legal[HX_MAX_CELLS + 1];
-    int m = hx_legal(g, legal);
-    if (hx_to_move(g) != w->p) {
-        for (int k = 0; k < m; k++) {
-            hx_game c = *g;
-            hx_attempt(&c, legal[k]);
-            if (xc_list(w, &c, parent) != 0)
-                return -1;
-        }
-        return 0;
-    }
-    double prob[HX_MAX_CELLS + 1] = { 0 };
-    bool played[HX_MAX_CELLS + 1] = { false };
-    int64_t idx = xc_find(w, g);
-    if (idx < 0) { /* outside the restricted game: the default cell (as there) */
+    (void)depth;
+    const xc_walk *w = ctx;
+    int64_t idx = sv_tree_find(w->t, w->p, hx_key_fingerprint(g, w->p));
+    if (idx < 0) { /* outside the restricted game */
         int cell = dw_default_memo(w->memo, g);
         for (int k = 0; k < m; k++)
             if (legal[k] == cell)
                 prob[k] = 1, played[k] = true;
-    } else {
-        const sv_infoset *is = &w->t->infosets[idx];
-        for (int a = 0; a < is->n; a++)
-            for (int k = 0; k < m; k++)
-                if (legal[k] == w->t->actions[is->offset + a]) {
-                    prob[k] = mpq_get_d((*w->policy)[is->offset + a]);
-                    played[k] = mpq_sgn((*w->policy)[is->offset + a]) > 0;
-                }
+        return 0;
     }
-    uint64_t key = hx_key_fingerprint(g, w->p);
-    int64_t at = sv_tree_find(&w->s->table, w->p, key);
-    if (at < 0) {
-        hx_event ev[HX_MAX_EVENTS];
-        char h[VC_HISTORY_MAX];
-        vc_history(ev, hx_events(g, w->p, ev), w->cols, h);
-        if ((at = vw_states_add(w->s, w->p, key, h, parent, m, legal, prob)) < 0)
-            return -1;
-    }
-    uint32_t offset = w->s->table.infosets[at].offset;
-    for (int k = 0; k < m; k++) {
-        if (!played[k])
-            continue;
-        hx_game c = *g;
-        hx_attempt(&c, legal[k]);
-        if (xc_list(w, &c, (int64_t)offset + k) != 0)
-            return -1;
-    }
+    const sv_infoset *is = &w->t->infosets[idx];
+    for (int a = 0; a < is->n; a++)
+        for (int k = 0; k < m; k++)
+            if (legal[k] == w->t->actions[is->offset + a]) {
+                prob[k] = mpq_get_d((*w->policy)[is->offset + a]);
+                played[k] = mpq_sgn((*w->policy)[is->offset + a]) > 0;
+            }
     return 0;
 }
 
 /* Candidate policy's probabilities at every state listed in s into q: the restricted tree's where it has the
- * state, else the default cell (listed with probability 1 by xc_list). */
+ * state, else the default cell (listed with probability 1 by xc_state). */
 static void xc_rationals(const vw_states *s, const sv_tree *t, mpq_t *const policy, mpq_t *q)
 {
     for (uint32_t i = 0; i < s->table.n_infosets; i++) {
@@ -132,10 +88,10 @@ int ds_write_exact_certificate(hx_variant v, int rows, int cols, const sv_tree *
     }
     for (int c = 0; c < k; c++)
         for (int p = 0; p < 2; p++) {
-            xc_walk w = { .t = t, .policy = &policy[c], .p = p, .cols = cols, .s = &s, .max_histories = o->max_states,
-                          .memo = memo };
-            if (xc_list(&w, &g, -1) != 0) {
-                snprintf(err, errlen, w.over_cap ? "more than %llu histories to list %s's strategy" : "out of memory",
+            xc_walk w = { .t = t, .policy = &policy[c], .p = p, .memo = memo };
+            bool over_cap = false;
+            if (vw_list_player(&s, &g, p, cols, o->max_states, xc_state, NULL, &w, &over_cap) != 0) {
+                snprintf(err, errlen, over_cap ? "more than %llu histories to list %s's strategy" : "out of memory",
                          (unsigned long long)o->max_states, p ? "White" : "Black");
                 goto done;
             }

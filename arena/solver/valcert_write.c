@@ -63,6 +63,74 @@ int64_t vw_states_add(vw_states *s, int player, uint64_t key, const char *histor
     return k;
 }
 
+/* vw_list_player's walk. */
+typedef struct {
+    vw_states *s;
+    int p, cols;
+    uint64_t histories, max_histories;
+    bool over_cap;
+    vw_state_fn at;
+    vw_descend_fn descend;
+    void *ctx;
+} vw_player_walk;
+
+static int vw_player_list(vw_player_walk *w, const hx_game *g, int64_t parent, int depth)
+{
+    if (hx_over(g))
+        return 0;
+    if (w->max_histories && ++w->histories > w->max_histories) {
+        w->over_cap = true;
+        return -1;
+    }
+    uint16_t legal[HX_MAX_CELLS + 1];
+    int m = hx_legal(g, legal);
+    if (hx_to_move(g) != w->p) {
+        for (int k = 0; k < m; k++) {
+            hx_game c = *g;
+            hx_attempt(&c, legal[k]);
+            if (vw_player_list(w, &c, parent, depth) != 0)
+                return -1;
+        }
+        return 0;
+    }
+    double prob[HX_MAX_CELLS + 1] = { 0 };
+    bool played[HX_MAX_CELLS + 1] = { false };
+    if (w->at(w->ctx, g, m, legal, prob, played, depth) != 0)
+        return -1;
+    uint64_t key = hx_key_fingerprint(g, w->p);
+    int64_t at = sv_tree_find(&w->s->table, w->p, key);
+    if (at < 0) {
+        hx_event ev[HX_MAX_EVENTS];
+        char h[VC_HISTORY_MAX];
+        vc_history(ev, hx_events(g, w->p, ev), w->cols, h);
+        if ((at = vw_states_add(w->s, w->p, key, h, parent, m, legal, prob)) < 0)
+            return -1;
+    }
+    uint32_t offset = w->s->table.infosets[at].offset;
+    for (int k = 0; k < m; k++) {
+        if (!played[k])
+            continue;
+        if (w->descend)
+            w->descend(w->ctx, k, depth);
+        hx_game c = *g;
+        hx_attempt(&c, legal[k]);
+        if (vw_player_list(w, &c, (int64_t)offset + k, depth + 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int vw_list_player(vw_states *s, const hx_game *g, int p, int cols, uint64_t max_histories, vw_state_fn at,
+                   vw_descend_fn descend, void *ctx, bool *over_cap)
+{
+    vw_player_walk w = { .s = s, .p = p, .cols = cols, .max_histories = max_histories, .at = at,
+                         .descend = descend, .ctx = ctx };
+    int rc = vw_player_list(&w, g, -1, 0);
+    if (over_cap)
+        *over_cap = w.over_cap;
+    return rc;
+}
+
 /* The tree's states as the rules engine meets them, depth first, with the tree's probabilities. */
 typedef struct {
     const sv_tree *t;

@@ -55,6 +55,18 @@ int64_t vw_states_add(vw_states *s, int player, uint64_t key, const char *histor
                       const uint16_t *cells, const double *probs);
 void vw_states_free(vw_states *s);
 
+/* Lists into s every state of player p reached when p plays only the attempts its strategy gives positive
+ * probability and the opponent plays anything, from g (each history walked once; parents before children).
+ * At each of p's states met (depth: p's attempts before it) `at` fills prob[k] and played[k] for each of the
+ * m legal attempts (played: walked further; a state met again keeps its first probabilities); before each
+ * played attempt k is walked, `descend` (when not NULL) is told k and the depth. Returns 0, or -1 when `at`
+ * fails, out of memory, or past max_histories histories (0: no cap; *over_cap set). */
+typedef int (*vw_state_fn)(void *ctx, const hx_game *g, int m, const uint16_t *legal, double *prob, bool *played,
+                           int depth);
+typedef void (*vw_descend_fn)(void *ctx, int k, int depth);
+int vw_list_player(vw_states *s, const hx_game *g, int p, int cols, uint64_t max_histories, vw_state_fn at,
+                   vw_descend_fn descend, void *ctx, bool *over_cap);
+
 /* Writes the certificate of the listed strategies of the dark variant v on a rows x cols board to path,
  * as vw_write does. */
 int vw_write_states(const vw_states *s, hx_variant v, int rows, int cols, const vw_options *o, const char *path,
