@@ -21,7 +21,8 @@ static long opt_sure_unknown = ISM_SURE_UNKNOWN_DEFAULT, opt_sure_mb = (long)(IS
 static long opt_dead_exact = ISM_DEAD_EXACT_DEFAULT;
 static bool opt_surewin = true, opt_dead = true;
 static double opt_uct = 0.7, opt_rave = 3000, opt_pivot = 8, opt_belief_beta = ISM_CELLS_BETA_DEFAULT;
-static int opt_belief = ISM_CELLS_DEFAULT; /* an ism_cell_model */
+#define ISM_BELIEF_AUTO 2 /* --belief auto: ism_cells_default() */
+static int opt_belief = ISM_BELIEF_AUTO; /* an ism_cell_model, or ISM_BELIEF_AUTO */
 static double opt_opp_centre = ISM_OPP_CENTRE_DEFAULT, opt_belief_near = ISM_CELLS_NEAR_DEFAULT;
 static long opt_resist_boards = ISM_RESIST_BOARDS_DEFAULT;
 static double opt_resist = ISM_RESIST_DEFAULT;
@@ -52,7 +53,9 @@ static int choose(const bot_state *s, void *user)
                                         .resist = opt_resist, .resist_boards = (int)opt_resist_boards },
         .surewin = opt_surewin, .sure_unknown = (int)opt_sure_unknown, .sure_seconds = secs * ISM_SURE_SHARE_DEFAULT,
         .sure_bytes = (uint64_t)opt_sure_mb << 20, .dead = opt_dead, .dead_exact = (int)opt_dead_exact,
-        .cells = (ism_cell_model)opt_belief, .cells_beta = opt_belief_beta, .cells_near = opt_belief_near,
+        .cells = opt_belief == ISM_BELIEF_AUTO ? ism_cells_default(s->variant, s->rows, s->cols)
+                                               : (ism_cell_model)opt_belief,
+        .cells_beta = opt_belief_beta, .cells_near = opt_belief_near,
     };
     ism_play_stats st;
     int cell = ism_play(player, &o, s->variant, s->rows, s->cols, s->color, s->view, s->events, s->n_events, &rng,
@@ -103,7 +106,9 @@ static void usage(void)
            "  --dead-exact K  prove cells dead exactly with at most K unknown cells (default %d, at\n"
            "                  most %d; 0: the local pattern alone)\n"
            "  --belief MODEL  where the drawn boards put the opponent's hidden stones: uniform (every\n"
-           "                  unknown cell alike) or centre (favouring central cells); default %s\n"
+           "                  unknown cell alike), centre (favouring central cells) or auto (%s,\n"
+           "                  but uniform in the classical family on boards of at most %d cells);\n"
+           "                  default auto\n"
            "  --belief-beta B the model's strength (default %g; 0: uniform)\n"
            "  --belief-near G a cell next to an opponent stone it found, or to one of its stones a\n"
            "                  -flash report says the opponent attempted, weighs 1 + G times as much\n"
@@ -118,14 +123,14 @@ static void usage(void)
            "  --seed S        mixed with each game's seed (default 1)\n",
            SW_MAX_CELLS, ISM_DEFAULT_TIME_MS, ISM_TIME_SHARE * 100, ISM_MAX_SAMPLES, SW_MAX_CELLS,
            ISM_SURE_SHARE_DEFAULT * 100, ISM_SURE_UNKNOWN_DEFAULT, (int)(ISM_SURE_BYTES_DEFAULT >> 20),
-           ISM_DEAD_EXACT_DEFAULT, ISM_DEAD_EXACT_LIMIT, ism_cell_model_name(ISM_CELLS_DEFAULT),
+           ISM_DEAD_EXACT_DEFAULT, ISM_DEAD_EXACT_LIMIT, ism_cell_model_name(ISM_CELLS_DEFAULT), ISM_UNIFORM_MAX_CELLS,
            ISM_CELLS_BETA_DEFAULT, ISM_CELLS_NEAR_DEFAULT, ISM_OPP_CENTRE_DEFAULT, ISM_RESIST_DEFAULT,
            ISM_RESIST_BOARDS_DEFAULT);
 }
 
 int main(int argc, char **argv)
 {
-    static const char *const models[] = { "uniform", "centre", NULL }; /* ism_cell_model's order */
+    static const char *const models[] = { "uniform", "centre", "auto", NULL }; /* ism_cell_model's order, then auto */
     const bot_opt opts[] = {
         { "--time-ms", BOT_OPT_WHOLE, &opt_time_ms, 1, 3600000, NULL },
         { "--iterations", BOT_OPT_WHOLE, &opt_iterations, 1, 1000000000, NULL },

@@ -46,6 +46,12 @@ ism_sure *ism_player_sure(ism_player *p)
     return p->sure;
 }
 
+ism_cell_model ism_cells_default(hx_variant v, int rows, int cols)
+{
+    return hx_variant_dark(v) && hx_variant_keeps_turn(v) && rows * cols <= ISM_UNIFORM_MAX_CELLS ? ISM_CELLS_UNIFORM
+                                                                                                 : ISM_CELLS_DEFAULT;
+}
+
 int ism_play(ism_player *p, const ism_play_options *o, hx_variant variant, int rows, int cols, int color,
              const uint8_t *view, const hx_event *events, int n_events, rng_state *rng, ism_play_stats *st)
 {

@@ -32,8 +32,10 @@
 #define ISM_SURE_SHARE_DEFAULT 0.5
 #define ISM_SURE_BYTES_DEFAULT (64ull << 20)
 #define ISM_DEAD_EXACT_DEFAULT 10
-/* The bot's cell model of the belief and its strength (belief.h). */
+/* The bot's cell model of the belief and its strength (belief.h): the centre model, except on the boards
+ * ism_cells_default() names. */
 #define ISM_CELLS_DEFAULT ISM_CELLS_CENTRE
+#define ISM_UNIFORM_MAX_CELLS 12
 #define ISM_CELLS_BETA_DEFAULT 2.5
 #define ISM_CELLS_NEAR_DEFAULT 0.0
 /* The strength of the centre model for the search's simulated opponent (search.h; 0: uniform). */
@@ -54,6 +56,12 @@ typedef struct {
     double cells_beta;
     double cells_near;    /* ... and the weight of the hints (ism_belief_weigh()'s `near`) */
 } ism_play_options;
+
+/* The bot's cell model for a game when none is asked for: ISM_CELLS_DEFAULT, except ISM_CELLS_UNIFORM in the
+ * classical family (the variants where a collision keeps the turn) on boards of at most ISM_UNIFORM_MAX_CELLS
+ * cells, where the opponent's stones are not drawn toward the centre as on larger boards (docs/bots.md
+ * "ismcts", "Its belief"). */
+ism_cell_model ism_cells_default(hx_variant v, int rows, int cols);
 
 typedef enum { ISM_BY_SUREWIN = 0, ISM_BY_SEARCH = 1 } ism_play_kind;
 

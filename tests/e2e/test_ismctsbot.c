@@ -25,11 +25,13 @@ static void help_and_bad_options(void **state)
     assert_non_null(strstr(help, "--no-surewin"));
     assert_non_null(strstr(help, "--surewin-unknown"));
     assert_non_null(strstr(help, "--dead-exact"));
+    assert_non_null(strstr(help, "default auto"));
     free(help);
     static const char *bad[][2] = { { "--iterations x", "--iterations" }, { "--time-ms 0", "--time-ms" },
                                     { "--samples 99999", "--samples" }, { "--uct -1", "--uct" },
                                     { "--seed", "--seed" }, { "--surewin-unknown 17", "--surewin-unknown" },
-                                    { "--surewin-mb 0", "--surewin-mb" }, { "--dead-exact x", "--dead-exact" } };
+                                    { "--surewin-mb 0", "--surewin-mb" }, { "--dead-exact x", "--dead-exact" },
+                                    { "--belief middle", "uniform, centre, auto" } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "'%s/ismcts' %s 2>&1; echo status=$?", bin, bad[i][0]);
         char *out = sh_output(cmd);

@@ -8,6 +8,7 @@
  * seed with a budget of iterations, and plays an immediate connection. */
 #include <math.h>
 
+#include "ismplay.h"
 #include "search.h"
 #include "test_util.h"
 
@@ -154,6 +155,30 @@ static void cell_models_draw_by_their_weights(void **state)
     for (int m = ISM_CELLS_UNIFORM; m <= ISM_CELLS_CENTRE; m++)
         assert_int_equal(ism_cell_model_of(ism_cell_model_name((ism_cell_model)m)), m);
     assert_int_equal(ism_cell_model_of("center"), -1);
+}
+
+/* The bot's default cell model: uniform in the classical family on boards of at most 12 cells (either
+ * orientation), the centre model in the abrupt family, in hex and on larger boards. */
+static void default_cell_model_by_variant_and_board(void **state)
+{
+    (void)state;
+    static const struct {
+        hx_variant v;
+        int rows, cols;
+        ism_cell_model want;
+    } cases[] = {
+        { HX_CLASSICAL, 3, 3, ISM_CELLS_UNIFORM },       { HX_CLASSICAL, 4, 3, ISM_CELLS_UNIFORM },
+        { HX_CLASSICAL, 3, 4, ISM_CELLS_UNIFORM },       { HX_CLASSICAL, 2, 6, ISM_CELLS_UNIFORM },
+        { HX_CLASSICAL_NOISY, 4, 3, ISM_CELLS_UNIFORM }, { HX_CLASSICAL_FLASH, 3, 3, ISM_CELLS_UNIFORM },
+        { HX_CLASSICAL, 4, 4, ISM_CELLS_CENTRE },        { HX_CLASSICAL, 2, 7, ISM_CELLS_CENTRE },
+        { HX_CLASSICAL, 5, 5, ISM_CELLS_CENTRE },        { HX_ABRUPT, 3, 3, ISM_CELLS_CENTRE },
+        { HX_ABRUPT, 4, 3, ISM_CELLS_CENTRE },           { HX_ABRUPT_NOISY, 2, 2, ISM_CELLS_CENTRE },
+        { HX_ABRUPT_FLASH, 3, 4, ISM_CELLS_CENTRE },     { HX_HEX, 3, 3, ISM_CELLS_CENTRE },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (ism_cells_default(cases[i].v, cases[i].rows, cases[i].cols) != cases[i].want)
+            fail_msg("%s %dx%d: the default model should be %s", hx_variant_name(cases[i].v), cases[i].rows,
+                     cases[i].cols, ism_cell_model_name(cases[i].want));
 }
 
 /* The hints: in classical-flash 5x5, Black learns White's stone at c3 (cell 12) and is told White attempted its
@@ -327,6 +352,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(belief_holds_the_truth_and_only_consistent_boards),
         cmocka_unit_test(cell_models_draw_by_their_weights),
+        cmocka_unit_test(default_cell_model_by_variant_and_board),
         cmocka_unit_test(hints_weigh_where_the_opponent_builds),
         cmocka_unit_test(abrupt_count_weights),
         cmocka_unit_test(plays_legal_cells_and_beats_random),
