@@ -1,13 +1,16 @@
 /* agents/ismcts/ismcts.c — the information-set MCTS bot (bin/ismcts): on each attempt it plays the solver's
  * sure win when there is one (surekey.h), else builds its belief over the opponent's hidden stones from its
  * information set (belief.h) and searches one tree over boards drawn from it (search.h), off the cells it
- * proves dead (deadcell.h); ismplay.h puts these together (docs/bots.md "ismcts"). Built on the C SDK. */
+ * proves dead (deadcell.h); ismplay.h puts these together (docs/bots.md "ismcts"). With `--policy FILE` or
+ * `--policy-dir DIR` it plays the files' strategies (a certified equilibrium) where they list its state in a game
+ * from the empty board (ismpolicy.h). Built on the C SDK. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bot.h"
 #include "ismplay.h"
+#include "ismpolicy.h"
 
 #define ISM_DEFAULT_TIME_MS 200
 /* Never more than this share of the time the SDK gives the move (bot_time_for_move), whatever the options say:
@@ -26,13 +29,17 @@ static int opt_belief = ISM_BELIEF_AUTO; /* an ism_cell_model, or ISM_BELIEF_AUT
 static double opt_opp_centre = ISM_OPP_CENTRE_DEFAULT, opt_belief_near = ISM_CELLS_NEAR_DEFAULT;
 static long opt_resist_boards = ISM_RESIST_BOARDS_DEFAULT;
 static double opt_resist = ISM_RESIST_DEFAULT;
+static double opt_mix = 0;
 static ism_player *player;
+static ism_policies *policies; /* --policy, --policy-dir */
+static long policy_moves;      /* this game's moves from the files */
 static uint64_t lost_game = UINT64_MAX; /* the game whose sure-win key was last reported lost */
 
 static void game_start(const bot_state *s, void *user)
 {
     (void)user;
     rng_seed(&rng, base_seed ^ s->seed);
+    policy_moves = 0;
 }
 
 static int choose(const bot_state *s, void *user)
@@ -42,6 +49,12 @@ static int choose(const bot_state *s, void *user)
     int n_legal = bot_legal(s, legal);
     if (n_legal == 0 || legal[0] == HX_SWAP) /* cannot happen in a game that is not over */
         return n_legal > 0 ? legal[0] : 0;
+    int listed = ism_policies_choose(policies, s->variant, s->rows, s->cols, s->swap_rule, s->opening, s->color,
+                                     s->events, s->n_events, legal, n_legal, &rng);
+    if (listed >= 0) {
+        policy_moves++;
+        return listed;
+    }
     /* --time-ms when given, else the default unless only --iterations was given; always capped by the move's
      * share of the time (with a game clock, its share of the clock). */
     double secs = bot_think_seconds(s, ISM_TIME_SHARE, opt_time_ms > 0      ? opt_time_ms / 1000.0
@@ -50,7 +63,7 @@ static int choose(const bot_state *s, void *user)
     ism_play_options o = {
         .search = { .iterations = opt_iterations, .seconds = secs, .samples = (int)opt_samples, .uct = opt_uct,
                     .rave = opt_rave, .pivot = opt_pivot, .opp_centre = opt_opp_centre,
-                                        .resist = opt_resist, .resist_boards = (int)opt_resist_boards },
+                                        .resist = opt_resist, .resist_boards = (int)opt_resist_boards, .mix = opt_mix },
         .surewin = opt_surewin, .sure_unknown = (int)opt_sure_unknown, .sure_seconds = secs * ISM_SURE_SHARE_DEFAULT,
         .sure_bytes = (uint64_t)opt_sure_mb << 20, .dead = opt_dead, .dead_exact = (int)opt_dead_exact,
         .cells = opt_belief == ISM_BELIEF_AUTO ? ism_cells_default(s->variant, s->rows, s->cols)
@@ -74,8 +87,8 @@ static void usage(void)
     printf("usage: ismcts [--time-ms N] [--iterations N] [--samples N] [--uct C] [--rave K]\n"
            "              [--pivot W] [--no-surewin] [--surewin-unknown K] [--surewin-mb M] [--no-dead]\n"
            "              [--dead-exact K] [--belief MODEL] [--belief-beta B] [--belief-near G]\n"
-           "              [--opponent-centre B] [--resist R] [--resist-boards N] [--seed S]\n"
-           "              [--endpoint ENDPOINT]\n\n"
+           "              [--opponent-centre B] [--resist R] [--resist-boards N] [--mix T]\n"
+           "              [--policy FILE]... [--policy-dir DIR] [--seed S] [--endpoint ENDPOINT]\n\n"
            "An information-set Monte Carlo tree search bot (docs/bots.md): on each attempt it draws\n"
            "boards of the opponent's hidden stones that agree with everything it has seen (its stones,\n"
            "the stones it found, the opponent's stone count, collision reports) and searches one tree\n"
@@ -120,12 +133,49 @@ static void usage(void)
            "                  the share of both players' currents through it, edge to edge, on\n"
            "                  drawn boards, the largest 1 (default %g; 0: none)\n"
            "  --resist-boards N  the boards drawn for it at each attempt (default %d)\n"
+           "  --mix T         dark variants: draw the move among the root's cells with probability\n"
+           "                  proportional to visits^(1/T), a mixed strategy (default 0: the most\n"
+           "                  visited cell)\n"
+           "  --policy FILE   play this policy file (perfect-recall keys, docs/policy-format.md; e.g. a\n"
+           "                  certified equilibrium from 'make equilibria') where it lists the bot's\n"
+           "                  information state, in games of its variant and board from the empty board;\n"
+           "                  the search plays every other state (repeatable, at most %d files)\n"
+           "  --policy-dir DIR  every *.pol file of DIR, as --policy\n"
            "  --seed S        mixed with each game's seed (default 1)\n",
            SW_MAX_CELLS, ISM_DEFAULT_TIME_MS, ISM_TIME_SHARE * 100, ISM_MAX_SAMPLES, SW_MAX_CELLS,
            ISM_SURE_SHARE_DEFAULT * 100, ISM_SURE_UNKNOWN_DEFAULT, (int)(ISM_SURE_BYTES_DEFAULT >> 20),
            ISM_DEAD_EXACT_DEFAULT, ISM_DEAD_EXACT_LIMIT, ism_cell_model_name(ISM_CELLS_DEFAULT), ISM_UNIFORM_MAX_CELLS,
            ISM_CELLS_BETA_DEFAULT, ISM_CELLS_NEAR_DEFAULT, ISM_OPP_CENTRE_DEFAULT, ISM_RESIST_DEFAULT,
-           ISM_RESIST_BOARDS_DEFAULT);
+           ISM_RESIST_BOARDS_DEFAULT, ISM_MAX_POLICIES);
+}
+
+/* How many of the game's moves came from the policy files, in the bot's log (with --policy). */
+static void game_end(const bot_state *s, int winner, const uint8_t *board, void *user)
+{
+    (void)winner, (void)board, (void)user;
+    if (ism_policies_count(policies) > 0)
+        fprintf(stderr, "ismcts: game %llu: %ld moves from the policy files\n", (unsigned long long)s->game,
+                policy_moves);
+}
+
+/* --policy FILE and --policy-dir DIR, wherever they are. 0, or 2 after a message (a bad file or directory). */
+static int load_policies(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        bool dir = strcmp(argv[i], "--policy-dir") == 0;
+        if (!dir && strcmp(argv[i], "--policy") != 0)
+            continue;
+        if (i + 1 >= argc) {
+            fprintf(stderr, "ismcts: %s needs a value\n", argv[i]);
+            return 2;
+        }
+        char err[600];
+        if (ism_policies_load(policies, argv[++i], dir, err, sizeof err) != 0) {
+            fprintf(stderr, "ismcts: %s %s\n", dir ? "--policy-dir" : "--policy", err);
+            return 2;
+        }
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -149,17 +199,26 @@ int main(int argc, char **argv)
         { "--uct", BOT_OPT_NUMBER, &opt_uct, 0, 100, NULL },
         { "--resist", BOT_OPT_NUMBER, &opt_resist, 0, 1000, NULL },
         { "--resist-boards", BOT_OPT_WHOLE, &opt_resist_boards, 1, 4096, NULL },
+        { "--mix", BOT_OPT_NUMBER, &opt_mix, 0, 100, NULL },
     };
     int got = bot_options("ismcts", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed, usage);
     if (got != 0)
         return got > 0 ? 0 : 2; /* --help printed, or a bad option */
     player = ism_player_new();
-    if (!player) {
+    policies = ism_policies_new();
+    if (!player || !policies) {
         fprintf(stderr, "ismcts: out of memory\n");
+        ism_player_free(player);
+        ism_policies_free(policies);
         return 1;
     }
-    bot_spec spec = { .name = "ismcts", .version = "1.0", .choose = choose, .game_start = game_start };
-    int rc = bot_run(&spec, argc, argv);
+    int rc = load_policies(argc, argv);
+    if (rc == 0) {
+        bot_spec spec = { .name = "ismcts", .version = "1.0", .choose = choose, .game_start = game_start,
+                          .game_end = game_end };
+        rc = bot_run(&spec, argc, argv);
+    }
     ism_player_free(player);
+    ism_policies_free(policies);
     return rc;
 }

@@ -527,6 +527,18 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
             (n->visits == s->nodes[best].visits && n->cell < s->nodes[best].cell))
             best = ch;
     }
+    if (best >= 0 && o->mix > 0 && hx_variant_dark(b->variant) && s->nodes[best].visits > 0) {
+        /* visits^(1/mix), relative to the most visited child's (so that no power overflows) */
+        double total = 0, top = s->nodes[best].visits;
+        for (int ch = s->nodes[0].first_child; ch >= 0; ch = s->nodes[ch].next_sibling)
+            total += pow(s->nodes[ch].visits / top, 1.0 / o->mix);
+        double u = (double)(rng_next(rng) >> 11) * 0x1.0p-53 * total;
+        for (int ch = s->nodes[0].first_child; ch >= 0; ch = s->nodes[ch].next_sibling)
+            if (s->nodes[ch].visits > 0 && (u -= pow(s->nodes[ch].visits / top, 1.0 / o->mix)) < 0) {
+                best = ch;
+                break;
+            }
+    }
     if (best >= 0) {
         st->move = s->nodes[best].cell;
         st->value = s->nodes[best].visits > 0 ? s->nodes[best].wins / s->nodes[best].visits : 0;

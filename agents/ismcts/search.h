@@ -68,6 +68,9 @@ typedef struct {
                            * its stones by the centre model of belief.h with this beta; 0: uniformly */
     double resist;        /* dark variants with rave > 0: the weight r of the resistance prior (0: none) */
     int resist_boards;    /* the boards it is averaged over (0: 16) */
+    double mix;           /* dark variants: > 0 draws the move among the root's children with probability
+                           * proportional to visits^(1/mix) (a mixed strategy, as an equilibrium plays); 0: the
+                           * most visited child */
 } ism_options;
 
 typedef struct {

@@ -1,6 +1,7 @@
 /* arena/cli/cmd_classify.c — `arena classify`: who wins every small board of every dark variant (black,
  * white, neither with Black's value or an interval on it, or open), with the time and memory each took,
- * certificates of the sure wins, and `--check` to verify certificates (classify.h, docs/solved.md). */
+ * certificates of the sure wins, `--check` to verify certificates (classify.h, docs/solved.md), and `--policy` to
+ * write a verified value certificate's strategies as a policy file (valcert_policy.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +15,16 @@
 #include "clock.h"
 #include "commands.h"
 #include "surewin.h"
+#include "valcert.h"
+#include "valcert_policy.h"
 #include "variant.h"
 
 static const char help[] =
     "usage: arena classify [--max-cells N] [--variants V,V,...] [--budget-s S] [--max-nodes N]\n"
     "                      [--certificates DIR] [--first-moves [--first-moves-budget-s S]]\n"
     "                      [--json | --format text|json]\n"
-    "       arena classify --check [--sample N [--full-cells N]] FILE...\n\n"
+    "       arena classify --check [--sample N [--full-cells N]] FILE...\n"
+    "       arena classify --check --policy OUT FILE\n\n"
     "For every board RxC with R, C >= 2 and R*C <= N and every variant asked for: whether Black wins with\n"
     "probability one (a sure win: every hidden placement, every opponent behaviour), White does, or neither\n"
     "(docs/surewin.md); for neither, Black's value: exact from the double oracle when its bounds meet within\n"
@@ -62,14 +66,17 @@ static const char help[] =
     "                       rationals: \"verified: value P/Q\" or \"verified: value in [P/Q, P/Q]\"\n"
     "  --sample N           instead play N random opponents per certificate: a certificate that wins them\n"
     "                       all is \"sampled: N games won, not verified\" (exit status 3), never verified\n"
-    "  --full-cells N       with --sample: boards of at most N cells still get the full check (default 0)\n\n"
+    "  --full-cells N       with --sample: boards of at most N cells still get the full check (default 0)\n"
+    "  --policy OUT         with --check of one value certificate: once it is verified, write both players'\n"
+    "                       strategies as a policy file (docs/policy-format.md, algorithm 'certificate')\n"
+    "                       that bin/policy-bot plays: the certified strategies, from the empty board\n\n"
     "Exit status: 0 done (with --check: every file verified against every opponent behaviour), 1 a\n"
     "certificate refuted or undecided or a file not read or not written, 2 bad input, 3 (--check --sample)\n"
     "none refuted or undecided but some only sampled, not verified.\n";
 
 enum { CHECK_SAMPLED_ONLY = 3 }; /* the exit status of --check when some certificate was only sampled */
 
-enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT, O_FIRST, O_FIRST_BUDGET };
+enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT, O_FIRST, O_FIRST_BUDGET, O_POLICY };
 
 static int parse_variants(const char *text, hx_variant *out)
 {
@@ -179,12 +186,35 @@ static void print_row_text(const cl_row *r)
     fflush(stdout);
 }
 
+/* The verified value certificate at path written as a policy file at out (valcert_policy.h). */
+static int write_policy(const char *path, const char *out)
+{
+    char err[512];
+    vc_cert *c = vc_load(path, err, sizeof err);
+    if (!c) {
+        fprintf(stderr, "arena classify: %s\n", err);
+        return CLI_FAILED;
+    }
+    int rc = vc_policy_save(c, out, err, sizeof err);
+    if (rc == 0)
+        printf("wrote %s: %u information states (bin/policy-bot --policy %s plays them)\n", out, vc_state_count(c), out);
+    else
+        fprintf(stderr, "arena classify: %s\n", err);
+    vc_free(c);
+    return rc == 0 ? CLI_OK : CLI_FAILED;
+}
+
 /* Checks every FILE; the exit status: CLI_FAILED if any was refuted or undecided, else CHECK_SAMPLED_ONLY if
  * any was only sampled, else CLI_OK. A last line counts them. */
-static int check_files(int argc, char **argv, uint64_t sample, int full_cells)
+static int check_files(int argc, char **argv, uint64_t sample, int full_cells, const char *policy_out)
 {
     if (optind >= argc)
         cli_usage_error("classify", "--check: give certificate files");
+    if (policy_out && (argc - optind != 1 || sample))
+        cli_usage_error("classify", "--policy: give exactly one value certificate, checked in full (no --sample)");
+    if (policy_out && !vc_is_value_file(argv[optind]))
+        cli_usage_error("classify", "--policy: %s is not a value certificate (its first line is not 'darkhex-value 1')",
+                        argv[optind]);
     int count[CL_CHECK_UNDECIDED + 1] = { 0 };
     double t0 = clk_now();
     for (int i = optind; i < argc; i++) {
@@ -205,6 +235,8 @@ static int check_files(int argc, char **argv, uint64_t sample, int full_cells)
     printf(" (%.2f s)\n", clk_now() - t0);
     if (count[CL_CHECK_REFUTED] || count[CL_CHECK_UNDECIDED])
         return CLI_FAILED;
+    if (policy_out)
+        return write_policy(argv[optind], policy_out);
     return count[CL_CHECK_SAMPLED] ? CHECK_SAMPLED_ONLY : CLI_OK;
 }
 
@@ -218,6 +250,7 @@ int cmd_classify(int argc, char **argv)
         { "full-cells", required_argument, 0, O_FULL },     { "sample", required_argument, 0, O_SAMPLE },
         { "help", no_argument, 0, O_HELP },                 { "format", required_argument, 0, O_FORMAT },
         { "first-moves", no_argument, 0, O_FIRST },         { "first-moves-budget-s", required_argument, 0, O_FIRST_BUDGET },
+        { "policy", required_argument, 0, O_POLICY },
         { 0, 0, 0, 0 },
     };
     cl_options o;
@@ -228,6 +261,7 @@ int cmd_classify(int argc, char **argv)
     int max_cells = SW_MAX_CELLS, full_cells = 0, c;
     uint64_t sample = 0; /* no sampling unless asked for */
     bool json = false, check = false;
+    const char *policy_out = NULL;
     while ((c = cli_getopt("classify", argc, argv, options)) != -1) {
         if (c == O_MAX_CELLS)
             max_cells = (int)cli_count("classify", "--max-cells", optarg, 4, SW_MAX_CELLS);
@@ -255,13 +289,17 @@ int cmd_classify(int argc, char **argv)
             full_cells = (int)cli_count("classify", "--full-cells", optarg, 0, 64);
         else if (c == O_SAMPLE)
             sample = cli_count("classify", "--sample", optarg, 1, UINT32_MAX);
+        else if (c == O_POLICY)
+            policy_out = optarg;
         else if (c == O_HELP) {
             fputs(help, stdout);
             return CLI_OK;
         }
     }
+    if (policy_out && !check)
+        cli_usage_error("classify", "--policy goes with --check (arena classify --check --policy OUT FILE)");
     if (check)
-        return check_files(argc, argv, sample, full_cells);
+        return check_files(argc, argv, sample, full_cells, policy_out);
     if (optind < argc)
         cli_usage_error("classify", "unexpected argument '%s' (see 'arena classify --help')", argv[optind]);
     struct stat dir;

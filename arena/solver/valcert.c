@@ -142,6 +142,28 @@ void vc_describe(const vc_cert *c, hx_variant *v, int *rows, int *cols, uint64_t
     states[0] = c->count[0], states[1] = c->count[1];
 }
 
+uint32_t vc_state_count(const vc_cert *c)
+{
+    return c->n_entries;
+}
+
+int vc_state(const vc_cert *c, uint32_t i, int *player, const char **history, const uint16_t **cells,
+             double *probs)
+{
+    if (i >= c->n_entries)
+        return -1;
+    const vc_entry *e = &c->entries[i];
+    *player = e->player, *history = e->history, *cells = e->cells;
+    for (int k = 0; k < e->n; k++)
+        probs[k] = mpq_get_d(e->probs[k]);
+    return e->n;
+}
+
+void vc_bounds(const vc_cert *c, double *lower, double *upper)
+{
+    *lower = mpq_get_d(c->lower), *upper = mpq_get_d(c->upper);
+}
+
 /* A rational "P/Q", "P" (and a leading '-' when allowed) into q, canonical. false on anything else. */
 static bool vc_parse_q(mpq_t q, const char *s, bool negative_ok)
 {

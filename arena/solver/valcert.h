@@ -57,6 +57,15 @@ vc_cert *vc_load(const char *path, char *err, size_t errlen);
 void vc_free(vc_cert *c);
 void vc_describe(const vc_cert *c, hx_variant *v, int *rows, int *cols, uint64_t states[2]);
 
+/* The states in the order first added (the file's order): vc_state_count() of them. State i's player (0
+ * Black, 1 White), history text, attempts and, in probs (room for HX_MAX_CELLS), their probabilities as
+ * doubles (exact in the file; rounded here). Returns the number of attempts, or -1 for i out of range. */
+uint32_t vc_state_count(const vc_cert *c);
+int vc_state(const vc_cert *c, uint32_t i, int *player, const char **history, const uint16_t **cells,
+             double *probs);
+/* The stated bounds, rounded to doubles. */
+void vc_bounds(const vc_cert *c, double *lower, double *upper);
+
 typedef struct {
     uint64_t histories;  /* true game histories walked (each player-to-move or terminal node once) */
     uint64_t infosets;   /* information states of the best-responding player met */

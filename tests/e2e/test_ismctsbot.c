@@ -2,7 +2,9 @@
  * `arena match`es against bin/random in every variant on small boards from openings, in their sandboxes, with no
  * forfeit (so never an illegal cell, never one it already knows, never late) and its sure-win key never lost
  * (its logs), and on a game clock shorter than its --time-ms would need; as Black on classical 3x3 from the
- * empty board it wins every game (its sure win). */
+ * empty board it wins every game (its sure win); with --policy (a certified equilibrium of abrupt 3x2 written by
+ * `arena classify --check --policy`) every attempt of a game from the empty board comes from the file and the first
+ * is one the equilibrium plays, none of a game from an opening does, and a bad file is refused naming it. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,12 +28,16 @@ static void help_and_bad_options(void **state)
     assert_non_null(strstr(help, "--surewin-unknown"));
     assert_non_null(strstr(help, "--dead-exact"));
     assert_non_null(strstr(help, "default auto"));
+    assert_non_null(strstr(help, "--mix T"));
+    assert_non_null(strstr(help, "--policy FILE"));
+    assert_non_null(strstr(help, "--policy-dir DIR"));
     free(help);
     static const char *bad[][2] = { { "--iterations x", "--iterations" }, { "--time-ms 0", "--time-ms" },
                                     { "--samples 99999", "--samples" }, { "--uct -1", "--uct" },
                                     { "--seed", "--seed" }, { "--surewin-unknown 17", "--surewin-unknown" },
                                     { "--surewin-mb 0", "--surewin-mb" }, { "--dead-exact x", "--dead-exact" },
-                                    { "--belief middle", "uniform, centre, auto" } };
+                                    { "--belief middle", "uniform, centre, auto" }, { "--mix -1", "--mix" },
+                                    { "--policy", "--policy needs a value" } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "'%s/ismcts' %s 2>&1; echo status=$?", bin, bad[i][0]);
         char *out = sh_output(cmd);
@@ -101,6 +107,68 @@ static void spends_its_clock_in_shares(void **state)
                                    "t.player = 'B') >= 5"), 1);
 }
 
+/* The equilibrium of abrupt 3x2, certified and written as a policy file: from the empty board the bot plays it at
+ * every attempt (its log's count equals its attempts in the database), Black's first attempt always one of the
+ * cells the certificate's root state plays; from openings it searches every attempt (the file's states are those
+ * of play from the empty board). A missing file, a certificate given as a policy and a directory without .pol
+ * files are refused (exit 2) naming the file. */
+static void plays_a_certified_equilibrium(void **state)
+{
+    (void)state;
+    assert_int_equal(sh_run("'%s/arena' solve --variant abrupt --board 3x2 --method sequence-oracle --solver clp --exact "
+                            "--certificate '%s/eq.value' >/dev/null && '%s/arena' classify --check --policy '%s/eq.pol' "
+                            "'%s/eq.value' >/dev/null", bin, tmp, bin, tmp, tmp), 0);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "sed -n 's/^black - //p' '%s/eq.value'", tmp);
+    char *root = sh_output(cmd); /* "a1=P/Q b2=P/Q ..." */
+    assert_non_null(strchr(root, '='));
+    for (int opening = 0; opening < 2; opening++) {
+        char db[128], logs[128];
+        snprintf(db, sizeof db, "%s/eq%d.db", tmp, opening);
+        snprintf(logs, sizeof logs, "%s/eqlogs%d", tmp, opening);
+        assert_int_equal(sh_run("'%s/arena' match --variant abrupt --board 3x2 --games 40 --openings %s --quiet --db '%s' "
+                                "--logs '%s' '%s/ismcts --iterations 50 --policy %s/eq.pol' '%s/random --seed 3' >/dev/null",
+                                bin, opening ? "random" : "none", db, logs, bin, tmp, bin), 0);
+        snprintf(cmd, sizeof cmd, "cat '%s'/*ismcts* | sed -n 's/.*: \\([0-9]*\\) moves from the policy files/\\1/p' | "
+                 "awk '{ s += $1; n++ } END { print n, s }'", logs);
+        char *sum = sh_output(cmd);
+        long games = 0, moves = -1;
+        assert_int_equal(sscanf(sum, "%ld %ld", &games, &moves), 2);
+        free(sum);
+        assert_int_equal(games, 40);
+        long attempts = db_scalar(db, "SELECT count(*) FROM attempts t JOIN games g ON g.id = t.game_id JOIN agents a "
+                                      "ON a.id = (CASE t.player WHEN 'B' THEN g.black ELSE g.white END) WHERE "
+                                      "a.name = 'ismcts' AND t.n > g.opening");
+        assert_true(attempts > 40);
+        assert_int_equal(moves, opening ? 0 : attempts);
+        if (opening)
+            continue;
+        snprintf(cmd, sizeof cmd, "sqlite3 '%s' \"SELECT t.cell FROM attempts t JOIN games g ON g.id = t.game_id JOIN "
+                 "agents a ON a.id = g.black WHERE a.name = 'ismcts' AND t.n = 1\"", db);
+        char *firsts = sh_output(cmd);
+        int n = 0;
+        for (char *save = NULL, *c = strtok_r(firsts, "\n", &save); c; c = strtok_r(NULL, "\n", &save), n++) {
+            char pat[16];
+            snprintf(pat, sizeof pat, "%s=", c);
+            if (!strstr(root, pat))
+                fail_msg("ismcts opened at %s, which the equilibrium (%s) never plays", c, root);
+        }
+        assert_int_equal(n, 20);
+        free(firsts);
+    }
+    free(root);
+    static const char *bad[] = { "--policy /nonexistent/eq.pol", "--policy %s/eq.value", "--policy-dir %s/eqlogs0" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char arg[300];
+        snprintf(arg, sizeof arg, bad[i], tmp);
+        snprintf(cmd, sizeof cmd, "'%s/ismcts' %s 2>&1; echo status=$?", bin, arg);
+        char *out = sh_output(cmd);
+        if (!strstr(out, strchr(arg, ' ') + 1) || !strstr(out, "status=2"))
+            fail_msg("ismcts %s: %s", arg, out);
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +176,7 @@ int main(void)
         cmocka_unit_test(plays_every_variant_against_random),
         cmocka_unit_test(wins_surely_as_black_on_classical_3x3),
         cmocka_unit_test(spends_its_clock_in_shares),
+        cmocka_unit_test(plays_a_certified_equilibrium),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }

@@ -5,10 +5,18 @@
  * opponent already connected), and draws only boards it holds, with uniform cells and with the centre model,
  * which draws each cell as often as its weight says; the search plays only cells unknown in the
  * view over whole games against a random player in every variant (and beats it), replays exactly from its
- * seed with a budget of iterations, and plays an immediate connection. */
+ * seed with a budget of iterations, and plays an immediate connection; --mix draws its move by the root's visits;
+ * policy files (ismpolicy.h) are sampled where
+ * they list the state of a game from the empty board and left to the search everywhere else. */
+#define _GNU_SOURCE
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "ismplay.h"
+#include "ismpolicy.h"
+#include "policy.h"
 #include "search.h"
 #include "test_util.h"
 
@@ -347,6 +355,119 @@ static void plays_an_immediate_connection(void **state)
     ism_search_free(s);
 }
 
+/* --mix: the move drawn by the root's visit counts. From the empty abrupt 3x3 board, over 40 seeds with the
+ * same budget of iterations, the drawn moves are unknown cells spread over more cells than the most visited
+ * ones are; a very sharp mix (T = 0.001) plays the most visited cell of the same tree (the same seed), and in
+ * `hex` the option changes nothing. */
+static void mixes_its_move_by_visits(void **state)
+{
+    (void)state;
+    ism_search *s = ism_search_new();
+    assert_non_null(s);
+    bool most[HX_MAX_CELLS] = { 0 }, mixed[HX_MAX_CELLS] = { 0 };
+    int n_most = 0, n_mixed = 0;
+    for (int v = 0; v < 2; v++) {
+        hx_game g;
+        hx_new(&g, v ? HX_HEX : HX_ABRUPT, 3, 3, 0);
+        ism_belief_of_game(&belief, &g, HX_BLACK);
+        for (int seed = 1; seed <= 40; seed++) {
+            ism_options o = { .iterations = 2000, .uct = 0.7, .rave = 3000, .pivot = 8 };
+            rng_state rng;
+            rng_seed(&rng, (uint64_t)seed);
+            int a = ism_choose(s, &belief, &o, &rng, NULL);
+            o.mix = 0.001;
+            rng_seed(&rng, (uint64_t)seed);
+            assert_int_equal(ism_choose(s, &belief, &o, &rng, NULL), a);
+            o.mix = 1;
+            rng_seed(&rng, (uint64_t)seed);
+            int m = ism_choose(s, &belief, &o, &rng, NULL);
+            assert_true(m >= 0 && m < 9);
+            if (v) {
+                assert_int_equal(m, a);
+                continue;
+            }
+            n_most += !most[a], most[a] = true;
+            n_mixed += !mixed[m], mixed[m] = true;
+        }
+    }
+    print_message("abrupt 3x3, 40 seeds: %d cells most visited, %d drawn with --mix 1\n", n_most, n_mixed);
+    assert_true(n_mixed >= n_most + 2);
+    ism_search_free(s);
+}
+
+/* ismpolicy.h: a file's state is sampled by its probabilities (a 30/70 state over 20,000 draws) in a game of its
+ * variant and board from the empty board; from an opening, in another variant or board, at a state it does not
+ * list, or when the listed cell is not legal, the search's turn (-1, the random stream untouched). A file with
+ * view keys, a second file of one game and a missing file are refused. */
+static void plays_policy_files_where_they_list_the_state(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ismpolicy-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128], path2[128], view[128], err[600];
+    snprintf(path, sizeof path, "%s/a.pol", dir);
+    snprintf(path2, sizeof path2, "%s/b.pol", dir);
+    snprintf(view, sizeof view, "%s/v.pol", dir);
+    hx_event after[1] = { { .kind = HX_EV_PLACED, .cell = 4 } };
+    for (int k = 0; k < 3; k++) {
+        pf_meta m = { .variant = HX_ABRUPT, .rows = 3, .cols = 3, .keys = k == 2 ? PF_KEYS_VIEW : PF_KEYS_PERFECT,
+                      .exploitability = NAN };
+        snprintf(m.algo, sizeof m.algo, "certificate");
+        pf_writer *w = pf_writer_new(&m);
+        assert_non_null(w);
+        uint16_t root[2] = { 1, 7 }, next[1] = { 0 };
+        assert_int_equal(pf_writer_add(w, 0, hx_events_hash(NULL, 0), 2, root, (double[]){ 0.3, 0.7 }), 0);
+        assert_int_equal(pf_writer_add(w, 0, hx_events_hash(after, 1), 1, next, (double[]){ 1 }), 0);
+        assert_int_equal(pf_writer_save(w, k == 0 ? path : k == 1 ? path2 : view, err, sizeof err), 0);
+        pf_writer_free(w);
+    }
+    ism_policies *p = ism_policies_new();
+    assert_non_null(p);
+    assert_int_equal(ism_policies_load(p, path, false, err, sizeof err), 0);
+    assert_int_equal(ism_policies_load(p, path2, false, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a second policy for 3x3 abrupt"));
+    assert_int_equal(ism_policies_load(p, view, false, err, sizeof err), -1);
+    assert_non_null(strstr(err, "view keys"));
+    assert_int_equal(ism_policies_load(p, "/nonexistent/x.pol", false, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent/x.pol"));
+    assert_int_equal(ism_policies_count(p), 1);
+    uint16_t legal[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+    rng_state rng;
+    rng_seed(&rng, 5);
+    int counts[9] = { 0 };
+    for (int i = 0; i < 20000; i++) {
+        int c = ism_policies_choose(p, HX_ABRUPT, 3, 3, false, 0, 0, NULL, 0, legal, 9, &rng);
+        assert_true(c == 1 || c == 7);
+        counts[c]++;
+    }
+    assert_true(fabs(counts[1] / 20000.0 - 0.3) < 0.015);
+    assert_int_equal(ism_policies_choose(p, HX_ABRUPT, 3, 3, false, 0, 0, after, 1, legal + 1, 8, &rng), -1); /* a1 taken */
+    assert_int_equal(ism_policies_choose(p, HX_ABRUPT, 3, 3, false, 0, 0, after, 1, legal, 9, &rng), 0);
+    rng_state before = rng;
+    assert_int_equal(ism_policies_choose(p, HX_ABRUPT, 3, 3, false, 2, 0, NULL, 0, legal, 9, &rng), -1); /* an opening */
+    assert_int_equal(ism_policies_choose(p, HX_CLASSICAL, 3, 3, false, 0, 0, NULL, 0, legal, 9, &rng), -1);
+    assert_int_equal(ism_policies_choose(p, HX_ABRUPT, 3, 4, false, 0, 0, NULL, 0, legal, 9, &rng), -1);
+    assert_int_equal(ism_policies_choose(p, HX_ABRUPT, 3, 3, false, 0, 1, NULL, 0, legal, 9, &rng), -1); /* White's */
+    assert_memory_equal(&before, &rng, sizeof rng);
+    assert_int_equal(ism_policies_choose(NULL, HX_ABRUPT, 3, 3, false, 0, 0, NULL, 0, legal, 9, &rng), -1);
+    ism_policies_free(p);
+    p = ism_policies_new();
+    assert_int_equal(ism_policies_load(p, dir, true, err, sizeof err), -1); /* a.pol then b.pol: one game twice */
+    ism_policies_free(p);
+    assert_int_equal(remove(path2), 0);
+    assert_int_equal(remove(view), 0);
+    p = ism_policies_new();
+    assert_int_equal(ism_policies_load(p, dir, true, err, sizeof err), 0);
+    assert_int_equal(ism_policies_count(p), 1);
+    ism_policies_free(p);
+    assert_int_equal(remove(path), 0);
+    p = ism_policies_new();
+    assert_int_equal(ism_policies_load(p, dir, true, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no .pol files"));
+    ism_policies_free(p);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +479,8 @@ int main(void)
         cmocka_unit_test(plays_legal_cells_and_beats_random),
         cmocka_unit_test(replays_from_its_seed),
         cmocka_unit_test(plays_an_immediate_connection),
+        cmocka_unit_test(mixes_its_move_by_visits),
+        cmocka_unit_test(plays_policy_files_where_they_list_the_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,8 +4,10 @@
  * bounds the checker finds are the ones bestresponse.c computes on the same rational strategies read back
  * from the file; a changed weight, a compensating change, a wrong stated value, a missing state, an illegal
  * attempt and a malformed line are each refused, naming the file and line or the history; past its cap the
- * checker is undecided; the commands (`arena solve --certificate`, `arena classify --check`) print and
- * exit as documented; and each certificate in docs/certificates is of the board its name says and verifies at
+ * checker is undecided; the commands (`arena solve --certificate`, `arena classify --check`, `--policy`) print
+ * and exit as documented; a certificate written as a policy file (valcert_policy.h) holds every state under the
+ * engine's own key with the certificate's probabilities, so that play from the empty board never meets a state
+ * it lacks (in process and through bin/policy-bot); and each certificate in docs/certificates is of the board its name says and verifies at
  * the exact value docs/solved.md states. */
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +20,9 @@
 #include "seqform.h"
 #include "test_sys.h"
 #include "test_util.h"
+#include "policy.h"
 #include "valcert.h"
+#include "valcert_policy.h"
 #include "valcert_write.h"
 #include "variant.h"
 
@@ -510,9 +514,173 @@ static void commands(void **state)
     snprintf(cmd, sizeof cmd, "sed 's/^upper .*/upper 1/' %s/cli.cert > %s/wrong.cert && "
              "%s/arena classify --check %s/cli.cert %s/wrong.cert >/dev/null", dir, dir, bin, dir, dir);
     assert_int_equal(sh_run("%s", cmd), 1);
+    /* --policy: the verified certificate as a policy file bin/policy-bot plays without a missing state */
+    snprintf(cmd, sizeof cmd, "%s/arena classify --check --policy %s/cli.pol %s/cli.cert", bin, dir, dir);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "1 certificate: 1 verified"));
+    assert_non_null(strstr(text, "information states (bin/policy-bot --policy "));
+    free(text);
+    assert_int_equal(sh_run("rm -rf %s/pl && %s/arena match --variant abrupt --board 2x2 --games 40 --openings none --quiet "
+                            "--db %s/pl.db --logs %s/pl '%s/policy-bot --policy %s/cli.pol' '%s/random --seed 4'",
+                            dir, bin, dir, dir, bin, dir, bin), 0);
+    assert_int_equal(sh_run("cat %s/pl/*policy* | grep -q 'policy-bot: game'", dir), 1); /* nothing fell back */
+    assert_int_equal(sh_run("ls %s/pl/*policy* >/dev/null", dir), 0);
+    snprintf(cmd, sizeof cmd, "%s/arena classify --check --policy %s/no.pol %s/wrong.cert >/dev/null", bin, dir, dir);
+    assert_int_equal(sh_run("%s", cmd), 1);
+    assert_int_equal(sh_run("test -e %s/no.pol", dir), 1);
+    snprintf(cmd, sizeof cmd, "%s/arena classify --policy %s/no.pol %s/cli.cert >/dev/null 2>&1", bin, dir, dir);
+    assert_int_equal(sh_run("%s", cmd), 2);
+    snprintf(cmd, sizeof cmd, "%s/arena classify --check --policy %s/no.pol %s/cli.cert %s/lp.cert >/dev/null 2>&1", bin,
+             dir, dir, dir);
+    assert_int_equal(sh_run("%s", cmd), 2);
+    assert_int_equal(sh_run("test -e %s/no.pol", dir), 1);
     snprintf(cmd, sizeof cmd, "%s/arena solve --variant hex --board 2x2 --certificate %s/hex.cert >/dev/null 2>&1",
              bin, dir);
     assert_int_equal(sh_run("%s", cmd), 2);
+}
+
+/* ---- certificates as policy files ---------------------------------------------------------------------- */
+
+/* Certificate c written as a policy file: every state under the key of its history's events (which read back
+ * to the same history), with the certificate's probabilities; then games on the engine from the empty board,
+ * the certified player(s) sampling the file by the engine's own key (hx_key_fingerprint, what policy-bot
+ * computes), the other uniformly: the certified player never meets a state the file lacks, and each state met
+ * is the one the certificate lists under the history of the engine's events. */
+static void policy_of(const vc_cert *c, const char *path, int games)
+{
+    char err[600] = "";
+    if (vc_policy_save(c, path, err, sizeof err) != 0)
+        fail_msg("vc_policy_save: %s", err);
+    pf_policy p;
+    if (pf_load(&p, path, err, sizeof err) != 0)
+        fail_msg("pf_load: %s", err);
+    hx_variant v;
+    int rows, cols;
+    uint64_t states[2];
+    vc_describe(c, &v, &rows, &cols, states);
+    assert_int_equal(p.meta.variant, v);
+    assert_int_equal(p.meta.rows, rows);
+    assert_int_equal(p.meta.cols, cols);
+    assert_int_equal(p.meta.keys, PF_KEYS_PERFECT);
+    assert_string_equal(p.meta.algo, "certificate");
+    uint32_t n = vc_state_count(c);
+    assert_int_equal(p.n_entries, n);
+    assert_int_equal(n, states[0] + states[1]);
+    for (uint32_t i = 0; i < n; i++) {
+        int player;
+        const char *history;
+        const uint16_t *cells;
+        double probs[HX_MAX_CELLS];
+        int k = vc_state(c, i, &player, &history, &cells, probs);
+        assert_true(k >= 1);
+        hx_event ev[HX_MAX_EVENTS];
+        int ne = vc_history_events(history, v, rows, cols, ev, HX_MAX_EVENTS);
+        assert_true(ne >= 0);
+        char back[VC_HISTORY_MAX];
+        vc_history(ev, ne, cols, back);
+        assert_string_equal(back, history);
+        int64_t e = pf_find(&p, player, hx_events_hash(ev, ne));
+        assert_true(e >= 0);
+        assert_int_equal(p.entries[e].n, k);
+        for (int a = 0; a < k; a++) {
+            assert_int_equal(p.cells[p.entries[e].offset + a], cells[a]);
+            assert_true(fabs(p.probs[p.entries[e].offset + a] - probs[a]) < 1e-6);
+        }
+    }
+    assert_int_equal(vc_state(c, n, &(int){ 0 }, &(const char *){ NULL }, &(const uint16_t *){ NULL },
+                              (double[HX_MAX_CELLS]){ 0 }), -1);
+    uint64_t seed = 0x2545f4914f6cdd1dull, met = 0;
+    for (int game = 0; game < games; game++) {
+        int certified = game % 3 == 2 ? -1 : game % 3; /* Black, White, or both */
+        hx_game g;
+        start(&g, v, rows, cols, 0);
+        while (!hx_over(&g)) {
+            int q = hx_to_move(&g);
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            double u = (double)(seed >> 11) / 9007199254740992.0;
+            uint16_t legal[HX_MAX_CELLS];
+            int nl = hx_legal(&g, legal);
+            assert_true(nl > 0);
+            int cell = legal[(int)(u * nl) % nl];
+            if (certified < 0 || certified == q) {
+                int64_t e = pf_find(&p, q, hx_key_fingerprint(&g, q));
+                if (e < 0) {
+                    hx_event ev[HX_MAX_EVENTS];
+                    char h[VC_HISTORY_MAX];
+                    vc_history(ev, hx_events(&g, q, ev), cols, h);
+                    fail_msg("%s: %s's state %s, reached by its own play, is not in the file", path,
+                             q ? "white" : "black", h);
+                }
+                met++;
+                const pf_entry *pe = &p.entries[e];
+                double acc = 0;
+                cell = p.cells[pe->offset + pe->n - 1];
+                for (int a = 0; a < pe->n; a++)
+                    if (u < (acc += p.probs[pe->offset + a])) {
+                        cell = p.cells[pe->offset + a];
+                        break;
+                    }
+            }
+            assert_int_equal(hx_check(&g, cell), 0);
+            assert_true(hx_attempt(&g, cell) >= 0);
+        }
+    }
+    print_message("%s: %u states, %llu met in %d games\n", path, n, (unsigned long long)met, games);
+    assert_true(met > (uint64_t)games);
+    pf_close(&p);
+}
+
+static void certificates_as_policies(void **state)
+{
+    (void)state;
+    static const hx_variant dark[] = { HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_NOISY, HX_CLASSICAL_FLASH,
+                                       HX_ABRUPT_NOISY, HX_ABRUPT_FLASH };
+    char path[300], pol[300], err[600] = "";
+    for (size_t i = 0; i < sizeof dark / sizeof dark[0]; i++) {
+        sv_tree t;
+        sf_result sr;
+        double *policy = lp_policy(dark[i], 2, 2, &t, &sr);
+        snprintf(path, sizeof path, "%s/pol-2x2-%s.cert", dir, hx_variant_name(dark[i]));
+        vw_options o;
+        vw_options_default(&o);
+        vw_result r;
+        if (vw_write(&t, policy, dark[i], 2, 2, &o, path, &r, err, sizeof err) != 0)
+            fail_msg("vw_write %s: %s", path, err);
+        vw_result_free(&r);
+        free(policy);
+        sv_tree_free(&t);
+        vc_cert *c = vc_load(path, err, sizeof err);
+        if (!c)
+            fail_msg("%s", err);
+        snprintf(pol, sizeof pol, "%s/2x2-%s.pol", dir, hx_variant_name(dark[i]));
+        policy_of(c, pol, 300);
+        vc_free(c);
+    }
+    static const char *const docs[] = { "3x3-abrupt", "4x2-abrupt-noisy", "2x4-abrupt" };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        snprintf(path, sizeof path, "docs/certificates/%s.value", docs[i]);
+        vc_cert *c = vc_load(path, err, sizeof err);
+        if (!c)
+            fail_msg("%s", err);
+        snprintf(pol, sizeof pol, "%s/%s.pol", dir, docs[i]);
+        policy_of(c, pol, 3000);
+        vc_free(c);
+    }
+    /* the history parser refuses what is not a history */
+    hx_event ev[HX_MAX_EVENTS];
+    assert_int_equal(vc_history_events("-", HX_ABRUPT, 3, 3, ev, HX_MAX_EVENTS), 0);
+    assert_int_equal(vc_history_events("+b2,xa1", HX_CLASSICAL, 3, 3, ev, HX_MAX_EVENTS), 2);
+    assert_int_equal(ev[1].kind, HX_EV_REJECTED);
+    assert_int_equal(vc_history_events("+b2,xa1", HX_ABRUPT, 3, 3, ev, HX_MAX_EVENTS), 2);
+    assert_int_equal(ev[1].kind, HX_EV_COLLIDED);
+    assert_int_equal(vc_history_events("!,!c3", HX_ABRUPT_FLASH, 3, 3, ev, HX_MAX_EVENTS), 2);
+    assert_int_equal(ev[0].kind, HX_EV_OPP_HIT);
+    assert_int_equal(ev[1].kind, HX_EV_OPP_HIT_AT);
+    assert_int_equal(ev[1].cell, 8);
+    assert_int_equal(vc_history_events("+d1", HX_ABRUPT, 3, 3, ev, HX_MAX_EVENTS), -1);
+    assert_int_equal(vc_history_events("?a1", HX_ABRUPT, 3, 3, ev, HX_MAX_EVENTS), -1);
+    assert_int_equal(vc_history_events("", HX_ABRUPT, 3, 3, ev, HX_MAX_EVENTS), -1);
+    assert_int_equal(vc_history_events("+a1,+b1,+c1", HX_ABRUPT, 3, 3, ev, 2), -1);
 }
 
 /* The certificates docs/solved.md cites (docs/certificates/): each is of the board and variant its name says, the
@@ -560,6 +728,7 @@ int main(void)
         cmocka_unit_test(refusals),
         cmocka_unit_test(commands),
         cmocka_unit_test(the_documented_values),
+        cmocka_unit_test(certificates_as_policies),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
