@@ -108,21 +108,7 @@ int ism_policies_choose(const ism_policies *p, hx_variant v, int rows, int cols,
     int64_t e = pf_find(f, player, hx_events_hash(ev, n));
     if (e < 0)
         return -1;
-    const pf_entry *en = &f->entries[e];
-    double total = 0, acc = 0; /* the state's probabilities normalised by their sum (float32 in the file) */
-    for (int a = 0; a < en->n; a++)
-        total += f->probs[en->offset + a];
-    if (!(total > 0))
-        return -1;
-    double u = (double)(rng_next(rng) >> 11) * 0x1.0p-53 * total;
-    int pick = -1;
-    for (int a = 0; a < en->n && pick < 0; a++)
-        if (u < (acc += f->probs[en->offset + a]))
-            pick = a;
-    for (int a = en->n - 1; pick < 0 && a >= 0; a--) /* rounding past the last action: the last positive one */
-        if (f->probs[en->offset + a] > 0)
-            pick = a;
-    int cell = f->cells[en->offset + pick];
+    int cell = pf_sample(f, e, (double)(rng_next(rng) >> 11) * 0x1.0p-53);
     for (int i = 0; i < n_legal; i++)
         if (legal[i] == cell)
             return cell;

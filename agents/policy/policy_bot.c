@@ -60,24 +60,8 @@ static int choose(const bot_state *s, void *user)
         after_missing = e < 0 && current->meta.closed && current->meta.keys == PF_KEYS_PERFECT;
     }
     if (e >= 0) {
-        const pf_entry *en = &current->entries[e];
-        double total = 0, acc = 0; /* the state's probabilities normalised by their sum */
-        for (int a = 0; a < en->n; a++)
-            total += current->probs[en->offset + a];
-        double u = (double)(rng_next(&rng) >> 11) * 0x1.0p-53 * total;
-        int pick = -1;
-        for (int a = 0; a < en->n; a++) {
-            acc += current->probs[en->offset + a];
-            if (u < acc) {
-                pick = a;
-                break;
-            }
-        }
-        /* Only a legal cell is played; rounding past the last action picks the last positive one. */
-        for (int a = en->n - 1; pick < 0 && a >= 0; a--)
-            if (current->probs[en->offset + a] > 0)
-                pick = a;
-        int cell = current->cells[en->offset + (pick < 0 ? 0 : pick)];
+        /* Only a legal cell is played. */
+        int cell = pf_sample(current, e, (double)(rng_next(&rng) >> 11) * 0x1.0p-53);
         for (int i = 0; i < n; i++)
             if (legal[i] == cell)
                 return cell;

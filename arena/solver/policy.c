@@ -199,6 +199,25 @@ int64_t pf_find(const pf_policy *p, int player, uint64_t key)
     return -1;
 }
 
+int pf_sample(const pf_policy *p, int64_t e, double u)
+{
+    const pf_entry *en = &p->entries[e];
+    const float *pr = p->probs + en->offset;
+    double total = 0, acc = 0;
+    for (int a = 0; a < en->n; a++)
+        total += pr[a];
+    if (!(total > 0))
+        return -1;
+    u *= total;
+    for (int a = 0; a < en->n; a++)
+        if (u < (acc += pr[a]))
+            return p->cells[en->offset + a];
+    for (int a = en->n - 1; a >= 0; a--)
+        if (pr[a] > 0)
+            return p->cells[en->offset + a];
+    return -1;
+}
+
 void pf_describe(const pf_policy *p, char *out, size_t len)
 {
     const pf_meta *m = &p->meta;

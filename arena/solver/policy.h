@@ -57,6 +57,12 @@ void pf_close(pf_policy *p);
 /* The entry of (player, key), or -1. O(log entries). */
 int64_t pf_find(const pf_policy *p, int player, uint64_t key);
 
+/* One action of entry e drawn with the entry's probabilities divided by their sum (files sum to 1 within
+ * 1e-3), u being uniform in [0, 1): the first action whose running sum passes u * sum; rounding past the
+ * last action gives the last positive one. Returns its cell (HX_SWAP for the swap), or -1 when every
+ * probability is 0. The caller checks the cell is legal where it plays it. */
+int pf_sample(const pf_policy *p, int64_t e, double u);
+
 /* "RxC variant, N information states, keys K, algo A, I iterations[, exploitability E]". */
 void pf_describe(const pf_policy *p, char *out, size_t len);
 

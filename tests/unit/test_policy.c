@@ -2,7 +2,7 @@
  * survives the file (every state found, probabilities to float precision, the same exploitability); a
  * truncated, edited, foreign or future-version file is refused with the reason; a checkpoint restores the
  * exact arrays; external-sampling MCCFR converges on Kuhn poker and small Dark Hex; the key a bot computes
- * from its event log and view equals the engine's. */
+ * from its event log and view equals the engine's; pf_sample() draws each action with its probability. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -179,6 +179,40 @@ static void corrupt_files_are_refused(void **state)
     pf_writer_free(w);
     free(u);
     sv_tree_free(&t);
+}
+
+/* pf_sample(): u in [0, 1) maps onto the running sums (probabilities divided by their sum); a zero action is
+ * never drawn, not even by u rounding past the last sum; 100,000 draws match the probabilities. */
+static void sampling_follows_the_probabilities(void **state)
+{
+    (void)state;
+    pf_meta m = { .variant = HX_ABRUPT, .rows = 2, .cols = 2, .algo = "test", .exploitability = NAN };
+    pf_writer *w = pf_writer_new(&m);
+    uint16_t cells[4] = { 0, 1, 2, 3 };
+    double probs[4] = { 0.25, 0, 0.75, 0 };
+    assert_int_equal(pf_writer_add(w, 1, 42, 4, cells, probs), 0);
+    char path[128], err[300];
+    snprintf(path, sizeof path, "%s/s.pol", dir);
+    assert_int_equal(pf_writer_save(w, path, err, sizeof err), 0);
+    pf_writer_free(w);
+    pf_policy pol;
+    assert_int_equal(pf_load(&pol, path, err, sizeof err), 0);
+    int64_t e = pf_find(&pol, 1, 42);
+    assert_true(e >= 0);
+    assert_int_equal(pf_find(&pol, 0, 42), -1);
+    assert_int_equal(pf_sample(&pol, e, 0.0), 0);
+    assert_int_equal(pf_sample(&pol, e, 0.2499), 0);
+    assert_int_equal(pf_sample(&pol, e, 0.2501), 2);
+    assert_int_equal(pf_sample(&pol, e, 0.9999999999), 2);
+    assert_int_equal(pf_sample(&pol, e, 1.0), 2); /* past the last sum: the last positive action */
+    rng_state r;
+    rng_seed(&r, 9);
+    int count[4] = { 0 };
+    for (int i = 0; i < 100000; i++)
+        count[pf_sample(&pol, e, (double)(rng_next(&r) >> 11) * 0x1.0p-53)]++;
+    assert_int_equal(count[1] + count[3], 0);
+    assert_in_range(count[0], 24000, 26000);
+    pf_close(&pol);
 }
 
 static void checkpoint_restores_the_arrays(void **state)
@@ -414,6 +448,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(trained_policy_survives_the_file),
         cmocka_unit_test(corrupt_files_are_refused),
+        cmocka_unit_test(sampling_follows_the_probabilities),
         cmocka_unit_test(checkpoint_restores_the_arrays),
         cmocka_unit_test(mccfr_converges),
         cmocka_unit_test(mccfr_linear_weights),
