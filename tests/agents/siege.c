@@ -5,7 +5,7 @@
  *   play       nothing more (the well-behaved opponent)
  *   connflood  at its first turn starts 8 children, each opening raw connections to its endpoint (the ZMTP
  *              signature sent, nothing more) up to its open-file limit and opening them again as they are closed,
- *              while it plays on; "SIEGE connflood: N connections open at once" once a second
+ *              waits 600 ms, and plays on; "SIEGE connflood: N connections open at once" once a second
  *   hellolink  at its start, before it says hello, puts a symbolic link to `--target=DIR` at `--swap=PATH` (a
  *              path its agent reads) unless one is there: "SIEGE hellolink: planted PATH -> DIR"; then plays
  *   spy        times every wait from the return of its attempt to its next turn and writes "WAIT SEED K MS" (its
@@ -334,7 +334,11 @@ static int choose(const bot_state *s, void *user)
         if (s->has_opp_clock)
             say("OPP %llu %d %u", (unsigned long long)s->seed, attempt, s->opp_clock_ms);
     }
+    bool first = !attacked;
     attack();
+    if (first && strcmp(opt.mode, "connflood") == 0)
+        pause_ms(600); /* the flood under way before its first stone (within a move time of 1 s): it cannot win a game
+                        * by connecting before the flood reaches the bound */
     if (opt.sleep_ms > 0)
         pause_ms(opt.sleep_ms);
     uint16_t legal[HX_MAX_CELLS + 1];

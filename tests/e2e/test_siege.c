@@ -136,7 +136,8 @@ static void connection_flood_costs_only_the_flooder(void **state)
     assert_int_equal(flooder, 24);
     /* it wins none of its games: each is forfeited (nearly all for the connections; on a busy machine a game can end
      * first another way: its handshake or its clock) or, when the opponent connects before the flood reaches the
-     * bound (a random game of 4x4 can end within 30 ms), lost */
+     * bound (a random game of 4x4 can end within 30 ms), lost; it waits 600 ms after starting the flood before its
+     * first stone, so it cannot connect first */
     long bounded = lost_with(db, "flooder", "protocol_error", "opened more than 64 connections%");
     char sql[512];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM games g JOIN agents a ON a.id = CASE g.winner WHEN 'B' THEN g.white "
