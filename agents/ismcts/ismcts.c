@@ -26,6 +26,7 @@ static bool opt_surewin = true, opt_dead = true;
 static double opt_uct = 0.7, opt_rave = 3000, opt_pivot = 8, opt_belief_beta = ISM_CELLS_BETA_DEFAULT;
 #define ISM_BELIEF_AUTO 2 /* --belief auto: ism_cells_default() */
 static int opt_belief = ISM_BELIEF_AUTO; /* an ism_cell_model, or ISM_BELIEF_AUTO */
+static double opt_opp_goal = ISM_OPP_GOAL_DEFAULT, opt_opp_grow = ISM_OPP_GROW_DEFAULT;
 static double opt_opp_centre = ISM_OPP_CENTRE_DEFAULT, opt_belief_near = ISM_CELLS_NEAR_DEFAULT;
 static long opt_resist_boards = ISM_RESIST_BOARDS_DEFAULT;
 static double opt_resist = ISM_RESIST_DEFAULT;
@@ -62,7 +63,7 @@ static int choose(const bot_state *s, void *user)
                                                                            : ISM_DEFAULT_TIME_MS / 1000.0);
     ism_play_options o = {
         .search = { .iterations = opt_iterations, .seconds = secs, .samples = (int)opt_samples, .uct = opt_uct,
-                    .rave = opt_rave, .pivot = opt_pivot, .opp_centre = opt_opp_centre,
+                    .rave = opt_rave, .pivot = opt_pivot, .opp_centre = opt_opp_centre, .opp_goal = opt_opp_goal, .opp_grow = opt_opp_grow,
                                         .resist = opt_resist, .resist_boards = (int)opt_resist_boards, .mix = opt_mix },
         .surewin = opt_surewin, .sure_unknown = (int)opt_sure_unknown, .sure_seconds = secs * ISM_SURE_SHARE_DEFAULT,
         .sure_bytes = (uint64_t)opt_sure_mb << 20, .dead = opt_dead, .dead_exact = (int)opt_dead_exact,
@@ -129,6 +130,9 @@ static void usage(void)
            "  --opponent-centre B  dark variants: the search's simulated opponent draws its attempts\n"
            "                  that are not next to its stones by the centre model with strength B\n"
 "                  (default %g; 0: uniformly)\n"
+           "  --opponent-grow P  dark variants: the share of the simulated opponent's attempts grown from\n"
+           "                  one of its stones, a neighbour or bridge point (default %g; 0: none)\n"
+           "  --opponent-goal P  the share of those toward its own edges (default %g; 0: any direction)\n"
            "  --resist R      dark variants: the root's prior gains R x the cell's resistance value:\n"
            "                  the share of both players' currents through it, edge to edge, on\n"
            "                  drawn boards, the largest 1 (default %g; 0: none)\n"
@@ -145,7 +149,8 @@ static void usage(void)
            SW_MAX_CELLS, ISM_DEFAULT_TIME_MS, ISM_TIME_SHARE * 100, ISM_MAX_SAMPLES, SW_MAX_CELLS,
            ISM_SURE_SHARE_DEFAULT * 100, ISM_SURE_UNKNOWN_DEFAULT, (int)(ISM_SURE_BYTES_DEFAULT >> 20),
            ISM_DEAD_EXACT_DEFAULT, ISM_DEAD_EXACT_LIMIT, ism_cell_model_name(ISM_CELLS_DEFAULT), ISM_UNIFORM_MAX_CELLS,
-           ISM_CELLS_BETA_DEFAULT, ISM_CELLS_NEAR_DEFAULT, ISM_OPP_CENTRE_DEFAULT, ISM_RESIST_DEFAULT,
+           ISM_CELLS_BETA_DEFAULT, ISM_CELLS_NEAR_DEFAULT, ISM_OPP_CENTRE_DEFAULT, ISM_OPP_GROW_DEFAULT,
+           ISM_OPP_GOAL_DEFAULT, ISM_RESIST_DEFAULT,
            ISM_RESIST_BOARDS_DEFAULT, ISM_MAX_POLICIES);
 }
 
@@ -200,6 +205,8 @@ int main(int argc, char **argv)
         { "--resist", BOT_OPT_NUMBER, &opt_resist, 0, 1000, NULL },
         { "--resist-boards", BOT_OPT_WHOLE, &opt_resist_boards, 1, 4096, NULL },
         { "--mix", BOT_OPT_NUMBER, &opt_mix, 0, 100, NULL },
+        { "--opponent-goal", BOT_OPT_NUMBER, &opt_opp_goal, 0, 1, NULL },
+        { "--opponent-grow", BOT_OPT_NUMBER, &opt_opp_grow, 0, 1, NULL },
     };
     int got = bot_options("ismcts", argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), &base_seed, usage);
     if (got != 0)

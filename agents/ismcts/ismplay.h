@@ -40,6 +40,9 @@
 #define ISM_CELLS_NEAR_DEFAULT 0.0
 /* The strength of the centre model for the search's simulated opponent (search.h; 0: uniform). */
 #define ISM_OPP_CENTRE_DEFAULT 0.0
+/* The shares of the simulated opponent's attempts grown from its stones, and of those toward its edges. */
+#define ISM_OPP_GROW_DEFAULT 1.0
+#define ISM_OPP_GOAL_DEFAULT 1.0
 /* The weight of the root's resistance prior and the drawn boards it is averaged over (search.h). */
 #define ISM_RESIST_DEFAULT 4.0
 #define ISM_RESIST_BOARDS_DEFAULT 16

@@ -36,6 +36,8 @@ struct ism_search {
     const uint8_t *avoid;        /* cells the player does not attempt (NULL: none) */
     int n_avoid;                 /* unknown cells avoided */
     bool opp_weighted;           /* the simulated opponent's free attempts by opp_cum (else uniform) */
+    double opp_grow;             /* the share of its attempts next to its stones (the rest drawn anywhere) */
+    double opp_goal;             /* the share of its growing attempts toward its own edges (0: any of the 12) */
     double opp_cum[HX_MAX_CELLS]; /* the centre model's weights of cells 0..i summed */
     double resist;               /* the weight of the root's resistance prior (0: none) */
     double rv[HX_MAX_CELLS];     /* root only: the resistance value of each unknown cell, the largest 1 */
@@ -170,15 +172,19 @@ static int random_fill(ism_search *s, position *p, int mover, rng_state *rng)
 /* One opponent turn of the dark game on the board: attempts on uniformly random cells it does not know (it
  * knows its stones and ours it hit: `hit`) until one places (the classical family) or one places or collides
  * (the abrupt family). */
-static int grow_cell(const position *p, int opp, rng_state *rng)
+static int grow_cell(const position *p, int opp, double goal, rng_state *rng)
 {
     static const int dr[12] = { -1, -1, 0, 1, 1, 0, -2, -1, 1, 2, 1, -1 },
                      dc[12] = { 0, 1, 1, 0, -1, -1, 1, 2, 1, -1, -2, -1 };
+    /* toward its edges: Black (top to bottom) the four neighbours off its row and the two bridges two rows
+     * away; White (left to right) the same turned */
+    static const int toward[2][6] = { { 0, 1, 3, 4, 6, 9 }, { 1, 2, 4, 5, 7, 10 } };
     for (int tries = 0; tries < 8; tries++) {
         int c = (int)rng_below(rng, (uint32_t)p->cells);
         if (p->col[c] != opp)
             continue;
-        int d = (int)rng_below(rng, 12), r = c / p->cols + dr[d], k = c % p->cols + dc[d];
+        int d = goal > 0 && rng_double(rng) < goal ? toward[opp][rng_below(rng, 6)] : (int)rng_below(rng, 12);
+        int r = c / p->cols + dr[d], k = c % p->cols + dc[d];
         if (r >= 0 && r < p->rows && k >= 0 && k < p->cols)
             return r * p->cols + k;
     }
@@ -203,7 +209,7 @@ static int weighted_cell(const double *cum, int cells, rng_state *rng)
 static void opponent_turn(const ism_search *s, position *p, int opp, bool keeps, uint8_t *hit, rng_state *rng)
 {
     for (int tries = 0; tries < 4 * p->cells && p->n_empty > 0; tries++) {
-        int c = (rng_next(rng) & 1)   ? grow_cell(p, opp, rng)
+        int c = rng_double(rng) < s->opp_grow ? grow_cell(p, opp, s->opp_goal, rng)
                 : s->opp_weighted ? weighted_cell(s->opp_cum, p->cells, rng)
                                   : (int)rng_below(rng, (uint32_t)p->cells);
         if (p->col[c] == opp || hit[c])
@@ -460,6 +466,8 @@ int ism_choose(ism_search *s, const ism_belief *b, const ism_options *o, rng_sta
     s->pivot = o->pivot, s->piv_total = 0;
     s->avoid = NULL, s->n_avoid = 0;
     s->opp_weighted = o->opp_centre > 0;
+    s->opp_goal = o->opp_goal;
+    s->opp_grow = o->opp_grow;
     if (s->opp_weighted) {
         double acc = 0;
         for (int i = 0; i < b->cells; i++)

@@ -13,9 +13,12 @@
  *   board) up the path.
  *   - Dark variants: the tree holds the player's own attempts alone, available while the cell is unknown to
  *     it in the simulated game. An attempt on an empty cell places, then the opponent takes a turn of random
- *     attempts on cells it does not know, each with even odds a uniformly random cell or a neighbour or
- *     bridge point of one of its stones (with `opp_centre` > 0 the
- *     former drawn by the centre model's weights instead; it sees none of the player's stones; hitting one, it learns it and
+ *     attempts on cells it does not know, each with probability `opp_grow` grown from one of its stones
+ *     (a random stone of its, and with probability `opp_goal` one of the six cells toward its own edges, its
+ *     four neighbours off its line and its two bridge points across it, else any of its six neighbours and
+ *     six bridge points; a uniformly random cell when 8 draws find none of its stones or only cells off the
+ *     board), else a uniformly random cell (with `opp_centre` > 0 drawn by the centre model's weights
+ *     instead); it sees none of the player's stones; hitting one, it learns it and
  *     tries again in the classical family, loses the turn in the abrupt family); an attempt
  *     on a hidden stone learns it and moves again (classical family) or loses the turn (abrupt family).
  *     Leaving the tree, the empty cells are filled alternately at random. With `rave` k > 0 every root cell
@@ -68,6 +71,10 @@ typedef struct {
                            * its stones by the centre model of belief.h with this beta; 0: uniformly */
     double resist;        /* dark variants with rave > 0: the weight r of the resistance prior (0: none) */
     int resist_boards;    /* the boards it is averaged over (0: 16) */
+    double opp_grow;      /* dark variants: the share (0..1) of the simulated opponent's attempts grown from its
+                           * stones (see above; 0: every attempt drawn anywhere) */
+    double opp_goal;      /* dark variants: the share (0..1) of those grown toward its own edges (0: toward any
+                           * of the twelve neighbours and bridge points) */
     double mix;           /* dark variants: > 0 draws the move among the root's children with probability
                            * proportional to visits^(1/mix) (a mixed strategy, as an equilibrium plays); 0: the
                            * most visited child */

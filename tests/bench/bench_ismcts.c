@@ -138,7 +138,8 @@ static void speed(ism_search *search, rng_state *rng)
                 double cps = samples_per_s(&b, 0.5, rng);
                 double rps = hx_variant_dark(vs[v]) ? resist_per_s(&b, 0.5, rng) : 0;
                 ism_options o = { .seconds = 0.5, .uct = 0.7, .rave = 3000, .pivot = 8,
-                                  .opp_centre = ISM_OPP_CENTRE_DEFAULT, .resist = ISM_RESIST_DEFAULT,
+                                  .opp_centre = ISM_OPP_CENTRE_DEFAULT, .opp_grow = ISM_OPP_GROW_DEFAULT,
+                                  .opp_goal = ISM_OPP_GOAL_DEFAULT, .resist = ISM_RESIST_DEFAULT,
                                   .resist_boards = ISM_RESIST_BOARDS_DEFAULT };
                 ism_stats st;
                 ism_choose(search, &b, &o, rng, &st);
@@ -212,6 +213,7 @@ static void per_game(rng_state *rng)
                            .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT, .cells = ISM_CELLS_DEFAULT,
                            .cells_beta = ISM_CELLS_BETA_DEFAULT, .cells_near = ISM_CELLS_NEAR_DEFAULT };
     o.search.opp_centre = ISM_OPP_CENTRE_DEFAULT;
+    o.search.opp_grow = ISM_OPP_GROW_DEFAULT, o.search.opp_goal = ISM_OPP_GOAL_DEFAULT;
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
         ism_player *p = ism_player_new();
         long moves = 0, by_solver = 0, tree_max = 0, tree_sum = 0, won = 0;

@@ -29,6 +29,8 @@ static void help_and_bad_options(void **state)
     assert_non_null(strstr(help, "--dead-exact"));
     assert_non_null(strstr(help, "default auto"));
     assert_non_null(strstr(help, "--mix T"));
+    assert_non_null(strstr(help, "--opponent-grow P"));
+    assert_non_null(strstr(help, "--opponent-goal P"));
     assert_non_null(strstr(help, "--policy FILE"));
     assert_non_null(strstr(help, "--policy-dir DIR"));
     free(help);
@@ -37,6 +39,7 @@ static void help_and_bad_options(void **state)
                                     { "--seed", "--seed" }, { "--surewin-unknown 17", "--surewin-unknown" },
                                     { "--surewin-mb 0", "--surewin-mb" }, { "--dead-exact x", "--dead-exact" },
                                     { "--belief middle", "uniform, centre, auto" }, { "--mix -1", "--mix" },
+                                    { "--opponent-grow 1.5", "--opponent-grow" }, { "--opponent-goal x", "--opponent-goal" },
                                     { "--policy", "--policy needs a value" } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "'%s/ismcts' %s 2>&1; echo status=$?", bin, bad[i][0]);

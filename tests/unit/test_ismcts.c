@@ -275,7 +275,8 @@ static int play_game(ism_search *s, hx_variant v, int rows, int cols, int color,
     rng_seed(&opp, seed * 7 + 1);
     hx_new(&g, v, rows, cols, 0);
     ism_options o = { .iterations = iters, .uct = 0.7, .rave = (v % 2) ? 300 : 0, .opp_centre = (v % 3) ? 2.5 : 0,
-                      .resist = (v % 4 == 1) ? 4 : 0, .resist_boards = 4 };
+                      .resist = (v % 4 == 1) ? 4 : 0, .resist_boards = 4, .opp_grow = (v % 3 == 1) ? 0.5 : 1,
+                      .opp_goal = (v % 2) ? 1 : 0 };
     int n = 0;
     while (!hx_over(&g)) {
         if (hx_to_move(&g) != color) {

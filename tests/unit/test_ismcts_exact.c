@@ -39,6 +39,7 @@ static ism_play_options small_budget(long iterations)
                            .sure_bytes = 64ull << 20, .dead = true, .dead_exact = ISM_DEAD_EXACT_DEFAULT,
                            .cells = ISM_CELLS_DEFAULT, .cells_beta = ISM_CELLS_BETA_DEFAULT, .cells_near = ISM_CELLS_NEAR_DEFAULT };
     o.search.opp_centre = ISM_OPP_CENTRE_DEFAULT;
+    o.search.opp_grow = ISM_OPP_GROW_DEFAULT, o.search.opp_goal = ISM_OPP_GOAL_DEFAULT;
     o.search.resist = ISM_RESIST_DEFAULT, o.search.resist_boards = 4;
     return o;
 }
