@@ -291,7 +291,7 @@ benchmark:
 
 # The large-board benchmark (configs/benchmark-large.ini, docs/benchmark.md): the ISMCTS bot against random,
 # bridge, mc, pone and itself at a quarter of the time on 5x5, 7x7 and 11x11 in the six dark variants, 200 games
-# per pairing (about 15,000 games: two to three hours on two cores; `arena league --shard` splits it over hosts).
+# per pairing (about 15,000 games: about an hour and a half on two cores; `arena league --shard` splits it over hosts).
 benchmark-large:
 	$(call after_deps,,all)
 	@scripts/league.sh "$(BIN)" configs/benchmark-large.ini
