@@ -334,31 +334,42 @@ hx_move hx_move_at(const hx_game *g, int i)
     return m;
 }
 
-/* The single definition of who is told what. */
+/* The single definition of who is told what: the event attempt m tells `player`, if any. */
+static bool event_of(const hx_game *g, hx_move m, int player, hx_event *e)
+{
+    *e = (hx_event){ .kind = HX_EV_PLACED, .cell = m.cell };
+    if (m.outcome == HX_SWAPPED) {
+        e->kind = HX_EV_SWAP;
+    } else if (m.player == player) {
+        e->kind = m.outcome == HX_PLACED ? HX_EV_PLACED
+                : m.outcome == HX_REJECTED ? HX_EV_REJECTED : HX_EV_COLLIDED;
+    } else if (!g->dark) {
+        e->kind = HX_EV_OPP_PLACED;
+    } else if (m.outcome == HX_PLACED || g->report == HX_REPORT_NONE) {
+        return false;
+    } else if (g->report == HX_REPORT_NOISY) {
+        e->kind = HX_EV_OPP_HIT;
+        e->cell = 0;
+    } else {
+        e->kind = HX_EV_OPP_HIT_AT;
+    }
+    return true;
+}
+
 int hx_events(const hx_game *g, int player, hx_event *out)
 {
     int n = 0;
-    for (int i = 0; i < g->n_attempts; i++) {
-        hx_move m = hx_move_at(g, i);
-        hx_event e = { .kind = HX_EV_PLACED, .cell = m.cell };
-        if (m.outcome == HX_SWAPPED) {
-            e.kind = HX_EV_SWAP;
-        } else if (m.player == player) {
-            e.kind = m.outcome == HX_PLACED ? HX_EV_PLACED
-                   : m.outcome == HX_REJECTED ? HX_EV_REJECTED : HX_EV_COLLIDED;
-        } else if (!g->dark) {
-            e.kind = HX_EV_OPP_PLACED;
-        } else if (m.outcome == HX_PLACED || g->report == HX_REPORT_NONE) {
-            continue;
-        } else if (g->report == HX_REPORT_NOISY) {
-            e.kind = HX_EV_OPP_HIT;
-            e.cell = 0;
-        } else {
-            e.kind = HX_EV_OPP_HIT_AT;
-        }
-        out[n++] = e;
-    }
+    for (int i = 0; i < g->n_attempts; i++)
+        n += event_of(g, hx_move_at(g, i), player, &out[n]);
     return n;
+}
+
+uint64_t hx_key_extend(const hx_game *g, int player, uint64_t h)
+{
+    hx_event e;
+    if (g->n_attempts == 0 || !event_of(g, hx_move_at(g, g->n_attempts - 1), player, &e))
+        return h;
+    return hx_key_step(h, (unsigned)e.kind << CELL_BITS | (unsigned)e.cell);
 }
 
 uint64_t hx_key_fingerprint(const hx_game *g, int player)

@@ -207,6 +207,12 @@ static inline uint64_t hx_key_finish(uint64_t z)
 uint64_t hx_key_fingerprint(const hx_game *g, int player);
 int hx_key_length(const hx_game *g, int player);
 
+/* h, `player`'s key hash before the game's last attempt (unfinished: HX_KEY_SEED stepped by each earlier
+ * code), stepped by the code of the event that attempt told `player`, if it told it anything: a search that
+ * makes the attempts itself keeps each player's hash in O(1) per attempt, and hx_key_finish() of it equals
+ * hx_key_fingerprint(). */
+uint64_t hx_key_extend(const hx_game *g, int player, uint64_t h);
+
 /* hx_key_hash() of the key made of these events: what a bot that keeps its event log (bot_state.events)
  * computes, equal to hx_key_fingerprint() of the game it is playing. */
 uint64_t hx_events_hash(const hx_event *ev, int n);

@@ -21,11 +21,12 @@ typedef struct {
 
 /* p's probabilities at g (vw_list_player): the restricted tree's where it has the state, else the default
  * cell's (as there) with probability 1. */
-static int xc_state(void *ctx, const hx_game *g, int m, const uint16_t *legal, double *prob, bool *played, int depth)
+static int xc_state(void *ctx, const hx_game *g, uint64_t key, int m, const uint16_t *legal, double *prob,
+                    bool *played, int depth)
 {
     (void)depth;
     const xc_walk *w = ctx;
-    int64_t idx = sv_tree_find(w->t, w->p, hx_key_fingerprint(g, w->p));
+    int64_t idx = sv_tree_find(w->t, w->p, key);
     if (idx < 0) { /* outside the restricted game */
         int cell = dw_default_memo(w->memo, g);
         for (int k = 0; k < m; k++)

@@ -153,12 +153,17 @@ bool dw_supported(hx_variant v, int rows, int cols, const char **why)
     return true;
 }
 
-int dw_pure_play(const dw_pure *s, const hx_game *g, dw_memo *memo)
+int dw_pure_play_key(const dw_pure *s, const hx_game *g, uint64_t key, dw_memo *memo)
 {
-    int c = dw_pure_get(s, hx_key_fingerprint(g, hx_to_move(g)));
+    int c = dw_pure_get(s, key);
     if (c >= 0 && hx_check(g, c) == 0)
         return c;
     return dw_default_memo(memo, g);
+}
+
+int dw_pure_play(const dw_pure *s, const hx_game *g, dw_memo *memo)
+{
+    return dw_pure_play_key(s, g, hx_key_fingerprint(g, hx_to_move(g)), memo);
 }
 
 double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pure *w, dw_memo *memo)
@@ -175,10 +180,21 @@ double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pu
 
 typedef struct {
     hx_game g;
+    uint64_t h[2]; /* each player's key hash so far, unfinished (hx_key_extend()) */
     double w;
     uint32_t j;
     uint64_t key; /* the responder's key once it is to move */
 } elem;
+
+/* An attempt in e's game, each player's key hash extended by what it was told. */
+static void elem_attempt(elem *e, int cell)
+{
+    int n = hx_num_attempts(&e->g);
+    hx_attempt(&e->g, cell);
+    if (hx_num_attempts(&e->g) != n)
+        for (int p = 0; p < 2; p++)
+            e->h[p] = hx_key_extend(&e->g, p, e->h[p]);
+}
 
 typedef struct {
     uint64_t key;
@@ -247,14 +263,15 @@ static int entry_push(bw *b, uint64_t key, int cell)
  * responder's utility weighted when over (and *over set), else 0 with e->key set. */
 static double advance(const bw *b, elem *e, bool *over)
 {
+    const int o = b->p ^ 1;
     while (!hx_over(&e->g) && hx_to_move(&e->g) != b->p)
-        hx_attempt(&e->g, dw_pure_play(b->opp[e->j], &e->g, b->memo));
+        elem_attempt(e, dw_pure_play_key(b->opp[e->j], &e->g, hx_key_finish(e->h[o]), b->memo));
     if (hx_over(&e->g)) {
         *over = true;
         return e->w * (hx_winner(&e->g) == b->p ? 1.0 : -1.0);
     }
     *over = false;
-    e->key = hx_key_fingerprint(&e->g, b->p);
+    e->key = hx_key_finish(e->h[b->p]);
     return 0;
 }
 
@@ -325,9 +342,10 @@ static double walk_state(bw *b, int d, const elem *const *group, uint32_t n)
             if (!e)
                 return 0;
             hx_copy(&e->g, &group[i]->g);
+            e->h[0] = group[i]->h[0], e->h[1] = group[i]->h[1];
             e->w = group[i]->w;
             e->j = group[i]->j;
-            hx_attempt(&e->g, legal[a]);
+            elem_attempt(e, legal[a]);
             bool over;
             val += advance(b, e, &over);
             if (over)
@@ -391,6 +409,7 @@ int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *con
         if (!e)
             break;
         hx_copy(&e->g, &g0);
+        e->h[0] = e->h[1] = HX_KEY_SEED;
         e->w = w[j] / total;
         e->j = (uint32_t)j;
         bool over;

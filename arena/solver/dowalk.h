@@ -60,6 +60,8 @@ int dw_pure_each(const dw_pure *s, int (*fn)(void *ctx, uint64_t key, int cell),
 /* The cell s plays in g (its player to move): the stored one when legal there, else the default cell
  * (dwdefault.h; from memo when not NULL). */
 int dw_pure_play(const dw_pure *s, const hx_game *g, dw_memo *memo);
+/* The same with the mover's key fingerprint already known (hx_key_fingerprint(g, hx_to_move(g))). */
+int dw_pure_play_key(const dw_pure *s, const hx_game *g, uint64_t key, dw_memo *memo);
 
 /* Whether the walk handles this game; otherwise *why says why. */
 bool dw_supported(hx_variant v, int rows, int cols, const char **why);

@@ -20,7 +20,8 @@ typedef struct {
 
 /* The members still consistent with p's own play share the probability of each attempt by their weights
  * (vw_list_player). */
-static int dc_state(void *ctx, const hx_game *g, int m, const uint16_t *legal, double *prob, bool *played, int depth)
+static int dc_state(void *ctx, const hx_game *g, uint64_t key, int m, const uint16_t *legal, double *prob,
+                    bool *played, int depth)
 {
     dc_walk *w = ctx;
     size_t block = (size_t)depth * (size_t)w->m->k; /* a mixture may have more members than cells */
@@ -28,7 +29,7 @@ static int dc_state(void *ctx, const hx_game *g, int m, const uint16_t *legal, d
     int *choice = w->choice + block;
     double sum = 0;
     for (int i = 0; i < w->n[depth]; i++) {
-        int cell = dw_pure_play(w->m->member[in[i]], g, w->memo), k = 0;
+        int cell = dw_pure_play_key(w->m->member[in[i]], g, key, w->memo), k = 0;
         while (k < m && legal[k] != cell)
             k++;
         if (k == m)

@@ -74,7 +74,8 @@ typedef struct {
     void *ctx;
 } vw_player_walk;
 
-static int vw_player_list(vw_player_walk *w, const hx_game *g, int64_t parent, int depth)
+/* h: p's key hash at g, unfinished (hx_key_extend()). */
+static int vw_player_list(vw_player_walk *w, const hx_game *g, uint64_t h, int64_t parent, int depth)
 {
     if (hx_over(g))
         return 0;
@@ -88,22 +89,22 @@ static int vw_player_list(vw_player_walk *w, const hx_game *g, int64_t parent, i
         for (int k = 0; k < m; k++) {
             hx_game c = *g;
             hx_attempt(&c, legal[k]);
-            if (vw_player_list(w, &c, parent, depth) != 0)
+            if (vw_player_list(w, &c, hx_key_extend(&c, w->p, h), parent, depth) != 0)
                 return -1;
         }
         return 0;
     }
     double prob[HX_MAX_CELLS + 1] = { 0 };
     bool played[HX_MAX_CELLS + 1] = { false };
-    if (w->at(w->ctx, g, m, legal, prob, played, depth) != 0)
+    uint64_t key = hx_key_finish(h);
+    if (w->at(w->ctx, g, key, m, legal, prob, played, depth) != 0)
         return -1;
-    uint64_t key = hx_key_fingerprint(g, w->p);
     int64_t at = sv_tree_find(&w->s->table, w->p, key);
     if (at < 0) {
         hx_event ev[HX_MAX_EVENTS];
-        char h[VC_HISTORY_MAX];
-        vc_history(ev, hx_events(g, w->p, ev), w->cols, h);
-        if ((at = vw_states_add(w->s, w->p, key, h, parent, m, legal, prob)) < 0)
+        char history[VC_HISTORY_MAX];
+        vc_history(ev, hx_events(g, w->p, ev), w->cols, history);
+        if ((at = vw_states_add(w->s, w->p, key, history, parent, m, legal, prob)) < 0)
             return -1;
     }
     uint32_t offset = w->s->table.infosets[at].offset;
@@ -114,7 +115,7 @@ static int vw_player_list(vw_player_walk *w, const hx_game *g, int64_t parent, i
             w->descend(w->ctx, k, depth);
         hx_game c = *g;
         hx_attempt(&c, legal[k]);
-        if (vw_player_list(w, &c, (int64_t)offset + k, depth + 1) != 0)
+        if (vw_player_list(w, &c, hx_key_extend(&c, w->p, h), (int64_t)offset + k, depth + 1) != 0)
             return -1;
     }
     return 0;
@@ -125,7 +126,11 @@ int vw_list_player(vw_states *s, const hx_game *g, int p, int cols, uint64_t max
 {
     vw_player_walk w = { .s = s, .p = p, .cols = cols, .max_histories = max_histories, .at = at,
                          .descend = descend, .ctx = ctx };
-    int rc = vw_player_list(&w, g, -1, 0);
+    uint16_t key[HX_MAX_EVENTS];
+    uint64_t h = HX_KEY_SEED;
+    for (int i = 0, n = hx_key(g, p, key); i < n; i++)
+        h = hx_key_step(h, key[i]);
+    int rc = vw_player_list(&w, g, h, -1, 0);
     if (over_cap)
         *over_cap = w.over_cap;
     return rc;

@@ -57,12 +57,12 @@ void vw_states_free(vw_states *s);
 
 /* Lists into s every state of player p reached when p plays only the attempts its strategy gives positive
  * probability and the opponent plays anything, from g (each history walked once; parents before children).
- * At each of p's states met (depth: p's attempts before it) `at` fills prob[k] and played[k] for each of the
- * m legal attempts (played: walked further; a state met again keeps its first probabilities); before each
+ * At each of p's states met (depth: p's attempts before it; key: its hx_key_fingerprint(), kept attempt by
+ * attempt) `at` fills prob[k] and played[k] for each of the m legal attempts (played: walked further; a state met again keeps its first probabilities); before each
  * played attempt k is walked, `descend` (when not NULL) is told k and the depth. Returns 0, or -1 when `at`
  * fails, out of memory, or past max_histories histories (0: no cap; *over_cap set). */
-typedef int (*vw_state_fn)(void *ctx, const hx_game *g, int m, const uint16_t *legal, double *prob, bool *played,
-                           int depth);
+typedef int (*vw_state_fn)(void *ctx, const hx_game *g, uint64_t key, int m, const uint16_t *legal, double *prob,
+                           bool *played, int depth);
 typedef void (*vw_descend_fn)(void *ctx, int k, int depth);
 int vw_list_player(vw_states *s, const hx_game *g, int p, int cols, uint64_t max_histories, vw_state_fn at,
                    vw_descend_fn descend, void *ctx, bool *over_cap);
