@@ -265,13 +265,12 @@ static void arena_check_passes_bundled_bots_and_names_faults(void **state)
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         char bot[600], extra[128] = "";
         snprintf(bot, sizeof bot, good[i], bin);
-        char *cut = strstr(bot, " --variant"); /* mc thinks its whole budget: one variant and board */
-        if (cut) {
-            snprintf(extra, sizeof extra, "%s", cut);
+        /* mc thinks on every attempt (200 ms), so one variant and board keep it short; every bot gets a budget no
+         * attempt comes near to on a busy machine (the time item) */
+        char *cut = strstr(bot, " --variant");
+        snprintf(extra, sizeof extra, "%s --move-time 5000", cut ? cut : "");
+        if (cut)
             *cut = '\0';
-        } else { /* a budget no attempt of a quick bot comes near to on a busy machine (the time item) */
-            snprintf(extra, sizeof extra, " --move-time 5000");
-        }
         int rc = sh_capture(out, sizeof out, "%s/arena check --db %s --logs %s/logs --json%s '%s' 2>&1", bin, db, tmp, extra,
                      bot);
         if (rc != 0 || json_int(out, NULL, "failed") != 0 || json_int(out, NULL, "games") < 6 ||
