@@ -125,11 +125,17 @@ static void write_certificate(const cli_game_opts *o, const sv_tree *t, const do
         cli_fail("solve", "--certificate %s: %s", c->path, err);
 }
 
-/* Writes the certificate of the mixtures a tree-free oracle kept, when asked for (exits on failure); frees them. */
-static void write_mixture_certificate(const cli_game_opts *o, dw_mixture mix[2], cert_figures *c)
+/* Writes the certificate of the mixtures a tree-free oracle kept, when asked for (exits on failure); frees them.
+ * The oracle's bounds go to standard error first: on a large board the certificate can take longer than the
+ * oracle, and a run stopped during it still leaves them. */
+static void write_mixture_certificate(const cli_game_opts *o, dw_mixture mix[2], double lower, double upper,
+                                      int iterations, double seconds, cert_figures *c)
 {
     if (!c->path)
         return;
+    fprintf(stderr, "arena solve: bounds [%+.12f, %+.12f] after %d iterations, %.1f s; writing the certificate %s\n",
+            lower, upper, iterations, seconds, c->path);
+    fflush(stderr);
     vw_options vo;
     vw_options_default(&vo);
     char err[700];
@@ -377,7 +383,7 @@ static int solve_walk(const cli_game_opts *o, dw_options *wopt, cert_figures *ce
         wopt->keep = mix;
     if (dw_solve(o->variant, o->rows, o->cols, wopt, &r, err, sizeof err) != 0)
         cli_fail("solve", "%s", err);
-    write_mixture_certificate(o, mix, cert);
+    write_mixture_certificate(o, mix, r.lower, r.upper, r.iterations, r.seconds, cert);
     long rss = max_rss_kb();
     if (o->format == CLI_JSON) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":false,\"method\":\"double-oracle\",\"walk\":true,"
@@ -452,7 +458,7 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
         memset(&x.cert, 0, sizeof x.cert);
         dw_mixture_free(&mix[0]), dw_mixture_free(&mix[1]);
     } else {
-        write_mixture_certificate(o, mix, cert);
+        write_mixture_certificate(o, mix, r.lower, r.upper, r.iterations, r.seconds, cert);
     }
     long rss = max_rss_kb();
     if (o->format == CLI_JSON) {
