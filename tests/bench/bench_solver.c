@@ -19,7 +19,8 @@
  * each in a child process (so that its peak memory is its own: the tree's and the solver's), stopped after
  * BENCH_DO_SECONDS (default 120) seconds, CFR+ run until NashConv < 1e-6 (checked every 256 iterations);
  * BENCH_SOLVER_DO_ONLY runs only that part (and the default cell's rates: computed, from the memo, against the
- * lowest legal cell). */
+ * lowest legal cell). The value-certificate checker on the certificates in docs/certificates, against the rules
+ * engine alone (BENCH_SOLVER_CHECK_ONLY: only that). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@
 #include "mccfr.h"
 #include "policy.h"
 #include "seqform.h"
+#include "valcert.h"
 #include "clock.h"
 #include "mix.h" /* mix64: a bijection, so distinct keys */
 
@@ -576,13 +578,67 @@ static int double_oracle_comparison(void)
     return 0;
 }
 
+/* The value-certificate checker (valcert.h) on the certificates kept in docs/certificates: histories walked per
+ * second by both exact best responses; the baseline, measured in the same run, is the rules engine alone
+ * (copying a game and making one attempt, along random games of the same board) as often. */
+static int certificate_checker(void)
+{
+    static const char *const files[] = { "docs/certificates/2x4-abrupt.value", "docs/certificates/4x2-abrupt.value",
+                                          "docs/certificates/3x3-abrupt.value" };
+    printf("solver: the value-certificate checker (both exact best responses, rational arithmetic) against the "
+           "rules engine alone (a game copied and one attempt made, as many times as histories walked)\n");
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char err[400];
+        vc_cert *c = vc_load(files[i], err, sizeof err);
+        if (!c) {
+            fprintf(stderr, "bench_solver: %s\n", err);
+            return 1;
+        }
+        char *lower = NULL, *upper = NULL;
+        vc_report rep;
+        double t0 = clk_now();
+        int ok = vc_check(c, 0, &lower, &upper, &rep);
+        double checked = clk_now() - t0;
+        hx_variant v;
+        int rows, cols;
+        uint64_t states[2];
+        vc_describe(c, &v, &rows, &cols, states);
+        rng_state r;
+        rng_seed(&r, 5);
+        hx_game g, t;
+        hx_new(&g, v, rows, cols, 0);
+        volatile int sink = 0;
+        t0 = clk_now();
+        for (uint64_t k = 0; k < rep.histories; k++) {
+            if (hx_over(&g))
+                hx_new(&g, v, rows, cols, 0);
+            hx_copy(&t, &g);
+            hx_attempt(&t, hx_random_legal(&g, &r));
+            sink += hx_to_move(&t);
+            g = t;
+        }
+        double engine = clk_now() - t0;
+        (void)sink;
+        printf("  %-40s %s, %llu histories in %.2f s: %.2f M/s (the engine alone %.1f M/s; the checker %.1fx its "
+               "time)\n", files[i], ok == 1 ? "verified" : "NOT VERIFIED", (unsigned long long)rep.histories,
+               checked, rep.histories / checked / 1e6, rep.histories / engine / 1e6, checked / engine);
+        free(lower), free(upper);
+        vc_free(c);
+        if (ok != 1)
+            return 1;
+    }
+    return 0;
+}
+
 int main(void)
 {
     if (getenv("BENCH_SOLVER_LP_ONLY")) /* only the LP solvers' comparison */
         return lp_comparison();
+    if (getenv("BENCH_SOLVER_CHECK_ONLY")) /* only the certificate checker */
+        return certificate_checker();
     if (getenv("BENCH_SOLVER_DO_ONLY")) /* only the double oracle's comparison */
         return default_cell_rates() || double_oracle_comparison();
-    if (default_cell_rates() != 0)
+    if (default_cell_rates() != 0 || certificate_checker() != 0)
         return 1;
     if (double_oracle_comparison() != 0) /* first: the children then start from a small process */
         return 1;
