@@ -125,11 +125,20 @@ static void write_certificate(const cli_game_opts *o, const sv_tree *t, const do
         cli_fail("solve", "--certificate %s: %s", c->path, err);
 }
 
+/* --verbose: each denominator bound the certificate writer tries, on stderr. */
+static void certificate_progress(void *ctx, uint64_t den, double lower, double upper, uint64_t histories,
+                                 double seconds)
+{
+    (void)ctx;
+    fprintf(stderr, "certificate: denominators up to %llu: bounds [%+.12f, %+.12f], %llu histories checked, %.1f s\n",
+            (unsigned long long)den, lower, upper, (unsigned long long)histories, seconds);
+}
+
 /* Writes the certificate of the mixtures a tree-free oracle kept, when asked for (exits on failure); frees them.
  * The oracle's bounds go to standard error first: on a large board the certificate can take longer than the
  * oracle, and a run stopped during it still leaves them. */
 static void write_mixture_certificate(const cli_game_opts *o, dw_mixture mix[2], double lower, double upper,
-                                      int iterations, double seconds, cert_figures *c)
+                                      int iterations, double seconds, bool verbose, cert_figures *c)
 {
     if (!c->path)
         return;
@@ -138,6 +147,8 @@ static void write_mixture_certificate(const cli_game_opts *o, dw_mixture mix[2],
     fflush(stderr);
     vw_options vo;
     vw_options_default(&vo);
+    if (verbose)
+        vo.progress = certificate_progress;
     char err[700];
     if (dw_write_certificate(o->variant, o->rows, o->cols, mix, &vo, c->path, &c->r, err, sizeof err) != 0)
         cli_fail("solve", "--certificate %s: %s", c->path, err);
@@ -383,7 +394,7 @@ static int solve_walk(const cli_game_opts *o, dw_options *wopt, cert_figures *ce
         wopt->keep = mix;
     if (dw_solve(o->variant, o->rows, o->cols, wopt, &r, err, sizeof err) != 0)
         cli_fail("solve", "%s", err);
-    write_mixture_certificate(o, mix, r.lower, r.upper, r.iterations, r.seconds, cert);
+    write_mixture_certificate(o, mix, r.lower, r.upper, r.iterations, r.seconds, wopt->progress != NULL, cert);
     long rss = max_rss_kb();
     if (o->format == CLI_JSON) {
         printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":false,\"method\":\"double-oracle\",\"walk\":true,"
@@ -458,7 +469,7 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
         memset(&x.cert, 0, sizeof x.cert);
         dw_mixture_free(&mix[0]), dw_mixture_free(&mix[1]);
     } else {
-        write_mixture_certificate(o, mix, r.lower, r.upper, r.iterations, r.seconds, cert);
+        write_mixture_certificate(o, mix, r.lower, r.upper, r.iterations, r.seconds, wopt->progress != NULL, cert);
     }
     long rss = max_rss_kb();
     if (o->format == CLI_JSON) {

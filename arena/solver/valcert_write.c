@@ -373,6 +373,8 @@ static int vw_write_from(const vw_states *s, mpq_t *const *exact, int k, hx_vari
         c = NULL;
         mpq_neg(lo, lo);
         r->trials++;
+        if (o->progress)
+            o->progress(o->ctx, exact ? 0 : den, mpq_get_d(lo), mpq_get_d(up), r->histories, clk_now() - t0);
         for (int q = 0; q < 2; q++) {
             if (have && mpq_cmp(q ? up : lo, q ? best_up : best_lo) * (q ? -1 : 1) <= 0)
                 continue;
