@@ -91,6 +91,8 @@ static const char help[] =
     "                   each probability rounded to a rational (denominators 10, 100, ... up to 1e9 until\n"
     "                   the bounds meet), the exact bounds they give computed by the certificate's checker;\n"
     "                   'arena classify --check FILE' verifies it. Prints the certified value or interval\n"
+    "  --certificate-denominator D  round only to denominators up to D, one try (default: 10, 100, ...,\n"
+    "                   1e9, each tried; on a large board each try is a long exact check)\n"
     "  --max-nodes N    largest tree to build (default 100000000)\n"
     "  --verbose        GLPK's progress lines on stderr\n"
     "  --json           one JSON object with keys variant, board, swap, value, value_black_lp,\n"
@@ -107,19 +109,29 @@ static const char help[] =
     "Exit status: 0 solved, 1 the tree too large or the LP not solved, 2 bad input.\n";
 
 enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's',
-       O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C', O_WALK = 'W', O_SEED = 'D' };
+       O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C', O_WALK = 'W', O_SEED = 'D',
+       O_CERT_DEN = 'N' };
 
 /* The value certificate, when asked for. */
 typedef struct {
     const char *path; /* NULL: none */
+    uint64_t den;     /* --certificate-denominator (0: the writer's default search) */
     vw_result r;
 } cert_figures;
+
+/* The writer's options: its defaults, or the one denominator bound asked for. */
+static void cert_options(const cert_figures *c, vw_options *vo)
+{
+    vw_options_default(vo);
+    if (c->den)
+        vo->den_min = vo->den_max = c->den;
+}
 
 /* Writes the certificate of the solved strategies (exits on failure). */
 static void write_certificate(const cli_game_opts *o, const sv_tree *t, const double *probs, cert_figures *c)
 {
     vw_options vo;
-    vw_options_default(&vo);
+    cert_options(c, &vo);
     char err[700];
     if (vw_write(t, probs, o->variant, o->rows, o->cols, &vo, c->path, &c->r, err, sizeof err) != 0)
         cli_fail("solve", "--certificate %s: %s", c->path, err);
@@ -146,7 +158,7 @@ static void write_mixture_certificate(const cli_game_opts *o, dw_mixture mix[2],
             lower, upper, iterations, seconds, c->path);
     fflush(stderr);
     vw_options vo;
-    vw_options_default(&vo);
+    cert_options(c, &vo);
     if (verbose)
         vo.progress = certificate_progress;
     char err[700];
@@ -548,6 +560,7 @@ int cmd_solve(int argc, char **argv)
         { "time-limit", required_argument, 0, O_TIME_LIMIT },
         { "max-iterations", required_argument, 0, O_MAX_ITER },
         { "certificate", required_argument, 0, O_CERT },
+        { "certificate-denominator", required_argument, 0, O_CERT_DEN },
         { "walk", no_argument, 0, O_WALK },
         { "seed-seconds", required_argument, 0, O_SEED },
         { 0, 0, 0, 0 },
@@ -603,6 +616,8 @@ int cmd_solve(int argc, char **argv)
             if (!*optarg)
                 cli_usage_error("solve", "--certificate: give a file name");
             cert.path = optarg;
+        } else if (c == O_CERT_DEN) {
+            cert.den = cli_count("solve", "--certificate-denominator", optarg, 1, 1000000000000000ull);
         } else if (c == O_WALK) {
             walk = true;
         } else if (c == O_SEED) {
@@ -624,6 +639,8 @@ int cmd_solve(int argc, char **argv)
     cli_game_require("solve", &o);
     hx_game probe;
     cli_new_game("solve", &probe, o.variant, o.rows, o.cols, o.flags & HX_SWAP_RULE);
+    if (cert.den && !cert.path)
+        cli_usage_error("solve", "--certificate-denominator: give it with --certificate FILE");
     if (cert.path && !hx_variant_dark(o.variant))
         cli_usage_error("solve", "--certificate: value certificates are for the dark variants, not %s",
                         hx_variant_name(o.variant));

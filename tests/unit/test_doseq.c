@@ -225,6 +225,22 @@ static void arena_solve_sequence_oracle(void **state)
     char *text = sh_output(cmd);
     assert_non_null(strstr(text, "verified: value 9/11"));
     free(text);
+    /* --certificate-denominator D: one rounding, with denominators up to D (100 recovers 9/11, 10 does not) */
+    for (int den = 10; den <= 100; den *= 10) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle "
+                 "--solver clp --certificate d.value --certificate-denominator %d --json 2>/dev/null; true", dir, bin,
+                 den);
+        json = sh_output(cmd);
+        char want[80];
+        snprintf(want, sizeof want, "\"denominators\":{\"black\":%d,\"white\":%d}", den, den);
+        assert_non_null(strstr(json, want));
+        assert_non_null(strstr(json, den == 100 ? "\"lower\":\"9/11\",\"upper\":\"9/11\",\"exact\":true"
+                                                : "\"exact\":false"));
+        free(json);
+    }
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle "
+             "--certificate-denominator 10 >/dev/null 2>&1", dir, bin);
+    assert_int_equal(sh_run("%s", cmd), 2); /* no --certificate */
     /* the bounds reach standard error before the certificate step starts; with --verbose each denominator
      * bound the writer tries follows, the finest last */
     for (int verbose = 0; verbose < 2; verbose++) {
