@@ -23,7 +23,7 @@ static const char help[] =
     "usage: arena classify [--max-cells N] [--variants V,V,...] [--budget-s S] [--max-nodes N]\n"
     "                      [--certificates DIR] [--first-moves [--first-moves-budget-s S]]\n"
     "                      [--json | --format text|json]\n"
-    "       arena classify --check [--sample N [--full-cells N]] FILE...\n"
+    "       arena classify --check [--sample N [--full-cells N]] [--max-histories N] FILE...\n"
     "       arena classify --check --policy OUT FILE\n\n"
     "For every board RxC with R, C >= 2 and R*C <= N and every variant asked for: whether Black wins with\n"
     "probability one (a sure win: every hidden placement, every opponent behaviour), White does, or neither\n"
@@ -61,12 +61,14 @@ static const char help[] =
     "                       opens with\n"
     "  --format F           text (default: a table) or json (--json)\n"
     "  --check              verify certificate FILEs with the independent checker: the rules engine against\n"
-    "                       every opponent behaviour, on every board (undecided past 200000000 game states);\n"
+    "                       every opponent behaviour, on every board (undecided past --max-histories);\n"
     "                       a value certificate (arena solve --certificate) by both exact best responses in\n"
     "                       rationals: \"verified: value P/Q\" or \"verified: value in [P/Q, P/Q]\"\n"
     "  --sample N           instead play N random opponents per certificate: a certificate that wins them\n"
     "                       all is \"sampled: N games won, not verified\" (exit status 3), never verified\n"
     "  --full-cells N       with --sample: boards of at most N cells still get the full check (default 0)\n"
+    "  --max-histories N    the full check's cap: game states walked (a value certificate: histories, per best\n"
+    "                       response) past which it stops, undecided (default 200000000; 0: no cap)\n"
     "  --policy OUT         with --check of one value certificate: once it is verified, write both players'\n"
     "                       strategies as a policy file (docs/policy-format.md, algorithm 'certificate')\n"
     "                       that bin/policy-bot plays: the certified strategies, from the empty board\n\n"
@@ -76,7 +78,7 @@ static const char help[] =
 
 enum { CHECK_SAMPLED_ONLY = 3 }; /* the exit status of --check when some certificate was only sampled */
 
-enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT, O_FIRST, O_FIRST_BUDGET, O_POLICY };
+enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT, O_FIRST, O_FIRST_BUDGET, O_POLICY, O_MAX_HIST };
 
 static int parse_variants(const char *text, hx_variant *out)
 {
@@ -206,7 +208,8 @@ static int write_policy(const char *path, const char *out)
 
 /* Checks every FILE; the exit status: CLI_FAILED if any was refuted or undecided, else CHECK_SAMPLED_ONLY if
  * any was only sampled, else CLI_OK. A last line counts them. */
-static int check_files(int argc, char **argv, uint64_t sample, int full_cells, const char *policy_out)
+static int check_files(int argc, char **argv, uint64_t sample, int full_cells, uint64_t max_states,
+                       const char *policy_out)
 {
     if (optind >= argc)
         cli_usage_error("classify", "--check: give certificate files");
@@ -219,7 +222,7 @@ static int check_files(int argc, char **argv, uint64_t sample, int full_cells, c
     double t0 = clk_now();
     for (int i = optind; i < argc; i++) {
         char msg[1024];
-        cl_check r = cl_check_certificate(argv[i], sample, full_cells, msg, sizeof msg);
+        cl_check r = cl_check_certificate_cap(argv[i], sample, full_cells, max_states, msg, sizeof msg);
         printf("%s\n", msg);
         fflush(stdout);
         count[r]++;
@@ -250,7 +253,7 @@ int cmd_classify(int argc, char **argv)
         { "full-cells", required_argument, 0, O_FULL },     { "sample", required_argument, 0, O_SAMPLE },
         { "help", no_argument, 0, O_HELP },                 { "format", required_argument, 0, O_FORMAT },
         { "first-moves", no_argument, 0, O_FIRST },         { "first-moves-budget-s", required_argument, 0, O_FIRST_BUDGET },
-        { "policy", required_argument, 0, O_POLICY },
+        { "policy", required_argument, 0, O_POLICY },       { "max-histories", required_argument, 0, O_MAX_HIST },
         { 0, 0, 0, 0 },
     };
     cl_options o;
@@ -259,7 +262,7 @@ int cmd_classify(int argc, char **argv)
     hx_variant variants[HX_VARIANT_COUNT];
     int n_variants = parse_variants("classical,classical-noisy,classical-flash,abrupt,abrupt-noisy,abrupt-flash", variants);
     int max_cells = SW_MAX_CELLS, full_cells = 0, c;
-    uint64_t sample = 0; /* no sampling unless asked for */
+    uint64_t sample = 0, max_states = CL_CHECK_MAX_STATES; /* no sampling unless asked for */
     bool json = false, check = false;
     const char *policy_out = NULL;
     while ((c = cli_getopt("classify", argc, argv, options)) != -1) {
@@ -291,6 +294,8 @@ int cmd_classify(int argc, char **argv)
             sample = cli_count("classify", "--sample", optarg, 1, UINT32_MAX);
         else if (c == O_POLICY)
             policy_out = optarg;
+        else if (c == O_MAX_HIST)
+            max_states = cli_count("classify", "--max-histories", optarg, 0, UINT64_MAX);
         else if (c == O_HELP) {
             fputs(help, stdout);
             return CLI_OK;
@@ -299,7 +304,7 @@ int cmd_classify(int argc, char **argv)
     if (policy_out && !check)
         cli_usage_error("classify", "--policy goes with --check (arena classify --check --policy OUT FILE)");
     if (check)
-        return check_files(argc, argv, sample, full_cells, policy_out);
+        return check_files(argc, argv, sample, full_cells, max_states, policy_out);
     if (optind < argc)
         cli_usage_error("classify", "unexpected argument '%s' (see 'arena classify --help')", argv[optind]);
     struct stat dir;

@@ -585,8 +585,14 @@ int cl_classify(int rows, int cols, hx_variant v, const cl_options *o, cl_row *r
 
 cl_check cl_check_certificate(const char *path, uint64_t sample, int full_cells, char *msg, size_t msglen)
 {
+    return cl_check_certificate_cap(path, sample, full_cells, CL_CHECK_MAX_STATES, msg, msglen);
+}
+
+cl_check cl_check_certificate_cap(const char *path, uint64_t sample, int full_cells, uint64_t max_states, char *msg,
+                                  size_t msglen)
+{
     if (vc_is_value_file(path)) { /* a value certificate (valcert.h): its own exact checker, never sampled */
-        int v = vc_check_file(path, CL_CHECK_MAX_STATES, msg, msglen);
+        int v = vc_check_file(path, max_states, msg, msglen);
         return v > 0 ? CL_CHECK_VERIFIED : v == 0 ? CL_CHECK_REFUTED : CL_CHECK_UNDECIDED;
     }
     char err[400];
@@ -603,7 +609,7 @@ cl_check cl_check_certificate(const char *path, uint64_t sample, int full_cells,
     sc_report r;
     double t0 = clk_now();
     bool full = !sample || rows * cols <= full_cells;
-    int res = full ? sc_check_all(c, CL_CHECK_MAX_STATES, &r) : sc_check_sample(c, sample, 1, &r);
+    int res = full ? sc_check_all(c, max_states, &r) : sc_check_sample(c, sample, 1, &r);
     double s = clk_now() - t0;
     int n = snprintf(msg, msglen, "%s: %dx%d %s %s: ", path, rows, cols, hx_variant_name(v), player ? "white" : "black");
     char *tail = msg + (n > 0 && (size_t)n < msglen ? (size_t)n : 0);

@@ -91,7 +91,8 @@ typedef enum {
     CL_CHECK_UNDECIDED  /* a bad file, or the full check needed more than CL_CHECK_MAX_STATES states or memory */
 } cl_check;
 
-/* The full check gives up (CL_CHECK_UNDECIDED) past this many true game states, summed over histories. */
+/* The full check gives up (CL_CHECK_UNDECIDED) past this many true game states, summed over histories (a
+ * value certificate: histories walked by each best response), unless told otherwise. */
 #define CL_CHECK_MAX_STATES 200000000ull
 
 /* Checks a certificate file with the independent checker (surecert.h; a value certificate, first line
@@ -102,5 +103,8 @@ typedef enum {
  * board, then "verified ...", "sampled: N games won, not verified ...", "REFUTED: why ..." or
  * "undecided: why ...". */
 cl_check cl_check_certificate(const char *path, uint64_t sample, int full_cells, char *msg, size_t msglen);
+/* The same with the full check's cap given: max_states (0: none) in place of CL_CHECK_MAX_STATES. */
+cl_check cl_check_certificate_cap(const char *path, uint64_t sample, int full_cells, uint64_t max_states, char *msg,
+                                  size_t msglen);
 
 #endif

@@ -312,6 +312,13 @@ static void value_certificates_written(void **state)
         snprintf(want, sizeof want, "verified: value %ld/%ld", r.num, r.den);
         if (!strstr(msg, want))
             fail_msg("expected \"%s\" in: %s", want, msg);
+        /* the full check's cap: undecided past it (naming it), verified without one (0), from the command too */
+        assert_int_equal(cl_check_certificate_cap(path, 0, 0, 20, msg, sizeof msg), CL_CHECK_UNDECIDED);
+        if (!strstr(msg, "undecided: more than 20 histories"))
+            fail_msg("expected \"undecided: more than 20 histories\" in: %s", msg);
+        assert_int_equal(cl_check_certificate_cap(path, 0, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
+        assert_int_equal(sh_run("'%s/arena' classify --check --max-histories 20 '%s' >/dev/null", bin, path), 1);
+        assert_int_equal(sh_run("'%s/arena' classify --check --max-histories 0 '%s' >/dev/null", bin, path), 0);
     }
 }
 
