@@ -69,10 +69,10 @@ bool vc_is_value_file(const char *path)
 
 static uint64_t vc_hash(int player, const char *s)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)player;
+    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)player; /* FNV-1a over the text, then one full mix */
     for (; *s; s++)
-        h = mix64(h ^ (unsigned char)*s);
-    return h;
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return mix64(h);
 }
 
 /* The slot of (player, history): holding its entry, or empty. */
