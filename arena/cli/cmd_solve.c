@@ -21,6 +21,7 @@
 #include "dowalk.h"
 #include "dowalk_cert.h"
 #include "doseq.h"
+#include "doseq_seed.h"
 #include "lpclp.h"
 #include "policy.h"
 #include "seqform.h"
@@ -31,7 +32,7 @@ static const char help[] =
     "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--solver glpk|clp]\n"
     "                   [--method dual|primal|double-oracle] [--exact] [--lp both|black|white] [--max-nodes N]\n"
     "                   [--walk] [--time-limit S] [--max-iterations N] [--certificate FILE] [--verbose]\n"
-    "                   [--method sequence-oracle [--seed-seconds S]]\n"
+    "                   [--method sequence-oracle [--seed-seconds S | --seed-certificate FILE]]\n"
     "                   [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
@@ -76,6 +77,9 @@ static const char help[] =
     "  --seed-seconds S  sequence-oracle: first run the --walk double oracle for S seconds and start the\n"
     "                   restricted game with the attempts of its best mixtures (default 0: none); the\n"
     "                   seconds count against --time-limit\n"
+    "  --seed-certificate FILE  sequence-oracle: start the restricted game with every attempt that the value\n"
+    "                   certificate FILE (of this variant and board) plays with positive probability, e.g. the\n"
+    "                   one a run stopped by --time-limit wrote, so the run goes on from there\n"
     "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
     "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow); with\n"
@@ -110,7 +114,7 @@ static const char help[] =
 
 enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's',
        O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C', O_WALK = 'W', O_SEED = 'D',
-       O_CERT_DEN = 'N' };
+       O_CERT_DEN = 'N', O_SEED_CERT = 'F' };
 
 /* The value certificate, when asked for. */
 typedef struct {
@@ -451,7 +455,7 @@ static void ds_progress_line(void *ctx, const do_progress_info *p)
 
 /* `arena solve --method sequence-oracle`: the sequence-form double oracle (doseq.h). */
 static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_options *so, uint32_t max_nodes,
-                          double seed_seconds, bool exact, cert_figures *cert)
+                          double seed_seconds, const char *seed_cert, bool exact, cert_figures *cert)
 {
     ds_exact x = { .certificate = cert->path };
     vw_options_default(&x.vw);
@@ -470,10 +474,28 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
         if (wopt->time_limit > 0)
             wopt->time_limit = fmax(wopt->time_limit - sr.seconds, 1e-3);
     }
+    if (seed_cert) { /* a certificate's attempts: its own bounds are not the seed mixtures' */
+        vc_cert *c = vc_load(seed_cert, err, sizeof err);
+        if (!c)
+            cli_fail("solve", "--seed-certificate %s", err);
+        hx_variant cv;
+        int cr, cc;
+        uint64_t states[2];
+        vc_describe(c, &cv, &cr, &cc, states);
+        if (cv != o->variant || cr != o->rows || cc != o->cols)
+            cli_fail("solve", "--seed-certificate %s: a certificate of %dx%d %s, not of %dx%d %s", seed_cert, cr, cc,
+                     hx_variant_name(cv), o->rows, o->cols, hx_variant_name(o->variant));
+        int rc = ds_seed_from_certificate(c, seed, err, sizeof err);
+        vc_free(c);
+        if (rc != 0)
+            cli_fail("solve", "--seed-certificate %s: %s", seed_cert, err);
+        sr.lower = -1, sr.upper = 1;
+    }
     if (cert->path)
         wopt->keep = mix;
     double seed_bounds[2] = { sr.lower, sr.upper };
-    if (ds_solve(o->variant, o->rows, o->cols, wopt, so, max_nodes, seed_seconds > 0 ? seed : NULL, seed_bounds,
+    bool seeded = seed_seconds > 0 || seed_cert;
+    if (ds_solve(o->variant, o->rows, o->cols, wopt, so, max_nodes, seeded ? seed : NULL, seed_bounds,
                  exact ? &x : NULL, &r, err, sizeof err) != 0)
         cli_fail("solve", "%s", err);
     if (x.certified) { /* the exact equilibrium's certificate stands instead of the mixtures' */
@@ -490,7 +512,7 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
                "\"iterations\":%d,\"lp_iterations\":%llu,\"attempts\":{\"black\":%llu,\"white\":%llu},\"nodes\":%u,"
                "\"infosets\":{\"black\":%u,\"white\":%u},\"support\":{\"black\":%u,\"white\":%u},\"states\":%llu,"
                "\"seed\":{\"seconds\":%.6f,\"iterations\":%d,\"lower\":%.12g,\"upper\":%.12g,"
-               "\"attempts\":{\"black\":%llu,\"white\":%llu}},",
+               "\"attempts\":{\"black\":%llu,\"white\":%llu},\"certificate\":",
                hx_variant_name(o->variant), o->rows, o->cols, r.value, r.lower, r.upper, r.gap,
                r.converged ? "true" : "false", r.stalled ? "true" : "false", r.iterations,
                (unsigned long long)r.lp_iterations, (unsigned long long)r.attempts[0],
@@ -498,6 +520,11 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
                (unsigned long long)r.states, sr.seconds, sr.iterations,
                seed_seconds > 0 ? sr.lower : -1.0, seed_seconds > 0 ? sr.upper : 1.0,
                (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
+        if (seed_cert)
+            print_json_text(seed_cert);
+        else
+            printf("null");
+        printf("},");
         if (!exact) {
             printf("\"exact\":null,");
         } else {
@@ -521,6 +548,9 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
         if (seed_seconds > 0)
             printf("seed            the walk's double oracle: %d iterations in %.3f s, bounds [%+.12f, %+.12f]; "
                    "%llu / %llu attempts\n", sr.iterations, sr.seconds, sr.lower, sr.upper,
+                   (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
+        if (seed_cert)
+            printf("seed            the certificate %s: %llu / %llu attempts\n", seed_cert,
                    (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
         printf("iterations      %d restricted games (%llu simplex iterations)\n", r.iterations,
                (unsigned long long)r.lp_iterations);
@@ -563,6 +593,7 @@ int cmd_solve(int argc, char **argv)
         { "certificate-denominator", required_argument, 0, O_CERT_DEN },
         { "walk", no_argument, 0, O_WALK },
         { "seed-seconds", required_argument, 0, O_SEED },
+        { "seed-certificate", required_argument, 0, O_SEED_CERT },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -572,6 +603,7 @@ int cmd_solve(int argc, char **argv)
     uint64_t max_nodes = 100000000;
     bool double_oracle = false, walk = false, seq_oracle = false;
     double seed_seconds = 0;
+    const char *seed_cert = NULL;
     do_options dopt;
     do_options_default(&dopt);
     cert_figures cert = { 0 };
@@ -626,6 +658,10 @@ int cmd_solve(int argc, char **argv)
             if (end == optarg || *end || !(sec >= 0) || !isfinite(sec))
                 cli_usage_error("solve", "--seed-seconds '%s': give a number of seconds (0: no seed)", optarg);
             seed_seconds = sec;
+        } else if (c == O_SEED_CERT) {
+            if (!*optarg)
+                cli_usage_error("solve", "--seed-certificate: give a file name");
+            seed_cert = optarg;
         } else if (c == O_MAX_ITER) {
             dopt.max_iterations = (int)cli_count("solve", "--max-iterations", optarg, 1, 1000000000);
         } else if (c == O_LP) {
@@ -647,6 +683,10 @@ int cmd_solve(int argc, char **argv)
 
     if (seed_seconds > 0 && !seq_oracle)
         cli_usage_error("solve", "--seed-seconds: give it with --method sequence-oracle");
+    if (seed_cert && !seq_oracle)
+        cli_usage_error("solve", "--seed-certificate: give it with --method sequence-oracle");
+    if (seed_cert && seed_seconds > 0)
+        cli_usage_error("solve", "--seed-certificate and --seed-seconds: give one seed");
     if (seq_oracle) {
         const char *why;
         if (out || walk)
@@ -664,7 +704,7 @@ int cmd_solve(int argc, char **argv)
             fflush(stdout);
         }
         so.exact = false; /* --exact here: the last restricted game in rational arithmetic, not GLPK's */
-        return solve_sequence(&o, &wopt, &so, (uint32_t)max_nodes, seed_seconds, dopt.exact, &cert);
+        return solve_sequence(&o, &wopt, &so, (uint32_t)max_nodes, seed_seconds, seed_cert, dopt.exact, &cert);
     }
     if (walk) {
         const char *why;

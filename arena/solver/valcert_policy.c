@@ -41,6 +41,24 @@ int vc_history_events(const char *history, hx_variant v, int rows, int cols, hx_
     return n;
 }
 
+int vc_state_keyed(const vc_cert *c, uint32_t i, int *player, const char **history, const uint16_t **cells,
+                   double *probs, uint64_t *key)
+{
+    hx_variant v;
+    int rows, cols;
+    uint64_t states[2];
+    vc_describe(c, &v, &rows, &cols, states);
+    int n = vc_state(c, i, player, history, cells, probs);
+    if (n < 0)
+        return -1;
+    hx_event ev[HX_MAX_EVENTS];
+    int ne = vc_history_events(*history, v, rows, cols, ev, HX_MAX_EVENTS);
+    if (ne < 0)
+        return -1;
+    *key = hx_events_hash(ev, ne);
+    return n;
+}
+
 int vc_policy_save(const vc_cert *c, const char *path, char *err, size_t errlen)
 {
     hx_variant v;
@@ -62,16 +80,15 @@ int vc_policy_save(const vc_cert *c, const char *path, char *err, size_t errlen)
         const char *history;
         const uint16_t *cells;
         double probs[HX_MAX_CELLS];
-        int n = vc_state(c, i, &player, &history, &cells, probs);
-        hx_event ev[HX_MAX_EVENTS];
-        int ne = vc_history_events(history, v, rows, cols, ev, HX_MAX_EVENTS);
-        if (ne < 0) {
+        uint64_t key;
+        int n = vc_state_keyed(c, i, &player, &history, &cells, probs, &key);
+        if (n < 0) {
             snprintf(err, errlen, "%s: state %u (%s %s): a malformed history", path, i + 1,
                      player ? "white" : "black", history);
             pf_writer_free(w);
             return -1;
         }
-        if (pf_writer_add(w, player, hx_events_hash(ev, ne), n, cells, probs) != 0) {
+        if (pf_writer_add(w, player, key, n, cells, probs) != 0) {
             snprintf(err, errlen, "%s: state %u (%s %s): not added (out of memory)", path, i + 1,
                      player ? "white" : "black", history);
             pf_writer_free(w);

@@ -18,6 +18,12 @@
  * malformed history. */
 int vc_history_events(const char *history, hx_variant v, int rows, int cols, hx_event *ev, int max);
 
+/* State i of the certificate as vc_state() gives it (player, history, attempts, probabilities), and in *key
+ * the perfect-recall hash of the events its history names (hx_events_hash()). Returns the number of
+ * attempts, or -1 for i out of range or a malformed history. */
+int vc_state_keyed(const vc_cert *c, uint32_t i, int *player, const char **history, const uint16_t **cells,
+                   double *probs, uint64_t *key);
+
 /* Writes the certificate's strategies as a policy file at path. 0, or -1 with the reason in err. */
 int vc_policy_save(const vc_cert *c, const char *path, char *err, size_t errlen);
 

@@ -4,7 +4,8 @@
  * the LP) on 2x2 in the six dark variants, abrupt 3x2 and 2x3 and classical 3x2 and 2x3, bracketing that value
  * at every iteration; the mixtures it keeps give a value
  * certificate that the checker verifies at exactly that value (and, stopped early, at the interval it
- * reported); the exact step gives each value as a fraction whose certificate of exact strategies the rational
+ * reported); such a certificate seeds a later run (--seed-certificate) with every attempt it plays, so that
+ * run's first restricted game already lies within the certificate's bounds; the exact step gives each value as a fraction whose certificate of exact strategies the rational
  * checker verifies, with CLP's warm basis and with GLPK (where the first exact equilibria can be exploitable
  * and the restricted game grows); the command prints strict JSON with the same value and refuses what it
  * cannot solve. */
@@ -17,12 +18,14 @@
 #include "darkhex.h"
 #include "doracle.h"
 #include "doseq.h"
+#include "doseq_seed.h"
 #include "dowalk_cert.h"
 #include "seqform.h"
 #include "mixcert_kit.h"
 #include "test_sys.h"
 #include "test_util.h"
 #include "valcert.h"
+#include "valcert_policy.h"
 #include "variant.h"
 
 static const hx_variant dark[] = { HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_NOISY, HX_CLASSICAL_FLASH, HX_ABRUPT_NOISY,
@@ -282,6 +285,99 @@ static void arena_solve_sequence_oracle(void **state)
     free(text);
 }
 
+/* A certificate as the seed: ds_seed_from_certificate's members store exactly the attempts of positive
+ * probability, each at its state's key; `arena solve --seed-certificate` starts from them (the first
+ * restricted game holds both certified strategies, so its value lies within their bounds), goes on to the
+ * value, and refuses a certificate of another board, a missing file and two seeds. */
+static void seeded_by_a_certificate(void **state)
+{
+    (void)state;
+    char cmd[1600], err[300];
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 3x2 --method sequence-oracle "
+             "--solver clp --max-iterations 16 --certificate part.value --json 2>/dev/null; true", dir, bin);
+    char *json = sh_output(cmd);
+    assert_non_null(strstr(json, "\"converged\":false"));
+    free(json);
+    char path[600];
+    snprintf(path, sizeof path, "%s/part.value", dir);
+    vc_cert *c = vc_load(path, err, sizeof err);
+    if (!c)
+        fail_msg("%s", err);
+    double lower, upper;
+    vc_bounds(c, &lower, &upper);
+    assert_true(lower < -0.125 - 1e-6 || upper > -0.125 + 1e-6); /* an interval, not yet the value */
+    dw_mixture seed[2];
+    assert_int_equal(ds_seed_from_certificate(c, seed, err, sizeof err), 0);
+    uint64_t positive[2] = { 0, 0 };
+    for (uint32_t i = 0; i < vc_state_count(c); i++) {
+        int player;
+        const char *history;
+        const uint16_t *cells;
+        double probs[HX_MAX_CELLS];
+        uint64_t key;
+        int na = vc_state_keyed(c, i, &player, &history, &cells, probs, &key);
+        assert_true(na >= 0);
+        for (int a = 0; a < na; a++) {
+            bool stored = false;
+            for (int j = 0; j < seed[player].k; j++)
+                stored |= dw_pure_get(seed[player].member[j], key) == cells[a];
+            assert_true(stored == (probs[a] > 0));
+            positive[player] += probs[a] > 0;
+        }
+        for (int j = 0; j < seed[player].k; j++) { /* nothing else at this key */
+            int cell = dw_pure_get(seed[player].member[j], key);
+            bool listed = false;
+            for (int a = 0; a < na; a++)
+                listed |= cells[a] == cell && probs[a] > 0;
+            assert_true(listed || cell < 0);
+        }
+    }
+    assert_true(positive[0] > 0 && positive[1] > 0);
+    dw_mixture_free(&seed[0]), dw_mixture_free(&seed[1]);
+    vc_free(c);
+
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 3x2 --method sequence-oracle "
+             "--solver clp --seed-certificate part.value --verbose --json 2>seed.err", dir, bin);
+    json = sh_output(cmd);
+    strict_json("arena solve --seed-certificate --json", json);
+    assert_non_null(strstr(json, "\"converged\":true"));
+    assert_true(fabs(json_number(json, "lower") + 0.125) < 1e-9 && fabs(json_number(json, "upper") + 0.125) < 1e-9);
+    assert_non_null(strstr(json, "\"certificate\":\"part.value\"}"));
+    const char *att = strstr(json, "\"seed\":{");
+    assert_non_null(att);
+    att = strstr(att, "\"attempts\":{\"black\":");
+    assert_non_null(att);
+    assert_true(atoi(att + strlen("\"attempts\":{\"black\":")) > 0);
+    free(json);
+    snprintf(cmd, sizeof cmd, "cat %s/seed.err", dir);
+    char *text = sh_output(cmd);
+    const char *first = strstr(text, "sequence-oracle 1: restricted value ");
+    assert_non_null(first);
+    double v1 = strtod(first + strlen("sequence-oracle 1: restricted value "), NULL);
+    assert_true(v1 >= lower - 1e-9 && v1 <= upper + 1e-9);
+    free(text);
+
+    static const struct { const char *args, *says; int rc; } bad[] = {
+        { "--variant abrupt --board 2x3 --seed-certificate part.value", "a certificate of 3x2 abrupt", 1 },
+        { "--variant classical --board 3x2 --seed-certificate part.value", "a certificate of 3x2 abrupt", 1 },
+        { "--variant abrupt --board 3x2 --seed-certificate none.value", "none.value", 1 },
+        { "--variant abrupt --board 3x2 --seed-certificate part.value --seed-seconds 1", "give one seed", 2 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --method sequence-oracle %s 2>&1; echo \"exit $?\"", dir, bin,
+                 bad[i].args);
+        text = sh_output(cmd);
+        assert_non_null(strstr(text, bad[i].says));
+        char want[20];
+        snprintf(want, sizeof want, "exit %d", bad[i].rc);
+        assert_non_null(strstr(text, want));
+        free(text);
+    }
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 3x2 --method double-oracle "
+             "--seed-certificate part.value >/dev/null 2>&1", dir, bin);
+    assert_int_equal(sh_run("%s", cmd), 2);
+}
+
 /* The last restricted game solved in rational arithmetic (ds_exact): the value as a fraction equal to the
  * whole tree's LP value, and the certificate of its exact equilibria proving exactly that value (the checker
  * loading the file again); stopped before the bounds meet, no value and the reason. */
@@ -356,6 +452,7 @@ int main(void)
         cmocka_unit_test(limits_and_refusals),
         cmocka_unit_test(arena_solve_sequence_oracle),
         cmocka_unit_test(exact_values_are_certified),
+        cmocka_unit_test(seeded_by_a_certificate),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
