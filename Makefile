@@ -296,7 +296,8 @@ benchmark-large:
 	$(call after_deps,,all)
 	@scripts/league.sh "$(BIN)" configs/benchmark-large.ini
 
-# The certified equilibria of the small abrupt boards as policy files (results/equilibria/, about 40 s):
+# The certified equilibria of the small boards as policy files (results/equilibria/, about 40 s; 6 min more
+# the first time for classical 4x3):
 # boards of at most 6 cells solved exactly on the spot, and docs/certificates' exact values (docs/solved.md).
 equilibria:
 	$(call after_deps,,all)
@@ -422,7 +423,7 @@ help:
 	@echo "make curves-3x3 exploitability against training hours, MCCFR on classical and abrupt 3x3 (about two hours with -j2)"
 	@echo "make curves-3x3-vr the same with history baselines (VR-MCCFR), to 20 minutes (about 45 minutes with -j2)"
 	@echo "make curves-3x3-cfr full-width CFR+ over the information-state walk on 3x3, an hour per variant (about 2.5 hours)"
-	@echo "make equilibria the certified equilibria of the small abrupt boards as policy files (results/equilibria/)"
+	@echo "make equilibria the certified equilibria of the small boards as policy files (results/equilibria/)"
 	@echo "make benchmark-exploit  the exact exploitability of every 3x3 policy of the benchmark"
 	@echo "make benchmark  the research bots' league on classical and abrupt 3x3 and 4x3 (configs/benchmark.ini, docs/benchmark.md)"
 	@echo "make benchmark-large  the ISMCTS bot against every bot on 5x5, 7x7 and 11x11 in the dark variants (configs/benchmark-large.ini)"
