@@ -38,23 +38,18 @@ int ds_seed_from_certificate(const vc_cert *c, dw_mixture out[2], char *err, siz
         }
     }
     for (uint32_t i = 0; i < n; i++) {
-        int player;
-        const char *history;
-        const uint16_t *cells;
-        double probs[HX_MAX_CELLS];
-        uint64_t key;
-        int na = vc_state_keyed(c, i, &player, &history, &cells, probs, &key);
-        if (na < 0) {
-            snprintf(err, errlen, "state %u (%s %s): a malformed history", i + 1, player ? "white" : "black",
-                     history);
+        vc_keyed_state s;
+        if (vc_state_keyed(c, i, &s) < 0) {
+            snprintf(err, errlen, "state %u (%s %s): a malformed history", i + 1, s.player ? "white" : "black",
+                     s.history);
             goto fail;
         }
         int positive[HX_MAX_CELLS], k = 0;
-        for (int a = 0; a < na; a++)
-            if (probs[a] > 0)
-                positive[k++] = cells[a];
-        for (int j = 0; k && j < out[player].k; j++)
-            if (dw_pure_set(out[player].member[j], key, positive[j < k ? j : k - 1]) != 0)
+        for (int a = 0; a < s.n; a++)
+            if (s.probs[a] > 0)
+                positive[k++] = s.cells[a];
+        for (int j = 0; k && j < out[s.player].k; j++)
+            if (dw_pure_set(out[s.player].member[j], s.key, positive[j < k ? j : k - 1]) != 0)
                 goto oom;
     }
     return 0;

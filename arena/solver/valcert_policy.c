@@ -41,22 +41,22 @@ int vc_history_events(const char *history, hx_variant v, int rows, int cols, hx_
     return n;
 }
 
-int vc_state_keyed(const vc_cert *c, uint32_t i, int *player, const char **history, const uint16_t **cells,
-                   double *probs, uint64_t *key)
+int vc_state_keyed(const vc_cert *c, uint32_t i, vc_keyed_state *s)
 {
+    *s = (vc_keyed_state){ .history = "", .n = -1 };
     hx_variant v;
     int rows, cols;
     uint64_t states[2];
     vc_describe(c, &v, &rows, &cols, states);
-    int n = vc_state(c, i, player, history, cells, probs);
+    int n = vc_state(c, i, &s->player, &s->history, &s->cells, s->probs);
     if (n < 0)
         return -1;
     hx_event ev[HX_MAX_EVENTS];
-    int ne = vc_history_events(*history, v, rows, cols, ev, HX_MAX_EVENTS);
+    int ne = vc_history_events(s->history, v, rows, cols, ev, HX_MAX_EVENTS);
     if (ne < 0)
         return -1;
-    *key = hx_events_hash(ev, ne);
-    return n;
+    s->key = hx_events_hash(ev, ne);
+    return s->n = n;
 }
 
 int vc_policy_save(const vc_cert *c, const char *path, char *err, size_t errlen)
@@ -76,21 +76,16 @@ int vc_policy_save(const vc_cert *c, const char *path, char *err, size_t errlen)
     }
     uint32_t n_states = vc_state_count(c);
     for (uint32_t i = 0; i < n_states; i++) {
-        int player;
-        const char *history;
-        const uint16_t *cells;
-        double probs[HX_MAX_CELLS];
-        uint64_t key;
-        int n = vc_state_keyed(c, i, &player, &history, &cells, probs, &key);
-        if (n < 0) {
+        vc_keyed_state s;
+        if (vc_state_keyed(c, i, &s) < 0) {
             snprintf(err, errlen, "%s: state %u (%s %s): a malformed history", path, i + 1,
-                     player ? "white" : "black", history);
+                     s.player ? "white" : "black", s.history);
             pf_writer_free(w);
             return -1;
         }
-        if (pf_writer_add(w, player, key, n, cells, probs) != 0) {
+        if (pf_writer_add(w, s.player, s.key, s.n, s.cells, s.probs) != 0) {
             snprintf(err, errlen, "%s: state %u (%s %s): not added (out of memory)", path, i + 1,
-                     player ? "white" : "black", history);
+                     s.player ? "white" : "black", s.history);
             pf_writer_free(w);
             return -1;
         }

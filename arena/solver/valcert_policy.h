@@ -18,11 +18,20 @@
  * malformed history. */
 int vc_history_events(const char *history, hx_variant v, int rows, int cols, hx_event *ev, int max);
 
-/* State i of the certificate as vc_state() gives it (player, history, attempts, probabilities), and in *key
- * the perfect-recall hash of the events its history names (hx_events_hash()). Returns the number of
- * attempts, or -1 for i out of range or a malformed history. */
-int vc_state_keyed(const vc_cert *c, uint32_t i, int *player, const char **history, const uint16_t **cells,
-                   double *probs, uint64_t *key);
+/* State i of a certificate with its perfect-recall key: what vc_state() gives (player, history, attempts,
+ * probabilities) and the hx_events_hash() of the events its history names. */
+typedef struct {
+    int player;             /* 0 black, 1 white */
+    const char *history;    /* the certificate's text; "" when the state is out of range */
+    const uint16_t *cells;  /* n attempts, owned by the certificate */
+    double probs[HX_MAX_CELLS];
+    int n;
+    uint64_t key;
+} vc_keyed_state;
+
+/* Fills *s with state i. Returns s->n, or -1 for i out of range or a malformed history (s->player and
+ * s->history still name the state when it exists, for the caller's message). */
+int vc_state_keyed(const vc_cert *c, uint32_t i, vc_keyed_state *s);
 
 /* Writes the certificate's strategies as a policy file at path. 0, or -1 with the reason in err. */
 int vc_policy_save(const vc_cert *c, const char *path, char *err, size_t errlen);

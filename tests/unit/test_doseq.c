@@ -310,25 +310,20 @@ static void seeded_by_a_certificate(void **state)
     assert_int_equal(ds_seed_from_certificate(c, seed, err, sizeof err), 0);
     uint64_t positive[2] = { 0, 0 };
     for (uint32_t i = 0; i < vc_state_count(c); i++) {
-        int player;
-        const char *history;
-        const uint16_t *cells;
-        double probs[HX_MAX_CELLS];
-        uint64_t key;
-        int na = vc_state_keyed(c, i, &player, &history, &cells, probs, &key);
-        assert_true(na >= 0);
-        for (int a = 0; a < na; a++) {
+        vc_keyed_state s;
+        assert_true(vc_state_keyed(c, i, &s) >= 0);
+        for (int a = 0; a < s.n; a++) {
             bool stored = false;
-            for (int j = 0; j < seed[player].k; j++)
-                stored |= dw_pure_get(seed[player].member[j], key) == cells[a];
-            assert_true(stored == (probs[a] > 0));
-            positive[player] += probs[a] > 0;
+            for (int j = 0; j < seed[s.player].k; j++)
+                stored |= dw_pure_get(seed[s.player].member[j], s.key) == s.cells[a];
+            assert_true(stored == (s.probs[a] > 0));
+            positive[s.player] += s.probs[a] > 0;
         }
-        for (int j = 0; j < seed[player].k; j++) { /* nothing else at this key */
-            int cell = dw_pure_get(seed[player].member[j], key);
+        for (int j = 0; j < seed[s.player].k; j++) { /* nothing else at this key */
+            int cell = dw_pure_get(seed[s.player].member[j], s.key);
             bool listed = false;
-            for (int a = 0; a < na; a++)
-                listed |= cells[a] == cell && probs[a] > 0;
+            for (int a = 0; a < s.n; a++)
+                listed |= s.cells[a] == cell && s.probs[a] > 0;
             assert_true(listed || cell < 0);
         }
     }
