@@ -296,9 +296,9 @@ benchmark-large:
 	$(call after_deps,,all)
 	@scripts/league.sh "$(BIN)" configs/benchmark-large.ini
 
-# The certified equilibria of the small boards as policy files (results/equilibria/, about 40 s; 6 min more
-# the first time for classical 4x3):
-# boards of at most 6 cells solved exactly on the spot, and docs/certificates' exact values (docs/solved.md).
+# The certified equilibria of the small boards as policy files (results/equilibria/, about 40 s; 18 min more
+# the first time for classical and abrupt 4x3): boards of at most 6 cells solved exactly on the spot, and the
+# strategies of every certificate in docs/certificates (docs/solved.md).
 equilibria:
 	$(call after_deps,,all)
 	@scripts/equilibria.sh "$(BIN)" results/equilibria
