@@ -160,7 +160,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 curves-3x3 curves-3x3-vr curves-3x3-cfr benchmark benchmark-large benchmark-exploit equilibria rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
+.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 curves-3x3 curves-3x3-vr curves-3x3-cfr benchmark benchmark-large benchmark-exploit equilibria certificates rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -303,6 +303,15 @@ equilibria:
 	$(call after_deps,,all)
 	@scripts/equilibria.sh "$(BIN)" results/equilibria
 
+# The interval certificates of docs/certificates continued (scripts/tighten-certificates.sh, docs/solved.md):
+# each one's board run by the sequence-form double oracle seeded by it for CERT_SECONDS, the new certificate
+# checked in full and put in its place when narrower (one after the other: about CERT_SECONDS each, and up to
+# half an hour more for abrupt 4x3's full check; the runs' JSON and logs in results/certificates/).
+CERT_SECONDS ?= 3600
+certificates:
+	$(call after_deps,,all)
+	@scripts/tighten-certificates.sh "$(BIN)" $(CERT_SECONDS)
+
 # The exploitability of every 3x3 policy the benchmark plays (arena exploit, minutes each on 3x3; results
 # kept in results/benchmark-exploit/, a file scored again only when its policy changed): docs/benchmark.md.
 benchmark-exploit: all
@@ -424,6 +433,7 @@ help:
 	@echo "make curves-3x3-vr the same with history baselines (VR-MCCFR), to 20 minutes (about 45 minutes with -j2)"
 	@echo "make curves-3x3-cfr full-width CFR+ over the information-state walk on 3x3, an hour per variant (about 2.5 hours)"
 	@echo "make equilibria the certified equilibria of the small boards as policy files (results/equilibria/)"
+	@echo "make certificates continue the interval certificates of docs/certificates (CERT_SECONDS each, default 3600)"
 	@echo "make benchmark-exploit  the exact exploitability of every 3x3 policy of the benchmark"
 	@echo "make benchmark  the research bots' league on classical and abrupt 3x3 and 4x3 (configs/benchmark.ini, docs/benchmark.md)"
 	@echo "make benchmark-large  the ISMCTS bot against every bot on 5x5, 7x7 and 11x11 in the dark variants (configs/benchmark-large.ini)"

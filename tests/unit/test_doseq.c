@@ -5,7 +5,8 @@
  * at every iteration; the mixtures it keeps give a value
  * certificate that the checker verifies at exactly that value (and, stopped early, at the interval it
  * reported); such a certificate seeds a later run (--seed-certificate) with every attempt it plays, so that
- * run's first restricted game already lies within the certificate's bounds; the exact step gives each value as a fraction whose certificate of exact strategies the rational
+ * run's first restricted game already lies within the certificate's bounds, and scripts/tighten-certificates.sh
+ * puts the verified exact certificate of such a run in an interval one's place; the exact step gives each value as a fraction whose certificate of exact strategies the rational
  * checker verifies, with CLP's warm basis and with GLPK (where the first exact equilibria can be exploitable
  * and the restricted game grows); the command prints strict JSON with the same value and refuses what it
  * cannot solve. */
@@ -373,6 +374,46 @@ static void seeded_by_a_certificate(void **state)
     assert_int_equal(sh_run("%s", cmd), 2);
 }
 
+/* scripts/tighten-certificates.sh: an interval certificate continued by a seeded run and replaced by the
+ * verified exact one; an exact certificate left alone; a file that is no certificate refused (exit 1), bad
+ * arguments exit 2. */
+static void tightened_by_the_script(void **state)
+{
+    (void)state;
+    char cmd[1600];
+    sh_run("cd %s && %s/arena solve --variant abrupt --board 3x2 --method sequence-oracle --solver clp "
+           "--max-iterations 12 --certificate tight.value >/dev/null 2>&1", dir, bin); /* exit 1: not converged */
+    snprintf(cmd, sizeof cmd, "grep -c -e '^lower -1/8$' -e '^upper -1/8$' -e '^darkhex-value 1$' %s/tight.value; true", dir);
+    char *text = sh_output(cmd);
+    assert_int_equal(atoi(text), 1); /* a certificate, of an interval to begin with */
+    free(text);
+    snprintf(cmd, sizeof cmd, "WORK_DIR=%s/work scripts/tighten-certificates.sh %s 120 %s/tight.value 2>&1; echo \"exit $?\"",
+             dir, bin, dir);
+    text = sh_output(cmd);
+    if (!strstr(text, ": replaced") || !strstr(text, "exit 0"))
+        fail_msg("%s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "grep -c -e '^lower -1/8$' -e '^upper -1/8$' %s/tight.value; ls %s/work", dir, dir);
+    text = sh_output(cmd);
+    assert_int_equal(atoi(text), 2);                  /* the value, exact */
+    assert_non_null(strstr(text, "tight.json"));      /* the run's JSON and log kept */
+    assert_null(strstr(text, "tight.value"));         /* moved into place */
+    free(text);
+    snprintf(cmd, sizeof cmd, "WORK_DIR=%s/work scripts/tighten-certificates.sh %s 120 %s/tight.value 2>&1; echo \"exit $?\"",
+             dir, bin, dir);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "exact (-0.125); left alone"));
+    assert_non_null(strstr(text, "exit 0"));
+    free(text);
+    snprintf(cmd, sizeof cmd, "echo hello > %s/not.value && WORK_DIR=%s/work scripts/tighten-certificates.sh %s 120 "
+             "%s/not.value 2>&1; echo \"exit $?\"", dir, dir, bin, dir);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "not a value certificate"));
+    assert_non_null(strstr(text, "exit 1"));
+    free(text);
+    assert_int_equal(sh_run("scripts/tighten-certificates.sh %s soon >/dev/null 2>&1", bin), 2);
+}
+
 /* The last restricted game solved in rational arithmetic (ds_exact): the value as a fraction equal to the
  * whole tree's LP value, and the certificate of its exact equilibria proving exactly that value (the checker
  * loading the file again); stopped before the bounds meet, no value and the reason. */
@@ -448,6 +489,7 @@ int main(void)
         cmocka_unit_test(arena_solve_sequence_oracle),
         cmocka_unit_test(exact_values_are_certified),
         cmocka_unit_test(seeded_by_a_certificate),
+        cmocka_unit_test(tightened_by_the_script),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
