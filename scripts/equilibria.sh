@@ -3,8 +3,8 @@
 # and `ismcts --policy-dir` play (docs/solved.md "Playing the certified strategies"): the boards of at most 6
 # cells in abrupt, abrupt-noisy and abrupt-flash solved on the spot by the sequence-form double oracle in
 # rational arithmetic (seconds each), and every certificate of docs/certificates: an equilibrium where its two
-# bounds are equal (the value), else two strategies that each guarantee their bound (abrupt 4x3, abrupt-noisy
-# 3x3 and 4x2); each certificate is checked in full (no cap on the histories walked) before it is written as
+# bounds are equal (the value), else two strategies that each guarantee their bound (abrupt 4x3 and
+# abrupt-noisy 3x3); each certificate is checked in full (no cap on the histories walked) before it is written as
 # OUT/RXC-VARIANT.pol.
 # usage: scripts/equilibria.sh BIN_DIR OUT; `make equilibria` runs it (about 40 s, and about 18 minutes more
 # the first time for classical and abrupt 4x3, whose checks walk a billion histories each; each file is
