@@ -32,7 +32,8 @@ static const char help[] =
     "usage: arena solve --variant V --board RxC [--swap] [--out FILE] [--solver glpk|clp]\n"
     "                   [--method dual|primal|double-oracle] [--exact] [--lp both|black|white] [--max-nodes N]\n"
     "                   [--walk] [--time-limit S] [--max-iterations N] [--certificate FILE] [--verbose]\n"
-    "                   [--method sequence-oracle [--seed-seconds S | --seed-certificate FILE]]\n"
+    "                   [--method sequence-oracle [--seed-seconds S | --seed-certificate FILE]\n"
+    "                   [--spread-defaults]]\n"
     "                   [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
@@ -80,6 +81,11 @@ static const char help[] =
     "  --seed-certificate FILE  sequence-oracle: start the restricted game with every attempt that the value\n"
     "                   certificate FILE (of this variant and board) plays with positive probability, e.g. the\n"
     "                   one a run stopped by --time-limit wrote, so the run goes on from there\n"
+    "  --spread-defaults  sequence-oracle: each restricted mixture's pure strategies after the first play,\n"
+    "                   where they store no cell, one chosen by a hash of the state and the strategy's number\n"
+    "                   instead of the one default cell, so that outside the restricted game the mixture is\n"
+    "                   not one known strategy (on the -flash boards a best response otherwise steers\n"
+    "                   there and beats every mixture outright: docs/solver.md)\n"
     "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
     "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow); with\n"
@@ -114,7 +120,7 @@ static const char help[] =
 
 enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's',
        O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C', O_WALK = 'W', O_SEED = 'D',
-       O_CERT_DEN = 'N', O_SEED_CERT = 'F' };
+       O_CERT_DEN = 'N', O_SEED_CERT = 'F', O_SPREAD = 'P' };
 
 /* The value certificate, when asked for. */
 typedef struct {
@@ -524,7 +530,7 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
             print_json_text(seed_cert);
         else
             printf("null");
-        printf("},");
+        printf("},\"spread_defaults\":%s,", wopt->spread ? "true" : "false");
         if (!exact) {
             printf("\"exact\":null,");
         } else {
@@ -552,6 +558,9 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
         if (seed_cert)
             printf("seed            the certificate %s: %llu / %llu attempts\n", seed_cert,
                    (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
+        if (wopt->spread)
+            printf("defaults        spread: the mixtures' members after the first play a hashed cell where they store "
+                   "none\n");
         printf("iterations      %d restricted games (%llu simplex iterations)\n", r.iterations,
                (unsigned long long)r.lp_iterations);
         printf("restricted game %u nodes, %u Black and %u White information states (the last); %llu / %llu attempts "
@@ -594,6 +603,7 @@ int cmd_solve(int argc, char **argv)
         { "walk", no_argument, 0, O_WALK },
         { "seed-seconds", required_argument, 0, O_SEED },
         { "seed-certificate", required_argument, 0, O_SEED_CERT },
+        { "spread-defaults", no_argument, 0, O_SPREAD },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -601,7 +611,7 @@ int cmd_solve(int argc, char **argv)
     sf_options_default(&so);
     const char *out = NULL, *method = "dual";
     uint64_t max_nodes = 100000000;
-    bool double_oracle = false, walk = false, seq_oracle = false;
+    bool double_oracle = false, walk = false, seq_oracle = false, spread = false;
     double seed_seconds = 0;
     const char *seed_cert = NULL;
     do_options dopt;
@@ -662,6 +672,8 @@ int cmd_solve(int argc, char **argv)
             if (!*optarg)
                 cli_usage_error("solve", "--seed-certificate: give a file name");
             seed_cert = optarg;
+        } else if (c == O_SPREAD) {
+            spread = true;
         } else if (c == O_MAX_ITER) {
             dopt.max_iterations = (int)cli_count("solve", "--max-iterations", optarg, 1, 1000000000);
         } else if (c == O_LP) {
@@ -685,6 +697,8 @@ int cmd_solve(int argc, char **argv)
         cli_usage_error("solve", "--seed-seconds: give it with --method sequence-oracle");
     if (seed_cert && !seq_oracle)
         cli_usage_error("solve", "--seed-certificate: give it with --method sequence-oracle");
+    if (spread && !seq_oracle)
+        cli_usage_error("solve", "--spread-defaults: give it with --method sequence-oracle");
     if (seed_cert && seed_seconds > 0)
         cli_usage_error("solve", "--seed-certificate and --seed-seconds: give one seed");
     if (seq_oracle) {
@@ -698,6 +712,7 @@ int cmd_solve(int argc, char **argv)
         dw_options_default(&wopt);
         wopt.time_limit = dopt.time_limit;
         wopt.max_iterations = dopt.max_iterations;
+        wopt.spread = spread;
         if (so.verbose) {
             wopt.progress = ds_progress_line;
             so.verbose = false;

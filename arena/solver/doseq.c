@@ -140,8 +140,9 @@ static int rg_actions(const efg_game *g, const void *state, uint16_t *out, doubl
 /* Player p's behaviour strategy `policy` on the restricted tree t as a mixture of pure strategies: the
  * realisation weight of each of p's sequences, then repeatedly the pure strategy that takes, at every state
  * it reaches, the attempt of largest remaining weight, with the smallest of those weights, subtracted from
- * them (each round zeroes a sequence; the weights still satisfy the plan's constraints). */
-static int decompose(const sv_tree *t, const double *policy, int p, dw_mixture *m)
+ * them (each round zeroes a sequence; the weights still satisfy the plan's constraints). With spread, the
+ * members after the first get salts 1, 2, ... (dw_pure_set_salt). */
+static int decompose(const sv_tree *t, const double *policy, int p, bool spread, dw_mixture *m)
 {
     int rc = -1;
     uint32_t na = t->n_actions ? t->n_actions : 1, ni = t->n_infosets ? t->n_infosets : 1;
@@ -219,6 +220,8 @@ static int decompose(const sv_tree *t, const double *policy, int p, dw_mixture *
         dw_pure *st = dw_pure_new();
         if (!st)
             goto done;
+        if (spread)
+            dw_pure_set_salt(st, (uint32_t)m->k);
         for (uint32_t c = 0; c < n_chosen; c++) {
             uint32_t a = chosen[c];
             rem[a] -= w;
@@ -304,7 +307,7 @@ static int ds_answer_candidates(hx_variant v, int rows, int cols, const sv_tree 
         for (uint32_t i = 0; i < t->n_actions; i++)
             pol[i] = mpq_get_d(policy[c][i]);
         dw_mixture mix[2] = { { 0 }, { 0 } };
-        if (decompose(t, pol, 0, &mix[0]) != 0 || decompose(t, pol, 1, &mix[1]) != 0) {
+        if (decompose(t, pol, 0, false, &mix[0]) != 0 || decompose(t, pol, 1, false, &mix[1]) != 0) {
             dw_mixture_free(&mix[0]);
             snprintf(err, errlen, "out of memory (or an empty exact strategy)");
             rc = -1;
@@ -480,7 +483,9 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
         r->value = sr.value;
         r->lp_iterations += (uint64_t)sr.lp[0].iterations;
         dw_mixture mix[2] = { { 0 }, { 0 } };
-        int dec = decompose(&t, policy, 0, &mix[0]) != 0 || decompose(&t, policy, 1, &mix[1]) != 0 ? -1 : 0;
+        int dec = decompose(&t, policy, 0, o->spread, &mix[0]) != 0 || decompose(&t, policy, 1, o->spread, &mix[1]) != 0
+                      ? -1
+                      : 0;
         free(policy);
         sv_tree_free(&t);
         if (dec != 0) {

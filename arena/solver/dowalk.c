@@ -24,6 +24,7 @@ struct dw_pure {
     size_t cap, n;
     bool has_zero;
     uint8_t zero_cell;
+    uint32_t salt; /* 0: dw_default where nothing is stored; else dw_default_spread */
 };
 
 static double now(void)
@@ -132,7 +133,7 @@ int dw_pure_each(const dw_pure *s, int (*fn)(void *ctx, uint64_t key, int cell),
 /* Whether two strategies store the same cells at the same states. */
 static bool pure_equal(const dw_pure *a, const dw_pure *b)
 {
-    if (a->n != b->n || a->has_zero != b->has_zero || (a->has_zero && a->zero_cell != b->zero_cell))
+    if (a->n != b->n || a->salt != b->salt || a->has_zero != b->has_zero || (a->has_zero && a->zero_cell != b->zero_cell))
         return false;
     for (size_t i = 0; i < a->cap; i++)
         if (a->keys[i] && dw_pure_get(b, a->keys[i]) != a->cells[i])
@@ -153,12 +154,17 @@ bool dw_supported(hx_variant v, int rows, int cols, const char **why)
     return true;
 }
 
+void dw_pure_set_salt(dw_pure *s, uint32_t salt)
+{
+    s->salt = salt;
+}
+
 int dw_pure_play_key(const dw_pure *s, const hx_game *g, uint64_t key, dw_memo *memo)
 {
     int c = dw_pure_get(s, key);
     if (c >= 0 && hx_check(g, c) == 0)
         return c;
-    return dw_default_memo(memo, g);
+    return s->salt ? dw_default_spread(g, key, s->salt) : dw_default_memo(memo, g);
 }
 
 int dw_pure_play(const dw_pure *s, const hx_game *g, dw_memo *memo)

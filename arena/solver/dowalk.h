@@ -57,8 +57,12 @@ size_t dw_pure_size(const dw_pure *s);
 /* Calls fn for every stored (key, cell); stops with -1 at the first call that returns non-zero, else 0. */
 int dw_pure_each(const dw_pure *s, int (*fn)(void *ctx, uint64_t key, int cell), void *ctx);
 
-/* The cell s plays in g (its player to move): the stored one when legal there, else the default cell
- * (dwdefault.h; from memo when not NULL). */
+/* The strategy's salt: 0 (a new strategy's) plays dw_default where it stores nothing, any other salt
+ * dw_default_spread with that salt (dwdefault.h). */
+void dw_pure_set_salt(dw_pure *s, uint32_t salt);
+
+/* The cell s plays in g (its player to move): the stored one when legal there, else its default cell
+ * (dwdefault.h's dw_default, from memo when not NULL, or dw_default_spread when s has a salt). */
 int dw_pure_play(const dw_pure *s, const hx_game *g, dw_memo *memo);
 /* The same with the mover's key fingerprint already known (hx_key_fingerprint(g, hx_to_move(g))). */
 int dw_pure_play_key(const dw_pure *s, const hx_game *g, uint64_t key, dw_memo *memo);
@@ -96,6 +100,9 @@ typedef struct {
                             * mixture that gave the best lower bound and keep[1] White's that gave the best
                             * upper bound (members of weight at most 1e-12 dropped, the rest renormalised);
                             * the caller frees them with dw_mixture_free */
+    bool spread;           /* the sequence oracle (doseq.h): each restricted mixture's members after the first
+                            * get salts 1, 2, ... (dw_pure_set_salt), so that where the restricted game ends
+                            * the mixture spreads over several default cells instead of one */
 } dw_options;
 
 typedef struct {

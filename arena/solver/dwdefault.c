@@ -77,6 +77,18 @@ int dw_default(const hx_game *g)
     return best >= 0 ? best : legal[0];
 }
 
+int dw_default_spread(const hx_game *g, uint64_t key, uint32_t salt)
+{
+    uint16_t legal[HX_MAX_CELLS + 1];
+    int n = hx_legal(g, legal), cells = hx_rows(g) * hx_cols(g), m = 0;
+    for (int k = 0; k < n; k++)
+        if (legal[k] < cells)
+            legal[m++] = legal[k];
+    if (m == 0)
+        return legal[0];
+    return legal[mix64(key ^ mix64((uint64_t)salt * MIX_GOLDEN)) % (uint64_t)m];
+}
+
 enum { MEMO_BITS = 16, MEMO_MAX_CELLS = 16 };
 
 struct dw_memo {

@@ -18,6 +18,13 @@
 /* The default cell of the player to move in g (the game must not be over). */
 int dw_default(const hx_game *g);
 
+/* The spread default (salt != 0): one of the legal cells of the player to move in g other than the swap,
+ * chosen uniformly by a hash of key (the state's perfect-recall key, hx_key_fingerprint()) and salt. A
+ * function of the information state, as dw_default is; the members of a mixture with different salts play
+ * different cells where they store none, so that outside what they store the mixture is not one known
+ * strategy (dowalk.h's dw_pure_set_salt). */
+int dw_default_spread(const hx_game *g, uint64_t key, uint32_t salt);
+
 /* A memo of dw_default by view (boards of at most 16 cells; 512 KiB, direct-mapped: a slot holds the last
  * view hashed to it). The best-response walk asks for the default at nearly every opponent move. */
 typedef struct dw_memo dw_memo;

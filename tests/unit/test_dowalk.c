@@ -361,6 +361,50 @@ static void default_cell(void **state)
     }
 }
 
+/* The spread default (dwdefault.h): always a legal cell and never the swap; the same for the same key and salt;
+ * different salts spread over several cells; a strategy with a salt plays it where it stores nothing, and its
+ * stored cells where it does. */
+static void spread_default(void **state)
+{
+    (void)state;
+    for (int vi = 0; vi < 6; vi++) {
+        rng_state r;
+        rng_seed(&r, 11 + (uint64_t)vi);
+        int states = 0, spread = 0;
+        while (states < 2000) {
+            hx_game h;
+            assert_int_equal(hx_new(&h, dark[vi], 3, 3, 0), 0);
+            while (!hx_over(&h)) {
+                uint64_t key = hx_key_fingerprint(&h, hx_to_move(&h));
+                uint32_t seen = 0;
+                for (uint32_t salt = 1; salt <= 8; salt++) {
+                    int c = dw_default_spread(&h, key, salt);
+                    assert_int_equal(hx_check(&h, c), 0);
+                    assert_true(c < 9);
+                    assert_int_equal(dw_default_spread(&h, key, salt), c);
+                    seen |= 1u << c;
+                }
+                uint16_t legal[HX_MAX_CELLS + 1];
+                spread += hx_legal(&h, legal) > 1 && __builtin_popcount(seen) > 1;
+                states++;
+                hx_attempt(&h, hx_random_legal(&h, &r));
+            }
+        }
+        assert_true(spread > states / 2); /* most states with a choice get more than one cell from 8 salts */
+    }
+    hx_game g;
+    assert_int_equal(hx_new(&g, HX_ABRUPT, 3, 3, 0), 0);
+    uint64_t key = hx_key_fingerprint(&g, 0);
+    dw_pure *s = dw_pure_new();
+    assert_non_null(s);
+    assert_int_equal(dw_pure_play(s, &g, NULL), dw_default(&g));
+    dw_pure_set_salt(s, 5);
+    assert_int_equal(dw_pure_play(s, &g, NULL), dw_default_spread(&g, key, 5));
+    assert_int_equal(dw_pure_set(s, key, 7), 0);
+    assert_int_equal(dw_pure_play(s, &g, NULL), 7);
+    dw_pure_free(s);
+}
+
 /* Mixtures of more members than the board has cells (the sequence oracle's kept mixtures grow to hundreds):
  * their certificate is verified with the bounds their exact best responses give, and holds the value of
  * abrupt 2x2, +1/2. */
@@ -416,6 +460,7 @@ int main(void)
         cmocka_unit_test(values_equal_the_tree),
         cmocka_unit_test(refuses_and_limits),
         cmocka_unit_test(default_cell),
+        cmocka_unit_test(spread_default),
         cmocka_unit_test(arena_solve_walk),
         cmocka_unit_test(certificate_of_a_large_mixture),
     };
