@@ -323,8 +323,9 @@ static void cl_write_mixtures(dw_mixture mix[2], const cl_options *o, cl_row *ro
 }
 
 /* Without the tree: the pure-strategy walk's double oracle (dowalk.h) for CL_DO_SHARE of the time left, then
- * the sequence-form double oracle (doseq.h) seeded with its best mixtures until the deadline; the value when
- * their bounds meet, else their interval when narrower than the row's. */
+ * the sequence-form double oracle (doseq.h) seeded with its best mixtures until the deadline (with spread
+ * defaults, dw_options.spread, on the -flash boards); the value when their bounds meet, else their interval
+ * when narrower than the row's. */
 static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row)
 {
     const char *why;
@@ -344,6 +345,7 @@ static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row
     }
     w.time_limit = fmax(deadline - clk_now(), 0.01);
     w.keep = mix;
+    w.spread = hx_variant_report(row->variant) == HX_REPORT_FLASH; /* see doseq.h: beaten outright otherwise */
     sf_options lp;
     sf_options_default(&lp);
     lp.solver = SF_CLP;

@@ -11,7 +11,10 @@
  * bounds are within the tolerance, when neither best response adds an attempt, or at a limit. Unlike the
  * pure-strategy oracle (dowalk.h), the restricted game combines the players' attempts state by state, so a
  * few best responses span many pure strategies. The mixtures of the best bounds can be kept (dw_options.keep)
- * for a value certificate (dowalk_cert.h). Dark variants, boards of at most 16 cells, no swap. docs/solver.md. */
+ * for a value certificate (dowalk_cert.h). With dw_options.spread, the decomposed mixtures' members after the
+ * first play dwdefault.h's spread default where they store nothing (dw_pure_set_salt): outside the restricted
+ * game the mixture is then not one known strategy, which a best response on the -flash boards otherwise
+ * steers to and beats outright. Dark variants, boards of at most 16 cells, no swap. docs/solver.md. */
 #ifndef ARENA_SOLVER_DOSEQ_H
 #define ARENA_SOLVER_DOSEQ_H
 
