@@ -578,6 +578,46 @@ static int double_oracle_comparison(void)
     return 0;
 }
 
+/* The sequence oracle with spread defaults (dw_options.spread) against the one default cell (the baseline) on
+ * the boards it solves in seconds: restricted games and seconds to the value; and on abrupt-flash 3x3, where the
+ * baseline's restricted equilibria are beaten outright, the bounds each reaches in BENCH_SPREAD_SECONDS (90). */
+static int spread_defaults(void)
+{
+    const char *env = getenv("BENCH_SPREAD_SECONDS");
+    double limit = env && atof(env) > 0 ? atof(env) : 90;
+    printf("solver: the sequence oracle (CLP) with spread defaults against the one default cell\n");
+    static const struct { hx_variant v; int r, c; } cases[] = {
+        { HX_ABRUPT, 3, 2 }, { HX_ABRUPT_NOISY, 3, 2 }, { HX_ABRUPT_FLASH, 2, 3 }, { HX_ABRUPT_FLASH, 3, 2 },
+        { HX_ABRUPT_FLASH, 3, 3 } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ds_result r[2];
+        double secs[2];
+        for (int spread = 0; spread < 2; spread++) {
+            dw_options o;
+            dw_options_default(&o);
+            o.spread = spread;
+            o.time_limit = limit;
+            sf_options lp;
+            sf_options_default(&lp);
+            lp.solver = SF_CLP;
+            char err[300];
+            double t0 = clk_now();
+            if (ds_solve(cases[i].v, cases[i].r, cases[i].c, &o, &lp, 1u << 26, NULL, NULL, NULL, &r[spread], err,
+                         sizeof err) != 0) {
+                fprintf(stderr, "bench_solver: %s\n", err);
+                return 1;
+            }
+            secs[spread] = clk_now() - t0;
+        }
+        printf("  %-13s %dx%d: one default cell %d restricted games, %.2f s, [%+.6f, %+.6f]%s; spread %d, %.2f s, "
+               "[%+.6f, %+.6f]%s; %.2fx the time\n", hx_variant_name(cases[i].v), cases[i].r, cases[i].c,
+               r[0].iterations, secs[0], r[0].lower, r[0].upper, r[0].converged ? "" : " (stopped)", r[1].iterations,
+               secs[1], r[1].lower, r[1].upper, r[1].converged ? "" : " (stopped)", secs[1] / secs[0]);
+        fflush(stdout);
+    }
+    return 0;
+}
+
 /* The value-certificate checker (valcert.h) on the certificates kept in docs/certificates: histories walked per
  * second by both exact best responses; the baseline, measured in the same run, is the rules engine alone
  * (copying a game and making one attempt, along random games of the same board) as often. */
@@ -636,11 +676,13 @@ int main(void)
         return lp_comparison();
     if (getenv("BENCH_SOLVER_CHECK_ONLY")) /* only the certificate checker */
         return certificate_checker();
+    if (getenv("BENCH_SOLVER_SPREAD_ONLY")) /* only the spread defaults */
+        return spread_defaults();
     if (getenv("BENCH_SOLVER_DO_ONLY")) /* only the double oracle's comparison */
-        return default_cell_rates() || double_oracle_comparison();
+        return default_cell_rates() || double_oracle_comparison() || spread_defaults();
     if (default_cell_rates() != 0 || certificate_checker() != 0)
         return 1;
-    if (double_oracle_comparison() != 0) /* first: the children then start from a small process */
+    if (double_oracle_comparison() != 0 || spread_defaults() != 0) /* first: the children then start small */
         return 1;
     static const struct { hx_variant v; int r, c; } cases[] = {
         { HX_CLASSICAL, 3, 2 }, { HX_ABRUPT, 3, 2 }, { HX_CLASSICAL, 2, 3 }, { HX_ABRUPT, 2, 3 },
