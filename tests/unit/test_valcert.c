@@ -26,10 +26,6 @@
 #include "valcert_write.h"
 #include "variant.h"
 
-/* the interval of docs/certificates/3x3-abrupt-flash.value.gz, as docs/solved.md gives it */
-#define FLASH_3X3_LOWER 0.090482660581
-#define FLASH_3X3_UPPER 0.593643639267
-
 E2E_FIXTURE(dir, "valcert")
 
 static void board(hx_variant v, int rows, int cols, sv_tree *t)
@@ -769,35 +765,42 @@ static void the_documented_values(void **state)
     }
 }
 
-/* docs/certificates/3x3-abrupt-flash.value.gz, the one certificate kept compressed (37 MB unpacked: its spread
- * mixtures reach 500,838 Black states): unpacked with gzip, it loads (every state's probabilities summing to
- * exactly 1), is of abrupt-flash 3x3, and states the interval docs/solved.md gives; `arena classify --check
- * --max-histories 0` on the unpacked file verifies it (19 s; docs/solved.md). */
-static void the_compressed_certificate(void **state)
+/* The certificates kept compressed in docs/certificates (FILE.value.gz: their spread mixtures list many more
+ * states than the restricted games hold, 12-37 MB unpacked): each unpacked with gzip loads (every state's
+ * probabilities summing to exactly 1), is of the board and variant its name says, and states the interval
+ * docs/solved.md gives; `arena classify --check --max-histories 0` on the unpacked file verifies it (3-19 s,
+ * docs/solved.md). */
+static void the_compressed_certificates(void **state)
 {
     (void)state;
-    char path[64], cmd[200];
-    snprintf(path, sizeof path, "/tmp/valcert_flash_%d.value", (int)getpid());
-    snprintf(cmd, sizeof cmd, "gzip -dc docs/certificates/3x3-abrupt-flash.value.gz > %s", path);
-    assert_int_equal(system(cmd), 0);
-    char err[400] = "";
-    vc_cert *c = vc_load(path, err, sizeof err);
-    unlink(path);
-    if (!c)
-        fail_msg("%s", err);
-    hx_variant v;
-    int rows, cols;
-    uint64_t states[2];
-    vc_describe(c, &v, &rows, &cols, states);
-    assert_int_equal(v, HX_ABRUPT_FLASH);
-    assert_int_equal(rows, 3);
-    assert_int_equal(cols, 3);
-    double lo, up;
-    vc_bounds(c, &lo, &up);
-    print_message("3x3-abrupt-flash: [%+.12f, %+.12f] stated, %llu / %llu states\n", lo, up,
-                  (unsigned long long)states[0], (unsigned long long)states[1]);
-    assert_true(fabs(lo - FLASH_3X3_LOWER) < 1e-11 && fabs(up - FLASH_3X3_UPPER) < 1e-11);
-    vc_free(c);
+    static const struct { const char *file; hx_variant v; int rows, cols; double lower, upper; } gz[] = {
+        { "3x3-abrupt-flash", HX_ABRUPT_FLASH, 3, 3, 0.090482660581, 0.593643639267 },
+        { "4x2-abrupt-flash", HX_ABRUPT_FLASH, 4, 2, -0.891202660067, -0.113992004696 },
+    };
+    for (size_t i = 0; i < sizeof gz / sizeof gz[0]; i++) {
+        char path[64], cmd[300];
+        snprintf(path, sizeof path, "/tmp/valcert_gz_%d.value", (int)getpid());
+        snprintf(cmd, sizeof cmd, "gzip -dc docs/certificates/%s.value.gz > %s", gz[i].file, path);
+        assert_int_equal(system(cmd), 0);
+        char err[400] = "";
+        vc_cert *c = vc_load(path, err, sizeof err);
+        unlink(path);
+        if (!c)
+            fail_msg("%s: %s", gz[i].file, err);
+        hx_variant v;
+        int rows, cols;
+        uint64_t states[2];
+        vc_describe(c, &v, &rows, &cols, states);
+        assert_int_equal(v, gz[i].v);
+        assert_int_equal(rows, gz[i].rows);
+        assert_int_equal(cols, gz[i].cols);
+        double lo, up;
+        vc_bounds(c, &lo, &up);
+        print_message("%s: [%+.12f, %+.12f] stated, %llu / %llu states\n", gz[i].file, lo, up,
+                      (unsigned long long)states[0], (unsigned long long)states[1]);
+        assert_true(fabs(lo - gz[i].lower) < 1e-11 && fabs(up - gz[i].upper) < 1e-11);
+        vc_free(c);
+    }
 }
 
 int main(void)
@@ -808,7 +811,7 @@ int main(void)
         cmocka_unit_test(refusals),
         cmocka_unit_test(commands),
         cmocka_unit_test(the_documented_values),
-        cmocka_unit_test(the_compressed_certificate),
+        cmocka_unit_test(the_compressed_certificates),
         cmocka_unit_test(certificates_as_policies),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
