@@ -683,12 +683,11 @@ static void certificates_as_policies(void **state)
     assert_int_equal(vc_history_events("+a1,+b1,+c1", HX_ABRUPT, 3, 3, ev, 2), -1);
 }
 
-/* docs/certificates/FILE.value, loaded (every state's probabilities summing to exactly 1) and of the board and
+/* The certificate at path, loaded (every state's probabilities summing to exactly 1) and of the board and
  * variant given; states[] its states listed. */
-static vc_cert *documented(const char *file, hx_variant want, int want_rows, int want_cols, uint64_t states[2])
+static vc_cert *loaded(const char *path, hx_variant want, int want_rows, int want_cols, uint64_t states[2])
 {
-    char path[200], err[400] = "";
-    snprintf(path, sizeof path, "docs/certificates/%s.value", file);
+    char err[400] = "";
     vc_cert *c = vc_load(path, err, sizeof err);
     if (!c)
         fail_msg("%s", err);
@@ -699,6 +698,25 @@ static vc_cert *documented(const char *file, hx_variant want, int want_rows, int
     assert_int_equal(rows, want_rows);
     assert_int_equal(cols, want_cols);
     return c;
+}
+
+/* docs/certificates/FILE.value, loaded(). */
+static vc_cert *documented(const char *file, hx_variant want, int want_rows, int want_cols, uint64_t states[2])
+{
+    char path[200];
+    snprintf(path, sizeof path, "docs/certificates/%s.value", file);
+    return loaded(path, want, want_rows, want_cols, states);
+}
+
+/* The bounds c states are lower and upper (within 1e-11), printed with its states; c freed. */
+static void states_bounds(vc_cert *c, const char *file, const uint64_t states[2], double lower, double upper)
+{
+    double lo, up;
+    vc_bounds(c, &lo, &up);
+    print_message("%s: [%+.12f, %+.12f] stated, %llu / %llu states\n", file, lo, up, (unsigned long long)states[0],
+                  (unsigned long long)states[1]);
+    assert_true(fabs(lo - lower) < 1e-11 && fabs(up - upper) < 1e-11);
+    vc_free(c);
 }
 
 /* The certificates docs/solved.md cites (docs/certificates/): each is of the board and variant its name says, the
@@ -743,13 +761,8 @@ static void the_documented_values(void **state)
     };
     for (size_t i = 0; i < sizeof large / sizeof large[0]; i++) {
         uint64_t states[2];
-        vc_cert *c = documented(large[i].file, large[i].v, 4, 3, states);
-        double lo, up;
-        vc_bounds(c, &lo, &up);
-        print_message("%s: [%+.12f, %+.12f] stated, %llu / %llu states\n", large[i].file, lo, up,
-                      (unsigned long long)states[0], (unsigned long long)states[1]);
-        assert_true(fabs(lo - large[i].lower_d) < 1e-11 && fabs(up - large[i].upper_d) < 1e-11);
-        vc_free(c);
+        states_bounds(documented(large[i].file, large[i].v, 4, 3, states), large[i].file, states, large[i].lower_d,
+                      large[i].upper_d);
         for (int b = 0; b < 2; b++) { /* the bound as the file states it, where the docs give it as a fraction */
             const char *bound = b ? large[i].upper : large[i].lower;
             if (!bound)
@@ -782,24 +795,10 @@ static void the_compressed_certificates(void **state)
         snprintf(path, sizeof path, "/tmp/valcert_gz_%d.value", (int)getpid());
         snprintf(cmd, sizeof cmd, "gzip -dc docs/certificates/%s.value.gz > %s", gz[i].file, path);
         assert_int_equal(system(cmd), 0);
-        char err[400] = "";
-        vc_cert *c = vc_load(path, err, sizeof err);
-        unlink(path);
-        if (!c)
-            fail_msg("%s: %s", gz[i].file, err);
-        hx_variant v;
-        int rows, cols;
         uint64_t states[2];
-        vc_describe(c, &v, &rows, &cols, states);
-        assert_int_equal(v, gz[i].v);
-        assert_int_equal(rows, gz[i].rows);
-        assert_int_equal(cols, gz[i].cols);
-        double lo, up;
-        vc_bounds(c, &lo, &up);
-        print_message("%s: [%+.12f, %+.12f] stated, %llu / %llu states\n", gz[i].file, lo, up,
-                      (unsigned long long)states[0], (unsigned long long)states[1]);
-        assert_true(fabs(lo - gz[i].lower) < 1e-11 && fabs(up - gz[i].upper) < 1e-11);
-        vc_free(c);
+        vc_cert *c = loaded(path, gz[i].v, gz[i].rows, gz[i].cols, states);
+        unlink(path);
+        states_bounds(c, gz[i].file, states, gz[i].lower, gz[i].upper);
     }
 }
 
