@@ -779,9 +779,9 @@ static void the_documented_values(void **state)
 }
 
 /* The certificates kept compressed in docs/certificates (FILE.value.gz: their spread mixtures list many more
- * states than the restricted games hold, 12-37 MB unpacked): each unpacked with gzip loads (every state's
+ * states than the restricted games hold, 4-37 MB unpacked): each unpacked with gzip loads (every state's
  * probabilities summing to exactly 1), is of the board and variant its name says, and states the interval
- * docs/solved.md gives; `arena classify --check --max-histories 0` on the unpacked file verifies it (3-19 s,
+ * docs/solved.md gives; `arena classify --check --max-histories 0` on the unpacked file verifies it (1-19 s,
  * docs/solved.md). */
 static void the_compressed_certificates(void **state)
 {
@@ -789,6 +789,7 @@ static void the_compressed_certificates(void **state)
     static const struct { const char *file; hx_variant v; int rows, cols; double lower, upper; } gz[] = {
         { "3x3-abrupt-flash", HX_ABRUPT_FLASH, 3, 3, 0.090482660581, 0.593643639267 },
         { "4x2-abrupt-flash", HX_ABRUPT_FLASH, 4, 2, -0.891202660067, -0.113992004696 },
+        { "2x4-abrupt-flash", HX_ABRUPT_FLASH, 2, 4, 0.606725722860, 1.0 },
     };
     for (size_t i = 0; i < sizeof gz / sizeof gz[0]; i++) {
         char path[64], cmd[300];
