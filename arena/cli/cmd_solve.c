@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include "bestresponse.h"
+#include "board.h"
 #include "cli.h"
 #include "clock.h"
 #include "commands.h"
@@ -33,7 +34,7 @@ static const char help[] =
     "                   [--method dual|primal|double-oracle] [--exact] [--lp both|black|white] [--max-nodes N]\n"
     "                   [--walk] [--time-limit S] [--max-iterations N] [--certificate FILE] [--verbose]\n"
     "                   [--method sequence-oracle [--seed-seconds S | --seed-certificate FILE]\n"
-    "                   [--spread-defaults]]\n"
+    "                   [--spread-defaults] [--first CELL]]\n"
     "                   [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
@@ -86,6 +87,9 @@ static const char help[] =
     "                   instead of the one default cell, so that outside the restricted game the mixture is\n"
     "                   not one known strategy (on the -flash boards a best response otherwise steers\n"
     "                   there and beats every mixture outright: docs/solver.md)\n"
+    "  --first CELL     sequence-oracle: the game where Black's first attempt is fixed at CELL (e.g. b2)\n"
+    "                   and White knows it: the value after that opening (the first-move table,\n"
+    "                   docs/solved.md); its certificate says so (a 'first CELL' line); no seed\n"
     "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
     "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow); with\n"
@@ -120,12 +124,13 @@ static const char help[] =
 
 enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's',
        O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C', O_WALK = 'W', O_SEED = 'D',
-       O_CERT_DEN = 'N', O_SEED_CERT = 'F', O_SPREAD = 'P' };
+       O_CERT_DEN = 'N', O_SEED_CERT = 'F', O_SPREAD = 'P', O_FIRST = 'R' };
 
 /* The value certificate, when asked for. */
 typedef struct {
     const char *path; /* NULL: none */
     uint64_t den;     /* --certificate-denominator (0: the writer's default search) */
+    int first;        /* --first: Black's first attempt fixed at this cell (-1: free) */
     vw_result r;
 } cert_figures;
 
@@ -133,6 +138,7 @@ typedef struct {
 static void cert_options(const cert_figures *c, vw_options *vo)
 {
     vw_options_default(vo);
+    vo->first = c->first;
     if (c->den)
         vo->den_min = vo->den_max = c->den;
 }
@@ -530,7 +536,14 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
             print_json_text(seed_cert);
         else
             printf("null");
-        printf("},\"spread_defaults\":%s,", wopt->spread ? "true" : "false");
+        printf("},\"spread_defaults\":%s,\"first\":", wopt->spread ? "true" : "false");
+        if (wopt->first >= 0) {
+            char name[HX_CELL_NAME_MAX];
+            hx_cell_name(wopt->first, o->cols, name);
+            printf("\"%s\",", name);
+        } else {
+            printf("null,");
+        }
         if (!exact) {
             printf("\"exact\":null,");
         } else {
@@ -558,6 +571,11 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
         if (seed_cert)
             printf("seed            the certificate %s: %llu / %llu attempts\n", seed_cert,
                    (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
+        if (wopt->first >= 0) {
+            char name[HX_CELL_NAME_MAX];
+            hx_cell_name(wopt->first, o->cols, name);
+            printf("opening         Black's first attempt fixed at %s (the value after it)\n", name);
+        }
         if (wopt->spread)
             printf("defaults        spread: the mixtures' members after the first play a hashed cell where they store "
                    "none\n");
@@ -604,6 +622,7 @@ int cmd_solve(int argc, char **argv)
         { "seed-seconds", required_argument, 0, O_SEED },
         { "seed-certificate", required_argument, 0, O_SEED_CERT },
         { "spread-defaults", no_argument, 0, O_SPREAD },
+        { "first", required_argument, 0, O_FIRST },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -616,7 +635,8 @@ int cmd_solve(int argc, char **argv)
     const char *seed_cert = NULL;
     do_options dopt;
     do_options_default(&dopt);
-    cert_figures cert = { 0 };
+    cert_figures cert = { .first = -1 };
+    const char *first = NULL;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
@@ -674,6 +694,8 @@ int cmd_solve(int argc, char **argv)
             seed_cert = optarg;
         } else if (c == O_SPREAD) {
             spread = true;
+        } else if (c == O_FIRST) {
+            first = optarg;
         } else if (c == O_MAX_ITER) {
             dopt.max_iterations = (int)cli_count("solve", "--max-iterations", optarg, 1, 1000000000);
         } else if (c == O_LP) {
@@ -699,6 +721,16 @@ int cmd_solve(int argc, char **argv)
         cli_usage_error("solve", "--seed-certificate: give it with --method sequence-oracle");
     if (spread && !seq_oracle)
         cli_usage_error("solve", "--spread-defaults: give it with --method sequence-oracle");
+    if (first && !seq_oracle)
+        cli_usage_error("solve", "--first: give it with --method sequence-oracle");
+    if (first && (seed_cert || seed_seconds > 0))
+        cli_usage_error("solve", "--first: no seed (the seeds are the whole game's)");
+    if (first) {
+        const char *cwhy;
+        cert.first = hx_cell_parse(first, o.rows, o.cols, &cwhy);
+        if (cert.first < 0)
+            cli_usage_error("solve", "--first '%s': %s", first, cwhy);
+    }
     if (seed_cert && seed_seconds > 0)
         cli_usage_error("solve", "--seed-certificate and --seed-seconds: give one seed");
     if (seq_oracle) {
@@ -713,6 +745,7 @@ int cmd_solve(int argc, char **argv)
         wopt.time_limit = dopt.time_limit;
         wopt.max_iterations = dopt.max_iterations;
         wopt.spread = spread;
+        wopt.first = cert.first;
         if (so.verbose) {
             wopt.progress = ds_progress_line;
             so.verbose = false;

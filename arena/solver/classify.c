@@ -482,9 +482,51 @@ done:
     free(do_probs);
 }
 
+/* The value after Black's first cell without the tree: the sequence oracle with dw_options.first (spread
+ * defaults as the row's own run on the -flash boards), until the deadline; its exact certificate (a `first`
+ * line) next to the others. */
+static void cl_first_sequence(const cl_options *o, double deadline, const cl_row *row, cl_first_move *m)
+{
+    dw_options w;
+    dw_options_default(&w);
+    w.first = m->cell;
+    w.time_limit = fmax(deadline - clk_now(), 0.01);
+    w.spread = hx_variant_report(row->variant) == HX_REPORT_FLASH;
+    sf_options lp;
+    sf_options_default(&lp);
+    lp.solver = SF_CLP;
+    char path[4096], name[HX_CELL_NAME_MAX], err[300];
+    hx_cell_name(m->cell, row->cols, name);
+    if (o->out_dir)
+        snprintf(path, sizeof path, "%s/%dx%d-%s-first-%s.value", o->out_dir, row->rows, row->cols,
+                 hx_variant_name(row->variant), name);
+    ds_exact x = { .certificate = o->out_dir ? path : NULL };
+    vw_options_default(&x.vw);
+    x.vw.max_states = CL_CHECK_MAX_STATES;
+    ds_result r;
+    if (ds_solve(row->variant, row->rows, row->cols, &w, &lp, CL_RESTRICTED_NODES, NULL, NULL, &x, &r, err,
+                 sizeof err) != 0)
+        return;
+    m->lower = fmax(r.lower, -1), m->upper = fmin(r.upper, 1);
+    m->how = r.converged ? "sequence oracle" : "sequence-oracle bounds";
+    if (r.converged) {
+        m->exact = true;
+        m->value = (r.lower + r.upper) / 2;
+        long num, den;
+        if (x.value && sscanf(x.value, "%ld/%ld", &num, &den) == 2 && den > 0)
+            m->num = num, m->den = den;
+        else if (x.value && sscanf(x.value, "%ld", &num) == 1)
+            m->num = num, m->den = 1;
+        else if (!cl_fraction(m->lower, m->upper, &m->num, &m->den))
+            m->den = 0;
+    }
+    ds_exact_free(&x);
+}
+
 /* The first-move table (o->first_moves) within a budget of its own: a sure win's from the sure-win searches
  * (White's: every cell loses; Black's: a cell keeps the win exactly when Black's search wins from the key
- * after it), an exact value's from the double oracle with Black's root action fixed to each cell in turn
+ * after it), an exact value's from the double oracle with Black's root action fixed to each cell in turn, or
+ * without the tree (a value from the sequence oracle) from the sequence oracle with Black's first attempt fixed
  * (a cell after its image under the half-turn copies the image's). */
 static void cl_first_moves(const cl_options *o, const sv_tree *t, cl_row *row)
 {
@@ -513,6 +555,22 @@ static void cl_first_moves(const cl_options *o, const sv_tree *t, cl_row *row)
                                       .how = "sure-win search", .num = 1, .den = 1 };
         }
         sw_free(s);
+    } else if (row->exact && !t && !strcmp(row->how, "sequence oracle")) {
+        /* no tree: the sequence oracle for each cell not after its image (the half-turn, below) */
+        int todo = 0;
+        for (int x = 0; x < cells; x++)
+            todo += x <= cells - 1 - x;
+        for (int x = 0; x < cells; x++) {
+            cl_first_move *m = &row->first[row->n_first++];
+            *m = (cl_first_move){ .cell = x, .lower = -1, .upper = 1, .how = "none" };
+            if (cells - 1 - x < x) {
+                *m = row->first[cells - 1 - x];
+                m->cell = x;
+                continue;
+            }
+            cl_first_sequence(o, clk_now() + (deadline - clk_now()) / (todo > 0 ? todo : 1), row, m);
+            todo--;
+        }
     } else if (row->exact && t && t->n_nodes && t->nodes[0].player == 0) {
         /* The half-turn (r, c) -> (R-1-r, C-1-c), cell x -> cells-1-x, maps the game onto itself (both
          * players' sides and the neighbour relation are kept), so a cell's value is its image's: only the

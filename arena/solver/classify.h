@@ -37,7 +37,8 @@ typedef struct {
     bool exact;
     double value;         /* when exact */
     double lower, upper;  /* bounds (equal to value when exact) */
-    const char *how;      /* "sure-win search", "double oracle", "none" */
+    const char *how;      /* "sure-win search", "double oracle", "sequence oracle", "sequence-oracle bounds" (the
+                           * bounds of a run the budget stopped), "none" */
     bool no_sure_win;     /* on a board Black wins surely: the sure-win search showed this cell does not keep
                            * the win (the value is below 1; no bound closer is claimed) */
     long num, den;        /* value = num/den (cl_fraction), den 0 when none is found or not exact */

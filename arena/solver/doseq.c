@@ -86,6 +86,7 @@ typedef struct {
     efg_game inner;      /* the whole game (darkhex.h) */
     ds_allowed allowed[2];
     dw_memo *memo;       /* default cells */
+    int first;           /* Black's first attempt fixed to this cell, or -1 (dw_options.first) */
 } ds_game;
 
 static const efg_game *inner_of(const efg_game *g)
@@ -128,6 +129,8 @@ static int rg_actions(const efg_game *g, const void *state, uint16_t *out, doubl
     if (n <= 1 || (p != 0 && p != 1))
         return n;
     uint32_t mask = ds_get(&d->allowed[p], in->infoset(in, state)) | 1u << dw_default_memo(d->memo, state);
+    if (p == 0 && d->first >= 0 && hx_num_attempts((const hx_game *)state) == 0)
+        mask = 1u << d->first; /* Black's opening is fixed */
     int m = 0;
     for (int k = 0; k < n; k++)
         if (mask >> out[k] & 1)
@@ -317,8 +320,8 @@ static int ds_answer_candidates(hx_variant v, int rows, int cols, const sv_tree 
             const dw_mixture *m = &mix[1 - p];
             double val;
             dw_pure *br = NULL;
-            if (dw_best_response(v, rows, cols, p, (const dw_pure *const *)m->member, m->weight, m->k, &val, &br, states,
-                                 err, errlen) != 0) {
+            if (dw_best_response_first(v, rows, cols, d->first, p, (const dw_pure *const *)m->member, m->weight, m->k,
+                                       &val, &br, states, err, errlen) != 0) {
                 rc = -1;
                 break;
             }
@@ -431,8 +434,16 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
         snprintf(err, errlen, "%s", why);
         return -1;
     }
+    if (o->first < -1 || o->first >= rows * cols || (o->first >= 0 && seed)) {
+        dw_mixture_free(&best[0]), dw_mixture_free(&best[1]);
+        snprintf(err, errlen, o->first >= 0 && seed ? "seeds are for the whole game, not a fixed first cell"
+                                                    : "a first cell off the board");
+        return -1;
+    }
+    if (exact)
+        exact->vw.first = o->first; /* the certificate states the opening */
     sv_darkhex dh = { .variant = v, .rows = rows, .cols = cols };
-    ds_game d = { .memo = dw_memo_new() };
+    ds_game d = { .memo = dw_memo_new(), .first = o->first };
     sv_darkhex_game(&d.inner, &dh);
     efg_game g = d.inner;
     g.root = rg_root, g.player = rg_player, g.utility = rg_utility, g.actions = rg_actions, g.apply = rg_apply;
@@ -496,10 +507,10 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
         r->support[0] = (uint32_t)mix[0].k, r->support[1] = (uint32_t)mix[1].k;
         double upper, lower;
         dw_pure *br[2] = { NULL, NULL };
-        if (dw_best_response(v, rows, cols, 0, (const dw_pure *const *)mix[1].member, mix[1].weight, mix[1].k, &upper,
-                             &br[0], &r->states, err, errlen) != 0 ||
-            dw_best_response(v, rows, cols, 1, (const dw_pure *const *)mix[0].member, mix[0].weight, mix[0].k, &lower,
-                             &br[1], &r->states, err, errlen) != 0) {
+        if (dw_best_response_first(v, rows, cols, o->first, 0, (const dw_pure *const *)mix[1].member, mix[1].weight,
+                                   mix[1].k, &upper, &br[0], &r->states, err, errlen) != 0 ||
+            dw_best_response_first(v, rows, cols, o->first, 1, (const dw_pure *const *)mix[0].member, mix[0].weight,
+                                   mix[0].k, &lower, &br[1], &r->states, err, errlen) != 0) {
             dw_pure_free(br[0]);
             dw_mixture_free(&mix[0]), dw_mixture_free(&mix[1]);
             goto done;

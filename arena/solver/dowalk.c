@@ -215,6 +215,7 @@ typedef struct {
 
 typedef struct {
     int p;
+    int first;       /* Black's first attempt fixed to this cell (p 0 only), or -1 */
     const dw_pure *const *opp;
     level lv[DW_LEVELS + 1];
     uint64_t *ek;    /* the strategy being built: a stack of (key, cell) */
@@ -331,6 +332,8 @@ static double walk_state(bw *b, int d, const elem *const *group, uint32_t n)
     }
     uint16_t legal[HX_MAX_CELLS + 1];
     int nl = hx_legal(&group[0]->g, legal);
+    if (b->first >= 0 && hx_num_attempts(&group[0]->g) == 0) /* Black's opening is fixed */
+        legal[0] = (uint16_t)b->first, nl = 1;
     size_t start = b->en, best_end = start;
     double best = -INFINITY;
     int best_cell = legal[0];
@@ -385,9 +388,20 @@ static double walk_state(bw *b, int d, const elem *const *group, uint32_t n)
 int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *const *opp, const double *w, int k,
                      double *value, dw_pure **out, uint64_t *states, char *err, size_t errlen)
 {
+    return dw_best_response_first(v, rows, cols, -1, p, opp, w, k, value, out, states, err, errlen);
+}
+
+int dw_best_response_first(hx_variant v, int rows, int cols, int first, int p, const dw_pure *const *opp,
+                           const double *w, int k, double *value, dw_pure **out, uint64_t *states, char *err,
+                           size_t errlen)
+{
     const char *why;
     if (!dw_supported(v, rows, cols, &why)) {
         fail(err, errlen, why);
+        return -1;
+    }
+    if (first < -1 || first >= rows * cols) {
+        fail(err, errlen, "a first cell off the board");
         return -1;
     }
     double sum = 0, total = 0;
@@ -399,7 +413,7 @@ int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *con
         fail(err, errlen, "a mixture without positive weight");
         return -1;
     }
-    bw b = { .p = p, .opp = opp, .memo = dw_memo_new() };
+    bw b = { .p = p, .first = p == 0 ? first : -1, .opp = opp, .memo = dw_memo_new() };
     if (!b.memo) {
         fail(err, errlen, "out of memory");
         return -1;
@@ -555,7 +569,7 @@ static int take_mixture(dws *s, int p, const double *w, uint32_t n, dw_mixture *
 
 void dw_options_default(dw_options *o)
 {
-    *o = (dw_options){ .tolerance = 1e-10 };
+    *o = (dw_options){ .tolerance = 1e-10, .first = -1 };
 }
 
 int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r, char *err, size_t errlen)
@@ -565,6 +579,10 @@ int dw_solve(hx_variant v, int rows, int cols, const dw_options *o, dw_result *r
     const char *why;
     if (!dw_supported(v, rows, cols, &why)) {
         fail(err, errlen, why);
+        return -1;
+    }
+    if (o->first >= 0) {
+        fail(err, errlen, "a fixed first cell is for the sequence oracle");
         return -1;
     }
     dws s = { .v = v, .rows = rows, .cols = cols, .memo = dw_memo_new() };

@@ -81,6 +81,13 @@ double dw_payoff(hx_variant v, int rows, int cols, const dw_pure *b, const dw_pu
 int dw_best_response(hx_variant v, int rows, int cols, int p, const dw_pure *const *opp, const double *w, int k,
                      double *value, dw_pure **out, uint64_t *states, char *err, size_t errlen);
 
+/* The same in the game where Black's first attempt is fixed to `first` (-1: free, dw_best_response): a Black
+ * best response attempts only that cell at the start (the opponent's mixture, when Black's, is taken to open
+ * there, as every member of a restricted game with that opening does). */
+int dw_best_response_first(hx_variant v, int rows, int cols, int first, int p, const dw_pure *const *opp,
+                           const double *w, int k, double *value, dw_pure **out, uint64_t *states, char *err,
+                           size_t errlen);
+
 /* A mixture of one player's pure strategies: k members with weights summing to 1. */
 typedef struct {
     int k;
@@ -103,6 +110,9 @@ typedef struct {
     bool spread;           /* the sequence oracle (doseq.h): each restricted mixture's members after the first
                             * get salts 1, 2, ... (dw_pure_set_salt), so that where the restricted game ends
                             * the mixture spreads over several default cells instead of one */
+    int first;             /* the sequence oracle (doseq.h) only: Black's first attempt fixed to this cell, the
+                            * game solved the one after that opening (White knowing it); -1 (the default): free.
+                            * dw_solve refuses it. */
 } dw_options;
 
 typedef struct {

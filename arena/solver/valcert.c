@@ -28,6 +28,7 @@ struct vc_cert {
     hx_variant variant;
     int rows, cols;
     mpq_t lower, upper;
+    int first;          /* Black's first attempt fixed to this cell, or -1 (free) */
     vc_entry *entries;  /* in the order first added */
     uint32_t n_entries, entries_cap;
     uint32_t *slots;    /* open addressing: entry index + 1 (0 empty) */
@@ -111,7 +112,7 @@ vc_cert *vc_new(hx_variant v, int rows, int cols)
     vc_cert *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    c->variant = v, c->rows = rows, c->cols = cols;
+    c->variant = v, c->rows = rows, c->cols = cols, c->first = -1;
     mpq_inits(c->lower, c->upper, NULL);
     mpq_set_si(c->lower, -1, 1);
     mpq_set_si(c->upper, 1, 1);
@@ -158,6 +159,19 @@ int vc_state(const vc_cert *c, uint32_t i, int *player, const char **history, co
     for (int k = 0; k < e->n; k++)
         probs[k] = mpq_get_d(e->probs[k]);
     return e->n;
+}
+
+int vc_set_first(vc_cert *c, int cell)
+{
+    if (cell < -1 || cell >= c->rows * c->cols)
+        return -1;
+    c->first = cell;
+    return 0;
+}
+
+int vc_first(const vc_cert *c)
+{
+    return c->first;
 }
 
 void vc_bounds(const vc_cert *c, double *lower, double *upper)
@@ -338,7 +352,13 @@ int vc_save(const vc_cert *c, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot write", path);
         return -1;
     }
-    fprintf(f, "darkhex-value 1\nvariant %s\nboard %dx%d\nlower ", hx_variant_name(c->variant), c->rows, c->cols);
+    fprintf(f, "darkhex-value 1\nvariant %s\nboard %dx%d\n", hx_variant_name(c->variant), c->rows, c->cols);
+    if (c->first >= 0) {
+        char name[HX_CELL_NAME_MAX];
+        hx_cell_name(c->first, c->cols, name);
+        fprintf(f, "first %s\n", name);
+    }
+    fprintf(f, "lower ");
     vc_write_q(f, c->lower);
     fprintf(f, "\nupper ");
     vc_write_q(f, c->upper);
@@ -461,9 +481,20 @@ vc_cert *vc_load(const char *path, char *err, size_t errlen)
         goto bad;
     }
     line++;
+    bool got = vc_getline(f, &text, &size);
+    if (got && !strncmp(text, "first ", 6)) { /* optional: Black's first attempt fixed */
+        const char *cwhy = "no cell";
+        int x = strchr(text + 6, ' ') ? -1 : hx_cell_parse(text + 6, rows, cols, &cwhy);
+        if (x < 0) {
+            snprintf(why, sizeof why, "expected 'first CELL': cell '%.20s': %s", text + 6, cwhy);
+            goto bad;
+        }
+        c->first = x;
+        line++;
+        got = vc_getline(f, &text, &size);
+    }
     /* the bounds may be long (exact rationals of an interval): read as whole lines */
-    if (!vc_getline(f, &text, &size) || strncmp(text, "lower ", 6) || !text[6] || strchr(text + 6, ' ') ||
-        !(lower = strdup(text + 6))) {
+    if (!got || strncmp(text, "lower ", 6) || !text[6] || strchr(text + 6, ' ') || !(lower = strdup(text + 6))) {
         snprintf(why, sizeof why, "expected 'lower P/Q'");
         goto bad;
     }
@@ -617,6 +648,17 @@ static int vc_expand(vc_ctx *x, const hx_game *g, const mpq_t w, mpq_t total, vc
         free(s);
         return 0;
     }
+    if (o == 0 && x->c->first >= 0 && hx_num_attempts(g) == 0)
+        for (int k = 0; k < e->n; k++)
+            if (mpq_sgn(e->probs[k]) && e->cells[k] != x->c->first) {
+                char name[HX_CELL_NAME_MAX], fixed[HX_CELL_NAME_MAX];
+                hx_cell_name(e->cells[k], x->c->cols, name);
+                hx_cell_name(x->c->first, x->c->cols, fixed);
+                snprintf(x->r->why, sizeof x->r->why,
+                         "Black's strategy opens at %s, but the certificate fixes Black's first attempt at %s", name,
+                         fixed);
+                return 0;
+            }
     mpq_t w2;
     mpq_init(w2);
     int r = 1;
@@ -680,6 +722,10 @@ static int vc_group(vc_ctx *x, const vc_hist *s, size_t n, mpq_t value)
         vc_replay(x->c, &s[i], &games[i]);
     uint16_t legal[HX_MAX_CELLS + 1];
     int m = hx_legal(&games[0], legal), r = 1;
+    if (x->p == 0 && x->c->first >= 0 && hx_num_attempts(&games[0]) == 0) { /* Black's opening is fixed */
+        legal[0] = (uint16_t)x->c->first;
+        m = 1;
+    }
     mpq_t total;
     mpq_init(total);
     for (int a = 0; a < m && r == 1; a++) {
@@ -797,7 +843,14 @@ int vc_check_file(const char *path, uint64_t max_states, char *msg, size_t msgle
     vc_report r;
     int res = vc_check(c, max_states, &lower, &upper, &r);
     double s = clk_now() - t0;
-    int n = snprintf(msg, msglen, "%s: %dx%d %s value: ", path, c->rows, c->cols, hx_variant_name(c->variant));
+    char opening[64] = "";
+    if (c->first >= 0) {
+        char name[HX_CELL_NAME_MAX];
+        hx_cell_name(c->first, c->cols, name);
+        snprintf(opening, sizeof opening, " after Black's first attempt at %s", name);
+    }
+    int n = snprintf(msg, msglen, "%s: %dx%d %s value%s: ", path, c->rows, c->cols, hx_variant_name(c->variant),
+                     opening);
     char *tail = msg + (n > 0 && (size_t)n < msglen ? (size_t)n : 0);
     size_t left = msglen - (size_t)(tail - msg);
     char counts[200];

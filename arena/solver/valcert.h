@@ -9,6 +9,7 @@
  *     darkhex-value 1
  *     variant V          a dark variant
  *     board RxC
+ *     first CELL         optional: Black's first attempt is fixed to CELL (the value after that opening)
  *     lower P/Q          what Black's strategy guarantees Black (minus White's best-response value to it)
  *     upper P/Q          what White's strategy holds Black to (Black's best-response value to it)
  *     states N           N lines follow
@@ -21,7 +22,9 @@
  * be left out; the checker refuses a certificate when a missing state is reached. When lower = upper the
  * certificate proves that this is the value of the game. Values are Black's: +1 a Black win, -1 a White
  * win. The dark variants have no chance moves (the reports are determined by the play), so every number
- * the checker uses is one of the file's. */
+ * the checker uses is one of the file's. With `first CELL`, the game is the one where Black always opens at CELL
+ * (and White knows it): Black's stated strategy must open there (the checker refuses it otherwise), and Black's
+ * best response attempts only CELL at the start; the bounds are then the value after that opening. */
 #ifndef ARENA_SOLVER_VALCERT_H
 #define ARENA_SOLVER_VALCERT_H
 
@@ -63,6 +66,10 @@ void vc_describe(const vc_cert *c, hx_variant *v, int *rows, int *cols, uint64_t
 uint32_t vc_state_count(const vc_cert *c);
 int vc_state(const vc_cert *c, uint32_t i, int *player, const char **history, const uint16_t **cells,
              double *probs);
+/* Fixes Black's first attempt to cell (-1: free, the default). 0, or -1 for a cell off the board. */
+int vc_set_first(vc_cert *c, int cell);
+/* The fixed first cell, or -1. */
+int vc_first(const vc_cert *c);
 /* The stated bounds, rounded to doubles. */
 void vc_bounds(const vc_cert *c, double *lower, double *upper);
 

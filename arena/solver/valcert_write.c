@@ -16,7 +16,7 @@
 
 void vw_options_default(vw_options *o)
 {
-    *o = (vw_options){ .den_min = 10, .den_max = 1000000000ull, .max_states = 0 };
+    *o = (vw_options){ .den_min = 10, .den_max = 1000000000ull, .max_states = 0, .first = -1 };
 }
 
 void vw_result_free(vw_result *r)
@@ -271,8 +271,8 @@ static void vw_round_all(const vw_states *s, uint64_t max_den, mpq_t *q)
 /* The certificate of Black's strategy probs[0] and White's probs[1] (each laid out like s->table.actions;
  * only the player's own states are read), listing the states each player's own strategy reaches: a state
  * whose previous own attempt is reached with positive probability (the states are listed parents first). */
-static vc_cert *vw_cert(const vw_states *s, hx_variant v, int rows, int cols, mpq_t *const probs[2], char *err,
-                        size_t errlen)
+static vc_cert *vw_cert(const vw_states *s, hx_variant v, int rows, int cols, mpq_t *const probs[2], int first,
+                        char *err, size_t errlen)
 {
     const sv_tree *t = &s->table;
     uint8_t *reached = calloc(t->n_infosets ? t->n_infosets : 1, 1);
@@ -280,6 +280,10 @@ static vc_cert *vw_cert(const vw_states *s, hx_variant v, int rows, int cols, mp
     vc_cert *c = vc_new(v, rows, cols);
     if (!reached || !state_of || !c) {
         snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    if (vc_set_first(c, first) != 0) {
+        snprintf(err, errlen, "a first cell off the board");
         goto fail;
     }
     for (uint32_t i = 0; i < t->n_infosets; i++)
@@ -364,7 +368,7 @@ static int vw_write_from(const vw_states *s, mpq_t *const *exact, int k, hx_vari
         else
             vw_round_all(s, den, cur);
         mpq_t *both[2] = { cur, cur };
-        if (!(c = vw_cert(s, v, rows, cols, both, err, errlen)))
+        if (!(c = vw_cert(s, v, rows, cols, both, o->first, err, errlen)))
             goto done;
         if (vw_best_response(c, 0, o->max_states, up, r, err, errlen) != 0 ||
             vw_best_response(c, 1, o->max_states, lo, r, err, errlen) != 0)
@@ -394,7 +398,7 @@ static int vw_write_from(const vw_states *s, mpq_t *const *exact, int k, hx_vari
                  (unsigned long long)o->den_max);
         goto done;
     }
-    if (!(c = vw_cert(s, v, rows, cols, best, err, errlen)))
+    if (!(c = vw_cert(s, v, rows, cols, best, o->first, err, errlen)))
         goto done;
     r->lower = mpq_get_str(NULL, 10, best_lo);
     r->upper = mpq_get_str(NULL, 10, best_up);

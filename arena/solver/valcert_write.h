@@ -22,6 +22,8 @@ typedef struct {
     uint64_t den_min, den_max; /* denominators bounds tried: den_min, 10 den_min, ... <= den_max
                                 * (default 10 .. 1e9) */
     uint64_t max_states;       /* the checker's cap on histories per best response (default 0: none) */
+    int first;                 /* Black's first attempt fixed to this cell (valcert.h's `first`; the strategies
+                                * must open there), or -1 (default): free */
     /* called after each denominator bound tried (NULL: none): the bound, the exact bounds its strategies give
      * as doubles, the histories walked so far, the seconds since the writer started */
     void (*progress)(void *ctx, uint64_t den, double lower, double upper, uint64_t histories, double seconds);

@@ -17,7 +17,9 @@
  * - with a directory to write to, each solved row's value certificate (valcert.h) beside its policy file:
  *   cl_check_certificate verifies it, exactly at the row's value, on 2x2 abrupt and 3x2 abrupt;
  * - where the tree does not fit (a node limit), the tree-free oracles' exact value on abrupt 3x2 and 2x3
- *   (-1/8 and 9/11) and their value certificate verified at it;
+ *   (-1/8 and 9/11) and their value certificate verified at it; the first-move table there from the sequence
+ *   oracle with Black's first attempt fixed, each cell's certificate verified at its fraction, two cells
+ *   against the LP of the fixed game;
  * - `arena classify --first-moves --json`: strict JSON, a "how" and "fraction" on every row, a first-move
  *   entry per cell; without --first-moves no "first_moves" key. */
 #include <math.h>
@@ -339,6 +341,7 @@ static void value_without_the_tree(void **state)
         o.budget_s = 600;
         o.max_nodes = 1000;
         o.out_dir = out;
+        o.first_moves = true;
         cl_row r;
         assert_int_equal(cl_classify(boards[i].rows, boards[i].cols, HX_ABRUPT, &o, &r), 0);
         print_message("%dx%d abrupt: %s, [%+.12f, %+.12f]; %s\n", boards[i].rows, boards[i].cols, r.how, r.lower,
@@ -357,6 +360,37 @@ static void value_without_the_tree(void **state)
         snprintf(want, sizeof want, "verified: value %ld/%ld", boards[i].num, boards[i].den);
         if (!strstr(msg, want))
             fail_msg("expected \"%s\" in: %s", want, msg);
+        /* the first-move table by the sequence oracle with Black's first attempt fixed: each cell's fraction
+         * verified in its own certificate (the cells before their half-turn image), two cells of 3x2 against
+         * the LP of the fixed game */
+        check_first_moves(&r);
+        int cells = boards[i].rows * boards[i].cols;
+        for (int c = 0; c < cells; c++) {
+            const cl_first_move *m = &r.first[c];
+            assert_true(m->exact);
+            assert_string_equal(m->how, "sequence oracle");
+            assert_true(m->den > 0);
+            assert_true(fabs(m->value - (double)m->num / (double)m->den) < 1e-9);
+            if (c > cells - 1 - c) {
+                assert_int_equal(m->num, r.first[cells - 1 - c].num);
+                assert_int_equal(m->den, r.first[cells - 1 - c].den);
+                continue;
+            }
+            char name[8];
+            hx_cell_name(c, boards[i].cols, name);
+            snprintf(path, sizeof path, "%s/%dx%d-abrupt-first-%s.value", out, boards[i].rows, boards[i].cols, name);
+            assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
+            snprintf(want, sizeof want, "after Black's first attempt at %s: verified: value %ld%s", name, m->num,
+                     m->den == 1 ? " " : "/");
+            if (!strstr(msg, want))
+                fail_msg("expected \"%s\" in: %s", want, msg);
+            if (i == 0 && c < 2) {
+                double lp = lp_value(boards[i].rows, boards[i].cols, HX_ABRUPT, c);
+                print_message("%dx%d abrupt first cell %s: %ld/%ld, LP %.12f\n", boards[i].rows, boards[i].cols, name,
+                              m->num, m->den, lp);
+                assert_true(fabs(m->value - lp) < 1e-9);
+            }
+        }
     }
 }
 

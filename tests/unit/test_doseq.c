@@ -33,8 +33,9 @@ static const hx_variant dark[] = { HX_CLASSICAL, HX_ABRUPT, HX_CLASSICAL_NOISY, 
                                    HX_ABRUPT_FLASH };
 
 /* The whole tree's value: by the sequence-form LP (GLPK), or where that takes minutes (abrupt 3x2, 2x3) by
- * the tree-based double oracle, which test_doracle checks against the LP. */
-static double tree_value(hx_variant v, int rows, int cols, bool oracle)
+ * the tree-based double oracle, which test_doracle checks against the LP; with first >= 0 (the oracle only),
+ * the value after Black's first cell (the oracle's root action fixed). */
+static double tree_value_first(hx_variant v, int rows, int cols, bool oracle, int first)
 {
     sv_darkhex p = { .variant = v, .rows = rows, .cols = cols };
     efg_game g;
@@ -46,6 +47,8 @@ static double tree_value(hx_variant v, int rows, int cols, bool oracle)
     if (oracle) {
         do_options o;
         do_options_default(&o);
+        o.fix_root = first >= 0;
+        o.root_action = (uint16_t)(first >= 0 ? first : 0); /* the root's actions are the cells in ascending order */
         do_result r;
         if (do_solve(&t, &o, NULL, &r, err, sizeof err) != 0)
             fail_msg("do_solve: %s", err);
@@ -63,6 +66,11 @@ static double tree_value(hx_variant v, int rows, int cols, bool oracle)
     }
     sv_tree_free(&t);
     return value;
+}
+
+static double tree_value(hx_variant v, int rows, int cols, bool oracle)
+{
+    return tree_value_first(v, rows, cols, oracle, -1);
 }
 
 typedef struct {
@@ -495,6 +503,139 @@ static void exact_values_are_certified(void **state)
     ds_exact_free(&x);
 }
 
+/* A copy of file `from` into `to` with its `first` line replaced by `line` ("" drops it). */
+static void rewrite_first(const char *from, const char *to, const char *line)
+{
+    FILE *in = fopen(from, "r"), *out = fopen(to, "w");
+    assert_non_null(in);
+    assert_non_null(out);
+    char buf[4096];
+    bool seen = false;
+    while (fgets(buf, sizeof buf, in)) {
+        if (!strncmp(buf, "first ", 6)) {
+            seen = true;
+            fputs(line, out);
+            continue;
+        }
+        fputs(buf, out);
+    }
+    assert_true(seen);
+    fclose(in);
+    fclose(out);
+}
+
+/* dw_options.first (`arena solve --first CELL`): the value after each of Black's first cells equals the tree's
+ * (the double oracle with its root action fixed) as an exact fraction, and its certificate (with a `first`
+ * line) is verified at that value; the same certificate with another first cell or without the line is
+ * refuted (Black's strategy opens elsewhere; Black's free best response does better); seeds and cells off the
+ * board are refused; the command prints the cell and the fraction. */
+static void first_moves_equal_the_tree(void **state)
+{
+    (void)state;
+    static const struct { hx_variant v; int r, c; } boards[] = { { HX_ABRUPT, 2, 3 }, { HX_ABRUPT, 3, 2 },
+                                                                 { HX_ABRUPT_NOISY, 2, 2 }, { HX_ABRUPT_FLASH, 2, 2 } };
+    for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
+        hx_variant v = boards[b].v;
+        int rows = boards[b].r, cols = boards[b].c, cells = rows * cols;
+        double whole = tree_value(v, rows, cols, true);
+        for (int cell = 0; cell < cells; cell++) {
+            double want = tree_value_first(v, rows, cols, true, cell);
+            char path[600], other[600];
+            snprintf(path, sizeof path, "%s/first-%zu-%d.value", dir, b, cell);
+            snprintf(other, sizeof other, "%s/first-%zu-%d-other.value", dir, b, cell);
+            dw_options o;
+            dw_options_default(&o);
+            o.first = cell;
+            sf_options lp;
+            sf_options_default(&lp);
+            lp.solver = SF_CLP;
+            ds_exact x = { .certificate = path };
+            vw_options_default(&x.vw);
+            ds_result r;
+            char err[300] = "";
+            if (ds_solve(v, rows, cols, &o, &lp, 1u << 24, NULL, NULL, &x, &r, err, sizeof err) != 0)
+                fail_msg("ds_solve: %s", err);
+            print_message("%-14s %dx%d first %d: tree %+.9f, sequence oracle %s (whole board %+.9f)\n",
+                          hx_variant_name(v), rows, cols, cell, want, x.value ? x.value : "none", whole);
+            assert_true(r.converged);
+            assert_non_null(x.value);
+            mpq_t q;
+            mpq_init(q);
+            assert_int_equal(mpq_set_str(q, x.value, 10), 0);
+            assert_true(fabs(mpq_get_d(q) - want) < 1e-9);
+            mpq_clear(q);
+            assert_true(want <= whole + 1e-9);
+            assert_true(x.certified && x.cert.exact);
+            assert_string_equal(x.cert.lower, x.value);
+            vc_cert *c = vc_load(path, err, sizeof err);
+            if (!c)
+                fail_msg("%s", err);
+            assert_int_equal(vc_first(c), cell);
+            char *lower = NULL, *upper = NULL;
+            vc_report rep;
+            assert_int_equal(vc_check(c, 0, &lower, &upper, &rep), 1);
+            assert_string_equal(lower, x.value);
+            assert_string_equal(upper, x.value);
+            free(lower), free(upper);
+            vc_free(c);
+            /* another first cell: Black's stated strategy does not open there */
+            char line[40], name[8];
+            hx_cell_name((cell + 1) % cells, cols, name);
+            snprintf(line, sizeof line, "first %s\n", name);
+            rewrite_first(path, other, line);
+            char msg[1200];
+            assert_int_equal(vc_check_file(other, 0, msg, sizeof msg), 0);
+            assert_non_null(strstr(msg, "REFUTED: Black's strategy opens at"));
+            /* no first line: the whole game, where Black's free best response beats White's strategy unless
+             * this opening is worth the board's value */
+            rewrite_first(path, other, "");
+            int res = vc_check_file(other, 0, msg, sizeof msg);
+            assert_int_equal(res, want < whole - 1e-9 ? 0 : 1);
+            if (res == 0)
+                assert_non_null(strstr(msg, "not the stated upper"));
+            ds_exact_free(&x);
+        }
+    }
+    /* refusals: a cell off the board; a seed with a fixed first cell; the pure-strategy oracle */
+    dw_options o;
+    dw_options_default(&o);
+    sf_options lp;
+    sf_options_default(&lp);
+    ds_result r;
+    dw_result wr;
+    char err[300] = "";
+    o.first = 6;
+    assert_int_equal(ds_solve(HX_ABRUPT, 2, 3, &o, &lp, 1u << 24, NULL, NULL, NULL, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "off the board"));
+    assert_int_equal(dw_solve(HX_ABRUPT, 2, 3, &o, &wr, err, sizeof err), -1);
+    o.first = 1;
+    dw_mixture seed[2] = { { 0 }, { 0 } };
+    double bounds[2] = { -1, 1 };
+    assert_int_equal(ds_solve(HX_ABRUPT, 2, 3, &o, &lp, 1u << 24, seed, bounds, NULL, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "seeds"));
+    /* the command */
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle --solver clp "
+             "--exact --first b1 --certificate f.value --json 2>/dev/null", dir, bin);
+    char *json = sh_output(cmd);
+    strict_json("arena solve --first --json", json);
+    assert_non_null(strstr(json, "\"first\":\"b1\""));
+    assert_non_null(strstr(json, "\"exact\":{\"value\":\"5/11\""));
+    free(json);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena classify --check f.value", dir, bin);
+    char *text = sh_output(cmd);
+    assert_non_null(strstr(text, "value after Black's first attempt at b1: verified: value 5/11"));
+    free(text);
+    static const char *bad[] = { "--first z9", "--first c3", "--first a1 --seed-seconds 1", "--first" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle %s "
+                 ">/dev/null 2>&1", dir, bin, bad[i]);
+        assert_int_equal(sh_run("%s", cmd), 2);
+    }
+    snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 2x3 --first a1 >/dev/null 2>&1", bin);
+    assert_int_equal(sh_run("%s", cmd), 2); /* not the sequence oracle */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +644,7 @@ int main(void)
         cmocka_unit_test(limits_and_refusals),
         cmocka_unit_test(arena_solve_sequence_oracle),
         cmocka_unit_test(exact_values_are_certified),
+        cmocka_unit_test(first_moves_equal_the_tree),
         cmocka_unit_test(seeded_by_a_certificate),
         cmocka_unit_test(tightened_by_the_script),
     };

@@ -8,7 +8,8 @@
  * and exit as documented; a certificate written as a policy file (valcert_policy.h) holds every state under the
  * engine's own key with the certificate's probabilities, so that play from the empty board never meets a state
  * it lacks (in process and through bin/policy-bot); and each certificate in docs/certificates is of the board its name says and verifies at
- * the exact value docs/solved.md states. */
+ * the exact value docs/solved.md states, the first-move ones (docs/certificates/first) at the value after the
+ * opening their name and `first` line say. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -425,6 +426,13 @@ static void refusals(void **state)
     assert_non_null(strstr(msg, want));
     free(bad);
 
+    /* a fixed opening the stated strategy does not keep: Black mixes b1 and a2 on 2x2 */
+    bad = replaced(good, "\nboard 2x2\n", "\nboard 2x2\nfirst b1\n");
+    assert_int_equal(check_text("first.cert", bad, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "value after Black's first attempt at b1: REFUTED: Black's strategy opens at a2, but the "
+                                "certificate fixes Black's first attempt at b1"));
+    free(bad);
+
     /* malformed lines, each named with its line number */
     static const struct { const char *from, *to; const char *why; } lines[] = {
         { "darkhex-value 1", "darkhex-value 2", "line 1: expected 'darkhex-value 1'" },
@@ -436,6 +444,9 @@ static void refusals(void **state)
         { "\nblack - ", "\nblue - ", "line 7: expected 'black|white HISTORY" },
         { "\nblack - ", "\nblack +q1 ", "line 7: bad history '+q1'" },
         { "\nblack - ", "\nblack - a1=-1/2 ", "line 7: history -: a1:" },
+        { "\nboard 2x2\n", "\nboard 2x2\nfirst z9\n", "line 4: expected 'first CELL': cell 'z9'" },
+        { "\nboard 2x2\n", "\nboard 2x2\nfirst a1 b1\n", "line 4: expected 'first CELL'" },
+        { "\nboard 2x2\n", "\nboard 2x2\nfirst a1\nfirst a1\n", "line 5: expected 'lower P/Q'" },
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         bad = replaced(good, lines[i].from, lines[i].to);
@@ -778,6 +789,59 @@ static void the_documented_values(void **state)
     }
 }
 
+/* The first-move certificates docs/solved.md cites (docs/certificates/first/RxC-VARIANT-CELL.value, one per cell
+ * not after its half-turn image): each is of the board, variant and opening its name says (its `first` line),
+ * the checker verifies it at exactly the fraction the docs state, no opening is worth more than the board's
+ * value, and every file in the folder is listed here. */
+static void the_first_move_certificates(void **state)
+{
+    (void)state;
+    static const struct { const char *board, *variant; hx_variant v; const char *cell, *value; double board_value; } first[] = {
+        { "3x3", "abrupt", HX_ABRUPT, "a1", "-276538599/1010507237", 0.384434 },
+        { "3x3", "abrupt", HX_ABRUPT, "b1", "-88/645", 0.384434 },
+        { "3x3", "abrupt", HX_ABRUPT, "c1", "4885/75127", 0.384434 },
+        { "3x3", "abrupt", HX_ABRUPT, "a2", "-43293374349049/185097985321231", 0.384434 },
+        { "3x3", "abrupt", HX_ABRUPT, "b2", "-9/94", 0.384434 },
+        { "2x4", "abrupt", HX_ABRUPT, "a1", "577/911", 0.933635 },
+        { "2x4", "abrupt", HX_ABRUPT, "b1", "47/65", 0.933635 },
+        { "2x4", "abrupt", HX_ABRUPT, "c1", "2479401/3093863", 0.933635 },
+        { "2x4", "abrupt", HX_ABRUPT, "d1", "313811641/381235969", 0.933635 },
+        { "4x2", "abrupt", HX_ABRUPT, "a1", "-74/83", -0.577228 },
+        { "4x2", "abrupt", HX_ABRUPT, "b1", "-9/11", -0.577228 },
+        { "4x2", "abrupt", HX_ABRUPT, "a2", "-839/965", -0.577228 },
+        { "4x2", "abrupt", HX_ABRUPT, "b2", "-19/22", -0.577228 },
+    };
+    size_t n = sizeof first / sizeof first[0];
+    for (size_t i = 0; i < n; i++) {
+        char name[100], path[200];
+        snprintf(name, sizeof name, "first/%s-%s-%s", first[i].board, first[i].variant, first[i].cell);
+        snprintf(path, sizeof path, "docs/certificates/%s.value", name);
+        int rows = first[i].board[0] - '0', cols = first[i].board[2] - '0';
+        uint64_t states[2];
+        vc_cert *c = documented(name, first[i].v, rows, cols, states);
+        const char *why;
+        assert_int_equal(vc_first(c), hx_cell_parse(first[i].cell, rows, cols, &why));
+        char *lower = NULL, *upper = NULL;
+        vc_report r;
+        assert_int_equal(vc_check(c, 0, &lower, &upper, &r), 1);
+        print_message("%s: %s, %llu histories\n", name, lower, (unsigned long long)r.histories);
+        assert_string_equal(lower, first[i].value);
+        assert_string_equal(upper, first[i].value);
+        assert_true(q_value(lower) <= first[i].board_value);
+        free(lower), free(upper);
+        vc_free(c);
+        char msg[1200], want[200];
+        assert_int_equal(vc_check_file(path, 0, msg, sizeof msg), 1);
+        snprintf(want, sizeof want, "value after Black's first attempt at %s: verified: value %s ", first[i].cell,
+                 first[i].value);
+        if (!strstr(msg, want))
+            fail_msg("expected \"%s\" in: %s", want, msg);
+    }
+    char *count = sh_output("ls docs/certificates/first | wc -l");
+    assert_int_equal(atoi(count), (int)n);
+    free(count);
+}
+
 /* The certificates kept compressed in docs/certificates (FILE.value.gz: their spread mixtures list many more
  * states than the restricted games hold, 4-37 MB unpacked): each unpacked with gzip loads (every state's
  * probabilities summing to exactly 1), is of the board and variant its name says, and states the interval
@@ -812,6 +876,7 @@ int main(void)
         cmocka_unit_test(commands),
         cmocka_unit_test(the_documented_values),
         cmocka_unit_test(the_compressed_certificates),
+        cmocka_unit_test(the_first_move_certificates),
         cmocka_unit_test(certificates_as_policies),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
