@@ -618,6 +618,59 @@ static int spread_defaults(void)
     return 0;
 }
 
+/* The first-move table without the tree (dw_options.first): each cell before its half-turn image solved exactly
+ * by the sequence oracle with Black's first attempt fixed, against the whole board's exact solve by the same
+ * oracle (the baseline, measured in the same run): seconds and restricted games. */
+static int first_moves(void)
+{
+    printf("solver: the sequence oracle (CLP, exact) with Black's first attempt fixed, each cell before its "
+           "image, against the whole board\n");
+    static const struct { hx_variant v; int r, c; } cases[] = { { HX_ABRUPT, 2, 3 }, { HX_ABRUPT, 3, 2 },
+                                                               { HX_ABRUPT, 4, 2 } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int cells = cases[i].r * cases[i].c, games = 0, whole_games = 0;
+        double secs = 0, whole = 0;
+        char line[600] = "";
+        size_t len = 0;
+        for (int cell = -1; cell < cells; cell++) {
+            if (cell >= 0 && cells - 1 - cell < cell)
+                continue;
+            dw_options o;
+            dw_options_default(&o);
+            o.first = cell;
+            sf_options lp;
+            sf_options_default(&lp);
+            lp.solver = SF_CLP;
+            ds_exact x = { 0 };
+            vw_options_default(&x.vw);
+            ds_result r;
+            char err[300];
+            double t0 = clk_now();
+            if (ds_solve(cases[i].v, cases[i].r, cases[i].c, &o, &lp, 1u << 26, NULL, NULL, &x, &r, err,
+                         sizeof err) != 0) {
+                fprintf(stderr, "bench_solver: %s\n", err);
+                return 1;
+            }
+            double t = clk_now() - t0;
+            if (cell < 0) {
+                whole = t, whole_games = r.iterations;
+            } else {
+                char name[8];
+                hx_cell_name(cell, cases[i].c, name);
+                secs += t, games += r.iterations;
+                len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %s (%.2f s)", len ? ", " : "", name,
+                                        x.value ? x.value : "not exact", t);
+            }
+            ds_exact_free(&x);
+        }
+        printf("  %-7s %dx%d: whole board %d restricted games, %.2f s; the cells %d games, %.2f s (%.2fx): %s\n",
+               hx_variant_name(cases[i].v), cases[i].r, cases[i].c, whole_games, whole, games, secs, secs / whole,
+               line);
+        fflush(stdout);
+    }
+    return 0;
+}
+
 /* The value-certificate checker (valcert.h) on the certificates kept in docs/certificates: histories walked per
  * second by both exact best responses; the baseline, measured in the same run, is the rules engine alone
  * (copying a game and making one attempt, along random games of the same board) as often. */
@@ -678,11 +731,14 @@ int main(void)
         return certificate_checker();
     if (getenv("BENCH_SOLVER_SPREAD_ONLY")) /* only the spread defaults */
         return spread_defaults();
+    if (getenv("BENCH_SOLVER_FIRST_ONLY")) /* only the first-move table without the tree */
+        return first_moves();
     if (getenv("BENCH_SOLVER_DO_ONLY")) /* only the double oracle's comparison */
         return default_cell_rates() || double_oracle_comparison() || spread_defaults();
     if (default_cell_rates() != 0 || certificate_checker() != 0)
         return 1;
-    if (double_oracle_comparison() != 0 || spread_defaults() != 0) /* first: the children then start small */
+    if (double_oracle_comparison() != 0 || spread_defaults() != 0 || first_moves() != 0) /* first: the children
+                                                                                           * then start small */
         return 1;
     static const struct { hx_variant v; int r, c; } cases[] = {
         { HX_CLASSICAL, 3, 2 }, { HX_ABRUPT, 3, 2 }, { HX_CLASSICAL, 2, 3 }, { HX_ABRUPT, 2, 3 },
