@@ -497,6 +497,12 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
         if (cv != o->variant || cr != o->rows || cc != o->cols)
             cli_fail("solve", "--seed-certificate %s: a certificate of %dx%d %s, not of %dx%d %s", seed_cert, cr, cc,
                      hx_variant_name(cv), o->rows, o->cols, hx_variant_name(o->variant));
+        if (vc_first(c) >= 0) {
+            char name[HX_CELL_NAME_MAX];
+            hx_cell_name(vc_first(c), o->cols, name);
+            cli_fail("solve", "--seed-certificate %s: a certificate of the game after Black's first attempt at %s, "
+                     "not of the whole game", seed_cert, name);
+        }
         int rc = ds_seed_from_certificate(c, seed, err, sizeof err);
         vc_free(c);
         if (rc != 0)

@@ -634,6 +634,13 @@ static void first_moves_equal_the_tree(void **state)
     }
     snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 2x3 --first a1 >/dev/null 2>&1", bin);
     assert_int_equal(sh_run("%s", cmd), 2); /* not the sequence oracle */
+    /* a first-move certificate does not seed the whole game */
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle "
+             "--seed-certificate f.value 2>&1 >/dev/null; echo \"exit $?\"", dir, bin);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "a certificate of the game after Black's first attempt at b1, not of the whole game"));
+    assert_non_null(strstr(text, "exit 1"));
+    free(text);
 }
 
 int main(void)
