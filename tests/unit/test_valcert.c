@@ -766,14 +766,15 @@ static void the_documented_values(void **state)
     /* The 4x3 certificates: each full check walks about a billion histories (minutes), so here only their board,
      * that they load (every state's probabilities summing to exactly 1) and the bounds they state, against the
      * docs; `arena classify --check --max-histories 0 FILE` verifies them (docs/solved.md). */
-    static const struct { const char *file; hx_variant v; const char *lower, *upper; double lower_d, upper_d; } large[] = {
-        { "4x3-classical", HX_CLASSICAL, "-19463/33742", "-19463/33742", -0.576818208761, -0.576818208761 },
-        { "4x3-abrupt", HX_ABRUPT, NULL, NULL, -0.248020773133, 0.027288311049 },
+    static const struct { const char *file; hx_variant v; int rows, cols; const char *lower, *upper; double lower_d, upper_d; } large[] = {
+        { "4x3-classical", HX_CLASSICAL, 4, 3, "-19463/33742", "-19463/33742", -0.576818208761, -0.576818208761 },
+        { "4x3-abrupt", HX_ABRUPT, 4, 3, NULL, NULL, -0.248020773133, 0.027288311049 },
+        { "3x4-abrupt", HX_ABRUPT, 3, 4, NULL, NULL, 0.405953528997, 0.871631964193 },
     };
     for (size_t i = 0; i < sizeof large / sizeof large[0]; i++) {
         uint64_t states[2];
-        states_bounds(documented(large[i].file, large[i].v, 4, 3, states), large[i].file, states, large[i].lower_d,
-                      large[i].upper_d);
+        states_bounds(documented(large[i].file, large[i].v, large[i].rows, large[i].cols, states), large[i].file, states,
+                      large[i].lower_d, large[i].upper_d);
         for (int b = 0; b < 2; b++) { /* the bound as the file states it, where the docs give it as a fraction */
             const char *bound = b ? large[i].upper : large[i].lower;
             if (!bound)
@@ -790,26 +791,39 @@ static void the_documented_values(void **state)
 }
 
 /* The first-move certificates docs/solved.md cites (docs/certificates/first/RxC-VARIANT-CELL.value, one per cell
- * not after its half-turn image): each is of the board, variant and opening its name says (its `first` line),
- * the checker verifies it at exactly the fraction the docs state, no opening is worth more than the board's
- * value, and every file in the folder is listed here. */
+ * not after its half-turn image): each is of the board, variant and opening its name says (its `first` line) and
+ * states the value (or interval) the docs give; the checker verifies those of at most 8 cells at exactly that
+ * (the 12-cell classical 4x3 ones walk 160-200 million histories each, over a minute: their stated bounds are
+ * checked here, the full check is docs/solved.md's command); no opening is worth more than the board's value;
+ * every file in the folder is listed here. */
 static void the_first_move_certificates(void **state)
 {
     (void)state;
-    static const struct { const char *board, *variant; hx_variant v; const char *cell, *value; double board_value; } first[] = {
-        { "3x3", "abrupt", HX_ABRUPT, "a1", "-276538599/1010507237", 0.384434 },
-        { "3x3", "abrupt", HX_ABRUPT, "b1", "-88/645", 0.384434 },
-        { "3x3", "abrupt", HX_ABRUPT, "c1", "4885/75127", 0.384434 },
-        { "3x3", "abrupt", HX_ABRUPT, "a2", "-43293374349049/185097985321231", 0.384434 },
-        { "3x3", "abrupt", HX_ABRUPT, "b2", "-9/94", 0.384434 },
-        { "2x4", "abrupt", HX_ABRUPT, "a1", "577/911", 0.933635 },
-        { "2x4", "abrupt", HX_ABRUPT, "b1", "47/65", 0.933635 },
-        { "2x4", "abrupt", HX_ABRUPT, "c1", "2479401/3093863", 0.933635 },
-        { "2x4", "abrupt", HX_ABRUPT, "d1", "313811641/381235969", 0.933635 },
-        { "4x2", "abrupt", HX_ABRUPT, "a1", "-74/83", -0.577228 },
-        { "4x2", "abrupt", HX_ABRUPT, "b1", "-9/11", -0.577228 },
-        { "4x2", "abrupt", HX_ABRUPT, "a2", "-839/965", -0.577228 },
-        { "4x2", "abrupt", HX_ABRUPT, "b2", "-19/22", -0.577228 },
+    static const struct {
+        const char *board, *variant;
+        hx_variant v;
+        const char *cell, *value; /* the exact value, or NULL: an interval */
+        double lower, upper, board_value;
+    } first[] = {
+        { "3x3", "abrupt", HX_ABRUPT, "a1", "-276538599/1010507237", -0.273663155368, -0.273663155368, 0.384434 },
+        { "3x3", "abrupt", HX_ABRUPT, "b1", "-88/645", -0.136434108527, -0.136434108527, 0.384434 },
+        { "3x3", "abrupt", HX_ABRUPT, "c1", "4885/75127", 0.065023227335, 0.065023227335, 0.384434 },
+        { "3x3", "abrupt", HX_ABRUPT, "a2", "-43293374349049/185097985321231", -0.233894357488, -0.233894357488, 0.384434 },
+        { "3x3", "abrupt", HX_ABRUPT, "b2", "-9/94", -0.095744680851, -0.095744680851, 0.384434 },
+        { "2x4", "abrupt", HX_ABRUPT, "a1", "577/911", 0.633369923161, 0.633369923161, 0.933635 },
+        { "2x4", "abrupt", HX_ABRUPT, "b1", "47/65", 0.723076923077, 0.723076923077, 0.933635 },
+        { "2x4", "abrupt", HX_ABRUPT, "c1", "2479401/3093863", 0.801393274363, 0.801393274363, 0.933635 },
+        { "2x4", "abrupt", HX_ABRUPT, "d1", "313811641/381235969", 0.823142794798, 0.823142794798, 0.933635 },
+        { "4x2", "abrupt", HX_ABRUPT, "a1", "-74/83", -0.891566265060, -0.891566265060, -0.577228 },
+        { "4x2", "abrupt", HX_ABRUPT, "b1", "-9/11", -0.818181818182, -0.818181818182, -0.577228 },
+        { "4x2", "abrupt", HX_ABRUPT, "a2", "-839/965", -0.869430051813, -0.869430051813, -0.577228 },
+        { "4x2", "abrupt", HX_ABRUPT, "b2", "-19/22", -0.863636363636, -0.863636363636, -0.577228 },
+        { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "a1", NULL, -0.927382240517, -0.867224546722, -0.501296 },
+        { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "b1", "-25/31", -0.806451612903, -0.806451612903, -0.501296 },
+        { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "a2", NULL, -0.932371347759, -0.840386528350, -0.501296 },
+        { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "b2", "-49/58", -0.844827586207, -0.844827586207, -0.501296 },
+        { "4x3", "classical", HX_CLASSICAL, "b1", "-1", -1, -1, -0.576818 },
+        { "4x3", "classical", HX_CLASSICAL, "c1", "-1", -1, -1, -0.576818 },
     };
     size_t n = sizeof first / sizeof first[0];
     for (size_t i = 0; i < n; i++) {
@@ -821,19 +835,20 @@ static void the_first_move_certificates(void **state)
         vc_cert *c = documented(name, first[i].v, rows, cols, states);
         const char *why;
         assert_int_equal(vc_first(c), hx_cell_parse(first[i].cell, rows, cols, &why));
-        char *lower = NULL, *upper = NULL;
-        vc_report r;
-        assert_int_equal(vc_check(c, 0, &lower, &upper, &r), 1);
-        print_message("%s: %s, %llu histories\n", name, lower, (unsigned long long)r.histories);
-        assert_string_equal(lower, first[i].value);
-        assert_string_equal(upper, first[i].value);
-        assert_true(q_value(lower) <= first[i].board_value);
-        free(lower), free(upper);
+        assert_true(first[i].upper <= first[i].board_value);
+        if (rows * cols > 8) {
+            states_bounds(c, name, states, first[i].lower, first[i].upper);
+            continue;
+        }
         vc_free(c);
         char msg[1200], want[200];
         assert_int_equal(vc_check_file(path, 0, msg, sizeof msg), 1);
-        snprintf(want, sizeof want, "value after Black's first attempt at %s: verified: value %s ", first[i].cell,
-                 first[i].value);
+        print_message("%s\n", msg);
+        if (first[i].value)
+            snprintf(want, sizeof want, "value after Black's first attempt at %s: verified: value %s (= %+.12f) ",
+                     first[i].cell, first[i].value, first[i].lower);
+        else
+            snprintf(want, sizeof want, "(= [%+.12f, %+.12f])", first[i].lower, first[i].upper);
         if (!strstr(msg, want))
             fail_msg("expected \"%s\" in: %s", want, msg);
     }
