@@ -824,6 +824,15 @@ static void the_first_move_certificates(void **state)
         { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "b2", "-49/58", -0.844827586207, -0.844827586207, -0.501296 },
         { "4x3", "classical", HX_CLASSICAL, "b1", "-1", -1, -1, -0.576818 },
         { "4x3", "classical", HX_CLASSICAL, "c1", "-1", -1, -1, -0.576818 },
+        { "4x3", "classical", HX_CLASSICAL, "a2", NULL, -0.993571462575, -0.698591549296, -0.576818 },
+        { "4x3", "classical", HX_CLASSICAL, "b2", NULL, -0.731343283582, -0.714285714286, -0.576818 },
+        { "4x3", "classical", HX_CLASSICAL, "c2", "-1", -1, -1, -0.576818 },
+        { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "b1", "278/431", 0.645011600928, 0.645011600928, 0.920664 },
+        { "4x3", "classical", HX_CLASSICAL, "a1", "-1", -1, -1, -0.576818 },
+        { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "a1", "561615105787/988406941512", 0.568202308381, 0.568202308381,
+          0.920664 },
+        { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "c1", NULL, 0.653374745941, 0.855255421645, 0.920664 },
+        { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "d1", NULL, 0.690881337882, 0.838452024580, 0.920664 },
     };
     size_t n = sizeof first / sizeof first[0];
     for (size_t i = 0; i < n; i++) {
