@@ -5,7 +5,9 @@
  * (bestresponse.h); with --certificate, a value certificate of the strategies (valcert_write.h). With --walk
  * the double oracle runs without the tree (dowalk.h): bounds, iterations, sets, times and memory, and with
  * --certificate the certificate of its mixtures (dowalk_cert.h); --method sequence-oracle runs the
- * sequence-form double oracle (doseq.h), optionally seeded by the walk's (--seed-seconds). */
+ * sequence-form double oracle (doseq.h), optionally seeded by the walk's (--seed-seconds); --method report-blind
+ * writes the certificate of a plain board's certified strategies played in its -noisy/-flash form
+ * (valcert_blind.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@
 #include "lpclp.h"
 #include "policy.h"
 #include "seqform.h"
+#include "valcert_blind.h"
 #include "valcert_write.h"
 #include "variant.h"
 
@@ -35,6 +38,7 @@ static const char help[] =
     "                   [--walk] [--time-limit S] [--max-iterations N] [--certificate FILE] [--verbose]\n"
     "                   [--method sequence-oracle [--seed-seconds S | --seed-certificate FILE]\n"
     "                   [--spread-defaults] [--first CELL]]\n"
+    "                   [--method report-blind --plain-certificate FILE --certificate FILE]\n"
     "                   [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
@@ -90,6 +94,13 @@ static const char help[] =
     "  --first CELL     sequence-oracle: the game where Black's first attempt is fixed at CELL (e.g. b2)\n"
     "                   and White knows it: the value after that opening (the first-move table,\n"
     "                   docs/solved.md); its certificate says so (a 'first CELL' line); no seed\n"
+    "  --method report-blind  -noisy and -flash variants: the strategies of the plain variant's value\n"
+    "                   certificate --plain-certificate FILE (classical for classical-noisy and -flash,\n"
+    "                   abrupt for abrupt-noisy and -flash; same board) played here deaf to the reports,\n"
+    "                   written to --certificate FILE and checked: the bounds they certify for this\n"
+    "                   variant (docs/solver.md). The file also seeds --method sequence-oracle\n"
+    "                   (--seed-certificate)\n"
+    "  --plain-certificate FILE  report-blind: the plain variant's certificate\n"
     "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
     "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow); with\n"
@@ -124,7 +135,7 @@ static const char help[] =
 
 enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's',
        O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C', O_WALK = 'W', O_SEED = 'D',
-       O_CERT_DEN = 'N', O_SEED_CERT = 'F', O_SPREAD = 'P', O_FIRST = 'R' };
+       O_CERT_DEN = 'N', O_SEED_CERT = 'F', O_SPREAD = 'P', O_FIRST = 'R', O_PLAIN_CERT = 'B' };
 
 /* The value certificate, when asked for. */
 typedef struct {
@@ -465,6 +476,52 @@ static void ds_progress_line(void *ctx, const do_progress_info *p)
             p->strategies[0], p->strategies[1], p->support[0], p->support[1], p->seconds);
 }
 
+/* `arena solve --method report-blind`: the plain certificate's strategies played deaf to the reports
+ * (valcert_blind.h), written and checked. */
+static int solve_blind(const cli_game_opts *o, const char *plain, bool verbose, cert_figures *cert)
+{
+    char err[700];
+    vc_cert *base = vc_load(plain, err, sizeof err);
+    if (!base)
+        cli_fail("solve", "--plain-certificate %s", err);
+    hx_variant bv;
+    int br, bc;
+    uint64_t bstates[2];
+    vc_describe(base, &bv, &br, &bc, bstates);
+    if ((int)bv != vb_plain_variant(o->variant) || br != o->rows || bc != o->cols)
+        cli_fail("solve", "--plain-certificate %s: a certificate of %dx%d %s, not of %dx%d %s", plain, br, bc,
+                 hx_variant_name(bv), o->rows, o->cols, hx_variant_name((hx_variant)vb_plain_variant(o->variant)));
+    vw_options vo;
+    cert_options(cert, &vo);
+    if (verbose)
+        vo.progress = certificate_progress;
+    int rc = vb_write_blind(base, o->variant, &vo, cert->path, &cert->r, err, sizeof err);
+    vc_free(base);
+    if (rc != 0)
+        cli_fail("solve", "--certificate %s: %s", cert->path, err);
+    long rss = max_rss_kb();
+    if (o->format == CLI_JSON) {
+        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":false,\"method\":\"report-blind\",\"plain\":",
+               hx_variant_name(o->variant), o->rows, o->cols);
+        print_json_text(plain);
+        printf(",\"lower\":%.12g,\"upper\":%.12g,\"exact\":%s,", cert->r.lower_d, cert->r.upper_d,
+               cert->r.exact ? "true" : "false");
+        print_certificate_json(cert);
+        printf("\"seconds\":%.6f,\"max_rss_kb\":%ld}\n", cert->r.seconds, rss);
+    } else {
+        printf("game            %dx%d %s (the %s certificate's strategies, deaf to the reports)\n", o->rows, o->cols,
+               hx_variant_name(o->variant), hx_variant_name(bv));
+        printf("plain           %s (%llu Black and %llu White states)\n", plain, (unsigned long long)bstates[0],
+               (unsigned long long)bstates[1]);
+        printf("bounds          [%+.12f, %+.12f]%s\n", cert->r.lower_d, cert->r.upper_d,
+               cert->r.exact ? ": the value (the reports are worth nothing here)" : "");
+        print_certificate_text(cert);
+        printf("memory          peak resident %ld kB\n", rss);
+    }
+    vw_result_free(&cert->r);
+    return CLI_OK;
+}
+
 /* `arena solve --method sequence-oracle`: the sequence-form double oracle (doseq.h). */
 static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_options *so, uint32_t max_nodes,
                           double seed_seconds, const char *seed_cert, bool exact, cert_figures *cert)
@@ -629,6 +686,7 @@ int cmd_solve(int argc, char **argv)
         { "seed-certificate", required_argument, 0, O_SEED_CERT },
         { "spread-defaults", no_argument, 0, O_SPREAD },
         { "first", required_argument, 0, O_FIRST },
+        { "plain-certificate", required_argument, 0, O_PLAIN_CERT },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -636,7 +694,8 @@ int cmd_solve(int argc, char **argv)
     sf_options_default(&so);
     const char *out = NULL, *method = "dual";
     uint64_t max_nodes = 100000000;
-    bool double_oracle = false, walk = false, seq_oracle = false, spread = false;
+    bool double_oracle = false, walk = false, seq_oracle = false, spread = false, blind = false;
+    const char *plain_cert = NULL;
     double seed_seconds = 0;
     const char *seed_cert = NULL;
     do_options dopt;
@@ -653,13 +712,15 @@ int cmd_solve(int argc, char **argv)
                 cli_usage_error("solve", "--out: give a file name");
             out = optarg;
         } else if (c == O_METHOD) {
-            if (!strcmp(optarg, "double-oracle") || !strcmp(optarg, "sequence-oracle")) {
+            blind = !strcmp(optarg, "report-blind");
+            if (!strcmp(optarg, "double-oracle") || !strcmp(optarg, "sequence-oracle") || blind) {
                 double_oracle = optarg[0] == 'd';
-                seq_oracle = !double_oracle;
+                seq_oracle = optarg[0] == 's';
                 continue;
             }
             if (strcmp(optarg, "dual") && strcmp(optarg, "primal"))
-                cli_usage_error("solve", "--method '%s': give dual, primal, double-oracle or sequence-oracle", optarg);
+                cli_usage_error("solve", "--method '%s': give dual, primal, double-oracle, sequence-oracle or "
+                                "report-blind", optarg);
             double_oracle = seq_oracle = false;
             method = optarg;
             so.method = strcmp(optarg, "primal") ? SF_DUAL : SF_PRIMAL;
@@ -702,6 +763,10 @@ int cmd_solve(int argc, char **argv)
             spread = true;
         } else if (c == O_FIRST) {
             first = optarg;
+        } else if (c == O_PLAIN_CERT) {
+            if (!*optarg)
+                cli_usage_error("solve", "--plain-certificate: give a file name");
+            plain_cert = optarg;
         } else if (c == O_MAX_ITER) {
             dopt.max_iterations = (int)cli_count("solve", "--max-iterations", optarg, 1, 1000000000);
         } else if (c == O_LP) {
@@ -721,6 +786,19 @@ int cmd_solve(int argc, char **argv)
         cli_usage_error("solve", "--certificate: value certificates are for the dark variants, not %s",
                         hx_variant_name(o.variant));
 
+    if (plain_cert && !blind)
+        cli_usage_error("solve", "--plain-certificate: give it with --method report-blind");
+    if (blind) {
+        if (vb_plain_variant(o.variant) < 0)
+            cli_usage_error("solve", "--method report-blind: %s has no reports (give a -noisy or -flash variant)",
+                            hx_variant_name(o.variant));
+        if (!plain_cert || !cert.path)
+            cli_usage_error("solve", "--method report-blind: give --plain-certificate FILE and --certificate FILE");
+        if (out || walk || first || seed_cert || seed_seconds > 0 || spread || o.flags & HX_SWAP_RULE)
+            cli_usage_error("solve", "--method report-blind: no --out, --walk, --first, seed, --spread-defaults or "
+                            "--swap (the plain certificate fixes the strategies)");
+        return solve_blind(&o, plain_cert, so.verbose, &cert);
+    }
     if (seed_seconds > 0 && !seq_oracle)
         cli_usage_error("solve", "--seed-seconds: give it with --method sequence-oracle");
     if (seed_cert && !seq_oracle)
