@@ -476,21 +476,32 @@ static void ds_progress_line(void *ctx, const do_progress_info *p)
             p->strategies[0], p->strategies[1], p->support[0], p->support[1], p->seconds);
 }
 
+/* The value certificate named by `flag` at path, required to be of variant v on a rows x cols board (exits
+ * otherwise); its states per player in states[]. */
+static vc_cert *load_certificate_of(const char *flag, const char *path, hx_variant v, int rows, int cols,
+                                    uint64_t states[2])
+{
+    char err[700];
+    vc_cert *c = vc_load(path, err, sizeof err);
+    if (!c)
+        cli_fail("solve", "%s %s", flag, err);
+    hx_variant cv;
+    int cr, cc;
+    vc_describe(c, &cv, &cr, &cc, states);
+    if (cv != v || cr != rows || cc != cols)
+        cli_fail("solve", "%s %s: a certificate of %dx%d %s, not of %dx%d %s", flag, path, cr, cc,
+                 hx_variant_name(cv), rows, cols, hx_variant_name(v));
+    return c;
+}
+
 /* `arena solve --method report-blind`: the plain certificate's strategies played deaf to the reports
  * (valcert_blind.h), written and checked. */
 static int solve_blind(const cli_game_opts *o, const char *plain, bool verbose, cert_figures *cert)
 {
     char err[700];
-    vc_cert *base = vc_load(plain, err, sizeof err);
-    if (!base)
-        cli_fail("solve", "--plain-certificate %s", err);
-    hx_variant bv;
-    int br, bc;
+    hx_variant bv = (hx_variant)vb_plain_variant(o->variant);
     uint64_t bstates[2];
-    vc_describe(base, &bv, &br, &bc, bstates);
-    if ((int)bv != vb_plain_variant(o->variant) || br != o->rows || bc != o->cols)
-        cli_fail("solve", "--plain-certificate %s: a certificate of %dx%d %s, not of %dx%d %s", plain, br, bc,
-                 hx_variant_name(bv), o->rows, o->cols, hx_variant_name((hx_variant)vb_plain_variant(o->variant)));
+    vc_cert *base = load_certificate_of("--plain-certificate", plain, bv, o->rows, o->cols, bstates);
     vw_options vo;
     cert_options(cert, &vo);
     if (verbose)
@@ -544,16 +555,8 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
             wopt->time_limit = fmax(wopt->time_limit - sr.seconds, 1e-3);
     }
     if (seed_cert) { /* a certificate's attempts: its own bounds are not the seed mixtures' */
-        vc_cert *c = vc_load(seed_cert, err, sizeof err);
-        if (!c)
-            cli_fail("solve", "--seed-certificate %s", err);
-        hx_variant cv;
-        int cr, cc;
         uint64_t states[2];
-        vc_describe(c, &cv, &cr, &cc, states);
-        if (cv != o->variant || cr != o->rows || cc != o->cols)
-            cli_fail("solve", "--seed-certificate %s: a certificate of %dx%d %s, not of %dx%d %s", seed_cert, cr, cc,
-                     hx_variant_name(cv), o->rows, o->cols, hx_variant_name(o->variant));
+        vc_cert *c = load_certificate_of("--seed-certificate", seed_cert, o->variant, o->rows, o->cols, states);
         if (vc_first(c) >= 0) {
             char name[HX_CELL_NAME_MAX];
             hx_cell_name(vc_first(c), o->cols, name);

@@ -39,11 +39,8 @@ int ds_seed_from_certificate(const vc_cert *c, dw_mixture out[2], char *err, siz
     }
     for (uint32_t i = 0; i < n; i++) {
         vc_keyed_state s;
-        if (vc_state_keyed(c, i, &s) < 0) {
-            snprintf(err, errlen, "state %u (%s %s): a malformed history", i + 1, s.player ? "white" : "black",
-                     s.history);
+        if (vc_state_keyed_why(c, i, &s, err, errlen) < 0)
             goto fail;
-        }
         int positive[HX_MAX_CELLS], k = 0;
         for (int a = 0; a < s.n; a++)
             if (s.probs[a] > 0)

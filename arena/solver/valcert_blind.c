@@ -112,11 +112,8 @@ int vb_write_blind(const vc_cert *base, hx_variant v, const vw_options *o, const
     }
     for (uint32_t i = 0; i < count; i++) {
         vc_keyed_state ks;
-        if (vc_state_keyed(base, i, &ks) < 0) {
-            snprintf(err, errlen, "state %u (%s %s): a malformed history", i + 1, ks.player ? "white" : "black",
-                     ks.history);
+        if (vc_state_keyed_why(base, i, &ks, err, errlen) < 0)
             goto done;
-        }
         if (vb_find(&w, ks.player, ks.key) >= 0) {
             snprintf(err, errlen, "state %u (%s %s): listed twice", i + 1, ks.player ? "white" : "black", ks.history);
             goto done;

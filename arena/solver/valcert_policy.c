@@ -59,6 +59,15 @@ int vc_state_keyed(const vc_cert *c, uint32_t i, vc_keyed_state *s)
     return s->n = n;
 }
 
+int vc_state_keyed_why(const vc_cert *c, uint32_t i, vc_keyed_state *s, char *err, size_t errlen)
+{
+    int n = vc_state_keyed(c, i, s);
+    if (n < 0)
+        snprintf(err, errlen, "state %u (%s %s): a malformed history", i + 1, s->player ? "white" : "black",
+                 s->history);
+    return n;
+}
+
 int vc_policy_save(const vc_cert *c, const char *path, char *err, size_t errlen)
 {
     hx_variant v;
@@ -77,9 +86,9 @@ int vc_policy_save(const vc_cert *c, const char *path, char *err, size_t errlen)
     uint32_t n_states = vc_state_count(c);
     for (uint32_t i = 0; i < n_states; i++) {
         vc_keyed_state s;
-        if (vc_state_keyed(c, i, &s) < 0) {
-            snprintf(err, errlen, "%s: state %u (%s %s): a malformed history", path, i + 1,
-                     s.player ? "white" : "black", s.history);
+        char why[VC_HISTORY_MAX + 64];
+        if (vc_state_keyed_why(c, i, &s, why, sizeof why) < 0) {
+            snprintf(err, errlen, "%s: %s", path, why);
             pf_writer_free(w);
             return -1;
         }

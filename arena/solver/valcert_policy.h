@@ -32,6 +32,8 @@ typedef struct {
 /* Fills *s with state i. Returns s->n, or -1 for i out of range or a malformed history (s->player and
  * s->history still name the state when it exists, for the caller's message). */
 int vc_state_keyed(const vc_cert *c, uint32_t i, vc_keyed_state *s);
+/* The same, with "state N (PLAYER HISTORY): a malformed history" (N from 1) in err when it returns -1. */
+int vc_state_keyed_why(const vc_cert *c, uint32_t i, vc_keyed_state *s, char *err, size_t errlen);
 
 /* Writes the certificate's strategies as a policy file at path. 0, or -1 with the reason in err. */
 int vc_policy_save(const vc_cert *c, const char *path, char *err, size_t errlen);
