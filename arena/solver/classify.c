@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "classify.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "darkhex.h"
 #include "doracle.h"
 #include "doseq.h"
+#include "doseq_seed.h"
 #include "dowalk_cert.h"
 #include "infowalk.h"
 #include "policy.h"
@@ -26,6 +28,7 @@
 #include "surecert.h"
 #include "surewin.h"
 #include "valcert.h"
+#include "valcert_blind.h"
 #include "valcert_write.h"
 
 #define CL_MAX_CERT_MOVES 20000000
@@ -322,24 +325,102 @@ static void cl_write_mixtures(dw_mixture mix[2], const cl_options *o, cl_row *ro
     dw_mixture_free(&mix[1]);
 }
 
-/* Without the tree: the pure-strategy walk's double oracle (dowalk.h) for CL_DO_SHARE of the time left, then
- * the sequence-form double oracle (doseq.h) seeded with its best mixtures until the deadline (with spread
- * defaults, dw_options.spread, on the -flash boards); the value when their bounds meet, else their interval
- * when narrower than the row's. */
+/* A -noisy or -flash row when o->out_dir holds its plain row's value certificate (RxC-classical.value or
+ * RxC-abrupt.value: the plain row classified earlier in the same run writes it there, or it was put there):
+ * that certificate's strategies played deaf to the reports (valcert_blind.h), written to RxC-V-blind.value
+ * and checked. Their bounds become the row's when narrower ("report-blind"; exact when the reports are worth
+ * nothing), and their attempts fill seed (doseq_seed.h). Returns 1 with seed filled, 2 when the row is
+ * exact, 0 when there is no such certificate or it does not serve (the reason in the note). */
+static int cl_report_blind(const cl_options *o, cl_row *row, dw_mixture seed[2])
+{
+    int pv = vb_plain_variant(row->variant);
+    if (!o->out_dir || pv < 0)
+        return 0;
+    char plain[4096], path[4096], err[700];
+    snprintf(plain, sizeof plain, "%s/%dx%d-%s.value", o->out_dir, row->rows, row->cols,
+             hx_variant_name((hx_variant)pv));
+    snprintf(path, sizeof path, "%s/%dx%d-%s-blind.value", o->out_dir, row->rows, row->cols,
+             hx_variant_name(row->variant));
+    FILE *f = fopen(plain, "r");
+    if (!f) {
+        if (errno != ENOENT)
+            cl_note(row, "; report-blind: %.200s: %.80s", plain, strerror(errno));
+        return 0;
+    }
+    fclose(f);
+    vc_cert *base = vc_load(plain, err, sizeof err);
+    if (!base) {
+        cl_note(row, "; report-blind: %.300s", err);
+        return 0;
+    }
+    hx_variant bv;
+    int br, bc;
+    uint64_t states[2];
+    vc_describe(base, &bv, &br, &bc, states);
+    if ((int)bv != pv || br != row->rows || bc != row->cols || vc_first(base) >= 0) {
+        cl_note(row, "; report-blind: %.200s is a certificate of %dx%d %s%s, not of the whole %dx%d %s game", plain,
+                br, bc, hx_variant_name(bv), vc_first(base) >= 0 ? " after a fixed first attempt" : "", row->rows,
+                row->cols, hx_variant_name((hx_variant)pv));
+        vc_free(base);
+        return 0;
+    }
+    vw_options vo;
+    vw_options_default(&vo);
+    vo.max_states = CL_CHECK_MAX_STATES;
+    vw_result vr;
+    int rc = vb_write_blind(base, row->variant, &vo, path, &vr, err, sizeof err);
+    vc_free(base);
+    if (rc != 0) {
+        cl_note(row, "; report-blind: %.300s", err);
+        return 0;
+    }
+    cl_note(row, "; report-blind certificate %.200s: [%+.9f, %+.9f]", path, vr.lower_d, vr.upper_d);
+    int out = 0;
+    if (vr.exact) {
+        row->exact = true;
+        row->value = row->lower = row->upper = vr.lower_d;
+        row->how = "report-blind";
+        long num, den;
+        if (sscanf(vr.lower, "%ld/%ld", &num, &den) == 2 && den > 0)
+            row->num = num, row->den = den;
+        else if (sscanf(vr.lower, "%ld", &num) == 1 && !strchr(vr.lower, '/'))
+            row->num = num, row->den = 1;
+        out = 2;
+    } else {
+        if (vr.upper_d - vr.lower_d < row->upper - row->lower)
+            row->lower = vr.lower_d, row->upper = vr.upper_d, row->how = "report-blind";
+        vc_cert *c = vc_load(path, err, sizeof err);
+        if (!c || ds_seed_from_certificate(c, seed, err, sizeof err) != 0)
+            cl_note(row, "; no seed from it: %.200s", err);
+        else
+            out = 1;
+        vc_free(c);
+    }
+    vw_result_free(&vr);
+    return out;
+}
+
+/* Without the tree: the report-blind certificate when there is one (cl_report_blind), else the pure-strategy
+ * walk's double oracle (dowalk.h) for CL_DO_SHARE of the time left; then the sequence-form double oracle
+ * (doseq.h) seeded with their attempts until the deadline (with spread defaults, dw_options.spread, on the
+ * -flash boards); the value when its bounds meet, else its interval when narrower than the row's. */
 static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row)
 {
     const char *why;
-    double left = deadline - clk_now();
-    if (left < 0.01 || !dw_supported(row->variant, row->rows, row->cols, &why))
-        return;
     dw_mixture seed[2] = { { 0 }, { 0 } }, mix[2] = { { 0 }, { 0 } };
+    int blind = cl_report_blind(o, row, seed); /* a certificate's listing: no time limit of its own */
+    double left = deadline - clk_now();
+    if (blind == 2 || left < 0.01 || !dw_supported(row->variant, row->rows, row->cols, &why)) {
+        dw_mixture_free(&seed[0]), dw_mixture_free(&seed[1]);
+        return;
+    }
     dw_options w;
     dw_options_default(&w);
     w.time_limit = left * CL_DO_SHARE;
     w.keep = seed;
-    dw_result wr;
+    dw_result wr = { .lower = -1, .upper = 1 };
     char err[300];
-    if (dw_solve(row->variant, row->rows, row->cols, &w, &wr, err, sizeof err) != 0) {
+    if (!blind && dw_solve(row->variant, row->rows, row->cols, &w, &wr, err, sizeof err) != 0) {
         cl_note(row, "; the walk's double oracle: %.100s", err);
         return;
     }
@@ -363,7 +444,10 @@ static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row
         dw_mixture_free(&seed[0]), dw_mixture_free(&seed[1]);
         return;
     }
-    cl_note(row, "; walk %d + sequence oracle %d restricted games", wr.iterations, r.iterations);
+    if (blind)
+        cl_note(row, "; sequence oracle seeded by it: %d restricted games", r.iterations);
+    else
+        cl_note(row, "; walk %d + sequence oracle %d restricted games", wr.iterations, r.iterations);
     if (r.converged) {
         row->exact = true;
         row->value = (r.lower + r.upper) / 2;

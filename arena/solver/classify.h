@@ -24,7 +24,9 @@ typedef struct {
     double first_budget_s;/* seconds for one row's first-move table, all cells (0: budget_s) */
     uint64_t memo_bytes;  /* largest sure-win memo (each player's) */
     uint32_t max_nodes;   /* largest game tree built for the double oracle, the LP and CFR+ */
-    const char *out_dir;  /* certificates and policy files go here (NULL: none) */
+    const char *out_dir;  /* certificates and policy files go here (NULL: none); a -noisy/-flash row whose
+                           * board has its plain row's value certificate here (RxC-classical.value,
+                           * RxC-abrupt.value) plays it deaf to the reports first, where the tree does not fit */
     bool first_moves;     /* also the first-move table (cl_row.first) of the rows with an exact value */
 } cl_options;
 
@@ -57,7 +59,8 @@ typedef struct {
     double lower, upper;  /* bounds on Black's value (equal to value when exact, up to the double oracle's
                            * tolerance 1e-10 when it gave the value: then its bounds) */
     const char *how;      /* "sure-win search", "double oracle", "lp", "cfr+ bounds", "sequence oracle",
-                           * "sequence-oracle bounds", "uniform", "none" */
+                           * "sequence-oracle bounds", "report-blind" (a -noisy/-flash row: the plain row's
+                           * certificate in out_dir played deaf to the reports), "uniform", "none" */
     long num, den;        /* when exact: the value as the fraction num/den (cl_fraction); den 0 when none */
     double seconds, peak_mb;
     uint64_t keys;        /* sure-win memo keys, both players */

@@ -20,6 +20,8 @@
  *   (-1/8 and 9/11) and their value certificate verified at it; the first-move table there from the sequence
  *   oracle with Black's first attempt fixed, each cell's certificate verified at its fraction, two cells
  *   against the LP of the fixed game;
+ * - a -noisy row whose plain row's certificate is in the output directory: the report-blind certificate
+ *   written and verified, the row's interval within it and holding the value; a wrong board's refused;
  * - `arena classify --first-moves --json`: strict JSON, a "how" and "fraction" on every row, a first-move
  *   entry per cell; without --first-moves no "first_moves" key. */
 #include <math.h>
@@ -34,6 +36,7 @@
 #include "seqform.h"
 #include "test_sys.h"
 #include "test_util.h"
+#include "valcert.h"
 
 E2E_FIXTURE(dir, "test-classify-value")
 
@@ -324,6 +327,70 @@ static void value_certificates_written(void **state)
     }
 }
 
+/* A -noisy row whose plain row's value certificate is in the output directory (here abrupt 2x4's exact
+ * equilibrium, docs/certificates) starts from that certificate played deaf to the reports: its certificate
+ * RxC-V-blind.value written and verified, the row's interval no wider than it and holding the board's value
+ * (docs/solved.md: 14396749/15637354), and a certificate of another board in the plain row's place is named
+ * and not used. */
+static void report_blind_rows(void **state)
+{
+    (void)state;
+    char out[400], path[600], msg[900];
+    snprintf(out, sizeof out, "%s/report-blind", dir);
+    assert_int_equal(sh_run("rm -rf '%s' && mkdir -p '%s' && cp docs/certificates/2x4-abrupt.value '%s/'", out, out,
+                            out), 0);
+    cl_options o;
+    cl_options_default(&o);
+    o.budget_s = 5;
+    o.max_nodes = 1000;
+    o.out_dir = out;
+    cl_row r;
+    assert_int_equal(cl_classify(2, 4, HX_ABRUPT_NOISY, &o, &r), 0);
+    print_message("2x4 abrupt-noisy: %s, [%+.12f, %+.12f]; %s\n", r.how, r.lower, r.upper, r.note);
+    snprintf(path, sizeof path, "%s/2x4-abrupt-noisy-blind.value", out);
+    if (!strstr(r.note, "; report-blind certificate ") || !strstr(r.note, path))
+        fail_msg("the row's note does not name its report-blind certificate %s: %s", path, r.note);
+    assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
+    print_message("%s\n", msg);
+    vc_cert *c = vc_load(path, msg, sizeof msg);
+    if (!c)
+        fail_msg("%s", msg);
+    hx_variant cv;
+    int cr, cc;
+    uint64_t states[2];
+    vc_describe(c, &cv, &cr, &cc, states);
+    assert_int_equal(cv, HX_ABRUPT_NOISY);
+    assert_int_equal(cr, 2);
+    assert_int_equal(cc, 4);
+    assert_true(states[0] > 0 && states[1] > 0);
+    vc_free(c);
+    const double value = 14396749.0 / 15637354.0;
+    assert_true(r.lower <= value + 1e-12 && value <= r.upper + 1e-12);
+    assert_true(r.upper - r.lower < 2);
+    assert_true(!strcmp(r.how, "report-blind") || !strncmp(r.how, "sequence oracle", 15) ||
+                !strcmp(r.how, "sequence-oracle bounds"));
+    /* the blind certificate's own bounds, read back: they hold the value, and the row's interval is no wider */
+    const char *b = strstr(r.note, "; report-blind certificate ");
+    assert_non_null(b);
+    double l, h;
+    assert_int_equal(sscanf(strstr(b, ": [") + 3, "%lf, %lf", &l, &h), 2);
+    print_message("blind [%+.9f, %+.9f]\n", l, h);
+    assert_true(l <= value + 1e-9 && value <= h + 1e-9);
+    assert_true(r.upper - r.lower <= h - l + 2e-9);
+
+    /* another board's certificate where the plain row's should be: named, not used */
+    assert_int_equal(sh_run("rm -rf '%s' && mkdir -p '%s' && cp docs/certificates/4x2-abrupt.value '%s/2x4-abrupt.value'",
+                            out, out, out), 0);
+    o.budget_s = 2;
+    assert_int_equal(cl_classify(2, 4, HX_ABRUPT_FLASH, &o, &r), 0);
+    print_message("2x4 abrupt-flash: %s; %s\n", r.how, r.note);
+    if (!strstr(r.note, "is a certificate of 4x2 abrupt, not of the whole 2x4 abrupt game"))
+        fail_msg("the wrong certificate is not named: %s", r.note);
+    assert_true(strcmp(r.how, "report-blind") != 0);
+    snprintf(path, sizeof path, "%s/2x4-abrupt-flash-blind.value", out);
+    assert_int_equal(sh_run("test -e '%s'", path), 1);
+}
+
 /* Where the tree does not fit (here: a node limit of 1,000 on abrupt 3x2 and 2x3), the tree-free oracles
  * give the value: exact at the tree's value (test_doracle's -1/8 and 9/11), `how` "sequence oracle", the
  * fraction from the last restricted game solved in rational arithmetic, and the value certificate of its
@@ -433,6 +500,7 @@ int main(void)
         cmocka_unit_test(fixed_root_refused),
         cmocka_unit_test(value_certificates_written),
         cmocka_unit_test(value_without_the_tree),
+        cmocka_unit_test(report_blind_rows),
         cmocka_unit_test(cli_first_moves),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
