@@ -39,6 +39,7 @@ static const char help[] =
     "                   [--method sequence-oracle [--seed-seconds S | --seed-certificate FILE]\n"
     "                   [--spread-defaults] [--first CELL]]\n"
     "                   [--method report-blind --plain-certificate FILE --certificate FILE]\n"
+    "                   [--method merge --black-certificate FILE --white-certificate FILE --certificate FILE]\n"
     "                   [--json | --format text|json]\n\n"
     "Solves the game exactly: builds its whole tree, then each player's sequence-form linear program\n"
     "(Koller, Megiddo and von Stengel) with GLPK's simplex, and prints the game value for Black (+1 a\n"
@@ -101,6 +102,11 @@ static const char help[] =
     "                   variant (docs/solver.md). The file also seeds --method sequence-oracle\n"
     "                   (--seed-certificate)\n"
     "  --plain-certificate FILE  report-blind: the plain variant's certificate\n"
+    "  --method merge   Black's strategy from --black-certificate FILE and White's from\n"
+    "                   --white-certificate FILE (value certificates of this variant and board) in one\n"
+    "                   certificate, checked by both exact best responses and written to --certificate\n"
+    "                   FILE only when verified: one file for an interval whose two ends came from\n"
+    "                   different runs\n"
     "  --time-limit S   double-oracle: stop after S seconds (checked between iterations; default none)\n"
     "  --max-iterations N  double-oracle: stop after N restricted games (default none)\n"
     "  --exact          after the simplex, GLPK's exact rational simplex from its basis (slow); with\n"
@@ -135,7 +141,8 @@ static const char help[] =
 
 enum { O_OUT = 'o', O_METHOD = 'M', O_EXACT = 'e', O_MAX_NODES = 'm', O_VERBOSE = 'V', O_LP = 'l', O_SOLVER = 's',
        O_TIME_LIMIT = 'T', O_MAX_ITER = 'I', O_CERT = 'C', O_WALK = 'W', O_SEED = 'D',
-       O_CERT_DEN = 'N', O_SEED_CERT = 'F', O_SPREAD = 'P', O_FIRST = 'R', O_PLAIN_CERT = 'B' };
+       O_CERT_DEN = 'N', O_SEED_CERT = 'F', O_SPREAD = 'P', O_FIRST = 'R', O_PLAIN_CERT = 'B',
+       O_BLACK_CERT = 'K', O_WHITE_CERT = 'H' };
 
 /* The value certificate, when asked for. */
 typedef struct {
@@ -233,8 +240,11 @@ static void print_certificate_text(const cert_figures *c)
     else
         printf("certificate     %s: bounds [%s, %s] (= [%+.12f, %+.12f])", c->path, c->r.lower, c->r.upper,
                c->r.lower_d, c->r.upper_d);
-    printf(" (denominators up to %llu / %llu; %llu Black and %llu White states; %llu histories checked; %.2f s)\n",
-           (unsigned long long)c->r.den[0], (unsigned long long)c->r.den[1], (unsigned long long)c->r.states[0],
+    if (c->r.den[0] || c->r.den[1]) /* (none for a merge: the two files' numbers as they are) */
+        printf(" (denominators up to %llu / %llu; ", (unsigned long long)c->r.den[0], (unsigned long long)c->r.den[1]);
+    else
+        printf(" (");
+    printf("%llu Black and %llu White states; %llu histories checked; %.2f s)\n", (unsigned long long)c->r.states[0],
            (unsigned long long)c->r.states[1], (unsigned long long)c->r.histories, c->r.seconds);
 }
 
@@ -533,6 +543,60 @@ static int solve_blind(const cli_game_opts *o, const char *plain, bool verbose, 
     return CLI_OK;
 }
 
+/* `arena solve --method merge`: Black's states of one certificate and White's of another in one file, checked
+ * (valcert.h's vc_merge and vc_check) and written only when verified. */
+static int solve_merge(const cli_game_opts *o, const char *black, const char *white, cert_figures *cert)
+{
+    char err[700];
+    double t0 = clk_now();
+    uint64_t bs[2], ws[2];
+    vc_cert *b = load_certificate_of("--black-certificate", black, o->variant, o->rows, o->cols, bs);
+    vc_cert *w = load_certificate_of("--white-certificate", white, o->variant, o->rows, o->cols, ws);
+    vc_cert *c = vc_merge(b, w, err, sizeof err);
+    vc_free(b), vc_free(w);
+    if (!c)
+        cli_fail("solve", "--method merge: %s", err);
+    vc_report rep;
+    char *lower, *upper;
+    int v = vc_check(c, 0, &lower, &upper, &rep);
+    if (v != 1) {
+        vc_free(c);
+        free(lower), free(upper);
+        cli_fail("solve", "--method merge: %s (%s, %s): %s", v == 0 ? "refuted" : "undecided", black, white, rep.why);
+    }
+    if (vc_save(c, cert->path, err, sizeof err) != 0) {
+        vc_free(c);
+        free(lower), free(upper);
+        cli_fail("solve", "--certificate %s: %s", cert->path, err);
+    }
+    vw_result *r = &cert->r;
+    *r = (vw_result){ .lower = lower, .upper = upper, .exact = !strcmp(lower, upper), .histories = rep.histories };
+    vc_bounds(c, &r->lower_d, &r->upper_d);
+    vc_describe(c, &(hx_variant){ 0 }, &(int){ 0 }, &(int){ 0 }, r->states);
+    vc_free(c);
+    r->seconds = clk_now() - t0;
+    long rss = max_rss_kb();
+    if (o->format == CLI_JSON) {
+        printf("{\"variant\":\"%s\",\"board\":\"%dx%d\",\"swap\":false,\"method\":\"merge\",\"black\":",
+               hx_variant_name(o->variant), o->rows, o->cols);
+        print_json_text(black);
+        printf(",\"white\":");
+        print_json_text(white);
+        printf(",\"lower\":%.12g,\"upper\":%.12g,\"exact\":%s,", r->lower_d, r->upper_d, r->exact ? "true" : "false");
+        print_certificate_json(cert);
+        printf("\"seconds\":%.6f,\"max_rss_kb\":%ld}\n", r->seconds, rss);
+    } else {
+        printf("game            %dx%d %s\n", o->rows, o->cols, hx_variant_name(o->variant));
+        printf("black           %s (%llu Black states)\n", black, (unsigned long long)bs[0]);
+        printf("white           %s (%llu White states)\n", white, (unsigned long long)ws[1]);
+        printf("bounds          [%+.12f, %+.12f]%s\n", r->lower_d, r->upper_d, r->exact ? ": the value" : "");
+        print_certificate_text(cert);
+        printf("memory          peak resident %ld kB\n", rss);
+    }
+    vw_result_free(r);
+    return CLI_OK;
+}
+
 /* `arena solve --method sequence-oracle`: the sequence-form double oracle (doseq.h). */
 static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_options *so, uint32_t max_nodes,
                           double seed_seconds, const char *seed_cert, bool exact, cert_figures *cert)
@@ -690,6 +754,8 @@ int cmd_solve(int argc, char **argv)
         { "spread-defaults", no_argument, 0, O_SPREAD },
         { "first", required_argument, 0, O_FIRST },
         { "plain-certificate", required_argument, 0, O_PLAIN_CERT },
+        { "black-certificate", required_argument, 0, O_BLACK_CERT },
+        { "white-certificate", required_argument, 0, O_WHITE_CERT },
         { 0, 0, 0, 0 },
     };
     cli_game_opts o = { 0 };
@@ -697,8 +763,8 @@ int cmd_solve(int argc, char **argv)
     sf_options_default(&so);
     const char *out = NULL, *method = "dual";
     uint64_t max_nodes = 100000000;
-    bool double_oracle = false, walk = false, seq_oracle = false, spread = false, blind = false;
-    const char *plain_cert = NULL;
+    bool double_oracle = false, walk = false, seq_oracle = false, spread = false, blind = false, merge = false;
+    const char *plain_cert = NULL, *black_cert = NULL, *white_cert = NULL;
     double seed_seconds = 0;
     const char *seed_cert = NULL;
     do_options dopt;
@@ -716,14 +782,15 @@ int cmd_solve(int argc, char **argv)
             out = optarg;
         } else if (c == O_METHOD) {
             blind = !strcmp(optarg, "report-blind");
-            if (!strcmp(optarg, "double-oracle") || !strcmp(optarg, "sequence-oracle") || blind) {
+            merge = !strcmp(optarg, "merge");
+            if (!strcmp(optarg, "double-oracle") || !strcmp(optarg, "sequence-oracle") || blind || merge) {
                 double_oracle = optarg[0] == 'd';
                 seq_oracle = optarg[0] == 's';
                 continue;
             }
             if (strcmp(optarg, "dual") && strcmp(optarg, "primal"))
-                cli_usage_error("solve", "--method '%s': give dual, primal, double-oracle, sequence-oracle or "
-                                "report-blind", optarg);
+                cli_usage_error("solve", "--method '%s': give dual, primal, double-oracle, sequence-oracle, "
+                                "report-blind or merge", optarg);
             double_oracle = seq_oracle = false;
             method = optarg;
             so.method = strcmp(optarg, "primal") ? SF_DUAL : SF_PRIMAL;
@@ -770,6 +837,10 @@ int cmd_solve(int argc, char **argv)
             if (!*optarg)
                 cli_usage_error("solve", "--plain-certificate: give a file name");
             plain_cert = optarg;
+        } else if (c == O_BLACK_CERT || c == O_WHITE_CERT) {
+            if (!*optarg)
+                cli_usage_error("solve", "--%s-certificate: give a file name", c == O_BLACK_CERT ? "black" : "white");
+            *(c == O_BLACK_CERT ? &black_cert : &white_cert) = optarg;
         } else if (c == O_MAX_ITER) {
             dopt.max_iterations = (int)cli_count("solve", "--max-iterations", optarg, 1, 1000000000);
         } else if (c == O_LP) {
@@ -791,6 +862,17 @@ int cmd_solve(int argc, char **argv)
 
     if (plain_cert && !blind)
         cli_usage_error("solve", "--plain-certificate: give it with --method report-blind");
+    if ((black_cert || white_cert) && !merge)
+        cli_usage_error("solve", "--%s-certificate: give it with --method merge", black_cert ? "black" : "white");
+    if (merge) {
+        if (!black_cert || !white_cert || !cert.path)
+            cli_usage_error("solve", "--method merge: give --black-certificate FILE, --white-certificate FILE and "
+                            "--certificate FILE");
+        if (out || walk || first || seed_cert || seed_seconds > 0 || spread || cert.den || o.flags & HX_SWAP_RULE)
+            cli_usage_error("solve", "--method merge: no --out, --walk, --first, seed, --spread-defaults, "
+                            "--certificate-denominator or --swap (the two certificates fix the strategies)");
+        return solve_merge(&o, black_cert, white_cert, &cert);
+    }
     if (blind) {
         if (vb_plain_variant(o.variant) < 0)
             cli_usage_error("solve", "--method report-blind: %s has no reports (give a -noisy or -flash variant)",

@@ -174,6 +174,49 @@ int vc_first(const vc_cert *c)
     return c->first;
 }
 
+vc_cert *vc_merge(const vc_cert *black, const vc_cert *white, char *err, size_t errlen)
+{
+    if (black->variant != white->variant || black->rows != white->rows || black->cols != white->cols ||
+        black->first != white->first) {
+        snprintf(err, errlen, "Black's certificate is of %dx%d %s%s, White's of %dx%d %s%s", black->rows,
+                 black->cols, hx_variant_name(black->variant), black->first >= 0 ? " with a first cell" : "",
+                 white->rows, white->cols, hx_variant_name(white->variant),
+                 white->first >= 0 ? " with a first cell" : "");
+        return NULL;
+    }
+    vc_cert *c = vc_new(black->variant, black->rows, black->cols);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    c->first = black->first;
+    mpq_set(c->lower, black->lower);
+    mpq_set(c->upper, white->upper);
+    char *text[HX_MAX_CELLS] = { 0 };
+    for (int p = 0; p < 2; p++) {
+        const vc_cert *from = p ? white : black;
+        for (uint32_t i = 0; i < from->n_entries; i++) {
+            const vc_entry *e = &from->entries[i];
+            if (e->player != p)
+                continue;
+            int k = 0, rc = -1;
+            while (k < e->n && (text[k] = mpq_get_str(NULL, 10, e->probs[k])))
+                k++;
+            if (k < e->n)
+                snprintf(err, errlen, "out of memory");
+            else
+                rc = vc_add(c, p, e->history, e->n, e->cells, (const char *const *)text, err, errlen);
+            for (int j = 0; j < k; j++)
+                free(text[j]), text[j] = NULL;
+            if (rc != 0) {
+                vc_free(c);
+                return NULL;
+            }
+        }
+    }
+    return c;
+}
+
 void vc_bounds(const vc_cert *c, double *lower, double *upper)
 {
     *lower = mpq_get_d(c->lower), *upper = mpq_get_d(c->upper);

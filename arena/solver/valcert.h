@@ -70,6 +70,11 @@ int vc_state(const vc_cert *c, uint32_t i, int *player, const char **history, co
 int vc_set_first(vc_cert *c, int cell);
 /* The fixed first cell, or -1. */
 int vc_first(const vc_cert *c);
+/* A certificate of black's Black states and white's White states, exactly as they are (the same variant,
+ * board and first cell), stating black's lower and white's upper bound: what Black's strategy of the one
+ * guarantees and what White's of the other holds Black to, once vc_check confirms them. NULL with the reason
+ * in err (another variant, board or first cell; out of memory). */
+vc_cert *vc_merge(const vc_cert *black, const vc_cert *white, char *err, size_t errlen);
 /* The stated bounds, rounded to doubles. */
 void vc_bounds(const vc_cert *c, double *lower, double *upper);
 

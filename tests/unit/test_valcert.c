@@ -569,6 +569,21 @@ static void without_reports(const char *history, char *out, size_t n)
         snprintf(out, n, "-");
 }
 
+/* Runs cmd (its output and then "exit STATUS" captured) and expects want in its output and the exit status. */
+static void expect_refusal(const char *cmd, const char *want, int status)
+{
+    char full[1600], line[16];
+    snprintf(full, sizeof full, "%s 2>&1; echo exit $?", cmd);
+    char *text = sh_output(full);
+    print_message("%s", text);
+    if (!strstr(text, want))
+        fail_msg("expected \"%s\" in: %s", want, text);
+    snprintf(line, sizeof line, "exit %d\n", status);
+    if (!strstr(text, line))
+        fail_msg("expected %s in: %s", line, text);
+    free(text);
+}
+
 /* Every state of the blind certificate plays what the plain one plays at its report-free history (the test's
  * own reading of both files, by history text), and some state holds a report. */
 static void same_as_plain(const vc_cert *blind, const vc_cert *plain)
@@ -732,20 +747,158 @@ static void played_deaf_to_the_reports(void **state)
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant %s --board %s --method report-blind %s "
-                 "--certificate refused.cert 2>&1; echo exit $?", dir, bin, refused[i].variant, refused[i].board,
+                 "--certificate refused.cert", dir, bin, refused[i].variant, refused[i].board,
                  refused[i].plain ? "--plain-certificate plain-1.cert" : "");
-        text = sh_output(cmd);
-        print_message("%s", text);
-        assert_non_null(strstr(text, refused[i].want));
-        char status[16];
-        snprintf(status, sizeof status, "exit %d\n", refused[i].status);
-        assert_non_null(strstr(text, status));
-        free(text);
+        expect_refusal(cmd, refused[i].want, refused[i].status);
     }
     assert_int_equal(sh_run("test -e %s/refused.cert", dir), 1);
     snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt-noisy --board 2x3 --method sequence-oracle "
              "--plain-certificate %s/plain-1.cert >/dev/null 2>&1", bin, dir);
     assert_int_equal(sh_run("%s", cmd), 2);
+}
+
+/* ---- merged certificates ------------------------------------------------------------------------------- */
+
+/* The line "NAME VALUE" of a certificate's text, VALUE copied into out. */
+static void header_text(const char *text, const char *name, char *out, size_t n)
+{
+    char key[40];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *at = strstr(text, key);
+    assert_non_null(at);
+    at += strlen(key);
+    size_t len = strcspn(at, "\n");
+    assert_true(len < n);
+    memcpy(out, at, len);
+    out[len] = 0;
+}
+
+/* vc_merge and `arena solve --method merge` on abrupt 2x3: the double oracle's exact equilibrium (9/11) and
+ * the uniform strategies' certificate, each player's strategy taken from one: the merged certificate states
+ * and verifies Black's file's lower bound and White's file's upper, exactly (as text), bestresponse.c on the
+ * tree agrees, and its states are the two files' own; another board is refused naming both, a stated bound
+ * its strategy does not give is refused (the file not written), and the command's exit statuses. */
+static void merged_certificates(void **state)
+{
+    (void)state;
+    sv_tree t;
+    do_result dr;
+    double *eq = oracle_policy(HX_ABRUPT, 2, 3, &t, &dr), *uni = malloc(sizeof *uni * t.n_actions);
+    assert_non_null(uni);
+    for (uint32_t i = 0; i < t.n_infosets; i++)
+        for (int a = 0; a < t.infosets[i].n; a++)
+            uni[t.infosets[i].offset + a] = 1.0 / t.infosets[i].n;
+    char pe[200], pu[200], pm[200], msg[2000], err[700] = "";
+    snprintf(pe, sizeof pe, "%s/merge-eq.cert", dir);
+    snprintf(pu, sizeof pu, "%s/merge-uniform.cert", dir);
+    vw_options o;
+    vw_options_default(&o);
+    vw_result r;
+    assert_int_equal(write_and_check(&t, eq, HX_ABRUPT, 2, 3, &o, pe, &r, msg, sizeof msg), 1);
+    assert_true(r.exact);
+    vw_result_free(&r);
+    assert_int_equal(write_and_check(&t, uni, HX_ABRUPT, 2, 3, &o, pu, &r, msg, sizeof msg), 1);
+    assert_false(r.exact);
+    vw_result_free(&r);
+    free(eq), free(uni);
+    vc_cert *e = vc_load(pe, err, sizeof err), *u = vc_load(pu, err, sizeof err);
+    assert_non_null(e);
+    assert_non_null(u);
+    char *te = slurp(pe), *tu = slurp(pu);
+    for (int k = 0; k < 2; k++) {
+        const vc_cert *b = k ? u : e, *w = k ? e : u;
+        const char *tb = k ? tu : te, *tw = k ? te : tu;
+        vc_cert *m = vc_merge(b, w, err, sizeof err);
+        if (!m)
+            fail_msg("vc_merge: %s", err);
+        snprintf(pm, sizeof pm, "%s/merged-%d.cert", dir, k);
+        assert_int_equal(vc_save(m, pm, err, sizeof err), 0);
+        assert_int_equal(vc_check_file(pm, 0, msg, sizeof msg), 1);
+        print_message("%s\n", msg);
+        char *tm = slurp(pm), want[400], got[400];
+        header_text(tb, "lower", want, sizeof want), header_text(tm, "lower", got, sizeof got);
+        assert_string_equal(got, want);
+        header_text(tw, "upper", want, sizeof want), header_text(tm, "upper", got, sizeof got);
+        assert_string_equal(got, want);
+        sv_eval ev = evaluate_file(pm, &t, HX_ABRUPT, 2, 3);
+        assert_true(fabs(-ev.br[1] - header_value(tb, "lower")) < 1e-9);
+        assert_true(fabs(ev.br[0] - header_value(tw, "upper")) < 1e-9);
+        /* each state's line is its source file's, Black's from b and White's from w */
+        uint64_t ms[2], bs[2], ws[2];
+        hx_variant v;
+        int rows, cols;
+        vc_describe(m, &v, &rows, &cols, ms), vc_describe(b, &v, &rows, &cols, bs), vc_describe(w, &v, &rows, &cols, ws);
+        assert_true(ms[0] == bs[0] && ms[1] == ws[1]);
+        for (int p = 0; p < 2; p++) {
+            const char *mark = p ? "\nwhite " : "\nblack ";
+            for (const char *line = strstr(tm, mark); line; line = strstr(line + 1, mark)) {
+                char one[600];
+                size_t len = strcspn(line + 1, "\n");
+                assert_true(len + 2 < sizeof one);
+                memcpy(one, line, len + 2), one[len + 2] = 0;
+                if (!strstr(p ? tw : tb, one) && line[len + 1] != 0)
+                    fail_msg("the state %s is not from %s's file", one + 1, p ? "White" : "Black");
+            }
+        }
+        free(tm);
+        vc_free(m);
+    }
+    /* another board: refused, naming both */
+    char p22[200];
+    snprintf(p22, sizeof p22, "%s/merge-2x2.cert", dir);
+    sv_tree t22;
+    do_result d22;
+    double *eq22 = oracle_policy(HX_ABRUPT, 2, 2, &t22, &d22);
+    assert_int_equal(write_and_check(&t22, eq22, HX_ABRUPT, 2, 2, &o, p22, &r, msg, sizeof msg), 1);
+    vw_result_free(&r);
+    free(eq22);
+    sv_tree_free(&t22);
+    vc_cert *small = vc_load(p22, err, sizeof err);
+    assert_non_null(small);
+    assert_null(vc_merge(e, small, err, sizeof err));
+    print_message("%s\n", err);
+    assert_non_null(strstr(err, "Black's certificate is of 2x3 abrupt, White's of 2x2 abrupt"));
+    vc_free(small);
+    vc_free(e), vc_free(u);
+
+    /* the command: JSON, the file checked; a stated bound the strategy does not give; usage */
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 2x3 --method merge --json "
+             "--black-certificate %s --white-certificate %s --certificate %s/cli-merged.cert", bin, pu, pe, dir);
+    char *json = sh_output(cmd);
+    strict_json("arena solve --method merge --json", json);
+    assert_non_null(strstr(json, "\"method\":\"merge\""));
+    assert_true(fabs(json_number(json, "upper") - 9.0 / 11) < 1e-9);
+    assert_true(fabs(json_number(json, "lower") - header_value(tu, "lower")) < 1e-9);
+    free(json);
+    assert_int_equal(sh_run("%s/arena classify --check %s/cli-merged.cert >/dev/null", bin, dir), 0);
+    char lower[400], *bad;
+    header_text(tu, "lower", lower, sizeof lower);
+    char from[420], to[40];
+    snprintf(from, sizeof from, "\nlower %s\n", lower);
+    snprintf(to, sizeof to, "\nlower %s\n", header_value(tu, "lower") < 0 ? "0" : "-1");
+    bad = replaced(tu, from, to);
+    char pbad[200];
+    snprintf(pbad, sizeof pbad, "%s/merge-bad-lower.cert", dir);
+    spit(pbad, bad);
+    free(bad);
+    static const struct { const char *board, *args, *want; int status; } refused[] = {
+        { "2x3", "--black-certificate merge-bad-lower.cert --white-certificate merge-eq.cert", "refuted", 1 },
+        { "2x2", "--black-certificate merge-uniform.cert --white-certificate merge-eq.cert", "not of 2x2 abrupt", 1 },
+        { "2x3", "--black-certificate merge-uniform.cert", "give --black-certificate FILE, --white-certificate FILE", 2 },
+        { "2x3", "--black-certificate merge-uniform.cert --white-certificate merge-eq.cert --certificate-denominator 10",
+          "no --out", 2 },
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board %s --method merge %s "
+                 "--certificate merge-refused.cert", dir, bin, refused[i].board, refused[i].args);
+        expect_refusal(cmd, refused[i].want, refused[i].status);
+    }
+    assert_int_equal(sh_run("test -e %s/merge-refused.cert", dir), 1);
+    assert_int_equal(sh_run("%s/arena solve --variant abrupt --board 2x3 --method sequence-oracle "
+                            "--black-certificate %s >/dev/null 2>&1", bin, pu), 2);
+    free(te), free(tu);
+    sv_tree_free(&t);
 }
 
 /* ---- certificates as policy files ---------------------------------------------------------------------- */
@@ -1075,8 +1228,7 @@ static void the_compressed_certificates(void **state)
     (void)state;
     /* full: checked here too (the report-blind ones of 2x4 and 4x2 walk about a million histories) */
     static const struct { const char *file; hx_variant v; int rows, cols; double lower, upper; bool full; } gz[] = {
-        { "3x3-abrupt-flash", HX_ABRUPT_FLASH, 3, 3, 0.090482660581, 0.593643639267, false },
-        { "3x3-abrupt-flash-blind", HX_ABRUPT_FLASH, 3, 3, 0.153672528087, 0.598504985787, false },
+        { "3x3-abrupt-flash", HX_ABRUPT_FLASH, 3, 3, 0.153672528087, 0.593643639267, false },
         { "4x2-abrupt-flash", HX_ABRUPT_FLASH, 4, 2, -0.719237925336, -0.152480417162, true },
         { "2x4-abrupt-flash", HX_ABRUPT_FLASH, 2, 4, 0.867744921982, 0.993773349539, true },
         { "4x3-abrupt-noisy", HX_ABRUPT_NOISY, 4, 3, -0.339593647194, 0.311725723035, false },
@@ -1114,6 +1266,7 @@ int main(void)
         cmocka_unit_test(the_first_move_certificates),
         cmocka_unit_test(certificates_as_policies),
         cmocka_unit_test(played_deaf_to_the_reports),
+        cmocka_unit_test(merged_certificates),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
 }
