@@ -160,7 +160,7 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 curves-3x3 curves-3x3-vr curves-3x3-cfr benchmark benchmark-large benchmark-exploit equilibria certificates rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
+.PHONY: all deps test check-layers check-install test-build bench bench-build league policies policies-3x3 curves-3x3 curves-3x3-vr curves-3x3-cfr benchmark benchmark-large benchmark-exploit equilibria certificates solved rl-policies rcfr-policies experiments rcfr-3x3 rl-report plots nightly install clean help
 # Keep objects made through pattern chains (tests) so rebuilds stay incremental.
 .SECONDARY:
 
@@ -312,6 +312,22 @@ certificates:
 	$(call after_deps,,all)
 	@scripts/tighten-certificates.sh "$(BIN)" $(CERT_SECONDS)
 
+# The table of docs/solved.md again (arena classify, docs/cli.md): every board of at most SOLVED_CELLS cells
+# in the six dark variants, SOLVED_BUDGET seconds a row, starting from the certificates of docs/certificates
+# (copied, unpacked, into results/solved/ without overwriting what an earlier run left there: a row's
+# certificate is replaced only by a narrower one, so each run starts where the last one stopped). Night-long
+# at the defaults; the JSON rows in results/solved/table.json.
+SOLVED_CELLS ?= 12
+SOLVED_BUDGET ?= 600
+solved:
+	$(call after_deps,,all)
+	@mkdir -p results/solved
+	@cp -n docs/certificates/*.value results/solved/
+	@for f in docs/certificates/*.value.gz; do t=results/solved/$$(basename "$$f" .gz); [ -e "$$t" ] || gzip -dc "$$f" > "$$t"; done
+	@nice -n 5 $(BIN)/arena classify --max-cells $(SOLVED_CELLS) --budget-s $(SOLVED_BUDGET) --first-moves \
+		--certificates results/solved --json > results/solved/table.json
+	@echo "results/solved/table.json"
+
 # The exploitability of every 3x3 policy the benchmark plays (arena exploit, minutes each on 3x3; results
 # kept in results/benchmark-exploit/, a file scored again only when its policy changed): docs/benchmark.md.
 benchmark-exploit: all
@@ -434,6 +450,7 @@ help:
 	@echo "make curves-3x3-cfr full-width CFR+ over the information-state walk on 3x3, an hour per variant (about 2.5 hours)"
 	@echo "make equilibria the certified equilibria of the small boards as policy files (results/equilibria/)"
 	@echo "make certificates continue the interval certificates of docs/certificates (CERT_SECONDS each, default 3600)"
+	@echo "make solved      the docs/solved.md table again from docs/certificates (night-long; results/solved/)"
 	@echo "make benchmark-exploit  the exact exploitability of every 3x3 policy of the benchmark"
 	@echo "make benchmark  the research bots' league on classical and abrupt 3x3 and 4x3 (configs/benchmark.ini, docs/benchmark.md)"
 	@echo "make benchmark-large  the ISMCTS bot against every bot on 5x5, 7x7 and 11x11 in the dark variants (configs/benchmark-large.ini)"

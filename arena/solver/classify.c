@@ -306,10 +306,9 @@ static void cl_lp_check(const sv_tree *t, double *probs, cl_row *row)
 }
 
 /* Writes the value certificate of the tree-free oracles' mixtures (freed here) next to the certificates. */
-static void cl_write_mixtures(dw_mixture mix[2], const cl_options *o, cl_row *row)
+static void cl_write_mixtures(dw_mixture mix[2], const char *path, cl_row *row)
 {
-    char path[4096], err[300];
-    snprintf(path, sizeof path, "%s/%dx%d-%s.value", o->out_dir, row->rows, row->cols, hx_variant_name(row->variant));
+    char err[300];
     vw_options vo;
     vw_options_default(&vo);
     vo.max_states = CL_CHECK_MAX_STATES;
@@ -323,6 +322,107 @@ static void cl_write_mixtures(dw_mixture mix[2], const cl_options *o, cl_row *ro
     vw_result_free(&vr);
     dw_mixture_free(&mix[0]);
     dw_mixture_free(&mix[1]);
+}
+
+/* The row exact at the certified value text ("P/Q" or "P", value d): its fraction when it fits a long. */
+static void cl_exact_at(cl_row *row, const char *text, double d, const char *how)
+{
+    row->exact = true;
+    row->value = row->lower = row->upper = d;
+    row->how = how;
+    long num, den;
+    if (sscanf(text, "%ld/%ld", &num, &den) == 2 && den > 0)
+        row->num = num, row->den = den;
+    else if (!strchr(text, '/') && sscanf(text, "%ld", &num) == 1)
+        row->num = num, row->den = 1;
+}
+
+/* The value certificate at path when there is one (NULL, silently, when there is no such file), required to be
+ * of variant v on the row's board and of the whole game; anything else is named in the row's note after
+ * "; LABEL: " and gives NULL. */
+static vc_cert *cl_load_of(cl_row *row, const char *label, const char *path, hx_variant v)
+{
+    char err[700];
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno != ENOENT)
+            cl_note(row, "; %s: %.200s: %.80s", label, path, strerror(errno));
+        return NULL;
+    }
+    fclose(f);
+    vc_cert *c = vc_load(path, err, sizeof err);
+    if (!c) {
+        cl_note(row, "; %s: %.300s", label, err);
+        return NULL;
+    }
+    hx_variant cv;
+    int rows, cols;
+    uint64_t states[2];
+    vc_describe(c, &cv, &rows, &cols, states);
+    if (cv != v || rows != row->rows || cols != row->cols || vc_first(c) >= 0) {
+        cl_note(row, "; %s: %.200s is a certificate of %dx%d %s%s, not of the whole %dx%d %s game", label, path, rows,
+                cols, hx_variant_name(cv), vc_first(c) >= 0 ? " after a fixed first attempt" : "", row->rows,
+                row->cols, hx_variant_name(v));
+        vc_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* The row's own value certificate left in o->out_dir (RxC-V.value: an earlier run's, or one put there), checked
+ * in full by both exact best responses (no cap: 10-28 minutes on a 12-cell board): its bounds in kept[] and the
+ * row's when narrower ("certificate"; the row exact when they meet), its attempts the sequence oracle's seed
+ * (*seeded). 1 when verified, 0 when there is none or it is not this row's or not verified (the reason in the
+ * note; the row's own certificate then takes its place). */
+static int cl_kept(const cl_options *o, cl_row *row, dw_mixture seed[2], double kept[2], bool *seeded)
+{
+    *seeded = false;
+    if (!o->out_dir)
+        return 0;
+    char path[4096], err[700];
+    snprintf(path, sizeof path, "%s/%dx%d-%s.value", o->out_dir, row->rows, row->cols, hx_variant_name(row->variant));
+    vc_cert *c = cl_load_of(row, "certificate not used", path, row->variant);
+    if (!c)
+        return 0;
+    char *lo = NULL, *up = NULL;
+    vc_report r;
+    int res = vc_check(c, 0, &lo, &up, &r);
+    if (res != 1) {
+        cl_note(row, "; certificate %.200s not used: %s: %.200s", path, res == 0 ? "REFUTED" : "undecided", r.why);
+        free(lo), free(up), vc_free(c);
+        return 0;
+    }
+    vc_bounds(c, &kept[0], &kept[1]);
+    cl_note(row, "; certificate %.200s verified: [%+.9f, %+.9f]", path, kept[0], kept[1]);
+    if (!strcmp(lo, up)) {
+        cl_exact_at(row, lo, kept[0], "certificate");
+    } else {
+        if (kept[1] - kept[0] < row->upper - row->lower)
+            row->lower = kept[0], row->upper = kept[1], row->how = "certificate";
+        if (ds_seed_from_certificate(c, seed, err, sizeof err) == 0)
+            *seeded = true;
+        else
+            cl_note(row, "; no seed from it: %.200s", err);
+    }
+    free(lo), free(up), vc_free(c);
+    return 1;
+}
+
+/* After a row that started from its kept certificate (cl_kept, bounds kept[]): the certificate the row wrote at
+ * fresh takes the kept one's place when its stated (and verified) interval is narrower; else it is removed. */
+static void cl_keep_narrower(cl_row *row, const char *fresh, const char *path, const double kept[2])
+{
+    char err[700];
+    vc_cert *c = vc_load(fresh, err, sizeof err);
+    double l = -1, u = 1;
+    if (c)
+        vc_bounds(c, &l, &u), vc_free(c);
+    if (c && u - l < kept[1] - kept[0] && rename(fresh, path) == 0) {
+        cl_note(row, "; narrower: it replaces the kept certificate");
+        return;
+    }
+    remove(fresh);
+    cl_note(row, "; the kept certificate stays");
 }
 
 /* A -noisy or -flash row when o->out_dir holds its plain row's value certificate (RxC-classical.value or
@@ -341,29 +441,9 @@ static int cl_report_blind(const cl_options *o, cl_row *row, dw_mixture seed[2])
              hx_variant_name((hx_variant)pv));
     snprintf(path, sizeof path, "%s/%dx%d-%s-blind.value", o->out_dir, row->rows, row->cols,
              hx_variant_name(row->variant));
-    FILE *f = fopen(plain, "r");
-    if (!f) {
-        if (errno != ENOENT)
-            cl_note(row, "; report-blind: %.200s: %.80s", plain, strerror(errno));
+    vc_cert *base = cl_load_of(row, "report-blind", plain, (hx_variant)pv);
+    if (!base)
         return 0;
-    }
-    fclose(f);
-    vc_cert *base = vc_load(plain, err, sizeof err);
-    if (!base) {
-        cl_note(row, "; report-blind: %.300s", err);
-        return 0;
-    }
-    hx_variant bv;
-    int br, bc;
-    uint64_t states[2];
-    vc_describe(base, &bv, &br, &bc, states);
-    if ((int)bv != pv || br != row->rows || bc != row->cols || vc_first(base) >= 0) {
-        cl_note(row, "; report-blind: %.200s is a certificate of %dx%d %s%s, not of the whole %dx%d %s game", plain,
-                br, bc, hx_variant_name(bv), vc_first(base) >= 0 ? " after a fixed first attempt" : "", row->rows,
-                row->cols, hx_variant_name((hx_variant)pv));
-        vc_free(base);
-        return 0;
-    }
     vw_options vo;
     vw_options_default(&vo);
     vo.max_states = CL_CHECK_MAX_STATES;
@@ -377,14 +457,7 @@ static int cl_report_blind(const cl_options *o, cl_row *row, dw_mixture seed[2])
     cl_note(row, "; report-blind certificate %.200s: [%+.9f, %+.9f]", path, vr.lower_d, vr.upper_d);
     int out = 0;
     if (vr.exact) {
-        row->exact = true;
-        row->value = row->lower = row->upper = vr.lower_d;
-        row->how = "report-blind";
-        long num, den;
-        if (sscanf(vr.lower, "%ld/%ld", &num, &den) == 2 && den > 0)
-            row->num = num, row->den = den;
-        else if (sscanf(vr.lower, "%ld", &num) == 1 && !strchr(vr.lower, '/'))
-            row->num = num, row->den = 1;
+        cl_exact_at(row, vr.lower, vr.lower_d, "report-blind");
         out = 2;
     } else {
         if (vr.upper_d - vr.lower_d < row->upper - row->lower)
@@ -400,17 +473,21 @@ static int cl_report_blind(const cl_options *o, cl_row *row, dw_mixture seed[2])
     return out;
 }
 
-/* Without the tree: the report-blind certificate when there is one (cl_report_blind), else the pure-strategy
- * walk's double oracle (dowalk.h) for CL_DO_SHARE of the time left; then the sequence-form double oracle
- * (doseq.h) seeded with their attempts until the deadline (with spread defaults, dw_options.spread, on the
- * -flash boards); the value when its bounds meet, else its interval when narrower than the row's. */
+/* Without the tree: the row's kept certificate when there is one (cl_kept), else the report-blind certificate
+ * when there is one (cl_report_blind), else the pure-strategy walk's double oracle (dowalk.h) for CL_DO_SHARE
+ * of the time left; then the sequence-form double oracle (doseq.h) seeded with their attempts until the
+ * deadline (with spread defaults, dw_options.spread, on the -flash boards); the value when its bounds meet,
+ * else its interval when narrower than the row's. */
 static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row)
 {
     const char *why;
     dw_mixture seed[2] = { { 0 }, { 0 } }, mix[2] = { { 0 }, { 0 } };
-    int blind = cl_report_blind(o, row, seed); /* a certificate's listing: no time limit of its own */
+    double kept[2];
+    bool seeded;
+    int has_kept = cl_kept(o, row, seed, kept, &seeded); /* a full check: no time limit of its own */
+    int blind = has_kept ? seeded : cl_report_blind(o, row, seed); /* nor has a certificate's listing */
     double left = deadline - clk_now();
-    if (blind == 2 || left < 0.01 || !dw_supported(row->variant, row->rows, row->cols, &why)) {
+    if (row->exact || left < 0.01 || !dw_supported(row->variant, row->rows, row->cols, &why)) {
         dw_mixture_free(&seed[0]), dw_mixture_free(&seed[1]);
         return;
     }
@@ -432,10 +509,12 @@ static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row
     lp.solver = SF_CLP;
     double bounds[2] = { wr.lower, wr.upper };
     ds_result r;
-    char path[4096];
-    if (o->out_dir)
+    char path[4096] = "", fresh[4200] = "";
+    if (o->out_dir) {
         snprintf(path, sizeof path, "%s/%dx%d-%s.value", o->out_dir, row->rows, row->cols, hx_variant_name(row->variant));
-    ds_exact x = { .certificate = o->out_dir ? path : NULL }; /* the value as a fraction once the bounds meet */
+        snprintf(fresh, sizeof fresh, "%s%s", path, has_kept ? ".new" : ""); /* the kept one stays until beaten */
+    }
+    ds_exact x = { .certificate = o->out_dir ? fresh : NULL }; /* the value as a fraction once the bounds meet */
     vw_options_default(&x.vw);
     x.vw.max_states = CL_CHECK_MAX_STATES;
     if (ds_solve(row->variant, row->rows, row->cols, &w, &lp, CL_RESTRICTED_NODES, seed, bounds, &x, &r, err,
@@ -467,9 +546,11 @@ static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row
     else if (r.converged)
         cl_note(row, "; no exact fraction: %.100s", x.why);
     if (x.certified && x.cert.exact)
-        cl_note(row, "; value certificate %.120s: %.40s", path, x.cert.lower);
+        cl_note(row, "; value certificate %.120s: %.40s", fresh, x.cert.lower);
     else if (o->out_dir && (r.converged || !strcmp(row->how, "sequence-oracle bounds")))
-        cl_write_mixtures(mix, o, row);
+        cl_write_mixtures(mix, fresh, row);
+    if (has_kept)
+        cl_keep_narrower(row, fresh, path, kept);
     ds_exact_free(&x);
     dw_mixture_free(&mix[0]), dw_mixture_free(&mix[1]);
 }
@@ -639,7 +720,7 @@ static void cl_first_moves(const cl_options *o, const sv_tree *t, cl_row *row)
                                       .how = "sure-win search", .num = 1, .den = 1 };
         }
         sw_free(s);
-    } else if (row->exact && !t && !strcmp(row->how, "sequence oracle")) {
+    } else if (row->exact && !t && (!strcmp(row->how, "sequence oracle") || !strcmp(row->how, "certificate"))) {
         /* no tree: the sequence oracle for each cell not after its image (the half-turn, below) */
         int todo = 0;
         for (int x = 0; x < cells; x++)

@@ -26,7 +26,9 @@ typedef struct {
     uint32_t max_nodes;   /* largest game tree built for the double oracle, the LP and CFR+ */
     const char *out_dir;  /* certificates and policy files go here (NULL: none); a -noisy/-flash row whose
                            * board has its plain row's value certificate here (RxC-classical.value,
-                           * RxC-abrupt.value) plays it deaf to the reports first, where the tree does not fit */
+                           * RxC-abrupt.value) plays it deaf to the reports first, where the tree does not fit;
+                           * a row whose own RxC-V.value is here starts from it once verified, and replaces it
+                           * only with a narrower one */
     bool first_moves;     /* also the first-move table (cl_row.first) of the rows with an exact value */
 } cl_options;
 
@@ -60,7 +62,8 @@ typedef struct {
                            * tolerance 1e-10 when it gave the value: then its bounds) */
     const char *how;      /* "sure-win search", "double oracle", "lp", "cfr+ bounds", "sequence oracle",
                            * "sequence-oracle bounds", "report-blind" (a -noisy/-flash row: the plain row's
-                           * certificate in out_dir played deaf to the reports), "uniform", "none" */
+                           * certificate in out_dir played deaf to the reports), "certificate" (the row's
+                           * own certificate found in out_dir, verified), "uniform", "none" */
     long num, den;        /* when exact: the value as the fraction num/den (cl_fraction); den 0 when none */
     double seconds, peak_mb;
     uint64_t keys;        /* sure-win memo keys, both players */

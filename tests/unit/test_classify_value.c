@@ -20,6 +20,8 @@
  *   (-1/8 and 9/11) and their value certificate verified at it; the first-move table there from the sequence
  *   oracle with Black's first attempt fixed, each cell's certificate verified at its fraction, two cells
  *   against the LP of the fixed game;
+ * - a row's own certificate in the output directory: verified and used (exact: the row done; an interval:
+ *   the seed, replaced by the exact value found), a refuted one named and not used;
  * - a -noisy row whose plain row's certificate is in the output directory: the report-blind certificate
  *   written and verified, the row's interval within it and holding the value; a wrong board's refused;
  * - `arena classify --first-moves --json`: strict JSON, a "how" and "fraction" on every row, a first-move
@@ -327,6 +329,72 @@ static void value_certificates_written(void **state)
     }
 }
 
+/* A fresh directory DIR/name holding abrupt 2x4's certificate (docs/certificates), and options that write there
+ * with a node limit of 1,000 (no tree) and a budget of 5 s. */
+static void dir_with_2x4(const char *name, char *out, size_t n, cl_options *o)
+{
+    snprintf(out, n, "%s/%s", dir, name);
+    assert_int_equal(sh_run("rm -rf '%s' && mkdir -p '%s' && cp docs/certificates/2x4-abrupt.value '%s/'", out, out,
+                            out), 0);
+    cl_options_default(o);
+    o->budget_s = 5;
+    o->max_nodes = 1000;
+    o->out_dir = out;
+}
+
+/* A row's own certificate left in the output directory (without the tree): checked in full and taken as the
+ * row's bounds; exact (abrupt 2x4's, docs/certificates) the row is done at its fraction and the file stays as it
+ * was; an interval (abrupt 3x2 stopped after 20 restricted games) seeds the oracle, and the exact -1/8 it then
+ * finds replaces it; a certificate whose stated bound is wrong is named REFUTED and not used (the row's own takes
+ * its place). */
+static void kept_certificates(void **state)
+{
+    (void)state;
+    char out[400], path[600], msg[900];
+    cl_options o;
+    dir_with_2x4("kept", out, sizeof out, &o);
+    cl_row r;
+    assert_int_equal(cl_classify(2, 4, HX_ABRUPT, &o, &r), 0);
+    print_message("2x4 abrupt: %s; %s\n", r.how, r.note);
+    assert_true(r.exact);
+    assert_string_equal(r.how, "certificate");
+    assert_int_equal(r.num, 14895781);
+    assert_int_equal(r.den, 15954601);
+    assert_true(strstr(r.note, "2x4-abrupt.value verified") != NULL);
+    assert_int_equal(sh_run("cmp -s docs/certificates/2x4-abrupt.value '%s/2x4-abrupt.value'", out), 0);
+
+    /* an interval: the seed, then replaced by the exact value */
+    snprintf(path, sizeof path, "%s/3x2-abrupt.value", out);
+    assert_int_equal(sh_run("'%s/arena' solve --variant abrupt --board 3x2 --method sequence-oracle --solver clp "
+                            "--max-iterations 20 --certificate '%s' >/dev/null; test -s '%s'", bin, path, path), 0);
+    assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
+    assert_non_null(strstr(msg, "value in ["));
+    o.budget_s = 600;
+    assert_int_equal(cl_classify(3, 2, HX_ABRUPT, &o, &r), 0);
+    print_message("3x2 abrupt: %s; %s\n", r.how, r.note);
+    assert_true(strstr(r.note, "3x2-abrupt.value verified: [") != NULL);
+    assert_true(strstr(r.note, "sequence oracle seeded by it") != NULL);
+    assert_true(r.exact);
+    assert_int_equal(r.num, -1);
+    assert_int_equal(r.den, 8);
+    assert_true(strstr(r.note, "it replaces the kept certificate") != NULL);
+    assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
+    assert_non_null(strstr(msg, "verified: value -1/8"));
+    char fresh[700];
+    snprintf(fresh, sizeof fresh, "%s.new", path);
+    assert_int_equal(sh_run("test -e '%s'", fresh), 1);
+
+    /* a bound its strategies do not give: refused by name, the row's own certificate in its place */
+    assert_int_equal(sh_run("sed -i 's#^lower .*#lower 0#' '%s'", path), 0);
+    assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_REFUTED);
+    assert_int_equal(cl_classify(3, 2, HX_ABRUPT, &o, &r), 0);
+    print_message("3x2 abrupt, refuted: %s; %s\n", r.how, r.note);
+    assert_true(strstr(r.note, "3x2-abrupt.value not used: REFUTED") != NULL);
+    assert_string_equal(r.how, "sequence oracle");
+    assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
+    assert_non_null(strstr(msg, "verified: value -1/8"));
+}
+
 /* A -noisy row whose plain row's value certificate is in the output directory (here abrupt 2x4's exact
  * equilibrium, docs/certificates) starts from that certificate played deaf to the reports: its certificate
  * RxC-V-blind.value written and verified, the row's interval no wider than it and holding the board's value
@@ -336,14 +404,8 @@ static void report_blind_rows(void **state)
 {
     (void)state;
     char out[400], path[600], msg[900];
-    snprintf(out, sizeof out, "%s/report-blind", dir);
-    assert_int_equal(sh_run("rm -rf '%s' && mkdir -p '%s' && cp docs/certificates/2x4-abrupt.value '%s/'", out, out,
-                            out), 0);
     cl_options o;
-    cl_options_default(&o);
-    o.budget_s = 5;
-    o.max_nodes = 1000;
-    o.out_dir = out;
+    dir_with_2x4("report-blind", out, sizeof out, &o);
     cl_row r;
     assert_int_equal(cl_classify(2, 4, HX_ABRUPT_NOISY, &o, &r), 0);
     print_message("2x4 abrupt-noisy: %s, [%+.12f, %+.12f]; %s\n", r.how, r.lower, r.upper, r.note);
@@ -501,6 +563,7 @@ int main(void)
         cmocka_unit_test(value_certificates_written),
         cmocka_unit_test(value_without_the_tree),
         cmocka_unit_test(report_blind_rows),
+        cmocka_unit_test(kept_certificates),
         cmocka_unit_test(cli_first_moves),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);
