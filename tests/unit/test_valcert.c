@@ -1114,13 +1114,14 @@ static void the_documented_values(void **state)
         free(lower), free(upper);
         vc_free(c);
     }
-    /* The 4x3 certificates: each full check walks about a billion histories (minutes), so here only their board,
+    /* The 12-cell certificates: each full check walks 0.16-1.5 billion histories (minutes), so here only their board,
      * that they load (every state's probabilities summing to exactly 1) and the bounds they state, against the
      * docs; `arena classify --check --max-histories 0 FILE` verifies them (docs/solved.md). */
     static const struct { const char *file; hx_variant v; int rows, cols; const char *lower, *upper; double lower_d, upper_d; } large[] = {
         { "4x3-classical", HX_CLASSICAL, 4, 3, "-19463/33742", "-19463/33742", -0.576818208761, -0.576818208761 },
         { "4x3-abrupt", HX_ABRUPT, 4, 3, NULL, NULL, -0.248020773133, 0.027288311049 },
         { "3x4-abrupt", HX_ABRUPT, 3, 4, NULL, NULL, 0.405953528997, 0.871631964193 },
+        { "2x6-abrupt", HX_ABRUPT, 2, 6, "0", "1", 0, 1 },
     };
     for (size_t i = 0; i < sizeof large / sizeof large[0]; i++) {
         uint64_t states[2];
@@ -1234,6 +1235,12 @@ static void the_compressed_certificates(void **state)
         { "4x3-abrupt-noisy", HX_ABRUPT_NOISY, 4, 3, -0.339593647194, 0.311725723035, false },
         { "3x4-abrupt-noisy", HX_ABRUPT_NOISY, 3, 4, 0.0585593301485, 0.902935495974, false },
         { "4x3-classical-noisy", HX_CLASSICAL_NOISY, 4, 3, -0.823236237398, -0.319999426294, false },
+        { "2x5-abrupt-noisy", HX_ABRUPT_NOISY, 2, 5, 0.716034554205, 1, false },
+        { "2x5-abrupt-flash", HX_ABRUPT_FLASH, 2, 5, 0.617378926657, 1, false },
+        { "2x6-abrupt-noisy", HX_ABRUPT_NOISY, 2, 6, 0, 1, false },
+        { "5x2-abrupt-noisy", HX_ABRUPT_NOISY, 5, 2, -0.977640012322, -0.215584923087, false },
+        { "5x2-abrupt-flash", HX_ABRUPT_FLASH, 5, 2, -0.985618787347, -0.175507533475, false },
+        { "6x2-abrupt-noisy", HX_ABRUPT_NOISY, 6, 2, -1, 0.63718483697, false },
     };
     for (size_t i = 0; i < sizeof gz / sizeof gz[0]; i++) {
         char path[64], cmd[300];
