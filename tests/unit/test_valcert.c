@@ -1238,7 +1238,7 @@ static void the_compressed_certificates(void **state)
         { "2x5-abrupt-noisy", HX_ABRUPT_NOISY, 2, 5, 0.716034554205, 1, false },
         { "2x5-abrupt-flash", HX_ABRUPT_FLASH, 2, 5, 0.617378926657, 1, false },
         { "2x6-abrupt-noisy", HX_ABRUPT_NOISY, 2, 6, 0, 1, false },
-        { "5x2-abrupt-noisy", HX_ABRUPT_NOISY, 5, 2, -0.977640012322, -0.215584923087, false },
+        { "5x2-abrupt-noisy", HX_ABRUPT_NOISY, 5, 2, -0.977640012322, -0.458764606227, false },
         { "5x2-abrupt-flash", HX_ABRUPT_FLASH, 5, 2, -0.985618787347, -0.175507533475, false },
         { "6x2-abrupt-noisy", HX_ABRUPT_NOISY, 6, 2, -1, 0.63718483697, false },
     };
