@@ -20,7 +20,9 @@
  * BENCH_DO_SECONDS (default 120) seconds, CFR+ run until NashConv < 1e-6 (checked every 256 iterations);
  * BENCH_SOLVER_DO_ONLY runs only that part (and the default cell's rates: computed, from the memo, against the
  * lowest legal cell). The value-certificate checker on the certificates in docs/certificates, against the rules
- * engine alone (BENCH_SOLVER_CHECK_ONLY: only that). */
+ * engine alone (BENCH_SOLVER_CHECK_ONLY: only that). Report-blind certificates (valcert_blind.h) written and
+ * checked from the plain ones there, against the plain certificate's own check, and their merge (vc_merge) with
+ * the kept -noisy certificate, against checking the two sources (BENCH_SOLVER_BLIND_ONLY: only that). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -45,6 +47,8 @@
 #include "policy.h"
 #include "seqform.h"
 #include "valcert.h"
+#include "valcert_blind.h"
+#include "valcert_write.h"
 #include "clock.h"
 #include "mix.h" /* mix64: a bijection, so distinct keys */
 
@@ -723,6 +727,107 @@ static int certificate_checker(void)
     return 0;
 }
 
+/* Seconds of one full check (both exact best responses) of c, or a negative number when it does not verify. */
+static double check_seconds(const vc_cert *c, uint64_t *histories)
+{
+    char *lower = NULL, *upper = NULL;
+    vc_report rep;
+    double t0 = clk_now();
+    int ok = vc_check(c, 0, &lower, &upper, &rep);
+    double t = clk_now() - t0;
+    free(lower), free(upper);
+    if (histories)
+        *histories = rep.histories;
+    return ok == 1 ? t : -1;
+}
+
+/* The peak resident memory added since peak_restart(), in MB (/proc/self/clear_refs 5 restarts VmHWM). */
+static double peak_restart(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
+    return status_kb("VmRSS");
+}
+
+/* Report-blind certificates (valcert_blind.h: a plain board's certified strategies played in its -noisy or
+ * -flash form) written and checked from the plain certificates in docs/certificates, against the plain
+ * certificate's own full check (the baseline, in the same run); then the merge (vc_merge) of the blind
+ * certificate's Black with the kept -noisy certificate's White, checked, against checking the two sources. */
+static int report_blind_and_merge(void)
+{
+    printf("solver: report-blind certificates from the plain ones (written and checked) against checking the plain "
+           "certificate; merged with the kept -noisy certificate against checking both sources\n");
+    static const struct { const char *plain; hx_variant v; const char *kept; } cases[] = {
+        { "docs/certificates/2x4-abrupt.value", HX_ABRUPT_NOISY, "docs/certificates/2x4-abrupt-noisy.value" },
+        { "docs/certificates/2x4-abrupt.value", HX_ABRUPT_FLASH, NULL },
+        { "docs/certificates/4x2-abrupt.value", HX_ABRUPT_NOISY, "docs/certificates/4x2-abrupt-noisy.value" },
+        { "docs/certificates/4x2-abrupt.value", HX_ABRUPT_FLASH, NULL },
+        { "docs/certificates/3x3-abrupt.value", HX_ABRUPT_NOISY, "docs/certificates/3x3-abrupt-noisy.value" },
+        { "docs/certificates/3x3-abrupt.value", HX_ABRUPT_FLASH, NULL } };
+    char path[] = "/tmp/bench-blind-XXXXXX";
+    if (temp_file(path) != 0)
+        return 1;
+    int rc = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && rc == 0; i++) {
+        char err[700];
+        vc_cert *plain = vc_load(cases[i].plain, err, sizeof err), *blind = NULL, *kept = NULL, *merged = NULL;
+        if (!plain) {
+            fprintf(stderr, "bench_solver: %s\n", err);
+            rc = 1;
+            break;
+        }
+        hx_variant pv;
+        int rows, cols;
+        uint64_t states[2], plain_histories;
+        vc_describe(plain, &pv, &rows, &cols, states);
+        double plain_check = check_seconds(plain, &plain_histories);
+        vw_options o;
+        vw_options_default(&o);
+        vw_result r = { 0 };
+        double rss0 = peak_restart(), t0 = clk_now();
+        int w = vb_write_blind(plain, cases[i].v, &o, path, &r, err, sizeof err);
+        double blind_secs = clk_now() - t0, blind_mb = (status_kb("VmHWM") - rss0) / 1024;
+        if (w != 0 || plain_check < 0) {
+            fprintf(stderr, "bench_solver: %s -> %s: %s\n", cases[i].plain, hx_variant_name(cases[i].v),
+                    w != 0 ? err : "the plain certificate does not verify");
+            vc_free(plain);
+            rc = 1;
+            break;
+        }
+        printf("  %dx%d %-12s report-blind: %.2f s (%d denominator bounds, %.3g histories, %.1f M/s), %.0f MB added, "
+               "[%+.6f, %+.6f]; the plain check %.2f s (%.3g histories): %.1fx its time\n", rows, cols,
+               hx_variant_name(cases[i].v), blind_secs, r.trials, (double)r.histories, r.histories / blind_secs / 1e6,
+               blind_mb, r.lower_d, r.upper_d, plain_check, (double)plain_histories, blind_secs / plain_check);
+        vw_result_free(&r);
+        if (cases[i].kept) {
+            blind = vc_load(path, err, sizeof err);
+            kept = blind ? vc_load(cases[i].kept, err, sizeof err) : NULL;
+            double sources = blind && kept ? check_seconds(blind, NULL) + check_seconds(kept, NULL) : -1;
+            t0 = clk_now();
+            merged = sources >= 0 ? vc_merge(blind, kept, err, sizeof err) : NULL;
+            double merge_secs = merged ? check_seconds(merged, NULL) : -1;
+            merge_secs = merge_secs < 0 ? -1 : clk_now() - t0;
+            if (merge_secs < 0) {
+                fprintf(stderr, "bench_solver: merging %s: %s\n", cases[i].kept, merged ? "not verified" : err);
+                rc = 1;
+            } else {
+                double lo, hi;
+                vc_bounds(merged, &lo, &hi);
+                printf("  %dx%d %-12s merged (report-blind Black, %s White): [%+.6f, %+.6f], merged and checked in "
+                       "%.2f s; checking the two sources %.2f s: %.2fx\n", rows, cols, hx_variant_name(cases[i].v),
+                       cases[i].kept + strlen("docs/certificates/"), lo, hi, merge_secs, sources, merge_secs / sources);
+            }
+        }
+        vc_free(merged), vc_free(kept), vc_free(blind), vc_free(plain);
+        fflush(stdout);
+    }
+    unlink(path);
+    return rc;
+}
+
 int main(void)
 {
     if (getenv("BENCH_SOLVER_LP_ONLY")) /* only the LP solvers' comparison */
@@ -733,9 +838,11 @@ int main(void)
         return spread_defaults();
     if (getenv("BENCH_SOLVER_FIRST_ONLY")) /* only the first-move table without the tree */
         return first_moves();
+    if (getenv("BENCH_SOLVER_BLIND_ONLY")) /* only the report-blind certificates and the merge */
+        return report_blind_and_merge();
     if (getenv("BENCH_SOLVER_DO_ONLY")) /* only the double oracle's comparison */
         return default_cell_rates() || double_oracle_comparison() || spread_defaults();
-    if (default_cell_rates() != 0 || certificate_checker() != 0)
+    if (default_cell_rates() != 0 || certificate_checker() != 0 || report_blind_and_merge() != 0)
         return 1;
     if (double_oracle_comparison() != 0 || spread_defaults() != 0 || first_moves() != 0) /* first: the children
                                                                                            * then start small */
