@@ -21,7 +21,7 @@
 
 static const char help[] =
     "usage: arena classify [--max-cells N] [--variants V,V,...] [--budget-s S] [--max-nodes N]\n"
-    "                      [--certificates DIR] [--first-moves [--first-moves-budget-s S]]\n"
+    "                      [--certificates DIR [--max-memory MB]] [--first-moves [--first-moves-budget-s S]]\n"
     "                      [--json | --format text|json]\n"
     "       arena classify --check [--sample N [--full-cells N]] [--max-histories N] FILE...\n"
     "       arena classify --check --policy OUT FILE\n\n"
@@ -49,6 +49,10 @@ static const char help[] =
     "                       DIR/RxC-VARIANT-blind.value; how: report-blind) and seeds the oracle with it;\n"
     "                       a row whose own DIR/RxC-VARIANT.value is there starts from it once it\n"
     "                       verifies (how: certificate), replaced only by a narrower one\n"
+    "  --max-memory MB      with --certificates: the kept certificate's check and the report-blind step\n"
+    "                       each run in a child process stopped once it adds MB resident megabytes (the\n"
+    "                       row goes on without it; its note says so; default: what the system has\n"
+    "                       available when the step starts, less a tenth and 512 MB)\n"
     "  --first-moves        also the value after each of Black's first cells (the game with Black's first\n"
     "                       attempt fixed to it), on the rows with an exact value: the double oracle with\n"
     "                       Black's root action fixed (without the tree, the sequence oracle with Black's\n"
@@ -84,7 +88,7 @@ static const char help[] =
 
 enum { CHECK_SAMPLED_ONLY = 3 }; /* the exit status of --check when some certificate was only sampled */
 
-enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT, O_FIRST, O_FIRST_BUDGET, O_POLICY, O_MAX_HIST };
+enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT, O_FIRST, O_FIRST_BUDGET, O_POLICY, O_MAX_HIST, O_MAX_MEMORY };
 
 static int parse_variants(const char *text, hx_variant *out)
 {
@@ -260,6 +264,7 @@ int cmd_classify(int argc, char **argv)
         { "help", no_argument, 0, O_HELP },                 { "format", required_argument, 0, O_FORMAT },
         { "first-moves", no_argument, 0, O_FIRST },         { "first-moves-budget-s", required_argument, 0, O_FIRST_BUDGET },
         { "policy", required_argument, 0, O_POLICY },       { "max-histories", required_argument, 0, O_MAX_HIST },
+        { "max-memory", required_argument, 0, O_MAX_MEMORY },
         { 0, 0, 0, 0 },
     };
     cl_options o;
@@ -302,6 +307,8 @@ int cmd_classify(int argc, char **argv)
             policy_out = optarg;
         else if (c == O_MAX_HIST)
             max_states = cli_count("classify", "--max-histories", optarg, 0, UINT64_MAX);
+        else if (c == O_MAX_MEMORY)
+            o.max_memory_mb = (double)cli_count("classify", "--max-memory", optarg, 1, 1u << 24);
         else if (c == O_HELP) {
             fputs(help, stdout);
             return CLI_OK;
@@ -309,6 +316,9 @@ int cmd_classify(int argc, char **argv)
     }
     if (policy_out && !check)
         cli_usage_error("classify", "--policy goes with --check (arena classify --check --policy OUT FILE)");
+    if (o.max_memory_mb > 0 && !o.out_dir)
+        cli_usage_error("classify", "--max-memory goes with --certificates DIR (it guards the steps that read the "
+                                    "certificates there)");
     if (check)
         return check_files(argc, argv, sample, full_cells, max_states, policy_out);
     if (optind < argc)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bestresponse.h"
 #include "cfr.h"
@@ -23,6 +24,7 @@
 #include "doseq_seed.h"
 #include "dowalk_cert.h"
 #include "infowalk.h"
+#include "memguard.h"
 #include "policy.h"
 #include "seqform.h"
 #include "surecert.h"
@@ -369,11 +371,80 @@ static vc_cert *cl_load_of(cl_row *row, const char *label, const char *path, hx_
     return c;
 }
 
+/* The memory limit of a guarded certificate step (memguard.h): o->max_memory_mb, or by default what the kernel says
+ * is available now less a reserve for the rest of the run, at least CL_MIN_GUARD_MB. */
+#define CL_MIN_GUARD_MB 256.0
+static double cl_guard_mb(const cl_options *o)
+{
+    if (o->max_memory_mb > 0)
+        return o->max_memory_mb;
+    double avail = mg_available_mb();
+    return avail < 0 ? 0 : fmax(CL_MIN_GUARD_MB, avail * 0.9 - 512);
+}
+
+/* What a guarded step sends back: its outcome, the bounds it found, the exact lower bound as text when it is
+ * short enough to be a fraction of longs ("" otherwise), and the reason when it failed. */
+typedef struct {
+    int res;
+    double lower, upper;
+    int exact;
+    char lower_text[64];
+    char why[700];
+} cl_guarded;
+
+static void cl_guarded_text(cl_guarded *g, const char *text)
+{
+    if (text && strlen(text) < sizeof g->lower_text)
+        snprintf(g->lower_text, sizeof g->lower_text, "%s", text);
+}
+
+/* The full check of a kept certificate, in the guarded child. */
+static int cl_check_step(void *ctx, void *out, size_t outlen)
+{
+    (void)outlen;
+    cl_guarded *g = out;
+    char *lo = NULL, *up = NULL;
+    vc_report r;
+    g->res = vc_check(ctx, 0, &lo, &up, &r);
+    g->exact = lo && up && !strcmp(lo, up);
+    cl_guarded_text(g, lo);
+    snprintf(g->why, sizeof g->why, "%s", r.why);
+    free(lo), free(up);
+    return 0;
+}
+
+typedef struct {
+    const vc_cert *base;
+    hx_variant v;
+    const char *path;
+} cl_blind_ctx;
+
+/* The report-blind certificate written and checked, in the guarded child. */
+static int cl_blind_step(void *ctx, void *out, size_t outlen)
+{
+    (void)outlen;
+    const cl_blind_ctx *b = ctx;
+    cl_guarded *g = out;
+    vw_options vo;
+    vw_options_default(&vo);
+    vo.max_states = CL_CHECK_MAX_STATES;
+    vw_result vr;
+    g->res = vb_write_blind(b->base, b->v, &vo, b->path, &vr, g->why, sizeof g->why);
+    if (g->res == 0) {
+        g->lower = vr.lower_d, g->upper = vr.upper_d, g->exact = vr.exact;
+        cl_guarded_text(g, vr.lower);
+        vw_result_free(&vr);
+    }
+    return 0;
+}
+
 /* The row's own value certificate left in o->out_dir (RxC-V.value: an earlier run's, or one put there), checked
  * in full by both exact best responses (no cap: 10-28 minutes on a 12-cell board): its bounds in kept[] and the
  * row's when narrower ("certificate"; the row exact when they meet), its attempts the sequence oracle's seed
- * (*seeded). 1 when verified, 0 when there is none or it is not this row's or not verified (the reason in the
- * note; the row's own certificate then takes its place). */
+ * (*seeded). 1 when verified, 0 when there is none or it is not this row's or it is refuted (the reason in the
+ * note; the row's own certificate then takes its place), -1 when its check did not finish (undecided, or
+ * stopped by the memory guard: the file stays as it is, the row's own certificate goes beside it as .new). The
+ * check runs in a child under the memory limit (cl_guard_mb). */
 static int cl_kept(const cl_options *o, cl_row *row, dw_mixture seed[2], double kept[2], bool *seeded)
 {
     *seeded = false;
@@ -384,18 +455,23 @@ static int cl_kept(const cl_options *o, cl_row *row, dw_mixture seed[2], double 
     vc_cert *c = cl_load_of(row, "certificate not used", path, row->variant);
     if (!c)
         return 0;
-    char *lo = NULL, *up = NULL;
-    vc_report r;
-    int res = vc_check(c, 0, &lo, &up, &r);
-    if (res != 1) {
-        cl_note(row, "; certificate %.200s not used: %s: %.200s", path, res == 0 ? "REFUTED" : "undecided", r.why);
-        free(lo), free(up), vc_free(c);
-        return 0;
+    cl_guarded g;
+    mg_result m;
+    if (mg_run(cl_check_step, c, cl_guard_mb(o), &g, sizeof g, &m) != 0) {
+        cl_note(row, "; certificate %.200s not used, kept unchecked: its check %.150s", path, m.why);
+        vc_free(c);
+        return -1;
+    }
+    if (g.res != 1) {
+        cl_note(row, "; certificate %.200s not used%s: %s: %.200s", path, g.res == 0 ? "" : ", kept unchecked",
+                g.res == 0 ? "REFUTED" : "undecided", g.why);
+        vc_free(c);
+        return g.res == 0 ? 0 : -1;
     }
     vc_bounds(c, &kept[0], &kept[1]);
     cl_note(row, "; certificate %.200s verified: [%+.9f, %+.9f]", path, kept[0], kept[1]);
-    if (!strcmp(lo, up)) {
-        cl_exact_at(row, lo, kept[0], "certificate");
+    if (g.exact) {
+        cl_exact_at(row, g.lower_text, kept[0], "certificate");
     } else {
         if (kept[1] - kept[0] < row->upper - row->lower)
             row->lower = kept[0], row->upper = kept[1], row->how = "certificate";
@@ -404,7 +480,7 @@ static int cl_kept(const cl_options *o, cl_row *row, dw_mixture seed[2], double 
         else
             cl_note(row, "; no seed from it: %.200s", err);
     }
-    free(lo), free(up), vc_free(c);
+    vc_free(c);
     return 1;
 }
 
@@ -430,7 +506,8 @@ static void cl_keep_narrower(cl_row *row, const char *fresh, const char *path, c
  * that certificate's strategies played deaf to the reports (valcert_blind.h), written to RxC-V-blind.value
  * and checked. Their bounds become the row's when narrower ("report-blind"; exact when the reports are worth
  * nothing), and their attempts fill seed (doseq_seed.h). Returns 1 with seed filled, 2 when the row is
- * exact, 0 when there is no such certificate or it does not serve (the reason in the note). */
+ * exact, 0 when there is no such certificate or it does not serve (the reason in the note). The writing and
+ * checking run in a child under the memory limit (cl_guard_mb); a step stopped leaves no file. */
 static int cl_report_blind(const cl_options *o, cl_row *row, dw_mixture seed[2])
 {
     int pv = vb_plain_variant(row->variant);
@@ -444,24 +521,25 @@ static int cl_report_blind(const cl_options *o, cl_row *row, dw_mixture seed[2])
     vc_cert *base = cl_load_of(row, "report-blind", plain, (hx_variant)pv);
     if (!base)
         return 0;
-    vw_options vo;
-    vw_options_default(&vo);
-    vo.max_states = CL_CHECK_MAX_STATES;
-    vw_result vr;
-    int rc = vb_write_blind(base, row->variant, &vo, path, &vr, err, sizeof err);
+    cl_blind_ctx b = { .base = base, .v = row->variant, .path = path };
+    cl_guarded g;
+    mg_result m;
+    int rc = mg_run(cl_blind_step, &b, cl_guard_mb(o), &g, sizeof g, &m);
     vc_free(base);
-    if (rc != 0) {
-        cl_note(row, "; report-blind: %.300s", err);
+    if (rc != 0 || g.res != 0) {
+        if (rc != 0)
+            remove(path); /* a file the killed step may have left half written */
+        cl_note(row, "; report-blind: %.300s", rc != 0 ? m.why : g.why);
         return 0;
     }
-    cl_note(row, "; report-blind certificate %.200s: [%+.9f, %+.9f]", path, vr.lower_d, vr.upper_d);
+    cl_note(row, "; report-blind certificate %.200s: [%+.9f, %+.9f]", path, g.lower, g.upper);
     int out = 0;
-    if (vr.exact) {
-        cl_exact_at(row, vr.lower, vr.lower_d, "report-blind");
+    if (g.exact) {
+        cl_exact_at(row, g.lower_text, g.lower, "report-blind");
         out = 2;
     } else {
-        if (vr.upper_d - vr.lower_d < row->upper - row->lower)
-            row->lower = vr.lower_d, row->upper = vr.upper_d, row->how = "report-blind";
+        if (g.upper - g.lower < row->upper - row->lower)
+            row->lower = g.lower, row->upper = g.upper, row->how = "report-blind";
         vc_cert *c = vc_load(path, err, sizeof err);
         if (!c || ds_seed_from_certificate(c, seed, err, sizeof err) != 0)
             cl_note(row, "; no seed from it: %.200s", err);
@@ -469,7 +547,6 @@ static int cl_report_blind(const cl_options *o, cl_row *row, dw_mixture seed[2])
             out = 1;
         vc_free(c);
     }
-    vw_result_free(&vr);
     return out;
 }
 
@@ -485,7 +562,7 @@ static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row
     double kept[2];
     bool seeded;
     int has_kept = cl_kept(o, row, seed, kept, &seeded); /* a full check: no time limit of its own */
-    int blind = has_kept ? seeded : cl_report_blind(o, row, seed); /* nor has a certificate's listing */
+    int blind = has_kept == 1 ? seeded : cl_report_blind(o, row, seed); /* nor has a certificate's listing */
     double left = deadline - clk_now();
     if (row->exact || left < 0.01 || !dw_supported(row->variant, row->rows, row->cols, &why)) {
         dw_mixture_free(&seed[0]), dw_mixture_free(&seed[1]);
@@ -549,8 +626,10 @@ static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row
         cl_note(row, "; value certificate %.120s: %.40s", fresh, x.cert.lower);
     else if (o->out_dir && (r.converged || !strcmp(row->how, "sequence-oracle bounds")))
         cl_write_mixtures(mix, fresh, row);
-    if (has_kept)
+    if (has_kept == 1)
         cl_keep_narrower(row, fresh, path, kept);
+    else if (has_kept < 0 && access(fresh, F_OK) == 0)
+        cl_note(row, "; this run's certificate is %.200s, beside the unchecked one", fresh);
     ds_exact_free(&x);
     dw_mixture_free(&mix[0]), dw_mixture_free(&mix[1]);
 }

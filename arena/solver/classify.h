@@ -30,6 +30,10 @@ typedef struct {
                            * a row whose own RxC-V.value is here starts from it once verified, and replaces it
                            * only with a narrower one */
     bool first_moves;     /* also the first-move table (cl_row.first) of the rows with an exact value */
+    double max_memory_mb; /* the kept certificate's check and the report-blind step each run in a child process
+                           * killed once it adds this many resident MB (memguard.h; the row goes on without
+                           * it, the note says so); 0 (default): what the kernel reports available when the
+                           * step starts, less a tenth and 512 MB */
 } cl_options;
 
 /* Black's value in the game where Black's first attempt is fixed to one cell (and so known to White: the

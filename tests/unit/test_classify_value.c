@@ -346,7 +346,7 @@ static void dir_with_2x4(const char *name, char *out, size_t n, cl_options *o)
  * row's bounds; exact (abrupt 2x4's, docs/certificates) the row is done at its fraction and the file stays as it
  * was; an interval (abrupt 3x2 stopped after 20 restricted games) seeds the oracle, and the exact -1/8 it then
  * finds replaces it; a certificate whose stated bound is wrong is named REFUTED and not used (the row's own takes
- * its place). */
+ * its place); a check stopped by the memory guard leaves the kept file as it was. */
 static void kept_certificates(void **state)
 {
     (void)state;
@@ -362,6 +362,22 @@ static void kept_certificates(void **state)
     assert_int_equal(r.den, 15954601);
     assert_true(strstr(r.note, "2x4-abrupt.value verified") != NULL);
     assert_int_equal(sh_run("cmp -s docs/certificates/2x4-abrupt.value '%s/2x4-abrupt.value'", out), 0);
+
+    /* the same check under a memory limit it cannot keep: stopped and named; the file stays as it was and the
+     * row's own certificate, if it writes one, goes beside it */
+    assert_int_equal(sh_run("cp docs/certificates/3x3-abrupt.value '%s/'", out), 0);
+    o.max_memory_mb = 1;
+    o.budget_s = 2;
+    assert_int_equal(cl_classify(3, 3, HX_ABRUPT, &o, &r), 0);
+    print_message("3x3 abrupt, 1 MB: %s; %s\n", r.how, r.note);
+    if (!strstr(r.note, "3x3-abrupt.value not used, kept unchecked: its check stopped after ") ||
+        !strstr(r.note, "over the memory limit of 1 MB"))
+        fail_msg("the stopped check is not named: %s", r.note);
+    assert_true(strcmp(r.how, "certificate") != 0);
+    assert_int_equal(sh_run("cmp -s docs/certificates/3x3-abrupt.value '%s/3x3-abrupt.value'", out), 0);
+    bool beside = sh_run("test -s '%s/3x3-abrupt.value.new'", out) == 0; /* when its bounds beat uniform */
+    assert_int_equal(beside, strstr(r.note, "beside the unchecked one") != NULL);
+    o.max_memory_mb = 0;
 
     /* an interval: the seed, then replaced by the exact value */
     snprintf(path, sizeof path, "%s/3x2-abrupt.value", out);
@@ -399,7 +415,7 @@ static void kept_certificates(void **state)
  * equilibrium, docs/certificates) starts from that certificate played deaf to the reports: its certificate
  * RxC-V-blind.value written and verified, the row's interval no wider than it and holding the board's value
  * (docs/solved.md: 14396749/15637354), and a certificate of another board in the plain row's place is named
- * and not used. */
+ * and not used; under a memory limit it cannot keep, the step is stopped, named, and leaves no file. */
 static void report_blind_rows(void **state)
 {
     (void)state;
@@ -450,6 +466,19 @@ static void report_blind_rows(void **state)
         fail_msg("the wrong certificate is not named: %s", r.note);
     assert_true(strcmp(r.how, "report-blind") != 0);
     snprintf(path, sizeof path, "%s/2x4-abrupt-flash-blind.value", out);
+    assert_int_equal(sh_run("test -e '%s'", path), 1);
+
+    /* a memory limit the step cannot keep: it is stopped, named, leaves no file, and the row goes on */
+    dir_with_2x4("report-blind-memory", out, sizeof out, &o);
+    o.budget_s = 2;
+    o.max_memory_mb = 1;
+    assert_int_equal(cl_classify(2, 4, HX_ABRUPT_NOISY, &o, &r), 0);
+    print_message("2x4 abrupt-noisy, 1 MB: %s, [%+.6f, %+.6f]; %s\n", r.how, r.lower, r.upper, r.note);
+    if (!strstr(r.note, "; report-blind: stopped after ") || !strstr(r.note, "over the memory limit of 1 MB"))
+        fail_msg("the stopped step is not named: %s", r.note);
+    assert_true(strcmp(r.how, "report-blind") != 0);
+    assert_true(r.lower <= value + 1e-9 && value <= r.upper + 1e-9);
+    snprintf(path, sizeof path, "%s/2x4-abrupt-noisy-blind.value", out);
     assert_int_equal(sh_run("test -e '%s'", path), 1);
 }
 
@@ -549,6 +578,12 @@ static void cli_first_moves(void **state)
     char *text = sh_output(cmd);
     assert_non_null(strstr(text, "first moves ("));
     assert_non_null(strstr(text, "double oracle"));
+    free(text);
+    /* --max-memory guards the certificate steps: without --certificates it is refused by name */
+    snprintf(cmd, sizeof cmd, "'%s/arena' classify --max-cells 4 --max-memory 100 2>&1; echo \"exit $?\"", bin);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "--max-memory goes with --certificates DIR"));
+    assert_non_null(strstr(text, "exit 2"));
     free(text);
 }
 
