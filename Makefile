@@ -325,7 +325,7 @@ solved:
 	@cp -n docs/certificates/*.value results/solved/
 	@for f in docs/certificates/*.value.gz; do t=results/solved/$$(basename "$$f" .gz); [ -e "$$t" ] || gzip -dc "$$f" > "$$t"; done
 	@nice -n 5 $(BIN)/arena classify --max-cells $(SOLVED_CELLS) --budget-s $(SOLVED_BUDGET) --first-moves \
-		--certificates results/solved --json > results/solved/table.json
+		--certificates results/solved --progress --json > results/solved/table.json
 	@echo "results/solved/table.json"
 
 # The exploitability of every 3x3 policy the benchmark plays (arena exploit, minutes each on 3x3; results

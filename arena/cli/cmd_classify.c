@@ -22,7 +22,7 @@
 static const char help[] =
     "usage: arena classify [--max-cells N] [--variants V,V,...] [--budget-s S] [--max-nodes N]\n"
     "                      [--certificates DIR [--max-memory MB]] [--first-moves [--first-moves-budget-s S]]\n"
-    "                      [--json | --format text|json]\n"
+    "                      [--progress] [--json | --format text|json]\n"
     "       arena classify --check [--sample N [--full-cells N]] [--max-histories N] FILE...\n"
     "       arena classify --check --policy OUT FILE\n\n"
     "For every board RxC with R, C >= 2 and R*C <= N and every variant asked for: whether Black wins with\n"
@@ -59,6 +59,9 @@ static const char help[] =
     "                       first attempt fixed; with --certificates each cell's certificate as\n"
     "                       DIR/RxC-VARIANT-first-CELL.value), or for a sure win which cells keep it\n"
     "  --first-moves-budget-s S  seconds for one row's first-move table, all cells (default: --budget-s)\n"
+    "  --progress           a line on stderr after each row: the row, its outcome, the time so far and\n"
+    "                       about how long the rows left take at the average so far (the default when\n"
+    "                       stderr is a terminal)\n"
     "  --json               a list of rows {\"board\", \"variant\", \"outcome\", \"value\", \"lower\", \"upper\",\n"
     "                       \"seconds\", \"peak_mb\", \"how\", \"fraction\"} (how: sure-win search, double\n"
     "                       oracle, lp, cfr+ bounds, sequence oracle, sequence-oracle bounds,\n"
@@ -88,7 +91,35 @@ static const char help[] =
 
 enum { CHECK_SAMPLED_ONLY = 3 }; /* the exit status of --check when some certificate was only sampled */
 
-enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT, O_FIRST, O_FIRST_BUDGET, O_POLICY, O_MAX_HIST, O_MAX_MEMORY };
+/* "H:MM:SS" of s seconds. */
+static void print_hms(double s)
+{
+    long t = (long)(s + 0.5);
+    fprintf(stderr, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+/* One line on stderr after each row (--progress, or stderr a terminal): the row, its outcome and bounds, and
+ * the time so far with the rows left at the average row's time so far (the budgets bound each row's search,
+ * not a kept certificate's check). */
+static void print_progress(const cl_row *r, int done, int total, double elapsed)
+{
+    fprintf(stderr, "arena classify: %d/%d %dx%d %s: %s", done, total, r->rows, r->cols, hx_variant_name(r->variant),
+            cl_outcome_name(r->outcome));
+    if (r->outcome == CL_NEITHER && r->exact)
+        fprintf(stderr, " %+.6f", r->value);
+    else if (r->outcome == CL_NEITHER)
+        fprintf(stderr, " [%+.6f, %+.6f]", r->lower, r->upper);
+    fprintf(stderr, " (%s, %.1f s); elapsed ", r->how, r->seconds + r->first_seconds);
+    print_hms(elapsed);
+    if (done < total) {
+        fprintf(stderr, ", about ");
+        print_hms(elapsed / done * (total - done));
+        fprintf(stderr, " left");
+    }
+    fputc('\n', stderr);
+}
+
+enum { O_MAX_CELLS = 0x300, O_VARIANTS, O_BUDGET, O_MAX_NODES, O_MEMO, O_CERTS, O_JSON, O_CHECK, O_FULL, O_SAMPLE, O_HELP, O_FORMAT, O_FIRST, O_FIRST_BUDGET, O_POLICY, O_MAX_HIST, O_MAX_MEMORY, O_PROGRESS };
 
 static int parse_variants(const char *text, hx_variant *out)
 {
@@ -264,7 +295,7 @@ int cmd_classify(int argc, char **argv)
         { "help", no_argument, 0, O_HELP },                 { "format", required_argument, 0, O_FORMAT },
         { "first-moves", no_argument, 0, O_FIRST },         { "first-moves-budget-s", required_argument, 0, O_FIRST_BUDGET },
         { "policy", required_argument, 0, O_POLICY },       { "max-histories", required_argument, 0, O_MAX_HIST },
-        { "max-memory", required_argument, 0, O_MAX_MEMORY },
+        { "max-memory", required_argument, 0, O_MAX_MEMORY }, { "progress", no_argument, 0, O_PROGRESS },
         { 0, 0, 0, 0 },
     };
     cl_options o;
@@ -274,7 +305,7 @@ int cmd_classify(int argc, char **argv)
     int n_variants = parse_variants("classical,classical-noisy,classical-flash,abrupt,abrupt-noisy,abrupt-flash", variants);
     int max_cells = SW_MAX_CELLS, full_cells = 0, c;
     uint64_t sample = 0, max_states = CL_CHECK_MAX_STATES; /* no sampling unless asked for */
-    bool json = false, check = false;
+    bool json = false, check = false, progress = false;
     const char *policy_out = NULL;
     while ((c = cli_getopt("classify", argc, argv, options)) != -1) {
         if (c == O_MAX_CELLS)
@@ -307,6 +338,8 @@ int cmd_classify(int argc, char **argv)
             policy_out = optarg;
         else if (c == O_MAX_HIST)
             max_states = cli_count("classify", "--max-histories", optarg, 0, UINT64_MAX);
+        else if (c == O_PROGRESS)
+            progress = true;
         else if (c == O_MAX_MEMORY)
             o.max_memory_mb = (double)cli_count("classify", "--max-memory", optarg, 1, 1u << 24);
         else if (c == O_HELP) {
@@ -336,8 +369,13 @@ int cmd_classify(int argc, char **argv)
     else
         printf("%-6s %-16s %-8s %-12s %-19s %7s %9s %8s  %-16s %s\n", "board", "variant", "outcome", "value",
                "[lower, upper]", "width", "seconds", "peak_mb", "how", "note");
-    int status = CLI_OK;
+    int status = CLI_OK, total = 0, done = 0;
     bool first = true;
+    for (int rows = 2; rows <= max_cells / 2; rows++)
+        for (int cols = 2; rows * cols <= max_cells; cols++)
+            total += n_variants;
+    progress = progress || isatty(STDERR_FILENO);
+    double t0 = clk_now();
     for (int rows = 2; rows <= max_cells / 2; rows++)
         for (int cols = 2; rows * cols <= max_cells; cols++)
             for (int i = 0; i < n_variants; i++) {
@@ -350,7 +388,10 @@ int cmd_classify(int argc, char **argv)
                     print_row_json(&r, first, o.first_moves);
                 else
                     print_row_text(&r);
+                fflush(stdout); /* a night's run keeps every row finished, whatever stops it */
                 first = false;
+                if (progress)
+                    print_progress(&r, ++done, total, clk_now() - t0);
             }
     if (json)
         printf("]\n");

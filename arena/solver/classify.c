@@ -769,7 +769,8 @@ static void cl_first_sequence(const cl_options *o, double deadline, const cl_row
 
 /* The first-move table (o->first_moves) within a budget of its own: a sure win's from the sure-win searches
  * (White's: every cell loses; Black's: a cell keeps the win exactly when Black's search wins from the key
- * after it), an exact value's from the double oracle with Black's root action fixed to each cell in turn, or
+ * after it), an exact value's from the double oracle with Black's root action fixed to each cell in turn (for half
+ * the cell's share; a cell it does not close then gets the sequence oracle below for the rest), or
  * without the tree (a value from the sequence oracle) from the sequence oracle with Black's first attempt fixed
  * (a cell after its image under the half-turn copies the image's). */
 static void cl_first_moves(const cl_options *o, const sv_tree *t, cl_row *row)
@@ -839,18 +840,30 @@ static void cl_first_moves(const cl_options *o, const sv_tree *t, cl_row *row)
             }
             do_result d;
             char err[300];
-            int rc = cl_oracle(t, a, (deadline - clk_now()) / (todo > 0 ? todo : 1), NULL, NULL, &d, err, sizeof err);
+            double share = (deadline - clk_now()) / (todo > 0 ? todo : 1), cell_end = clk_now() + share;
+            int rc = cl_oracle(t, a, share / 2, NULL, NULL, &d, err, sizeof err);
             todo--;
-            if (rc != 0)
-                continue;
-            m->lower = d.lower;
-            m->upper = d.upper;
-            m->how = "double oracle";
-            if (d.converged) {
-                m->exact = true;
-                m->value = (d.lower + d.upper) / 2;
-                if (!cl_fraction(m->lower, m->upper, &m->num, &m->den))
-                    m->den = 0;
+            if (rc == 0) {
+                m->lower = d.lower;
+                m->upper = d.upper;
+                m->how = "double oracle";
+                if (d.converged) {
+                    m->exact = true;
+                    m->value = (d.lower + d.upper) / 2;
+                    if (!cl_fraction(m->lower, m->upper, &m->num, &m->den))
+                        m->den = 0;
+                }
+            }
+            /* not closed in half its share: the sequence oracle with Black's first attempt fixed for the rest
+             * (with spread defaults on the -flash boards, where it closes cells the tree's oracle does not) */
+            const char *why;
+            if (!m->exact && dw_supported(row->variant, row->rows, row->cols, &why)) {
+                cl_first_move q = { .cell = cell, .lower = -1, .upper = 1, .how = "none" };
+                cl_first_sequence(o, cell_end, row, &q);
+                if (q.exact || q.upper - q.lower < m->upper - m->lower) {
+                    q.has_br = m->has_br, q.br = m->br;
+                    *m = q;
+                }
             }
         }
     }

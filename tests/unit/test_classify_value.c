@@ -579,6 +579,15 @@ static void cli_first_moves(void **state)
     assert_non_null(strstr(text, "first moves ("));
     assert_non_null(strstr(text, "double oracle"));
     free(text);
+    /* --progress: one line a row on stderr, counting the rows, with the time left until the last */
+    snprintf(cmd, sizeof cmd, "'%s/arena' classify --max-cells 4 --variants abrupt,classical --progress --json 2>&1 "
+             ">/dev/null", bin);
+    text = sh_output(cmd);
+    print_message("%s", text);
+    assert_non_null(strstr(text, "arena classify: 1/2 2x2 abrupt: neither +0.500000 (double oracle, "));
+    assert_non_null(strstr(text, " left\narena classify: 2/2 2x2 classical: black (sure-win search, "));
+    assert_null(strstr(strstr(text, "2/2"), " left"));
+    free(text);
     /* --max-memory guards the certificate steps: without --certificates it is refused by name */
     snprintf(cmd, sizeof cmd, "'%s/arena' classify --max-cells 4 --max-memory 100 2>&1; echo \"exit $?\"", bin);
     text = sh_output(cmd);

@@ -1185,6 +1185,7 @@ static void the_first_move_certificates(void **state)
           0.920664 },
         { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "c1", NULL, 0.653374745941, 0.855255421645, 0.920664 },
         { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "d1", NULL, 0.690881337882, 0.838452024580, 0.920664 },
+        { "3x2", "abrupt-flash", HX_ABRUPT_FLASH, "a2", "-2/3", -0.666666666667, -0.666666666667, -0.087838 },
     };
     size_t n = sizeof first / sizeof first[0];
     for (size_t i = 0; i < n; i++) {
