@@ -20,8 +20,9 @@
 
 #include "clock.h"
 
-enum { MG_POLL_MS = 10, MG_POLL_SLOW_MS = 100 }; /* the first second, then (reading smaps_rollup walks the
-                                                  * child's page tables: a cost that grows with its size) */
+/* Reading smaps_rollup walks the child's page tables, a cost that grows with its size: every MG_POLL_MS the
+ * first second, then every MG_POLL_SLOW_MS, and at least MG_COST_RATIO times the last read's cost apart. */
+enum { MG_POLL_MS = 10, MG_POLL_SLOW_MS = 100, MG_COST_RATIO = 20 };
 
 /* The value in kB of a "Field:   N kB" line of a /proc file, or -1. */
 static double mg_field_kb(const char *path, const char *field)
@@ -91,9 +92,11 @@ int mg_run(mg_step step, void *ctx, double limit_mb, void *out, size_t outlen, m
     size_t got = 0, want = sizeof rc + outlen;
     char *buf = malloc(want);
     bool over = false, eof = false;
+    double next_read = t0; /* when smaps_rollup is read next */
     while (buf && !eof && !over) {
+        double now = clk_now(), wait = fmax(next_read - now, 0);
         struct pollfd pf = { .fd = fd[0], .events = POLLIN };
-        int ready = poll(&pf, 1, clk_now() - t0 < 1 ? MG_POLL_MS : MG_POLL_SLOW_MS);
+        int ready = poll(&pf, 1, (int)(wait * 1000) + 1);
         if (ready > 0) {
             ssize_t n = read(fd[0], buf + got, want - got);
             if (n > 0)
@@ -103,8 +106,15 @@ int mg_run(mg_step step, void *ctx, double limit_mb, void *out, size_t outlen, m
             if (got == want)
                 break;
         }
+        now = clk_now();
+        if (now < next_read)
+            continue;
         double dirty = mg_field_kb(status_path, "Private_Dirty"), clean = mg_field_kb(status_path, "Private_Clean");
-        double added = (fmax(dirty, 0) + fmax(clean, 0)) / 1024;
+        double cost = clk_now() - now, added = (fmax(dirty, 0) + fmax(clean, 0)) / 1024;
+        /* the next read: MG_POLL_MS apart the first second, then MG_POLL_SLOW_MS, and never sooner than
+         * MG_COST_RATIO times this read's cost (about 13 ms a read of a child of 2 GB in small allocations,
+         * so a 20 GB child is read every 2.5 s: the guard's own cost stays at a twentieth of a core) */
+        next_read = now + fmax((now - t0 < 1 ? MG_POLL_MS : MG_POLL_SLOW_MS) / 1000.0, cost * MG_COST_RATIO);
         if (added > r->peak_mb)
             r->peak_mb = added;
         if (limit_mb > 0 && added > limit_mb)

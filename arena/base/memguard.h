@@ -1,6 +1,7 @@
 /* arena/base/memguard.h — one step run in a forked child under a limit on the resident memory it adds: the parent
  * reads the child's private resident memory (/proc/PID/smaps_rollup: the pages it allocated or wrote since the
- * fork) every 10 ms, after a second every 100 ms, and kills it past the limit, so a step that
+ * fork) every 10 ms, after a second every 100 ms (and never sooner than 20 times the last read's cost: a large
+ * child's page tables take milliseconds to walk), and kills it past the limit, so a step that
  * would take the machine's memory stops alone and its caller goes on. The child's result comes back through a
  * pipe as a fixed-size block; the child ends with _exit (no atexit handler, no stdio buffer flushed twice). */
 #ifndef ARENA_BASE_MEMGUARD_H

@@ -22,7 +22,8 @@
  * lowest legal cell). The value-certificate checker on the certificates in docs/certificates, against the rules
  * engine alone (BENCH_SOLVER_CHECK_ONLY: only that). Report-blind certificates (valcert_blind.h) written and
  * checked from the plain ones there, against the plain certificate's own check, and their merge (vc_merge) with
- * the kept -noisy certificate, against checking the two sources (BENCH_SOLVER_BLIND_ONLY: only that). */
+ * the kept -noisy certificate, against checking the two sources; abrupt-flash 3x3's again under the memory guard
+ * (memguard.h) as arena classify runs it, against the direct step (BENCH_SOLVER_BLIND_ONLY: only that). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@
 #include "dwdefault.h"
 #include "rng.h"
 #include "infowalk.h"
+#include "memguard.h"
 #include "mccfr.h"
 #include "policy.h"
 #include "seqform.h"
@@ -752,6 +754,29 @@ static double peak_restart(void)
     return status_kb("VmRSS");
 }
 
+typedef struct {
+    const vc_cert *base;
+    hx_variant v;
+    const char *path;
+} blind_step_ctx;
+
+/* vb_write_blind in the guarded child: the bounds back in out (two doubles); 0, or 1 when it failed. */
+static int blind_step(void *ctx, void *out, size_t outlen)
+{
+    (void)outlen;
+    const blind_step_ctx *b = ctx;
+    vw_options o;
+    vw_options_default(&o);
+    vw_result r;
+    char err[300];
+    if (vb_write_blind(b->base, b->v, &o, b->path, &r, err, sizeof err) != 0)
+        return 1;
+    double *bounds = out;
+    bounds[0] = r.lower_d, bounds[1] = r.upper_d;
+    vw_result_free(&r);
+    return 0;
+}
+
 /* Report-blind certificates (valcert_blind.h: a plain board's certified strategies played in its -noisy or
  * -flash form) written and checked from the plain certificates in docs/certificates, against the plain
  * certificate's own full check (the baseline, in the same run); then the merge (vc_merge) of the blind
@@ -802,6 +827,19 @@ static int report_blind_and_merge(void)
                hx_variant_name(cases[i].v), blind_secs, r.trials, (double)r.histories, r.histories / blind_secs / 1e6,
                blind_mb, r.lower_d, r.upper_d, plain_check, (double)plain_histories, blind_secs / plain_check);
         vw_result_free(&r);
+        if (cases[i].v == HX_ABRUPT_FLASH && rows * cols == 9) { /* as arena classify runs it: under the guard */
+            blind_step_ctx b = { .base = plain, .v = cases[i].v, .path = path };
+            double lo[2] = { 0, 0 };
+            mg_result m;
+            int g = mg_run(blind_step, &b, 1e6, lo, sizeof lo, &m);
+            printf("  %dx%d %-12s the same under the memory guard (memguard.h, a child watched through smaps_rollup): "
+                   "%.2f s, %.0f MB private at most, [%+.6f, %+.6f]: %.2fx the direct step\n", rows, cols,
+                   hx_variant_name(cases[i].v), m.seconds, m.peak_mb, lo[0], lo[1], m.seconds / blind_secs);
+            if (g != 0 || m.status != MG_DONE) {
+                fprintf(stderr, "bench_solver: the guarded step: %s\n", m.why);
+                rc = 1;
+            }
+        }
         if (cases[i].kept) {
             blind = vc_load(path, err, sizeof err);
             kept = blind ? vc_load(cases[i].kept, err, sizeof err) : NULL;
