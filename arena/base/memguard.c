@@ -61,10 +61,29 @@ static void mg_write_all(int fd, const void *buf, size_t len)
     }
 }
 
-int mg_run(mg_step step, void *ctx, double limit_mb, void *out, size_t outlen, mg_result *r)
+/* The child's side: the step's output gathered in memory, then sent as [rc][length][bytes]. */
+static void mg_child(mg_stream_step step, void *ctx, int fd)
+{
+    char *data = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&data, &len);
+    if (!m)
+        _exit(1);
+    int rc = step(ctx, m);
+    if (fclose(m) != 0)
+        _exit(1);
+    uint64_t n = len;
+    mg_write_all(fd, &rc, sizeof rc);
+    mg_write_all(fd, &n, sizeof n);
+    mg_write_all(fd, data, len);
+    _exit(0);
+}
+
+int mg_run_stream(mg_stream_step step, void *ctx, double limit_mb, double limit_s, char **out, size_t *outlen,
+                  mg_result *r)
 {
     *r = (mg_result){ .status = MG_FAILED };
-    memset(out, 0, outlen);
+    *out = NULL, *outlen = 0;
     int fd[2];
     if (pipe2(fd, O_CLOEXEC) != 0) {
         snprintf(r->why, sizeof r->why, "pipe: %s", strerror(errno));
@@ -80,33 +99,42 @@ int mg_run(mg_step step, void *ctx, double limit_mb, void *out, size_t outlen, m
     }
     if (pid == 0) {
         close(fd[0]);
-        int rc = step(ctx, out, outlen);
-        mg_write_all(fd[1], &rc, sizeof rc);
-        mg_write_all(fd[1], out, outlen);
-        _exit(0);
+        mg_child(step, ctx, fd[1]);
     }
     close(fd[1]);
     char status_path[64];
     snprintf(status_path, sizeof status_path, "/proc/%d/smaps_rollup", (int)pid);
-    int rc = 0;
-    size_t got = 0, want = sizeof rc + outlen;
-    char *buf = malloc(want);
-    bool over = false, eof = false;
+    size_t got = 0, cap = 4096;
+    char *buf = malloc(cap + 1);
+    bool over = false, late = false, eof = false;
     double next_read = t0; /* when smaps_rollup is read next */
-    while (buf && !eof && !over) {
+    while (buf && !eof && !over && !late) {
         double now = clk_now(), wait = fmax(next_read - now, 0);
+        if (limit_s > 0)
+            wait = fmin(wait, fmax(t0 + limit_s - now, 0));
         struct pollfd pf = { .fd = fd[0], .events = POLLIN };
         int ready = poll(&pf, 1, (int)(wait * 1000) + 1);
         if (ready > 0) {
-            ssize_t n = read(fd[0], buf + got, want - got);
+            if (got == cap) {
+                char *more = realloc(buf, 2 * cap + 1);
+                if (!more) {
+                    free(buf);
+                    buf = NULL;
+                    break;
+                }
+                buf = more, cap *= 2;
+            }
+            ssize_t n = read(fd[0], buf + got, cap - got);
             if (n > 0)
                 got += (size_t)n;
             else if (n == 0 || errno != EINTR)
                 eof = true;
-            if (got == want)
-                break;
         }
         now = clk_now();
+        if (limit_s > 0 && !eof && now - t0 >= limit_s) {
+            late = true;
+            break;
+        }
         if (now < next_read)
             continue;
         double dirty = mg_field_kb(status_path, "Private_Dirty"), clean = mg_field_kb(status_path, "Private_Clean");
@@ -120,7 +148,7 @@ int mg_run(mg_step step, void *ctx, double limit_mb, void *out, size_t outlen, m
         if (limit_mb > 0 && added > limit_mb)
             over = true;
     }
-    if (!buf || over)
+    if (!buf || over || late)
         kill(pid, SIGKILL);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -131,14 +159,24 @@ int mg_run(mg_step step, void *ctx, double limit_mb, void *out, size_t outlen, m
         snprintf(r->why, sizeof r->why, "out of memory");
         return -1;
     }
-    if (over) {
-        r->status = MG_OVER;
-        snprintf(r->why, sizeof r->why, "stopped after %.1f s at %.0f MB added: over the memory limit of %.0f MB",
-                 r->seconds, r->peak_mb, limit_mb);
+    if (over || late) {
+        r->status = over ? MG_OVER : MG_LATE;
+        if (over)
+            snprintf(r->why, sizeof r->why, "stopped after %.1f s at %.0f MB added: over the memory limit of %.0f MB",
+                     r->seconds, r->peak_mb, limit_mb);
+        else
+            snprintf(r->why, sizeof r->why, "stopped after %.1f s: over the time limit of %g s", r->seconds,
+                     limit_s);
         free(buf);
         return -1;
     }
-    if (got != want) {
+    int rc = 0;
+    uint64_t n = 0;
+    if (got >= sizeof rc + sizeof n) {
+        memcpy(&rc, buf, sizeof rc);
+        memcpy(&n, buf + sizeof rc, sizeof n);
+    }
+    if (got < sizeof rc + sizeof n || n != got - sizeof rc - sizeof n) {
         if (WIFSIGNALED(st))
             snprintf(r->why, sizeof r->why, "the step died of signal %d (%s) after %.1f s", WTERMSIG(st),
                      strsignal(WTERMSIG(st)), r->seconds);
@@ -148,9 +186,47 @@ int mg_run(mg_step step, void *ctx, double limit_mb, void *out, size_t outlen, m
         free(buf);
         return -1;
     }
-    memcpy(&rc, buf, sizeof rc);
-    memcpy(out, buf + sizeof rc, outlen);
-    free(buf);
+    memmove(buf, buf + sizeof rc + sizeof n, (size_t)n);
+    buf[n] = 0;
+    *out = buf, *outlen = (size_t)n;
     r->status = MG_DONE;
+    return rc;
+}
+
+/* mg_run's step as a streaming one: the block filled, then written whole. */
+typedef struct {
+    mg_step step;
+    void *ctx;
+    size_t outlen;
+} mg_block_step;
+
+static int mg_block(void *ctx, FILE *out)
+{
+    mg_block_step *b = ctx;
+    void *blk = calloc(1, b->outlen ? b->outlen : 1);
+    if (!blk)
+        _exit(1);
+    int rc = b->step(b->ctx, blk, b->outlen);
+    fwrite(blk, 1, b->outlen, out);
+    return rc;
+}
+
+int mg_run(mg_step step, void *ctx, double limit_mb, void *out, size_t outlen, mg_result *r)
+{
+    memset(out, 0, outlen);
+    mg_block_step b = { .step = step, .ctx = ctx, .outlen = outlen };
+    char *data = NULL;
+    size_t len = 0;
+    int rc = mg_run_stream(mg_block, &b, limit_mb, 0, &data, &len, r);
+    if (r->status != MG_DONE)
+        return -1;
+    if (len != outlen) {
+        r->status = MG_FAILED;
+        snprintf(r->why, sizeof r->why, "the step returned %zu bytes, not %zu", len, outlen);
+        free(data);
+        return -1;
+    }
+    memcpy(out, data, outlen);
+    free(data);
     return rc;
 }

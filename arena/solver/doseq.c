@@ -7,12 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "darkhex.h"
 #include "doseq_cert.h"
 #include "dwdefault.h"
 #include "gametree.h"
+#include "memguard.h"
 
 #define DS_EPS 1e-12 /* realisation weights below this are zero */
 
@@ -344,6 +346,100 @@ static int ds_answer_candidates(hx_variant v, int rows, int cols, const sv_tree 
     return rc;
 }
 
+/* Both players' exact LPs of t (seqform.h's sf_solve_exact: Black's from start, then White's), their strategies
+ * into policy[0] and policy[1] and their values into value. */
+typedef struct {
+    const sv_tree *t;
+    const sf_basis *start;
+    mpq_t *policy[2];
+    mpq_t *value; /* two */
+    char *why;
+    size_t whylen;
+} ds_lps;
+
+static int ds_lps_run(ds_lps *l)
+{
+    return sf_solve_exact(l->t, 0, l->start, l->policy[0], l->value[0], l->why, l->whylen) == 0 &&
+                   sf_solve_exact(l->t, 1, NULL, l->policy[1], l->value[1], l->why, l->whylen) == 0
+               ? 0
+               : -1;
+}
+
+/* q in base 16 and a newline (the process's GMP allocator is malloc's: lpexact.h switches it only inside). */
+static void ds_write_mpq(FILE *out, const mpq_t q)
+{
+    char *text = mpq_get_str(NULL, 16, q);
+    if (!text)
+        _exit(1);
+    fputs(text, out);
+    fputc('\n', out);
+    free(text);
+}
+
+/* The child's side of ds_exact_lps: the two values, then both policies, one rational a line (base 16), or the
+ * reason they failed. */
+static int ds_lps_step(void *ctx, FILE *out)
+{
+    ds_lps *l = ctx;
+    if (ds_lps_run(l) != 0) {
+        fputs(l->why, out);
+        return -1;
+    }
+    for (int c = 0; c < 2; c++)
+        ds_write_mpq(out, l->value[c]);
+    for (int c = 0; c < 2; c++)
+        for (uint32_t i = 0; i < l->t->n_actions; i++)
+            ds_write_mpq(out, l->policy[c][i]);
+    return 0;
+}
+
+/* Reads one rational of a line from *p into q; 0, or -1 when malformed. */
+static int ds_read_mpq(char **p, mpq_t q)
+{
+    char *nl = strchr(*p, '\n');
+    if (!nl)
+        return -1;
+    *nl = 0;
+    int rc = mpq_set_str(q, *p, 16);
+    *p = nl + 1;
+    if (rc != 0 || !mpz_sgn(mpq_denref(q)))
+        return -1;
+    mpq_canonicalize(q);
+    return 0;
+}
+
+/* Runs l: in this process when limit_s <= 0; otherwise in a child (memguard.h) stopped after limit_s seconds,
+ * its rationals read back. 0, or -1 with the reason in l->why. */
+static int ds_exact_lps(ds_lps *l, double limit_s)
+{
+    if (limit_s <= 0)
+        return ds_lps_run(l);
+    char *data = NULL;
+    size_t len = 0;
+    mg_result m;
+    int rc = mg_run_stream(ds_lps_step, l, 0, limit_s, &data, &len, &m);
+    if (m.status != MG_DONE) {
+        snprintf(l->why, l->whylen, "the exact LPs: %s", m.why);
+        return -1;
+    }
+    if (rc != 0) {
+        snprintf(l->why, l->whylen, "%s", data);
+        free(data);
+        return -1;
+    }
+    char *p = data;
+    for (int c = 0; c < 2 && rc == 0; c++)
+        rc = ds_read_mpq(&p, l->value[c]);
+    for (int c = 0; c < 2; c++)
+        for (uint32_t i = 0; i < l->t->n_actions && rc == 0; i++)
+            rc = ds_read_mpq(&p, l->policy[c][i]);
+    bool bad = rc != 0 || *p;
+    if (bad)
+        snprintf(l->why, l->whylen, "the exact LPs' child sent a malformed result (%zu bytes)", len);
+    free(data);
+    return bad ? -1 : 0;
+}
+
 /* The restricted game g (as it stands) solved exactly into x: Black's LP from CLP's last basis (start), and
  * White's LP; each gives both players' strategies (one from its plan, the other from its duals). Each player's
  * best response to each candidate then checks them in the whole game: when the best bounds they give are the
@@ -351,8 +447,8 @@ static int ds_answer_candidates(hx_variant v, int rows, int cols, const sv_tree 
  * the restricted game d (*added of them new) and nothing is certified. Failures of the exact step are noted in
  * x->why (0 returned, nothing added); -1 when out of memory or a best response fails (err). */
 static int ds_solve_exact(hx_variant v, int rows, int cols, const efg_game *g, ds_game *d, uint32_t max_nodes,
-                          const sf_basis *start, double tol, ds_exact *x, uint64_t *added, uint64_t *states, char *err,
-                          size_t errlen)
+                          const sf_basis *start, double tol, double limit_s, ds_exact *x, uint64_t *added,
+                          uint64_t *states, char *err, size_t errlen)
 {
     double t0 = clk_now();
     *added = 0;
@@ -373,8 +469,9 @@ static int ds_solve_exact(hx_variant v, int rows, int cols, const efg_game *g, d
             mpq_init(policy[c][i]);
     if (!policy[0] || !policy[1])
         snprintf(x->why, sizeof x->why, "out of memory");
-    else if (sf_solve_exact(&t, 0, start, policy[0], value[0], x->why, sizeof x->why) == 0 &&
-             sf_solve_exact(&t, 1, NULL, policy[1], value[1], x->why, sizeof x->why) == 0) {
+    else if (ds_exact_lps(&(ds_lps){ .t = &t, .start = start, .policy = { policy[0], policy[1] }, .value = value,
+                                     .why = x->why, .whylen = sizeof x->why },
+                          limit_s) == 0) {
         if (!mpq_equal(value[0], value[1]))
             snprintf(x->why, sizeof x->why, "the two players' exact LPs disagree on the value");
         else
@@ -545,8 +642,16 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
             /* the restricted game solved exactly: done unless its exact equilibria are exploitable in the whole
              * game, in which case their best responses grew it and it is solved again */
             uint64_t grew = 0;
-            if (ds_solve_exact(v, rows, cols, &g, &d, max_nodes, so.warm, o->tolerance, exact, &grew, &r->states,
-                               err, errlen) != 0)
+            double left = exact->time_limit > 0 ? exact->time_limit
+                          : o->time_limit > 0   ? o->time_limit - (clk_now() - t0)
+                                                : 0;
+            if ((exact->time_limit > 0 || o->time_limit > 0) && left <= 0) {
+                ds_exact_free(exact);
+                snprintf(exact->why, sizeof exact->why, "the time limit was reached when the bounds met: no exact step");
+                break;
+            }
+            if (ds_solve_exact(v, rows, cols, &g, &d, max_nodes, so.warm, o->tolerance, left, exact, &grew,
+                               &r->states, err, errlen) != 0)
                 goto done;
             if (!grew)
                 break;

@@ -46,6 +46,9 @@ typedef struct {
     const char *certificate;  /* in: when set, the certificate of the exact equilibrium is written there
                                * (doseq_cert.h: the game's value when that equilibrium is the game's) */
     vw_options vw;            /* in: the certificate writer's options (its max_states) */
+    double time_limit;        /* in: each round's two exact LPs stopped after this many seconds; 0: what is left
+                               * of dw_options.time_limit (no round starts past it), none without one. Limited,
+                               * they run in a child process (memguard.h) killed at the limit */
     char *value;              /* out: malloc'd "P/Q", the last restricted game's exact value; NULL when the
                                * bounds did not meet or the exact solve failed (see why) */
     vw_result cert;           /* out: the certificate's bounds, when one was written */

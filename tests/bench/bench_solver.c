@@ -23,7 +23,9 @@
  * engine alone (BENCH_SOLVER_CHECK_ONLY: only that). Report-blind certificates (valcert_blind.h) written and
  * checked from the plain ones there, against the plain certificate's own check, and their merge (vc_merge) with
  * the kept -noisy certificate, against checking the two sources; abrupt-flash 3x3's again under the memory guard
- * (memguard.h) as arena classify runs it, against the direct step (BENCH_SOLVER_BLIND_ONLY: only that). */
+ * (memguard.h) as arena classify runs it, against the direct step (BENCH_SOLVER_BLIND_ONLY: only that). The
+ * sequence oracle's exact step in a child process under a time limit (ds_exact.time_limit) against the same step in
+ * this process, the baseline (BENCH_SOLVER_EXACT_ONLY: only that). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -584,6 +586,46 @@ static int double_oracle_comparison(void)
     return 0;
 }
 
+/* The exact step (the last restricted game's two LPs in rational arithmetic) in this process, the baseline, and in
+ * a child process stopped at a time limit (ds_exact.time_limit, as --time-limit runs it, its rationals sent back as
+ * text): the exact step's seconds each way, best of three, and their ratio. */
+static int exact_step_in_child(void)
+{
+    printf("solver: the sequence oracle's exact step in a child process under a time limit against the same step in "
+           "this process (the baseline); seconds of the exact step, best of 3\n");
+    static const struct { hx_variant v; int r, c; } cases[] = {
+        { HX_ABRUPT, 2, 3 }, { HX_ABRUPT, 3, 2 }, { HX_ABRUPT_NOISY, 2, 3 } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double best[2] = { INFINITY, INFINITY };
+        char value[2][64] = { "", "" };
+        for (int rep = 0; rep < 3; rep++)
+            for (int child = 0; child < 2; child++) {
+                dw_options o;
+                dw_options_default(&o);
+                sf_options lp;
+                sf_options_default(&lp);
+                lp.solver = SF_CLP;
+                ds_exact x = { .time_limit = child ? 600 : 0 };
+                ds_result r;
+                char err[300];
+                if (ds_solve(cases[i].v, cases[i].r, cases[i].c, &o, &lp, 1u << 26, NULL, NULL, &x, &r, err,
+                             sizeof err) != 0 || !x.value) {
+                    fprintf(stderr, "bench_solver: %s\n", x.value ? err : x.why);
+                    ds_exact_free(&x);
+                    return 1;
+                }
+                best[child] = fmin(best[child], x.seconds);
+                snprintf(value[child], sizeof value[child], "%s", x.value);
+                ds_exact_free(&x);
+            }
+        printf("  %-13s %dx%d: value %s (both ways: %s); in this process %.4f s, in a child %.4f s: %.2fx\n",
+               hx_variant_name(cases[i].v), cases[i].r, cases[i].c, value[1],
+               strcmp(value[0], value[1]) ? "DIFFERENT" : "equal", best[0], best[1], best[1] / best[0]);
+        fflush(stdout);
+    }
+    return 0;
+}
+
 /* The sequence oracle with spread defaults (dw_options.spread) against the one default cell (the baseline) on
  * the boards it solves in seconds: restricted games and seconds to the value; and on abrupt-flash 3x3, where the
  * baseline's restricted equilibria are beaten outright, the bounds each reaches in BENCH_SPREAD_SECONDS (90). */
@@ -878,9 +920,12 @@ int main(void)
         return first_moves();
     if (getenv("BENCH_SOLVER_BLIND_ONLY")) /* only the report-blind certificates and the merge */
         return report_blind_and_merge();
+    if (getenv("BENCH_SOLVER_EXACT_ONLY")) /* only the exact step in a child */
+        return exact_step_in_child();
     if (getenv("BENCH_SOLVER_DO_ONLY")) /* only the double oracle's comparison */
         return default_cell_rates() || double_oracle_comparison() || spread_defaults();
-    if (default_cell_rates() != 0 || certificate_checker() != 0 || report_blind_and_merge() != 0)
+    if (default_cell_rates() != 0 || certificate_checker() != 0 || report_blind_and_merge() != 0 ||
+        exact_step_in_child() != 0)
         return 1;
     if (double_oracle_comparison() != 0 || spread_defaults() != 0 || first_moves() != 0) /* first: the children
                                                                                            * then start small */

@@ -439,7 +439,8 @@ static void tightened_by_the_script(void **state)
 
 /* The last restricted game solved in rational arithmetic (ds_exact): the value as a fraction equal to the
  * whole tree's LP value, and the certificate of its exact equilibria proving exactly that value (the checker
- * loading the file again); stopped before the bounds meet, no value and the reason. */
+ * loading the file again), also with the exact LPs in a child under a time limit; stopped before the bounds meet,
+ * or with the exact LPs past their time limit, no value and the reason. */
 static void exact_values_are_certified(void **state)
 {
     (void)state;
@@ -449,9 +450,11 @@ static void exact_values_are_certified(void **state)
     static const struct { hx_variant v; int r, c; const char *value; bool glpk; } cases[] = {
         { HX_ABRUPT, 2, 3, "9/11", false }, { HX_ABRUPT, 3, 2, "-1/8", false }, { HX_ABRUPT_NOISY, 2, 2, "1/2", false },
         { HX_CLASSICAL, 2, 3, "1", false }, { HX_ABRUPT_FLASH, 2, 2, "1/2", false }, { HX_ABRUPT, 2, 3, "9/11", true },
-        { HX_ABRUPT, 3, 2, "-1/8", true } }; /* abrupt-noisy 3x2 (-1347/15572) and abrupt-flash 2x3 (25/31) take
-                                                * minutes */
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        { HX_ABRUPT, 3, 2, "-1/8", true }, { HX_ABRUPT, 2, 3, "9/11", false }, { HX_ABRUPT, 3, 2, "-1/8", true } };
+    /* abrupt-noisy 3x2 (-1347/15572) and abrupt-flash 2x3 (25/31) take minutes; the last two: the exact LPs in
+     * a child process under a time limit (ds_exact.time_limit and, for the last, the oracle's own) */
+    size_t n_cases = sizeof cases / sizeof cases[0];
+    for (size_t i = 0; i < n_cases; i++) {
         char path[600];
         snprintf(path, sizeof path, "%s/exact-%zu.value", dir, i);
         dw_options o;
@@ -459,7 +462,9 @@ static void exact_values_are_certified(void **state)
         sf_options lp;
         sf_options_default(&lp);
         lp.solver = cases[i].glpk ? SF_GLPK : SF_CLP;
-        ds_exact x = { .certificate = path };
+        ds_exact x = { .certificate = path, .time_limit = i == n_cases - 2 ? 600 : 0 };
+        if (i == n_cases - 1)
+            o.time_limit = 600;
         vw_options_default(&x.vw);
         ds_result r;
         char err[300] = "";
@@ -500,6 +505,35 @@ static void exact_values_are_certified(void **state)
     assert_false(r.converged);
     assert_null(x.value);
     assert_non_null(strstr(x.why, "did not meet"));
+    ds_exact_free(&x);
+    /* the bounds meet, but the exact LPs are stopped at their limit (a microsecond) in their child: no value, the
+     * limit named, the bounds still met; and with the oracle's own limit already spent, no exact step at all */
+    o.max_iterations = 0;
+    x = (ds_exact){ .time_limit = 1e-6 };
+    assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, NULL, NULL, &x, &r, err, sizeof err), 0);
+    print_message("%s\n", x.why);
+    assert_true(r.converged);
+    assert_null(x.value);
+    assert_false(x.certified);
+    assert_non_null(strstr(x.why, "the exact LPs: stopped after"));
+    assert_non_null(strstr(x.why, "over the time limit"));
+    ds_exact_free(&x);
+    /* seeded by an earlier run's mixtures, whose bounds meet, the bounds meet at the first iteration */
+    dw_mixture kept[2] = { { 0 }, { 0 } };
+    o.keep = kept;
+    assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, NULL, NULL, NULL, &r, err, sizeof err), 0);
+    assert_true(r.converged);
+    double bounds[2] = { r.lower, r.upper };
+    o.keep = NULL;
+    o.time_limit = 1e-9;
+    x = (ds_exact){ 0 };
+    assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, kept, bounds, &x, &r, err, sizeof err), 0);
+    print_message("%s (%d rounds)\n", x.why, x.rounds);
+    assert_true(r.converged);
+    assert_int_equal(r.iterations, 1);
+    assert_null(x.value);
+    assert_int_equal(x.rounds, 0);
+    assert_non_null(strstr(x.why, "time limit was reached when the bounds met"));
     ds_exact_free(&x);
 }
 

@@ -1,7 +1,8 @@
 /* tests/unit/test_memguard.c — a step run in a child under a memory limit (arena/base/memguard.h): its value and its
  * result block come back; a step that keeps allocating is killed past the limit (named, the parent unharmed, its
  * peak at least the limit); a step that dies of a signal or exits without its result is named; without a limit a
- * large step finishes. */
+ * large step finishes. A streaming step's output of any length comes back whole, and one that runs past its time
+ * limit is stopped there and named. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -47,6 +48,22 @@ static int die(void *ctx, void *out, size_t outlen)
     if (*(int *)ctx)
         raise(SIGTERM);
     _exit(3);
+}
+
+/* Writes *ctx lines "line K of the child PID", then returns 5. */
+static int lines(void *ctx, FILE *out)
+{
+    for (int k = 0; k < *(int *)ctx; k++)
+        fprintf(out, "line %d of the child %d\n", k, (int)getpid());
+    return 5;
+}
+
+/* Sleeps *ctx milliseconds, then writes "awake". */
+static int nap(void *ctx, FILE *out)
+{
+    usleep((useconds_t)(*(int *)ctx * 1000));
+    fputs("awake", out);
+    return 0;
 }
 
 static void the_value_and_block_come_back(void **state)
@@ -97,6 +114,61 @@ static void a_step_that_dies_is_named(void **state)
     assert_non_null(strstr(r.why, "exited with status 3 without its result"));
 }
 
+static void a_stream_comes_back_whole(void **state)
+{
+    (void)state;
+    int n = 200000; /* about 6 MB: far more than a pipe holds */
+    char *out = NULL;
+    size_t len = 0;
+    mg_result r;
+    assert_int_equal(mg_run_stream(lines, &n, 0, 60, &out, &len, &r), 5);
+    assert_int_equal(r.status, MG_DONE);
+    assert_non_null(out);
+    assert_int_equal(strlen(out), len);
+    int child = 0, count = 0;
+    for (char *p = out; *p; count++) {
+        int k = -1, pid = -1;
+        assert_int_equal(sscanf(p, "line %d of the child %d", &k, &pid), 2);
+        assert_int_equal(k, count);
+        if (!count)
+            child = pid;
+        assert_int_equal(pid, child);
+        p = strchr(p, '\n');
+        assert_non_null(p);
+        p++;
+    }
+    assert_int_equal(count, n);
+    assert_int_not_equal(child, getpid());
+    free(out);
+    n = 0; /* nothing written: an empty result, not a failure */
+    assert_int_equal(mg_run_stream(lines, &n, 0, 0, &out, &len, &r), 5);
+    assert_int_equal(r.status, MG_DONE);
+    assert_int_equal(len, 0);
+    assert_string_equal(out, "");
+    free(out);
+}
+
+static void a_step_past_its_time_is_stopped(void **state)
+{
+    (void)state;
+    int ms = 20000;
+    char *out = (char *)"unchanged";
+    size_t len = 1;
+    mg_result r;
+    assert_int_equal(mg_run_stream(nap, &ms, 0, 0.3, &out, &len, &r), -1);
+    print_message("%s\n", r.why);
+    assert_int_equal(r.status, MG_LATE);
+    assert_null(out);
+    assert_int_equal(len, 0);
+    assert_true(r.seconds >= 0.3 && r.seconds < 15);
+    assert_non_null(strstr(r.why, "over the time limit of 0.3 s"));
+    ms = 10; /* well within its limit: done */
+    assert_int_equal(mg_run_stream(nap, &ms, 0, 30, &out, &len, &r), 0);
+    assert_int_equal(r.status, MG_DONE);
+    assert_string_equal(out, "awake");
+    free(out);
+}
+
 static void the_available_memory_is_read(void **state)
 {
     (void)state;
@@ -111,6 +183,8 @@ int main(void)
         cmocka_unit_test(the_value_and_block_come_back),
         cmocka_unit_test(a_step_past_the_limit_is_stopped),
         cmocka_unit_test(a_step_that_dies_is_named),
+        cmocka_unit_test(a_stream_comes_back_whole),
+        cmocka_unit_test(a_step_past_its_time_is_stopped),
         cmocka_unit_test(the_available_memory_is_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
