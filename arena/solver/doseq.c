@@ -634,13 +634,44 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
                                       .support = { r->support[0], r->support[1] }, .seconds = clk_now() - t0 };
             o->progress(o->ctx, &info);
         }
-        if (r->gap <= o->tolerance) {
+        bool met = r->gap <= o->tolerance;
+        if (met)
             r->converged = true;
+        if (met && !exact) {
             dw_pure_free(br[0]), dw_pure_free(br[1]);
-            if (!exact)
+            break;
+        }
+        /* With exact, the restricted game is solved exactly once this restricted equilibrium's own bounds meet as
+         * well: the best bounds may come from earlier restricted games, and the exact LP gives this one's
+         * equilibrium (the vertex CLP just found), which is then the game's too. Until then (or until the best
+         * responses add nothing) their attempts join the restricted game as before. */
+        bool try_exact = met && upper - lower <= o->tolerance;
+        if (!try_exact) {
+            uint64_t added = 0;
+            bool failed = false;
+            for (int p = 0; p < 2; p++) {
+                add_ctx c = { .a = &d.allowed[p] };
+                dw_pure_each(br[p], add_pair, &c);
+                failed |= c.failed;
+                added += c.added;
+                r->attempts[p] += c.added;
+                dw_pure_free(br[p]);
+            }
+            if (failed) {
+                snprintf(err, errlen, "out of memory");
+                goto done;
+            }
+            if (!added && !met) {
+                r->stalled = true;
                 break;
+            }
+            try_exact = !added; /* met, and the restricted game can grow no more: solved exactly as it is */
+        } else {
+            dw_pure_free(br[0]), dw_pure_free(br[1]);
+        }
+        if (try_exact) {
             /* the restricted game solved exactly: done unless its exact equilibria are exploitable in the whole
-             * game, in which case their best responses grew it and it is solved again */
+             * game, in which case their best responses grew it and the loop goes on */
             uint64_t grew = 0;
             double left = exact->time_limit > 0 ? exact->time_limit
                           : o->time_limit > 0   ? o->time_limit - (clk_now() - t0)
@@ -655,29 +686,6 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
                 goto done;
             if (!grew)
                 break;
-            r->converged = false;
-            if ((o->max_iterations > 0 && r->iterations >= o->max_iterations) ||
-                (o->time_limit > 0 && clk_now() - t0 >= o->time_limit))
-                break;
-            continue;
-        }
-        uint64_t added = 0;
-        bool failed = false;
-        for (int p = 0; p < 2; p++) {
-            add_ctx c = { .a = &d.allowed[p] };
-            dw_pure_each(br[p], add_pair, &c);
-            failed |= c.failed;
-            added += c.added;
-            r->attempts[p] += c.added;
-            dw_pure_free(br[p]);
-        }
-        if (failed) {
-            snprintf(err, errlen, "out of memory");
-            goto done;
-        }
-        if (!added) {
-            r->stalled = true;
-            break;
         }
         if (o->max_iterations > 0 && r->iterations >= o->max_iterations)
             break;
@@ -685,7 +693,9 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
             break;
     }
     if (exact && !exact->value && !exact->why[0])
-        snprintf(exact->why, sizeof exact->why, "the bounds did not meet");
+        snprintf(exact->why, sizeof exact->why, r->converged ? "the bounds met, but no restricted equilibrium's own "
+                                                               "bounds did before the limit: no exact step"
+                                                             : "the bounds did not meet");
     if (o->keep) {
         o->keep[0] = best[0], o->keep[1] = best[1];
         best[0] = best[1] = (dw_mixture){ 0 };

@@ -68,8 +68,9 @@ void ds_exact_free(ds_exact *exact);
  * seed_bounds[0] and [1] that Black's and White's give), the restricted game starts with every attempt the
  * seeds' members store, so it holds those mixtures from the first iteration, and the seeds are the best
  * bounds and mixtures until beaten; the seeds are taken over (kept in o->keep or freed; zeroed in seed).
- * With exact (not NULL), each time the bounds meet the restricted game is solved again exactly (seqform.h's
- * sf_solve_exact) and both exact equilibria are answered by each player's best response: when they give the
+ * With exact (not NULL), once the bounds meet and so do the last restricted equilibrium's own (or its best
+ * responses add nothing), the restricted game is solved again exactly (seqform.h's sf_solve_exact) and both
+ * exact equilibria are answered by each player's best response: when they give the
  * value, it stops and, if asked, certifies them (see ds_exact); otherwise the best responses' attempts join the
  * restricted game and the loop goes on (the restricted LP of a degenerate game has many optima, and an exact
  * one need not be the one the bounds were met with).

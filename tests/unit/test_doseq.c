@@ -440,7 +440,8 @@ static void tightened_by_the_script(void **state)
 /* The last restricted game solved in rational arithmetic (ds_exact): the value as a fraction equal to the
  * whole tree's LP value, and the certificate of its exact equilibria proving exactly that value (the checker
  * loading the file again), also with the exact LPs in a child under a time limit; stopped before the bounds meet,
- * or with the exact LPs past their time limit, no value and the reason. */
+ * with the exact LPs past their time limit, with the limit spent when the bounds meet, or before the restricted
+ * equilibrium's own bounds meet, no value and the reason. */
 static void exact_values_are_certified(void **state)
 {
     (void)state;
@@ -518,9 +519,23 @@ static void exact_values_are_certified(void **state)
     assert_non_null(strstr(x.why, "the exact LPs: stopped after"));
     assert_non_null(strstr(x.why, "over the time limit"));
     ds_exact_free(&x);
-    /* seeded by an earlier run's mixtures, whose bounds meet, the bounds meet at the first iteration */
+    /* classical 2x3 (Black's default wins surely) meets at its first iteration, its own bounds too: with the
+     * limit already spent there, no exact round */
+    o.time_limit = 1e-9;
+    x = (ds_exact){ 0 };
+    assert_int_equal(ds_solve(HX_CLASSICAL, 2, 3, &o, &lp, 1u << 24, NULL, NULL, &x, &r, err, sizeof err), 0);
+    print_message("%s (%d rounds)\n", x.why, x.rounds);
+    assert_true(r.converged);
+    assert_int_equal(r.iterations, 1);
+    assert_null(x.value);
+    assert_int_equal(x.rounds, 0);
+    assert_non_null(strstr(x.why, "time limit was reached when the bounds met"));
+    ds_exact_free(&x);
+    /* seeded by an earlier run's mixtures, whose bounds meet, the best bounds meet at the first iteration, but
+     * that restricted equilibrium's own do not: no exact round on it, and none by the limit */
     dw_mixture kept[2] = { { 0 }, { 0 } };
     o.keep = kept;
+    o.time_limit = 0;
     assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, NULL, NULL, NULL, &r, err, sizeof err), 0);
     assert_true(r.converged);
     double bounds[2] = { r.lower, r.upper };
@@ -533,7 +548,7 @@ static void exact_values_are_certified(void **state)
     assert_int_equal(r.iterations, 1);
     assert_null(x.value);
     assert_int_equal(x.rounds, 0);
-    assert_non_null(strstr(x.why, "time limit was reached when the bounds met"));
+    assert_non_null(strstr(x.why, "no restricted equilibrium's own bounds did before the limit"));
     ds_exact_free(&x);
 }
 
