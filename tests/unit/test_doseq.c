@@ -437,6 +437,24 @@ static void tightened_by_the_script(void **state)
     assert_int_equal(sh_run("scripts/tighten-certificates.sh %s soon >/dev/null 2>&1", bin), 2);
 }
 
+/* ds_solve with an exact step on the board, its time limit in o spent by the first iteration: the bounds meet
+ * there (seeded or not), no exact round is solved, and the reason contains why. */
+static void met_without_an_exact_round(hx_variant v, int rows, int cols, const dw_options *o, const sf_options *lp,
+                                       dw_mixture *seed, const double *bounds, const char *why)
+{
+    ds_exact x = { 0 };
+    ds_result r;
+    char err[300] = "";
+    assert_int_equal(ds_solve(v, rows, cols, o, lp, 1u << 24, seed, bounds, &x, &r, err, sizeof err), 0);
+    print_message("%s (%d rounds)\n", x.why, x.rounds);
+    assert_true(r.converged);
+    assert_int_equal(r.iterations, 1);
+    assert_null(x.value);
+    assert_int_equal(x.rounds, 0);
+    assert_non_null(strstr(x.why, why));
+    ds_exact_free(&x);
+}
+
 /* The last restricted game solved in rational arithmetic (ds_exact): the value as a fraction equal to the
  * whole tree's LP value, and the certificate of its exact equilibria proving exactly that value (the checker
  * loading the file again), also with the exact LPs in a child under a time limit; stopped before the bounds meet,
@@ -522,15 +540,7 @@ static void exact_values_are_certified(void **state)
     /* classical 2x3 (Black's default wins surely) meets at its first iteration, its own bounds too: with the
      * limit already spent there, no exact round */
     o.time_limit = 1e-9;
-    x = (ds_exact){ 0 };
-    assert_int_equal(ds_solve(HX_CLASSICAL, 2, 3, &o, &lp, 1u << 24, NULL, NULL, &x, &r, err, sizeof err), 0);
-    print_message("%s (%d rounds)\n", x.why, x.rounds);
-    assert_true(r.converged);
-    assert_int_equal(r.iterations, 1);
-    assert_null(x.value);
-    assert_int_equal(x.rounds, 0);
-    assert_non_null(strstr(x.why, "time limit was reached when the bounds met"));
-    ds_exact_free(&x);
+    met_without_an_exact_round(HX_CLASSICAL, 2, 3, &o, &lp, NULL, NULL, "time limit was reached when the bounds met");
     /* seeded by an earlier run's mixtures, whose bounds meet, the best bounds meet at the first iteration, but
      * that restricted equilibrium's own do not: no exact round on it, and none by the limit */
     dw_mixture kept[2] = { { 0 }, { 0 } };
@@ -541,15 +551,8 @@ static void exact_values_are_certified(void **state)
     double bounds[2] = { r.lower, r.upper };
     o.keep = NULL;
     o.time_limit = 1e-9;
-    x = (ds_exact){ 0 };
-    assert_int_equal(ds_solve(HX_ABRUPT, 3, 2, &o, &lp, 1u << 24, kept, bounds, &x, &r, err, sizeof err), 0);
-    print_message("%s (%d rounds)\n", x.why, x.rounds);
-    assert_true(r.converged);
-    assert_int_equal(r.iterations, 1);
-    assert_null(x.value);
-    assert_int_equal(x.rounds, 0);
-    assert_non_null(strstr(x.why, "no restricted equilibrium's own bounds did before the limit"));
-    ds_exact_free(&x);
+    met_without_an_exact_round(HX_ABRUPT, 3, 2, &o, &lp, kept, bounds,
+                               "no restricted equilibrium's own bounds did before the limit");
 }
 
 /* A copy of file `from` into `to` with its `first` line replaced by `line` ("" drops it). */
