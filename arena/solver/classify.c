@@ -841,7 +841,7 @@ static void cl_first_moves(const cl_options *o, const sv_tree *t, cl_row *row)
             do_result d;
             char err[300];
             double share = (deadline - clk_now()) / (todo > 0 ? todo : 1), cell_end = clk_now() + share;
-            int rc = cl_oracle(t, a, share / 2, NULL, NULL, &d, err, sizeof err);
+            int rc = o->first_sequence_only ? -1 : cl_oracle(t, a, share / 2, NULL, NULL, &d, err, sizeof err);
             todo--;
             if (rc == 0) {
                 m->lower = d.lower;

@@ -30,6 +30,9 @@ typedef struct {
                            * a row whose own RxC-V.value is here starts from it once verified, and replaces it
                            * only with a narrower one */
     bool first_moves;     /* also the first-move table (cl_row.first) of the rows with an exact value */
+    bool first_sequence_only; /* on a row with the tree, each first-move cell straight from the sequence oracle
+                           * with Black's first attempt fixed (its whole share), not the tree's double oracle
+                           * first: the fallback alone, to compare the two */
     double max_memory_mb; /* the kept certificate's check and the report-blind step each run in a child process
                            * killed once it adds this many resident MB (memguard.h; the row goes on without
                            * it, the note says so); 0 (default): what the kernel reports available when the

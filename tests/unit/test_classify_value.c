@@ -7,7 +7,9 @@
  * - each first cell's value (the game where Black's first attempt is fixed to it, and known to White): the
  *   LP on a tree built from a game whose root offers Black that one cell (a wrapper written here, not
  *   do_options.fix_root), on 2x2 abrupt (all three forms) and on three cells of 2x3 abrupt (cells that
- *   classify copies from their image under the half-turn included); on a board
+ *   classify copies from their image under the half-turn included), and on every cell of 2x3 abrupt the
+ *   fallback alone (cl_options.first_sequence_only: the sequence oracle with the first attempt fixed) giving the
+ *   tree's double oracle's fractions; on a board
  *   Black wins surely (2x2 and 2x3 classical), a cell keeps the sure win exactly when that LP's value is 1;
  *   on a White sure win (3x2 classical), that LP gives -1 for a cell;
  * - what holds on every board whatever the values: no first cell is worth more than the board (max <= value;
@@ -206,6 +208,26 @@ static void first_moves_2x3_abrupt(void **state)
         print_message("2x3 abrupt first cell %d: %.12f (%ld/%ld), LP %.12f\n", cells[k], m->value, m->num, m->den, v);
         assert_true(m->exact);
         assert_true(fabs(m->value - v) < 1e-9);
+    }
+    /* the fallback alone (first_sequence_only): every cell from the sequence oracle with Black's first attempt
+     * fixed, the same fractions as the tree's double oracle */
+    cl_options o;
+    cl_options_default(&o);
+    o.budget_s = 600;
+    o.first_moves = true;
+    o.first_sequence_only = true;
+    cl_row q;
+    assert_int_equal(cl_classify(2, 3, HX_ABRUPT, &o, &q), 0);
+    assert_int_equal(q.n_first, r.n_first);
+    for (int c = 0; c < q.n_first; c++) {
+        print_message("2x3 abrupt first cell %d: %s %ld/%ld, %s %ld/%ld\n", c, r.first[c].how, r.first[c].num,
+                      r.first[c].den, q.first[c].how, q.first[c].num, q.first[c].den);
+        assert_string_equal(r.first[c].how, "double oracle");
+        assert_string_equal(q.first[c].how, "sequence oracle");
+        assert_true(q.first[c].exact);
+        assert_int_equal(q.first[c].num, r.first[c].num);
+        assert_int_equal(q.first[c].den, r.first[c].den);
+        assert_true(q.first[c].den > 0);
     }
 }
 
