@@ -5,7 +5,8 @@
 # --max-histories 0`) and takes the old one's place only when its interval is narrower than the old one
 # states (or the value is exact). A certificate whose bounds are already equal is left alone. One line per certificate says what was
 # done, with the old and new bounds; each run's JSON and log stay in WORK_DIR (default results/certificates).
-# The -flash certificates are continued with --spread-defaults (docs/solver.md).
+# The -flash certificates are continued with --spread-defaults (docs/solver.md), a first-move certificate (its
+# `first CELL` line) in the game after that opening (--first CELL).
 # usage: scripts/tighten-certificates.sh BIN_DIR SECONDS [CERT...]   (default: every docs/certificates/*.value)
 # `make certificates` runs it (CERT_SECONDS a certificate, default 3600; one certificate after the other).
 # Exit status: 0 when every run and check worked (narrower or not), 1 when one failed (its old file is kept),
@@ -72,12 +73,14 @@ for cert in "$@"; do
     name=$(basename "$cert" .value)
     new="$work/$name.value" json="$work/$name.json" log="$work/$name.err"
     rm -f "$new"
-    spread=()
+    spread=() opening=()
     [[ "$variant" == *-flash ]] && spread=(--spread-defaults)
+    first=$(sed -n 's/^first //p' "$cert" | head -n 1) # a first-move certificate: the game after that opening
+    [ -n "$first" ] && opening=(--first "$first")
     # exit 0: the value; 1: stopped by the time limit (or failed: then no certificate is written)
     "$bin/arena" solve --variant "$variant" --board "$board" --method sequence-oracle --solver clp --exact \
         --time-limit "$seconds" --certificate "$new" --certificate-denominator 1000000000 \
-        --seed-certificate "$cert" "${spread[@]}" --verbose --format json >"$json" 2>"$log"
+        --seed-certificate "$cert" "${spread[@]}" "${opening[@]}" --verbose --format json >"$json" 2>"$log"
     rc=$?
     if [ $rc -gt 1 ] || [ ! -s "$new" ]; then
         failed "$cert: the seeded run failed (exit $rc, see $log); left alone"

@@ -94,7 +94,8 @@ static const char help[] =
     "                   there and beats every mixture outright: docs/solver.md)\n"
     "  --first CELL     sequence-oracle: the game where Black's first attempt is fixed at CELL (e.g. b2)\n"
     "                   and White knows it: the value after that opening (the first-move table,\n"
-    "                   docs/solved.md); its certificate says so (a 'first CELL' line); no seed\n"
+    "                   docs/solved.md); its certificate says so (a 'first CELL' line); seeded only by\n"
+    "                   --seed-certificate of a certificate of the same opening\n"
     "  --method report-blind  -noisy and -flash variants: the strategies of the plain variant's value\n"
     "                   certificate --plain-certificate FILE (classical for classical-noisy and -flash,\n"
     "                   abrupt for abrupt-noisy and -flash; same board) played here deaf to the reports,\n"
@@ -622,11 +623,21 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
     if (seed_cert) { /* a certificate's attempts: its own bounds are not the seed mixtures' */
         uint64_t states[2];
         vc_cert *c = load_certificate_of("--seed-certificate", seed_cert, o->variant, o->rows, o->cols, states);
-        if (vc_first(c) >= 0) {
-            char name[HX_CELL_NAME_MAX];
-            hx_cell_name(vc_first(c), o->cols, name);
-            cli_fail("solve", "--seed-certificate %s: a certificate of the game after Black's first attempt at %s, "
-                     "not of the whole game", seed_cert, name);
+        if (vc_first(c) != wopt->first) { /* a seed of the same game: the whole one or the same opening's */
+            char name[HX_CELL_NAME_MAX], want[HX_CELL_NAME_MAX];
+            if (vc_first(c) >= 0)
+                hx_cell_name(vc_first(c), o->cols, name);
+            if (wopt->first >= 0)
+                hx_cell_name(wopt->first, o->cols, want);
+            if (wopt->first < 0)
+                cli_fail("solve", "--seed-certificate %s: a certificate of the game after Black's first attempt at "
+                         "%s, not of the whole game", seed_cert, name);
+            else if (vc_first(c) < 0)
+                cli_fail("solve", "--seed-certificate %s: a certificate of the whole game, not of the game after "
+                         "Black's first attempt at %s (--first %s)", seed_cert, want, want);
+            else
+                cli_fail("solve", "--seed-certificate %s: a certificate of the game after Black's first attempt at "
+                         "%s, not at %s (--first %s)", seed_cert, name, want, want);
         }
         int rc = ds_seed_from_certificate(c, seed, err, sizeof err);
         vc_free(c);
@@ -893,8 +904,9 @@ int cmd_solve(int argc, char **argv)
         cli_usage_error("solve", "--spread-defaults: give it with --method sequence-oracle");
     if (first && !seq_oracle)
         cli_usage_error("solve", "--first: give it with --method sequence-oracle");
-    if (first && (seed_cert || seed_seconds > 0))
-        cli_usage_error("solve", "--first: no seed (the seeds are the whole game's)");
+    if (first && seed_seconds > 0)
+        cli_usage_error("solve", "--first: no --seed-seconds (the walk's seeds are the whole game's; "
+                        "--seed-certificate takes a certificate of the same opening)");
     if (first) {
         const char *cwhy;
         cert.first = hx_cell_parse(first, o.rows, o.cols, &cwhy);

@@ -531,10 +531,9 @@ int ds_solve(hx_variant v, int rows, int cols, const dw_options *o, const sf_opt
         snprintf(err, errlen, "%s", why);
         return -1;
     }
-    if (o->first < -1 || o->first >= rows * cols || (o->first >= 0 && seed)) {
+    if (o->first < -1 || o->first >= rows * cols) {
         dw_mixture_free(&best[0]), dw_mixture_free(&best[1]);
-        snprintf(err, errlen, o->first >= 0 && seed ? "seeds are for the whole game, not a fixed first cell"
-                                                    : "a first cell off the board");
+        snprintf(err, errlen, "a first cell off the board");
         return -1;
     }
     if (exact)

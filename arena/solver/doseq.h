@@ -68,6 +68,9 @@ void ds_exact_free(ds_exact *exact);
  * seed_bounds[0] and [1] that Black's and White's give), the restricted game starts with every attempt the
  * seeds' members store, so it holds those mixtures from the first iteration, and the seeds are the best
  * bounds and mixtures until beaten; the seeds are taken over (kept in o->keep or freed; zeroed in seed).
+ * With o->first set, seed it with mixtures of that opening's game (every Black member opening there, e.g. a
+ * certificate's of it: doseq_seed.h): a seed Black member opening elsewhere is never the equilibrium of this
+ * game, yet it stays the best Black mixture while no iteration's lower bound beats seed_bounds[0].
  * With exact (not NULL), once the bounds meet and so do the last restricted equilibrium's own (or its best
  * responses add nothing), the restricted game is solved again exactly (seqform.h's sf_solve_exact) and both
  * exact equilibria are answered by each player's best response: when they give the

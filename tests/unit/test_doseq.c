@@ -309,6 +309,32 @@ static void arena_solve_sequence_oracle(void **state)
     free(text);
 }
 
+/* The certificate dir/name, loaded (the test fails when it does not load), and the bounds it states. */
+static vc_cert *load_stated(const char *name, double *lower, double *upper)
+{
+    char path[600], err[300];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    vc_cert *c = vc_load(path, err, sizeof err);
+    if (!c)
+        fail_msg("%s", err);
+    vc_bounds(c, lower, upper);
+    return c;
+}
+
+/* A seeded run's first restricted game holds both seed strategies, so its value (the first progress line of its
+ * log dir/name) lies within their bounds. */
+static void first_restricted_within(const char *name, double lower, double upper)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "cat %s/%s", dir, name);
+    char *text = sh_output(cmd);
+    const char *it1 = strstr(text, "sequence-oracle 1: restricted value ");
+    assert_non_null(it1);
+    double v1 = strtod(it1 + strlen("sequence-oracle 1: restricted value "), NULL);
+    assert_true(v1 >= lower - 1e-9 && v1 <= upper + 1e-9);
+    free(text);
+}
+
 /* A certificate as the seed: ds_seed_from_certificate's members store exactly the attempts of positive
  * probability, each at its state's key; `arena solve --seed-certificate` starts from them (the first
  * restricted game holds both certified strategies, so its value lies within their bounds), goes on to the
@@ -322,13 +348,8 @@ static void seeded_by_a_certificate(void **state)
     char *json = sh_output(cmd);
     assert_non_null(strstr(json, "\"converged\":false"));
     free(json);
-    char path[600];
-    snprintf(path, sizeof path, "%s/part.value", dir);
-    vc_cert *c = vc_load(path, err, sizeof err);
-    if (!c)
-        fail_msg("%s", err);
     double lower, upper;
-    vc_bounds(c, &lower, &upper);
+    vc_cert *c = load_stated("part.value", &lower, &upper);
     assert_true(lower < -0.125 - 1e-6 || upper > -0.125 + 1e-6); /* an interval, not yet the value */
     dw_mixture seed[2];
     assert_int_equal(ds_seed_from_certificate(c, seed, err, sizeof err), 0);
@@ -368,13 +389,8 @@ static void seeded_by_a_certificate(void **state)
     assert_non_null(att);
     assert_true(atoi(att + strlen("\"attempts\":{\"black\":")) > 0);
     free(json);
-    snprintf(cmd, sizeof cmd, "cat %s/seed.err", dir);
-    char *text = sh_output(cmd);
-    const char *first = strstr(text, "sequence-oracle 1: restricted value ");
-    assert_non_null(first);
-    double v1 = strtod(first + strlen("sequence-oracle 1: restricted value "), NULL);
-    assert_true(v1 >= lower - 1e-9 && v1 <= upper + 1e-9);
-    free(text);
+    first_restricted_within("seed.err", lower, upper);
+    char *text;
 
     static const struct { const char *args, *says; int rc; } bad[] = {
         { "--variant abrupt --board 2x3 --seed-certificate part.value", "a certificate of 3x2 abrupt", 1 },
@@ -579,8 +595,9 @@ static void rewrite_first(const char *from, const char *to, const char *line)
 /* dw_options.first (`arena solve --first CELL`): the value after each of Black's first cells equals the tree's
  * (the double oracle with its root action fixed) as an exact fraction, and its certificate (with a `first`
  * line) is verified at that value; the same certificate with another first cell or without the line is
- * refuted (Black's strategy opens elsewhere; Black's free best response does better); seeds and cells off the
- * board are refused; the command prints the cell and the fraction. */
+ * refuted (Black's strategy opens elsewhere; Black's free best response does better); cells off the board, the
+ * walk's seeds and certificates of another game as seeds are refused; the command prints the cell and the
+ * fraction; a certificate of the same opening seeds a run that goes on to the value. */
 static void first_moves_equal_the_tree(void **state)
 {
     (void)state;
@@ -648,7 +665,7 @@ static void first_moves_equal_the_tree(void **state)
             ds_exact_free(&x);
         }
     }
-    /* refusals: a cell off the board; a seed with a fixed first cell; the pure-strategy oracle */
+    /* refusals: a cell off the board; the pure-strategy oracle */
     dw_options o;
     dw_options_default(&o);
     sf_options lp;
@@ -660,11 +677,6 @@ static void first_moves_equal_the_tree(void **state)
     assert_int_equal(ds_solve(HX_ABRUPT, 2, 3, &o, &lp, 1u << 24, NULL, NULL, NULL, &r, err, sizeof err), -1);
     assert_non_null(strstr(err, "off the board"));
     assert_int_equal(dw_solve(HX_ABRUPT, 2, 3, &o, &wr, err, sizeof err), -1);
-    o.first = 1;
-    dw_mixture seed[2] = { { 0 }, { 0 } };
-    double bounds[2] = { -1, 1 };
-    assert_int_equal(ds_solve(HX_ABRUPT, 2, 3, &o, &lp, 1u << 24, seed, bounds, NULL, &r, err, sizeof err), -1);
-    assert_non_null(strstr(err, "seeds"));
     /* the command */
     char cmd[1600];
     snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle --solver clp "
@@ -686,12 +698,51 @@ static void first_moves_equal_the_tree(void **state)
     }
     snprintf(cmd, sizeof cmd, "%s/arena solve --variant abrupt --board 2x3 --first a1 >/dev/null 2>&1", bin);
     assert_int_equal(sh_run("%s", cmd), 2); /* not the sequence oracle */
-    /* a first-move certificate does not seed the whole game */
-    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle "
-             "--seed-certificate f.value 2>&1 >/dev/null; echo \"exit $?\"", dir, bin);
+    /* a first-move certificate seeds only the game after the same opening */
+    static const struct { const char *args, *says; } other[] = {
+        { "", "a certificate of the game after Black's first attempt at b1, not of the whole game" },
+        { "--first a1", "a certificate of the game after Black's first attempt at b1, not at a1 (--first a1)" },
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle %s "
+                 "--seed-certificate f.value 2>&1 >/dev/null; echo \"exit $?\"", dir, bin, other[i].args);
+        text = sh_output(cmd);
+        assert_non_null(strstr(text, other[i].says));
+        assert_non_null(strstr(text, "exit 1"));
+        free(text);
+    }
+    /* a run after the opening c1 stopped at an interval seeds the next one, which goes on to the value 3/5: its
+     * first restricted game holds both seed strategies, so its value lies within their bounds */
+    sh_run("cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle --solver clp --first c1 "
+           "--max-iterations 16 --certificate fpart.value >/dev/null 2>&1", dir, bin); /* exit 1: not converged */
+    double lower, upper;
+    vc_cert *c = load_stated("fpart.value", &lower, &upper);
+    assert_int_equal(vc_first(c), 2);
+    assert_true(lower < 0.6 - 1e-6 || upper > 0.6 + 1e-6); /* an interval, not yet the value */
+    vc_free(c);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena solve --variant abrupt --board 2x3 --method sequence-oracle --solver clp "
+             "--first c1 --seed-certificate fpart.value --exact --certificate fdone.value --verbose --json "
+             "2>fseed.err", dir, bin);
+    json = sh_output(cmd);
+    strict_json("arena solve --first --seed-certificate --json", json);
+    assert_non_null(strstr(json, "\"first\":\"c1\""));
+    assert_non_null(strstr(json, "\"exact\":{\"value\":\"3/5\""));
+    const char *att = strstr(json, "\"attempts\":{\"black\":");
+    assert_non_null(att);
+    assert_true(atoi(att + strlen("\"attempts\":{\"black\":")) > 0);
+    free(json);
+    first_restricted_within("fseed.err", lower, upper);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena classify --check fdone.value", dir, bin);
     text = sh_output(cmd);
-    assert_non_null(strstr(text, "a certificate of the game after Black's first attempt at b1, not of the whole game"));
-    assert_non_null(strstr(text, "exit 1"));
+    assert_non_null(strstr(text, "value after Black's first attempt at c1: verified: value 3/5"));
+    free(text);
+    /* scripts/tighten-certificates.sh continues a first-move certificate in the game after its opening */
+    snprintf(cmd, sizeof cmd, "WORK_DIR=%s/work scripts/tighten-certificates.sh %s 120 %s/fpart.value 2>&1; "
+             "echo \"exit $?\"; grep -c -e '^first c1$' -e '^lower 3/5$' -e '^upper 3/5$' %s/fpart.value", dir, bin, dir,
+             dir);
+    text = sh_output(cmd);
+    if (!strstr(text, ": replaced") || !strstr(text, "exit 0\n3"))
+        fail_msg("%s", text);
     free(text);
 }
 
