@@ -305,7 +305,7 @@ equilibria:
 
 # The interval certificates of docs/certificates continued (scripts/tighten-certificates.sh, docs/solved.md):
 # each one's board run by the sequence-form double oracle seeded by it for CERT_SECONDS, the new certificate
-# checked in full and put in its place when narrower (one after the other: about CERT_SECONDS each, and up to
+# checked in full and each end kept from whichever holds it better (one after the other: about CERT_SECONDS each, and up to
 # half an hour more for abrupt 4x3's full check; the runs' JSON and logs in results/certificates/).
 CERT_SECONDS ?= 3600
 certificates:

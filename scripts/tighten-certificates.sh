@@ -2,9 +2,13 @@
 # scripts/tighten-certificates.sh — continues value certificates that hold an interval (docs/solved.md): for
 # each one, the sequence-form double oracle of its board and variant seeded by it (`arena solve
 # --seed-certificate`) runs for SECONDS, the certificate it writes is checked in full (`arena classify --check
-# --max-histories 0`) and takes the old one's place only when its interval is narrower than the old one
-# states (or the value is exact). A certificate whose bounds are already equal is left alone. One line per certificate says what was
-# done, with the old and new bounds; each run's JSON and log stay in WORK_DIR (default results/certificates).
+# --max-histories 0`), and each end of the interval is kept from whichever certificate holds it better: the
+# new one takes the old one's place when it is better at both ends (or exact); better at one end only, its
+# strategy for that end and the old certificate's for the other are merged into one (`arena solve --method
+# merge`, checked again) that takes the place; better at neither, the old one stays. A certificate whose bounds
+# are already equal is left alone. One line per certificate says what was done, with the old and new bounds;
+# each run's JSON and log stay in WORK_DIR (default results/certificates). MAX_ITERATIONS=N also stops each
+# run after N restricted games (a run that does not depend on the machine's speed).
 # The -flash certificates are continued with --spread-defaults (docs/solver.md), a first-move certificate (its
 # `first CELL` line) in the game after that opening (--first CELL).
 # usage: scripts/tighten-certificates.sh BIN_DIR SECONDS [CERT...]   (default: every docs/certificates/*.value)
@@ -73,31 +77,51 @@ for cert in "$@"; do
     name=$(basename "$cert" .value)
     new="$work/$name.value" json="$work/$name.json" log="$work/$name.err"
     rm -f "$new"
-    spread=() opening=()
+    spread=() extra=() # (--first, --max-iterations)
     [[ "$variant" == *-flash ]] && spread=(--spread-defaults)
     first=$(sed -n 's/^first //p' "$cert" | head -n 1) # a first-move certificate: the game after that opening
-    [ -n "$first" ] && opening=(--first "$first")
+    [ -n "$first" ] && extra=(--first "$first")
+    [ -n "${MAX_ITERATIONS:-}" ] && extra+=(--max-iterations "$MAX_ITERATIONS")
     # exit 0: the value; 1: stopped by the time limit (or failed: then no certificate is written)
     "$bin/arena" solve --variant "$variant" --board "$board" --method sequence-oracle --solver clp --exact \
         --time-limit "$seconds" --certificate "$new" --certificate-denominator 1000000000 \
-        --seed-certificate "$cert" "${spread[@]}" "${opening[@]}" --verbose --format json >"$json" 2>"$log"
+        --seed-certificate "$cert" "${spread[@]}" "${extra[@]}" --verbose --format json >"$json" 2>"$log"
     rc=$?
     if [ $rc -gt 1 ] || [ ! -s "$new" ]; then
         failed "$cert: the seeded run failed (exit $rc, see $log); left alone"
         continue
     fi
-    got=$(bounds "$new")
-    if [ -z "$got" ]; then
+    if [ -z "$(bounds "$new")" ]; then
         failed "$cert: the new certificate does not verify (kept as $new); left alone"
         continue
     fi
-    read -r nlo nhi <<<"$got"
-    if awk -v a="$lo" -v b="$hi" -v c="$nlo" -v d="$nhi" 'BEGIN { exit !(d - c < b - a || c == d) }'; then
+    read -r nlo nhi nkind <<<"$(stated "$new")" # what the full check just verified
+    # Each end is kept from the certificate that holds it better: Black's strategy from the one with the higher
+    # lower bound, White's from the one with the lower upper bound.
+    read -r blo bhi <<<"$(awk -v a="$lo" -v b="$hi" -v c="$nlo" -v d="$nhi" \
+        'BEGIN { print (c > a) ? 1 : 0, (d < b) ? 1 : 0 }')"
+    if [ "$nkind" = exact ] || { [ "$blo" = 1 ] && [ "$bhi" = 1 ]; }; then
         mv "$new" "$cert"
         echo "$cert: $variant $board [$lo, $hi] -> [$nlo, $nhi]: replaced (the run: $json, $log)"
+    elif [ "$blo" = 1 ] || [ "$bhi" = 1 ]; then
+        # one end better: the run's strategy for it and the old certificate's for the other, checked as one
+        merged="$work/$name.merged.value"
+        if [ "$blo" = 1 ]; then black=$new white=$cert; else black=$cert white=$new; fi
+        rm -f "$merged"
+        if ! "$bin/arena" solve --variant "$variant" --board "$board" --method merge --black-certificate "$black" \
+            --white-certificate "$white" --certificate "$merged" >>"$log" 2>&1 || [ -z "$(bounds "$merged")" ]; then
+            rm -f "$merged"
+            failed "$cert: merging the run's better end failed (see $log; the run's certificate kept as $new); left alone"
+            continue
+        fi
+        read -r mlo mhi mkind <<<"$(stated "$merged")"
+        mv "$merged" "$cert"
+        rm -f "$new"
+        echo "$cert: $variant $board [$lo, $hi] -> [$mlo, $mhi]: merged (the run's $([ "$blo" = 1 ] && echo Black ||
+            echo White) strategy, reaching [$nlo, $nhi], with the old certificate's other; the run: $json, $log)"
     else
         rm -f "$new"
-        echo "$cert: $variant $board [$lo, $hi]: the run reached [$nlo, $nhi], not narrower; left alone"
+        echo "$cert: $variant $board [$lo, $hi]: the run reached [$nlo, $nhi], better at neither end; left alone"
     fi
 done
 exit $status

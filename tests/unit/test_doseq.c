@@ -414,12 +414,13 @@ static void seeded_by_a_certificate(void **state)
 }
 
 /* scripts/tighten-certificates.sh: an interval certificate continued by a seeded run and replaced by the
- * verified exact one; an exact certificate left alone; a file that is no certificate refused (exit 1), bad
+ * verified exact one; an exact certificate left alone; a run better at one end merged with the old certificate's
+ * other end, and one better at neither end left out; a file that is no certificate refused (exit 1), bad
  * arguments exit 2. */
 static void tightened_by_the_script(void **state)
 {
     (void)state;
-    char cmd[1600];
+    char cmd[4096];
     sh_run("cd %s && %s/arena solve --variant abrupt --board 3x2 --method sequence-oracle --solver clp "
            "--max-iterations 12 --certificate tight.value >/dev/null 2>&1", dir, bin); /* exit 1: not converged */
     snprintf(cmd, sizeof cmd, "grep -c -e '^lower -1/8$' -e '^upper -1/8$' -e '^darkhex-value 1$' %s/tight.value; true", dir);
@@ -451,6 +452,41 @@ static void tightened_by_the_script(void **state)
     assert_non_null(strstr(text, "exit 1"));
     free(text);
     assert_int_equal(sh_run("scripts/tighten-certificates.sh %s soon >/dev/null 2>&1", bin), 2);
+    /* each end kept from the certificate that holds it better: the exact Black strategy (-1/8) beside a weak
+     * White one (5/6), continued for two restricted games (MAX_ITERATIONS), whose Black end is weaker (-1) and
+     * White end stronger: the run's White strategy merged with the old Black one, checked */
+    sh_run("cd %s && %s/arena solve --variant abrupt --board 3x2 --method sequence-oracle --solver clp --exact "
+           "--certificate ex.value >/dev/null 2>&1 && %s/arena solve --variant abrupt --board 3x2 --method "
+           "sequence-oracle --solver clp --max-iterations 12 --certificate weak.value >/dev/null 2>&1; "
+           "%s/arena solve --variant abrupt --board 3x2 --method merge --black-certificate ex.value "
+           "--white-certificate weak.value --certificate ends.value >/dev/null", dir, bin, bin, bin);
+    double lower, upper;
+    vc_free(load_stated("ends.value", &lower, &upper));
+    assert_true(lower == -0.125 && upper > 0.8);
+    snprintf(cmd, sizeof cmd, "MAX_ITERATIONS=2 WORK_DIR=%s/work scripts/tighten-certificates.sh %s 120 %s/ends.value "
+             "2>&1; echo \"exit $?\"", dir, bin, dir);
+    text = sh_output(cmd);
+    if (!strstr(text, ": merged (the run's White strategy, reaching [-1, ") || !strstr(text, "exit 0"))
+        fail_msg("%s", text);
+    free(text);
+    double merged_upper;
+    vc_free(load_stated("ends.value", &lower, &merged_upper));
+    assert_true(lower == -0.125 && merged_upper < upper - 1e-9);
+    snprintf(cmd, sizeof cmd, "cd %s && %s/arena classify --check ends.value", dir, bin);
+    text = sh_output(cmd);
+    assert_non_null(strstr(text, "verified: value in [-1/8, "));
+    free(text);
+    /* (the old rule, narrower or nothing, would have dropped that run: [-1, 5/9] is wider than [-1/8, 5/6]); six
+     * more restricted games merge again (White's end 0), and then a run of one, better at neither end, leaves the
+     * certificate as it was */
+    snprintf(cmd, sizeof cmd, "MAX_ITERATIONS=6 WORK_DIR=%s/work scripts/tighten-certificates.sh %s 120 %s/ends.value "
+             ">/dev/null 2>&1 && cp %s/ends.value %s/same.value && MAX_ITERATIONS=1 WORK_DIR=%s/work "
+             "scripts/tighten-certificates.sh %s 120 %s/ends.value 2>&1; cmp %s/ends.value %s/same.value && echo same",
+             dir, bin, dir, dir, dir, dir, bin, dir, dir, dir);
+    text = sh_output(cmd);
+    if (!strstr(text, "better at neither end; left alone") || !strstr(text, "same"))
+        fail_msg("%s", text);
+    free(text);
 }
 
 /* ds_solve with an exact step on the board, its time limit in o spent by the first iteration: the bounds meet
