@@ -314,7 +314,8 @@ certificates:
 
 # The table of docs/solved.md again (arena classify, docs/cli.md): every board of at most SOLVED_CELLS cells
 # in the six dark variants, SOLVED_BUDGET seconds a row, starting from the certificates of docs/certificates
-# (copied, unpacked, into results/solved/ without overwriting what an earlier run left there: a row's
+# and docs/certificates/first (copied, unpacked, into results/solved/ without overwriting what an earlier run left
+# there, the first-move ones named RxC-V-first-CELL.value as classify writes them: a row's or a cell's
 # certificate is replaced only by a narrower one, so each run starts where the last one stopped). Night-long
 # at the defaults; the JSON rows in results/solved/table.json.
 SOLVED_CELLS ?= 12
@@ -324,6 +325,8 @@ solved:
 	@mkdir -p results/solved
 	@cp -n docs/certificates/*.value results/solved/
 	@for f in docs/certificates/*.value.gz; do t=results/solved/$$(basename "$$f" .gz); [ -e "$$t" ] || gzip -dc "$$f" > "$$t"; done
+	@for f in docs/certificates/first/*.value; do b=$$(basename "$$f" .value); \
+		t="results/solved/$${b%-*}-first-$${b##*-}.value"; [ -e "$$t" ] || cp "$$f" "$$t"; done
 	@nice -n 5 $(BIN)/arena classify --max-cells $(SOLVED_CELLS) --budget-s $(SOLVED_BUDGET) --first-moves \
 		--certificates results/solved --progress --json > results/solved/table.json
 	@echo "results/solved/table.json"

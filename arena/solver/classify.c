@@ -307,13 +307,15 @@ static void cl_lp_check(const sv_tree *t, double *probs, cl_row *row)
         cl_note(row, "; the LP DISAGREES (%.12f)", r.value);
 }
 
-/* Writes the value certificate of the tree-free oracles' mixtures (freed here) next to the certificates. */
-static void cl_write_mixtures(dw_mixture mix[2], const char *path, cl_row *row)
+/* Writes the value certificate of the tree-free oracles' mixtures (freed here) next to the certificates; first:
+ * Black's fixed first cell of the game they are mixtures of (its `first` line), or -1. */
+static void cl_write_mixtures(dw_mixture mix[2], int first, const char *path, cl_row *row)
 {
     char err[300];
     vw_options vo;
     vw_options_default(&vo);
     vo.max_states = CL_CHECK_MAX_STATES;
+    vo.first = first;
     vw_result vr;
     if (dw_write_certificate(row->variant, row->rows, row->cols, mix, &vo, path, &vr, err, sizeof err) != 0)
         cl_note(row, "; no value certificate: %.120s", err);
@@ -340,9 +342,9 @@ static void cl_exact_at(cl_row *row, const char *text, double d, const char *how
 }
 
 /* The value certificate at path when there is one (NULL, silently, when there is no such file), required to be
- * of variant v on the row's board and of the whole game; anything else is named in the row's note after
- * "; LABEL: " and gives NULL. */
-static vc_cert *cl_load_of(cl_row *row, const char *label, const char *path, hx_variant v)
+ * of variant v on the row's board and of the game after Black's first attempt at first (-1: the whole game);
+ * anything else is named in the row's note after "; LABEL: " and gives NULL. */
+static vc_cert *cl_load_at(cl_row *row, const char *label, const char *path, hx_variant v, int first)
 {
     char err[700];
     FILE *f = fopen(path, "r");
@@ -361,14 +363,26 @@ static vc_cert *cl_load_of(cl_row *row, const char *label, const char *path, hx_
     int rows, cols;
     uint64_t states[2];
     vc_describe(c, &cv, &rows, &cols, states);
-    if (cv != v || rows != row->rows || cols != row->cols || vc_first(c) >= 0) {
-        cl_note(row, "; %s: %.200s is a certificate of %dx%d %s%s, not of the whole %dx%d %s game", label, path, rows,
-                cols, hx_variant_name(cv), vc_first(c) >= 0 ? " after a fixed first attempt" : "", row->rows,
-                row->cols, hx_variant_name(v));
+    if (cv != v || rows != row->rows || cols != row->cols || vc_first(c) != first) {
+        char at[HX_CELL_NAME_MAX], want[HX_CELL_NAME_MAX];
+        if (vc_first(c) >= 0)
+            hx_cell_name(vc_first(c), cols, at);
+        if (first >= 0)
+            hx_cell_name(first, row->cols, want);
+        cl_note(row, "; %s: %.200s is a certificate of %dx%d %s%s%s, not of the %s%dx%d %s game%s%s", label, path, rows,
+                cols, hx_variant_name(cv), vc_first(c) >= 0 ? " after Black's first attempt at " : "",
+                vc_first(c) >= 0 ? at : "", first >= 0 ? "" : "whole ", row->rows, row->cols, hx_variant_name(v),
+                first >= 0 ? " after Black's first attempt at " : "", first >= 0 ? want : "");
         vc_free(c);
         return NULL;
     }
     return c;
+}
+
+/* The same, of the whole game. */
+static vc_cert *cl_load_of(cl_row *row, const char *label, const char *path, hx_variant v)
+{
+    return cl_load_at(row, label, path, v, -1);
 }
 
 /* The memory limit of a guarded certificate step (memguard.h): o->max_memory_mb, or by default what the kernel says
@@ -445,16 +459,32 @@ static int cl_blind_step(void *ctx, void *out, size_t outlen)
  * note; the row's own certificate then takes its place), -1 when its check did not finish (undecided, or
  * stopped by the memory guard: the file stays as it is, the row's own certificate goes beside it as .new). The
  * check runs in a child under the memory limit (cl_guard_mb). */
+static int cl_kept_at(const cl_options *o, cl_row *row, const char *path, int first, dw_mixture seed[2], double kept[2],
+                      bool *seeded, long frac[2]);
+
 static int cl_kept(const cl_options *o, cl_row *row, dw_mixture seed[2], double kept[2], bool *seeded)
 {
     *seeded = false;
     if (!o->out_dir)
         return 0;
-    char path[4096], err[700];
+    char path[4096];
     snprintf(path, sizeof path, "%s/%dx%d-%s.value", o->out_dir, row->rows, row->cols, hx_variant_name(row->variant));
-    vc_cert *c = cl_load_of(row, "certificate not used", path, row->variant);
+    return cl_kept_at(o, row, path, -1, seed, kept, seeded, NULL);
+}
+
+/* cl_kept for the certificate at path of the game after Black's first attempt at first (-1: the whole game). With
+ * frac (not NULL, frac[1] set to -1 by the caller) the row's value is left as it is and an exact certificate's
+ * fraction goes to frac[0]/frac[1] (frac[1] 0 when it does not fit a long), its value to kept[0] and kept[1]. */
+static int cl_kept_at(const cl_options *o, cl_row *row, const char *path, int first, dw_mixture seed[2], double kept[2],
+                      bool *seeded, long frac[2])
+{
+    *seeded = false;
+    char err[700];
+    vc_cert *c = cl_load_at(row, "certificate not used", path, row->variant, first);
     if (!c)
         return 0;
+    if (first >= 0 && strrchr(path, '/')) /* a first-move table names its files briefly */
+        path = strrchr(path, '/') + 1;
     cl_guarded g;
     mg_result m;
     if (mg_run(cl_check_step, c, cl_guard_mb(o), &g, sizeof g, &m) != 0) {
@@ -470,10 +500,14 @@ static int cl_kept(const cl_options *o, cl_row *row, dw_mixture seed[2], double 
     }
     vc_bounds(c, &kept[0], &kept[1]);
     cl_note(row, "; certificate %.200s verified: [%+.9f, %+.9f]", path, kept[0], kept[1]);
-    if (g.exact) {
+    if (g.exact && frac) { /* frac[1] was -1: now 0 or the denominator */
+        frac[0] = 0, frac[1] = 0;
+        if (sscanf(g.lower_text, "%ld/%ld", &frac[0], &frac[1]) != 2 || frac[1] <= 0)
+            frac[1] = !strchr(g.lower_text, '/') && sscanf(g.lower_text, "%ld", &frac[0]) == 1;
+    } else if (g.exact) {
         cl_exact_at(row, g.lower_text, kept[0], "certificate");
     } else {
-        if (kept[1] - kept[0] < row->upper - row->lower)
+        if (!frac && kept[1] - kept[0] < row->upper - row->lower)
             row->lower = kept[0], row->upper = kept[1], row->how = "certificate";
         if (ds_seed_from_certificate(c, seed, err, sizeof err) == 0)
             *seeded = true;
@@ -625,7 +659,7 @@ static void cl_tree_free_value(const cl_options *o, double deadline, cl_row *row
     if (x.certified && x.cert.exact)
         cl_note(row, "; value certificate %.120s: %.40s", fresh, x.cert.lower);
     else if (o->out_dir && (r.converged || !strcmp(row->how, "sequence-oracle bounds")))
-        cl_write_mixtures(mix, fresh, row);
+        cl_write_mixtures(mix, -1, fresh, row);
     if (has_kept == 1)
         cl_keep_narrower(row, fresh, path, kept);
     else if (has_kept < 0 && access(fresh, F_OK) == 0)
@@ -727,35 +761,55 @@ done:
 }
 
 /* The value after Black's first cell without the tree: the sequence oracle with dw_options.first (spread
- * defaults as the row's own run on the -flash boards), until the deadline; its exact certificate (a `first`
- * line) next to the others. */
-static void cl_first_sequence(const cl_options *o, double deadline, const cl_row *row, cl_first_move *m)
+ * defaults as the row's own run on the -flash boards), until the deadline. With o->out_dir its certificate
+ * RxC-V-first-CELL.value goes there (the exact one, or the interval of its best mixtures); one already there (an
+ * earlier run's, or one of docs/certificates/first/ put there) is checked in full first (cl_kept_at): exact, it
+ * is the cell's value ("certificate"); an interval, its bounds are the cell's until beaten, its attempts seed the
+ * oracle, and the run's certificate replaces it only when narrower (cl_keep_narrower). */
+static void cl_first_sequence(const cl_options *o, double deadline, cl_row *row, cl_first_move *m)
 {
     dw_options w;
     dw_options_default(&w);
     w.first = m->cell;
-    w.time_limit = fmax(deadline - clk_now(), 0.01);
     w.spread = hx_variant_report(row->variant) == HX_REPORT_FLASH;
     sf_options lp;
     sf_options_default(&lp);
     lp.solver = SF_CLP;
-    char path[4096], name[HX_CELL_NAME_MAX], err[300];
+    char path[4096] = "", fresh[4200] = "", name[HX_CELL_NAME_MAX], err[300];
     hx_cell_name(m->cell, row->cols, name);
-    if (o->out_dir)
+    dw_mixture seed[2] = { { 0 }, { 0 } }, mix[2] = { { 0 }, { 0 } };
+    double kept[2] = { -1, 1 };
+    bool seeded = false;
+    int has_kept = 0;
+    if (o->out_dir) {
         snprintf(path, sizeof path, "%s/%dx%d-%s-first-%s.value", o->out_dir, row->rows, row->cols,
                  hx_variant_name(row->variant), name);
-    ds_exact x = { .certificate = o->out_dir ? path : NULL };
+        long frac[2] = { 0, -1 };
+        has_kept = cl_kept_at(o, row, path, m->cell, seed, kept, &seeded, frac); /* a full check, no time limit */
+        if (has_kept == 1 && frac[1] >= 0) { /* exact */
+            *m = (cl_first_move){ .cell = m->cell, .exact = true, .value = kept[0], .lower = kept[0], .upper = kept[0],
+                                  .how = "certificate", .num = frac[0], .den = frac[1] };
+            return;
+        }
+        if (has_kept == 1)
+            m->lower = kept[0], m->upper = kept[1], m->how = "certificate";
+        snprintf(fresh, sizeof fresh, "%s%s", path, has_kept ? ".new" : ""); /* the kept one stays until beaten */
+        w.keep = mix;
+    }
+    w.time_limit = fmax(deadline - clk_now(), 0.01);
+    double bounds[2] = { -1, 1 };
+    ds_exact x = { .certificate = o->out_dir ? fresh : NULL };
     vw_options_default(&x.vw);
     x.vw.max_states = CL_CHECK_MAX_STATES;
     ds_result r;
-    if (ds_solve(row->variant, row->rows, row->cols, &w, &lp, CL_RESTRICTED_NODES, NULL, NULL, &x, &r, err,
-                 sizeof err) != 0)
+    if (ds_solve(row->variant, row->rows, row->cols, &w, &lp, CL_RESTRICTED_NODES, seeded ? seed : NULL,
+                 seeded ? bounds : NULL, &x, &r, err, sizeof err) != 0) {
+        dw_mixture_free(&seed[0]), dw_mixture_free(&seed[1]);
         return;
-    m->lower = fmax(r.lower, -1), m->upper = fmin(r.upper, 1);
-    m->how = r.converged ? "sequence oracle" : "sequence-oracle bounds";
+    }
     if (r.converged) {
-        m->exact = true;
-        m->value = (r.lower + r.upper) / 2;
+        *m = (cl_first_move){ .cell = m->cell, .exact = true, .value = (r.lower + r.upper) / 2, .lower = r.lower,
+                              .upper = r.upper, .how = "sequence oracle" };
         long num, den;
         if (x.value && sscanf(x.value, "%ld/%ld", &num, &den) == 2 && den > 0)
             m->num = num, m->den = den;
@@ -763,8 +817,18 @@ static void cl_first_sequence(const cl_options *o, double deadline, const cl_row
             m->num = num, m->den = 1;
         else if (!cl_fraction(m->lower, m->upper, &m->num, &m->den))
             m->den = 0;
+    } else if (fmin(r.upper, 1) - fmax(r.lower, -1) < m->upper - m->lower) {
+        m->lower = fmax(r.lower, -1), m->upper = fmin(r.upper, 1);
+        m->how = "sequence-oracle bounds";
     }
+    if (o->out_dir && !(x.certified && x.cert.exact) && (r.lower > -1 || r.upper < 1))
+        cl_write_mixtures(mix, m->cell, fresh, row); /* the interval reached, for the next run to start from */
+    if (has_kept == 1)
+        cl_keep_narrower(row, fresh, path, kept);
+    else if (has_kept < 0 && access(fresh, F_OK) == 0)
+        cl_note(row, "; this run's certificate is %.200s, beside the unchecked one", fresh);
     ds_exact_free(&x);
+    dw_mixture_free(&mix[0]), dw_mixture_free(&mix[1]);
 }
 
 /* The first-move table (o->first_moves) within a budget of its own: a sure win's from the sure-win searches

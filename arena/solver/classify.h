@@ -49,7 +49,8 @@ typedef struct {
     double value;         /* when exact */
     double lower, upper;  /* bounds (equal to value when exact) */
     const char *how;      /* "sure-win search", "double oracle", "sequence oracle", "sequence-oracle bounds" (the
-                           * bounds of a run the budget stopped), "none" */
+                           * bounds of a run the budget stopped), "certificate" (the cell's certificate kept in
+                           * out_dir, RxC-V-first-CELL.value, verified in full), "none" */
     bool no_sure_win;     /* on a board Black wins surely: the sure-win search showed this cell does not keep
                            * the win (the value is below 1; no bound closer is claimed) */
     long num, den;        /* value = num/den (cl_fraction), den 0 when none is found or not exact */
@@ -74,7 +75,8 @@ typedef struct {
     long num, den;        /* when exact: the value as the fraction num/den (cl_fraction); den 0 when none */
     double seconds, peak_mb;
     uint64_t keys;        /* sure-win memo keys, both players */
-    char note[640];       /* what was reached, what stopped it, files written */
+    char note[2048];      /* what was reached, what stopped it, files written (with the first-move table, the
+                           * first-move certificates it started from, by file name) */
     int n_first;          /* entries in first (0 unless o->first_moves and the value is exact) */
     cl_first_move first[CL_MAX_CELLS]; /* in ascending cell order */
     double first_seconds; /* the first-move table's time */

@@ -504,6 +504,17 @@ static void report_blind_rows(void **state)
     assert_int_equal(sh_run("test -e '%s'", path), 1);
 }
 
+/* Options where the tree does not fit (a node limit of 1,000 on every board here), with 600 s a row, the
+ * first-move table, and the certificates in out. */
+static void tree_free_options(cl_options *o, const char *out)
+{
+    cl_options_default(o);
+    o->budget_s = 600;
+    o->max_nodes = 1000;
+    o->out_dir = out;
+    o->first_moves = true;
+}
+
 /* Where the tree does not fit (here: a node limit of 1,000 on abrupt 3x2 and 2x3), the tree-free oracles
  * give the value: exact at the tree's value (test_doracle's -1/8 and 9/11), `how` "sequence oracle", the
  * fraction from the last restricted game solved in rational arithmetic, and the value certificate of its
@@ -517,11 +528,7 @@ static void value_without_the_tree(void **state)
     static const struct { int rows, cols; long num, den; } boards[] = { { 3, 2, -1, 8 }, { 2, 3, 9, 11 } };
     for (size_t i = 0; i < 2; i++) {
         cl_options o;
-        cl_options_default(&o);
-        o.budget_s = 600;
-        o.max_nodes = 1000;
-        o.out_dir = out;
-        o.first_moves = true;
+        tree_free_options(&o, out);
         cl_row r;
         assert_int_equal(cl_classify(boards[i].rows, boards[i].cols, HX_ABRUPT, &o, &r), 0);
         print_message("%dx%d abrupt: %s, [%+.12f, %+.12f]; %s\n", boards[i].rows, boards[i].cols, r.how, r.lower,
@@ -572,6 +579,72 @@ static void value_without_the_tree(void **state)
             }
         }
     }
+}
+
+/* The first-move certificates left in the output directory (RxC-V-first-CELL.value, as classify writes them and
+ * `make solved` copies docs/certificates/first/ there), on abrupt 3x2 without the tree: an exact one (b1, -1/2)
+ * is the cell's value ("certificate") and stays as it was; an interval one (a1 stopped after 12 restricted games)
+ * is checked, seeds the oracle, and the exact -5/7 it then finds replaces it; one whose stated bound is wrong
+ * (a2) is named REFUTED and the cell's own certificate takes its place; a certificate of another opening under a
+ * cell's name is named and not used. */
+static void kept_first_move_certificates(void **state)
+{
+    (void)state;
+    char out[400], path[600], msg[900];
+    snprintf(out, sizeof out, "%s/kept-first", dir);
+    assert_int_equal(sh_run("rm -rf '%s' && mkdir -p '%s'", out, out), 0);
+    static const char *solve = "--variant abrupt --board 3x2 --method sequence-oracle --solver clp";
+    assert_int_equal(sh_run("cd '%s' && '%s/arena' solve %s --first b1 --exact --certificate 3x2-abrupt-first-b1.value "
+                            ">/dev/null && cp 3x2-abrupt-first-b1.value b1.value", out, bin, solve), 0);
+    sh_run("cd '%s' && '%s/arena' solve %s --first a1 --max-iterations 12 --certificate 3x2-abrupt-first-a1.value "
+           ">/dev/null 2>&1", out, bin, solve); /* exit 1: stopped at an interval */
+    assert_int_equal(sh_run("cd '%s' && '%s/arena' solve %s --first a2 --exact --certificate 3x2-abrupt-first-a2.value "
+                            ">/dev/null && sed -i 's#^lower .*#lower 0#' 3x2-abrupt-first-a2.value", out, bin, solve), 0);
+    snprintf(path, sizeof path, "%s/3x2-abrupt-first-a1.value", out);
+    assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
+    if (!strstr(msg, "value in ["))
+        fail_msg("a1's certificate is not an interval: %s", msg);
+    cl_options o;
+    tree_free_options(&o, out);
+    cl_row r;
+    assert_int_equal(cl_classify(3, 2, HX_ABRUPT, &o, &r), 0);
+    print_message("3x2 abrupt: %s; %s\n", r.how, r.note);
+    assert_true(r.exact && r.n_first == 6);
+    static const struct { const char *cell, *how; long num, den; } want[] = {
+        { "a1", "sequence oracle", -5, 7 }, { "b1", "certificate", -1, 2 }, { "a2", "sequence oracle", -2, 3 } };
+    for (int c = 0; c < 3; c++) {
+        const cl_first_move *m = &r.first[c];
+        print_message("first %s: %s %ld/%ld\n", want[c].cell, m->how, m->num, m->den);
+        assert_true(m->exact);
+        assert_string_equal(m->how, want[c].how);
+        assert_int_equal(m->num, want[c].num);
+        assert_int_equal(m->den, want[c].den);
+        snprintf(path, sizeof path, "%s/3x2-abrupt-first-%s.value", out, want[c].cell);
+        assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
+        char says[120];
+        snprintf(says, sizeof says, "after Black's first attempt at %s: verified: value %ld/%ld", want[c].cell,
+                 want[c].num, want[c].den);
+        if (!strstr(msg, says))
+            fail_msg("expected \"%s\" in: %s", says, msg);
+    }
+    if (!strstr(r.note, "3x2-abrupt-first-a1.value verified: [") || !strstr(r.note, "it replaces the kept certificate") ||
+        !strstr(r.note, "3x2-abrupt-first-b1.value verified: [-0.5") ||
+        !strstr(r.note, "3x2-abrupt-first-a2.value not used: REFUTED"))
+        fail_msg("the kept certificates are not named: %s", r.note);
+    assert_int_equal(sh_run("cmp -s '%s/b1.value' '%s/3x2-abrupt-first-b1.value'", out, out), 0);
+    assert_int_equal(sh_run("test -e '%s/3x2-abrupt-first-a1.value.new'", out), 1);
+
+    /* another opening's certificate under a1's name: named, not used, and the cell's own takes its place */
+    assert_int_equal(sh_run("cp '%s/b1.value' '%s/3x2-abrupt-first-a1.value'", out, out), 0);
+    assert_int_equal(cl_classify(3, 2, HX_ABRUPT, &o, &r), 0);
+    if (!strstr(r.note, "3x2-abrupt-first-a1.value is a certificate of 3x2 abrupt after Black's first attempt at b1, "
+                        "not of the 3x2 abrupt game after Black's first attempt at a1"))
+        fail_msg("the other opening is not named: %s", r.note);
+    assert_string_equal(r.first[0].how, "sequence oracle");
+    assert_int_equal(r.first[0].num, -5);
+    snprintf(path, sizeof path, "%s/3x2-abrupt-first-a1.value", out);
+    assert_int_equal(cl_check_certificate(path, 0, 0, msg, sizeof msg), CL_CHECK_VERIFIED);
+    assert_non_null(strstr(msg, "after Black's first attempt at a1: verified: value -5/7"));
 }
 
 static void cli_first_moves(void **state)
@@ -630,6 +703,7 @@ int main(void)
         cmocka_unit_test(value_without_the_tree),
         cmocka_unit_test(report_blind_rows),
         cmocka_unit_test(kept_certificates),
+        cmocka_unit_test(kept_first_move_certificates),
         cmocka_unit_test(cli_first_moves),
     };
     return cmocka_run_group_tests(tests, e2e_setup, e2e_teardown);

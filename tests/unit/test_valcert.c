@@ -1184,7 +1184,8 @@ static void the_first_move_certificates(void **state)
         { "4x3", "classical", HX_CLASSICAL, "a1", "-1", -1, -1, -0.576818 },
         { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "a1", "561615105787/988406941512", 0.568202308381, 0.568202308381,
           0.920664 },
-        { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "c1", NULL, 0.714850277473, 0.717977782286, 0.920664 },
+        { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "c1", "15083458929/21092539649", 0.715108715214, 0.715108715214,
+          0.920664 },
         { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "d1", NULL, 0.745507574948, 0.792707258117, 0.920664 },
         { "3x2", "abrupt-flash", HX_ABRUPT_FLASH, "a2", "-2/3", -0.666666666667, -0.666666666667, -0.087838 },
     };
