@@ -1173,7 +1173,7 @@ static void the_first_move_certificates(void **state)
         { "4x2", "abrupt", HX_ABRUPT, "b2", "-19/22", -0.863636363636, -0.863636363636, -0.577228 },
         { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "a1", "-64/73", -0.876712328767, -0.876712328767, -0.501296 },
         { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "b1", "-25/31", -0.806451612903, -0.806451612903, -0.501296 },
-        { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "a2", NULL, -0.860216132758, -0.857618651124, -0.501296 },
+        { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "a2", "-1030/1201", -0.857618651124, -0.857618651124, -0.501296 },
         { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "b2", "-49/58", -0.844827586207, -0.844827586207, -0.501296 },
         { "4x3", "classical", HX_CLASSICAL, "b1", "-1", -1, -1, -0.576818 },
         { "4x3", "classical", HX_CLASSICAL, "c1", "-1", -1, -1, -0.576818 },
