@@ -1186,7 +1186,8 @@ static void the_first_move_certificates(void **state)
           0.920664 },
         { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "c1", "15083458929/21092539649", 0.715108715214, 0.715108715214,
           0.920664 },
-        { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "d1", NULL, 0.745507574948, 0.792707258117, 0.920664 },
+        { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "d1", "125042100711961/162346569829910", 0.770217078457, 0.770217078457,
+          0.920664 },
         { "3x2", "abrupt-flash", HX_ABRUPT_FLASH, "a2", "-2/3", -0.666666666667, -0.666666666667, -0.087838 },
     };
     size_t n = sizeof first / sizeof first[0];
