@@ -1177,7 +1177,7 @@ static void the_first_move_certificates(void **state)
         { "4x2", "abrupt-noisy", HX_ABRUPT_NOISY, "b2", "-49/58", -0.844827586207, -0.844827586207, -0.501296 },
         { "4x3", "classical", HX_CLASSICAL, "b1", "-1", -1, -1, -0.576818 },
         { "4x3", "classical", HX_CLASSICAL, "c1", "-1", -1, -1, -0.576818 },
-        { "4x3", "classical", HX_CLASSICAL, "a2", NULL, -0.993571462575, -0.698591549296, -0.576818 },
+        { "4x3", "classical", HX_CLASSICAL, "a2", NULL, -0.910514987873, -0.779616942279, -0.576818 },
         { "4x3", "classical", HX_CLASSICAL, "b2", "-5/7", -0.714285714286, -0.714285714286, -0.576818 },
         { "4x3", "classical", HX_CLASSICAL, "c2", "-1", -1, -1, -0.576818 },
         { "2x4", "abrupt-noisy", HX_ABRUPT_NOISY, "b1", "278/431", 0.645011600928, 0.645011600928, 0.920664 },
