@@ -609,6 +609,7 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
     char err[700];
     dw_mixture mix[2] = { { 0 }, { 0 } }, seed[2] = { { 0 }, { 0 } };
     dw_result sr = { 0 };
+    double shown[2] = { -1, 1 }; /* the seed's bounds as reported: the walk's, or the seed certificate's stated */
     if (seed_seconds > 0) { /* the pure-strategy walk first: its best mixtures seed the restricted game */
         dw_options w = *wopt;
         w.time_limit = seed_seconds;
@@ -640,10 +641,13 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
                          "%s, not at %s (--first %s)", seed_cert, name, want, want);
         }
         int rc = ds_seed_from_certificate(c, seed, err, sizeof err);
+        vc_bounds(c, &shown[0], &shown[1]);
         vc_free(c);
         if (rc != 0)
             cli_fail("solve", "--seed-certificate %s: %s", seed_cert, err);
         sr.lower = -1, sr.upper = 1;
+    } else if (seed_seconds > 0) {
+        shown[0] = sr.lower, shown[1] = sr.upper;
     }
     if (cert->path)
         wopt->keep = mix;
@@ -672,7 +676,7 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
                (unsigned long long)r.lp_iterations, (unsigned long long)r.attempts[0],
                (unsigned long long)r.attempts[1], r.nodes, r.infosets[0], r.infosets[1], r.support[0], r.support[1],
                (unsigned long long)r.states, sr.seconds, sr.iterations,
-               seed_seconds > 0 ? sr.lower : -1.0, seed_seconds > 0 ? sr.upper : 1.0,
+               shown[0], shown[1],
                (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
         if (seed_cert)
             print_json_text(seed_cert);
@@ -711,8 +715,8 @@ static int solve_sequence(const cli_game_opts *o, dw_options *wopt, const sf_opt
                    "%llu / %llu attempts\n", sr.iterations, sr.seconds, sr.lower, sr.upper,
                    (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
         if (seed_cert)
-            printf("seed            the certificate %s: %llu / %llu attempts\n", seed_cert,
-                   (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
+            printf("seed            the certificate %s (stated bounds [%+.12f, %+.12f]): %llu / %llu attempts\n",
+                   seed_cert, shown[0], shown[1], (unsigned long long)r.seeded[0], (unsigned long long)r.seeded[1]);
         if (wopt->first >= 0) {
             char name[HX_CELL_NAME_MAX];
             hx_cell_name(wopt->first, o->cols, name);

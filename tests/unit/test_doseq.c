@@ -385,6 +385,8 @@ static void seeded_by_a_certificate(void **state)
     assert_non_null(strstr(json, "\"certificate\":\"part.value\"}"));
     const char *att = strstr(json, "\"seed\":{");
     assert_non_null(att);
+    /* the seed's bounds as reported are the seed certificate's stated ones, not [-1, 1] */
+    assert_true(fabs(json_number(att, "lower") - lower) < 1e-9 && fabs(json_number(att, "upper") - upper) < 1e-9);
     att = strstr(att, "\"attempts\":{\"black\":");
     assert_non_null(att);
     assert_true(atoi(att + strlen("\"attempts\":{\"black\":")) > 0);
