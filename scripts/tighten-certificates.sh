@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # scripts/tighten-certificates.sh — continues value certificates that hold an interval (docs/solved.md): for
 # each one, the sequence-form double oracle of its board and variant seeded by it (`arena solve
-# --seed-certificate`) runs for SECONDS, the certificate it writes is checked in full (`arena classify --check
-# --max-histories 0`), and each end of the interval is kept from whichever certificate holds it better: the
-# new one takes the old one's place when it is better at both ends (or exact); better at one end only, its
-# strategy for that end and the old certificate's for the other are merged into one (`arena solve --method
-# merge`, checked again) that takes the place; better at neither, the old one stays. A certificate whose bounds
+# --seed-certificate`) runs for SECONDS, and each end of the interval is kept from whichever certificate holds
+# it better (by the bounds each states): the new one takes the old one's place when it is better at both ends
+# (or exact), once it is checked in full (`arena classify --check --max-histories 0`); better at one end only,
+# its strategy for that end and the old certificate's for the other are merged into one (`arena solve --method
+# merge`) that takes the place once that is checked in full; better at neither, the old one stays (and the new
+# one, which its writer checked, is not walked again). Each file that takes a place is checked once. A certificate whose bounds
 # are already equal is left alone. One line per certificate says what was done, with the old and new bounds;
 # each run's JSON and log stay in WORK_DIR (default results/certificates). MAX_ITERATIONS=N also stops each
 # run after N restricted games (a run that does not depend on the machine's speed).
@@ -91,16 +92,20 @@ for cert in "$@"; do
         failed "$cert: the seeded run failed (exit $rc, see $log); left alone"
         continue
     fi
-    if [ -z "$(bounds "$new")" ]; then
-        failed "$cert: the new certificate does not verify (kept as $new); left alone"
+    read -r nlo nhi nkind <<<"$(stated "$new")" # what it claims; checked in full before it takes a place
+    if [ -z "$nlo" ]; then
+        failed "$cert: the new certificate states no bounds (kept as $new); left alone"
         continue
     fi
-    read -r nlo nhi nkind <<<"$(stated "$new")" # what the full check just verified
     # Each end is kept from the certificate that holds it better: Black's strategy from the one with the higher
     # lower bound, White's from the one with the lower upper bound.
     read -r blo bhi <<<"$(awk -v a="$lo" -v b="$hi" -v c="$nlo" -v d="$nhi" \
         'BEGIN { print (c > a) ? 1 : 0, (d < b) ? 1 : 0 }')"
     if [ "$nkind" = exact ] || { [ "$blo" = 1 ] && [ "$bhi" = 1 ]; }; then
+        if [ -z "$(bounds "$new")" ]; then
+            failed "$cert: the new certificate does not verify (kept as $new); left alone"
+            continue
+        fi
         mv "$new" "$cert"
         echo "$cert: $variant $board [$lo, $hi] -> [$nlo, $nhi]: replaced (the run: $json, $log)"
     elif [ "$blo" = 1 ] || [ "$bhi" = 1 ]; then
@@ -111,7 +116,7 @@ for cert in "$@"; do
         if ! "$bin/arena" solve --variant "$variant" --board "$board" --method merge --black-certificate "$black" \
             --white-certificate "$white" --certificate "$merged" >>"$log" 2>&1 || [ -z "$(bounds "$merged")" ]; then
             rm -f "$merged"
-            failed "$cert: merging the run's better end failed (see $log; the run's certificate kept as $new); left alone"
+            failed "$cert: merging the run's better end failed or does not verify (see $log; the run's certificate kept as $new); left alone"
             continue
         fi
         read -r mlo mhi mkind <<<"$(stated "$merged")"
