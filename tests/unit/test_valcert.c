@@ -1122,7 +1122,7 @@ static void the_documented_values(void **state)
      * docs; `arena classify --check --max-histories 0 FILE` verifies them (docs/solved.md). */
     static const struct { const char *file; hx_variant v; int rows, cols; const char *lower, *upper; double lower_d, upper_d; } large[] = {
         { "4x3-classical", HX_CLASSICAL, 4, 3, "-19463/33742", "-19463/33742", -0.576818208761, -0.576818208761 },
-        { "4x3-abrupt", HX_ABRUPT, 4, 3, NULL, NULL, -0.239645074925, 0.013097590426 },
+        { "4x3-abrupt", HX_ABRUPT, 4, 3, NULL, NULL, -0.237283137962, -0.00104489635729 },
         { "3x4-abrupt", HX_ABRUPT, 3, 4, NULL, NULL, 0.405953528997, 0.871631964193 },
         { "2x6-abrupt", HX_ABRUPT, 2, 6, "0", "1", 0, 1 },
     };
@@ -1225,17 +1225,17 @@ static void the_first_move_certificates(void **state)
 }
 
 /* The certificates kept compressed in docs/certificates (FILE.value.gz: spread mixtures, or a plain
- * equilibrium deaf to the reports, list many more states than a restricted game holds, 2-37 MB unpacked):
+ * equilibrium deaf to the reports, list many more states than a restricted game holds, 2-131 MB unpacked):
  * each unpacked with gzip loads (every state's probabilities summing to exactly 1), is of the board and
  * variant its name says, and states the interval docs/solved.md gives; the quick one is checked in full
- * here, and `arena classify --check --max-histories 0` on the unpacked file verifies any (1-19 s,
+ * here, and `arena classify --check --max-histories 0` on the unpacked file verifies any (1-40 s,
  * docs/solved.md). */
 static void the_compressed_certificates(void **state)
 {
     (void)state;
     /* full: checked here too (4x2's walks about five million histories) */
     static const struct { const char *file; hx_variant v; int rows, cols; double lower, upper; bool full; } gz[] = {
-        { "3x3-abrupt-flash", HX_ABRUPT_FLASH, 3, 3, 0.153672528087, 0.593643639267, false },
+        { "3x3-abrupt-flash", HX_ABRUPT_FLASH, 3, 3, 0.303124690129, 0.465356073417, false },
         { "4x2-abrupt-flash", HX_ABRUPT_FLASH, 4, 2, -0.606349966772, -0.474183631928, true },
         { "4x3-abrupt-noisy", HX_ABRUPT_NOISY, 4, 3, -0.339593647194, 0.311725723035, false },
         { "3x4-abrupt-noisy", HX_ABRUPT_NOISY, 3, 4, 0.0585593301485, 0.902935495974, false },
